@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# `npm test`: every check the project has, in the order that fails fastest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-deps.sh node chromium postgres
+echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
+echo "== lint"; npx biome check .
+echo "== unit and ground-truth tests (vitest)"; npx vitest run
+echo "== build"; npx vite build --logLevel warn
+echo "== browser tests (playwright)"; npx playwright test

@@ -1,0 +1,33 @@
+/** The readable step table the CLI prints by default. */
+import { clockLabel } from '../sim/clock';
+import { STRATEGY_LABELS, type Scenario, type Trace } from '../sim/types';
+
+export function formatTrace(trace: Trace, scenario: Scenario): string {
+  const lines: string[] = [];
+  lines.push(`${scenario.title}`);
+  lines.push(`strategy: ${STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`);
+  lines.push(`schedule: ${trace.schedule.join(',')}`);
+  lines.push('');
+  lines.push(`${'#'.padStart(3)}  ${'clock'.padEnd(8)}  ${'who'.padEnd(8)}  ${'action'.padEnd(14)}  ${'result'.padEnd(8)}  what happened`);
+  for (const step of trace.steps) {
+    const result = step.outcome?.status === 'error' ? step.outcome.code : step.verdict;
+    lines.push(
+      `${String(step.index + 1).padStart(3)}  ${clockLabel(step.clockSeconds).padEnd(8)}  ${step.actor.padEnd(8)}  ${(step.resumed ? `${step.action}*` : step.action).padEnd(14)}  ${result.padEnd(8)}  ${step.note}`,
+    );
+  }
+  lines.push('');
+  lines.push('runs at the end:');
+  for (const run of trace.finalRuns) {
+    lines.push(
+      `  run ${run.run_id}: ${run.status}, owner ${run.lease_owner ?? '-'}, generation ${run.lease_generation}, progress ${run.progress}, cost ${run.cost_cents} cents`,
+    );
+  }
+  lines.push('');
+  if (trace.anomalies.length === 0) lines.push('anomalies: none');
+  else {
+    lines.push('anomalies:');
+    for (const anomaly of trace.anomalies) lines.push(`  ${anomaly.kind} (steps ${anomaly.steps.map((s) => s + 1).join(', ')}): ${anomaly.message}`);
+  }
+  if (trace.steps.some((s) => s.resumed)) lines.push('\n* a statement that had waited for a row lock and then finished');
+  return lines.join('\n');
+}

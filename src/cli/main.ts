@@ -1,0 +1,140 @@
+/**
+ * `npm run sim -- <command>`: the lab without a browser, on the same engine and the same SQL.
+ * Bad input prints one line saying what is wrong and what is valid, and exits with code 2.
+ */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
+import type { LabDatabase } from '../db/port';
+import { defaultSettings, type Finish, runSchedule } from '../engine/run';
+import { findScenario, SCENARIOS } from '../scenarios';
+import { parseSchedule, ScheduleError } from '../sim/schedule';
+import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
+import { formatTrace } from './format';
+
+class UsageError extends Error {}
+
+const USAGE = `usage: npm run sim -- list [--json]
+       npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  if (command === 'list') return list(rest);
+  if (command === 'run') return run(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list and run`);
+}
+
+function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {
+  try {
+    return parseArgs({ args, options: spec, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message.split('\n')[0]!.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+  }
+}
+
+function list(args: string[]): number {
+  const { values } = options(args, { json: { type: 'boolean' } });
+  if (values.json) {
+    const out = SCENARIOS.map((s) => ({ id: s.id, title: s.title, workers: s.workers.map((w) => w.id), strategies: STRATEGIES }));
+    console.log(JSON.stringify(out, null, 2));
+    return 0;
+  }
+  const width = Math.max(...SCENARIOS.map((s) => s.id.length));
+  for (const s of SCENARIOS) console.log(`${s.id.padEnd(width)}  ${s.title} (workers ${s.workers.map((w) => w.id).join(', ')})`);
+  return 0;
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    schedule: { type: 'string' },
+    seed: { type: 'string' },
+    finish: { type: 'string' },
+    fencing: { type: 'string' },
+    strategy: { type: 'string' },
+    db: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const [id, extra] = positionals;
+  if (id === undefined) throw new UsageError(`run needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  const scenario = findScenario(id);
+  if (!scenario) throw new UsageError(`unknown scenario "${clip(id)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+
+  const settings = defaultSettings(scenario);
+  if (values.strategy !== undefined) {
+    if (!STRATEGIES.includes(values.strategy as Strategy)) {
+      throw new UsageError(`unknown strategy "${clip(values.strategy as string)}"; the strategies are ${STRATEGIES.join(', ')}`);
+    }
+    settings.strategy = values.strategy as Strategy;
+  }
+  if (values.fencing !== undefined) {
+    if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
+    settings.fencing = values.fencing === 'on';
+  }
+  let finish: Finish = { kind: 'round-robin' };
+  if (values.seed !== undefined) {
+    const seed = values.seed as string;
+    if (!/^\d{1,10}$/.test(seed) || Number(seed) > 4294967295) throw new UsageError(`--seed takes a whole number from 0 to 4294967295, not "${clip(seed)}"`);
+    finish = { kind: 'random', seed: Number(seed) };
+  }
+  if (values.finish !== undefined) {
+    if (values.finish === 'none') finish = { kind: 'none' };
+    else if (values.finish !== 'round-robin') throw new UsageError(`--finish takes round-robin or none, not "${clip(values.finish as string)}"`);
+  }
+  let schedule: string[];
+  let onInapplicable: 'error' | 'skip' = 'error';
+  if (values.schedule !== undefined) {
+    schedule = parseSchedule(values.schedule as string);
+  } else if (values.seed !== undefined) {
+    schedule = [];
+  } else {
+    // The scenario's own script, which may name workers that a different strategy has already stopped.
+    schedule = scenario.script;
+    onInapplicable = 'skip';
+  }
+
+  const db = await openDatabase((values.db as string | undefined) ?? 'pglite', scenario.workers.map((w) => w.id));
+  try {
+    const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
+    console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+async function openDatabase(spec: string, workers: string[]): Promise<LabDatabase> {
+  if (spec === 'pglite') {
+    const { startPGlite } = await import('../db/pglite-open');
+    const { PGliteLab } = await import('../db/pglite-lab');
+    return PGliteLab.open(await startPGlite());
+  }
+  if (/^postgres(ql)?:\/\//.test(spec)) {
+    const { PostgresLab } = await import('../db/postgres-lab');
+    return PostgresLab.connect(spec, workers);
+  }
+  throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
+}
+
+function clip(text: string): string {
+  const safe = text.replace(/[^\x20-\x7e]/g, '?');
+  return safe.length > 60 ? `${safe.slice(0, 60)}…` : safe;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ScheduleError || (error as { userFacing?: boolean }).userFacing) {
+      console.error(`lease-lab: ${(error as Error).message}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(error);
+    process.exitCode = 1;
+  },
+);

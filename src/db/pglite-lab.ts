@@ -1,0 +1,191 @@
+/**
+ * The lab's database on PGlite: Postgres compiled to WebAssembly, one session for every worker.
+ *
+ * One session cannot hold several open transactions, and a statement that waits for a row lock never
+ * returns inside PGlite. So a worker's open claim transaction is parked with PREPARE TRANSACTION (its row
+ * locks stay, the session moves on), and a statement that might wait is first probed with the same row
+ * test under NOWAIT: 55P03 means "would wait", and the statement is not sent until the holder finishes.
+ */
+import type { PGliteInterface } from '@electric-sql/pglite';
+import type { RunRow, StatementOutcome } from '../sim/types';
+import { PROBES, parameterCount, type SqlId, sqlText } from '../sql/registry';
+import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import { normalizeRow, toOutcomeError } from './values';
+
+const LOCK_NOT_AVAILABLE = '55P03';
+
+interface Waiting {
+  request: StatementRequest;
+  claim: boolean;
+}
+
+export class PGliteLab implements LabDatabase {
+  readonly kind = 'pglite' as const;
+  private clock: string | null = null;
+  /** Sessions whose claim transaction is parked as a prepared transaction. */
+  private readonly parked = new Set<SessionId>();
+  private readonly waiting = new Map<SessionId, Waiting>();
+  private note: string | null = null;
+
+  private constructor(readonly pg: PGliteInterface) {}
+
+  /** Wraps a started PGlite; creates the lab's schema unless the data directory already has it. */
+  static async open(pg: PGliteInterface): Promise<PGliteLab> {
+    await pg.exec(sqlText('session-setup'));
+    const found = await pg.query<{ present: string | null }>(`SELECT to_regclass('public.runs')::text AS present`);
+    if (!found.rows[0]?.present) await pg.exec(sqlText('schema'));
+    return new PGliteLab(pg);
+  }
+
+  async reset(seedJson: string): Promise<void> {
+    // TRUNCATE would hang behind any prepared transaction: end them all first.
+    const prepared = await this.pg.query<{ gid: string }>(sqlText('prepared-transactions'));
+    for (const { gid } of prepared.rows) await this.pg.exec(`ROLLBACK PREPARED '${safeGid(gid)}'`);
+    this.parked.clear();
+    this.waiting.clear();
+    this.clock = null;
+    this.note = null;
+    await this.pg.exec('TRUNCATE runs');
+    await this.pg.query(sqlText('seed-runs'), [seedJson]);
+  }
+
+  async execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    await this.setClock(request.clockIso);
+    const holders = await this.probe(session, request, false);
+    if (holders) return this.block(session, request, false, holders);
+    try {
+      const result = await this.pg.query(sqlText(request.sqlId), request.params);
+      return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
+    } catch (error) {
+      return toOutcomeError(error);
+    }
+  }
+
+  async executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    await this.setClock(request.clockIso);
+    const holders = await this.probe(session, request, true);
+    if (holders) return this.block(session, request, true, holders);
+    await this.pg.exec('BEGIN');
+    try {
+      const result = await this.pg.query(sqlText(request.sqlId), request.params);
+      if (result.rows.length > 0) {
+        await this.pg.exec(`PREPARE TRANSACTION '${gidOf(session)}'`);
+        this.parked.add(session);
+        this.note = `PGlite has one session, so the lab parked ${session}'s open transaction with PREPARE TRANSACTION '${gidOf(session)}': its row lock stays held while other workers run.`;
+      } else {
+        await this.pg.exec('COMMIT');
+      }
+      return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
+    } catch (error) {
+      await this.pg.exec('ROLLBACK');
+      return toOutcomeError(error);
+    }
+  }
+
+  async retryBlocked(session: SessionId): Promise<StatementOutcome> {
+    const waiting = this.waiting.get(session);
+    if (!waiting) throw new Error(`${session} is not waiting`);
+    this.waiting.delete(session);
+    const outcome = waiting.claim ? await this.executeClaim(session, waiting.request) : await this.execute(session, waiting.request);
+    if (outcome.status !== 'blocked') {
+      const parkedNote = this.note ? ` ${this.note}` : '';
+      this.note = `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
+    }
+    return outcome;
+  }
+
+  async commit(session: SessionId): Promise<StatementOutcome> {
+    if (!this.parked.has(session)) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
+    await this.pg.exec(`COMMIT PREPARED '${gidOf(session)}'`);
+    this.parked.delete(session);
+    this.note = `On PGlite the parked transaction was committed with COMMIT PREPARED '${gidOf(session)}'.`;
+    return { status: 'ok', rows: [], rowCount: 0 };
+  }
+
+  async crash(session: SessionId): Promise<void> {
+    this.waiting.delete(session);
+    if (this.parked.delete(session)) {
+      await this.pg.exec(`ROLLBACK PREPARED '${gidOf(session)}'`);
+      this.note = `The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED '${gidOf(session)}'), releasing its row lock.`;
+    }
+  }
+
+  async runs(): Promise<RunRow[]> {
+    const result = await this.pg.query(sqlText('runs-snapshot'));
+    return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
+  }
+
+  async locks(): Promise<HeldLock[]> {
+    const result = await this.pg.query<{ handle: string; run_id: number }>(sqlText('held-locks-pglite'));
+    const bySession = new Map<string, HeldLock>();
+    for (const row of result.rows) {
+      const session = row.handle.replace(/^lease_lab_/, '');
+      const lock = bySession.get(session) ?? { session, handle: row.handle, runIds: [] };
+      lock.runIds.push(row.run_id);
+      bySession.set(session, lock);
+    }
+    return [...bySession.values()];
+  }
+
+  takeEngineNote(): string | null {
+    const note = this.note;
+    this.note = null;
+    return note;
+  }
+
+  async close(): Promise<void> {
+    await this.pg.close();
+  }
+
+  private async setClock(iso: string): Promise<void> {
+    if (iso === this.clock) return;
+    await this.pg.query(sqlText('set-clock'), [iso]);
+    this.clock = iso;
+  }
+
+  /**
+   * Would the statement wait for a row lock? Only parked transactions hold locks, so with none parked it
+   * cannot. Otherwise run the statement's NOWAIT twin inside a transaction that is always rolled back.
+   * Returns the sessions holding locks when it would wait, or null.
+   */
+  private async probe(session: SessionId, request: StatementRequest, claim: boolean): Promise<SessionId[] | null> {
+    const probeId: SqlId | undefined = PROBES[request.sqlId];
+    const others = [...this.parked].filter((s) => s !== session);
+    if (!probeId || others.length === 0) return null;
+    await this.pg.exec('BEGIN');
+    try {
+      await this.pg.query(sqlText(probeId), request.params.slice(0, parameterCount(probeId)));
+      return null;
+    } catch (error) {
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return await this.holdersFor(request, claim, others);
+      return null; // Any other error belongs to the statement itself; let it raise it.
+    } finally {
+      await this.pg.exec('ROLLBACK');
+    }
+  }
+
+  /** Which parked sessions hold the lock: the holder of the target run, or (for a claim) every parked session. */
+  private async holdersFor(request: StatementRequest, claim: boolean, others: SessionId[]): Promise<SessionId[]> {
+    if (claim) return others.sort();
+    const target = request.params[0];
+    const locks = await this.locks();
+    const holders = locks.filter((lock) => lock.runIds.includes(Number(target))).map((lock) => lock.session);
+    return (holders.length > 0 ? holders : others).sort();
+  }
+
+  private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[]): StatementOutcome {
+    this.waiting.set(session, { request, claim });
+    this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
+    return { status: 'blocked', holders };
+  }
+}
+
+/** Prepared-transaction names are built only from worker ids (a capital letter) or OP. */
+function gidOf(session: SessionId): string {
+  return safeGid(`lease_lab_${session}`);
+}
+
+function safeGid(gid: string): string {
+  if (!/^[A-Za-z0-9_]+$/.test(gid)) throw new Error(`unexpected prepared transaction name ${gid}`);
+  return gid;
+}

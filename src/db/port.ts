@@ -1,0 +1,50 @@
+/**
+ * The one door to a database. The engine speaks only this interface; PGlite (one session, with parked
+ * transactions) and a real PostgreSQL server (one connection per worker) sit behind it.
+ */
+import type { SqlId } from '../sql/registry';
+import type { RunRow, StatementOutcome, Value } from '../sim/types';
+
+/** A worker's id, or 'OP' for the operator who requests cancellations. */
+export type SessionId = string;
+
+export interface StatementRequest {
+  sqlId: SqlId;
+  params: Value[];
+  /** The virtual clock for this statement, as ISO text; sim.now() returns it. */
+  clockIso: string;
+}
+
+/** One prepared transaction or open transaction and the runs it has locked. */
+export interface HeldLock {
+  session: SessionId;
+  /** PGlite: the prepared transaction's gid; PostgreSQL: the backend pid. */
+  handle: string;
+  runIds: number[];
+}
+
+export interface LabDatabase {
+  readonly kind: 'pglite' | 'postgres';
+  /** Ends every open transaction and reloads `runs` with these rows (JSON for seed-runs.sql). */
+  reset(seedJson: string, sessions: SessionId[]): Promise<void>;
+  /** One autocommit statement. Returns blocked, without waiting, where it would wait for a row lock. */
+  execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome>;
+  /**
+   * BEGIN and one statement. If it returns rows the transaction stays open and its row locks are held;
+   * with no rows it commits, and on an error it rolls back. Returns blocked where it would wait.
+   */
+  executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome>;
+  /** For a session whose statement was blocked: blocked again, or the statement's real answer. */
+  retryBlocked(session: SessionId): Promise<StatementOutcome>;
+  /** COMMIT the session's open transaction. */
+  commit(session: SessionId): Promise<StatementOutcome>;
+  /** The session's process died: its open transaction rolls back and a waiting statement is dropped. */
+  crash(session: SessionId): Promise<void>;
+  /** The committed `runs` table, ordered by run_id. */
+  runs(): Promise<RunRow[]>;
+  /** Transactions that hold row locks right now. */
+  locks(): Promise<HeldLock[]>;
+  /** How PGlite was made to do what a real server does, for the step just run (null on a real server). */
+  takeEngineNote(): string | null;
+  close(): Promise<void>;
+}

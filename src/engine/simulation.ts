@@ -1,0 +1,426 @@
+/**
+ * Drives a scenario on a database, one schedule token at a time, and records every step.
+ *
+ * The decisions live in sim/ (pure); this class only carries them out through the LabDatabase port, so
+ * the same schedule gives the same trace on PGlite and on a real server.
+ */
+import type { LabDatabase, SessionId } from '../db/port';
+import { detectAnomalies } from '../sim/anomalies';
+import { clockIso, clockLabel } from '../sim/clock';
+import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
+import { seedJson } from '../sim/seed';
+import type {
+  Actor,
+  RunRow,
+  Scenario,
+  Settings,
+  StatementOutcome,
+  Trace,
+  TraceStep,
+  Verdict,
+  WorkerAction,
+  WorkerId,
+  WorkerState,
+} from '../sim/types';
+import { believesItOwns, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/worker';
+import { type SqlId, sqlText } from '../sql/registry';
+
+const OPERATOR: SessionId = 'OP';
+
+interface TimedEvent {
+  atSeconds: number;
+  kind: 'pause' | 'resume' | 'crash';
+  worker: WorkerId;
+}
+
+interface OperatorWait {
+  runId: number;
+  tokenIndex: number;
+  token: string;
+}
+
+export class Simulation {
+  private workers = new Map<WorkerId, WorkerState>();
+  private clockSeconds = 0;
+  private steps: TraceStep[] = [];
+  private schedule: string[] = [];
+  private runRows: RunRow[] = [];
+  /** Sessions waiting for a row lock, in the order they started waiting. */
+  private waitOrder: SessionId[] = [];
+  private operatorWait: OperatorWait | null = null;
+  private agenda: TimedEvent[] = [];
+
+  constructor(
+    private readonly db: LabDatabase,
+    readonly scenario: Scenario,
+    readonly settings: Settings,
+  ) {}
+
+  /** Back to the scenario's first moment: fresh rows, fresh workers, clock at zero. */
+  async reset(): Promise<void> {
+    await this.db.reset(seedJson(this.scenario), [...this.scenario.workers.map((w) => w.id), OPERATOR]);
+    this.workers = new Map(this.scenario.workers.map((spec) => [spec.id, initialWorker(spec)]));
+    this.clockSeconds = 0;
+    this.steps = [];
+    this.schedule = [];
+    this.waitOrder = [];
+    this.operatorWait = null;
+    this.agenda = timedEvents(this.scenario);
+    this.runRows = await this.db.runs();
+    this.db.takeEngineNote();
+  }
+
+  get clock(): number {
+    return this.clockSeconds;
+  }
+
+  /** Workers that can take a step now, in name order. */
+  movable(): WorkerId[] {
+    return [...this.workers.values()].filter((w) => whyCannotMove(w) === null).map((w) => w.id);
+  }
+
+  /** No worker can move and nothing on the clock can change that. */
+  isOver(): boolean {
+    if (this.movable().length > 0) return false;
+    return !this.agenda.some((event) => event.kind === 'resume' && this.workers.get(event.worker)?.paused);
+  }
+
+  workerStates(): WorkerState[] {
+    return [...this.workers.values()].map((w) => ({ ...w }));
+  }
+
+  /** The next moment something happens on its own: a lease expiring or a timed fault. */
+  nextEventSeconds(): number | null {
+    const expiries = this.runRows
+      .filter((run) => run.status === 'running' && run.lease_expires_at !== null)
+      .map((run) => Math.round((Date.parse(run.lease_expires_at!) - Date.parse(clockIso(0))) / 1000) + 1);
+    const faults = this.agenda.map((event) => event.atSeconds);
+    const later = [...expiries, ...faults].filter((t) => t > this.clockSeconds);
+    return later.length > 0 ? Math.min(...later) : null;
+  }
+
+  /** Applies one schedule token. Throws ScheduleError, changing nothing, when the token cannot apply now. */
+  async apply(tokenText: string): Promise<TraceStep[]> {
+    const token = parseToken(tokenText);
+    this.check(token);
+    const text = formatToken(token);
+    const tokenIndex = this.schedule.length;
+    this.schedule.push(text);
+    const first = this.steps.length;
+    switch (token.kind) {
+      case 'step':
+        await this.stepWorker(token.worker, text, tokenIndex);
+        break;
+      case 'advance':
+        await this.advance(token.seconds, text, tokenIndex);
+        break;
+      case 'pause':
+      case 'resume':
+      case 'crash':
+        await this.fault(token.kind, token.worker, text, tokenIndex, 'clock');
+        break;
+      case 'cancel':
+        await this.cancel(token.runId, text, tokenIndex);
+        break;
+      case 'kill':
+        await this.kill(token.runId, text, tokenIndex);
+        break;
+    }
+    return this.steps.slice(first);
+  }
+
+  trace(): Trace {
+    return {
+      scenario: this.scenario.id,
+      settings: { ...this.settings },
+      schedule: [...this.schedule],
+      steps: this.steps,
+      anomalies: detectAnomalies(this.steps),
+      finalRuns: this.runRows,
+      database: this.db.kind,
+    };
+  }
+
+  private check(token: Token): void {
+    if (token.kind === 'step' || token.kind === 'pause' || token.kind === 'resume' || token.kind === 'crash') {
+      const worker = this.workers.get(token.worker);
+      if (!worker) {
+        throw new ScheduleError(`this scenario has no worker ${token.worker}; its workers are ${[...this.workers.keys()].join(', ')}`);
+      }
+      if (token.kind === 'step') {
+        const why = whyCannotMove(worker);
+        if (why) throw new ScheduleError(`${token.worker} cannot move: ${why}`);
+      }
+      if (token.kind === 'pause' && (worker.paused || worker.phase === 'crashed')) {
+        throw new ScheduleError(`${token.worker} cannot be paused: it is ${worker.paused ? 'already paused' : 'crashed'}`);
+      }
+      if (token.kind === 'resume' && !worker.paused) throw new ScheduleError(`${token.worker} is not paused`);
+      if (token.kind === 'crash' && worker.phase === 'crashed') throw new ScheduleError(`${token.worker} has already crashed`);
+    }
+    if (token.kind === 'cancel' || token.kind === 'kill') {
+      if (!this.scenario.runs.some((run) => run.runId === token.runId)) {
+        throw new ScheduleError(`there is no run ${token.runId}; the runs are ${this.scenario.runs.map((r) => r.runId).join(', ')}`);
+      }
+      if (token.kind === 'cancel' && this.operatorWait) {
+        throw new ScheduleError(`the operator's cancel of run ${this.operatorWait.runId} is still waiting for a row lock`);
+      }
+      if (token.kind === 'kill' && !this.ownerOf(token.runId)) {
+        throw new ScheduleError(`no live worker is running run ${token.runId}, so there is no process to kill`);
+      }
+    }
+  }
+
+  private ownerOf(runId: number): WorkerState | undefined {
+    return [...this.workers.values()]
+      .filter((w) => w.runId === runId && w.phase !== 'crashed' && believesItOwns(w))
+      .sort((a, b) => (b.generation ?? 0) - (a.generation ?? 0))[0];
+  }
+
+  private async stepWorker(id: WorkerId, token: string, tokenIndex: number): Promise<void> {
+    const worker = this.workers.get(id)!;
+    const action = nextAction(worker, this.scenario, this.settings, this.clockSeconds);
+    const plan = planAction(action, worker, this.scenario, this.settings);
+    const request = { sqlId: plan.sqlId, params: plan.params, clockIso: clockIso(this.clockSeconds) };
+    const outcome =
+      plan.mode === 'commit'
+        ? await this.db.commit(id)
+        : plan.mode === 'claim-transaction'
+          ? await this.db.executeClaim(id, request)
+          : await this.db.execute(id, request);
+    await this.recordWorkerStep(worker, action, plan.sqlId, plan.params, outcome, { token, tokenIndex, resumed: false });
+    const endedTransaction = plan.mode === 'commit' && outcome.status === 'ok';
+    if (endedTransaction) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  private async recordWorkerStep(
+    before: WorkerState,
+    action: WorkerAction,
+    sqlId: SqlId,
+    params: TraceStep['params'],
+    outcome: StatementOutcome,
+    at: { token: string; tokenIndex: number; resumed: boolean },
+  ): Promise<void> {
+    const runBefore = this.runRows.find((run) => run.run_id === before.runId);
+    const interpretation = interpretOutcome(before, action, outcome, {
+      scenario: this.scenario,
+      clockSeconds: this.clockSeconds,
+      runBefore,
+      paid: !at.resumed,
+    });
+    this.workers.set(before.id, interpretation.worker);
+    if (outcome.status === 'blocked') this.waitOrder.push(before.id);
+    this.runRows = await this.db.runs();
+    this.push({
+      token: at.token,
+      tokenIndex: at.tokenIndex,
+      actor: before.id,
+      action,
+      sqlId,
+      sql: sqlText(sqlId),
+      params,
+      outcome,
+      verdict: interpretation.verdict,
+      runId: interpretation.worker.runId ?? before.runId,
+      note: interpretation.note,
+      resumed: at.resumed,
+      staleWrite: interpretation.staleWrite,
+    });
+  }
+
+  /** After a transaction ends, statements waiting for its locks run again, oldest first. */
+  private async wakeWaiters(token: string, tokenIndex: number): Promise<void> {
+    const queue = [...this.waitOrder];
+    this.waitOrder = [];
+    for (const session of queue) {
+      if (session === OPERATOR) {
+        await this.retryOperator(token, tokenIndex);
+        continue;
+      }
+      const worker = this.workers.get(session);
+      if (!worker || worker.phase !== 'blocked' || worker.waitingAction === null || worker.waitingAction === 'cancel-request') continue;
+      const outcome = await this.db.retryBlocked(session);
+      if (outcome.status === 'blocked') {
+        // Still waiting, now perhaps on someone else: no new step, just who it waits for.
+        this.workers.set(session, { ...worker, blockedOn: outcome.holders });
+        this.waitOrder.push(session);
+        this.db.takeEngineNote();
+        continue;
+      }
+      const action = worker.waitingAction;
+      const resumedFrom = { ...worker, phase: worker.generation === null ? ('ready' as const) : ('owner' as const) };
+      const plan = planAction(action, resumedFrom, this.scenario, this.settings);
+      await this.recordWorkerStep(resumedFrom, action, plan.sqlId, plan.params, outcome, { token, tokenIndex, resumed: true });
+    }
+  }
+
+  private async advance(seconds: number, token: string, tokenIndex: number): Promise<void> {
+    const target = this.clockSeconds + seconds;
+    const from = this.clockSeconds;
+    for (;;) {
+      const due = this.agenda.find((event) => event.atSeconds <= target);
+      if (!due) break;
+      this.agenda = this.agenda.filter((event) => event !== due);
+      this.clockSeconds = Math.max(this.clockSeconds, due.atSeconds);
+      const worker = this.workers.get(due.worker);
+      const applies = worker && worker.phase !== 'crashed' && (due.kind !== 'resume' || worker.paused) && (due.kind !== 'pause' || !worker.paused);
+      if (applies) await this.fault(due.kind, due.worker, token, tokenIndex, 'clock', true);
+    }
+    this.clockSeconds = target;
+    this.push({
+      token,
+      tokenIndex,
+      actor: 'clock',
+      action: 'advance',
+      verdict: 'event',
+      note: `The clock moved ${seconds} s, from ${clockLabel(from)} to ${clockLabel(target)}.${this.expiryNote(from, target)}`,
+    });
+  }
+
+  private expiryNote(from: number, to: number): string {
+    const expired = this.runRows.filter((run) => {
+      if (run.status !== 'running' || run.lease_expires_at === null) return false;
+      const at = (Date.parse(run.lease_expires_at) - Date.parse(clockIso(0))) / 1000;
+      return at >= from && at < to;
+    });
+    if (expired.length === 0) return '';
+    return ` ${expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ')}: the run is an orphan until someone reclaims it.`;
+  }
+
+  private async fault(kind: 'pause' | 'resume' | 'crash', id: WorkerId, token: string, tokenIndex: number, actor: Actor, timed = false): Promise<void> {
+    const worker = this.workers.get(id)!;
+    const when = timed ? `At ${clockLabel(this.clockSeconds)}, as planned, ` : '';
+    if (kind === 'pause') {
+      this.workers.set(id, { ...worker, paused: true });
+      this.push({ token, tokenIndex, actor: id, action: 'pause', verdict: 'event', note: `${when}${id} froze (a long GC pause, a stalled call): it does nothing, but still believes what it believed.` });
+      return;
+    }
+    if (kind === 'resume') {
+      this.workers.set(id, { ...worker, paused: false });
+      const stale = worker.runId !== null && believesItOwns(worker) ? ` It still believes it owns run ${worker.runId} with generation ${worker.generation}.` : '';
+      this.push({ token, tokenIndex, actor: id, action: 'resume', verdict: 'event', note: `${when}${id} woke up and carries on.${stale}` });
+      return;
+    }
+    const held = worker.phase === 'in-transaction';
+    await this.db.crash(id);
+    this.waitOrder = this.waitOrder.filter((s) => s !== id);
+    this.workers.set(id, { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
+    this.runRows = await this.db.runs();
+    const orphan = worker.runId !== null && worker.phase === 'owner' ? ` Run ${worker.runId} keeps its lease until it expires; then it is an orphan.` : '';
+    this.push({
+      token,
+      tokenIndex,
+      actor: actor === 'operator' ? 'operator' : id,
+      action: 'crash',
+      verdict: 'event',
+      runId: worker.runId,
+      note: `${when}${id} crashed.${held ? ' Its open transaction rolled back and its row lock is gone.' : ''}${orphan}`,
+    });
+    if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  private async cancel(runId: number, token: string, tokenIndex: number): Promise<void> {
+    const request = { sqlId: 'cancel-request' as const, params: [runId], clockIso: clockIso(this.clockSeconds) };
+    const outcome = await this.db.execute(OPERATOR, request);
+    if (outcome.status === 'blocked') {
+      this.operatorWait = { runId, token, tokenIndex };
+      this.waitOrder.push(OPERATOR);
+    }
+    await this.recordOperatorStep(runId, outcome, token, tokenIndex, false);
+  }
+
+  private async retryOperator(token: string, tokenIndex: number): Promise<void> {
+    const wait = this.operatorWait;
+    if (!wait) return;
+    const outcome = await this.db.retryBlocked(OPERATOR);
+    if (outcome.status === 'blocked') {
+      this.waitOrder.push(OPERATOR);
+      this.db.takeEngineNote();
+      return;
+    }
+    this.operatorWait = null;
+    await this.recordOperatorStep(wait.runId, outcome, token, tokenIndex, true);
+  }
+
+  private async recordOperatorStep(runId: number, outcome: StatementOutcome, token: string, tokenIndex: number, resumed: boolean): Promise<void> {
+    this.runRows = await this.db.runs();
+    const verdict: Verdict = outcome.status === 'ok' ? (outcome.rowCount > 0 ? 'ok' : 'empty') : outcome.status === 'blocked' ? 'blocked' : 'error';
+    const note =
+      outcome.status === 'blocked'
+        ? `The operator's cancel of run ${runId} waits for ${outcome.holders.join(' and ')}'s row lock.`
+        : verdict === 'ok'
+          ? `The operator asked for run ${runId} to stop. The request is stored in the row, so whoever runs it will see it at its next check.`
+          : `The operator's cancel of run ${runId} did not apply.`;
+    this.push({
+      token,
+      tokenIndex,
+      actor: 'operator',
+      action: 'cancel-request',
+      sqlId: 'cancel-request',
+      sql: sqlText('cancel-request'),
+      params: [runId],
+      outcome,
+      verdict,
+      runId,
+      note,
+      resumed,
+    });
+  }
+
+  private async kill(runId: number, token: string, tokenIndex: number): Promise<void> {
+    const owner = this.ownerOf(runId)!;
+    const held = owner.phase === 'in-transaction';
+    await this.db.crash(owner.id);
+    this.waitOrder = this.waitOrder.filter((s) => s !== owner.id);
+    this.workers.set(owner.id, { ...owner, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
+    this.runRows = await this.db.runs();
+    this.push({
+      token,
+      tokenIndex,
+      actor: 'operator',
+      action: 'kill',
+      verdict: 'event',
+      runId,
+      note: `To cancel run ${runId} the operator killed ${owner.id}'s process. Nothing in the database says the run was cancelled: it still reads running until its lease expires.`,
+    });
+    if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  private push(step: Partial<TraceStep> & Pick<TraceStep, 'token' | 'tokenIndex' | 'actor' | 'action' | 'verdict' | 'note'>): void {
+    const full: TraceStep = {
+      index: this.steps.length,
+      token: step.token,
+      tokenIndex: step.tokenIndex,
+      actor: step.actor,
+      action: step.action,
+      sqlId: step.sqlId ?? null,
+      sql: step.sql ?? null,
+      params: step.params ?? [],
+      outcome: step.outcome ?? null,
+      verdict: step.verdict,
+      runId: step.runId ?? null,
+      clockSeconds: this.clockSeconds,
+      note: step.note,
+      engineNote: this.db.takeEngineNote(),
+      resumed: step.resumed ?? false,
+      staleWrite: step.staleWrite ?? null,
+      workers: this.workerStates(),
+      runs: this.runRows,
+    };
+    this.steps.push(full);
+  }
+}
+
+function timedEvents(scenario: Scenario): TimedEvent[] {
+  const events: TimedEvent[] = [];
+  for (const fault of scenario.faults) {
+    if (fault.kind === 'pause') {
+      events.push({ atSeconds: fault.atSeconds, kind: 'pause', worker: fault.worker });
+      events.push({ atSeconds: fault.atSeconds + fault.forSeconds, kind: 'resume', worker: fault.worker });
+    } else {
+      events.push({ atSeconds: fault.atSeconds, kind: 'crash', worker: fault.worker });
+    }
+  }
+  // Stable by time, then by the order the scenario lists them.
+  return events.map((event, order) => ({ event, order })).sort((a, b) => a.event.atSeconds - b.event.atSeconds || a.order - b.order).map((x) => x.event);
+}
+

@@ -1,0 +1,17 @@
+import type { Scenario } from '../sim/types';
+import { cancelDurable } from './cancel-durable';
+import { cancelKill } from './cancel-kill';
+import { crashOrphan } from './crash-orphan';
+import { heartbeat } from './heartbeat';
+import { lockWait } from './lock-wait';
+import { pausedWorker } from './paused-worker';
+import { race } from './race';
+import { stuckHeartbeat } from './stuck-heartbeat';
+import { threeWorkers } from './three-workers';
+
+/** Every scenario, in the order the lesson meets them. */
+export const SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, crashOrphan, heartbeat, stuckHeartbeat, pausedWorker, cancelDurable, cancelKill];
+
+export function findScenario(id: string): Scenario | undefined {
+  return SCENARIOS.find((scenario) => scenario.id === id);
+}

@@ -1,0 +1,184 @@
+/**
+ * Checkers that read a finished trace and name what went wrong. They are separate from the engine:
+ * they see only the recorded steps, as a learner would.
+ */
+import type { Anomaly, TraceStep, WorkerId, WorkerState } from './types';
+
+interface Belief {
+  worker: WorkerId;
+  runId: number;
+  /** Step where the worker first took this run as its own (read it, or claimed it). */
+  from: number;
+  /** Last step at which it still believed so (inclusive). */
+  to: number;
+}
+
+/** For every worker, the stretches of steps during which it believed a run was its own. */
+export function beliefs(steps: readonly TraceStep[]): Belief[] {
+  const open = new Map<WorkerId, Belief>();
+  const done: Belief[] = [];
+  for (const step of steps) {
+    for (const worker of step.workers) {
+      const current = open.get(worker.id);
+      const believes = worker.runId !== null && ['selected', 'in-transaction', 'owner', 'blocked'].includes(worker.phase);
+      if (current && (!believes || worker.runId !== current.runId)) {
+        done.push(current);
+        open.delete(worker.id);
+      }
+      if (believes && worker.runId !== null) {
+        const still = open.get(worker.id);
+        if (still) still.to = step.index;
+        else open.set(worker.id, { worker: worker.id, runId: worker.runId, from: step.index, to: step.index });
+      }
+    }
+  }
+  return [...done, ...open.values()];
+}
+
+function paidWork(steps: readonly TraceStep[]): TraceStep[] {
+  // A resumed step was paid for when it was first issued.
+  return steps.filter((s) => s.action === 'work' && !s.resumed && s.runId !== null);
+}
+
+/** A worker that has claimed the run (not merely read it) and is not frozen: it is executing it. */
+function executing(worker: WorkerState, runId: number): boolean {
+  if (worker.runId !== runId || worker.paused) return false;
+  return worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null);
+}
+
+/**
+ * A run is executed twice when a worker pays for a model call on it while another worker, awake,
+ * also holds a claim on it. A worker that redoes the work of a crashed or frozen one is a retry, not this.
+ */
+function duplicateExecution(steps: readonly TraceStep[]): Anomaly[] {
+  const stretches = beliefs(steps);
+  const found = new Map<number, Anomaly>();
+  for (const call of paidWork(steps)) {
+    const runId = call.runId!;
+    const rival = call.workers.find((w) => w.id !== call.actor && executing(w, runId));
+    if (!rival) continue;
+    const calls = paidWork(steps).filter((w) => w.runId === runId);
+    const workers = [...new Set([...calls.map((w) => w.actor), rival.id])].sort();
+    const firstTouches = stretches.filter((s) => s.runId === runId && workers.includes(s.worker) && s.from <= call.index).map((s) => s.from);
+    const existing = found.get(runId);
+    if (existing) {
+      existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
+      continue;
+    }
+    found.set(runId, {
+      kind: 'duplicate-execution',
+      runId,
+      workers,
+      steps: [...new Set([...firstTouches, call.index])].sort((x, y) => x - y),
+      message: `Run ${runId} was executed by both ${workers.join(' and ')}: ${calls.length} model calls were paid for one run.`,
+    });
+  }
+  return [...found.values()];
+}
+
+/** The step at which the run reached the generation that made a write stale. */
+function supersedingClaim(steps: readonly TraceStep[], before: number, runId: number, generation: number): number | null {
+  for (let i = before - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    const owner = step.workers.find((w) => w.runId === runId && w.generation === generation);
+    if (owner && step.actor === owner.id && ['claim', 'naive-update', 'cas-claim'].includes(step.action)) return step.index;
+  }
+  return null;
+}
+
+function staleWrites(steps: readonly TraceStep[]): Anomaly[] {
+  const out: Anomaly[] = [];
+  for (const step of steps) {
+    const stale = step.staleWrite;
+    if (!stale || step.runId === null) continue;
+    if (step.verdict !== 'ok' && step.verdict !== 'rejected') continue;
+    const claim = supersedingClaim(steps, step.index, step.runId, stale.runGeneration);
+    const rival = stale.runOwner ?? '?';
+    const committed = step.verdict === 'ok';
+    const kind = committed ? 'split-ownership' : 'stale-write-rejected';
+    const earlier = out.find((a) => a.kind === kind && a.runId === step.runId && a.workers.includes(step.actor));
+    if (earlier) {
+      earlier.steps = [...earlier.steps, step.index];
+      continue;
+    }
+    out.push({
+      kind,
+      runId: step.runId,
+      workers: [step.actor, rival].filter((w, i, all) => all.indexOf(w) === i).sort(),
+      steps: claim === null ? [step.index] : [claim, step.index],
+      message: committed
+        ? `${step.actor}'s write to run ${step.runId} committed with stale generation ${stale.heldGeneration} while ${rival} held generation ${stale.runGeneration}: split ownership.`
+        : `${step.actor}'s write was rejected: it holds generation ${stale.heldGeneration}, the run is at ${stale.runGeneration}.`,
+    });
+  }
+  return out;
+}
+
+function lostCancels(steps: readonly TraceStep[]): Anomaly[] {
+  const out: Anomaly[] = [];
+  const stretches = beliefs(steps);
+  for (const cancel of steps) {
+    if ((cancel.action !== 'cancel-request' && cancel.action !== 'kill') || cancel.runId === null) continue;
+    if (cancel.action === 'cancel-request' && cancel.verdict !== 'ok') continue;
+    const runId = cancel.runId;
+    const later = steps.slice(cancel.index + 1);
+    const completed = later.find((s) => s.runId === runId && s.action === 'complete' && s.verdict === 'ok');
+    const carriedOn = later.find(
+      (s) =>
+        s.action === 'work' &&
+        s.runId === runId &&
+        stretches.some((b) => b.worker === s.actor && b.runId === runId && b.from > cancel.index && b.from <= s.index),
+    );
+    const culprit = completed ?? carriedOn;
+    if (!culprit) continue;
+    out.push({
+      kind: 'lost-cancel',
+      runId,
+      workers: [culprit.actor],
+      steps: [cancel.index, culprit.index],
+      message: completed
+        ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
+        : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
+    });
+  }
+  return out;
+}
+
+/** Three or more heartbeats in a row on one run with no progress between them. */
+export const STUCK_HEARTBEATS = 3;
+
+function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
+  const out: Anomaly[] = [];
+  const streaks = new Map<string, number[]>();
+  const reported = new Set<string>();
+  for (const step of steps) {
+    if (step.runId === null || step.actor === 'clock' || step.actor === 'operator') continue;
+    const key = `${step.actor}/${step.runId}`;
+    if (step.action === 'heartbeat' && step.verdict === 'ok') {
+      const streak = [...(streaks.get(key) ?? []), step.index];
+      streaks.set(key, streak);
+      if (streak.length >= STUCK_HEARTBEATS && !reported.has(key)) {
+        reported.add(key);
+        out.push({
+          kind: 'stuck-while-heartbeating',
+          runId: step.runId,
+          workers: [step.actor],
+          steps: streak,
+          message: `${step.actor} renewed its lease on run ${step.runId} ${streak.length} times without making progress: alive, but stuck.`,
+        });
+      } else if (reported.has(key)) {
+        const anomaly = out.find((a) => a.kind === 'stuck-while-heartbeating' && a.runId === step.runId && a.workers[0] === step.actor);
+        if (anomaly) anomaly.steps = streak;
+      }
+    } else if (step.action === 'work' && step.verdict === 'ok') {
+      streaks.delete(key);
+    }
+  }
+  return out;
+}
+
+export function detectAnomalies(steps: readonly TraceStep[]): Anomaly[] {
+  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps)].sort(
+    (a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0),
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * A schedule is a list of tokens; with the scenario and its settings it fully determines a trace.
+ *
+ *   A, B …        the named worker takes its next step
+ *   +30           the clock moves 30 seconds
+ *   pause:A       worker A freezes (its connection and locks stay)
+ *   resume:A      worker A carries on
+ *   crash:A       worker A's process dies; its open transaction rolls back
+ *   cancel:123    an operator durably requests cancellation of run 123
+ *   kill:123      an operator "cancels" run 123 by killing the process that runs it
+ */
+export type Token =
+  | { kind: 'step'; worker: string }
+  | { kind: 'advance'; seconds: number }
+  | { kind: 'pause' | 'resume' | 'crash'; worker: string }
+  | { kind: 'cancel' | 'kill'; runId: number };
+
+/** Longest schedule the lab accepts; replay must stay instant. */
+export const MAX_SCHEDULE_LENGTH = 2000;
+export const MAX_ADVANCE_SECONDS = 86_400;
+
+export class ScheduleError extends Error {
+  override name = 'ScheduleError';
+}
+
+export function parseToken(text: string): Token {
+  const token = text.trim();
+  if (/^[A-Z]$/.test(token)) return { kind: 'step', worker: token };
+  const advance = /^\+(\d{1,6})$/.exec(token);
+  if (advance) {
+    const seconds = Number(advance[1]);
+    if (seconds < 1 || seconds > MAX_ADVANCE_SECONDS) {
+      throw new ScheduleError(`"${token}": the clock moves between 1 and ${MAX_ADVANCE_SECONDS} seconds at a time`);
+    }
+    return { kind: 'advance', seconds };
+  }
+  const workerEvent = /^(pause|resume|crash):([A-Z])$/.exec(token);
+  if (workerEvent) return { kind: workerEvent[1] as 'pause' | 'resume' | 'crash', worker: workerEvent[2]! };
+  const runEvent = /^(cancel|kill):(\d{1,9})$/.exec(token);
+  if (runEvent) return { kind: runEvent[1] as 'cancel' | 'kill', runId: Number(runEvent[2]) };
+  throw new ScheduleError(
+    `"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN or kill:RUN`,
+  );
+}
+
+export function formatToken(token: Token): string {
+  switch (token.kind) {
+    case 'step':
+      return token.worker;
+    case 'advance':
+      return `+${token.seconds}`;
+    case 'pause':
+    case 'resume':
+    case 'crash':
+      return `${token.kind}:${token.worker}`;
+    case 'cancel':
+    case 'kill':
+      return `${token.kind}:${token.runId}`;
+  }
+}
+
+/** Splits "A,B,+30" into tokens, checking each one. */
+export function parseSchedule(text: string): string[] {
+  const parts = text.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  if (parts.length > MAX_SCHEDULE_LENGTH) {
+    throw new ScheduleError(`the schedule has ${parts.length} steps; the lab replays at most ${MAX_SCHEDULE_LENGTH}`);
+  }
+  return parts.map((part) => formatToken(parseToken(part)));
+}
+
+function shorten(text: string): string {
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}

@@ -1,0 +1,212 @@
+/**
+ * The simulation's vocabulary. Everything here is plain data: it serialises to JSON unchanged, so a
+ * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
+ */
+
+/** Workers are named A, B, C… in every scenario. */
+export type WorkerId = string;
+
+export type Strategy = 'naive' | 'cas' | 'skip-locked' | 'for-update' | 'nowait';
+
+export const STRATEGIES: readonly Strategy[] = ['naive', 'cas', 'skip-locked', 'for-update', 'nowait'];
+
+export const STRATEGY_LABELS: Record<Strategy, string> = {
+  naive: 'Naive SELECT then UPDATE',
+  cas: 'Compare-and-set UPDATE',
+  'skip-locked': 'Atomic claim (FOR UPDATE SKIP LOCKED)',
+  'for-update': 'Claim with plain FOR UPDATE (waits)',
+  nowait: 'Claim with FOR UPDATE NOWAIT (errors)',
+};
+
+/** A run as the scenario seeds it. Times are seconds on the virtual clock. */
+export interface RunSeed {
+  runId: number;
+  tenant?: string;
+  status?: 'pending' | 'running' | 'done' | 'cancelled' | 'failed';
+  leaseOwner?: string | null;
+  leaseExpiresAtSeconds?: number | null;
+  leaseGeneration?: number;
+  createdAtSeconds: number;
+  costCents?: number;
+}
+
+export interface WorkerSpec {
+  id: WorkerId;
+  /** Heartbeats but never makes progress: alive, yet stuck. */
+  stuck?: boolean;
+}
+
+/** Something that happens to a worker when the virtual clock reaches `atSeconds`. */
+export type Fault =
+  | { kind: 'pause'; worker: WorkerId; atSeconds: number; forSeconds: number }
+  | { kind: 'crash'; worker: WorkerId; atSeconds: number };
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Two short lines: what the learner will see. */
+  summary: string;
+  workers: WorkerSpec[];
+  runs: RunSeed[];
+  defaultStrategy: Strategy;
+  defaultFencing: boolean;
+  leaseSeconds: number;
+  /** null: workers never heartbeat. */
+  heartbeatSeconds: number | null;
+  /** Model calls a worker makes for one run before it completes it. */
+  workSteps: number;
+  costPerCallCents: number;
+  /** Claim attempts a worker makes (after losing a race or hitting NOWAIT) before it gives up. */
+  maxClaimAttempts: number;
+  faults: Fault[];
+  /** The scripted interleaving, as schedule tokens (see schedule.ts). */
+  script: string[];
+  /** Concepts this scenario teaches, for the lesson's links. */
+  concepts: string[];
+}
+
+export interface Settings {
+  strategy: Strategy;
+  fencing: boolean;
+}
+
+/** What a worker does when it is scheduled next. */
+export type WorkerAction =
+  | 'select'
+  | 'naive-update'
+  | 'cas-claim'
+  | 'claim'
+  | 'commit'
+  | 'heartbeat'
+  | 'work'
+  | 'complete'
+  | 'cancel-ack';
+
+export type WorkerPhase =
+  | 'ready' // has no run yet
+  | 'selected' // naive / compare-and-set: read a candidate, has not claimed it
+  | 'in-transaction' // atomic claim done, transaction open: the row lock is held
+  | 'blocked' // its statement waits for another transaction's row lock
+  | 'owner' // believes it owns a run
+  | 'done'
+  | 'no-work'
+  | 'lost-lease'
+  | 'cancelled'
+  | 'gave-up'
+  | 'crashed';
+
+export const FINISHED_PHASES: readonly WorkerPhase[] = ['done', 'no-work', 'lost-lease', 'cancelled', 'gave-up', 'crashed'];
+
+export interface WorkerState {
+  id: WorkerId;
+  phase: WorkerPhase;
+  paused: boolean;
+  /** The run it believes it owns or is claiming. */
+  runId: number | null;
+  /** The lease generation its claim returned: its fencing token. */
+  generation: number | null;
+  leaseExpiresAtSeconds: number | null;
+  lastHeartbeatSeconds: number | null;
+  /** Model calls whose results were written (progress it made). */
+  workDone: number;
+  /** Model calls paid for, written or not. */
+  callsPaid: number;
+  costPaidCents: number;
+  claimAttempts: number;
+  /** It has read cancel_requested = true and will stop at its next step. */
+  cancelSeen: boolean;
+  blockedOn: WorkerId[];
+  /** The action that is waiting, when blocked. */
+  waitingAction: WorkerAction | 'cancel-request' | null;
+}
+
+export type Value = string | number | boolean | null;
+export type Row = Record<string, Value>;
+
+/** One row of `runs`, as every adapter returns it (timestamps as ISO strings). */
+export interface RunRow {
+  run_id: number;
+  tenant: string;
+  status: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  lease_generation: number;
+  heartbeat_at: string | null;
+  cancel_requested: boolean;
+  created_at: string;
+  progress: number;
+  cost_cents: number;
+  result: string | null;
+}
+
+export type StatementOutcome =
+  | { status: 'ok'; rows: Row[]; rowCount: number }
+  | { status: 'error'; code: string; message: string }
+  | { status: 'blocked'; holders: WorkerId[] };
+
+/** A write by a worker whose claim was superseded. */
+export interface StaleWrite {
+  heldGeneration: number;
+  runGeneration: number;
+  runOwner: string | null;
+}
+
+/** How a step reads on the timeline. */
+export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event';
+
+export type Actor = WorkerId | 'clock' | 'operator';
+
+export interface TraceStep {
+  index: number;
+  /** The schedule token that caused this step, and its position in the schedule. */
+  token: string;
+  tokenIndex: number;
+  actor: Actor;
+  /** A worker action, or an event: 'advance', 'pause', 'resume', 'crash', 'cancel-request', 'kill'. */
+  action: string;
+  sqlId: string | null;
+  sql: string | null;
+  params: Value[];
+  outcome: StatementOutcome | null;
+  verdict: Verdict;
+  /** The run this step is about, if any. */
+  runId: number | null;
+  clockSeconds: number;
+  /** What happened, in plain words. */
+  note: string;
+  /** How the engine made PGlite do it, when that differs from sending the SQL as is. */
+  engineNote: string | null;
+  /** True when this step is the resumption of a statement that had been waiting. */
+  resumed: boolean;
+  /** Set when a worker wrote with a generation the run had moved past: the fencing question. */
+  staleWrite: StaleWrite | null;
+  workers: WorkerState[];
+  runs: RunRow[];
+}
+
+export type AnomalyKind =
+  | 'duplicate-execution'
+  | 'split-ownership'
+  | 'stale-write-rejected'
+  | 'lost-cancel'
+  | 'stuck-while-heartbeating';
+
+export interface Anomaly {
+  kind: AnomalyKind;
+  runId: number;
+  workers: WorkerId[];
+  /** Trace step indexes that show it (the conflicting steps). */
+  steps: number[];
+  message: string;
+}
+
+export interface Trace {
+  scenario: string;
+  settings: Settings;
+  /** The schedule as applied, token by token. */
+  schedule: string[];
+  steps: TraceStep[];
+  anomalies: Anomaly[];
+  finalRuns: RunRow[];
+  database: 'pglite' | 'postgres';
+}

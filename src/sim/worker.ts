@@ -1,0 +1,304 @@
+/**
+ * A worker's behaviour as pure functions: what it does next, which statement that is, and how it reads
+ * the database's answer. The engine runs the statement; this file only decides.
+ */
+import type { SqlId } from '../sql/registry';
+import { secondsOf } from './clock';
+import type {
+  RunRow,
+  Scenario,
+  Settings,
+  StaleWrite,
+  StatementOutcome,
+  Value,
+  Verdict,
+  WorkerAction,
+  WorkerSpec,
+  WorkerState,
+} from './types';
+import { FINISHED_PHASES } from './types';
+
+export function initialWorker(spec: WorkerSpec): WorkerState {
+  return {
+    id: spec.id,
+    phase: 'ready',
+    paused: false,
+    runId: null,
+    generation: null,
+    leaseExpiresAtSeconds: null,
+    lastHeartbeatSeconds: null,
+    workDone: 0,
+    callsPaid: 0,
+    costPaidCents: 0,
+    claimAttempts: 0,
+    cancelSeen: false,
+    blockedOn: [],
+    waitingAction: null,
+  };
+}
+
+export function isFinished(worker: WorkerState): boolean {
+  return FINISHED_PHASES.includes(worker.phase);
+}
+
+/** Why a worker cannot take a step now, or null when it can. */
+export function whyCannotMove(worker: WorkerState): string | null {
+  if (worker.phase === 'crashed') return `${worker.id} has crashed`;
+  if (isFinished(worker)) return `${worker.id} has finished (${worker.phase})`;
+  if (worker.paused) return `${worker.id} is paused`;
+  if (worker.phase === 'blocked') return `${worker.id} is waiting for a row lock held by ${worker.blockedOn.join(', ') || 'another transaction'}`;
+  return null;
+}
+
+/** Believes it owns (or is claiming, with the row locked) this run. */
+export function believesItOwns(worker: WorkerState): boolean {
+  return worker.runId !== null && (worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null));
+}
+
+export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
+  switch (worker.phase) {
+    case 'ready':
+      return settings.strategy === 'naive' || settings.strategy === 'cas' ? 'select' : 'claim';
+    case 'selected':
+      return settings.strategy === 'naive' ? 'naive-update' : 'cas-claim';
+    case 'in-transaction':
+      return 'commit';
+    case 'owner': {
+      if (worker.cancelSeen) return 'cancel-ack';
+      const spec = scenario.workers.find((w) => w.id === worker.id);
+      if (spec?.stuck) return 'heartbeat';
+      const due =
+        scenario.heartbeatSeconds !== null &&
+        worker.lastHeartbeatSeconds !== null &&
+        clockSeconds - worker.lastHeartbeatSeconds >= scenario.heartbeatSeconds;
+      if (due) return 'heartbeat';
+      return worker.workDone < scenario.workSteps ? 'work' : 'complete';
+    }
+    default:
+      throw new Error(`worker ${worker.id} in phase ${worker.phase} has no next action`);
+  }
+}
+
+export interface StatementPlan {
+  sqlId: SqlId;
+  params: Value[];
+  /** autocommit: one statement; claim-transaction: BEGIN, the statement, and keep the transaction open if it returned rows; commit: end the open transaction. */
+  mode: 'autocommit' | 'claim-transaction' | 'commit';
+}
+
+const CLAIM_SQL: Record<'skip-locked' | 'for-update' | 'nowait', SqlId> = {
+  'skip-locked': 'claim-skip-locked',
+  'for-update': 'claim-for-update',
+  nowait: 'claim-nowait',
+};
+
+export function planAction(action: WorkerAction, worker: WorkerState, scenario: Scenario, settings: Settings): StatementPlan {
+  const run = worker.runId;
+  const gen = worker.generation;
+  const lease = scenario.leaseSeconds;
+  const fenced = settings.fencing;
+  switch (action) {
+    case 'select':
+      return { sqlId: 'naive-select', params: [], mode: 'autocommit' };
+    case 'naive-update':
+      return { sqlId: 'naive-update', params: [run, worker.id, lease], mode: 'autocommit' };
+    case 'cas-claim':
+      return { sqlId: 'cas-claim', params: [run, worker.id, lease], mode: 'autocommit' };
+    case 'claim': {
+      if (settings.strategy === 'naive' || settings.strategy === 'cas') throw new Error('claim needs an atomic strategy');
+      return { sqlId: CLAIM_SQL[settings.strategy], params: [worker.id, lease], mode: 'claim-transaction' };
+    }
+    case 'commit':
+      return { sqlId: 'transaction-commit', params: [], mode: 'commit' };
+    case 'heartbeat':
+      return fenced
+        ? { sqlId: 'heartbeat-fenced', params: [run, worker.id, gen, lease], mode: 'autocommit' }
+        : { sqlId: 'heartbeat-unfenced', params: [run, worker.id, lease], mode: 'autocommit' };
+    case 'work':
+      return fenced
+        ? { sqlId: 'work-fenced', params: [run, gen, scenario.costPerCallCents], mode: 'autocommit' }
+        : { sqlId: 'work-unfenced', params: [run, scenario.costPerCallCents], mode: 'autocommit' };
+    case 'complete': {
+      const result = `answer from ${worker.id}`;
+      return fenced
+        ? { sqlId: 'complete-fenced', params: [run, gen, result], mode: 'autocommit' }
+        : { sqlId: 'complete-unfenced', params: [run, result], mode: 'autocommit' };
+    }
+    case 'cancel-ack':
+      return fenced
+        ? { sqlId: 'cancel-ack-fenced', params: [run, gen], mode: 'autocommit' }
+        : { sqlId: 'cancel-ack-unfenced', params: [run], mode: 'autocommit' };
+  }
+}
+
+export interface Interpretation {
+  worker: WorkerState;
+  verdict: Verdict;
+  note: string;
+  staleWrite: StaleWrite | null;
+}
+
+const AUTHORITATIVE: readonly WorkerAction[] = ['heartbeat', 'work', 'complete', 'cancel-ack'];
+
+/**
+ * Reads the database's answer to a worker's statement. `runBefore` is the committed row of the worker's
+ * run before the statement; `paid` says whether this statement's model call is paid now (a resumed
+ * statement was paid for when it was first issued).
+ */
+export function interpretOutcome(
+  before: WorkerState,
+  action: WorkerAction,
+  outcome: StatementOutcome,
+  context: { scenario: Scenario; clockSeconds: number; runBefore: RunRow | undefined; paid: boolean },
+): Interpretation {
+  const { scenario, clockSeconds, runBefore } = context;
+  let worker: WorkerState = { ...before, blockedOn: [], waitingAction: null };
+  const id = worker.id;
+  const run = worker.runId;
+
+  if (action === 'work' && context.paid) {
+    worker = { ...worker, callsPaid: worker.callsPaid + 1, costPaidCents: worker.costPaidCents + scenario.costPerCallCents };
+  }
+
+  if (outcome.status === 'blocked') {
+    worker = { ...worker, phase: 'blocked', blockedOn: outcome.holders, waitingAction: action };
+    // Keep the phase it will return to implicit: a blocked claim had no run yet; a blocked write still believes it owns.
+    const on = outcome.holders.length > 0 ? outcome.holders.join(' and ') : 'another transaction';
+    return { worker, verdict: 'blocked', note: `${id} waits: ${on} holds a row lock it needs.`, staleWrite: null };
+  }
+
+  const first = outcome.status === 'ok' ? outcome.rows[0] : undefined;
+  const staleWrite: StaleWrite | null =
+    AUTHORITATIVE.includes(action) && runBefore !== undefined && worker.generation !== null && runBefore.lease_generation !== worker.generation
+      ? { heldGeneration: worker.generation, runGeneration: runBefore.lease_generation, runOwner: runBefore.lease_owner }
+      : null;
+
+  if (outcome.status === 'error') {
+    if (action === 'claim') {
+      const attempts = worker.claimAttempts + 1;
+      const retry = attempts < scenario.maxClaimAttempts;
+      worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null, generation: null };
+      const then = retry ? `${id} rolls back and will try again.` : `${id} rolls back and gives up after ${attempts} attempts.`;
+      return { worker, verdict: 'error', note: `${id}'s claim failed with ${outcome.code}: ${outcome.message}. ${then}`, staleWrite: null };
+    }
+    worker = { ...worker, phase: 'gave-up' };
+    return { worker, verdict: 'error', note: `${id}'s statement failed with ${outcome.code}: ${outcome.message}. ${id} stops.`, staleWrite };
+  }
+
+  switch (action) {
+    case 'select': {
+      if (!first) return pollAgainOrStop(worker, scenario, `${id} found no pending run.`);
+      worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
+      return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.`, staleWrite: null };
+    }
+    case 'naive-update':
+    case 'cas-claim':
+    case 'claim': {
+      if (!first) {
+        if (action === 'cas-claim') {
+          const attempts = worker.claimAttempts + 1;
+          const retry = attempts < scenario.maxClaimAttempts;
+          const note = `${id}'s compare-and-set matched 0 rows: run ${run} was no longer pending, so ${id} lost the race ${retry ? 'and looks again' : 'and gives up'}.`;
+          worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null };
+          return { worker, verdict: 'empty', note, staleWrite: null };
+        }
+        if (action === 'claim') return pollAgainOrStop(worker, scenario, `${id} claimed nothing: no run was pending or expired, or every candidate was locked.`);
+        worker = { ...worker, phase: 'no-work', runId: null };
+        return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
+      }
+      const generation = Number(first.lease_generation);
+      worker = {
+        ...worker,
+        phase: action === 'claim' ? 'in-transaction' : 'owner',
+        runId: Number(first.run_id),
+        generation,
+        leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
+        lastHeartbeatSeconds: clockSeconds,
+        workDone: 0,
+        cancelSeen: first.cancel_requested === true,
+      };
+      const held = action === 'claim' ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
+      const unchecked = action === 'naive-update' ? ' The UPDATE did not check that the run was still pending.' : '';
+      const leaseOver = runBefore?.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
+      const tookOver =
+        runBefore?.status !== 'running' || runBefore.lease_owner === id
+          ? ''
+          : leaseOver
+            ? ` It took the run over from ${runBefore.lease_owner}, whose lease had expired.`
+            : ` It overwrote ${runBefore.lease_owner}'s claim, which was still valid.`;
+      return {
+        worker,
+        verdict: 'ok',
+        note: `${id} now owns run ${first.run_id} with generation ${generation}.${tookOver}${unchecked}${held}`,
+        staleWrite: null,
+      };
+    }
+    case 'commit': {
+      worker = { ...worker, phase: 'owner' };
+      return { worker, verdict: 'ok', note: `${id} committed its claim of run ${run}; the row lock is released.`, staleWrite: null };
+    }
+    default:
+      break;
+  }
+
+  // The authoritative writes: heartbeat, work, complete, cancel-ack.
+  if (!first) {
+    worker = { ...worker, phase: 'lost-lease' };
+    const why = staleWrite
+      ? `${id} holds generation ${staleWrite.heldGeneration} but run ${run} is at generation ${staleWrite.runGeneration}${staleWrite.runOwner ? ` (owned by ${staleWrite.runOwner})` : ''}`
+      : `run ${run} is ${runBefore?.status ?? 'gone'}${runBefore?.lease_owner && runBefore.lease_owner !== id ? ` and owned by ${runBefore.lease_owner}` : ''}`;
+    const paidNote = action === 'work' ? ` The model call was already paid for.` : '';
+    return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The write was rejected and ${id} stops.${paidNote}`, staleWrite };
+  }
+  const stale = staleWrite ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.` : '';
+  switch (action) {
+    case 'heartbeat': {
+      worker = {
+        ...worker,
+        lastHeartbeatSeconds: clockSeconds,
+        leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
+        cancelSeen: worker.cancelSeen || first.cancel_requested === true,
+      };
+      const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
+      return { worker, verdict: 'ok', note: `${id} renewed its lease on run ${run}.${cancel}${stale}`, staleWrite };
+    }
+    case 'work': {
+      worker = { ...worker, workDone: worker.workDone + 1, cancelSeen: worker.cancelSeen || first.cancel_requested === true };
+      const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
+      return { worker, verdict: 'ok', note: `${id} paid for a model call on run ${run} and recorded progress ${first.progress}.${cancel}${stale}`, staleWrite };
+    }
+    case 'complete':
+      worker = { ...worker, phase: 'done' };
+      return { worker, verdict: 'ok', note: `${id} marked run ${run} done.${stale}`, staleWrite };
+    default:
+      worker = { ...worker, phase: 'cancelled' };
+      return { worker, verdict: 'ok', note: `${id} saw the cancel request and marked run ${run} cancelled.${stale}`, staleWrite };
+  }
+}
+
+/** An empty poll: a worker looks again later, up to its attempt limit. */
+function pollAgainOrStop(worker: WorkerState, scenario: Scenario, found: string): Interpretation {
+  const attempts = worker.claimAttempts + 1;
+  const again = attempts < scenario.maxClaimAttempts;
+  return {
+    worker: { ...worker, phase: again ? 'ready' : 'no-work', claimAttempts: attempts, runId: null },
+    verdict: 'empty',
+    note: `${found} ${again ? `It will poll again (attempt ${attempts} of ${scenario.maxClaimAttempts}).` : `After ${attempts} attempts it stops.`}`,
+    staleWrite: null,
+  };
+}
+
+function describe(action: WorkerAction): string {
+  switch (action) {
+    case 'heartbeat':
+      return 'heartbeat';
+    case 'work':
+      return 'progress write';
+    case 'complete':
+      return 'completion write';
+    case 'cancel-ack':
+      return 'cancellation write';
+    default:
+      return action;
+  }
+}

@@ -1,0 +1,7 @@
+UPDATE runs
+SET status           = 'done',
+    result           = $3,
+    lease_expires_at = NULL
+WHERE run_id = $1
+  AND lease_generation = $2
+RETURNING status, result;

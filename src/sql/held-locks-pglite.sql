@@ -1,0 +1,6 @@
+-- A row locked (or updated) by an open transaction carries that transaction's id in xmax. Prepared
+-- transactions are the lab's parked workers, so joining the two says which worker locks which run.
+SELECT p.gid AS handle, r.run_id
+FROM pg_prepared_xacts AS p
+JOIN runs AS r ON r.xmax = p.transaction
+ORDER BY p.gid, r.run_id;

@@ -1,0 +1,1 @@
+SELECT gid FROM pg_prepared_xacts ORDER BY gid;

@@ -1,0 +1,5 @@
+SELECT run_id FROM runs
+WHERE run_id = $1
+  AND lease_owner = $2
+  AND lease_generation = $3
+FOR UPDATE NOWAIT;

@@ -1,0 +1,117 @@
+/**
+ * Every statement the lab can run, by id. The text here is the text executed and the text shown:
+ * nothing is assembled from pieces, and values always travel as $n parameters.
+ */
+import cancelAckFenced from './cancel-ack-fenced.sql?raw';
+import cancelAckUnfenced from './cancel-ack-unfenced.sql?raw';
+import cancelRequest from './cancel-request.sql?raw';
+import casClaim from './cas-claim.sql?raw';
+import claimForUpdate from './claim-for-update.sql?raw';
+import claimNowait from './claim-nowait.sql?raw';
+import claimSkipLocked from './claim-skip-locked.sql?raw';
+import completeFenced from './complete-fenced.sql?raw';
+import completeUnfenced from './complete-unfenced.sql?raw';
+import heartbeatFenced from './heartbeat-fenced.sql?raw';
+import heartbeatUnfenced from './heartbeat-unfenced.sql?raw';
+import heldLocksPglite from './held-locks-pglite.sql?raw';
+import heldLocksPostgres from './held-locks-postgres.sql?raw';
+import lockWaitersPostgres from './lock-waiters-postgres.sql?raw';
+import naiveSelect from './naive-select.sql?raw';
+import naiveUpdate from './naive-update.sql?raw';
+import preparedTransactions from './prepared-transactions.sql?raw';
+import probeCancelAckFenced from './probe-cancel-ack-fenced.sql?raw';
+import probeCancelAckUnfenced from './probe-cancel-ack-unfenced.sql?raw';
+import probeCancelRequest from './probe-cancel-request.sql?raw';
+import probeCasClaim from './probe-cas-claim.sql?raw';
+import probeCompleteFenced from './probe-complete-fenced.sql?raw';
+import probeCompleteUnfenced from './probe-complete-unfenced.sql?raw';
+import probeHeartbeatFenced from './probe-heartbeat-fenced.sql?raw';
+import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
+import probeNaiveUpdate from './probe-naive-update.sql?raw';
+import probeWorkFenced from './probe-work-fenced.sql?raw';
+import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
+import runsSnapshot from './runs-snapshot.sql?raw';
+import schema from './schema.sql?raw';
+import seedRuns from './seed-runs.sql?raw';
+import sessionSetup from './session-setup.sql?raw';
+import setClock from './set-clock.sql?raw';
+import transactionBegin from './transaction-begin.sql?raw';
+import transactionCommit from './transaction-commit.sql?raw';
+import workFenced from './work-fenced.sql?raw';
+import workUnfenced from './work-unfenced.sql?raw';
+
+const texts = {
+  'cancel-ack-fenced': cancelAckFenced,
+  'cancel-ack-unfenced': cancelAckUnfenced,
+  'cancel-request': cancelRequest,
+  'cas-claim': casClaim,
+  'claim-for-update': claimForUpdate,
+  'claim-nowait': claimNowait,
+  'claim-skip-locked': claimSkipLocked,
+  'complete-fenced': completeFenced,
+  'complete-unfenced': completeUnfenced,
+  'heartbeat-fenced': heartbeatFenced,
+  'heartbeat-unfenced': heartbeatUnfenced,
+  'held-locks-pglite': heldLocksPglite,
+  'held-locks-postgres': heldLocksPostgres,
+  'lock-waiters-postgres': lockWaitersPostgres,
+  'naive-select': naiveSelect,
+  'naive-update': naiveUpdate,
+  'prepared-transactions': preparedTransactions,
+  'probe-cancel-ack-fenced': probeCancelAckFenced,
+  'probe-cancel-ack-unfenced': probeCancelAckUnfenced,
+  'probe-cancel-request': probeCancelRequest,
+  'probe-cas-claim': probeCasClaim,
+  'probe-complete-fenced': probeCompleteFenced,
+  'probe-complete-unfenced': probeCompleteUnfenced,
+  'probe-heartbeat-fenced': probeHeartbeatFenced,
+  'probe-heartbeat-unfenced': probeHeartbeatUnfenced,
+  'probe-naive-update': probeNaiveUpdate,
+  'probe-work-fenced': probeWorkFenced,
+  'probe-work-unfenced': probeWorkUnfenced,
+  'runs-snapshot': runsSnapshot,
+  schema,
+  'seed-runs': seedRuns,
+  'session-setup': sessionSetup,
+  'set-clock': setClock,
+  'transaction-begin': transactionBegin,
+  'transaction-commit': transactionCommit,
+  'work-fenced': workFenced,
+  'work-unfenced': workUnfenced,
+} as const;
+
+export type SqlId = keyof typeof texts;
+
+export const SQL_IDS = Object.keys(texts) as SqlId[];
+
+/** The statement's text, trimmed of the file's trailing newline (and of a final `;`, which drivers reject in extended protocol). */
+export function sqlText(id: SqlId): string {
+  return texts[id].trim().replace(/;$/, '');
+}
+
+/**
+ * PGlite is one session and never returns from a lock wait, so before a statement that might wait the
+ * PGlite adapter runs this probe: the same row test with NOWAIT, which fails at once where the statement
+ * would wait. It takes the first parameters of the statement it stands for.
+ */
+export const PROBES: Partial<Record<SqlId, SqlId>> = {
+  'claim-for-update': 'claim-nowait',
+  'naive-update': 'probe-naive-update',
+  'cas-claim': 'probe-cas-claim',
+  'heartbeat-fenced': 'probe-heartbeat-fenced',
+  'heartbeat-unfenced': 'probe-heartbeat-unfenced',
+  'work-fenced': 'probe-work-fenced',
+  'work-unfenced': 'probe-work-unfenced',
+  'complete-fenced': 'probe-complete-fenced',
+  'complete-unfenced': 'probe-complete-unfenced',
+  'cancel-ack-fenced': 'probe-cancel-ack-fenced',
+  'cancel-ack-unfenced': 'probe-cancel-ack-unfenced',
+  'cancel-request': 'probe-cancel-request',
+};
+
+/** How many parameters a statement takes: the highest $n in its text. */
+export function parameterCount(id: SqlId): number {
+  let highest = 0;
+  for (const match of sqlText(id).matchAll(/\$(\d+)/g)) highest = Math.max(highest, Number(match[1]));
+  return highest;
+}

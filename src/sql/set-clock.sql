@@ -1,0 +1,1 @@
+SELECT set_config('sim.now', $1, false);
