@@ -11,6 +11,7 @@ import { formatToken, parseToken, ScheduleError, type Token } from '../sim/sched
 import { seedJson } from '../sim/seed';
 import type {
   Actor,
+  LockHolding,
   RunRow,
   Scenario,
   Settings,
@@ -49,6 +50,7 @@ export class Simulation {
   private waitOrder: SessionId[] = [];
   private operatorWait: OperatorWait | null = null;
   private agenda: TimedEvent[] = [];
+  private lockRows: LockHolding[] = [];
 
   constructor(
     private readonly db: LabDatabase,
@@ -66,7 +68,8 @@ export class Simulation {
     this.waitOrder = [];
     this.operatorWait = null;
     this.agenda = timedEvents(this.scenario);
-    this.runRows = await this.db.runs();
+    await this.refresh();
+    this.lockRows = [];
     this.db.takeEngineNote();
   }
 
@@ -209,7 +212,7 @@ export class Simulation {
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') this.waitOrder.push(before.id);
-    this.runRows = await this.db.runs();
+    await this.refresh();
     this.push({
       token: at.token,
       tokenIndex: at.tokenIndex,
@@ -304,7 +307,7 @@ export class Simulation {
     await this.db.crash(id);
     this.waitOrder = this.waitOrder.filter((s) => s !== id);
     this.workers.set(id, { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
-    this.runRows = await this.db.runs();
+    await this.refresh();
     const orphan = worker.runId !== null && worker.phase === 'owner' ? ` Run ${worker.runId} keeps its lease until it expires; then it is an orphan.` : '';
     this.push({
       token,
@@ -342,7 +345,7 @@ export class Simulation {
   }
 
   private async recordOperatorStep(runId: number, outcome: StatementOutcome, token: string, tokenIndex: number, resumed: boolean): Promise<void> {
-    this.runRows = await this.db.runs();
+    await this.refresh();
     const verdict: Verdict = outcome.status === 'ok' ? (outcome.rowCount > 0 ? 'ok' : 'empty') : outcome.status === 'blocked' ? 'blocked' : 'error';
     const note =
       outcome.status === 'blocked'
@@ -372,7 +375,7 @@ export class Simulation {
     await this.db.crash(owner.id);
     this.waitOrder = this.waitOrder.filter((s) => s !== owner.id);
     this.workers.set(owner.id, { ...owner, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
-    this.runRows = await this.db.runs();
+    await this.refresh();
     this.push({
       token,
       tokenIndex,
@@ -383,6 +386,13 @@ export class Simulation {
       note: `To cancel run ${runId} the operator killed ${owner.id}'s process. Nothing in the database says the run was cancelled: it still reads running until its lease expires.`,
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** Reads the committed runs table and the held row locks: what every step records. */
+  private async refresh(): Promise<void> {
+    this.runRows = await this.db.runs();
+    const locks = await this.db.locks();
+    this.lockRows = locks.map((lock) => ({ session: lock.session, runIds: [...lock.runIds] })).sort((a, b) => a.session.localeCompare(b.session));
   }
 
   private push(step: Partial<TraceStep> & Pick<TraceStep, 'token' | 'tokenIndex' | 'actor' | 'action' | 'verdict' | 'note'>): void {
@@ -405,6 +415,7 @@ export class Simulation {
       staleWrite: step.staleWrite ?? null,
       workers: this.workerStates(),
       runs: this.runRows,
+      locks: this.lockRows,
     };
     this.steps.push(full);
   }

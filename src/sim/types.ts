@@ -182,6 +182,14 @@ export interface TraceStep {
   staleWrite: StaleWrite | null;
   workers: WorkerState[];
   runs: RunRow[];
+  /** Open transactions after the step and the runs whose rows they lock. */
+  locks: LockHolding[];
+}
+
+/** An open transaction and the runs it has locked (on PGlite: a parked, prepared transaction). */
+export interface LockHolding {
+  session: string;
+  runIds: number[];
 }
 
 export type AnomalyKind =
