@@ -31,7 +31,10 @@ function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string
   try {
     return parseArgs({ args, options: spec, allowPositionals: true, strict: true });
   } catch (error) {
-    throw new UsageError((error as Error).message.split('\n')[0]!.replace(/^TypeError \[[A-Z_]+\]: /, ''));
+    const first = (error as Error).message.split('\n')[0]!;
+    const ambiguous = /Option '(--[a-z]+)[^']*' argument is ambiguous/.exec(first);
+    if (ambiguous) throw new UsageError(`${ambiguous[1]} needs a value; for a value that starts with "-", write ${ambiguous[1]}=VALUE`);
+    throw new UsageError(first.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
 }
 

@@ -14,6 +14,6 @@ export const heartbeat: Scenario = {
   costPerCallCents: 40,
   maxClaimAttempts: 3,
   faults: [],
-  script: ['A', 'A', 'A', '+30', 'A', 'A', '+30', 'A', '+30', 'B', 'A', 'A'],
+  script: ['A', 'A', 'A', '+30', 'A', 'A', '+30', 'A', '+30', 'B', 'A', 'A', 'A'],
   concepts: ['heartbeat', 'lease'],
 };

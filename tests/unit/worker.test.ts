@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { race } from '../../src/scenarios/race';
+import { stuckHeartbeat } from '../../src/scenarios/stuck-heartbeat';
+import type { RunRow, WorkerState } from '../../src/sim/types';
+import { initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../../src/sim/worker';
+
+const owner = (over: Partial<WorkerState> = {}): WorkerState => ({
+  ...initialWorker({ id: 'A' }),
+  phase: 'owner',
+  runId: 123,
+  generation: 18,
+  lastHeartbeatSeconds: 0,
+  ...over,
+});
+
+const row = (over: Partial<RunRow> = {}): RunRow => ({
+  run_id: 123,
+  tenant: 'acme',
+  status: 'running',
+  lease_owner: 'A',
+  lease_expires_at: '2030-01-01T15:01:00.000Z',
+  lease_generation: 18,
+  heartbeat_at: null,
+  cancel_requested: false,
+  created_at: '2030-01-01T14:58:00.000Z',
+  progress: 0,
+  cost_cents: 0,
+  result: null,
+  ...over,
+});
+
+describe('what a worker does next', () => {
+  it('claims according to the strategy', () => {
+    const fresh = initialWorker({ id: 'A' });
+    expect(nextAction(fresh, race, { strategy: 'naive', fencing: false }, 0)).toBe('select');
+    expect(nextAction({ ...fresh, phase: 'selected', runId: 123 }, race, { strategy: 'naive', fencing: false }, 0)).toBe('naive-update');
+    expect(nextAction({ ...fresh, phase: 'selected', runId: 123 }, race, { strategy: 'cas', fencing: false }, 0)).toBe('cas-claim');
+    expect(nextAction(fresh, race, { strategy: 'skip-locked', fencing: true }, 0)).toBe('claim');
+  });
+
+  it('heartbeats when due, works until done, then completes', () => {
+    const settings = { strategy: 'skip-locked' as const, fencing: true };
+    expect(nextAction(owner(), race, settings, 19)).toBe('work');
+    expect(nextAction(owner(), race, settings, 20)).toBe('heartbeat');
+    expect(nextAction(owner({ workDone: race.workSteps }), race, settings, 0)).toBe('complete');
+    expect(nextAction(owner({ cancelSeen: true }), race, settings, 0)).toBe('cancel-ack');
+    expect(nextAction({ ...owner(), id: 'A' }, stuckHeartbeat, settings, 0)).toBe('heartbeat');
+  });
+
+  it('puts the generation in every write only when fencing is on', () => {
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ sqlId: 'complete-fenced', params: [123, 18, 'answer from A'] });
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ sqlId: 'complete-unfenced', params: [123, 'answer from A'] });
+    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ sqlId: 'heartbeat-fenced', params: [123, 'A', 18, 60] });
+  });
+
+  it('says why a worker cannot move', () => {
+    expect(whyCannotMove(owner())).toBeNull();
+    expect(whyCannotMove(owner({ paused: true }))).toMatch(/paused/);
+    expect(whyCannotMove(owner({ phase: 'crashed' }))).toMatch(/crashed/);
+    expect(whyCannotMove(owner({ phase: 'blocked', blockedOn: ['B'] }))).toMatch(/held by B/);
+  });
+});
+
+describe('reading the database answer', () => {
+  const context = { scenario: race, clockSeconds: 100, paid: true };
+
+  it('a stale write that matched 0 rows is rejected and names both generations', () => {
+    const result = interpretOutcome(owner(), 'complete', { status: 'ok', rows: [], rowCount: 0 }, { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) });
+    expect(result.verdict).toBe('rejected');
+    expect(result.worker.phase).toBe('lost-lease');
+    expect(result.staleWrite).toEqual({ heldGeneration: 18, runGeneration: 19, runOwner: 'B' });
+    expect(result.note).toMatch(/generation 18 .*generation 19/);
+  });
+
+  it('a stale write that committed is flagged as split ownership', () => {
+    const result = interpretOutcome(owner(), 'complete', { status: 'ok', rows: [{ status: 'done', result: 'x' }], rowCount: 1 }, { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) });
+    expect(result.verdict).toBe('ok');
+    expect(result.worker.phase).toBe('done');
+    expect(result.note).toMatch(/split ownership/);
+  });
+
+  it('a model call is paid for even when its write is rejected, and only once when resumed', () => {
+    const rejected = interpretOutcome(owner(), 'work', { status: 'ok', rows: [], rowCount: 0 }, { ...context, runBefore: row({ lease_generation: 19 }) });
+    expect(rejected.worker.callsPaid).toBe(1);
+    expect(rejected.worker.costPaidCents).toBe(race.costPerCallCents);
+    const resumed = interpretOutcome(owner(), 'work', { status: 'ok', rows: [{ progress: 1, cancel_requested: false }], rowCount: 1 }, { ...context, runBefore: row(), paid: false });
+    expect(resumed.worker.callsPaid).toBe(0);
+  });
+
+  it('a blocked statement leaves the worker waiting on the holders', () => {
+    const result = interpretOutcome(initialWorker({ id: 'B' }), 'claim', { status: 'blocked', holders: ['A'] }, { ...context, runBefore: undefined });
+    expect(result.worker.phase).toBe('blocked');
+    expect(result.worker.blockedOn).toEqual(['A']);
+    expect(result.worker.waitingAction).toBe('claim');
+  });
+
+  it('NOWAIT errors are retried up to the attempt limit', () => {
+    const lockError = { status: 'error' as const, code: '55P03', message: 'could not obtain lock on row in relation "runs"' };
+    let worker = initialWorker({ id: 'B' });
+    for (let attempt = 1; attempt < race.maxClaimAttempts; attempt++) {
+      worker = interpretOutcome(worker, 'claim', lockError, { ...context, runBefore: undefined }).worker;
+      expect(worker.phase).toBe('ready');
+    }
+    expect(interpretOutcome(worker, 'claim', lockError, { ...context, runBefore: undefined }).worker.phase).toBe('gave-up');
+  });
+});
