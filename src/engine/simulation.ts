@@ -102,6 +102,22 @@ export class Simulation {
     return later.length > 0 ? Math.min(...later) : null;
   }
 
+  /**
+   * Everything that decides what can happen from here on, as canonical text: two schedules that reach
+   * the same key have the same futures. The steps already taken are not part of it.
+   */
+  stateKey(): string {
+    return JSON.stringify([
+      this.clockSeconds,
+      [...this.workers.values()],
+      this.runRows,
+      this.lockRows,
+      this.waitOrder,
+      this.operatorWait?.runId ?? null,
+      this.agenda,
+    ]);
+  }
+
   /** Applies one schedule token. Throws ScheduleError, changing nothing, when the token cannot apply now. */
   async apply(tokenText: string): Promise<TraceStep[]> {
     const token = parseToken(tokenText);
