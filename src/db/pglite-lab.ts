@@ -152,16 +152,18 @@ export class PGliteLab implements LabDatabase {
     const probeId: SqlId | undefined = PROBES[request.sqlId];
     const others = [...this.parked].filter((s) => s !== session);
     if (!probeId || others.length === 0) return null;
+    let wouldWait = false;
     await this.pg.exec('BEGIN');
     try {
       await this.pg.query(sqlText(probeId), request.params.slice(0, parameterCount(probeId)));
-      return null;
     } catch (error) {
-      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE) return await this.holdersFor(request, claim, others);
-      return null; // Any other error belongs to the statement itself; let it raise it.
+      // Any other error belongs to the statement itself; it will raise it when it runs.
+      wouldWait = (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
     } finally {
+      // The probe only asks; whatever it locked or aborted ends here, before anything else is read.
       await this.pg.exec('ROLLBACK');
     }
+    return wouldWait ? this.holdersFor(request, claim, others) : null;
   }
 
   /** Which parked sessions hold the lock: the holder of the target run, or (for a claim) every parked session. */

@@ -1,0 +1,133 @@
+/**
+ * Exit criteria: what the learner can do after the lesson, each ticked by what they actually did
+ * (chapters finished, challenges won, quiz and predict questions answered correctly).
+ */
+import { findChallenge } from './challenges';
+import { findChapter } from './chapters';
+import { findGenerator } from './predict';
+import type { LessonProgress } from './progress';
+import { findQuestion } from './quiz';
+import type { ExitCriterion, Requirement } from './types';
+
+export const EXIT_CRITERIA: readonly ExitCriterion[] = [
+  {
+    id: 'explain-race',
+    title: 'I can explain the race',
+    detail: 'Why two workers using SELECT then UPDATE can both own one run, and why that is a race condition.',
+    requires: [
+      { kind: 'chapter', id: 'race' },
+      { kind: 'chapter', id: 'select-then-update' },
+      { kind: 'challenge', id: 'double-run' },
+      { kind: 'question', id: 'q-race-condition' },
+      { kind: 'question', id: 'q-select-update' },
+    ],
+  },
+  {
+    id: 'write-claim',
+    title: 'I can write an atomic claim',
+    detail: 'A single statement that chooses and takes a run with FOR UPDATE SKIP LOCKED in a CTE, and what each clause is for.',
+    requires: [
+      { kind: 'chapter', id: 'compare-and-set' },
+      { kind: 'chapter', id: 'atomic-claim' },
+      { kind: 'chapter', id: 'lock-modes' },
+      { kind: 'challenge', id: 'atomic-race' },
+      { kind: 'question', id: 'q-cte' },
+      { kind: 'question', id: 'q-bug-expiry' },
+    ],
+  },
+  {
+    id: 'lease-heartbeat',
+    title: 'I can choose a lease length and a heartbeat interval',
+    detail: 'Trade recovery delay against false takeovers, and renew well inside the lease.',
+    requires: [
+      { kind: 'chapter', id: 'lease' },
+      { kind: 'chapter', id: 'heartbeat' },
+      { kind: 'chapter', id: 'progress-vs-liveness' },
+      { kind: 'predict', id: 'heartbeat-gap' },
+      { kind: 'question', id: 'q-heartbeat-interval' },
+      { kind: 'question', id: 'q-lease' },
+    ],
+  },
+  {
+    id: 'fencing',
+    title: 'I can explain what fencing protects and what it does not',
+    detail: 'Stale writes to the store that checks the token are rejected; side effects elsewhere, and the stale worker itself, are not stopped.',
+    requires: [
+      { kind: 'chapter', id: 'orphan-reclaim' },
+      { kind: 'chapter', id: 'fencing' },
+      { kind: 'challenge', id: 'split-ownership' },
+      { kind: 'question', id: 'q-fencing-scope' },
+    ],
+  },
+  {
+    id: 'durable-cancel',
+    title: 'I can make cancellation durable',
+    detail: 'Store the request in the row and check it at safe boundaries, so it survives the worker.',
+    requires: [
+      { kind: 'chapter', id: 'cancellation' },
+      { kind: 'challenge', id: 'sticky-cancel' },
+      { kind: 'question', id: 'q-cancel' },
+    ],
+  },
+  {
+    id: 'backpressure',
+    title: 'I can name three backpressure limits',
+    detail: 'Max active runs, max active runs per tenant, max concurrent model calls, max run cost.',
+    requires: [
+      { kind: 'chapter', id: 'backpressure' },
+      { kind: 'question', id: 'q-backpressure' },
+    ],
+  },
+];
+
+export interface RequirementStatus {
+  requirement: Requirement;
+  label: string;
+  met: boolean;
+}
+
+export interface CriterionStatus {
+  criterion: ExitCriterion;
+  met: boolean;
+  requirements: RequirementStatus[];
+}
+
+export function requirementLabel(requirement: Requirement): string {
+  switch (requirement.kind) {
+    case 'chapter':
+      return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
+    case 'challenge':
+      return `Win the challenge "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
+    case 'question': {
+      const question = findQuestion(requirement.id);
+      const prompt = question && question.kind !== 'predict' ? question.prompt : requirement.id;
+      return `Answer correctly: "${prompt}"`;
+    }
+    case 'predict':
+      return `Predict correctly: "${findGenerator(requirement.id)?.title ?? requirement.id}" (in a chapter or the quiz)`;
+  }
+}
+
+export function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
+  switch (requirement.kind) {
+    case 'chapter':
+      return progress.chapters[requirement.id]?.done === true;
+    case 'challenge':
+      return progress.challenges[requirement.id]?.won === true;
+    case 'question':
+      return progress.quiz[requirement.id]?.everCorrect === true;
+    case 'predict':
+      return (progress.predictions[requirement.id]?.correct ?? 0) > 0;
+  }
+}
+
+export function evaluateExitCriteria(progress: LessonProgress): CriterionStatus[] {
+  return EXIT_CRITERIA.map((criterion) => {
+    const requirements = criterion.requires.map((requirement) => ({
+      requirement,
+      label: requirementLabel(requirement),
+      met: requirementMet(requirement, progress),
+    }));
+    return { criterion, met: requirements.every((r) => r.met), requirements };
+  });
+}

@@ -1,0 +1,530 @@
+/**
+ * Predict, then run. Each generator turns a seed into a concrete question: a scenario (often a variant
+ * with other run ids, lease lengths or faults), settings, a schedule, a prompt and choices. The answer is
+ * never stored: `answerFrom` reads it from the trace the real engine produces for that schedule.
+ *
+ * Every schedule here is valid as written (no token is skipped), whichever way the run turns out, so the
+ * app can play it with `onInapplicable: 'error'`.
+ */
+import { cancelDurable } from '../scenarios/cancel-durable';
+import { crashOrphan } from '../scenarios/crash-orphan';
+import { heartbeat } from '../scenarios/heartbeat';
+import { lockWait } from '../scenarios/lock-wait';
+import { pausedWorker } from '../scenarios/paused-worker';
+import { race } from '../scenarios/race';
+import { stuckHeartbeat } from '../scenarios/stuck-heartbeat';
+import { threeWorkers } from '../scenarios/three-workers';
+import { clockLabel } from '../sim/clock';
+import { pick, seededRandom } from '../sim/random';
+import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
+import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
+import type { Choice, PredictGenerator, PredictInstance } from './types';
+
+const RUN_IDS = [123, 124, 207, 311, 418, 502, 615, 733, 808, 921];
+
+function distinctIds(random: () => number, count: number): number[] {
+  const pool = [...RUN_IDS];
+  const out: number[] = [];
+  while (out.length < count) {
+    const index = Math.floor(random() * pool.length);
+    out.push(pool.splice(index, 1)[0]!);
+  }
+  return out;
+}
+
+function between(random: () => number, low: number, high: number): number {
+  return low + Math.floor(random() * (high - low + 1));
+}
+
+function shuffled<T>(random: () => number, items: readonly T[]): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
+  }
+  return copy;
+}
+
+function other(worker: 'A' | 'B'): 'A' | 'B' {
+  return worker === 'A' ? 'B' : 'A';
+}
+
+function anomalyLines(trace: Trace): string[] {
+  return trace.anomalies.map((anomaly) => `The lab flagged ${anomaly.kind}: ${anomaly.message}`);
+}
+
+function safeTag(key: string): string {
+  return key.replace(/[^A-Za-z0-9.-]+/g, '.');
+}
+
+interface Draft {
+  key: string;
+  facts: string[];
+  scenario: Scenario;
+  settings: Settings;
+  schedule: string[];
+  prompt: string;
+  choices: Choice[];
+  answerFrom(trace: Trace): string | null;
+  explain(trace: Trace): string[];
+  focusTokenIndex: number | null;
+}
+
+function generator(id: string, title: string, chapterId: string, base: Scenario, draft: (random: () => number) => Draft): PredictGenerator {
+  return {
+    id,
+    title,
+    chapterId,
+    baseScenarioId: base.id,
+    generate(seed: number): PredictInstance {
+      const made = draft(seededRandom(seed));
+      return { ...made, generatorId: id, seed, baseScenarioId: base.id };
+    },
+  };
+}
+
+const RACE_STRATEGIES: Strategy[] = ['naive', 'cas', 'skip-locked'];
+
+const STRATEGY_IN_WORDS: Record<Strategy, string> = {
+  naive: 'the naive claim (SELECT a pending run, then UPDATE it)',
+  cas: 'compare-and-set (SELECT, then UPDATE … WHERE status = \'pending\')',
+  'skip-locked': 'the atomic claim (one statement, FOR UPDATE SKIP LOCKED)',
+  'for-update': 'the claim with plain FOR UPDATE',
+  nowait: 'the claim with FOR UPDATE NOWAIT',
+};
+
+/** Two workers poll together: which run does the second one end up with? */
+export const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
+  const strategy = pick(random, RACE_STRATEGIES);
+  const first = pick(random, ['A', 'B'] as const);
+  const second = other(first);
+  const [older, newer] = distinctIds(random, 2) as [number, number];
+  const generation = between(random, 2, 40);
+  const runs: RunSeed[] = [
+    { runId: older, createdAtSeconds: -120, leaseGeneration: generation },
+    { runId: newer, createdAtSeconds: -60, leaseGeneration: between(random, 0, 9) },
+  ];
+  const key = `claim-race/${strategy}/${first}/${older}/${newer}`;
+  const schedule = [first, second, first, second, second, second];
+  const scenario = scenarioVariant(race, safeTag(key), { runs, defaultStrategy: strategy, defaultFencing: false });
+  return {
+    key,
+    facts: [`claim: ${STRATEGY_IN_WORDS[strategy]}`, `${first} moves first`, `run ${older} is older than run ${newer}`],
+    scenario,
+    settings: { strategy, fencing: false },
+    schedule,
+    prompt: `Workers ${first} and ${second} poll for work at the same moment using ${STRATEGY_IN_WORDS[strategy]}. Run ${older} was created a minute before run ${newer}. The scheduler plays ${schedule.join(', ')}. When it stops, which run is ${second} working on?`,
+    choices: [
+      ...[older, newer].sort((x, y) => x - y).map((runId) => ({ id: `run-${runId}`, label: `Run ${runId}` })),
+      { id: 'none', label: 'No run: it found nothing to claim' },
+    ],
+    answerFrom(trace) {
+      const worker = workerAtEnd(trace, second);
+      return holdsClaim(worker) ? `run-${worker!.runId}` : 'none';
+    },
+    explain(trace) {
+      const mine = workerAtEnd(trace, second);
+      const theirs = workerAtEnd(trace, first);
+      const same = holdsClaim(mine) && holdsClaim(theirs) && mine!.runId === theirs!.runId;
+      const summary = same
+        ? `Both workers hold run ${mine!.runId}: nothing made the second claim fail.`
+        : holdsClaim(mine)
+          ? `${second} ended up on run ${mine!.runId}, ${first} on run ${theirs?.runId ?? '–'}: each run has one owner.`
+          : `${second} holds no run at the end.`;
+      return [summary, ...narrate(trace.steps), ...anomalyLines(trace)];
+    },
+    focusTokenIndex: 3,
+  };
+});
+
+const LOCK_STRATEGIES: Strategy[] = ['for-update', 'nowait', 'skip-locked'];
+const LOCK_CLAUSE: Record<string, string> = {
+  'for-update': 'plain FOR UPDATE',
+  nowait: 'FOR UPDATE NOWAIT',
+  'skip-locked': 'FOR UPDATE SKIP LOCKED',
+};
+
+/** One worker holds the row lock; what does the other's claim do? */
+export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
+  const strategy = pick(random, LOCK_STRATEGIES);
+  const first = pick(random, ['A', 'B'] as const);
+  const second = other(first);
+  const runCount = pick(random, [1, 2]);
+  const [locked, spare] = distinctIds(random, 2) as [number, number];
+  const runs: RunSeed[] = [{ runId: locked, createdAtSeconds: -120, leaseGeneration: between(random, 2, 40) }];
+  if (runCount === 2) runs.push({ runId: spare, createdAtSeconds: -60 });
+  const key = `lock-mode/${strategy}/${first}/${runCount}/${locked}/${spare}`;
+  const scenario = scenarioVariant(lockWait, safeTag(key), { runs, defaultStrategy: strategy });
+  const schedule = [first, second];
+  const choices: Choice[] = [
+    { id: 'wait', label: `It waits until ${first}'s transaction ends` },
+    { id: 'error', label: 'It fails at once with an error' },
+  ];
+  if (runCount === 2) choices.push({ id: 'other', label: `It claims run ${spare}` });
+  choices.push({ id: 'nothing', label: 'It returns no row: nothing to claim' }, { id: 'same', label: `It claims run ${locked} as well` });
+  return {
+    key,
+    facts: [`lock clause: ${LOCK_CLAUSE[strategy]}`, runCount === 1 ? 'one run' : 'two runs', `${first} claims first`],
+    scenario,
+    settings: { strategy, fencing: true },
+    schedule,
+    prompt: `${first} has just run the claim: it locked run ${locked} and its transaction is still open. ${
+      runCount === 2 ? `Run ${spare} is pending too (it is newer).` : `Run ${locked} is the only run.`
+    } Now ${second} runs the same claim, written with ${LOCK_CLAUSE[strategy]}. What does ${second}'s statement do?`,
+    choices,
+    answerFrom(trace) {
+      const step = stepsAtToken(trace, 1).find((s) => s.actor === second);
+      if (!step) return null;
+      if (step.verdict === 'blocked') return 'wait';
+      if (step.verdict === 'error') return 'error';
+      if (step.verdict === 'empty') return 'nothing';
+      if (step.verdict !== 'ok') return null;
+      const worker = step.workers.find((w) => w.id === second);
+      return worker?.runId === locked ? 'same' : worker?.runId === spare ? 'other' : null;
+    },
+    explain(trace) {
+      const step = stepsAtToken(trace, 1).find((s) => s.actor === second);
+      const locks = trace.steps[0]?.locks.map((lock) => `${lock.session} holds a row lock on run ${lock.runIds.join(', ')}`) ?? [];
+      return [...locks, ...narrate(step ? [trace.steps[0]!, step] : trace.steps), ...(step?.engineNote ? [`How the lab did it: ${step.engineNote}`] : [])];
+    },
+    focusTokenIndex: 1,
+  };
+});
+
+/** A worker crashes holding a claim; when can another take the run, and with which generation? */
+export const leaseExpiry = generator('lease-expiry', 'When does the crashed worker\'s run come back?', 'lease', crashOrphan, (random) => {
+  const lease = pick(random, [30, 45, 60, 90, 120]);
+  const when = pick(random, ['after-commit', 'before-commit'] as const);
+  const wait = Math.max(5, pick(random, [lease - 15, lease, lease + 1, lease + 20]));
+  const generation = between(random, 3, 40);
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `lease-expiry/${lease}/${when}/${wait}/${generation}/${runId}`;
+  const scenario = scenarioVariant(crashOrphan, safeTag(key), {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
+    leaseSeconds: lease,
+  });
+  const schedule = when === 'after-commit' ? ['A', 'A', 'crash:A', `+${wait}`, 'B'] : ['A', 'crash:A', `+${wait}`, 'B'];
+  return {
+    key,
+    facts: [`lease ${lease} s`, when === 'after-commit' ? 'A crashes after committing its claim' : 'A crashes inside its claim transaction', `B polls ${wait} s later`],
+    scenario,
+    settings: { strategy: 'skip-locked', fencing: true },
+    schedule,
+    prompt: `Run ${runId} is at generation ${generation}. A claims it with a ${lease} s lease and ${
+      when === 'after-commit' ? 'commits the claim, then crashes' : 'crashes before its claim transaction commits'
+    }. ${wait} s later B runs the atomic claim. What does B get?`,
+    choices: [
+      { id: `gen-${generation + 1}`, label: `Run ${runId}, as generation ${generation + 1}` },
+      { id: `gen-${generation + 2}`, label: `Run ${runId}, as generation ${generation + 2}` },
+      { id: 'nothing', label: 'Nothing: the run is still leased to A' },
+      { id: 'wait', label: "B waits for A's row lock" },
+    ],
+    answerFrom(trace) {
+      const step = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'B');
+      if (!step) return null;
+      if (step.verdict === 'blocked') return 'wait';
+      if (step.verdict === 'empty') return 'nothing';
+      const b = step.workers.find((w) => w.id === 'B');
+      return step.verdict === 'ok' && b?.runId === runId ? `gen-${b.generation}` : null;
+    },
+    explain(trace) {
+      const claim = trace.steps.find((s) => s.actor === 'A' && s.action === 'claim');
+      const expires = claim?.workers.find((w) => w.id === 'A')?.leaseExpiresAtSeconds ?? null;
+      const crash = trace.steps.find((s) => s.action === 'crash');
+      const last = trace.steps.at(-1);
+      const lines: string[] = [];
+      if (crash?.note.includes('rolled back')) {
+        lines.push(`A's claim never committed, so the crash rolled it back: run ${runId} went straight back to pending at generation ${generation}.`);
+      } else if (expires !== null && last) {
+        lines.push(
+          `A's lease ran until ${clockLabel(expires)}; B looked at ${clockLabel(last.clockSeconds)}. The claim only takes a running run whose lease_expires_at < now(): ${
+            expires < last.clockSeconds ? 'it had expired.' : 'it had not (at the very second of expiry it still counts).'
+          }`,
+        );
+      }
+      return [...lines, ...narrate(trace.steps)];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** Does the heartbeat interval keep the lease alive until the next renewal? */
+export const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?', 'heartbeat', heartbeat, (random) => {
+  const lease = pick(random, [30, 45, 60, 90]);
+  const interval = pick(random, [Math.round(lease / 3), Math.round(lease / 2), lease - 5, lease + 10, lease * 2]);
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `heartbeat-gap/${lease}/${interval}/${runId}`;
+  const scenario = scenarioVariant(heartbeat, safeTag(key), {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: between(random, 3, 40) }],
+    leaseSeconds: lease,
+    heartbeatSeconds: interval,
+    workSteps: 20,
+  });
+  const schedule = ['A', 'A', `+${interval}`, 'A', `+${interval}`, 'A', `+${interval - 1}`, 'B'];
+  const pollAt = 3 * interval - 1;
+  return {
+    key,
+    facts: [`lease ${lease} s`, `heartbeat every ${interval} s`],
+    scenario,
+    settings: { strategy: 'skip-locked', fencing: true },
+    schedule,
+    prompt: `A works on run ${runId} with a ${lease} s lease and renews it every ${interval} s. B polls for work at ${clockLabel(pollAt)}, one second before A's third renewal is due. Does B take run ${runId}?`,
+    choices: [
+      { id: 'takes', label: `Yes: B claims run ${runId} while A is still working on it` },
+      { id: 'nothing', label: 'No: B finds nothing to claim' },
+    ],
+    answerFrom(trace) {
+      const step = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'B');
+      if (!step) return null;
+      if (step.verdict === 'empty') return 'nothing';
+      return step.verdict === 'ok' && step.workers.find((w) => w.id === 'B')?.runId === runId ? 'takes' : null;
+    },
+    explain(trace) {
+      const renewals = trace.steps.filter((s) => s.actor === 'A' && s.action === 'heartbeat' && s.verdict === 'ok');
+      const lastRenewal = renewals.at(-1);
+      const until = lastRenewal?.workers.find((w) => w.id === 'A')?.leaseExpiresAtSeconds ?? null;
+      const lines = [
+        `A renewed ${renewals.length} times${lastRenewal ? `, last at ${clockLabel(lastRenewal.clockSeconds)}` : ''}${until !== null ? `, which moved the lease to ${clockLabel(until)}` : ''}. B looked at ${clockLabel(pollAt)}.`,
+        interval < lease
+          ? `An interval shorter than the lease means a renewal always lands before expiry, as long as the worker is not held up for longer than lease − interval = ${lease - interval} s.`
+          : `An interval of ${interval} s with a ${lease} s lease leaves a window after every expiry in which anyone may take the run from a healthy worker.`,
+      ];
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock'))];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** Heartbeats without progress: stuck, crashed or frozen, who gets the run? */
+export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'progress-vs-liveness', stuckHeartbeat, (random) => {
+  const condition = pick(random, ['stuck', 'crashed', 'paused'] as const);
+  const lease = pick(random, [30, 60]);
+  const interval = lease / 3;
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `stuck-or-dead/${condition}/${lease}/${runId}`;
+  const scenario = scenarioVariant(stuckHeartbeat, safeTag(key), {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: between(random, 3, 40) }],
+    leaseSeconds: lease,
+    heartbeatSeconds: interval,
+  });
+  const step = `+${interval}`;
+  const schedule =
+    condition === 'stuck'
+      ? ['A', 'A', step, 'A', step, 'A', step, 'A', '+15', 'B']
+      : ['A', 'A', condition === 'crashed' ? 'crash:A' : 'pause:A', `+${3 * interval}`, '+15', 'B'];
+  const what = {
+    stuck: `A's model call hangs forever, but its heartbeat keeps running every ${interval} s`,
+    crashed: 'A\'s process crashes',
+    paused: 'A\'s whole process freezes (a long stop-the-world pause) and stays frozen',
+  }[condition];
+  return {
+    key,
+    facts: [condition, `lease ${lease} s`, `heartbeat every ${interval} s`],
+    scenario,
+    settings: { strategy: 'skip-locked', fencing: true },
+    schedule,
+    prompt: `A claims run ${runId} (lease ${lease} s, heartbeat every ${interval} s). Right after, ${what}. B polls at ${clockLabel(3 * interval + 15)}. Does B get run ${runId}?`,
+    choices: [
+      { id: 'yes', label: `Yes: B reclaims run ${runId}` },
+      { id: 'no', label: 'No: B finds nothing to claim' },
+    ],
+    answerFrom(trace) {
+      const b = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'B');
+      if (!b) return null;
+      if (b.verdict === 'empty') return 'no';
+      return b.verdict === 'ok' ? 'yes' : null;
+    },
+    explain(trace) {
+      const run = finalRun(trace, runId);
+      const lines = [`At the end run ${runId} is ${run?.status ?? '?'}, owned by ${run?.lease_owner ?? 'nobody'}, with progress ${run?.progress ?? '?'}.`];
+      if (hasAnomaly(trace, 'stuck-while-heartbeating')) {
+        lines.push('The lab flagged stuck-while-heartbeating: the lease stays fresh, so no lease-based rescue will ever happen. Only a progress check (a deadline on progress, not on liveness) catches this.');
+      }
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock'))];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** A frozen worker wakes and writes: does its stale write land? */
+export const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 'fencing', pausedWorker, (random) => {
+  const lease = pick(random, [30, 45, 60]);
+  const pause = Math.max(6, pick(random, [lease - 20, lease - 8, lease + 15, lease + 40]));
+  const fencing = pick(random, [true, false]);
+  const generation = between(random, 3, 40);
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `fencing-write/${lease}/${pause}/${fencing ? 'on' : 'off'}/${generation}/${runId}`;
+  const scenario = scenarioVariant(pausedWorker, safeTag(key), {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
+    leaseSeconds: lease,
+    heartbeatSeconds: null,
+    workSteps: 1,
+    faults: [{ kind: 'pause', worker: 'A', atSeconds: 10, forSeconds: pause }],
+    defaultFencing: fencing,
+  });
+  const schedule = ['A', 'A', 'A', '+10', `+${pause - 5}`, 'B', 'B', '+5', 'A'];
+  const guard = fencing ? 'the fenced statement (… AND lease_generation = $2)' : "the unfenced statement (… AND status = 'running')";
+  return {
+    key,
+    facts: [`lease ${lease} s`, `A frozen for ${pause} s`, `fencing ${fencing ? 'on' : 'off'}`],
+    scenario,
+    settings: { strategy: 'skip-locked', fencing },
+    schedule,
+    prompt: `A claims run ${runId} and receives generation ${generation + 1}; its lease is ${lease} s and it does not heartbeat. At ${clockLabel(10)} A freezes for ${pause} s. B polls at ${clockLabel(pause + 5)}. When A wakes it writes its result with ${guard}. What happens to A's write?`,
+    choices: [
+      { id: 'alone', label: 'It commits, and A was the only owner all along' },
+      { id: 'split', label: 'It commits although B owns the run now: split ownership' },
+      { id: 'rejected', label: 'It is rejected: the UPDATE matches 0 rows' },
+      { id: 'waits', label: "It waits for B's row lock" },
+    ],
+    answerFrom(trace) {
+      const write = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'A' && s.sqlId !== null);
+      if (!write) return null;
+      if (write.verdict === 'rejected') return 'rejected';
+      if (write.verdict === 'blocked') return 'waits';
+      if (write.verdict !== 'ok') return null;
+      return hasAnomaly(trace, 'split-ownership') ? 'split' : 'alone';
+    },
+    explain(trace) {
+      const b = trace.steps.find((s) => s.actor === 'B' && s.action === 'claim');
+      const reclaimed = b?.verdict === 'ok';
+      const lines = [
+        reclaimed
+          ? `A's lease ran out at ${clockLabel(lease)}, so B's claim at ${clockLabel(pause + 5)} took the run over as generation ${b!.workers.find((w) => w.id === 'B')?.generation}.`
+          : `A's lease ran until ${clockLabel(lease)}, after B looked at ${clockLabel(pause + 5)}: nobody took the run while A was frozen.`,
+      ];
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** Durable cancel versus killing the process. */
+export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'cancellation', cancelDurable, (random) => {
+  const method = pick(random, ['cancel-continue', 'cancel-crash', 'kill'] as const);
+  const lease = pick(random, [30, 60]);
+  const wait = pick(random, [lease - 10, lease + 1]);
+  const generation = between(random, 3, 40);
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `cancel-outcome/${method}/${lease}/${wait}/${generation}/${runId}`;
+  const scenario = scenarioVariant(cancelDurable, safeTag(key), {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
+    leaseSeconds: lease,
+    heartbeatSeconds: null,
+    workSteps: 3,
+  });
+  const schedule =
+    method === 'cancel-continue'
+      ? ['A', 'A', 'A', `cancel:${runId}`, 'A', 'A', `+${wait}`, 'B']
+      : method === 'cancel-crash'
+        ? ['A', 'A', 'A', `cancel:${runId}`, 'crash:A', `+${wait}`, 'B', 'B', 'B']
+        : ['A', 'A', 'A', `kill:${runId}`, `+${wait}`, 'B', 'B', 'B'];
+  const story = {
+    'cancel-continue': `the operator sets cancel_requested on run ${runId}, and A takes two more steps`,
+    'cancel-crash': `the operator sets cancel_requested on run ${runId}, and A crashes before its next step`,
+    kill: `the operator "cancels" run ${runId} by killing A's process`,
+  }[method];
+  return {
+    key,
+    facts: [method === 'kill' ? 'cancel by kill' : 'durable cancel', method === 'cancel-crash' ? 'A crashes' : '', `lease ${lease} s`, `B polls ${wait} s later`].filter((f) => f !== ''),
+    scenario,
+    settings: { strategy: 'skip-locked', fencing: true },
+    schedule,
+    prompt: `A is working on run ${runId} (lease ${lease} s, no heartbeat). Then ${story}. ${wait} s later B starts polling. What is run ${runId}'s status at the end?`,
+    choices: [
+      { id: 'cancelled', label: 'cancelled' },
+      { id: 'running-B', label: 'running, and now owned by B' },
+      { id: 'running-A', label: 'running, still leased to A (who is gone or stopped)' },
+      { id: 'done', label: 'done' },
+    ],
+    answerFrom(trace) {
+      const run = finalRun(trace, runId);
+      if (!run) return null;
+      if (run.status === 'cancelled') return 'cancelled';
+      if (run.status === 'done') return 'done';
+      if (run.status === 'running') return run.lease_owner === 'B' ? 'running-B' : run.lease_owner === 'A' ? 'running-A' : null;
+      return null;
+    },
+    explain(trace) {
+      const run = finalRun(trace, runId);
+      const lines = [`Run ${runId} ends ${run?.status} (owner ${run?.lease_owner ?? 'none'}, cancel_requested ${run?.cancel_requested}).`];
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** Three workers claim in some order: which run does one of them get? */
+export const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim', threeWorkers, (random) => {
+  const ids = distinctIds(random, 3);
+  const ages = shuffled(random, [-180, -120, -60]);
+  const special = pick(random, ['pending', 'expired', 'live'] as const);
+  const specialIndex = between(random, 0, 2);
+  const runs: RunSeed[] = ids.map((runId, i) => {
+    const seed: RunSeed = { runId, createdAtSeconds: ages[i]!, leaseGeneration: between(random, 0, 30) };
+    if (i === specialIndex && special !== 'pending') {
+      seed.status = 'running';
+      seed.leaseOwner = 'worker-7';
+      seed.leaseExpiresAtSeconds = special === 'expired' ? -30 : 45;
+    }
+    return seed;
+  });
+  const order = shuffled(random, ['A', 'B', 'C']);
+  const target = pick(random, order);
+  const key = `claim-order/${order.join('')}/${target}/${special}/${specialIndex}/${ids.join('.')}/${ages.join('.')}`;
+  const scenario = scenarioVariant(threeWorkers, safeTag(key), { runs });
+  const describe = [...runs]
+    .sort((x, y) => x.runId - y.runId)
+    .map((run) =>
+      run.status === 'running'
+        ? `run ${run.runId} (created ${clockLabel(run.createdAtSeconds)}) is running, leased to worker-7 until ${clockLabel(run.leaseExpiresAtSeconds!)}`
+        : `run ${run.runId} (created ${clockLabel(run.createdAtSeconds)}) is pending`,
+    );
+  return {
+    key,
+    facts: [`order ${order.join(', ')}`, special === 'pending' ? 'three pending runs' : special === 'expired' ? 'one expired lease' : 'one live lease'],
+    scenario,
+    settings: { strategy: 'skip-locked', fencing: true },
+    schedule: order,
+    prompt: `It is ${clockLabel(0)}. ${describe.join('; ')}. Workers ${order.join(', ')} each run the SKIP LOCKED claim once, in that order, and none of them has committed yet. Which run does ${target} get?`,
+    choices: [...[...ids].sort((x, y) => x - y).map((runId) => ({ id: `run-${runId}`, label: `Run ${runId}` })), { id: 'nothing', label: 'Nothing' }],
+    answerFrom(trace) {
+      const step = stepsAtToken(trace, order.indexOf(target)).find((s) => s.actor === target);
+      if (!step) return null;
+      if (step.verdict === 'empty') return 'nothing';
+      const worker = step.workers.find((w) => w.id === target);
+      return step.verdict === 'ok' && worker?.runId !== null && worker?.runId !== undefined ? `run-${worker.runId}` : null;
+    },
+    explain(trace) {
+      const lines = ['The claim takes the oldest run that is pending or whose lease has expired (ORDER BY created_at), and SKIP LOCKED passes over any run another open claim has locked.'];
+      return [...lines, ...narrate(trace.steps)];
+    },
+    focusTokenIndex: order.indexOf(target),
+  };
+});
+
+export const PREDICT_GENERATORS: readonly PredictGenerator[] = [claimRace, claimOrder, lockMode, leaseExpiry, heartbeatGap, stuckOrDead, fencingWrite, cancelOutcome];
+
+export function findGenerator(id: string): PredictGenerator | undefined {
+  return PREDICT_GENERATORS.find((g) => g.id === id);
+}
+
+/**
+ * A new instance whose parameters differ from the previous one's (when the generator can vary): tries
+ * successive seeds from `seed`.
+ */
+export function freshInstance(generatorToUse: PredictGenerator, seed: number, previousKey: string | null): PredictInstance {
+  let instance = generatorToUse.generate(seed >>> 0);
+  for (let i = 1; i < 32 && previousKey !== null && instance.key === previousKey; i++) {
+    instance = generatorToUse.generate((seed + i * 7919) >>> 0);
+  }
+  return instance;
+}
+
+/** A seed for a new attempt: random in the browser, so parameters differ from attempt to attempt. */
+export function randomSeed(): number {
+  if (typeof crypto !== 'undefined' && typeof crypto.getRandomValues === 'function') {
+    return crypto.getRandomValues(new Uint32Array(1))[0]!;
+  }
+  return Math.floor(Math.random() * 0xffffffff);
+}

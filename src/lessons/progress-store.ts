@@ -1,0 +1,188 @@
+/**
+ * A tiny observable store for lesson progress, saved to localStorage (or any Storage-like object).
+ * Storage that is missing, blocked or full never breaks the lesson: progress stays in memory and the
+ * learner gets a notice saying so.
+ */
+import {
+  emptyProgress,
+  type LessonProgress,
+  PROGRESS_STORAGE_KEY,
+  type ProgressNotice,
+  parseProgress,
+  serializeProgress,
+  withAnswer,
+  withChallengeWon,
+  withChapterDone,
+  withChapterStep,
+  withHints,
+  withPrediction,
+} from './progress';
+
+export interface StorageLike {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface ProgressState {
+  progress: LessonProgress;
+  notice: ProgressNotice | null;
+  /** False when progress cannot be saved (no storage, or the last save failed). */
+  persistent: boolean;
+}
+
+export interface ProgressStore {
+  getState(): ProgressState;
+  subscribe(listener: () => void): () => void;
+  update(change: (progress: LessonProgress) => LessonProgress): void;
+  setChapterStep(chapterId: string, step: number): void;
+  markChapterDone(chapterId: string): void;
+  /** A quiz answer; a predict question also counts as a prediction for its generator. */
+  recordAnswer(questionId: string, correct: boolean, generatorId?: string): void;
+  recordPrediction(generatorId: string, correct: boolean): void;
+  recordChallengeWon(challengeId: string): void;
+  revealHints(challengeId: string, count: number): void;
+  dismissNotice(): void;
+  /** Erases saved progress (ask the learner first). */
+  reset(): void;
+  /** Reads storage again, e.g. after another tab changed it. */
+  reload(): void;
+  /** Keeps this store in step with other tabs; returns a function that stops listening. */
+  listenToOtherTabs(target: Pick<Window, 'addEventListener' | 'removeEventListener'>): () => void;
+}
+
+export interface ProgressStoreOptions {
+  storage: StorageLike | null;
+  key?: string;
+  now?: () => number;
+}
+
+const UNAVAILABLE: ProgressNotice = {
+  kind: 'storage-unavailable',
+  message: 'This browser is not letting the lesson save progress (private mode or blocked storage). Your progress lasts until you close the page.',
+};
+
+function saveFailed(error: unknown): ProgressNotice {
+  const quota = error instanceof Error && (error.name === 'QuotaExceededError' || error.name === 'NS_ERROR_DOM_QUOTA_REACHED');
+  return {
+    kind: 'save-failed',
+    message: quota
+      ? "Your browser's storage for this site is full, so the latest progress was not saved. It is kept until you close the page; freeing some site data lets saving resume."
+      : 'Your progress could not be saved just now. It is kept until you close the page.',
+  };
+}
+
+export function createProgressStore(options: ProgressStoreOptions): ProgressStore {
+  const key = options.key ?? PROGRESS_STORAGE_KEY;
+  const now = options.now ?? (() => Date.now());
+  const storage = options.storage;
+  const listeners = new Set<() => void>();
+
+  function read(): ProgressState {
+    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+    let text: string | null;
+    try {
+      text = storage.getItem(key);
+    } catch {
+      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+    }
+    const parsed = parseProgress(text);
+    return { progress: parsed.progress, notice: parsed.notice, persistent: true };
+  }
+
+  let state = read();
+
+  function emit(next: ProgressState): void {
+    state = next;
+    for (const listener of [...listeners]) listener();
+  }
+
+  function save(progress: LessonProgress): ProgressState {
+    if (!storage) return { progress, notice: state.notice ?? UNAVAILABLE, persistent: false };
+    try {
+      storage.setItem(key, serializeProgress(progress));
+      const notice = state.notice?.kind === 'save-failed' || state.notice?.kind === 'storage-unavailable' ? null : state.notice;
+      return { progress, notice, persistent: true };
+    } catch (error) {
+      return { progress, notice: saveFailed(error), persistent: false };
+    }
+  }
+
+  const store: ProgressStore = {
+    getState: () => state,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    update(change) {
+      const next = change(state.progress);
+      if (next === state.progress) return;
+      emit(save(next));
+    },
+    setChapterStep: (chapterId, step) => store.update((p) => (p.chapters[chapterId]?.step === step && p.currentChapter === chapterId ? p : withChapterStep(p, chapterId, step))),
+    markChapterDone: (chapterId) => store.update((p) => (p.chapters[chapterId]?.done ? p : withChapterDone(p, chapterId, now()))),
+    recordAnswer(questionId, correct, generatorId) {
+      store.update((p) => {
+        const answered = withAnswer(p, questionId, correct, now());
+        return generatorId ? withPrediction(answered, generatorId, correct) : answered;
+      });
+    },
+    recordPrediction: (generatorId, correct) => store.update((p) => withPrediction(p, generatorId, correct)),
+    recordChallengeWon: (challengeId) => store.update((p) => withChallengeWon(p, challengeId, now())),
+    revealHints: (challengeId, count) => store.update((p) => withHints(p, challengeId, count)),
+    dismissNotice() {
+      if (state.notice) emit({ ...state, notice: null });
+    },
+    reset() {
+      let persistent = storage !== null;
+      try {
+        storage?.removeItem(key);
+      } catch {
+        persistent = false;
+      }
+      emit({ progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent });
+    },
+    reload() {
+      emit(read());
+    },
+    listenToOtherTabs(target) {
+      const onStorage = (event: Event) => {
+        const changed = (event as StorageEvent).key;
+        if (changed === key || changed === null) store.reload();
+      };
+      target.addEventListener('storage', onStorage);
+      return () => target.removeEventListener('storage', onStorage);
+    },
+  };
+  return store;
+}
+
+/** window.localStorage when the browser allows it, else null. */
+export function browserStorage(): StorageLike | null {
+  try {
+    const storage = globalThis.localStorage;
+    if (!storage) return null;
+    const probe = `${PROGRESS_STORAGE_KEY}.probe`;
+    storage.setItem(probe, '1');
+    storage.removeItem(probe);
+    return storage;
+  } catch (error) {
+    // A full storage still reads fine: keep it, saving will report the problem.
+    if (error instanceof Error && error.name === 'QuotaExceededError') {
+      try {
+        return globalThis.localStorage ?? null;
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+}
+
+let shared: ProgressStore | null = null;
+
+/** The store every lesson component uses unless it is given another one. */
+export function defaultProgressStore(): ProgressStore {
+  shared ??= createProgressStore({ storage: browserStorage() });
+  return shared;
+}

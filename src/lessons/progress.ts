@@ -1,0 +1,280 @@
+/**
+ * The learner's progress as plain data, with a versioned JSON form for localStorage. Reading never
+ * throws: corrupt, foreign or old data becomes a fresh start plus a notice that says so. Entries for
+ * chapters, questions or challenges that no longer exist are dropped quietly.
+ */
+import { CHALLENGES } from './challenges';
+import { CHAPTERS } from './chapters';
+import { PREDICT_GENERATORS } from './predict';
+import { QUIZ } from './quiz';
+
+export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
+export const PROGRESS_VERSION = 1;
+
+export interface ChapterProgress {
+  done: boolean;
+  /** 0-based narration step the learner last looked at. */
+  step: number;
+  doneAt: number | null;
+}
+
+export interface QuestionProgress {
+  attempts: number;
+  /** Whether the latest answer was right (this is what the score counts). */
+  correct: boolean;
+  everCorrect: boolean;
+  at: number;
+}
+
+export interface PredictionProgress {
+  attempts: number;
+  correct: number;
+}
+
+export interface ChallengeProgress {
+  won: boolean;
+  wonAt: number | null;
+  /** Hints revealed, 0 to 3. */
+  hints: number;
+}
+
+export interface LessonProgress {
+  version: typeof PROGRESS_VERSION;
+  chapters: Record<string, ChapterProgress>;
+  quiz: Record<string, QuestionProgress>;
+  predictions: Record<string, PredictionProgress>;
+  challenges: Record<string, ChallengeProgress>;
+  /** The chapter the learner was last reading. */
+  currentChapter: string | null;
+}
+
+export type NoticeKind = 'reset-corrupt' | 'reset-version' | 'migrated' | 'save-failed' | 'storage-unavailable' | 'reset-done';
+
+export interface ProgressNotice {
+  kind: NoticeKind;
+  message: string;
+}
+
+export function emptyProgress(): LessonProgress {
+  return { version: PROGRESS_VERSION, chapters: {}, quiz: {}, predictions: {}, challenges: {}, currentChapter: null };
+}
+
+// ---- Reading -------------------------------------------------------------------------------------
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+function isRecord(value: unknown): value is Record<string, Json> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function count(value: unknown): number | null {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 1e12 ? value : null;
+}
+
+function time(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
+}
+
+class Corrupt extends Error {}
+
+function field<T>(value: T | null, what: string): T {
+  if (value === null) throw new Corrupt(what);
+  return value;
+}
+
+const KNOWN = {
+  chapters: new Set(CHAPTERS.map((c) => c.id)),
+  quiz: new Set(QUIZ.map((q) => q.id)),
+  predictions: new Set(PREDICT_GENERATORS.map((g) => g.id)),
+  challenges: new Set(CHALLENGES.map((c) => c.id)),
+};
+
+function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, id: string) => T): Record<string, T> {
+  if (value === undefined) return {};
+  if (!isRecord(value)) throw new Corrupt('section');
+  const out: Record<string, T> = {};
+  for (const [id, entry] of Object.entries(value)) {
+    if (!known.has(id)) continue;
+    out[id] = read(entry, id);
+  }
+  return out;
+}
+
+function readChapter(entry: unknown, id: string): ChapterProgress {
+  if (!isRecord(entry) || typeof entry.done !== 'boolean') throw new Corrupt(`chapter ${id}`);
+  const steps = CHAPTERS.find((c) => c.id === id)!.steps.length;
+  const step = Math.min(field(count(entry.step ?? 0), `chapter ${id} step`), steps - 1);
+  return { done: entry.done, step, doneAt: entry.doneAt === null || entry.doneAt === undefined ? null : field(time(entry.doneAt), 'doneAt') };
+}
+
+function readQuestion(entry: unknown, id: string): QuestionProgress {
+  if (!isRecord(entry) || typeof entry.correct !== 'boolean' || typeof entry.everCorrect !== 'boolean') throw new Corrupt(`question ${id}`);
+  return {
+    attempts: field(count(entry.attempts), 'attempts'),
+    correct: entry.correct,
+    everCorrect: entry.everCorrect || entry.correct,
+    at: field(time(entry.at), 'at'),
+  };
+}
+
+function readPrediction(entry: unknown, id: string): PredictionProgress {
+  if (!isRecord(entry)) throw new Corrupt(`prediction ${id}`);
+  const attempts = field(count(entry.attempts), 'attempts');
+  const correct = field(count(entry.correct), 'correct');
+  if (correct > attempts) throw new Corrupt('correct > attempts');
+  return { attempts, correct };
+}
+
+function readChallenge(entry: unknown, id: string): ChallengeProgress {
+  if (!isRecord(entry) || typeof entry.won !== 'boolean') throw new Corrupt(`challenge ${id}`);
+  const hints = field(count(entry.hints ?? 0), 'hints');
+  return { won: entry.won, wonAt: entry.wonAt === null || entry.wonAt === undefined ? null : field(time(entry.wonAt), 'wonAt'), hints: Math.min(hints, 3) };
+}
+
+function readCurrent(value: unknown): LessonProgress {
+  if (!isRecord(value)) throw new Corrupt('not an object');
+  const current = value.currentChapter;
+  if (current !== null && current !== undefined && typeof current !== 'string') throw new Corrupt('currentChapter');
+  return {
+    version: PROGRESS_VERSION,
+    chapters: entries(value.chapters, KNOWN.chapters, readChapter),
+    quiz: entries(value.quiz, KNOWN.quiz, readQuestion),
+    predictions: entries(value.predictions, KNOWN.predictions, readPrediction),
+    challenges: entries(value.challenges, KNOWN.challenges, readChallenge),
+    currentChapter: typeof current === 'string' && KNOWN.chapters.has(current) ? current : null,
+  };
+}
+
+/**
+ * Upgrades from older saved formats, keyed by the version they read. The first release of the lesson
+ * writes version 1, so there are none yet: an older or unknown version is reset with a notice. When the
+ * format changes, bump PROGRESS_VERSION and add `[old]: (value) => value in the next format` here.
+ */
+export type Migration = (value: Record<string, unknown>) => unknown;
+export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+export interface ParsedProgress {
+  progress: LessonProgress;
+  notice: ProgressNotice | null;
+}
+
+/** Reads what storage held (null: nothing saved). Never throws. */
+export function parseProgress(text: string | null, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): ParsedProgress {
+  if (text === null) return { progress: emptyProgress(), notice: null };
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return corrupt();
+  }
+  if (!isRecord(value)) return corrupt();
+  try {
+    let version = value.version;
+    let current: unknown = value;
+    let migrated = false;
+    while (typeof version === 'number' && version < PROGRESS_VERSION && migrations[version]) {
+      current = migrations[version]!(current as Record<string, unknown>);
+      if (!isRecord(current)) throw new Corrupt('migration');
+      version = current.version;
+      migrated = true;
+    }
+    if (version === PROGRESS_VERSION) {
+      const progress = readCurrent(current);
+      return {
+        progress,
+        notice: migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
+      };
+    }
+    return {
+      progress: emptyProgress(),
+      notice: {
+        kind: 'reset-version',
+        message:
+          typeof version === 'number' && version > PROGRESS_VERSION
+            ? 'Your saved progress was written by a newer version of Lease Lab and cannot be read here, so this page starts fresh.'
+            : 'Your saved progress is from an older version of the lesson that this one cannot read, so the lesson starts fresh.',
+      },
+    };
+  } catch {
+    // Corrupt data, or a migration that could not make sense of it: start fresh, never crash.
+    return corrupt();
+  }
+}
+
+function corrupt(): ParsedProgress {
+  return {
+    progress: emptyProgress(),
+    notice: { kind: 'reset-corrupt', message: 'Your saved progress could not be read (it was damaged or edited), so the lesson starts fresh.' },
+  };
+}
+
+export function serializeProgress(progress: LessonProgress): string {
+  return JSON.stringify(progress);
+}
+
+// ---- Changes (pure) --------------------------------------------------------------------------------
+
+function chapterEntry(progress: LessonProgress, id: string): ChapterProgress {
+  return progress.chapters[id] ?? { done: false, step: 0, doneAt: null };
+}
+
+export function withChapterStep(progress: LessonProgress, chapterId: string, step: number): LessonProgress {
+  const entry = chapterEntry(progress, chapterId);
+  return { ...progress, currentChapter: chapterId, chapters: { ...progress.chapters, [chapterId]: { ...entry, step: Math.max(0, step) } } };
+}
+
+export function withChapterDone(progress: LessonProgress, chapterId: string, now: number): LessonProgress {
+  const entry = chapterEntry(progress, chapterId);
+  return { ...progress, chapters: { ...progress.chapters, [chapterId]: { ...entry, done: true, doneAt: entry.doneAt ?? now } } };
+}
+
+export function withAnswer(progress: LessonProgress, questionId: string, correct: boolean, now: number): LessonProgress {
+  const before = progress.quiz[questionId];
+  return {
+    ...progress,
+    quiz: {
+      ...progress.quiz,
+      [questionId]: { attempts: (before?.attempts ?? 0) + 1, correct, everCorrect: (before?.everCorrect ?? false) || correct, at: now },
+    },
+  };
+}
+
+export function withPrediction(progress: LessonProgress, generatorId: string, correct: boolean): LessonProgress {
+  const before = progress.predictions[generatorId] ?? { attempts: 0, correct: 0 };
+  return {
+    ...progress,
+    predictions: { ...progress.predictions, [generatorId]: { attempts: before.attempts + 1, correct: before.correct + (correct ? 1 : 0) } },
+  };
+}
+
+function challengeEntry(progress: LessonProgress, id: string): ChallengeProgress {
+  return progress.challenges[id] ?? { won: false, wonAt: null, hints: 0 };
+}
+
+export function withChallengeWon(progress: LessonProgress, challengeId: string, now: number): LessonProgress {
+  const entry = challengeEntry(progress, challengeId);
+  if (entry.won) return progress;
+  return { ...progress, challenges: { ...progress.challenges, [challengeId]: { ...entry, won: true, wonAt: now } } };
+}
+
+export function withHints(progress: LessonProgress, challengeId: string, hints: number): LessonProgress {
+  const entry = challengeEntry(progress, challengeId);
+  const next = Math.min(3, Math.max(entry.hints, hints));
+  if (next === entry.hints) return progress;
+  return { ...progress, challenges: { ...progress.challenges, [challengeId]: { ...entry, hints: next } } };
+}
+
+export interface QuizScore {
+  correct: number;
+  answered: number;
+  total: number;
+}
+
+export function quizScore(progress: LessonProgress): QuizScore {
+  const answered = QUIZ.filter((q) => progress.quiz[q.id] !== undefined);
+  return { correct: answered.filter((q) => progress.quiz[q.id]!.correct).length, answered: answered.length, total: QUIZ.length };
+}
+
+export function chaptersDone(progress: LessonProgress): number {
+  return CHAPTERS.filter((chapter) => progress.chapters[chapter.id]?.done).length;
+}

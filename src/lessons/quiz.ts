@@ -1,0 +1,467 @@
+/**
+ * Check your understanding: questions of five kinds, each with an explanation and the chapter that
+ * teaches it. Predict questions have no stored answer: they are graded by running the engine on a
+ * freshly generated instance (see predict.ts).
+ */
+import { seededRandom } from '../sim/random';
+import { uniqueLine } from './sql-lines';
+import type { Choice, OrderQuestion, QuizAnswer, QuizQuestion } from './types';
+
+export const QUIZ: readonly QuizQuestion[] = [
+  {
+    id: 'q-race-condition',
+    kind: 'single',
+    chapterId: 'select-then-update',
+    prompt: 'What makes a bug a race condition?',
+    choices: [
+      { id: 'timing', label: 'Whether it shows up depends on the timing of concurrent operations', correct: true },
+      { id: 'same-code', label: 'Two workers run the same code' },
+      { id: 'timeout', label: 'A query takes longer than its timeout' },
+      { id: 'order', label: 'The database returns rows in an unpredictable order' },
+    ],
+    explanation:
+      'A race condition is a bug whose appearance depends on how concurrent operations interleave: the naive claim is correct when A reads and writes before B reads, and wrong when B reads in between.',
+  },
+  {
+    id: 'q-why-claim',
+    kind: 'single',
+    chapterId: 'race',
+    prompt: 'The final write of every run is already protected by an idempotency key. Why still stop duplicates at the claim?',
+    choices: [
+      { id: 'paid', label: 'By the time the final write is checked, the duplicate model and tool calls have already run and been paid for', correct: true },
+      { id: 'postgres', label: 'Idempotency keys do not work in Postgres' },
+      { id: 'corrupt', label: 'The second final write would corrupt the first despite the key' },
+      { id: 'not-needed', label: 'There is no need: idempotency makes duplicate execution harmless' },
+    ],
+    explanation:
+      'Idempotency protects the last write, not the work before it. In the race scenario both workers paid for model calls on run 123 (four calls for a run that needed two) before either tried to complete it.',
+  },
+  {
+    id: 'q-select-update',
+    kind: 'single',
+    chapterId: 'select-then-update',
+    prompt: "SELECT and UPDATE are each atomic. Why is 'SELECT a pending run, then UPDATE it' still unsafe?",
+    choices: [
+      { id: 'gap', label: 'Another worker can read the same row between the two statements, and the UPDATE does not check it again', correct: true },
+      { id: 'update', label: 'UPDATE is not atomic in Postgres' },
+      { id: 'select-lock', label: 'The SELECT takes a lock that the UPDATE cannot get' },
+      { id: 'connections', label: 'The two statements run on different connections' },
+    ],
+    explanation:
+      'Atomic statements do not make a sequence of statements atomic. Between the read and the write there is a window in which a second worker can read the same pending row; the blind UPDATE then lets both claims through.',
+  },
+  {
+    id: 'q-cas',
+    kind: 'multiple',
+    chapterId: 'compare-and-set',
+    prompt: "Which are true of the compare-and-set claim (UPDATE … WHERE run_id = $1 AND status = 'pending')?",
+    choices: [
+      { id: 'one-owner', label: 'Two workers can no longer both claim the same run', correct: true },
+      { id: 'zero-rows', label: 'The loser learns it lost because its UPDATE matches 0 rows', correct: true },
+      { id: 'wait-take', label: 'The loser waits until the winner commits and then takes the same run' },
+      { id: 'waste', label: 'Under contention most workers read the same row and lose, wasting a round trip each', correct: true },
+      { id: 'no-select', label: 'It removes the need for the SELECT' },
+    ],
+    explanation:
+      'The status test in the UPDATE makes the second claim match 0 rows, so there is one owner. The loser does wait if the winner\'s UPDATE is still uncommitted, but then re-checks the row and finds it no longer pending. The SELECT is still there, and every loser has to go back to it: that is the cost.',
+  },
+  {
+    id: 'q-skip-locked',
+    kind: 'single',
+    chapterId: 'atomic-claim',
+    prompt: 'What does SKIP LOCKED change about FOR UPDATE?',
+    choices: [
+      { id: 'skip', label: 'What the statement does at a row another transaction has locked: it leaves the row out instead of waiting', correct: true },
+      { id: 'short', label: 'The lock lasts only until the statement ends' },
+      { id: 'expired', label: 'Rows whose lease has expired are skipped' },
+      { id: 'share', label: 'Two transactions may lock the same row' },
+    ],
+    explanation:
+      'SKIP LOCKED only changes the behaviour at a row that is already locked: the row is left out of the result and the scan continues. The lock itself (taken by FOR UPDATE) is the same and lasts until the transaction ends.',
+    sources: ['pg-select-locking'],
+  },
+  {
+    id: 'q-lock-duration',
+    kind: 'single',
+    chapterId: 'atomic-claim',
+    prompt: 'How long does a row lock taken with FOR UPDATE last?',
+    choices: [
+      { id: 'transaction', label: 'Until the transaction that took it commits or rolls back', correct: true },
+      { id: 'statement', label: 'Until the SELECT statement finishes' },
+      { id: 'lease', label: 'Until the lease expires' },
+      { id: 'asked', label: 'Until another worker asks for the row' },
+    ],
+    explanation:
+      'Row locks are released at the end of the transaction. In the lab the claim transaction is kept open as its own step so you can see the lock; in production the claim is usually a single auto-committed statement, so the lock lasts milliseconds. The lease, not the lock, is what keeps the run owned afterwards.',
+    sources: ['pg-explicit-locking'],
+  },
+  {
+    id: 'q-cte',
+    kind: 'single',
+    chapterId: 'atomic-claim',
+    prompt: 'Why does the lab\'s claim choose its candidate in a WITH query rather than in WHERE run_id IN (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED)?',
+    choices: [
+      {
+        id: 'once',
+        label: 'The planner may run a sub-select in the WHERE clause more than once, locking and updating more rows than LIMIT; a WITH query is evaluated once',
+        correct: true,
+      },
+      { id: 'faster', label: 'A WITH query is always faster' },
+      { id: 'not-allowed', label: 'SKIP LOCKED is not allowed in a sub-select' },
+      { id: 'returning', label: 'RETURNING only works after a WITH query' },
+    ],
+    explanation:
+      'This is PostgreSQL BUG #15715: with the sub-select form, the planner can choose a plan that re-runs the LIMIT sub-select, so one "claim one run" statement can claim several. A WITH query is evaluated once; Oban\'s claim even adds MATERIALIZED and comments on why.',
+    sources: ['pg-bug-15715', 'oban-basic'],
+  },
+  {
+    id: 'q-nowait',
+    kind: 'single',
+    chapterId: 'lock-modes',
+    prompt: 'With FOR UPDATE NOWAIT, what does a worker get when the oldest candidate row is locked by another claim?',
+    choices: [
+      { id: 'error', label: 'An immediate error (SQLSTATE 55P03) that it must catch and retry', correct: true },
+      { id: 'wait', label: 'It waits for the other transaction to end' },
+      { id: 'next', label: 'It gets the next unlocked row' },
+      { id: 'empty', label: 'An empty result' },
+    ],
+    explanation: 'NOWAIT turns a would-be wait into an error at once. Plain FOR UPDATE waits; SKIP LOCKED moves on to the next row.',
+  },
+  {
+    id: 'q-lease',
+    kind: 'multiple',
+    chapterId: 'lease',
+    prompt: 'Which are true of leases?',
+    choices: [
+      { id: 'takeover', label: "Another worker can take over a dead worker's run without anyone detecting the death", correct: true },
+      { id: 'idle', label: 'After a crash, a run can sit idle for up to one lease length', correct: true },
+      { id: 'longer-safer', label: 'A longer lease is always safer' },
+      { id: 'too-short', label: 'A lease that is too short can hand a run to a second worker while the first is still working on it', correct: true },
+      { id: 'stops', label: "When a lease expires, the database stops the old owner's process" },
+    ],
+    explanation:
+      'A lease needs no failure detector: time alone ends it. The cost is a delay of up to one lease after a crash, so longer is not simply safer. Too short, and a slow but healthy worker loses its run. The database never stops anyone; the old owner keeps running until a write of its own fails.',
+  },
+  {
+    id: 'q-heartbeat-interval',
+    kind: 'single',
+    chapterId: 'heartbeat',
+    prompt: 'Runs hold a 60 s lease. Which heartbeat interval is the best choice?',
+    choices: [
+      { id: '20', label: 'Every 20 s', correct: true },
+      { id: '60', label: 'Every 60 s' },
+      { id: '90', label: 'Every 90 s' },
+      { id: 'step', label: 'Whenever a step finishes (steps can take several minutes)' },
+    ],
+    explanation:
+      'Every 20 s survives two missed or late renewals. At 60 s any delay at all loses the lease; at 90 s the lease lapses between every pair of beats; tying renewal to step completion loses the lease whenever a step runs longer than 60 s.',
+  },
+  {
+    id: 'q-progress',
+    kind: 'multiple',
+    chapterId: 'progress-vs-liveness',
+    prompt: 'A worker keeps renewing its lease, but its progress column has not moved for an hour. Which are true?',
+    choices: [
+      { id: 'never-expires', label: 'Its lease will not expire while its heartbeat keeps running', correct: true },
+      { id: 'reclaimed', label: 'The atomic claim will reclaim the run when the lease expires' },
+      { id: 'progress-check', label: 'Noticing it needs a check on progress, not on heartbeats', correct: true },
+      { id: 'max-time', label: "A cap on run time (like Temporal's Start-To-Close timeout) would end the attempt", correct: true },
+      { id: 'proves', label: 'The heartbeat proves the run is making progress' },
+    ],
+    explanation:
+      'A heartbeat shows liveness, not progress. Because the lease keeps being renewed it never expires, so nothing lease-based will rescue the run. A progress deadline or a cap on total time is what catches it.',
+  },
+  {
+    id: 'q-orphan',
+    kind: 'single',
+    chapterId: 'orphan-reclaim',
+    prompt: 'A row reads status = running, lease_owner = worker-7, lease_expires_at = 15:00, and the clock says 15:07. What is it?',
+    choices: [
+      { id: 'orphan', label: 'An orphan: the next atomic claim may take it', correct: true },
+      { id: 'healthy', label: 'A healthy run owned by worker-7' },
+      { id: 'finished', label: 'A finished run that was never marked done' },
+      { id: 'locked', label: "A run waiting for worker-7's row lock" },
+    ],
+    explanation:
+      'Its ownership is no longer valid (the lease ended seven minutes ago) and the work is unfinished. The claim\'s second WHERE branch (running and lease_expires_at < now()) matches it.',
+  },
+  {
+    id: 'q-reclaim-order',
+    kind: 'order',
+    chapterId: 'orphan-reclaim',
+    prompt: 'Put this crash and reclaim in order.',
+    items: [
+      { id: 'claim', label: 'A claims run 123: generation 18, 60 s lease' },
+      { id: 'progress', label: 'A records progress 1' },
+      { id: 'crash', label: 'A crashes' },
+      { id: 'early', label: 'B polls and finds nothing: the lease is still valid' },
+      { id: 'expire', label: 'The lease expires: run 123 is an orphan' },
+      { id: 'reclaim', label: 'B claims run 123 as generation 19' },
+      { id: 'continue', label: 'B carries on from progress 1' },
+    ],
+    explanation:
+      'A crash changes nothing in the database, so B must wait for the lease to run out. The ordinary claim then takes the orphan with the next generation, and the checkpoint in the row lets B continue instead of starting over.',
+  },
+  {
+    id: 'q-fencing-order',
+    kind: 'order',
+    chapterId: 'fencing',
+    prompt: 'Put the events of split ownership (fencing off) in order.',
+    items: [
+      { id: 'claim', label: 'A claims run 123 with generation 18' },
+      { id: 'freeze', label: 'A freezes' },
+      { id: 'expire', label: "A's lease expires" },
+      { id: 'reclaim', label: 'B reclaims the run with generation 19' },
+      { id: 'wake', label: 'A wakes, still believing it holds generation 18' },
+      { id: 'write', label: "A's unfenced write commits: split ownership" },
+    ],
+    explanation: 'The stale write can only happen after a newer owner exists. With fencing on, the last step becomes a rejected write (0 rows).',
+  },
+  {
+    id: 'q-fencing-scope',
+    kind: 'multiple',
+    chapterId: 'fencing',
+    prompt: 'With fencing on, a frozen worker wakes holding generation 18 after B took generation 19. Which are true?',
+    choices: [
+      { id: 'zero', label: 'Its UPDATEs that carry AND lease_generation = 18 match 0 rows', correct: true },
+      { id: 'paid', label: 'A model call it makes after waking is still paid for', correct: true },
+      { id: 'email', label: 'An email it sends after waking is blocked by the token' },
+      { id: 'sooner', label: 'The token makes the pause get noticed sooner' },
+      { id: 'overwrite', label: "Without the token check, its completion could overwrite B's run", correct: true },
+    ],
+    explanation:
+      'Fencing protects the writes of systems that check the token, here the runs table. It does not stop the stale worker from running, cannot recall side effects in systems that ignore the token, and does not change when the lease ends.',
+  },
+  {
+    id: 'q-temporal-fencing',
+    kind: 'single',
+    chapterId: 'fencing',
+    prompt: 'In Temporal, what plays the role of the fencing token?',
+    choices: [
+      { id: 'attempt', label: 'The attempt number carried in the activity task token', correct: true },
+      { id: 'heartbeat-timeout', label: 'The Heartbeat Timeout' },
+      { id: 'workflow-id', label: 'The workflow id' },
+      { id: 'queue', label: 'The task queue name' },
+    ],
+    explanation:
+      'When an attempt times out and is retried, the attempt number increases. A heartbeat or completion from an older attempt is refused by the server ("activity already timed out").',
+    sources: ['temporal-started', 'temporal-failures'],
+  },
+  {
+    id: 'q-rescue-by-time',
+    kind: 'single',
+    chapterId: 'orphan-reclaim',
+    prompt: 'graphile-worker treats a locked job as abandoned after 4 hours. What happened to a job that really ran for 6 hours?',
+    choices: [
+      { id: 'twice', label: 'Another worker picked it up and ran it a second time while the first run was still going', correct: true },
+      { id: 'cancelled', label: 'It was cancelled after 4 hours' },
+      { id: 'heartbeat', label: 'A heartbeat extended the lock' },
+      { id: 'nothing', label: 'Nothing: the lock rule only affects crashed workers' },
+    ],
+    explanation:
+      'Rescue by time cannot tell a dead worker from a slow one. With no heartbeat to renew it, the 4-hour rule treated the live job as abandoned and it ran twice (graphile/worker #169).',
+    sources: ['graphile-169'],
+  },
+  {
+    id: 'q-cancel',
+    kind: 'single',
+    chapterId: 'cancellation',
+    prompt: "Why is killing the worker's process not a reliable way to cancel a run?",
+    choices: [
+      { id: 'revived', label: 'Nothing records that the run should stop, so after its lease expires another worker reclaims it and carries on', correct: true },
+      { id: 'not-allowed', label: 'Postgres does not allow a process to be killed' },
+      { id: 'rolled-back', label: "The killed worker's last write is rolled back and corrupts the run" },
+      { id: 'done', label: 'The run is marked done when its process dies' },
+    ],
+    explanation: 'To the rest of the system a killed worker looks like a crashed one, and crashed workers\' runs are meant to be reclaimed. The lab flags it as lost-cancel.',
+  },
+  {
+    id: 'q-cancel-where',
+    kind: 'single',
+    chapterId: 'cancellation',
+    prompt: 'Where should a worker check cancel_requested?',
+    choices: [
+      { id: 'boundaries', label: 'At safe boundaries, for example after each model call, in the write that records progress or renews the lease', correct: true },
+      { id: 'claim-only', label: 'Only once, when it claims the run' },
+      { id: 'never', label: "Nowhere: the operator's kill takes care of it" },
+      { id: 'thread', label: 'In a separate thread that kills the worker immediately, mid-call' },
+    ],
+    explanation:
+      'Checking at safe boundaries stops the run between steps, where its state is consistent. Piggybacking the check on writes the worker makes anyway costs nothing; Temporal delivers cancellation the same way, in the reply to a heartbeat.',
+  },
+  {
+    id: 'q-backpressure',
+    kind: 'multiple',
+    chapterId: 'backpressure',
+    prompt: 'Which of these limit how much work (and money) agent runs can consume at once?',
+    choices: [
+      { id: 'active', label: 'Max active runs', correct: true },
+      { id: 'tenant', label: 'Max active runs per tenant', correct: true },
+      { id: 'model', label: 'Max concurrent model calls', correct: true },
+      { id: 'cost', label: 'Max run cost', correct: true },
+      { id: 'lease', label: 'A longer lease' },
+      { id: 'heartbeat', label: 'A shorter heartbeat interval' },
+    ],
+    explanation:
+      'The first four bound load and spending directly. Lease length and heartbeat interval decide how fast failures are detected; they do not limit how much work runs at once.',
+  },
+  {
+    id: 'q-bug-expiry',
+    kind: 'bug',
+    chapterId: 'atomic-claim',
+    prompt: 'This claim sometimes takes runs away from healthy workers. Which line is wrong?',
+    sql: [
+      'WITH candidate AS (',
+      '  SELECT run_id',
+      '  FROM runs',
+      "  WHERE status = 'pending'",
+      "     OR (status = 'running' AND lease_expires_at > now())",
+      '  ORDER BY created_at',
+      '  LIMIT 1',
+      '  FOR UPDATE SKIP LOCKED',
+      ')',
+      'UPDATE runs',
+      "SET status           = 'running',",
+      '    lease_owner      = $1,',
+      '    lease_expires_at = now() + make_interval(secs => $2),',
+      '    lease_generation = lease_generation + 1',
+      'WHERE run_id IN (SELECT run_id FROM candidate)',
+      'RETURNING run_id, lease_generation;',
+    ].join('\n'),
+    faultyLineContains: 'lease_expires_at > now()',
+    explanation:
+      'The comparison is reversed: it matches running runs whose lease is still valid, so it steals live work, and it never matches real orphans. It should be lease_expires_at < now().',
+  },
+  {
+    id: 'q-bug-subselect',
+    kind: 'bug',
+    chapterId: 'atomic-claim',
+    prompt: 'Under load, this "claim one run" statement occasionally claims several. Which line is to blame?',
+    sql: [
+      'UPDATE runs',
+      "SET status           = 'running',",
+      '    lease_owner      = $1,',
+      '    lease_expires_at = now() + make_interval(secs => $2),',
+      '    lease_generation = lease_generation + 1',
+      'WHERE run_id IN (',
+      '  SELECT run_id',
+      '  FROM runs',
+      "  WHERE status = 'pending'",
+      '  ORDER BY created_at',
+      '  LIMIT 1',
+      '  FOR UPDATE SKIP LOCKED',
+      ')',
+      'RETURNING run_id, lease_generation;',
+    ].join('\n'),
+    faultyLineContains: 'WHERE run_id IN (',
+    explanation:
+      'Putting the locking LIMIT sub-select inside WHERE … IN (…) lets the planner execute it more than once, so more than LIMIT rows can be locked and updated (PostgreSQL BUG #15715). Choose the candidate in a WITH query, which runs once.',
+    sources: ['pg-bug-15715', 'oban-basic'],
+  },
+  {
+    id: 'q-bug-heartbeat',
+    kind: 'bug',
+    chapterId: 'heartbeat',
+    prompt: "A worker that lost its run to a reclaim keeps renewing it, pushing the new owner's lease forward as well. Which line is wrong?",
+    sql: [
+      'UPDATE runs',
+      'SET heartbeat_at     = now(),',
+      '    lease_expires_at = now() + make_interval(secs => $3)',
+      'WHERE run_id = $1',
+      "  AND status = 'running'",
+      'RETURNING lease_expires_at, cancel_requested;',
+    ].join('\n'),
+    faultyLineContains: "AND status = 'running'",
+    explanation:
+      'Any worker can renew any running run. The renewal must check ownership, the owner and its generation, as src/sql/heartbeat-fenced.sql does (AND lease_owner = … AND lease_generation = …), so that a worker that has lost the run gets 0 rows and stops.',
+  },
+  {
+    id: 'q-bug-generation',
+    kind: 'bug',
+    chapterId: 'fencing',
+    prompt: 'With this claim, a stale worker\'s fenced writes still succeed after a reclaim. Which line is wrong?',
+    sql: [
+      'WITH candidate AS (',
+      '  SELECT run_id',
+      '  FROM runs',
+      "  WHERE status = 'pending'",
+      "     OR (status = 'running' AND lease_expires_at < now())",
+      '  ORDER BY created_at',
+      '  LIMIT 1',
+      '  FOR UPDATE SKIP LOCKED',
+      ')',
+      'UPDATE runs',
+      "SET status           = 'running',",
+      '    lease_owner      = $1,',
+      '    lease_expires_at = now() + make_interval(secs => $2),',
+      '    lease_generation = lease_generation',
+      'WHERE run_id IN (SELECT run_id FROM candidate)',
+      'RETURNING run_id, lease_generation;',
+    ].join('\n'),
+    faultyLineContains: 'lease_generation = lease_generation',
+    explanation:
+      'Every claim must raise the generation (lease_generation + 1). Here a reclaim keeps the old number, so the stale owner\'s token still matches and its writes land: the fence is gone.',
+  },
+  { id: 'q-predict-race', kind: 'predict', generatorId: 'claim-race', chapterId: 'race', explanation: 'The naive claim lets both workers take the oldest run; compare-and-set and the atomic claim send the second worker to the next run.' },
+  { id: 'q-predict-lock', kind: 'predict', generatorId: 'lock-mode', chapterId: 'lock-modes', explanation: 'FOR UPDATE waits at a locked row, NOWAIT fails, SKIP LOCKED leaves it out and takes the next candidate (or nothing).' },
+  { id: 'q-predict-lease', kind: 'predict', generatorId: 'lease-expiry', chapterId: 'lease', explanation: 'A committed claim keeps the run until its lease ends; an uncommitted one rolls back with the crash. Each successful claim raises the generation by one.' },
+  { id: 'q-predict-heartbeat', kind: 'predict', generatorId: 'heartbeat-gap', chapterId: 'heartbeat', explanation: 'If the gap between renewals is longer than the lease, the lease lapses in between and any claim can take the run from a healthy worker.' },
+  { id: 'q-predict-fencing', kind: 'predict', generatorId: 'fencing-write', chapterId: 'fencing', explanation: 'Only a reclaim makes a write stale. Then the fenced write matches 0 rows and the unfenced one commits: split ownership.' },
+  { id: 'q-predict-cancel', kind: 'predict', generatorId: 'cancel-outcome', chapterId: 'cancellation', explanation: 'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind, so the run is reclaimed once its lease expires.' },
+];
+
+export function findQuestion(id: string): QuizQuestion | undefined {
+  return QUIZ.find((question) => question.id === id);
+}
+
+/** The correct choice ids of a single or multiple choice question. */
+export function correctChoiceIds(question: QuizQuestion): string[] {
+  if (question.kind !== 'single' && question.kind !== 'multiple') return [];
+  return question.choices.filter((choice) => choice.correct === true).map((choice) => choice.id);
+}
+
+/** The 1-based faulty line of a spot-the-bug question, or null if its marker is ambiguous. */
+export function faultyLine(question: QuizQuestion): number | null {
+  return question.kind === 'bug' ? uniqueLine(question.sql, question.faultyLineContains) : null;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x)) && new Set(a).size === a.length;
+}
+
+/** Whether an answer is right. A predict answer carries the engine's answer with it. */
+export function isCorrect(question: QuizQuestion, answer: QuizAnswer): boolean {
+  switch (question.kind) {
+    case 'single':
+      return answer.kind === 'single' && correctChoiceIds(question).includes(answer.choiceId);
+    case 'multiple':
+      return answer.kind === 'multiple' && sameSet(answer.choiceIds, correctChoiceIds(question));
+    case 'order':
+      return answer.kind === 'order' && answer.itemIds.length === question.items.length && answer.itemIds.every((id, i) => question.items[i]!.id === id);
+    case 'bug':
+      return answer.kind === 'bug' && answer.line === faultyLine(question);
+    case 'predict':
+      return answer.kind === 'predict' && answer.correctChoiceId !== null && answer.choiceId === answer.correctChoiceId;
+  }
+}
+
+/** The order an ordering question starts in: shuffled, stable per question, never already correct. */
+export function initialOrder(question: OrderQuestion, attempt = 0): Choice[] {
+  let seed = attempt * 131;
+  for (const char of question.id) seed = (seed * 31 + char.charCodeAt(0)) >>> 0;
+  const random = seededRandom(seed);
+  const items = [...question.items];
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  if (items.every((item, i) => item.id === question.items[i]!.id) && items.length > 1) items.push(items.shift()!);
+  return items;
+}
+
+/** How many questions of each kind, for the quiz's header. */
+export function countByKind(questions: readonly QuizQuestion[] = QUIZ): Record<QuizQuestion['kind'], number> {
+  const counts = { single: 0, multiple: 0, order: 0, bug: 0, predict: 0 };
+  for (const question of questions) counts[question.kind]++;
+  return counts;
+}

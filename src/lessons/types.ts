@@ -1,0 +1,263 @@
+/**
+ * The lesson's vocabulary: chapters, narration, predict-then-run questions, the quiz, challenges, exit
+ * criteria and the concept table. Content is plain typed data; the only functions in it are pure ones
+ * that read an engine trace (answers, judgements), so everything a learner is told about a run comes
+ * from running the engine, never from a hard-coded answer.
+ */
+import type { AnomalyKind, Scenario, Settings, Trace, Verdict } from '../sim/types';
+
+/** The app's engine, as the lesson needs it: play a schedule on a scenario from a fresh start. */
+export type RunTrace = (scenario: Scenario, settings: Settings, schedule: readonly string[]) => Promise<Trace>;
+
+/** What the lesson asks the app to show in the lab. */
+export interface OpenScenarioRequest {
+  /** An id from src/scenarios (the base scenario, even when `scenario` is a variant of it). */
+  scenarioId: string;
+  /** Set when the lesson built a variant (other run ids, lease, faults): load this exact scenario. */
+  scenario?: Scenario;
+  settings: Settings;
+  schedule: string[];
+  /**
+   * 0-based index into `schedule` of the token the narration talks about: play up to and including it
+   * and point at the trace steps whose `tokenIndex` equals it. null: before the first token.
+   */
+  position: number | null;
+}
+
+export type OpenScenario = (request: OpenScenarioRequest) => void;
+
+/** A link out: a repository file, an issue, a documentation page. */
+export interface Source {
+  id: string;
+  label: string;
+  url: string;
+}
+
+/** What must be true at a narration mark; checked by the unit tests against a real engine run. */
+export interface MarkExpectation {
+  actor?: string;
+  action?: string;
+  verdict?: Verdict;
+  /** The step was a statement resuming after a lock wait. */
+  resumed?: boolean;
+  /** An anomaly of this kind names one of this token's steps. */
+  anomaly?: AnomalyKind;
+  /** The step's note contains this text (case-insensitive). */
+  noteIncludes?: string;
+}
+
+/** The moment on the timeline a narration step talks about. */
+export interface NarrationMark {
+  /** Defaults to the chapter's scenario. */
+  scenarioId?: string;
+  /** Defaults to the chapter's settings. */
+  settings?: Settings;
+  /** Defaults to the scenario's script. */
+  schedule?: string[];
+  /** 0-based index into the schedule; null: the starting state. */
+  tokenIndex: number | null;
+  expect?: MarkExpectation;
+}
+
+/** One annotated clause of a SQL statement; `match` locates its first line, `lines` how many it spans. */
+export interface SqlClause {
+  match: string;
+  lines?: number;
+  note: string;
+}
+
+export interface SqlWalkthrough {
+  /** A statement from src/sql (its id in the registry). */
+  sqlId: string;
+  /** A short title above the code. */
+  caption: string;
+  clauses: SqlClause[];
+}
+
+/** A SQL sketch written for the lesson (not executed by the lab). */
+export interface SqlSketch {
+  caption: string;
+  sql: string;
+}
+
+export interface NarrationStep {
+  id: string;
+  heading: string;
+  /** Paragraphs; `backticks` mark code. */
+  body: string[];
+  mark?: NarrationMark;
+  sql?: SqlWalkthrough;
+  sketch?: SqlSketch;
+  /** Predict-then-run question generator ids shown at this step. */
+  predict?: string[];
+  sources?: string[];
+}
+
+export interface Chapter {
+  id: string;
+  title: string;
+  /** One line for the table of contents. */
+  summary: string;
+  /** The scenario the learner steps through; null only for the text-only backpressure chapter. */
+  scenarioId: string | null;
+  settings: Settings | null;
+  concepts: ConceptId[];
+  steps: NarrationStep[];
+}
+
+export type ConceptId =
+  | 'race'
+  | 'claim'
+  | 'atomic-claim'
+  | 'lease'
+  | 'lease-expiry'
+  | 'heartbeat'
+  | 'progress-vs-liveness'
+  | 'orphan-reclaim'
+  | 'fencing'
+  | 'cancellation'
+  | 'backpressure';
+
+export interface Choice {
+  id: string;
+  label: string;
+}
+
+/** A concrete predict-then-run question, built from a seed. */
+export interface PredictInstance {
+  generatorId: string;
+  seed: number;
+  /** The parameters that vary, as stable text: two instances with the same key ask the same thing. */
+  key: string;
+  /** The parameters, for display ("lease 45 s", "fencing off"). */
+  facts: string[];
+  /** The base scenario in src/scenarios. */
+  baseScenarioId: string;
+  scenario: Scenario;
+  settings: Settings;
+  schedule: string[];
+  prompt: string;
+  choices: Choice[];
+  /** Reads the engine's trace: the id of the choice that happened, or null if none did. */
+  answerFrom(trace: Trace): string | null;
+  /** Why it happened, from the same trace. */
+  explain(trace: Trace): string[];
+  /** The schedule position the reveal is about, for "Open in the lab". */
+  focusTokenIndex: number | null;
+}
+
+export interface PredictGenerator {
+  id: string;
+  title: string;
+  chapterId: string;
+  baseScenarioId: string;
+  generate(seed: number): PredictInstance;
+}
+
+interface QuestionBase {
+  id: string;
+  chapterId: string;
+  /** Shown after answering, right or wrong. */
+  explanation: string;
+  sources?: string[];
+}
+
+export interface SingleChoiceQuestion extends QuestionBase {
+  kind: 'single';
+  prompt: string;
+  choices: (Choice & { correct?: boolean })[];
+}
+
+export interface MultipleChoiceQuestion extends QuestionBase {
+  kind: 'multiple';
+  prompt: string;
+  choices: (Choice & { correct?: boolean })[];
+}
+
+export interface OrderQuestion extends QuestionBase {
+  kind: 'order';
+  prompt: string;
+  /** In the correct order. */
+  items: Choice[];
+}
+
+export interface SpotTheBugQuestion extends QuestionBase {
+  kind: 'bug';
+  prompt: string;
+  sql: string;
+  /** Text found on exactly one line of `sql`: the faulty one. */
+  faultyLineContains: string;
+}
+
+export interface PredictQuestion extends QuestionBase {
+  kind: 'predict';
+  generatorId: string;
+}
+
+export type QuizQuestion = SingleChoiceQuestion | MultipleChoiceQuestion | OrderQuestion | SpotTheBugQuestion | PredictQuestion;
+
+export type QuestionKind = QuizQuestion['kind'];
+
+/** A learner's answer, by question kind. */
+export type QuizAnswer =
+  | { kind: 'single'; choiceId: string }
+  | { kind: 'multiple'; choiceIds: string[] }
+  | { kind: 'order'; itemIds: string[] }
+  | { kind: 'bug'; line: number }
+  | { kind: 'predict'; choiceId: string; correctChoiceId: string | null };
+
+export interface Judgement {
+  won: boolean;
+  message: string;
+  /** Trace step indexes that show why. */
+  steps: number[];
+}
+
+export interface Challenge {
+  id: string;
+  title: string;
+  goal: string;
+  /** Why it matters, shown once won (or, for the one that cannot be won the obvious way, once tried). */
+  lesson: string;
+  scenarioId: string;
+  settings: Settings;
+  chapterId: string;
+  /** Three hints, from a nudge to nearly the answer. */
+  hints: [string, string, string];
+  /** A schedule that wins it (used by the tests; never shown). */
+  solution: string[];
+  judge(trace: Trace | null): Judgement;
+}
+
+export type Requirement =
+  | { kind: 'chapter'; id: string }
+  | { kind: 'challenge'; id: string }
+  | { kind: 'question'; id: string }
+  | { kind: 'predict'; id: string };
+
+export interface ExitCriterion {
+  id: string;
+  /** "I can …" */
+  title: string;
+  detail: string;
+  requires: Requirement[];
+}
+
+export interface QueueComparison {
+  system: string;
+  how: string;
+  sources: string[];
+}
+
+export interface ConceptRow {
+  id: ConceptId;
+  name: string;
+  meaning: string;
+  /** Files in src/sql (ids in the registry). */
+  labSql: string[];
+  labNote: string;
+  temporal: string;
+  temporalSources: string[];
+  queues: QueueComparison[];
+  chapterId: string;
+}

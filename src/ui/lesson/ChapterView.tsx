@@ -1,0 +1,148 @@
+/** One chapter: narration steps with Back / Continue, SQL walkthroughs, predictions and lab links. */
+import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
+import { CHAPTERS } from '../../lessons/chapters';
+import { findGenerator } from '../../lessons/predict';
+import type { Chapter, NarrationStep, OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import { findScenario } from '../../scenarios';
+import { SourceLinks } from './links';
+import { PredictCard } from './PredictCard';
+import { narrationRequest, positionLabel } from './requests';
+import { Rich } from './Rich';
+import { SqlCode } from './SqlCode';
+import { SqlWalkthroughView } from './SqlWalkthroughView';
+
+export interface ChapterViewProps {
+  chapter: Chapter;
+  stepIndex: number;
+  onStepChange: (stepIndex: number) => void;
+  done: boolean;
+  /** Marks the chapter done (and moves on, if the host wants). */
+  onFinish: () => void;
+  runTrace: RunTrace;
+  onOpenScenario: OpenScenario;
+  onPredicted?: (generatorId: string, correct: boolean) => void;
+  /** Called whenever a narration step is shown, so the host can point the timeline at it. */
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  nextChapterTitle?: string;
+  /** Move focus to the chapter's first heading when it appears (after "Finish chapter"). */
+  focusOnMount?: boolean;
+}
+
+function isTyping(target: EventTarget): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+export function ChapterView(props: ChapterViewProps) {
+  const { chapter, stepIndex, onStepChange, done, onFinish, runTrace, onOpenScenario, onPredicted, onNarrationStep, nextChapterTitle, focusOnMount } = props;
+  const index = Math.min(Math.max(0, stepIndex), chapter.steps.length - 1);
+  const step = chapter.steps[index]!;
+  const last = index === chapter.steps.length - 1;
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const shown = useRef<string | null>(null);
+  const id = useId();
+  const number = CHAPTERS.findIndex((c) => c.id === chapter.id) + 1;
+  const scenario = chapter.scenarioId ? findScenario(chapter.scenarioId) : undefined;
+  const request = narrationRequest(chapter, step);
+
+  useEffect(() => {
+    const key = `${chapter.id}/${step.id}`;
+    const first = shown.current === null;
+    const changed = shown.current !== key;
+    shown.current = key;
+    if (!changed) return;
+    onNarrationStep?.(narrationRequest(chapter, step), { chapterId: chapter.id, stepId: step.id });
+    if (!first || focusOnMount) headingRef.current?.focus();
+  }, [chapter, step, onNarrationStep, focusOnMount]);
+
+  function onKeyDown(event: KeyboardEvent<HTMLElement>) {
+    if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || isTyping(event.target)) return;
+    if (event.key === 'ArrowRight' && !last) {
+      event.preventDefault();
+      onStepChange(index + 1);
+    } else if (event.key === 'ArrowLeft' && index > 0) {
+      event.preventDefault();
+      onStepChange(index - 1);
+    }
+  }
+
+  return (
+    // The arrow keys step through the narration while focus is anywhere inside the chapter.
+    <article className="ll-chapter" aria-labelledby={`${id}-title`} onKeyDown={onKeyDown}>
+      <header className="ll-chapter-header">
+        <p className="ll-eyebrow">
+          Chapter {number} of {CHAPTERS.length}
+          {done ? <span className="ll-badge is-done"> Done</span> : null}
+        </p>
+        <h2 id={`${id}-title`}>{chapter.title}</h2>
+        <p className="ll-summary">{chapter.summary}</p>
+        {scenario ? (
+          <p className="ll-scenario">
+            Scenario: <strong>{scenario.title}</strong>
+          </p>
+        ) : null}
+      </header>
+
+      <section className="ll-step" aria-labelledby={`${id}-step`}>
+        <p className="ll-step-count">
+          Step {index + 1} of {chapter.steps.length}
+        </p>
+        <h3 id={`${id}-step`} ref={headingRef} tabIndex={-1}>
+          {step.heading}
+        </h3>
+        <StepBody step={step} />
+        {step.sql ? <SqlWalkthroughView key={`${chapter.id}/${step.id}`} walkthrough={step.sql} /> : null}
+        {step.sketch ? <SqlCode sql={step.sketch.sql} caption={step.sketch.caption} /> : null}
+        {request ? (
+          <p className="ll-open">
+            <button type="button" onClick={() => onOpenScenario(request)}>
+              Open in the lab {positionLabel(request)}
+            </button>
+          </p>
+        ) : null}
+        {(step.predict ?? []).map((generatorId) => {
+          const generator = findGenerator(generatorId);
+          return generator ? (
+            <PredictCard
+              key={`${chapter.id}/${step.id}/${generatorId}`}
+              generator={generator}
+              runTrace={runTrace}
+              onOpenScenario={onOpenScenario}
+              onAnswered={(correct) => onPredicted?.(generatorId, correct)}
+            />
+          ) : null;
+        })}
+        <SourceLinks ids={step.sources} />
+      </section>
+
+      <nav className="ll-step-nav" aria-label="Chapter steps">
+        <button type="button" onClick={() => onStepChange(index - 1)} disabled={index === 0}>
+          ← Back
+        </button>
+        {last ? (
+          <button type="button" className="ll-primary" onClick={onFinish}>
+            {done ? (nextChapterTitle ? `Next: ${nextChapterTitle}` : 'Chapter done') : nextChapterTitle ? `Finish chapter, then: ${nextChapterTitle}` : 'Finish the lesson'}
+          </button>
+        ) : (
+          <button type="button" className="ll-primary" onClick={() => onStepChange(index + 1)}>
+            Continue →
+          </button>
+        )}
+        <span className="ll-hint">Tip: ← and → also step through the chapter.</span>
+      </nav>
+    </article>
+  );
+}
+
+function StepBody({ step }: { step: NarrationStep }) {
+  const paragraphs = step.body.map((text, position) => ({ text, position }));
+  return (
+    <div className="ll-prose">
+      {paragraphs.map((paragraph) => (
+        <p key={paragraph.position}>
+          <Rich text={paragraph.text} />
+        </p>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+/**
+ * Everything in one place: chapters, challenges, quiz, exit criteria and concept table as tabs, with
+ * the progress notice and reset control. Links between the views switch tabs.
+ */
+import './lesson.css';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { findChallenge } from '../../lessons/challenges';
+import { findChapter } from '../../lessons/chapters';
+import type { ProgressStore } from '../../lessons/progress-store';
+import { findQuestion } from '../../lessons/quiz';
+import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import type { Trace } from '../../sim/types';
+import { ChallengesView } from './ChallengesView';
+import { ConceptTable } from './ConceptTable';
+import { ExitCriteriaView } from './ExitCriteriaView';
+import { LessonView } from './LessonView';
+import { parseLessonHash } from './links';
+import { ProgressNotice, ProgressSummary, ResetProgress } from './ProgressControls';
+import { QuizView } from './QuizView';
+
+export type LessonTab = 'chapters' | 'challenges' | 'quiz' | 'exit' | 'concepts';
+
+const TABS: { id: LessonTab; label: string }[] = [
+  { id: 'chapters', label: 'Chapters' },
+  { id: 'challenges', label: 'Challenges' },
+  { id: 'quiz', label: 'Quiz' },
+  { id: 'exit', label: 'Exit criteria' },
+  { id: 'concepts', label: 'Concepts' },
+];
+
+export interface LessonHubProps {
+  runTrace: RunTrace;
+  onOpenScenario: OpenScenario;
+  /** The trace the lab currently shows, for judging challenges. */
+  currentTrace: Trace | null;
+  progressStore?: ProgressStore;
+  initialTab?: LessonTab;
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+}
+
+interface Place {
+  tab: LessonTab;
+  chapterId?: string;
+  questionId?: string;
+  challengeId?: string;
+}
+
+function initialPlace(initialTab: LessonTab | undefined): Place {
+  const target = typeof window === 'undefined' ? null : parseLessonHash(window.location.hash);
+  if (target?.kind === 'chapter' && findChapter(target.id)) return { tab: 'chapters', chapterId: target.id };
+  if (target?.kind === 'question' && findQuestion(target.id)) return { tab: 'quiz', questionId: target.id };
+  if (target?.kind === 'challenge' && findChallenge(target.id)) return { tab: 'challenges', challengeId: target.id };
+  return { tab: initialTab ?? 'chapters' };
+}
+
+export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, onNarrationStep }: LessonHubProps) {
+  const [place, setPlace] = useState<Place>(() => initialPlace(initialTab));
+  const tabRefs = useRef(new Map<LessonTab, HTMLButtonElement>());
+  const id = useId();
+
+  const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
+  const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
+  const openChallenge = (challengeId: string) => setPlace({ tab: 'challenges', challengeId });
+
+  function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+    const last = TABS.length - 1;
+    const next = event.key === 'ArrowRight' ? (index === last ? 0 : index + 1) : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1) : event.key === 'Home' ? 0 : event.key === 'End' ? last : null;
+    if (next === null) return;
+    event.preventDefault();
+    const tab = TABS[next]!.id;
+    setPlace({ tab });
+    tabRefs.current.get(tab)?.focus();
+  }
+
+  return (
+    <div className="ll-lesson ll-hub">
+      <div className="ll-hub-bar">
+        <div role="tablist" aria-label="Lesson" className="ll-tabs">
+          {TABS.map((tab, index) => (
+            <button
+              key={tab.id}
+              ref={(element) => {
+                if (element) tabRefs.current.set(tab.id, element);
+                else tabRefs.current.delete(tab.id);
+              }}
+              type="button"
+              role="tab"
+              id={`${id}-tab-${tab.id}`}
+              aria-selected={place.tab === tab.id}
+              aria-controls={`${id}-panel`}
+              tabIndex={place.tab === tab.id ? 0 : -1}
+              onClick={() => setPlace({ tab: tab.id })}
+              onKeyDown={(event) => onTabKey(event, index)}
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        <ProgressSummary progressStore={progressStore} />
+      </div>
+      <ProgressNotice progressStore={progressStore} />
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${place.tab}`} className="ll-panel">
+        {place.tab === 'chapters' ? (
+          <LessonView
+            runTrace={runTrace}
+            onOpenScenario={onOpenScenario}
+            progressStore={progressStore}
+            chapterId={place.chapterId}
+            onChapterChange={(chapterId) => setPlace({ tab: 'chapters', chapterId })}
+            onNarrationStep={onNarrationStep}
+          />
+        ) : null}
+        {place.tab === 'challenges' ? (
+          <ChallengesView currentTrace={currentTrace} onOpenScenario={onOpenScenario} onOpenChapter={openChapter} progressStore={progressStore} challengeId={place.challengeId} />
+        ) : null}
+        {place.tab === 'quiz' ? <QuizView runTrace={runTrace} onOpenChapter={openChapter} progressStore={progressStore} questionId={place.questionId} /> : null}
+        {place.tab === 'exit' ? (
+          <ExitCriteriaView progressStore={progressStore} onOpenChapter={openChapter} onOpenChallenge={openChallenge} onOpenQuestion={openQuestion} />
+        ) : null}
+        {place.tab === 'concepts' ? <ConceptTable onOpenChapter={openChapter} /> : null}
+      </div>
+      <footer className="ll-hub-footer">
+        <ResetProgress progressStore={progressStore} />
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+/** The guided path: table of contents and the chapter being read. */
+import './lesson.css';
+import { useRef, useState } from 'react';
+import { CHAPTERS, findChapter, nextChapter } from '../../lessons/chapters';
+import type { ProgressStore } from '../../lessons/progress-store';
+import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import { ChapterView } from './ChapterView';
+import { TableOfContents } from './TableOfContents';
+import { useLessonProgress } from './useLessonProgress';
+
+export interface LessonViewProps {
+  /** Plays a schedule on the engine (the app's Web Worker). */
+  runTrace: RunTrace;
+  /** Shows a scenario in the lab, positioned at a schedule step. */
+  onOpenScenario: OpenScenario;
+  /** Defaults to the shared localStorage-backed store. */
+  progressStore?: ProgressStore;
+  /** Controls which chapter is shown; leave out to let the view remember it. */
+  chapterId?: string;
+  onChapterChange?: (chapterId: string) => void;
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+}
+
+export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId, onChapterChange, onNarrationStep }: LessonViewProps) {
+  const { state, store } = useLessonProgress(progressStore);
+  const progress = state.progress;
+  const [ownChapter, setOwnChapter] = useState<string>(() => progress.currentChapter ?? CHAPTERS[0]!.id);
+  const currentId = chapterId !== undefined && findChapter(chapterId) ? chapterId : ownChapter;
+  const chapter = findChapter(currentId) ?? CHAPTERS[0]!;
+  const next = nextChapter(chapter.id);
+  const focusNext = useRef(false);
+
+  function select(id: string, focus = false) {
+    focusNext.current = focus;
+    setOwnChapter(id);
+    store.setChapterStep(id, progress.chapters[id]?.step ?? 0);
+    onChapterChange?.(id);
+  }
+
+  return (
+    <div className="ll-lesson ll-lesson-view">
+      <TableOfContents progress={progress} currentChapterId={chapter.id} onSelect={select} />
+      <ChapterView
+        key={chapter.id}
+        chapter={chapter}
+        stepIndex={progress.chapters[chapter.id]?.step ?? 0}
+        onStepChange={(step) => store.setChapterStep(chapter.id, Math.min(Math.max(0, step), chapter.steps.length - 1))}
+        done={progress.chapters[chapter.id]?.done === true}
+        onFinish={() => {
+          store.markChapterDone(chapter.id);
+          if (next) select(next.id, true);
+        }}
+        runTrace={runTrace}
+        onOpenScenario={onOpenScenario}
+        onPredicted={(generatorId, correct) => store.recordPrediction(generatorId, correct)}
+        onNarrationStep={onNarrationStep}
+        nextChapterTitle={next?.title}
+        focusOnMount={focusNext.current}
+      />
+    </div>
+  );
+}

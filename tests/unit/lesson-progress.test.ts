@@ -1,0 +1,298 @@
+/**
+ * Progress that lasts: a versioned JSON form in localStorage that round-trips, rejects corrupt or
+ * foreign data with a notice (never a crash), survives a full storage, and erases only when asked.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { CHALLENGES } from '../../src/lessons/challenges';
+import { CHAPTERS } from '../../src/lessons/chapters';
+import { EXIT_CRITERIA, evaluateExitCriteria } from '../../src/lessons/exit-criteria';
+import {
+  chaptersDone,
+  emptyProgress,
+  type LessonProgress,
+  PROGRESS_STORAGE_KEY,
+  PROGRESS_VERSION,
+  parseProgress,
+  quizScore,
+  serializeProgress,
+  withAnswer,
+  withChallengeWon,
+  withChapterDone,
+  withChapterStep,
+  withHints,
+  withPrediction,
+} from '../../src/lessons/progress';
+import { createProgressStore, type StorageLike } from '../../src/lessons/progress-store';
+import { QUIZ } from '../../src/lessons/quiz';
+
+class MemoryStorage implements StorageLike {
+  readonly data = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.data.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.data.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.data.delete(key);
+  }
+}
+
+class FullStorage extends MemoryStorage {
+  full = true;
+  override setItem(key: string, value: string): void {
+    if (this.full) {
+      const error = new Error('The quota has been exceeded.');
+      error.name = 'QuotaExceededError';
+      throw error;
+    }
+    super.setItem(key, value);
+  }
+}
+
+function busyProgress(): LessonProgress {
+  let p = emptyProgress();
+  p = withChapterStep(p, 'race', 3);
+  p = withChapterDone(p, 'race', 1000);
+  p = withAnswer(p, 'q-cte', false, 2000);
+  p = withAnswer(p, 'q-cte', true, 3000);
+  p = withPrediction(p, 'claim-race', true);
+  p = withPrediction(p, 'claim-race', false);
+  p = withChallengeWon(p, 'double-run', 4000);
+  p = withHints(p, 'atomic-race', 2);
+  return p;
+}
+
+describe('progress data', () => {
+  it('round-trips through its JSON form', () => {
+    const p = busyProgress();
+    const parsed = parseProgress(serializeProgress(p));
+    expect(parsed.notice).toBeNull();
+    expect(parsed.progress).toEqual(p);
+    expect(JSON.parse(serializeProgress(p)).version).toBe(PROGRESS_VERSION);
+  });
+
+  it('records what the learner did', () => {
+    const p = busyProgress();
+    expect(p.chapters.race).toEqual({ done: true, step: 3, doneAt: 1000 });
+    expect(p.currentChapter).toBe('race');
+    expect(p.quiz['q-cte']).toEqual({ attempts: 2, correct: true, everCorrect: true, at: 3000 });
+    expect(p.predictions['claim-race']).toEqual({ attempts: 2, correct: 1 });
+    expect(p.challenges['double-run']).toMatchObject({ won: true, wonAt: 4000 });
+    expect(p.challenges['atomic-race']).toMatchObject({ won: false, hints: 2 });
+    // Winning again keeps the first time; hints never go back or past three.
+    expect(withChallengeWon(p, 'double-run', 9999).challenges['double-run']!.wonAt).toBe(4000);
+    expect(withHints(p, 'atomic-race', 1).challenges['atomic-race']!.hints).toBe(2);
+    expect(withHints(p, 'atomic-race', 7).challenges['atomic-race']!.hints).toBe(3);
+    // A later wrong answer lowers the score but not what was once shown.
+    const wrongAgain = withAnswer(p, 'q-cte', false, 5000);
+    expect(wrongAgain.quiz['q-cte']).toMatchObject({ correct: false, everCorrect: true, attempts: 3 });
+  });
+
+  it('scores the quiz by the latest answers and counts finished chapters', () => {
+    let p = emptyProgress();
+    expect(quizScore(p)).toEqual({ correct: 0, answered: 0, total: QUIZ.length });
+    p = withAnswer(p, 'q-cte', true, 1);
+    p = withAnswer(p, 'q-nowait', false, 1);
+    expect(quizScore(p)).toEqual({ correct: 1, answered: 2, total: QUIZ.length });
+    expect(chaptersDone(withChapterDone(p, 'lease', 1))).toBe(1);
+  });
+
+  it('starts empty when nothing was saved, without a notice', () => {
+    expect(parseProgress(null)).toEqual({ progress: emptyProgress(), notice: null });
+  });
+
+  it.each([
+    ['not JSON', '{"version": 1, "chapters": '],
+    ['JSON that is not an object', '[1,2,3]'],
+    ['a section of the wrong type', JSON.stringify({ version: PROGRESS_VERSION, chapters: 'race' })],
+    ['a chapter entry of the wrong shape', JSON.stringify({ version: PROGRESS_VERSION, chapters: { race: { done: 'yes' } } })],
+    ['a negative count', JSON.stringify({ version: PROGRESS_VERSION, quiz: { 'q-cte': { attempts: -1, correct: true, everCorrect: true, at: 0 } } })],
+    ['more right predictions than attempts', JSON.stringify({ version: PROGRESS_VERSION, predictions: { 'claim-race': { attempts: 1, correct: 5 } } })],
+    ['a current chapter that is not text', JSON.stringify({ version: PROGRESS_VERSION, currentChapter: 12 })],
+  ])('rejects %s with a notice and starts fresh', (_, text) => {
+    const parsed = parseProgress(text);
+    expect(parsed.progress).toEqual(emptyProgress());
+    expect(parsed.notice?.kind).toBe('reset-corrupt');
+    expect(parsed.notice?.message).toMatch(/could not be read/);
+  });
+
+  it('resets an older or unknown version with a notice that says which', () => {
+    const older = parseProgress(JSON.stringify({ version: 0, done: ['race'] }));
+    expect(older.progress).toEqual(emptyProgress());
+    expect(older.notice).toMatchObject({ kind: 'reset-version' });
+    expect(older.notice!.message).toMatch(/older/);
+    const unversioned = parseProgress(JSON.stringify({ chapters: {} }));
+    expect(unversioned.notice?.kind).toBe('reset-version');
+    const newer = parseProgress(JSON.stringify({ version: PROGRESS_VERSION + 1, chapters: {} }));
+    expect(newer.notice?.kind).toBe('reset-version');
+    expect(newer.notice!.message).toMatch(/newer/);
+  });
+
+  it('migrates an older version when a migration exists, with a notice', () => {
+    const migrations = {
+      [PROGRESS_VERSION - 1]: (old: Record<string, unknown>) => ({
+        version: PROGRESS_VERSION,
+        chapters: Object.fromEntries((old.done as string[]).map((id) => [id, { done: true, step: 0, doneAt: null }])),
+      }),
+    };
+    const parsed = parseProgress(JSON.stringify({ version: PROGRESS_VERSION - 1, done: ['race', 'lease'] }), migrations);
+    expect(parsed.notice?.kind).toBe('migrated');
+    expect(chaptersDone(parsed.progress)).toBe(2);
+    // A migration that chokes on the data is treated as corrupt data, not a crash.
+    const broken = parseProgress(JSON.stringify({ version: PROGRESS_VERSION - 1, done: 'race' }), migrations);
+    expect(broken.notice?.kind).toBe('reset-corrupt');
+  });
+
+  it('drops entries for chapters, questions and challenges that no longer exist, quietly', () => {
+    const saved = {
+      ...busyProgress(),
+      chapters: { ...busyProgress().chapters, 'retired-chapter': { done: true, step: 0, doneAt: null } },
+      quiz: { 'q-retired': { attempts: 1, correct: true, everCorrect: true, at: 0 } },
+      currentChapter: 'retired-chapter',
+    };
+    const parsed = parseProgress(JSON.stringify(saved));
+    expect(parsed.notice).toBeNull();
+    expect(Object.keys(parsed.progress.chapters)).toEqual(['race']);
+    expect(parsed.progress.quiz).toEqual({});
+    expect(parsed.progress.currentChapter).toBeNull();
+  });
+
+  it('clamps a saved narration step to the chapter length', () => {
+    const last = CHAPTERS[0]!.steps.length - 1;
+    const parsed = parseProgress(JSON.stringify({ version: PROGRESS_VERSION, chapters: { race: { done: false, step: 999, doneAt: null } } }));
+    expect(parsed.progress.chapters.race!.step).toBe(last);
+  });
+});
+
+describe('progress store', () => {
+  it('saves every change and survives a restart (a new store on the same storage)', () => {
+    const storage = new MemoryStorage();
+    const store = createProgressStore({ storage, now: () => 42 });
+    const listener = vi.fn();
+    store.subscribe(listener);
+    store.markChapterDone('race');
+    store.setChapterStep('lease', 2);
+    store.recordAnswer('q-predict-race', true, 'claim-race');
+    store.recordChallengeWon('double-run');
+    store.revealHints('atomic-race', 1);
+    expect(listener).toHaveBeenCalledTimes(5);
+    expect(storage.getItem(PROGRESS_STORAGE_KEY)).not.toBeNull();
+
+    const restarted = createProgressStore({ storage });
+    const { progress, notice } = restarted.getState();
+    expect(notice).toBeNull();
+    expect(progress).toEqual(store.getState().progress);
+    expect(progress.chapters.race).toMatchObject({ done: true, doneAt: 42 });
+    expect(progress.predictions['claim-race']).toEqual({ attempts: 1, correct: 1 });
+    expect(progress.quiz['q-predict-race']).toMatchObject({ correct: true });
+  });
+
+  it('keeps the same state object when nothing changes', () => {
+    const store = createProgressStore({ storage: new MemoryStorage() });
+    store.markChapterDone('race');
+    const before = store.getState();
+    store.markChapterDone('race');
+    store.revealHints('atomic-race', 0);
+    expect(store.getState()).toBe(before);
+  });
+
+  it('reports corrupt saved data once, and replaces it at the next save', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(PROGRESS_STORAGE_KEY, '{ nope');
+    const store = createProgressStore({ storage });
+    expect(store.getState().notice?.kind).toBe('reset-corrupt');
+    expect(store.getState().progress).toEqual(emptyProgress());
+    store.markChapterDone('race');
+    expect(parseProgress(storage.getItem(PROGRESS_STORAGE_KEY)).progress.chapters.race?.done).toBe(true);
+    store.dismissNotice();
+    expect(store.getState().notice).toBeNull();
+  });
+
+  it('keeps progress in memory with a notice when the storage is full, and recovers when it has room again', () => {
+    const storage = new FullStorage();
+    const store = createProgressStore({ storage });
+    store.markChapterDone('race');
+    expect(store.getState().progress.chapters.race?.done).toBe(true);
+    expect(store.getState().notice?.kind).toBe('save-failed');
+    expect(store.getState().notice?.message).toMatch(/full/);
+    expect(store.getState().persistent).toBe(false);
+    storage.full = false;
+    store.markChapterDone('lease');
+    expect(store.getState().notice).toBeNull();
+    expect(store.getState().persistent).toBe(true);
+    expect(chaptersDone(parseProgress(storage.getItem(PROGRESS_STORAGE_KEY)).progress)).toBe(2);
+  });
+
+  it('works without storage at all, and when reading storage throws', () => {
+    const none = createProgressStore({ storage: null });
+    expect(none.getState().notice?.kind).toBe('storage-unavailable');
+    none.markChapterDone('race');
+    expect(none.getState().progress.chapters.race?.done).toBe(true);
+
+    const blocked: StorageLike = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('SecurityError');
+      },
+      removeItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    const store = createProgressStore({ storage: blocked });
+    expect(store.getState().notice?.kind).toBe('storage-unavailable');
+    store.markChapterDone('race');
+    expect(store.getState().progress.chapters.race?.done).toBe(true);
+    expect(() => store.reset()).not.toThrow();
+  });
+
+  it('erases everything on reset, with a notice', () => {
+    const storage = new MemoryStorage();
+    const store = createProgressStore({ storage });
+    store.markChapterDone('race');
+    store.reset();
+    expect(storage.getItem(PROGRESS_STORAGE_KEY)).toBeNull();
+    expect(store.getState().progress).toEqual(emptyProgress());
+    expect(store.getState().notice?.kind).toBe('reset-done');
+    expect(createProgressStore({ storage }).getState().progress).toEqual(emptyProgress());
+  });
+
+  it('follows changes made in another tab', () => {
+    const storage = new MemoryStorage();
+    const mine = createProgressStore({ storage });
+    const target = new EventTarget();
+    const stop = mine.listenToOtherTabs(target as unknown as Window);
+    const theirs = createProgressStore({ storage });
+    theirs.markChapterDone('fencing');
+    target.dispatchEvent(Object.assign(new Event('storage'), { key: 'something-else' }));
+    expect(mine.getState().progress.chapters.fencing).toBeUndefined();
+    target.dispatchEvent(Object.assign(new Event('storage'), { key: PROGRESS_STORAGE_KEY }));
+    expect(mine.getState().progress.chapters.fencing?.done).toBe(true);
+    stop();
+  });
+});
+
+describe('exit criteria from progress', () => {
+  it('start all open, list what is left, and tick off from what the learner did', () => {
+    const none = evaluateExitCriteria(emptyProgress());
+    expect(none.every((c) => !c.met)).toBe(true);
+    expect(none.every((c) => c.requirements.every((r) => !r.met && r.label.length > 0))).toBe(true);
+
+    let p = emptyProgress();
+    p = withChapterDone(p, 'backpressure', 1);
+    const partial = evaluateExitCriteria(p).find((c) => c.criterion.id === 'backpressure')!;
+    expect(partial.met).toBe(false);
+    expect(partial.requirements.filter((r) => !r.met).map((r) => r.requirement)).toEqual([{ kind: 'question', id: 'q-backpressure' }]);
+    p = withAnswer(p, 'q-backpressure', true, 2);
+    expect(evaluateExitCriteria(p).find((c) => c.criterion.id === 'backpressure')!.met).toBe(true);
+
+    let all = emptyProgress();
+    for (const chapter of CHAPTERS) all = withChapterDone(all, chapter.id, 1);
+    for (const challenge of CHALLENGES) all = withChallengeWon(all, challenge.id, 1);
+    for (const question of QUIZ) all = withAnswer(all, question.id, true, 1);
+    for (const criterion of EXIT_CRITERIA) for (const r of criterion.requires) if (r.kind === 'predict') all = withPrediction(all, r.id, true);
+    expect(evaluateExitCriteria(all).every((c) => c.met)).toBe(true);
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * The lesson's React components render every chapter step, question, challenge, criterion and concept
+ * row (server-side, no DOM needed), with the headings, labels and controls the page relies on.
+ */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { CHALLENGES } from '../../src/lessons/challenges';
+import { CHAPTERS } from '../../src/lessons/chapters';
+import { CONCEPTS } from '../../src/lessons/concepts';
+import { EXIT_CRITERIA } from '../../src/lessons/exit-criteria';
+import { PREDICT_GENERATORS } from '../../src/lessons/predict';
+import { createProgressStore, type StorageLike } from '../../src/lessons/progress-store';
+import { QUIZ } from '../../src/lessons/quiz';
+import type { OpenScenario, RunTrace } from '../../src/lessons/types';
+import { ChallengesView } from '../../src/ui/lesson/ChallengesView';
+import { ChapterView } from '../../src/ui/lesson/ChapterView';
+import { ConceptTable } from '../../src/ui/lesson/ConceptTable';
+import { ExitCriteriaView } from '../../src/ui/lesson/ExitCriteriaView';
+import { LessonHub } from '../../src/ui/lesson/LessonHub';
+import { LessonView } from '../../src/ui/lesson/LessonView';
+import { lessonHref, parseLessonHash } from '../../src/ui/lesson/links';
+import { PredictCard } from '../../src/ui/lesson/PredictCard';
+import { ProgressNotice, ResetProgress } from '../../src/ui/lesson/ProgressControls';
+import { QuizView } from '../../src/ui/lesson/QuizView';
+import { narrationRequest } from '../../src/ui/lesson/requests';
+
+const runTrace: RunTrace = () => Promise.reject(new Error('not used when rendering'));
+const onOpenScenario: OpenScenario = () => undefined;
+
+function memoryStore(initial?: string) {
+  const data = new Map<string, string>();
+  const storage: StorageLike = {
+    getItem: (k) => data.get(k) ?? null,
+    setItem: (k, v) => void data.set(k, v),
+    removeItem: (k) => void data.delete(k),
+  };
+  if (initial !== undefined) storage.setItem('lease-lab.lesson-progress', initial);
+  return createProgressStore({ storage });
+}
+
+function text(html: string): string {
+  return html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/\s+/g, ' ');
+}
+
+describe('LessonHub', () => {
+  it('renders tabs, the first chapter, the progress summary and the reset control', () => {
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore() }));
+    expect(html).toContain('role="tablist"');
+    expect(html.match(/role="tab"/g)).toHaveLength(5);
+    expect(html).toContain('aria-selected="true"');
+    expect(html).toContain('role="tabpanel"');
+    expect(text(html)).toContain(CHAPTERS[0]!.title);
+    expect(text(html)).toContain('Reset my progress');
+    expect(text(html)).toMatch(/Chapters 0\/12/);
+  });
+
+  it.each(['challenges', 'quiz', 'exit', 'concepts'] as const)('opens on the %s tab', (tab) => {
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore(), initialTab: tab }));
+    expect(html).toContain('<h2');
+  });
+
+  it('shows a notice instead of crashing on corrupt saved progress', () => {
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore('{oops') }));
+    expect(html).toContain('role="alert"');
+    expect(text(html)).toMatch(/could not be read/);
+  });
+});
+
+describe('LessonView and ChapterView', () => {
+  it('lists every chapter with its done mark, and marks the current one', () => {
+    const store = memoryStore();
+    store.markChapterDone('race');
+    const html = renderToStaticMarkup(createElement(LessonView, { runTrace, onOpenScenario, progressStore: store, chapterId: 'lease' }));
+    for (const chapter of CHAPTERS) expect(text(html)).toContain(chapter.title);
+    expect(html).toContain('aria-current="page"');
+    expect(text(html)).toContain('1 of 12 chapters done');
+    expect(text(html)).toContain('(done)');
+  });
+
+  it.each(CHAPTERS.flatMap((chapter) => chapter.steps.map((step, index) => [`${chapter.id}/${step.id}`, chapter, index] as const)))(
+    'renders %s with its narration, navigation and lab link',
+    (_, chapter, index) => {
+      const step = chapter.steps[index]!;
+      const html = renderToStaticMarkup(
+        createElement(ChapterView, {
+          chapter,
+          stepIndex: index,
+          onStepChange: () => undefined,
+          done: false,
+          onFinish: () => undefined,
+          runTrace,
+          onOpenScenario,
+        }),
+      );
+      const plain = text(html);
+      expect(plain).toContain(step.heading);
+      expect(plain).toContain(`Step ${index + 1} of ${chapter.steps.length}`);
+      expect(plain).toContain('Back');
+      expect(plain).toMatch(index === chapter.steps.length - 1 ? /Finish/ : /Continue/);
+      if (narrationRequest(chapter, step)) expect(plain).toContain('Open in the lab');
+      for (const clause of step.sql?.clauses ?? []) expect(plain).toContain(clause.note.slice(0, 40));
+      expect((step.predict ?? []).every(() => html.includes('ll-predict'))).toBe(true);
+    },
+  );
+});
+
+describe('PredictCard', () => {
+  it.each(PREDICT_GENERATORS.map((g) => [g.id, g] as const))('%s shows a prompt, labelled choices and a disabled Run button until a choice is made', (_, generator) => {
+    const html = renderToStaticMarkup(createElement(PredictCard, { generator, runTrace, seed: 7 }));
+    const instance = generator.generate(7);
+    expect(text(html)).toContain(instance.prompt.slice(0, 30));
+    expect(html.match(/type="radio"/g)).toHaveLength(instance.choices.length);
+    expect(html).toContain('<legend>');
+    expect(html).toMatch(/<button type="button" class="ll-primary" disabled="">Run it<\/button>/);
+  });
+});
+
+describe('QuizView', () => {
+  it.each(QUIZ.map((q) => [q.id, q] as const))('renders %s with its prompt and answer controls', (_, question) => {
+    const html = renderToStaticMarkup(createElement(QuizView, { runTrace, progressStore: memoryStore(), questionId: question.id }));
+    const plain = text(html);
+    if (question.kind !== 'predict') expect(plain).toContain(question.prompt.slice(0, 30));
+    expect(plain).toMatch(new RegExp(`Question ${QUIZ.indexOf(question) + 1} of ${QUIZ.length}`));
+    if (question.kind === 'single' || question.kind === 'predict' || question.kind === 'bug') expect(html).toContain('type="radio"');
+    if (question.kind === 'multiple') expect(html.match(/type="checkbox"/g)).toHaveLength(question.choices.length);
+    if (question.kind === 'order') expect(html.match(/aria-label="Move /g)).toHaveLength(question.items.length * 2);
+  });
+
+  it('shows the score from saved answers', () => {
+    const store = memoryStore();
+    store.recordAnswer('q-cte', true);
+    store.recordAnswer('q-nowait', false);
+    const html = renderToStaticMarkup(createElement(QuizView, { runTrace, progressStore: store }));
+    expect(text(html)).toMatch(new RegExp(`Score: 1 of ${QUIZ.length} correct \\(2 answered\\)`));
+    expect(html).toContain('answered correctly');
+    expect(html).toContain('answered wrongly');
+  });
+});
+
+describe('ChallengesView, ExitCriteriaView, ConceptTable, progress controls', () => {
+  it('lists every challenge with its hint button and lab link', () => {
+    const html = renderToStaticMarkup(createElement(ChallengesView, { currentTrace: null, onOpenScenario, progressStore: memoryStore() }));
+    for (const challenge of CHALLENGES) expect(text(html)).toContain(challenge.title);
+    expect(html.match(/Show hint 1 of 3/g)).toHaveLength(CHALLENGES.length);
+    expect(html.match(/Open in the lab/g)).toHaveLength(CHALLENGES.length);
+  });
+
+  it('shows revealed hints and won challenges from progress', () => {
+    const store = memoryStore();
+    store.revealHints('double-run', 2);
+    store.recordChallengeWon('double-run');
+    const html = renderToStaticMarkup(createElement(ChallengesView, { currentTrace: null, onOpenScenario, progressStore: store }));
+    expect(text(html)).toContain(CHALLENGES[0]!.hints[1]);
+    expect(text(html)).not.toContain(CHALLENGES[0]!.hints[2]);
+    expect(text(html)).toContain('Won ✓');
+  });
+
+  it('shows every exit criterion and what is left', () => {
+    const store = memoryStore();
+    store.markChapterDone('backpressure');
+    store.recordAnswer('q-backpressure', true);
+    const html = renderToStaticMarkup(createElement(ExitCriteriaView, { progressStore: store, onOpenChapter: () => undefined }));
+    for (const criterion of EXIT_CRITERIA) expect(text(html)).toContain(criterion.title);
+    expect(text(html)).toMatch(/1 of 6 abilities shown/);
+    expect(html).toContain('href="#lesson/chapter/race"');
+  });
+
+  it('renders the concept table with a row per concept and real source links', () => {
+    const html = renderToStaticMarkup(createElement(ConceptTable, {}));
+    expect(html.match(/<th scope="row">/g)).toHaveLength(CONCEPTS.length);
+    expect(html).toContain('src/sql/claim-skip-locked.sql');
+    expect(html).toContain('href="https://github.com/graphile/worker/blob/abfb4cf/src/sql/getJobs.ts"');
+    expect(html).toContain('tabindex="0"');
+  });
+
+  it('asks before erasing progress (the first render only offers the button)', () => {
+    const html = renderToStaticMarkup(createElement(ResetProgress, { progressStore: memoryStore() }));
+    expect(text(html).trim()).toBe('Reset my progress');
+    expect(renderToStaticMarkup(createElement(ProgressNotice, { progressStore: memoryStore() }))).toBe('');
+  });
+});
+
+describe('lesson links', () => {
+  it('round-trip through the URL hash', () => {
+    for (const target of [{ kind: 'chapter', id: 'race' }, { kind: 'question', id: 'q-cte' }, { kind: 'challenge', id: 'double-run' }] as const) {
+      expect(parseLessonHash(lessonHref(target))).toEqual(target);
+    }
+    expect(parseLessonHash('#something-else')).toBeNull();
+    expect(parseLessonHash('#lesson/chapter/%E0%A4%A')).toBeNull();
+  });
+});
