@@ -1,0 +1,367 @@
+/**
+ * The interleaving as a timeline: one lane per worker, one slot per step, revealed up to `position`.
+ *
+ * React owns the container and the <svg>; layout.ts turns the trace into plain geometry and
+ * TimelineSvg draws it. Zoom and pan change only the visible window along x (slot coordinates), which
+ * layout() uses to leave out marks that are not in view, so panning costs the same for 100 steps
+ * as for 10,000.
+ */
+import { bisector } from 'd3';
+import { type CSSProperties, type KeyboardEvent, type PointerEvent, type Ref, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { STRATEGY_LABELS, type Trace } from '../sim/types';
+import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
+import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
+import { TIMELINE_HTML_CSS } from './theme';
+import { TimelineSvg } from './TimelineSvg';
+
+export interface TimelineProps {
+  trace: Trace;
+  /** Steps revealed: 0..trace.steps.length. Only steps with index < position are drawn. */
+  position: number;
+  /** The selected step's index, highlighted. */
+  selected: number | null;
+  /** Called with a step's index when its mark (or its column) is clicked. */
+  onSelect: (stepIndex: number) => void;
+  /** Fixed width in px. Default: the container's width, followed with a ResizeObserver. */
+  width?: number;
+  /** Fixed height in px. Default: the height that gives every lane its full room. */
+  height?: number;
+  /** The <svg> element, for export (timelineSvgText, timelinePng). */
+  svgRef?: Ref<SVGSVGElement>;
+  className?: string;
+}
+
+/** Width used before the container has been measured (and when rendering on the server). */
+const FALLBACK_WIDTH = 960;
+const ZOOM_STEP = 1.5;
+
+const byX = bisector((mark: TimelineMark) => mark.x);
+
+/** The revealed step whose column is under x, if any. */
+function stepAt(layout: TimelineLayout, x: number, y: number): number | null {
+  const bottom = layout.anomalyBand?.bottom ?? layout.plot.bottom;
+  if (y < layout.plot.top - 20 || y > bottom || x < layout.plot.left || x > layout.plot.right) return null;
+  const marks = layout.marks;
+  const i = byX.center(marks, x);
+  const mark = marks[i];
+  if (!mark || Math.abs(mark.x - x) > Math.max(layout.slot / 2, 6)) return null;
+  return mark.step;
+}
+
+function zoomed(layout: TimelineLayout, factor: number, anchorX?: number): TimelineView {
+  const [x0, x1] = layout.view;
+  const span = x1 - x0;
+  const plotWidth = layout.plot.right - layout.plot.left;
+  const t = anchorX === undefined ? 0.5 : Math.max(0, Math.min(1, (anchorX - layout.plot.left) / plotWidth));
+  const anchor = x0 + t * span;
+  const next = Math.max(layout.zoom.minSpan, Math.min(layout.zoom.maxSpan, span * factor));
+  return { x0: anchor - t * next, x1: anchor - t * next + next };
+}
+
+function panned(view: readonly [number, number], du: number): TimelineView {
+  return { x0: view[0] + du, x1: view[1] + du };
+}
+
+function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
+  if (typeof ref === 'function') ref(value);
+  else if (ref) (ref as { current: T | null }).current = value;
+}
+
+export function Timeline({ trace, position, selected, onSelect, width: fixedWidth, height: fixedHeight, svgRef, className }: TimelineProps) {
+  const uid = `tl${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
+  const rootRef = useRef<HTMLDivElement>(null);
+  const svgElement = useRef<SVGSVGElement | null>(null);
+  const [measured, setMeasured] = useState<number | null>(null);
+  const width = fixedWidth ?? measured ?? FALLBACK_WIDTH;
+  const shown = Math.max(0, Math.min(position, trace.steps.length));
+  const height = fixedHeight ?? timelineHeight(trace, width, shown);
+
+  // The window along x: null follows the default (every step, or the latest ones); zoom and pan set it.
+  const [view, setView] = useState<TimelineView | null>(null);
+  const traceKey = `${trace.scenario}|${trace.settings.strategy}|${trace.settings.fencing}`;
+  const [seen, setSeen] = useState({ traceKey, position: shown });
+  if (seen.traceKey !== traceKey || seen.position !== shown) {
+    // Adjusting state while rendering (React's pattern for reacting to new props): a new scenario
+    // resets the zoom; a new step scrolls just enough to keep the latest step in view.
+    setSeen({ traceKey, position: shown });
+    if (seen.traceKey !== traceKey) setView(null);
+    else if (view) setView(followLatest(trace, view, shown));
+  }
+
+  // While a drag is in progress the drawing is laid out `overscan` slots beyond each side and slid by
+  // `shift` px; it is laid out again only when the overscan runs out, so a drag costs a transform per frame.
+  const [overscan, setOverscan] = useState(0);
+  const [shift, setShift] = useState(0);
+  const layout = useMemo(
+    () => layoutTimeline(trace, { width, height }, view ?? undefined, { position: shown, overscan }),
+    [trace, width, height, view, shown, overscan],
+  );
+  const layoutRef = useRef(layout);
+  useLayoutEffect(() => {
+    layoutRef.current = layout;
+  }, [layout]);
+
+  const [hovered, setHovered] = useState<number | null>(null);
+  const drag = useRef<{
+    id: number;
+    /** Pointer x where the current base view was taken. */
+    x: number;
+    base: TimelineView;
+    slot: number;
+    domain: [number, number];
+    /** How far the drawing may slide before it must be laid out again, in px. */
+    reach: number;
+    shift: number;
+    moved: boolean;
+  } | null>(null);
+  const frame = useRef<{ id: number; view: TimelineView } | null>(null);
+
+  /** Views change at most once per animation frame, however fast the pointer or wheel events come. */
+  const requestView = useCallback((next: TimelineView) => {
+    if (frame.current) {
+      frame.current.view = next;
+      return;
+    }
+    const id = requestAnimationFrame(() => {
+      const pending = frame.current;
+      frame.current = null;
+      if (pending) setView(pending.view);
+    });
+    frame.current = { id, view: next };
+  }, []);
+  useEffect(
+    () => () => {
+      if (frame.current) cancelAnimationFrame(frame.current.id);
+    },
+    [],
+  );
+
+  useLayoutEffect(() => {
+    if (fixedWidth !== undefined) return;
+    const root = rootRef.current;
+    if (!root || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver((entries) => {
+      const w = Math.round(entries[0]?.contentRect.width ?? 0);
+      if (w > 0) setMeasured(w);
+    });
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, [fixedWidth]);
+
+  // Wheel: Ctrl/⌘ + wheel (and trackpad pinch) zooms around the pointer; horizontal or Shift + wheel
+  // pans; a plain vertical wheel is left to scroll the page. Listened to natively: React's wheel
+  // listener is passive and cannot prevent the page from zooming.
+  useEffect(() => {
+    const svg = svgElement.current;
+    if (!svg) return;
+    const onWheel = (event: WheelEvent) => {
+      const current = layoutRef.current;
+      const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
+      const x = event.clientX - svg.getBoundingClientRect().left;
+      if (event.ctrlKey || event.metaKey) {
+        event.preventDefault();
+        requestView(zoomed(current, Math.exp(event.deltaY * unit * 0.002), x));
+        return;
+      }
+      const dx = Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.shiftKey ? event.deltaY : 0;
+      if (dx === 0) return;
+      event.preventDefault();
+      requestView(panned(frame.current ? [frame.current.view.x0, frame.current.view.x1] : current.view, (dx * unit) / current.slot));
+    };
+    svg.addEventListener('wheel', onWheel, { passive: false });
+    return () => svg.removeEventListener('wheel', onWheel);
+  }, [requestView]);
+
+  const localPoint = (event: { clientX: number; clientY: number }) => {
+    const box = svgElement.current?.getBoundingClientRect();
+    return box ? { x: event.clientX - box.left, y: event.clientY - box.top } : { x: 0, y: 0 };
+  };
+
+  /** Once per frame, React state catches up with the drag (handlers only update the ref). */
+  const dragFrame = useRef<number | null>(null);
+  const syncDrag = useCallback(() => {
+    if (dragFrame.current !== null) return;
+    dragFrame.current = requestAnimationFrame(() => {
+      dragFrame.current = null;
+      const d = drag.current;
+      if (!d?.moved) return;
+      setView(d.base);
+      setShift(d.shift);
+    });
+  }, []);
+  useEffect(
+    () => () => {
+      if (dragFrame.current !== null) cancelAnimationFrame(dragFrame.current);
+    },
+    [],
+  );
+
+  const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
+    if (event.button !== 0) return;
+    const span = layout.view[1] - layout.view[0];
+    drag.current = {
+      id: event.pointerId,
+      x: event.clientX,
+      base: { x0: layout.view[0], x1: layout.view[1] },
+      slot: layout.slot,
+      domain: layout.domain,
+      reach: span * layout.slot * 0.9,
+      shift: 0,
+      moved: false,
+    };
+  };
+  const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
+    const d = drag.current;
+    if (d && d.id === event.pointerId) {
+      // Dragging right shows earlier steps; stop at either end of the trace.
+      const raw = event.clientX - d.x;
+      const dx = Math.max(-(d.domain[1] - d.base.x1) * d.slot, Math.min((d.base.x0 - d.domain[0]) * d.slot, raw));
+      if (!d.moved && Math.abs(raw) > 4) {
+        d.moved = true;
+        event.currentTarget.setPointerCapture(event.pointerId);
+        setHovered(null);
+        setOverscan(d.base.x1 - d.base.x0);
+      }
+      if (!d.moved) return;
+      if (Math.abs(dx) > d.reach) {
+        // Out of overscan: take the new window as the base and lay out around it.
+        d.base = panned([d.base.x0, d.base.x1], -dx / d.slot);
+        d.x += dx;
+        d.shift = 0;
+      } else {
+        d.shift = dx;
+      }
+      syncDrag();
+      return;
+    }
+    const p = localPoint(event);
+    const step = stepAt(layout, p.x, p.y);
+    if (step !== hovered) setHovered(step);
+  };
+  const endDrag = () => {
+    const d = drag.current;
+    drag.current = null;
+    if (!d?.moved) return;
+    setView(panned([d.base.x0, d.base.x1], -d.shift / d.slot));
+    setShift(0);
+    setOverscan(0);
+  };
+  const onPointerUp = (event: PointerEvent<SVGSVGElement>) => {
+    const d = drag.current;
+    if (!d || d.id !== event.pointerId) return;
+    if (d.moved) {
+      event.currentTarget.releasePointerCapture(event.pointerId);
+      endDrag();
+      return;
+    }
+    drag.current = null;
+    const p = localPoint(event);
+    const step = stepAt(layout, p.x, p.y);
+    if (step !== null) onSelect(step);
+  };
+  const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
+    // Arrow keys belong to the app (step back / forward); the timeline only zooms.
+    if (event.key === '+' || event.key === '=') setView(zoomed(layout, 1 / ZOOM_STEP));
+    else if (event.key === '-' || event.key === '_') setView(zoomed(layout, ZOOM_STEP));
+    else if (event.key === '0') setView(null);
+    else return;
+    event.preventDefault();
+  };
+
+  const setSvg = useCallback(
+    (element: SVGSVGElement | null) => {
+      svgElement.current = element;
+      assignRef(svgRef, element);
+    },
+    [svgRef],
+  );
+
+  const selectedStep = selected !== null && selected < shown ? trace.steps[selected] : undefined;
+  const ariaLabel =
+    `Timeline of ${trace.scenario} (${STRATEGY_LABELS[trace.settings.strategy]}, fencing ${trace.settings.fencing ? 'on' : 'off'}): ` +
+    `${shown} of ${trace.steps.length} steps shown` +
+    (selectedStep ? `; selected ${stepTitle(selectedStep)}` : '') +
+    (layout.links.length > 0 ? `; anomalies: ${layout.links.map((l) => l.label).join(', ')}` : '');
+  const zoomedIn = view !== null;
+  const atDefault = useMemo(() => defaultView(trace, { width, height }, shown), [trace, width, height, shown]);
+
+  return (
+    <div ref={rootRef} className={`tl-root${className ? ` ${className}` : ''}`}>
+      <style>{TIMELINE_HTML_CSS}</style>
+      <div className="tl-toolbar">
+        <span className="tl-hint">drag to pan · Ctrl + wheel to zoom</span>
+        <button type="button" aria-label="Zoom out" onClick={() => setView(zoomed(layout, ZOOM_STEP))} disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}>
+          −
+        </button>
+        <button type="button" aria-label="Zoom in" onClick={() => setView(zoomed(layout, 1 / ZOOM_STEP))} disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}>
+          +
+        </button>
+        <button type="button" onClick={() => setView(null)} disabled={!zoomedIn || (atDefault.x0 === layout.view[0] && atDefault.x1 === layout.view[1])}>
+          Reset zoom
+        </button>
+      </div>
+      <TimelineSvg
+        ref={setSvg}
+        layout={layout}
+        selected={selected}
+        hovered={hovered}
+        uid={uid}
+        ariaLabel={ariaLabel}
+        shiftX={shift}
+        tabIndex={0}
+        data-selected={selected ?? undefined}
+        style={{ touchAction: 'pan-y', cursor: hovered !== null ? 'pointer' : 'grab' }}
+        onPointerDown={onPointerDown}
+        onPointerMove={onPointerMove}
+        onPointerUp={onPointerUp}
+        onPointerCancel={endDrag}
+        onPointerLeave={() => setHovered(null)}
+        onKeyDown={onKeyDown}
+      />
+      {hovered !== null && trace.steps[hovered] ? <Tooltip layout={layout} trace={trace} step={hovered} /> : null}
+    </div>
+  );
+}
+
+function Tooltip({ layout, trace, step: index }: { layout: TimelineLayout; trace: Trace; step: number }) {
+  const mark = layout.marks.find((m) => m.step === index);
+  const step = trace.steps[index];
+  if (!mark || !step) return null;
+  const sql = sqlPreview(step.sql);
+  const params = paramsText(step.params);
+  const result = resultText(step);
+  const anomalies = layout.links.filter((l) => l.steps.includes(index));
+  // Beside the mark, on whichever side has room; above it when the mark is in the lower half.
+  const flip = mark.x > layout.width - 440;
+  const style: CSSProperties = flip ? { right: layout.width - mark.x + 14 } : { left: mark.x + 14 };
+  if (mark.y > layout.height / 2) style.bottom = layout.height - mark.y + 10;
+  else style.top = TOOLBAR_HEIGHT + mark.y + 10;
+  return (
+    <div className="tl-tooltip" role="tooltip" style={style}>
+      <div className="tl-tooltip-title">{stepTitle(step)}</div>
+      <div>{step.note}</div>
+      {sql ? <pre>{sql}</pre> : null}
+      {params ? (
+        <div className="tl-tooltip-row">
+          <span className="tl-tooltip-key">params </span>
+          {params}
+        </div>
+      ) : null}
+      {result ? (
+        <div className="tl-tooltip-row">
+          <span className="tl-tooltip-key">result </span>
+          {result}
+        </div>
+      ) : null}
+      {anomalies.map((a) => (
+        <div key={`${a.kind}-${a.runId}`} className="tl-tooltip-row">
+          <span className="tl-tooltip-key">{ANOMALY_NAMES[a.kind]}: </span>
+          {a.message}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Height of the toolbar row above the svg (the tooltip is placed relative to the root). */
+const TOOLBAR_HEIGHT = 24;

@@ -1,0 +1,110 @@
+/**
+ * Words for the timeline: the short label under each mark, the verdict and anomaly names, and the
+ * text of a step's tooltip. Pure functions of a trace step.
+ */
+import { clockLabel } from '../sim/clock';
+import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
+
+export const VERDICT_NAMES: Record<Verdict, string> = {
+  ok: 'ok',
+  empty: '0 rows',
+  rejected: 'rejected',
+  error: 'error',
+  blocked: 'waits for a lock',
+  event: 'event',
+};
+
+export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
+  'duplicate-execution': 'duplicate execution',
+  'split-ownership': 'split ownership',
+  'stale-write-rejected': 'stale write rejected',
+  'lost-cancel': 'lost cancel',
+  'stuck-while-heartbeating': 'stuck',
+};
+
+const ACTION_LABELS: Record<string, string> = {
+  select: 'SELECT',
+  'naive-update': 'UPDATE',
+  'cas-claim': 'CAS',
+  claim: 'claim',
+  commit: 'commit',
+  heartbeat: 'hb',
+  work: 'work',
+  complete: 'done',
+  'cancel-ack': 'ack',
+  pause: 'pause',
+  resume: 'resume',
+  crash: 'crash',
+};
+
+/** The word under a mark: short enough to sit under a 40 px slot. */
+export function markLabel(step: TraceStep): string {
+  if (step.action === 'advance') return step.token.startsWith('+') ? `${step.token} s` : 'clock';
+  if (step.action === 'cancel-request') return step.runId === null ? 'cancel' : `cancel ${step.runId}`;
+  if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
+  return ACTION_LABELS[step.action] ?? step.action;
+}
+
+/** A second, smaller line: what the verdict adds that the shape only hints at. */
+export function markSublabel(step: TraceStep): string | null {
+  switch (step.verdict) {
+    case 'empty':
+      return '0 rows';
+    case 'rejected':
+      return 'rejected';
+    case 'error':
+      return step.outcome?.status === 'error' ? step.outcome.code : 'error';
+    case 'blocked':
+      return 'waits';
+    case 'ok':
+      if (step.resumed) return 'resumed';
+      if (step.action === 'select' && step.runId !== null) return `run ${step.runId}`;
+      return null;
+    default:
+      return null;
+  }
+}
+
+/** "#5 · 15:00:00 · A · work · ok": one line that names a step. */
+export function stepTitle(step: TraceStep): string {
+  const who = step.actor === 'clock' ? 'clock' : step.actor === 'operator' ? 'operator' : `worker ${step.actor}`;
+  const verdict = step.verdict === 'event' ? '' : ` · ${VERDICT_NAMES[step.verdict]}${step.resumed ? ' (resumed)' : ''}`;
+  return `#${step.index + 1} · ${clockLabel(step.clockSeconds)} · ${who} · ${step.action}${verdict}`;
+}
+
+/** The first `lines` lines of the step's SQL, with an ellipsis line when there are more. */
+export function sqlPreview(sql: string | null, lines = 10): string | null {
+  if (sql === null) return null;
+  const all = sql.trim().split('\n');
+  return all.length <= lines ? all.join('\n') : [...all.slice(0, lines), '…'].join('\n');
+}
+
+function valueText(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'string') return `'${value}'`;
+  return String(value);
+}
+
+/** "$1 = 123, $2 = 'A'". */
+export function paramsText(params: readonly Value[]): string | null {
+  if (params.length === 0) return null;
+  return params.map((value, i) => `$${i + 1} = ${valueText(value)}`).join(', ');
+}
+
+/** What the database answered, in one line. */
+export function resultText(step: TraceStep): string | null {
+  const outcome = step.outcome;
+  if (!outcome) return null;
+  if (outcome.status === 'error') return `${outcome.code}: ${outcome.message}`;
+  if (outcome.status === 'blocked') return `blocked: waits for ${outcome.holders.join(' and ') || 'another transaction'}`;
+  if (outcome.rowCount === 0) return '0 rows';
+  const first = outcome.rows[0];
+  const shown = first
+    ? Object.entries(first)
+        .slice(0, 4)
+        .map(([key, value]) => `${key}=${value === null ? 'NULL' : String(value)}`)
+        .join(', ')
+    : '';
+  const count = `${outcome.rowCount} row${outcome.rowCount === 1 ? '' : 's'}`;
+  return shown ? `${count}: ${shown}${outcome.rows.length > 1 ? ', …' : ''}` : count;
+}

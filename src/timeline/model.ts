@@ -1,0 +1,276 @@
+/**
+ * What the timeline derives from a trace before it knows any pixel: where each step sits along x (in
+ * slot units), each worker's leases and how they went stale, pause and lock-wait spans, crashes, and
+ * the anomalies visible after the first `position` steps. Pure and deterministic; the geometry lives
+ * in layout.ts.
+ */
+import { findScenario } from '../scenarios';
+import { detectAnomalies } from '../sim/anomalies';
+import { secondsOf } from '../sim/clock';
+import type { Actor, Anomaly, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
+import { believesItOwns } from '../sim/worker';
+
+/** Extra room, in slots, where the virtual clock moves between two steps: the visible gap. */
+export const CLOCK_GAP_SLOTS = 0.6;
+
+/** The clock moved between step `step - 1` and `step`. */
+export interface ClockBreak {
+  step: number;
+  /** Slot coordinate of the gap's middle. */
+  u: number;
+  fromSeconds: number;
+  toSeconds: number;
+}
+
+/**
+ * valid: believed and held. expired / superseded: still believed, but the clock passed its expiry, or a
+ * later claim moved the run on. orphan / orphan-expired: its worker is gone and the row still holds it.
+ */
+export type LeaseState = 'valid' | 'expired' | 'superseded' | 'orphan' | 'orphan-expired';
+
+/** A stretch of a lease bar in one state, from slot coordinate `u` until the next change. */
+export interface LeaseChange {
+  u: number;
+  /** The step from which this state holds (for clipping to the revealed steps). */
+  step: number;
+  state: LeaseState;
+  /** expired / orphan states: the lease_expires_at (seconds); superseded: the run's new generation. */
+  detail: number | null;
+}
+
+/** One worker's belief that it owns one run with one generation (its fencing token). */
+export interface LeaseModel {
+  worker: WorkerId;
+  runId: number;
+  generation: number;
+  /** The step whose claim returned the run. */
+  start: number;
+  /**
+   * The step at which the bar ends: the worker stopped believing in it (a completion, a rejected write), or,
+   * after a crash, the row stopped holding it (reclaimed or finished). Null while it lasts.
+   */
+  end: number | null;
+  changes: LeaseChange[];
+}
+
+/** A pause (pause → resume) or a statement waiting for a row lock (blocked → resumed). */
+export interface SpanModel {
+  kind: 'pause' | 'blocked';
+  lane: Actor;
+  start: number;
+  /** The step that ended it, or null while it lasts. */
+  end: number | null;
+  /** Blocked: whose locks it waits for. */
+  holders: string[];
+}
+
+export interface CrashModel {
+  worker: WorkerId;
+  step: number;
+  /** Killed by the operator rather than crashing by itself. */
+  killed: boolean;
+}
+
+export interface TraceModel {
+  /** Slot coordinate of every step: step i sits at i plus CLOCK_GAP_SLOTS per clock break before it. */
+  u: number[];
+  workers: WorkerId[];
+  breaks: ClockBreak[];
+  leases: LeaseModel[];
+  spans: SpanModel[];
+  crashes: CrashModel[];
+  /**
+   * Rows the anomaly band keeps for this trace, whatever the position, so the height stays put while
+   * stepping; at least one, where "no anomaly so far" is said.
+   */
+  anomalyRows: number;
+}
+
+/** Rows the anomaly band may use; further anomalies share the last rows. */
+export const MAX_ANOMALY_ROWS = 4;
+
+const modelCache = new WeakMap<Trace, TraceModel>();
+
+/** The model of a whole trace; memoised on the trace object, which is never mutated once recorded. */
+export function traceModel(trace: Trace): TraceModel {
+  const cached = modelCache.get(trace);
+  if (cached) return cached;
+  const model = buildModel(trace);
+  modelCache.set(trace, model);
+  return model;
+}
+
+function buildModel(trace: Trace): TraceModel {
+  const steps = trace.steps;
+  const u: number[] = [];
+  const breaks: ClockBreak[] = [];
+  for (const step of steps) {
+    const previous = steps[step.index - 1];
+    if (!previous) {
+      u.push(0);
+      continue;
+    }
+    const moved = step.clockSeconds !== previous.clockSeconds;
+    const here = u[step.index - 1]! + 1 + (moved ? CLOCK_GAP_SLOTS : 0);
+    u.push(here);
+    if (moved) breaks.push({ step: step.index, u: here - (1 + CLOCK_GAP_SLOTS) / 2, fromSeconds: previous.clockSeconds, toSeconds: step.clockSeconds });
+  }
+  return {
+    u,
+    workers: workerIds(trace),
+    breaks,
+    leases: leases(steps, u, breaks),
+    spans: [...pauses(steps), ...waits(steps)].sort((a, b) => a.start - b.start),
+    crashes: crashes(steps),
+    anomalyRows: Math.max(1, Math.min(MAX_ANOMALY_ROWS, trace.anomalies.length)),
+  };
+}
+
+/** The scenario's workers (so their lanes are there before they act), and anyone else the steps show. */
+function workerIds(trace: Trace): WorkerId[] {
+  const steps = trace.steps;
+  const ids = new Set<WorkerId>(findScenario(trace.scenario)?.workers.map((w) => w.id) ?? []);
+  for (const worker of steps[0]?.workers ?? []) ids.add(worker.id);
+  for (const step of steps) if (step.actor !== 'clock' && step.actor !== 'operator') ids.add(step.actor);
+  return [...ids].sort();
+}
+
+function stateOf(step: TraceStep, id: WorkerId): WorkerState | undefined {
+  return step.workers.find((w) => w.id === id);
+}
+
+/**
+ * Leases, in the order they began. A lease goes stale while its worker still believes in it once the
+ * clock passes its expiry, or once another claim has moved the run to a later generation. A worker that
+ * crashes leaves its lease behind in the row: an orphan until the lease expires and someone reclaims it.
+ */
+function leases(steps: readonly TraceStep[], u: readonly number[], breaks: readonly ClockBreak[]): LeaseModel[] {
+  type Open = LeaseModel & { expiresAt: number | null; last: LeaseState | null };
+  const open = new Map<WorkerId, Open>();
+  const orphans: Open[] = [];
+  const out: Open[] = [];
+  const breakBefore = new Map(breaks.map((b) => [b.step, b.u]));
+  const change = (lease: Open, step: TraceStep, state: LeaseState, detail: number | null) => {
+    if (state === lease.last) return;
+    // Expiry happens while the clock moves, so it is drawn in the gap before the step; anything else happens at its step.
+    const expiring = (state === 'expired' || state === 'orphan-expired') && lease.last !== null;
+    lease.changes.push({ u: expiring ? (breakBefore.get(step.index) ?? u[step.index]!) : u[step.index]!, step: step.index, state, detail });
+    lease.last = state;
+  };
+  /** The run's committed row, when it still records this lease (an uncommitted claim is not in it yet). */
+  const heldRow = (lease: Open, step: TraceStep) => {
+    const row = step.runs.find((r) => r.run_id === lease.runId);
+    return row && row.lease_generation === lease.generation && row.lease_owner === lease.worker ? row : undefined;
+  };
+  const expired = (lease: Open, step: TraceStep) => lease.expiresAt !== null && step.clockSeconds > lease.expiresAt;
+
+  for (const step of steps) {
+    for (const lease of [...orphans]) {
+      const row = heldRow(lease, step);
+      if (!row || row.status !== 'running') {
+        lease.end = step.index;
+        orphans.splice(orphans.indexOf(lease), 1);
+        continue;
+      }
+      lease.expiresAt = secondsOf(row.lease_expires_at) ?? lease.expiresAt;
+      change(lease, step, expired(lease, step) ? 'orphan-expired' : 'orphan', lease.expiresAt);
+    }
+    const ids = new Set([...open.keys(), ...step.workers.map((w) => w.id)]);
+    for (const id of [...ids].sort()) {
+      const worker = stateOf(step, id);
+      const believes = worker !== undefined && believesItOwns(worker) && worker.generation !== null;
+      const current = open.get(id);
+      if (current && (!believes || worker.runId !== current.runId || worker.generation !== current.generation)) {
+        open.delete(id);
+        const row = heldRow(current, step);
+        if (worker?.phase === 'crashed' && row && row.status === 'running') {
+          orphans.push(current);
+          change(current, step, expired(current, step) ? 'orphan-expired' : 'orphan', current.expiresAt);
+        } else {
+          current.end = step.index;
+        }
+      }
+      if (!believes || worker.runId === null || worker.generation === null) continue;
+      let lease = open.get(id);
+      if (!lease) {
+        lease = { worker: id, runId: worker.runId, generation: worker.generation, start: step.index, end: null, changes: [], expiresAt: null, last: null };
+        open.set(id, lease);
+        out.push(lease);
+      }
+      const row = step.runs.find((r) => r.run_id === lease.runId);
+      const held = heldRow(lease, step);
+      if (held) lease.expiresAt = secondsOf(held.lease_expires_at) ?? lease.expiresAt;
+      if (row && row.lease_generation > lease.generation) change(lease, step, 'superseded', row.lease_generation);
+      else if (expired(lease, step)) change(lease, step, 'expired', lease.expiresAt);
+      else change(lease, step, 'valid', null);
+    }
+  }
+  return out.map(({ worker, runId, generation, start, end, changes }) => ({ worker, runId, generation, start, end, changes }));
+}
+
+function pauses(steps: readonly TraceStep[]): SpanModel[] {
+  const out: SpanModel[] = [];
+  const open = new Map<string, SpanModel>();
+  for (const step of steps) {
+    if (step.action === 'pause') {
+      const span: SpanModel = { kind: 'pause', lane: step.actor, start: step.index, end: null, holders: [] };
+      open.set(step.actor, span);
+      out.push(span);
+    } else if (step.action === 'resume' || step.action === 'crash') {
+      const span = open.get(step.actor);
+      if (span) span.end = step.index;
+      open.delete(step.actor);
+    }
+  }
+  return out;
+}
+
+/** From a statement that had to wait for a row lock to the step where it ran (resumed), or the waiter died. */
+function waits(steps: readonly TraceStep[]): SpanModel[] {
+  const out: SpanModel[] = [];
+  for (const step of steps) {
+    if (step.verdict !== 'blocked') continue;
+    const holders = step.outcome?.status === 'blocked' ? step.outcome.holders : [];
+    const span: SpanModel = { kind: 'blocked', lane: step.actor, start: step.index, end: null, holders };
+    for (const later of steps.slice(step.index + 1)) {
+      const resumed = later.actor === step.actor && later.resumed;
+      const died = step.actor !== 'operator' && stateOf(later, step.actor)?.phase === 'crashed';
+      if (resumed || died) {
+        span.end = later.index;
+        break;
+      }
+    }
+    out.push(span);
+  }
+  return out;
+}
+
+function crashes(steps: readonly TraceStep[]): CrashModel[] {
+  const out: CrashModel[] = [];
+  for (const step of steps) {
+    const previous = steps[step.index - 1];
+    for (const worker of step.workers) {
+      if (worker.phase !== 'crashed') continue;
+      if (previous && stateOf(previous, worker.id)?.phase === 'crashed') continue;
+      out.push({ worker: worker.id, step: step.index, killed: step.action === 'kill' });
+    }
+  }
+  return out;
+}
+
+const anomalyCache = new WeakMap<Trace, { position: number; anomalies: Anomaly[] }>();
+
+/**
+ * The anomalies a learner can see after the first `position` steps: detected on that prefix, so a
+ * duplicate execution appears when the second paid call happens, not when both workers have merely read.
+ * The whole trace's own list is used once every step is shown.
+ */
+export function anomaliesAt(trace: Trace, position: number): Anomaly[] {
+  const shown = Math.max(0, Math.min(position, trace.steps.length));
+  if (shown >= trace.steps.length) return trace.anomalies;
+  const cached = anomalyCache.get(trace);
+  if (cached && cached.position === shown) return cached.anomalies;
+  const anomalies = detectAnomalies(trace.steps.slice(0, shown));
+  anomalyCache.set(trace, { position: shown, anomalies });
+  return anomalies;
+}
