@@ -1,0 +1,46 @@
+/**
+ * Starts the lab: the engine's Web Worker first (so Postgres boots while React paints), then the store,
+ * its links to the URL and localStorage, and the page. All of this runs once per page load, outside
+ * React, so StrictMode's double effects can never start a second Postgres.
+ */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createLabStore } from './store/lab-store';
+import type { StorageLike } from './store/persist';
+import { LabProvider } from './store/react';
+import { connectOutside } from './store/sync';
+import { App } from './ui/App';
+import { startWorkerEngine } from './worker/spawn';
+import './styles/app.css';
+
+function localStorageOrNull(): StorageLike | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+const engine = startWorkerEngine();
+const storage = localStorageOrNull();
+const store = createLabStore({ engine, storage });
+const disconnect = connectOutside(store, window, storage);
+import.meta.hot?.dispose(() => {
+  disconnect();
+  engine.dispose();
+});
+void store.getState().start(window.location.hash);
+
+// For the curious (and the browser tests): the store, from the developer console.
+(window as unknown as { leaseLab: unknown }).leaseLab = { store };
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <LabProvider store={store}>
+        <App />
+      </LabProvider>
+    </StrictMode>,
+  );
+}

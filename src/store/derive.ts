@@ -1,0 +1,198 @@
+/**
+ * Pure read-outs of the lab's state for the panels: the step shown, what changed in `runs`, how values,
+ * results and worker states read in plain words. Components call these and render; nothing here mutates.
+ */
+import { detectAnomalies } from '../sim/anomalies';
+import { clockLabel, secondsOf } from '../sim/clock';
+import type { Anomaly, LockHolding, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
+import { isFinished, whyCannotMove } from '../sim/worker';
+
+/** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
+export interface Snapshot {
+  runs: RunRow[];
+  workers: WorkerState[];
+  locks: LockHolding[];
+  clockSeconds: number;
+}
+
+export function snapshotAfter(steps: readonly TraceStep[], count: number, initialRuns: RunRow[], initialWorkers: WorkerState[]): Snapshot {
+  const step = count > 0 ? steps[Math.min(count, steps.length) - 1] : undefined;
+  if (!step) return { runs: initialRuns, workers: initialWorkers, locks: [], clockSeconds: 0 };
+  return { runs: step.runs, workers: step.workers, locks: step.locks, clockSeconds: step.clockSeconds };
+}
+
+/** The step the side panel explains: the one picked on the timeline, or else the last one revealed. */
+export function shownStepIndex(position: number, selected: number | null): number | null {
+  if (selected !== null && selected >= 0 && selected < position) return selected;
+  return position > 0 ? position - 1 : null;
+}
+
+/** Cells of `runs` that differ from the previous state, as "runId:column"; new rows count whole. */
+export function changedCells(before: readonly RunRow[], after: readonly RunRow[]): Set<string> {
+  const changed = new Set<string>();
+  for (const row of after) {
+    const old = before.find((r) => r.run_id === row.run_id);
+    for (const column of Object.keys(row) as (keyof RunRow)[]) {
+      if (!old || old[column] !== row[column]) changed.add(`${row.run_id}:${column}`);
+    }
+  }
+  return changed;
+}
+
+/** A SQL value as psql would print it in a parameter list. */
+export function formatValue(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
+  return String(value);
+}
+
+export function formatParams(params: readonly Value[]): string[] {
+  return params.map((value, i) => `$${i + 1} = ${formatValue(value)}`);
+}
+
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
+
+/** A cell of a result or of `runs`: timestamps on the lab's clock, the rest as they are. */
+export function formatCell(value: Value): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'string' && TIMESTAMP.test(value)) {
+    const seconds = secondsOf(value);
+    return seconds === null ? value : clockLabel(seconds);
+  }
+  return String(value);
+}
+
+export type ResultView =
+  | { kind: 'rows'; summary: string; columns: string[]; rows: Value[][] }
+  | { kind: 'error'; summary: string }
+  | { kind: 'blocked'; summary: string }
+  | { kind: 'none'; summary: string };
+
+/** Statements that answer with rows: a query, or a write with RETURNING. COMMIT and friends do not. */
+function returnsRows(sql: string | null): boolean {
+  return sql === null || /\bRETURNING\b/i.test(sql) || /^\s*(SELECT|WITH)\b/i.test(sql);
+}
+
+export function describeResult(outcome: StatementOutcome | null, sql: string | null = null): ResultView {
+  if (outcome === null) return { kind: 'none', summary: 'No statement: this step is an event.' };
+  if (outcome.status === 'blocked') {
+    const on = outcome.holders.length > 0 ? outcome.holders.join(' and ') : 'another transaction';
+    return { kind: 'blocked', summary: `Blocked, waiting for ${on}.` };
+  }
+  if (outcome.status === 'error') return { kind: 'error', summary: `ERROR ${outcome.code}: ${outcome.message}` };
+  const columns = [...new Set(outcome.rows.flatMap((row) => Object.keys(row)))];
+  const rows = outcome.rows.map((row) => columns.map((c) => row[c] ?? null));
+  if (outcome.rowCount === 0 && !returnsRows(sql)) return { kind: 'none', summary: `OK: ${sql?.trim().split(/\s+/)[0]?.toUpperCase() ?? 'done'} succeeded.` };
+  const summary = outcome.rowCount === 0 ? '0 rows: the statement matched nothing.' : `${outcome.rowCount} row${outcome.rowCount === 1 ? '' : 's'}`;
+  return { kind: 'rows', summary, columns, rows };
+}
+
+export function describeLock(lock: LockHolding): string {
+  const who = lock.session === 'OP' ? 'The operator' : lock.session;
+  const runs = lock.runIds.length === 1 ? `run ${lock.runIds[0]}` : `runs ${lock.runIds.join(', ')}`;
+  return `${who}'s open transaction holds the row lock on ${runs}.`;
+}
+
+export interface WorkerCard {
+  id: string;
+  phase: string;
+  paused: boolean;
+  runId: number | null;
+  generation: number | null;
+  /** Seconds of lease left on the lab's clock; negative once it has expired; null without a lease. */
+  leaseLeftSeconds: number | null;
+  workDone: number;
+  callsPaid: number;
+  costCents: number;
+  /** Why it cannot take a step now, or null. */
+  blockedReason: string | null;
+}
+
+export function workerCard(worker: WorkerState, clockSeconds: number): WorkerCard {
+  return {
+    id: worker.id,
+    phase: worker.phase,
+    paused: worker.paused,
+    runId: worker.runId,
+    generation: worker.generation,
+    leaseLeftSeconds: worker.leaseExpiresAtSeconds === null ? null : worker.leaseExpiresAtSeconds - clockSeconds,
+    workDone: worker.workDone,
+    callsPaid: worker.callsPaid,
+    costCents: worker.costPaidCents,
+    blockedReason: whyCannotMove(worker),
+  };
+}
+
+export function formatCents(cents: number): string {
+  return `$${(cents / 100).toFixed(2)}`;
+}
+
+/** Seconds to add to the clock to pass the next lease expiry of a running run, or null. */
+export function secondsToNextExpiry(runs: readonly RunRow[], clockSeconds: number): number | null {
+  const expiries = runs
+    .filter((run) => run.status === 'running' && run.lease_expires_at !== null)
+    .map((run) => (secondsOf(run.lease_expires_at) ?? 0) + 1)
+    .filter((at) => at > clockSeconds);
+  return expiries.length > 0 ? Math.min(...expiries) - clockSeconds : null;
+}
+
+/** Workers that can take a step in this state (the engine's own rule). */
+export function movableWorkers(workers: readonly WorkerState[]): string[] {
+  return workers.filter((w) => whyCannotMove(w) === null).map((w) => w.id);
+}
+
+/** Anomalies the learner can already see: those of the revealed steps alone. */
+export function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
+  return detectAnomalies(steps.slice(0, Math.max(0, position)));
+}
+
+export interface Outcome {
+  /** The findings so far, most recent last; empty when nothing went wrong yet. */
+  findings: string[];
+  /** What the current step did, in plain words. */
+  now: string;
+}
+
+/**
+ * `end` says how the trace ends when the cursor is at its end: 'over' (nothing can happen), 'stalled'
+ * (the script is done and no worker moves by itself), or null (more can happen).
+ */
+export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
+  const findings = revealedAnomalies(steps, position).map((a) => a.message);
+  const current = position > 0 ? steps[position - 1] : undefined;
+  let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';
+  if (end !== null && position >= steps.length && steps.length > 0) {
+    const what = end === 'over' ? 'Nothing more can happen' : 'Nothing more happens unless you step a worker or move the clock';
+    now += findings.length === 0 ? ` ${what}, and no anomaly appeared.` : ` ${what}.`;
+  }
+  return { findings, now };
+}
+
+export interface WorkerMoves {
+  step: boolean;
+  pause: boolean;
+  resume: boolean;
+  crash: boolean;
+  /** Why it cannot take a step, or null. */
+  why: string | null;
+}
+
+/** Which of a worker's buttons can do something in this state (the engine's checks, less the pointless ones). */
+export function workerMoves(worker: WorkerState | undefined): WorkerMoves {
+  if (!worker) return { step: false, pause: false, resume: false, crash: false, why: 'Postgres is starting' };
+  const why = whyCannotMove(worker);
+  const finished = isFinished(worker);
+  return {
+    step: why === null,
+    pause: !worker.paused && !finished && worker.phase !== 'crashed',
+    resume: worker.paused,
+    crash: !finished && worker.phase !== 'crashed',
+    why,
+  };
+}
+
+/** Runs an operator can act on: every run to cancel; to kill, those a live worker is running. */
+export function operatorTargets(runs: readonly RunRow[], workers: readonly WorkerState[]): { cancel: number[]; kill: number[] } {
+  const owned = workers.filter((w) => w.runId !== null && w.phase !== 'crashed' && ['owner', 'in-transaction', 'blocked'].includes(w.phase)).map((w) => w.runId!);
+  return { cancel: runs.map((r) => r.run_id), kill: runs.map((r) => r.run_id).filter((id) => owned.includes(id)) };
+}

@@ -1,0 +1,23 @@
+/**
+ * The lab's store: a vanilla zustand store (no React here), made of slices combined once. The React
+ * binding is in react.tsx; the playback loop, links and storage use the store directly.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { loadPrefs } from './persist';
+import { createPlaybackSlice } from './playback-slice';
+import { createSessionSlice } from './session-slice';
+import type { LabDeps, LabState } from './types';
+import { createUiSlice } from './ui-slice';
+
+export type LabStore = StoreApi<LabState>;
+
+export function createLabStore(deps: LabDeps): LabStore {
+  const store = createStore<LabState>()((...a) => ({
+    ...createSessionSlice(deps)(...a),
+    ...createPlaybackSlice(deps)(...a),
+    ...createUiSlice()(...a),
+  }));
+  const prefs = loadPrefs(deps.storage);
+  store.setState({ theme: prefs.theme, speed: prefs.speed });
+  return store;
+}

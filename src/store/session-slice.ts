@@ -1,0 +1,352 @@
+/**
+ * The session: which scenario, which settings, the schedule and its trace, and the cursor. Every
+ * request to the engine goes through one serial queue; a request that hangs ends in a restart and a
+ * replay of the schedule (see worker/client.ts), told to the learner in a notice.
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import { findScenario } from '../scenarios';
+import { detectAnomalies } from '../sim/anomalies';
+import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
+import { EngineError, WATCHDOG_MS, WatchdogError } from '../worker/client';
+import type { ApplyResult, LoadResult } from '../worker/protocol';
+import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
+import { listRefused } from './notices';
+import { decodeView } from './permalink';
+import { loadPlace } from './persist';
+import { SerialQueue } from './queue';
+import { branchFor, scriptCandidates } from './script';
+import type { LabDeps, LabState, SessionSlice } from './types';
+import { type CheckedView, defaultView, fitPosition, type View } from './view';
+
+type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
+
+/** How a token reads in "while …" and "… cannot happen now". */
+export function describeToken(token: string): string {
+  if (/^[A-Z]$/.test(token)) return `stepping worker ${token}`;
+  const advance = /^\+(\d+)$/.exec(token);
+  if (advance) return `moving the clock ${advance[1]} s`;
+  const [kind, target] = token.split(':');
+  switch (kind) {
+    case 'pause':
+      return `pausing worker ${target}`;
+    case 'resume':
+      return `resuming worker ${target}`;
+    case 'crash':
+      return `crashing worker ${target}`;
+    case 'cancel':
+      return `cancelling run ${target}`;
+    case 'kill':
+      return `killing the worker of run ${target}`;
+    default:
+      return `applying "${token}"`;
+  }
+}
+
+export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], [], SessionSlice> {
+  return (set, get) => {
+    const queue = new SerialQueue((pending) => set({ pending }));
+
+    /**
+     * Runs a task in turn. If the engine hangs during it, `redo` rebuilds the view on the new engine:
+     * by default the trace the learner had (the task's own change is dropped); a task that loads a
+     * view passes itself, so the view it was opening is opened after all.
+     */
+    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>): Promise<T> {
+      return queue.run(task, fallback, (error) => recover(label, error, redo));
+    }
+
+    async function load(basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
+      const result = await deps.engine.request({
+        type: 'load',
+        scenarioId: basis.scenarioId,
+        settings: basis.settings,
+        schedule: basis.schedule,
+        onInapplicable: mode,
+      });
+      set({
+        scenarioId: result.scenarioId,
+        settings: result.settings,
+        schedule: result.schedule,
+        steps: result.steps,
+        initialRuns: result.initialRuns,
+        initialWorkers: result.initialWorkers,
+        status: result.status,
+        loaded: true,
+        stalled: false,
+        selected: null,
+      });
+      return result;
+    }
+
+    function basis(): Basis {
+      const { scenarioId, settings, schedule } = get();
+      return { scenarioId, settings, schedule };
+    }
+
+    /** The trace the learner had, replayed on a fresh engine (after a restart). */
+    async function replayCurrent(): Promise<void> {
+      const { position } = get();
+      const result = await load(basis(), 'skip');
+      set({ position: Math.min(position, result.steps.length) });
+    }
+
+    /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
+    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent): Promise<void> {
+      set({ playing: false });
+      if (!(error instanceof WatchdogError)) {
+        if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
+        get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
+        return;
+      }
+      const title = `Postgres stopped answering while ${label}, so the lab restarted it.`;
+      const why = `No answer came within ${WATCHDOG_MS / 1000} s. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and started Postgres again in a new one.`;
+      try {
+        await redo();
+        const n = get().schedule.length;
+        get().notify('warning', title, [`${why} It replayed your ${n} step${n === 1 ? '' : 's'}: you are where you were.`]);
+      } catch (again) {
+        if (!(again instanceof WatchdogError)) throw again;
+        get().notify('error', title, [why, 'Replaying your schedule hung as well, so the lab started this scenario afresh.']);
+        await load({ ...basis(), schedule: [] }, 'stop');
+        set({ position: 0, intended: [] });
+      }
+    }
+
+    async function openView(checked: CheckedView, title: string): Promise<void> {
+      const { view, problems } = checked;
+      set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
+      const task = async () => {
+        const result = await load(view, 'stop');
+        const all = [...problems];
+        const stop = result.refused[0];
+        let position: number;
+        if (stop) {
+          all.push(`Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`);
+          position = Math.min(view.position ?? result.steps.length, result.steps.length);
+        } else {
+          position = fitPosition(view.position, result.steps.length, all);
+        }
+        set({ position, intended: result.schedule });
+        if (all.length > 0) get().notify('warning', title, all);
+      };
+      await enqueue('opening the scenario', task, undefined, task);
+    }
+
+    async function changeSettings(settings: Settings, what: string): Promise<void> {
+      set({ playing: false, settings });
+      const task = async () => {
+        const { scenarioId, intended, position, steps } = get();
+        const atEnd = position >= steps.length;
+        const result = await load({ scenarioId, settings, schedule: intended }, 'skip');
+        set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length) });
+        if (result.refused.length > 0) {
+          const n = result.refused.length;
+          get().notify('info', `${what}, ${n} step${n === 1 ? '' : 's'} of your schedule no longer appl${n === 1 ? 'ies' : 'y'} and ${n === 1 ? 'was' : 'were'} skipped.`, listRefused(result.refused));
+        }
+      };
+      await enqueue('replaying the schedule with the new setting', task, undefined, task);
+    }
+
+    function append(result: ApplyResult & { token: string }, reveal: 'first' | 'all'): void {
+      const { steps, schedule } = get();
+      const nextSchedule = [...schedule, result.token];
+      set({
+        steps: [...steps, ...result.steps],
+        schedule: nextSchedule,
+        intended: nextSchedule,
+        status: result.status,
+        stalled: false,
+        position: steps.length + (reveal === 'first' ? Math.min(1, result.steps.length) : result.steps.length),
+        selected: null,
+      });
+    }
+
+    return {
+      enginePhase: 'starting',
+      engineMessage: null,
+      pending: 0,
+      scenarioId: defaultView().scenarioId,
+      settings: defaultView().settings,
+      schedule: [],
+      intended: [],
+      steps: [],
+      initialRuns: [],
+      initialWorkers: [],
+      status: null,
+      position: 0,
+      selected: null,
+      loaded: false,
+      stalled: false,
+
+      async start(fragment) {
+        deps.engine.subscribe((event) => {
+          if (event.kind === 'starting') set({ enginePhase: 'starting', engineMessage: event.restart ? 'Restarting Postgres…' : null });
+          else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null });
+          else set({ enginePhase: 'failed', engineMessage: event.message, playing: false });
+        });
+        const fromLink = decodeView(fragment);
+        if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
+        const saved = loadPlace(deps.storage);
+        if (saved) return openView(saved, 'Your saved place could not be restored exactly.');
+        return openView({ view: defaultView(), problems: [] }, '');
+      },
+
+      async openLink(fragment) {
+        const checked = decodeView(fragment);
+        if (checked) await openView(checked, 'This link could not be opened exactly as written.');
+      },
+
+      async chooseScenario(id) {
+        const scenario = findScenario(id);
+        if (!scenario) return;
+        await openView({ view: { ...defaultView(id), position: 0 }, problems: [] }, '');
+      },
+
+      chooseStrategy(strategy: Strategy) {
+        return changeSettings({ ...get().settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
+      },
+
+      setFencing(on) {
+        return changeSettings({ ...get().settings, fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
+      },
+
+      step() {
+        return enqueue(
+          'taking the next step',
+          async () => {
+            const { loaded, position, steps, scenarioId, schedule } = get();
+            if (!loaded) return false;
+            if (position < steps.length) {
+              set({ position: position + 1, selected: null });
+              return true;
+            }
+            const script = findScenario(scenarioId)?.script ?? [];
+            const result = await deps.engine.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
+            if (result.token === null) {
+              set({ status: result.status, stalled: true });
+              return false;
+            }
+            append({ ...result, token: result.token }, 'first');
+            return true;
+          },
+          false,
+        );
+      },
+
+      applyToken(token) {
+        const label = describeToken(token);
+        return enqueue(
+          label,
+          async () => {
+            const before = get();
+            if (!before.loaded) return false;
+            if (/^[A-Z]$/.test(token)) {
+              const state = snapshotAfter(before.steps, before.position, before.initialRuns, before.initialWorkers);
+              if (!movableWorkers(state.workers).includes(token)) {
+                const worker = state.workers.find((w) => w.id === token);
+                get().notify('info', `Worker ${token} cannot take a step now.`, worker ? [`${token} is ${worker.paused ? 'paused' : worker.phase}.`] : []);
+                return false;
+              }
+            }
+            const branch = branchFor(before.schedule, before.steps, before.position, token);
+            if (branch.kind === 'reveal') {
+              set({ position: branch.position, selected: null });
+              return true;
+            }
+            const cut = branch.kind === 'truncate' && branch.schedule.length < before.schedule.length;
+            if (cut) await load({ ...basis(), schedule: branch.schedule }, 'stop');
+            const result = await deps.engine.request({ type: 'apply', candidates: [token], fallback: false });
+            if (result.token === null) {
+              if (cut) {
+                // Nothing new happened: put the trace the learner had back.
+                await load({ ...basis(), schedule: before.schedule }, 'stop');
+                set({ position: before.position });
+              }
+              const reason = result.refused[0]?.reason;
+              get().notify('info', `That cannot happen now (${label}).`, reason ? [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`] : []);
+              return false;
+            }
+            append({ ...result, token: result.token }, 'all');
+            return true;
+          },
+          false,
+        );
+      },
+
+      stepWorker(worker) {
+        return get().applyToken(worker);
+      },
+
+      advanceClock(seconds) {
+        return get().applyToken(`+${Math.max(1, Math.round(seconds))}`);
+      },
+
+      advanceToExpiry() {
+        const { steps, position, initialRuns, initialWorkers } = get();
+        const state = snapshotAfter(steps, position, initialRuns, initialWorkers);
+        const seconds = secondsToNextExpiry(state.runs, state.clockSeconds);
+        if (seconds === null) {
+          get().notify('info', 'No lease is running, so there is no expiry to move the clock to.');
+          return Promise.resolve(false);
+        }
+        return get().applyToken(`+${seconds}`);
+      },
+
+      back() {
+        const { position } = get();
+        set({ playing: false, position: Math.max(0, position - 1), selected: null });
+      },
+
+      seek(position) {
+        const { steps } = get();
+        set({ playing: false, position: Math.max(0, Math.min(steps.length, Math.round(position))), selected: null });
+      },
+
+      reset() {
+        set({ playing: false });
+        return enqueue(
+          'resetting the scenario',
+          async () => {
+            await load({ ...basis(), schedule: [] }, 'stop');
+            set({ position: 0, intended: [] });
+          },
+          undefined,
+        );
+      },
+
+      select(index) {
+        set({ selected: index });
+      },
+
+      retryEngine() {
+        deps.engine.restart();
+        const { scenarioId, settings, intended, position } = get();
+        void openView({ view: { scenarioId, settings, schedule: intended, position }, problems: [] }, '');
+      },
+
+      simulateRunaway() {
+        return enqueue(
+          'running a statement that never returns',
+          async () => {
+            await deps.engine.request({ type: 'runaway' });
+          },
+          undefined,
+        );
+      },
+
+      trace() {
+        const { scenarioId, settings, schedule, steps, initialRuns } = get();
+        return {
+          scenario: scenarioId,
+          settings: { ...settings },
+          schedule: [...schedule],
+          steps,
+          anomalies: detectAnomalies(steps),
+          finalRuns: steps.at(-1)?.runs ?? initialRuns,
+          database: 'pglite',
+        };
+      },
+    };
+  };
+}
+

@@ -1,0 +1,88 @@
+/** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
+import type { RunRow, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
+import type { Engine } from '../worker/client';
+import type { EndStatus } from '../worker/protocol';
+import type { Notice, NoticeTone } from './notices';
+import type { StorageLike, ThemeChoice } from './persist';
+
+export type EnginePhase = 'starting' | 'ready' | 'failed';
+
+export interface SessionSlice {
+  enginePhase: EnginePhase;
+  /** Why the engine failed, or what it is doing ("Restarting Postgres…"). */
+  engineMessage: string | null;
+  /** Requests queued or running. */
+  pending: number;
+  scenarioId: string;
+  settings: Settings;
+  /** The schedule the trace was made from: every token in it applied. */
+  schedule: string[];
+  /** The schedule the learner built; replayed when a setting changes (tokens that no longer apply are skipped). */
+  intended: string[];
+  steps: TraceStep[];
+  initialRuns: RunRow[];
+  initialWorkers: WorkerState[];
+  /** What can happen after the last step of the trace. */
+  status: EndStatus | null;
+  /** Trace steps revealed (the cursor). */
+  position: number;
+  /** The step picked on the timeline; null follows the cursor. */
+  selected: number | null;
+  /** A trace for the current scenario and settings has arrived from the engine. */
+  loaded: boolean;
+  /** Step found nothing to play at the end of the trace: the script is done and no worker moves by itself. */
+  stalled: boolean;
+
+  /** Opens the view of a link, else the saved place, else the first scenario. Call once. */
+  start(fragment: string): Promise<void>;
+  /** A link pasted into the same tab. */
+  openLink(fragment: string): Promise<void>;
+  chooseScenario(id: string): Promise<void>;
+  chooseStrategy(strategy: Strategy): Promise<void>;
+  setFencing(on: boolean): Promise<void>;
+  /** Reveals the next step, or plays the script's next move, or lets the policy choose. False when nothing could happen. */
+  step(): Promise<boolean>;
+  /** Applies one schedule token at the cursor (cutting the schedule there if the learner went back). */
+  applyToken(token: string): Promise<boolean>;
+  stepWorker(worker: string): Promise<boolean>;
+  advanceClock(seconds: number): Promise<boolean>;
+  advanceToExpiry(): Promise<boolean>;
+  back(): void;
+  seek(position: number): void;
+  reset(): Promise<void>;
+  select(index: number | null): void;
+  retryEngine(): void;
+  /** Sends a statement that never returns, to see the watchdog restart the engine. */
+  simulateRunaway(): Promise<void>;
+  /** The trace as the engine recorded it, for export. */
+  trace(): Trace;
+}
+
+export interface PlaybackSlice {
+  playing: boolean;
+  /** Steps per second. */
+  speed: number;
+  play(): void;
+  pause(): void;
+  togglePlay(): void;
+  setSpeed(speed: number): void;
+}
+
+export interface UiSlice {
+  notices: Notice[];
+  helpOpen: boolean;
+  theme: ThemeChoice;
+  notify(tone: NoticeTone, title: string, details?: string[]): void;
+  dismissNotice(id: number): void;
+  setHelpOpen(open: boolean): void;
+  setTheme(theme: ThemeChoice): void;
+}
+
+export type LabState = SessionSlice & PlaybackSlice & UiSlice;
+
+export interface LabDeps {
+  engine: Engine;
+  storage: StorageLike | null;
+  /** Waits between played steps; tests pass a faster one. */
+  sleep?: (ms: number) => Promise<void>;
+}

@@ -1,0 +1,27 @@
+/** Notices, the help overlay and the theme: state the page shows around the lab itself. */
+import type { StateCreator } from 'zustand/vanilla';
+import { MAX_NOTICES } from './notices';
+import { DEFAULT_PREFS } from './persist';
+import type { LabState, UiSlice } from './types';
+
+export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
+  let nextId = 1;
+  return (set, get) => ({
+    notices: [],
+    helpOpen: false,
+    theme: DEFAULT_PREFS.theme,
+    notify(tone, title, details = []) {
+      const notice = { id: nextId++, tone, title, details };
+      set({ notices: [...get().notices, notice].slice(-MAX_NOTICES) });
+    },
+    dismissNotice(id) {
+      set({ notices: get().notices.filter((n) => n.id !== id) });
+    },
+    setHelpOpen(open) {
+      set({ helpOpen: open });
+    },
+    setTheme(theme) {
+      set({ theme });
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { EngineBanner } from './EngineBanner';
+import { Header } from './Header';
+import { HelpDialog } from './HelpDialog';
+import { Notices } from './Notices';
+import { Outcome } from './Outcome';
+import { RunsTable } from './RunsTable';
+import { StepDetails } from './StepDetails';
+import { TimelinePanel } from './TimelinePanel';
+import { Toolbar } from './Toolbar';
+import { useKeyboard } from './useKeyboard';
+import { WorkerCards } from './WorkerCards';
+
+export function App() {
+  useKeyboard();
+  return (
+    <div className="app">
+      <Header />
+      <Toolbar />
+      <EngineBanner />
+      <Notices />
+      <main className="stage">
+        <section className="stage-main" aria-label="Timeline and state">
+          <Outcome />
+          <TimelinePanel />
+          <WorkerCards />
+          <RunsTable />
+        </section>
+        <StepDetails />
+      </main>
+      <HelpDialog />
+    </div>
+  );
+}

@@ -1,0 +1,47 @@
+import { useLab } from '../store/react';
+import { ExportMenu } from './ExportMenu';
+import { FencingSwitch } from './FencingSwitch';
+import { useScenario } from './hooks';
+import { ScenarioPicker } from './ScenarioPicker';
+import { StrategyPicker } from './StrategyPicker';
+import { ThemeToggle } from './ThemeToggle';
+
+function Summary() {
+  const scenario = useScenario();
+  const [first, second] = scenario.summary.split('\n');
+  return (
+    <p id="scenario-summary" className="summary">
+      {first}
+      {second ? (
+        <>
+          <br />
+          {second}
+        </>
+      ) : null}
+    </p>
+  );
+}
+
+export function Header() {
+  const setHelpOpen = useLab((s) => s.setHelpOpen);
+  return (
+    <header className="header">
+      <div className="header-row">
+        <h1 title="Job claims, leases and fencing on a real Postgres (PGlite) in your browser">Lease Lab</h1>
+        <div className="settings">
+          <ScenarioPicker />
+          <StrategyPicker />
+          <FencingSwitch />
+        </div>
+        <div className="header-tools">
+          <ExportMenu />
+          <ThemeToggle />
+          <button type="button" className="icon-button" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+            ?
+          </button>
+        </div>
+      </div>
+      <Summary />
+    </header>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import { operatorTargets } from '../store/derive';
+import { useLab } from '../store/react';
+import { useCursorSnapshot, useReady, useScenario } from './hooks';
+
+/**
+ * An operator cancelling a run: durably (a flag in the row) or by killing the process that runs it.
+ * Folded away except in the scenarios about cancelling, where it is the point.
+ */
+export function OperatorControls() {
+  const ready = useReady();
+  const scenario = useScenario();
+  const snapshot = useCursorSnapshot();
+  const applyToken = useLab((s) => s.applyToken);
+  const runIds = scenario.runs.map((r) => r.runId);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const runId = chosen !== null && runIds.includes(chosen) ? chosen : (runIds[0] ?? 0);
+  const targets = operatorTargets(snapshot.runs, snapshot.workers);
+  const aboutCancelling = scenario.script.some((t) => t.startsWith('cancel:') || t.startsWith('kill:'));
+  return (
+    <details key={scenario.id} className="group operator" open={aboutCancelling}>
+      <summary>Operator</summary>
+      <fieldset className="operator-controls">
+        <legend className="visually-hidden">Operator</legend>
+        <label className="inline-field">
+          <span>Run</span>
+          <select value={runId} onChange={(e) => setChosen(Number(e.target.value))}>
+            {runIds.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => void applyToken(`cancel:${runId}`)} disabled={!ready} title="UPDATE runs SET cancel_requested = true: the request lives in the row">
+          Cancel run
+        </button>
+        <button
+          type="button"
+          onClick={() => void applyToken(`kill:${runId}`)}
+          disabled={!ready || !targets.kill.includes(runId)}
+          title={targets.kill.includes(runId) ? 'Kill the process that runs it' : 'No live worker runs it'}
+        >
+          Kill its worker
+        </button>
+      </fieldset>
+    </details>
+  );
+}

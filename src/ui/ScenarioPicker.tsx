@@ -1,0 +1,20 @@
+import { SCENARIOS } from '../scenarios';
+import { useLab } from '../store/react';
+import { useScenario } from './hooks';
+
+export function ScenarioPicker() {
+  const scenario = useScenario();
+  const chooseScenario = useLab((s) => s.chooseScenario);
+  return (
+    <div className="field scenario-field">
+      <label htmlFor="scenario">Scenario</label>
+      <select id="scenario" value={scenario.id} onChange={(e) => void chooseScenario(e.target.value)} aria-describedby="scenario-summary">
+        {SCENARIOS.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

@@ -1,0 +1,27 @@
+import { useCallback, useMemo } from 'react';
+import { shownStepIndex } from '../store/derive';
+import { useLab, useLabStore } from '../store/react';
+import { Timeline } from '../timeline/Timeline';
+import { timelineSvg } from './timelineRef';
+
+/** The main view: the other engineer's D3 timeline, fed the trace, the cursor and the selection. */
+export function TimelinePanel() {
+  const store = useLabStore();
+  const steps = useLab((s) => s.steps);
+  const scenarioId = useLab((s) => s.scenarioId);
+  const settings = useLab((s) => s.settings);
+  const schedule = useLab((s) => s.schedule);
+  const position = useLab((s) => s.position);
+  const selected = useLab((s) => s.selected);
+  const select = useLab((s) => s.select);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is rebuilt exactly when its parts change
+  const trace = useMemo(() => store.getState().trace(), [store, steps, scenarioId, settings, schedule]);
+  const setSvg = useCallback((element: SVGSVGElement | null) => {
+    timelineSvg.current = element;
+  }, []);
+  return (
+    <section className="timeline-panel" aria-label="Timeline">
+      <Timeline trace={trace} position={Math.min(position, steps.length)} selected={shownStepIndex(position, selected)} onSelect={select} svgRef={setSvg} />
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+/**
+ * The engine side of the protocol: one Simulation on one LabDatabase, driven by load and apply
+ * requests. It runs inside the Web Worker in the browser and in-process in Node tests.
+ */
+import type { LabDatabase } from '../db/port';
+import { nextPolicyToken } from '../engine/run';
+import { Simulation } from '../engine/simulation';
+import { findScenario } from '../scenarios';
+import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
+import { STRATEGIES, type TraceStep } from '../sim/types';
+import type { ApplyRequest, ApplyResult, EndStatus, LoadRequest, LoadResult, RefusedToken } from './protocol';
+
+/** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
+const PROGRESS_EVERY_MS = 200;
+
+export class EngineHost {
+  private sim: Simulation | null = null;
+  /** The last worker letter applied: where round-robin carries on from. */
+  private lastWorker: string | undefined;
+
+  constructor(
+    private readonly db: LabDatabase,
+    private readonly onProgress: () => void = () => {},
+    /** Wall-clock milliseconds, only to pace progress reports (the simulation never reads it). */
+    private readonly nowMs: () => number = () => performance.now(),
+  ) {}
+
+  private lastProgressMs = 0;
+
+  private progress(): void {
+    const now = this.nowMs();
+    if (now - this.lastProgressMs < PROGRESS_EVERY_MS) return;
+    this.lastProgressMs = now;
+    this.onProgress();
+  }
+
+  async load(request: LoadRequest): Promise<LoadResult> {
+    const scenario = findScenario(request.scenarioId);
+    if (!scenario) throw new Error(`there is no scenario "${request.scenarioId}"`);
+    if (!STRATEGIES.includes(request.settings.strategy)) throw new Error(`there is no strategy "${request.settings.strategy}"`);
+    if (request.schedule.length > MAX_SCHEDULE_LENGTH) throw new Error(`a schedule may have at most ${MAX_SCHEDULE_LENGTH} steps`);
+    const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true };
+    const sim = new Simulation(this.db, scenario, settings);
+    this.sim = sim;
+    this.lastWorker = undefined;
+    await sim.reset();
+    this.progress();
+    const initialRuns = sim.trace().finalRuns;
+    const initialWorkers = sim.workerStates();
+    const refused: RefusedToken[] = [];
+    const steps: TraceStep[] = [];
+    for (const [index, token] of request.schedule.entries()) {
+      this.progress();
+      try {
+        steps.push(...(await sim.apply(token)));
+        this.noteWorker(token);
+      } catch (error) {
+        if (!(error instanceof ScheduleError)) throw error;
+        refused.push({ index, token, reason: error.message });
+        if (request.onInapplicable === 'stop') break;
+      }
+    }
+    const trace = sim.trace();
+    return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
+  }
+
+  async apply(request: ApplyRequest): Promise<ApplyResult> {
+    const sim = this.current();
+    const refused: RefusedToken[] = [];
+    for (const [index, token] of request.candidates.entries()) {
+      const steps = await this.tryApply(token, index, refused);
+      if (steps) return { token, refused, steps, status: this.status() };
+    }
+    if (request.fallback) {
+      const token = nextPolicyToken(sim, { kind: 'round-robin' }, this.lastWorker, () => 0);
+      if (token !== null) {
+        const steps = await this.tryApply(token, request.candidates.length, refused);
+        if (steps) return { token, refused, steps, status: this.status() };
+      }
+    }
+    return { token: null, refused, steps: [], status: this.status() };
+  }
+
+  private async tryApply(token: string, index: number, refused: RefusedToken[]): Promise<TraceStep[] | null> {
+    try {
+      const steps = await this.current().apply(token);
+      this.noteWorker(token);
+      return steps;
+    } catch (error) {
+      if (!(error instanceof ScheduleError)) throw error;
+      refused.push({ index, token, reason: error.message });
+      return null;
+    }
+  }
+
+  private noteWorker(token: string): void {
+    if (/^[A-Z]$/.test(token.trim())) this.lastWorker = token.trim();
+  }
+
+  private current(): Simulation {
+    if (!this.sim) throw new Error('no scenario is loaded yet');
+    return this.sim;
+  }
+
+  private status(): EndStatus {
+    const sim = this.current();
+    return { movable: sim.movable(), isOver: sim.isOver(), nextEventSeconds: sim.nextEventSeconds(), clockSeconds: sim.clock };
+  }
+}

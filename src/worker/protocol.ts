@@ -1,0 +1,89 @@
+/**
+ * The messages between the page and the engine's Web Worker. Everything is plain data (structured
+ * clone), and every request carries an id so the page can match answers and time out the ones that hang.
+ */
+import type { RunRow, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
+
+/** What the page needs to know about the end of the trace to offer the next moves. */
+export interface EndStatus {
+  /** Workers that can take a step now, in name order. */
+  movable: WorkerId[];
+  /** No worker can move and nothing on the clock can change that. */
+  isOver: boolean;
+  /** The next moment something happens on its own (a lease expiring, a timed fault), or null. */
+  nextEventSeconds: number | null;
+  clockSeconds: number;
+}
+
+/** A schedule token the engine refused, and why (the ScheduleError's words). */
+export interface RefusedToken {
+  index: number;
+  token: string;
+  reason: string;
+}
+
+export interface LoadRequest {
+  type: 'load';
+  scenarioId: string;
+  settings: Settings;
+  schedule: string[];
+  /**
+   * 'skip': leave out tokens that cannot apply (a schedule replayed under other settings).
+   * 'stop': keep the tokens before the first one that cannot apply (a link someone shared).
+   */
+  onInapplicable: 'skip' | 'stop';
+}
+
+export interface LoadResult {
+  scenarioId: string;
+  settings: Settings;
+  /** The tokens that were applied: the trace's schedule. */
+  schedule: string[];
+  /** With 'skip': every token left out. With 'stop': at most one, the token the replay stopped at. */
+  refused: RefusedToken[];
+  /** The state before the first step: the seeded runs table and fresh workers. */
+  initialRuns: RunRow[];
+  initialWorkers: WorkerState[];
+  steps: TraceStep[];
+  status: EndStatus;
+}
+
+export interface ApplyRequest {
+  type: 'apply';
+  /** Tried in order; the first one that can apply now is applied. */
+  candidates: string[];
+  /** When no candidate applies: round-robin over movable workers, or move the clock to the next event. */
+  fallback: boolean;
+}
+
+export interface ApplyResult {
+  /** The token applied, or null when nothing could apply (the run is over). */
+  token: string | null;
+  /** Why each candidate tried before it was refused. */
+  refused: RefusedToken[];
+  /** The steps the token added. */
+  steps: TraceStep[];
+  status: EndStatus;
+}
+
+/**
+ * Makes the engine run a statement that never returns, the way a lock wait does inside PGlite, so the
+ * page's watchdog can be seen to work. Only reachable from the developer console and the browser tests.
+ */
+export interface RunawayRequest {
+  type: 'runaway';
+}
+
+export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest;
+
+export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest ? LoadResult : R extends ApplyRequest ? ApplyResult : never;
+
+export type ToWorker = { id: number; request: EngineRequest };
+
+export type FromWorker =
+  | { kind: 'ready'; bootMs: number }
+  | { kind: 'boot-failed'; message: string }
+  /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
+  | { kind: 'progress'; id: number }
+  | { kind: 'result'; id: number; result: LoadResult | ApplyResult }
+  | { kind: 'error'; id: number; message: string };

@@ -1,0 +1,36 @@
+/** axe-core on the main views, light and dark: no serious or critical violations. */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, openLab, test } from './fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`no serious accessibility violations (${colorScheme})`, async ({ page }) => {
+    await page.emulateMedia({ colorScheme });
+    await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B10,%2B51,B,B,B,%2B40,A');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('Scenario').selectOption('lock-wait');
+    await page.getByLabel('Strategy').selectOption('for-update');
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Blocked, waiting for A');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test('the help dialog and the theme toggle pass too', async ({ page }) => {
+  await openLab(page);
+  await page.getByRole('button', { name: 'Theme: system' }).click();
+  await page.getByRole('button', { name: 'Theme: light' }).click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+});

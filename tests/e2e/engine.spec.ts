@@ -1,0 +1,48 @@
+/**
+ * Postgres lives in a Web Worker: the page paints before it is ready, stays responsive while a
+ * statement runs away, and the watchdog restarts it and replays the learner's steps.
+ */
+import { expect, notices, openLab, outcome, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
+
+test('the page paints at once and says Postgres is starting', async ({ page, context }) => {
+  // Hold back PGlite's WebAssembly so the start stays visible.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await context.route(/\.wasm$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Lease Lab' })).toBeVisible();
+  await expect(outcome(page)).toContainText('Starting Postgres');
+  await expect(stepButton(page)).toBeDisabled();
+  // The page answers while Postgres is not there yet.
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  release();
+  await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });
+});
+
+test('a runaway statement: the watchdog restarts Postgres and replays the schedule', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await stepTimes(page, 5);
+  const before = await timelineView(page);
+  // A statement that waits for a row lock forever, as PGlite does; only the developer console can send it.
+  void page.evaluate(() => (window as unknown as { leaseLab: { store: { getState(): { simulateRunaway(): Promise<void> } } } }).leaseLab.store.getState().simulateRunaway());
+  // The page stays responsive while the worker spins.
+  await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
+  await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  // The watchdog fires after 2 s; while the new Postgres starts, the page says so.
+  await expect(outcome(page)).toContainText('Restarting Postgres', { timeout: 20_000 });
+  await expect(notices(page)).toContainText('Postgres stopped answering while running a statement that never returns, so the lab restarted it.', { timeout: 90_000 });
+  await expect(notices(page)).toContainText('replayed your 5 steps');
+  await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });
+  await expect(slider(page)).toHaveValue('5');
+  expect(await timelineView(page)).toEqual(before);
+  await stepTimes(page, 1);
+  await expect(outcome(page)).toContainText('executed by both A and B');
+});

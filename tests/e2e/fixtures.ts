@@ -1,0 +1,81 @@
+/**
+ * The page fixture every spec uses: it fails the test on any console error or uncaught page error, and
+ * offers the few helpers a learner's walk needs (wait for Postgres, read the outcome, step, count marks).
+ */
+import { test as base, expect, type Locator, type Page } from '@playwright/test';
+
+export const test = base.extend<{ problems: string[] }>({
+  problems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+      });
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('dialog', (dialog) => {
+        problems.push(`unexpected dialog: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await use(problems);
+      expect(problems, 'the page logged errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Opens the lab (optionally at a link) and waits until Postgres has answered the first load. */
+export async function openLab(page: Page, fragment = ''): Promise<void> {
+  await page.goto(fragment ? `/#${fragment}` : '/');
+  await waitReady(page);
+}
+
+export async function waitReady(page: Page): Promise<void> {
+  // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
+  await expect(outcome(page)).not.toContainText(/Starting Postgres|Loading the scenario/);
+}
+
+export const stepButton = (page: Page) => page.getByRole('button', { name: 'Step', exact: true });
+export const slider = (page: Page) => page.getByRole('slider', { name: 'Step position' });
+export const outcome = (page: Page) => page.getByRole('status');
+export const timeline = (page: Page) => page.getByRole('img', { name: /Timeline/ });
+export const runsTable = (page: Page): Locator => page.getByRole('region', { name: 'runs table', exact: true }).getByRole('table');
+export const notices = (page: Page) => page.locator('.notices');
+
+export async function position(page: Page): Promise<number> {
+  return Number(await slider(page).inputValue());
+}
+
+/** Presses Step n times, waiting for each step to land. */
+export async function stepTimes(page: Page, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const before = await position(page);
+    await stepButton(page).click();
+    await expect(slider(page)).toHaveValue(String(before + 1));
+  }
+}
+
+/** Presses Step until nothing more can happen (the button turns off). */
+export async function stepToEnd(page: Page, limit = 60): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    if (!(await stepButton(page).isEnabled())) return;
+    const before = await position(page);
+    await stepButton(page).click();
+    await expect(async () => {
+      const moved = (await position(page)) !== before;
+      const over = !(await stepButton(page).isEnabled());
+      expect(moved || over).toBe(true);
+    }).toPass();
+  }
+  throw new Error(`still not over after ${limit} steps`);
+}
+
+/** Marks drawn on the timeline, and what its label says is shown. */
+export async function timelineView(page: Page): Promise<{ label: string; marks: number }> {
+  const svg = timeline(page);
+  const label = (await svg.getAttribute('aria-label')) ?? '';
+  const marks = await svg.locator('path.tl-mark').count();
+  return { label, marks };
+}

@@ -1,0 +1,68 @@
+/** Back moves a cursor through the recorded trace; a link restores exactly the same view. */
+import { expect, openLab, outcome, position, runsTable, slider, stepButton, stepTimes, test, timelineView, waitReady } from './fixtures';
+
+test('Back and Step move the cursor without changing the trace', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await stepTimes(page, 7);
+  const at7 = await timelineView(page);
+  expect(at7.label).toContain('7 of 7 steps shown');
+  const runsAt4 = await (async () => {
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect(slider(page)).toHaveValue('4');
+    return runsTable(page).innerText();
+  })();
+  expect((await timelineView(page)).label).toContain('4 of 7 steps shown');
+  await expect(outcome(page)).toContainText('Step 4:');
+  // Forward again: the recorded steps come back, nothing is replayed.
+  await stepButton(page).click();
+  await expect(slider(page)).toHaveValue('5');
+  await page.getByRole('button', { name: 'Back' }).click();
+  expect(await runsTable(page).innerText()).toBe(runsAt4);
+});
+
+test('a link opens exactly the same view', async ({ page, browser }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await stepTimes(page, 7);
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await expect(page).toHaveURL(/step=5$/);
+  const url = page.url();
+  const view = await timelineView(page);
+  const runs = await runsTable(page).innerText();
+  const said = await outcome(page).innerText();
+
+  const other = await browser.newPage({ baseURL: 'http://127.0.0.1:4173', viewport: { width: 1280, height: 720 } });
+  await other.goto(url);
+  await waitReady(other);
+  await expect(slider(other)).toHaveValue('5');
+  expect(await timelineView(other)).toEqual(view);
+  expect(await runsTable(other).innerText()).toBe(runs);
+  expect(await outcome(other).innerText()).toBe(said);
+  await other.close();
+});
+
+test('stepping another worker after Back cuts the schedule there', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B');
+  await expect(slider(page)).toHaveValue('4');
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Step worker A' }).click();
+  await expect(page).toHaveURL(/schedule=A,A&step=2$/);
+  expect(await position(page)).toBe(2);
+  expect((await timelineView(page)).label).toContain('2 of 2 steps shown');
+});
+
+test('a reload without a link comes back to the same place', async ({ page }) => {
+  await openLab(page);
+  await page.getByLabel('Scenario').selectOption('lock-wait');
+  await page.getByLabel('Strategy').selectOption('for-update');
+  await stepTimes(page, 3);
+  await page.goto('/');
+  await waitReady(page);
+  await expect(page.getByLabel('Scenario')).toHaveValue('lock-wait');
+  await expect(page.getByLabel('Strategy')).toHaveValue('for-update');
+  await expect(slider(page)).toHaveValue('3');
+});

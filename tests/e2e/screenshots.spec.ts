@@ -1,0 +1,52 @@
+/**
+ * Screenshots of the main views for the README, at 1280×720 and on a narrow window. They are looked at
+ * by a person; the test only checks that each view is the one it claims to be.
+ */
+import { expect, openLab, outcome, test } from './fixtures';
+
+const DIR = 'docs/screenshots';
+
+test('race: double execution (1280×720, light)', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B,A,B,A,B&step=8');
+  await expect(outcome(page)).toContainText('executed by both A and B');
+  await page.screenshot({ path: `${DIR}/race-double-execution.png` });
+});
+
+test('paused worker, fencing on (1280×720, light)', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B10,%2B51,B,B,B,%2B40,A');
+  await expect(outcome(page)).toContainText('write was rejected');
+  await page.screenshot({ path: `${DIR}/paused-worker-fencing-on.png` });
+});
+
+test('paused worker, fencing off (1280×720, dark)', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=off&schedule=A,A,A,%2B10,%2B51,B,B,B,%2B40,A');
+  await expect(outcome(page)).toContainText('split ownership');
+  await page.screenshot({ path: `${DIR}/paused-worker-fencing-off-dark.png` });
+});
+
+test('lock wait: B blocked behind A (1280×720, light)', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'scenario=lock-wait&strategy=for-update&fencing=on&schedule=A,B');
+  await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Blocked, waiting for A');
+  await page.screenshot({ path: `${DIR}/lock-wait-blocked.png` });
+});
+
+test('narrow window: panels stack (480 wide)', async ({ page }) => {
+  await page.setViewportSize({ width: 480, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B,A,B&step=6');
+  await expect(outcome(page)).toContainText('executed by both A and B');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(480);
+  await page.screenshot({ path: `${DIR}/narrow.png`, fullPage: true });
+});
+
+test('help overlay (1280×720)', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'scenario=three-workers&strategy=skip-locked&fencing=on&schedule=A,B,C,A,B,C&step=6');
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
+  await page.screenshot({ path: `${DIR}/help.png` });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { clockIso } from '../../src/sim/clock';
+import type { RunRow } from '../../src/sim/types';
+import { changedCells, describeResult, formatCell, formatParams, secondsToNextExpiry, shownStepIndex } from '../../src/store/derive';
+
+const run = (over: Partial<RunRow>): RunRow => ({
+  run_id: 123,
+  tenant: 'acme',
+  status: 'pending',
+  lease_owner: null,
+  lease_expires_at: null,
+  lease_generation: 17,
+  heartbeat_at: null,
+  cancel_requested: false,
+  created_at: clockIso(-120),
+  progress: 0,
+  cost_cents: 0,
+  result: null,
+  ...over,
+});
+
+describe('read-outs for the panels', () => {
+  it('lists parameters as $n = value, quoting text like SQL', () => {
+    expect(formatParams(['A', 60, null, true, "it's"])).toEqual(['$1 = \'A\'', '$2 = 60', '$3 = NULL', '$4 = true', "$5 = 'it''s'"]);
+  });
+
+  it('shows timestamps on the lab clock', () => {
+    expect(formatCell(clockIso(61))).toBe('15:01:01');
+    expect(formatCell('answer from A')).toBe('answer from A');
+  });
+
+  it('marks the cells a step changed, and every cell of a new row', () => {
+    const before = [run({})];
+    const after = [run({ status: 'running', lease_owner: 'A', lease_generation: 18 }), run({ run_id: 124 })];
+    const changed = changedCells(before, after);
+    expect([...changed].filter((c) => c.startsWith('123:')).sort()).toEqual(['123:lease_generation', '123:lease_owner', '123:status']);
+    expect(changed.has('124:run_id')).toBe(true);
+  });
+
+  it('tells a COMMIT apart from a write that matched nothing', () => {
+    expect(describeResult({ status: 'ok', rows: [], rowCount: 0 }, 'COMMIT').summary).toBe('OK: COMMIT succeeded.');
+    expect(describeResult({ status: 'ok', rows: [], rowCount: 0 }, 'UPDATE runs SET x = 1 WHERE run_id = $1 RETURNING run_id').summary).toMatch(/^0 rows/);
+    expect(describeResult({ status: 'blocked', holders: ['A'] }).summary).toBe('Blocked, waiting for A.');
+    expect(describeResult({ status: 'error', code: '55P03', message: 'could not obtain lock on row in relation "runs"' }).summary).toBe(
+      'ERROR 55P03: could not obtain lock on row in relation "runs"',
+    );
+  });
+
+  it('finds the next lease expiry of a running run', () => {
+    const runs = [run({ status: 'running', lease_expires_at: clockIso(60) }), run({ run_id: 124, status: 'running', lease_expires_at: clockIso(90) })];
+    expect(secondsToNextExpiry(runs, 10)).toBe(51);
+    expect(secondsToNextExpiry(runs, 61)).toBe(30);
+    expect(secondsToNextExpiry([run({})], 0)).toBeNull();
+  });
+
+  it('explains the picked step, or else the last one revealed', () => {
+    expect(shownStepIndex(5, null)).toBe(4);
+    expect(shownStepIndex(5, 2)).toBe(2);
+    expect(shownStepIndex(2, 4)).toBe(1);
+    expect(shownStepIndex(0, null)).toBeNull();
+  });
+});
