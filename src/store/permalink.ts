@@ -32,6 +32,8 @@ export function encodeView(view: View): string {
 export function decodeView(fragment: string): CheckedView | null {
   const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
   if (text.trim() === '') return null;
+  // The lesson's own links (#lesson/chapter/…) point into the lesson, not at a view of the lab.
+  if (text.startsWith('lesson/')) return null;
   if (text.length > MAX_LINK_CHARS) {
     const checked = checkView({});
     return { view: checked.view, problems: [`The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it and opened the first scenario.`] };

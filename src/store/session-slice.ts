@@ -324,6 +324,15 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         void openView({ view: { scenarioId, settings, schedule: intended, position }, problems: [] }, '');
       },
 
+      runTrace(scenario, settings, schedule) {
+        return deps.engine.request({ type: 'run-trace', scenario, settings, schedule: [...schedule] });
+      },
+
+      async openScenarioAt({ scenarioId, settings, schedule, upTo }) {
+        const played = upTo === null ? [] : schedule.slice(0, upTo + 1);
+        await openView({ view: { scenarioId, settings, schedule: played, position: null }, problems: [] }, 'The lesson\'s example could not be opened exactly.');
+      },
+
       simulateRunaway() {
         return enqueue(
           'running a statement that never returns',

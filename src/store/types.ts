@@ -1,5 +1,5 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
-import type { RunRow, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
+import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { Engine } from '../worker/client';
 import type { EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
@@ -56,6 +56,10 @@ export interface SessionSlice {
   simulateRunaway(): Promise<void>;
   /** The trace as the engine recorded it, for export. */
   trace(): Trace;
+  /** Plays a whole schedule on its own (the lesson's questions); the learner's place is kept. */
+  runTrace(scenario: Scenario, settings: Settings, schedule: readonly string[]): Promise<Trace>;
+  /** Opens a scenario in the lab, played up to and including schedule token `upTo` (null: not started). */
+  openScenarioAt(request: { scenarioId: string; settings: Settings; schedule: readonly string[]; upTo: number | null }): Promise<void>;
 }
 
 export interface PlaybackSlice {

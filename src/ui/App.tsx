@@ -1,6 +1,7 @@
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
 import { HelpDialog } from './HelpDialog';
+import { LessonArea } from './LessonArea';
 import { Notices } from './Notices';
 import { Outcome } from './Outcome';
 import { RunsTable } from './RunsTable';
@@ -13,21 +14,25 @@ import { WorkerCards } from './WorkerCards';
 export function App() {
   useKeyboard();
   return (
-    <div className="app">
-      <Header />
-      <Toolbar />
-      <EngineBanner />
-      <Notices />
-      <main className="stage">
-        <section className="stage-main" aria-label="Timeline and state">
-          <Outcome />
-          <TimelinePanel />
-          <WorkerCards />
-          <RunsTable />
-        </section>
-        <StepDetails />
-      </main>
-      <HelpDialog />
-    </div>
+    <>
+      <div className="app" id="lab-top">
+        <Header />
+        <Toolbar />
+        <EngineBanner />
+        <Notices />
+        <main className="stage">
+          <section className="stage-main" aria-label="Timeline and state">
+            <Outcome />
+            <TimelinePanel />
+            <WorkerCards />
+            <RunsTable />
+          </section>
+          <StepDetails />
+        </main>
+        <HelpDialog />
+      </div>
+      {/* Below the one-screen lab, so the lab keeps its height; scroll down to learn. */}
+      <LessonArea />
+    </>
   );
 }

@@ -34,6 +34,9 @@ export function Header() {
           <FencingSwitch />
         </div>
         <div className="header-tools">
+          <button type="button" onClick={() => document.getElementById('lesson-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
+            Lesson ↓
+          </button>
           <ExportMenu />
           <ThemeToggle />
           <button type="button" className="icon-button" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">

@@ -49,6 +49,8 @@ async function handle(lab: PGliteLab, host: EngineHost, request: EngineRequest) 
       return host.load(request);
     case 'apply':
       return host.apply(request);
+    case 'run-trace':
+      return host.runTrace(request);
     case 'runaway':
       // A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second
       // statement waits for a lock nobody can release, spinning forever. The page's watchdog ends it.

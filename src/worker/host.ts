@@ -3,12 +3,12 @@
  * requests. It runs inside the Web Worker in the browser and in-process in Node tests.
  */
 import type { LabDatabase } from '../db/port';
-import { nextPolicyToken } from '../engine/run';
+import { nextPolicyToken, runSchedule } from '../engine/run';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
 import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
-import { STRATEGIES, type TraceStep } from '../sim/types';
-import type { ApplyRequest, ApplyResult, EndStatus, LoadRequest, LoadResult, RefusedToken } from './protocol';
+import { STRATEGIES, type Trace, type TraceStep } from '../sim/types';
+import type { ApplyRequest, ApplyResult, EndStatus, LoadRequest, LoadResult, RefusedToken, RunTraceRequest } from './protocol';
 
 /** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
 const PROGRESS_EVERY_MS = 200;
@@ -17,6 +17,8 @@ export class EngineHost {
   private sim: Simulation | null = null;
   /** The last worker letter applied: where round-robin carries on from. */
   private lastWorker: string | undefined;
+  /** Another run used the database since the learner's last move: rebuild by replay before the next. */
+  private databaseReused = false;
 
   constructor(
     private readonly db: LabDatabase,
@@ -42,6 +44,7 @@ export class EngineHost {
     const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true };
     const sim = new Simulation(this.db, scenario, settings);
     this.sim = sim;
+    this.databaseReused = false;
     this.lastWorker = undefined;
     await sim.reset();
     this.progress();
@@ -64,7 +67,14 @@ export class EngineHost {
     return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
   }
 
+  /** A whole schedule on its own, for the lesson; the learner's simulation is replayed afterwards. */
+  async runTrace(request: RunTraceRequest): Promise<Trace> {
+    this.databaseReused = true;
+    return runSchedule(this.db, request.scenario, request.settings, request.schedule, { onInapplicable: 'error' });
+  }
+
   async apply(request: ApplyRequest): Promise<ApplyResult> {
+    if (this.databaseReused) await this.rebuild();
     const sim = this.current();
     const refused: RefusedToken[] = [];
     for (const [index, token] of request.candidates.entries()) {
@@ -95,6 +105,20 @@ export class EngineHost {
 
   private noteWorker(token: string): void {
     if (/^[A-Z]$/.test(token.trim())) this.lastWorker = token.trim();
+  }
+
+  /** Replays the learner's schedule from a reset: the same tokens give the same state. */
+  private async rebuild(): Promise<void> {
+    this.databaseReused = false;
+    const old = this.sim;
+    if (!old) return;
+    const sim = new Simulation(this.db, old.scenario, old.settings);
+    await sim.reset();
+    for (const token of old.trace().schedule) {
+      this.progress();
+      await sim.apply(token);
+    }
+    this.sim = sim;
   }
 
   private current(): Simulation {

@@ -21,6 +21,7 @@ export class LocalEngine implements Engine {
       const host = await this.host;
       if (request.type === 'load') return host.load(request);
       if (request.type === 'apply') return host.apply(request);
+      if (request.type === 'run-trace') return host.runTrace(request);
       throw new Error('a local engine cannot run away');
     });
     this.chain = run.catch(() => undefined);

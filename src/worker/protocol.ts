@@ -2,7 +2,7 @@
  * The messages between the page and the engine's Web Worker. Everything is plain data (structured
  * clone), and every request carries an id so the page can match answers and time out the ones that hang.
  */
-import type { RunRow, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
+import type { RunRow, Scenario, Settings, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 
 /** What the page needs to know about the end of the trace to offer the next moves. */
 export interface EndStatus {
@@ -74,9 +74,26 @@ export interface RunawayRequest {
   type: 'runaway';
 }
 
-export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest;
+/**
+ * Plays a whole schedule on a scenario (possibly one the lesson built) from a fresh start, for the
+ * lesson's predict-then-run questions. The learner's own simulation is rebuilt by replay before its next move.
+ */
+export interface RunTraceRequest {
+  type: 'run-trace';
+  scenario: Scenario;
+  settings: Settings;
+  schedule: string[];
+}
 
-export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest ? LoadResult : R extends ApplyRequest ? ApplyResult : never;
+export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest;
+
+export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
+  ? LoadResult
+  : R extends ApplyRequest
+    ? ApplyResult
+    : R extends RunTraceRequest
+      ? Trace
+      : never;
 
 export type ToWorker = { id: number; request: EngineRequest };
 
@@ -85,5 +102,5 @@ export type FromWorker =
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
-  | { kind: 'result'; id: number; result: LoadResult | ApplyResult }
+  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace }
   | { kind: 'error'; id: number; message: string };
