@@ -15,7 +15,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B10,%2B51,B,B,B,%2B40,A');
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByLabel('Scenario').selectOption('lock-wait');
     await page.getByLabel('Strategy').selectOption('for-update');
     await page.getByRole('button', { name: 'Step', exact: true }).click();

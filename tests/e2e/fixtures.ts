@@ -39,7 +39,8 @@ export async function waitReady(page: Page): Promise<void> {
 
 export const stepButton = (page: Page) => page.getByRole('button', { name: 'Step', exact: true });
 export const slider = (page: Page) => page.getByRole('slider', { name: 'Step position' });
-export const outcome = (page: Page) => page.getByRole('status');
+/** The lab's outcome region (the lesson below has status regions of its own). */
+export const outcome = (page: Page) => page.locator('#lab-top').getByRole('status');
 export const timeline = (page: Page) => page.getByRole('img', { name: /Timeline/ });
 export const runsTable = (page: Page): Locator => page.getByRole('region', { name: 'runs table', exact: true }).getByRole('table');
 export const notices = (page: Page) => page.locator('.notices');

@@ -7,9 +7,9 @@ test('Back and Step move the cursor without changing the trace', async ({ page }
   const at7 = await timelineView(page);
   expect(at7.label).toContain('7 of 7 steps shown');
   const runsAt4 = await (async () => {
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('button', { name: 'Back' }).click();
-    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(slider(page)).toHaveValue('4');
     return runsTable(page).innerText();
   })();
@@ -18,15 +18,15 @@ test('Back and Step move the cursor without changing the trace', async ({ page }
   // Forward again: the recorded steps come back, nothing is replayed.
   await stepButton(page).click();
   await expect(slider(page)).toHaveValue('5');
-  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   expect(await runsTable(page).innerText()).toBe(runsAt4);
 });
 
 test('a link opens exactly the same view', async ({ page, browser }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
   await stepTimes(page, 7);
-  await page.getByRole('button', { name: 'Back' }).click();
-  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   await expect(page).toHaveURL(/step=5$/);
   const url = page.url();
   const view = await timelineView(page);
@@ -46,9 +46,9 @@ test('a link opens exactly the same view', async ({ page, browser }) => {
 test('stepping another worker after Back cuts the schedule there', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B');
   await expect(slider(page)).toHaveValue('4');
-  await page.getByRole('button', { name: 'Back' }).click();
-  await page.getByRole('button', { name: 'Back' }).click();
-  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByRole('button', { name: 'Step worker A' }).click();
   await expect(page).toHaveURL(/schedule=A,A&step=2$/);
   expect(await position(page)).toBe(2);

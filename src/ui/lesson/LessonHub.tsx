@@ -3,7 +3,7 @@
  * the progress notice and reset control. Links between the views switch tabs.
  */
 import './lesson.css';
-import { type KeyboardEvent, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
 import { findChallenge } from '../../lessons/challenges';
 import { findChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../lessons/progress-store';
@@ -17,6 +17,7 @@ import { LessonView } from './LessonView';
 import { parseLessonHash } from './links';
 import { ProgressNotice, ProgressSummary, ResetProgress } from './ProgressControls';
 import { QuizView } from './QuizView';
+import { useLessonProgress } from './useLessonProgress';
 
 export type LessonTab = 'chapters' | 'challenges' | 'quiz' | 'exit' | 'concepts';
 
@@ -57,6 +58,10 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
   const [place, setPlace] = useState<Place>(() => initialPlace(initialTab));
   const tabRefs = useRef(new Map<LessonTab, HTMLButtonElement>());
   const id = useId();
+  const { store } = useLessonProgress(progressStore);
+  // Another tab of the lesson saves to the same storage: read its progress, or this tab's next save
+  // would write its older copy over it.
+  useEffect(() => (typeof window === 'undefined' ? undefined : store.listenToOtherTabs(window)), [store]);
 
   const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
   const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
