@@ -1,10 +1,14 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
+import { labDataDir } from './scripts/build-datadir-plugin.mjs';
 
 export default defineConfig({
   // Relative asset URLs let the built app run from any sub-path of any static server.
   base: './',
-  plugins: [react()],
+  // labDataDir(): (re)builds .cache/lab-datadir.tar.gz, the pre-built Postgres data directory the lab boots
+  // from, whenever its inputs change (dev, build, preview and vitest alike); after a build it writes .gz
+  // siblings of the big files for servers that serve them pre-compressed.
+  plugins: [react(), labDataDir()],
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },

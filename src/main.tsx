@@ -31,6 +31,13 @@ import.meta.hot?.dispose(() => {
 });
 void store.getState().start(window.location.hash);
 
+// The page's one readiness signal, for benchmarks (npm run bench) and tests: the first step can run.
+const unsubscribeReady = store.subscribe((state) => {
+  if (!state.loaded || state.enginePhase !== 'ready') return;
+  document.documentElement.dataset.labReady = 'true';
+  unsubscribeReady();
+});
+
 // For the curious (and the browser tests): the store, from the developer console.
 (window as unknown as { leaseLab: unknown }).leaseLab = { store };
 

@@ -1,0 +1,335 @@
+/**
+ * The built app in headless Chromium, served by scripts/serve-static.ts (pre-compressed files, correct
+ * Content-Types) from a sub-path, beside two pages of the benchmark's own (bench/pages): a plain
+ * `PGlite.create()` on the main thread (the baseline) and the lab's bootLab() alone in a Web Worker.
+ *   node --import tsx --import ./scripts/raw-loader.mjs bench/browser.bench.ts
+ * BENCH_LOADS (default 5) cold loads of each page, each in a fresh browser context; BENCH_STEPS_PER_LOAD
+ * (default 8) Step clicks timed per app load; BENCH_PAGES=plain,worker,app picks pages.
+ *
+ * "Ready" is `document.documentElement.dataset.labReady === 'true'` when a page sets it; for an app that
+ * does not (yet), the moment its Step button turns on (the first step can run).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { type Browser, chromium } from '@playwright/test';
+import { precompress } from '../scripts/build-datadir-plugin.mjs';
+import { startStaticServer } from '../scripts/serve-static';
+import type { CompositionGroup, CompositionLine } from './composition-plugin';
+import { kib, machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SITE = join(tmpdir(), 'lease-lab-bench', 'site');
+const COMPOSITION = join(tmpdir(), 'lease-lab-bench', 'composition.jsonl');
+const LOADS = runsFromEnv('BENCH_LOADS', 5);
+const STEPS_PER_LOAD = runsFromEnv('BENCH_STEPS_PER_LOAD', 8);
+const LOAD_TIMEOUT_MS = 180_000;
+const MOUNT = '/any/sub/path/';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+type PageKind = 'plain' | 'worker' | 'app';
+const PAGES: Record<PageKind, { label: string; path: string }> = {
+  plain: { label: 'plain PGlite.create(), main thread (baseline)', path: 'pages/plain.html' },
+  worker: { label: "bootLab() in a Web Worker (the lab's engine alone)", path: 'pages/worker.html' },
+  app: { label: 'the app (built)', path: 'app/' },
+};
+
+interface LoadResult {
+  firstPaint: number | null;
+  firstContentfulPaint: number | null;
+  ready: number | null;
+  readyBy: string | null;
+  longestTask: number;
+  longTasks: number;
+  blocking: number;
+  failed: string | null;
+  boot?: { source?: string; fallbackReason?: string | null; ms?: number; marks?: { files: number; started: number }; error?: string };
+}
+
+/** Installed before any page script: watches for readiness and records long tasks. */
+const INIT_SCRIPT = `(() => {
+  // tsx compiles the functions this file hands to page.evaluate with esbuild's keepNames helper.
+  globalThis.__name = globalThis.__name || ((fn) => fn);
+  const b = (window.__bench = { ready: null, readyBy: null, failed: null, longtasks: [] });
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longtasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const stepButtonOn = () => {
+    for (const el of document.querySelectorAll('button')) if (el.textContent.trim() === 'Step' && !el.disabled) return true;
+    return false;
+  };
+  const check = () => {
+    if (b.ready !== null || b.failed) return;
+    const flag = document.documentElement.dataset.labReady;
+    if (flag === 'true') { b.ready = performance.now(); b.readyBy = 'data-lab-ready'; }
+    else if (flag === 'failed') b.failed = 'the page reported failure';
+    else if (stepButtonOn()) { b.ready = performance.now(); b.readyBy = 'Step button on'; }
+    if (b.ready !== null || b.failed) observer.disconnect();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, childList: true, attributes: true });
+})();`;
+
+function build(config: string, outDir: string): string | null {
+  try {
+    execFileSync('npx', ['vite', 'build', '--config', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, BENCH_COMPOSITION_OUT: COMPOSITION, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+    });
+    // The data-directory plugin pre-compresses after a build; make sure of it if the config lacks it.
+    precompress(outDir);
+    return null;
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+    return stderr.split('\n').filter((line) => line.trim() && !/eval/i.test(line)).slice(-6).join('\n');
+  }
+}
+
+async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes: StepTime[]): Promise<LoadResult> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  try {
+    await context.addInitScript(INIT_SCRIPT);
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    await page.waitForFunction('window.__bench && (window.__bench.ready !== null || window.__bench.failed)', undefined, {
+      timeout: LOAD_TIMEOUT_MS,
+      polling: 100,
+    });
+    const result = await page.evaluate(() => {
+      const b = (window as unknown as { __bench: { ready: number | null; readyBy: string | null; failed: string | null; longtasks: [number, number][] } }).__bench;
+      const paint = (name: string) => performance.getEntriesByType('paint').find((e) => e.name === name)?.startTime ?? null;
+      const before = b.longtasks.filter(([start]) => b.ready === null || start < b.ready);
+      return {
+        firstPaint: paint('first-paint'),
+        firstContentfulPaint: paint('first-contentful-paint'),
+        ready: b.ready,
+        readyBy: b.readyBy,
+        failed: b.failed,
+        longestTask: Math.max(0, ...before.map(([, d]) => d)),
+        longTasks: before.length,
+        blocking: before.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0),
+        boot: (window as unknown as { benchBoot?: LoadResult['boot'] }).benchBoot,
+      };
+    });
+    if (kind === 'app' && result.ready !== null) stepTimes.push(...(await page.evaluate(timeSteps, STEPS_PER_LOAD)));
+    return result;
+  } finally {
+    await context.close();
+  }
+}
+
+interface StepTime {
+  /** Click → the timeline's marks changed in the DOM. */
+  dom: number;
+  /** Click → the next animation frame after that (the update is about to be painted). */
+  frame: number;
+}
+
+/** Runs in the page: clicks Step up to n times, timing each until the timeline has a new mark. */
+async function timeSteps(n: number): Promise<StepTime[]> {
+  const times: StepTime[] = [];
+  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Step');
+  const timelineState = () => {
+    const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
+    return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;
+  };
+  for (let i = 0; i < n; i++) {
+    const button = stepButton();
+    if (!button || button.disabled) break;
+    const before = timelineState();
+    const started = performance.now();
+    const dom = await new Promise<number | null>((done) => {
+      const observer = new MutationObserver(() => {
+        if (timelineState() === before) return;
+        observer.disconnect();
+        clearTimeout(timer);
+        done(performance.now() - started);
+      });
+      const timer = setTimeout(() => {
+        observer.disconnect();
+        done(null);
+      }, 10_000);
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      button.click();
+    });
+    if (dom === null) break;
+    const frame = await new Promise<number>((done) => requestAnimationFrame(() => done(performance.now() - started)));
+    times.push({ dom, frame });
+    // Let the page settle (and the button come back) before the next click.
+    await new Promise((done) => setTimeout(done, 150));
+  }
+  return times;
+}
+
+interface FileSize {
+  file: string;
+  bytes: number;
+  gzip: number;
+}
+
+function sizesOf(dir: string): FileSize[] {
+  const files: FileSize[] = [];
+  const walk = (folder: string) => {
+    for (const name of readdirSync(folder)) {
+      const path = join(folder, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (!/\.(gz|br)$/.test(name) || name.includes('lab-datadir')) {
+        const body = readFileSync(path);
+        const gzip = existsSync(`${path}.gz`) ? statSync(`${path}.gz`).size : name.endsWith('.gz') ? body.length : gzipSync(body, { level: 9 }).length;
+        files.push({ file: relative(dir, path), bytes: body.length, gzip });
+      }
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+/** The app's JavaScript split into its own code, libraries and PGlite's JS, by each module's share of its chunk. */
+function jsComposition(appDir: string): Record<CompositionGroup, number> | null {
+  if (!existsSync(COMPOSITION)) return null;
+  const totals: Record<CompositionGroup, number> = { app: 0, libraries: 0, pglite: 0 };
+  const lines = readFileSync(COMPOSITION, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as CompositionLine);
+  for (const line of lines) {
+    for (const chunk of line.chunks) {
+      const path = join(appDir, chunk.fileName);
+      if (!existsSync(path)) continue;
+      const chunkGzip = existsSync(`${path}.gz`) ? statSync(`${path}.gz`).size : gzipSync(readFileSync(path), { level: 9 }).length;
+      const share: Record<CompositionGroup, number> = { app: 0, libraries: 0, pglite: 0 };
+      for (const group of Object.keys(share) as CompositionGroup[]) {
+        const code = chunk.modules.filter((m) => m.group === group).map((m) => m.code).join('\n');
+        share[group] = code ? gzipSync(code, { level: 9 }).length : 0;
+      }
+      const sum = share.app + share.libraries + share.pglite;
+      if (sum === 0) continue;
+      for (const group of Object.keys(share) as CompositionGroup[]) totals[group] += (chunkGzip * share[group]) / sum;
+    }
+  }
+  return totals;
+}
+
+function timeRow(what: string, values: number[], target?: { ms: number; label: string }): Row {
+  return {
+    what,
+    median: seconds(median(values)),
+    range: range(values, (v) => (v / 1000).toFixed(2)),
+    n: values.length,
+    ...(target ? { target: target.label, ok: median(values) <= target.ms } : {}),
+  };
+}
+
+async function main(): Promise<void> {
+  console.log(`\nLease Lab benchmark — the browser (headless Chromium, ${machineLine()})`);
+  rmSync(join(tmpdir(), 'lease-lab-bench'), { recursive: true, force: true });
+  mkdirSync(SITE, { recursive: true });
+  const appDir = join(SITE, 'app');
+  const appError = build('bench/vite.app.config.ts', appDir);
+  if (appError) console.log(`!! the app did not build, so it is left out:\n${appError}`);
+  const pagesError = build('bench/vite.pages.config.ts', join(SITE, 'pages'));
+  if (pagesError) throw new Error(`the benchmark pages did not build:\n${pagesError}`);
+
+  const server = await startStaticServer({ root: SITE, mount: MOUNT });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const only = process.env.BENCH_PAGES?.split(',');
+  const kinds = (Object.keys(PAGES) as PageKind[]).filter((kind) => (kind !== 'app' || !appError) && (!only || only.includes(kind)));
+  const results: Record<PageKind, LoadResult[]> = { plain: [], worker: [], app: [] };
+  const failures: string[] = [];
+  const steps: StepTime[] = [];
+  try {
+    for (let i = 0; i < LOADS; i++) {
+      // Interleaved, so a burst of load on the machine hits every page alike.
+      for (const kind of kinds) {
+        try {
+          const result = await coldLoad(browser, server.url + PAGES[kind].path, kind, steps);
+          if (result.failed) failures.push(`${kind}: ${result.failed}`);
+          else results[kind].push(result);
+        } catch (error) {
+          failures.push(`${kind}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        }
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+
+  console.log(`served from ${server.url} (scripts/serve-static.ts: pre-compressed .gz siblings, application/wasm)`);
+  for (const failure of failures) console.log(`!! ${failure}`);
+  const workerBoots = results.worker.map((r) => r.boot).filter((b) => b !== undefined);
+  const notFromDataDir = workerBoots.find((b) => b.source !== 'data-dir');
+  if (notFromDataDir) console.log(`!! bootLab() did not start from the data directory: ${notFromDataDir.fallbackReason ?? notFromDataDir.error}`);
+  const readyBy = [...new Set(results.app.map((r) => r.readyBy))].join(', ');
+
+  const rows: Row[] = [];
+  for (const kind of kinds) {
+    const list = results[kind];
+    if (list.length === 0) continue;
+    const fcp = list.map((r) => r.firstContentfulPaint ?? r.firstPaint ?? Number.NaN);
+    rows.push(timeRow(`${PAGES[kind].label}: first contentful paint`, fcp, kind === 'app' ? { ms: 200, label: '≤ 0.2 s' } : undefined));
+    rows.push(
+      timeRow(
+        `${PAGES[kind].label}: ready${kind === 'app' ? ` (first step can run; signal: ${readyBy})` : ' (Postgres answered)'}`,
+        list.map((r) => r.ready ?? Number.NaN),
+        kind === 'app' ? { ms: 900, label: '≤ 0.9 s' } : undefined,
+      ),
+    );
+    const longest = list.map((r) => r.longestTask);
+    rows.push({
+      what: `${PAGES[kind].label}: longest main-thread task before ready`,
+      median: longest.every((v) => v === 0) ? 'none > 50 ms' : ms(median(longest)),
+      range: range(longest, (v) => v.toFixed(0)),
+      n: list.length,
+      ...(kind === 'app' ? { target: 'none > 50 ms', ok: Math.max(...longest) <= 50 } : {}),
+    });
+  }
+  if (workerBoots.length > 0) {
+    rows.push(timeRow('  inside the worker: bootLab() → wasm compiled, files and data dir fetched', workerBoots.map((b) => b.marks?.files ?? Number.NaN)));
+    rows.push(timeRow('  inside the worker: bootLab() → Postgres started (PGlite.create)', workerBoots.map((b) => b.marks?.started ?? Number.NaN)));
+    rows.push(timeRow('  inside the worker: bootLab() → lab ready (schema checked)', workerBoots.map((b) => b.ms ?? Number.NaN)));
+  }
+  printTable(`Cold start: navigation → … (${LOADS} cold loads each, fresh browser context each)`, rows);
+
+  if (steps.length > 0) {
+    const dom = steps.map((s) => s.dom);
+    const frame = steps.map((s) => s.frame);
+    printTable('Step latency in the app: click Step → timeline updated', [
+      { what: 'click → new mark in the timeline DOM', median: ms(median(dom), 1), p95: ms(quantile(dom, 0.95), 1), range: range(dom, (v) => v.toFixed(0)), n: dom.length },
+      { what: 'click → next animation frame (painted)', median: ms(median(frame), 1), p95: ms(quantile(frame, 0.95), 1), range: range(frame, (v) => v.toFixed(0)), n: frame.length },
+    ]);
+  } else if (!appError) {
+    console.log('\n(no Step click landed in the app: no step latency)');
+  }
+
+  if (!appError) {
+    const files = sizesOf(appDir);
+    const sum = (match: (f: FileSize) => boolean) => files.filter(match).reduce((acc, f) => ({ bytes: acc.bytes + f.bytes, gzip: acc.gzip + f.gzip }), { bytes: 0, gzip: 0 });
+    const js = sum((f) => f.file.endsWith('.js'));
+    const css = sum((f) => f.file.endsWith('.css'));
+    const parts = jsComposition(appDir);
+    const sizeRow = (what: string, size: { bytes: number; gzip: number } | number, note = ''): Row =>
+      typeof size === 'number' ? { what, median: `≈ ${kib(size)}`, range: note } : { what, median: kib(size.gzip), range: `${kib(size.bytes)}${note}` };
+    const byName = (pattern: RegExp) => sum((f) => pattern.test(f.file));
+    const sizeRows: Row[] = [sizeRow('all JavaScript (page + engine worker)', js)];
+    if (parts) {
+      sizeRows.push(sizeRow("  the app's own code (src/)", parts.app));
+      sizeRows.push(sizeRow('  libraries (React, d3, zustand, …)', parts.libraries));
+      sizeRows.push(sizeRow("  PGlite's JavaScript", parts.pglite));
+    }
+    sizeRows.push(
+      sizeRow('CSS', css),
+      sizeRow('pglite.wasm', byName(/pglite-[^/]*\.wasm$/)),
+      sizeRow('pglite.data (file bundle)', byName(/pglite-[^/]*\.data$/)),
+      sizeRow('lab data directory (.tar.gz)', byName(/lab-datadir/)),
+      sizeRow('initdb.wasm (not fetched when the data dir loads)', byName(/initdb-[^/]*\.wasm$/)),
+    );
+    printTable('Download sizes of the built app (as served, pre-compressed)', sizeRows, { median: 'gzip', range: 'raw' });
+  }
+  console.log(`\n(${machineLine()})`);
+}
+
+await main();

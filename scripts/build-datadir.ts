@@ -1,0 +1,158 @@
+/**
+ * Builds the pre-built PGlite data directory that bootLabDatabase() loads instead of running initdb:
+ * .cache/lab-datadir.tar.gz (~1 MB) and .cache/lab-datadir.json (what it was built from).
+ *
+ *   node --import tsx --import ./scripts/raw-loader.mjs scripts/build-datadir.ts [--force] [--out FILE]
+ *
+ * Usually run for you by the `labDataDir()` Vite plugin (scripts/build-datadir-plugin.mjs) whenever its
+ * inputs change. What it does, and why it is safe:
+ *  - PGlite with the lab's start parameters, on a real directory (NodeFS), and the lab's schema from
+ *    the SQL registry. A comment on schema `sim` records a fingerprint of that SQL, so a stale data
+ *    directory is detected at boot and never used.
+ *  - template0 and template1 are dropped: the lab never runs CREATE DATABASE (−2 MB gzip).
+ *  - WAL: with wal_recycle=off, two segment switches and checkpoints leave one segment holding only the
+ *    last checkpoint (−1.5 MB gzip: the old segment is full of initdb's page images).
+ *  - close(): a clean shutdown, so the next start needs no crash recovery and keeps the relation-cache
+ *    init files (recovery would delete them).
+ *  - The tar is written here, sorted; the WAL segment is cut after its last written page (Postgres
+ *    reads the missing tail as end-of-WAL and extends the file as it writes), 25 MB → 8.5 MB to unpack.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { constants, gzipSync } from 'node:zlib';
+import { PGlite } from '@electric-sql/pglite';
+import { labSchemaComment } from '../src/db/pglite-boot';
+import { labStartParams } from '../src/db/pglite-open';
+import { sqlText } from '../src/sql/registry';
+import { DATA_DIR_FILE, DATA_DIR_META, dataDirKey } from './build-datadir-plugin.mjs';
+
+const WAL_PAGE = 8192;
+
+export interface BuiltDataDir {
+  tarBytes: number;
+  gzipBytes: number;
+  ms: number;
+}
+
+/** Creates the lab's database and returns its data directory as an uncompressed tar. */
+export async function buildLabDataDirTar(): Promise<Uint8Array> {
+  const dir = mkdtempSync(join(tmpdir(), 'lease-lab-pgdata-'));
+  try {
+    const pg = await PGlite.create({ dataDir: dir, startParams: [...labStartParams(PGlite), '-c', 'wal_recycle=off'] });
+    try {
+      await pg.exec(sqlText('schema'));
+      await pg.exec(`COMMENT ON SCHEMA sim IS '${labSchemaComment()}'`);
+      for (const name of ['template0', 'template1']) {
+        await pg.exec(`UPDATE pg_database SET datistemplate = false, datallowconn = false WHERE datname = '${name}'`);
+        await pg.exec(`DROP DATABASE ${name}`);
+      }
+      for (let i = 0; i < 2; i++) {
+        await pg.query('SELECT pg_switch_wal()');
+        await pg.exec('CHECKPOINT');
+      }
+    } finally {
+      await pg.close();
+    }
+    return tarDirectory(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A ustar archive of `dir`, entries sorted, WAL segments cut after their last non-zero page. */
+export function tarDirectory(dir: string): Uint8Array {
+  const parts: Uint8Array[] = [];
+  const walk = (folder: string, prefix: string) => {
+    for (const name of readdirSync(folder).sort()) {
+      const path = join(folder, name);
+      const entry = prefix ? `${prefix}/${name}` : name;
+      const stat = statSync(path);
+      if (stat.isDirectory()) {
+        parts.push(tarHeader(`${entry}/`, 0, 0o700, '5'));
+        walk(path, entry);
+        continue;
+      }
+      let data: Uint8Array = readFileSync(path);
+      if (/^pg_wal\/[0-9A-F]{24}$/.test(entry)) data = cutWalSegment(data);
+      parts.push(tarHeader(entry, data.length, 0o600, '0'), data);
+      const pad = (512 - (data.length % 512)) % 512;
+      if (pad) parts.push(new Uint8Array(pad));
+    }
+  };
+  walk(dir, '');
+  parts.push(new Uint8Array(1024));
+  return Buffer.concat(parts);
+}
+
+function cutWalSegment(data: Uint8Array): Uint8Array {
+  let end = data.length;
+  while (end > 0 && data[end - 1] === 0) end--;
+  return data.subarray(0, Math.max(WAL_PAGE, Math.ceil(end / WAL_PAGE) * WAL_PAGE));
+}
+
+function tarHeader(name: string, size: number, mode: number, type: '0' | '5'): Uint8Array {
+  if (Buffer.byteLength(name) > 100) throw new Error(`tar entry name too long: ${name}`);
+  const h = Buffer.alloc(512);
+  h.write(name, 0, 100, 'utf8');
+  h.write(`${mode.toString(8).padStart(7, '0')}\0`, 100);
+  h.write('0000000\0', 108); // uid
+  h.write('0000000\0', 116); // gid
+  h.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
+  h.write('00000000000\0', 136); // mtime: none (PGlite stamps the load time)
+  h.write('        ', 148); // checksum placeholder
+  h.write(type, 156);
+  h.write('ustar\0', 257);
+  h.write('00', 263);
+  let sum = 0;
+  for (const byte of h) sum += byte;
+  h.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148);
+  return h;
+}
+
+export async function buildLabDataDir(out = DATA_DIR_FILE, meta: string | null = DATA_DIR_META): Promise<BuiltDataDir> {
+  const started = performance.now();
+  const key = dataDirKey();
+  const tar = await buildLabDataDirTar();
+  const gz = gzipSync(tar, { level: constants.Z_BEST_COMPRESSION });
+  mkdirSync(dirname(out), { recursive: true });
+  // Write then rename: a reader never sees half a file, and two builders racing both leave a whole one.
+  const temp = `${out}.${process.pid}.tmp`;
+  writeFileSync(temp, gz);
+  renameSync(temp, out);
+  const built = { tarBytes: tar.length, gzipBytes: gz.length, ms: Math.round(performance.now() - started) };
+  if (meta) {
+    const tempMeta = `${meta}.${process.pid}.tmp`;
+    writeFileSync(tempMeta, `${JSON.stringify({ key, ...built, pglite: pgliteVersion() }, null, 2)}\n`);
+    renameSync(tempMeta, meta);
+  }
+  return built;
+}
+
+function pgliteVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' }, force: { type: 'boolean' } } });
+  const { dataDirIsFresh } = await import('./build-datadir-plugin.mjs');
+  if (!values.out && !values.force && dataDirIsFresh()) {
+    console.log('lease-lab: the pre-built data directory is up to date');
+    return;
+  }
+  const out = values.out ?? DATA_DIR_FILE;
+  const built = await buildLabDataDir(out, values.out ? null : DATA_DIR_META);
+  console.log(
+    `lease-lab: wrote ${out}: ${(built.gzipBytes / 1024).toFixed(0)} KiB gzip (${(built.tarBytes / 2 ** 20).toFixed(1)} MiB unpacked) in ${(built.ms / 1000).toFixed(1)} s`,
+  );
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,142 @@
+/**
+ * A small static file server for the built app, as a production host would serve it: correct
+ * Content-Types (application/wasm for streaming compilation), pre-compressed siblings (`x.wasm.br` /
+ * `x.wasm.gz`, written by the build) sent with Content-Encoding when the browser accepts them, long
+ * caching for hashed assets, and the whole site under any sub-path.
+ *
+ *   node --import tsx scripts/serve-static.ts dist [--port 4180] [--mount /some/sub/path/] [--host 127.0.0.1]
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.data': 'application/octet-stream',
+  '.tar': 'application/x-tar',
+  '.gz': 'application/gzip',
+  '.br': 'application/octet-stream',
+  '.woff2': 'font/woff2',
+};
+
+export interface StaticServerOptions {
+  /** The directory to serve. */
+  root: string;
+  /** The URL path the directory appears under, e.g. '/some/sub/path/'. Default '/'. */
+  mount?: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Serve `.br` / `.gz` siblings when present (default true). */
+  precompressed?: boolean;
+}
+
+export interface StaticServer {
+  /** The site's URL, ending in '/'. */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+export async function startStaticServer(options: StaticServerOptions): Promise<StaticServer> {
+  const root = resolve(options.root);
+  const mount = `/${(options.mount ?? '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
+  const precompressed = options.precompressed !== false;
+  const server = createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const path = decodeURIComponent(url.pathname);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    if (`${path}/` === mount) {
+      response.writeHead(301, { Location: mount }).end();
+      return;
+    }
+    if (!path.startsWith(mount)) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    let file = resolve(root, `.${sep}${path.slice(mount.length)}`);
+    if (file !== root && !file.startsWith(root + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) {
+      if (!path.endsWith('/')) {
+        response.writeHead(301, { Location: `${url.pathname}/` }).end();
+        return;
+      }
+      file = join(file, 'index.html');
+    }
+    if (!existsSync(file) || !statSync(file).isFile()) {
+      response.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found\n');
+      return;
+    }
+    const headers: Record<string, string | number> = {
+      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Cache-Control': /[/\\]assets[/\\]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    };
+    let body = file;
+    if (precompressed) {
+      const accepts = String(request.headers['accept-encoding'] ?? '');
+      for (const [encoding, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
+        if (accepts.includes(encoding) && existsSync(file + suffix)) {
+          body = file + suffix;
+          headers['Content-Encoding'] = encoding;
+          break;
+        }
+      }
+      headers.Vary = 'Accept-Encoding';
+    }
+    headers['Content-Length'] = statSync(body).size;
+    response.writeHead(200, headers);
+    if (request.method === 'HEAD') response.end();
+    else createReadStream(body).pipe(response);
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => done());
+  });
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${address.port}${mount}`,
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    allowPositionals: true,
+    options: { port: { type: 'string' }, mount: { type: 'string' }, host: { type: 'string' } },
+  });
+  const served = await startStaticServer({
+    root: positionals[0] ?? 'dist',
+    port: Number(values.port ?? 4180),
+    mount: values.mount ?? '/',
+    host: values.host ?? '127.0.0.1',
+  });
+  console.log(`serving ${resolve(positionals[0] ?? 'dist')} at ${served.url}`);
+}

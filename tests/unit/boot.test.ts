@@ -1,0 +1,137 @@
+/**
+ * Starting the lab's database: from the pre-built data directory (the fast path every start takes),
+ * and the slow path it falls back to when that directory is missing, broken or stale.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureLabDataDir } from '../../scripts/build-datadir-plugin.mjs';
+import { bootLab, LAB_DATA_DIR_URL, labSchemaComment } from '../../src/db/pglite-boot';
+import type { PGliteLab } from '../../src/db/pglite-lab';
+import { defaultSettings } from '../../src/engine/run';
+import { Simulation } from '../../src/engine/simulation';
+import { threeWorkers } from '../../src/scenarios/three-workers';
+
+/** A claim works (a real SKIP LOCKED claim, parked with PREPARE TRANSACTION) and the settings are the lab's. */
+async function expectWorkingLab(db: PGliteLab): Promise<void> {
+  const sim = new Simulation(db, threeWorkers, defaultSettings(threeWorkers));
+  await sim.reset();
+  const [claimA] = await sim.apply('A');
+  expect(claimA?.verdict).toBe('ok');
+  expect(claimA?.outcome).toMatchObject({ status: 'ok', rowCount: 1, rows: [{ run_id: 123 }] });
+  expect(claimA?.locks).toEqual([{ session: 'A', runIds: [123] }]);
+  // B's claim skips the row A's parked transaction still locks.
+  const [claimB] = await sim.apply('B');
+  expect(claimB?.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 124 }] });
+
+  const prepared = await db.pg.query<{ gid: string }>('SELECT gid FROM pg_prepared_xacts ORDER BY gid');
+  expect(prepared.rows.map((row) => row.gid)).toEqual(['lease_lab_A', 'lease_lab_B']);
+  await db.pg.exec(`BEGIN; UPDATE runs SET progress = progress + 1 WHERE run_id = 125; PREPARE TRANSACTION 'boot_test'`);
+  await db.pg.exec(`COMMIT PREPARED 'boot_test'`);
+
+  const settings = await db.pg.query<{ name: string; setting: string }>(
+    `SELECT name, setting FROM pg_settings WHERE name IN ('max_prepared_transactions', 'shared_buffers', 'TimeZone') ORDER BY name`,
+  );
+  expect(Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]))).toEqual({
+    max_prepared_transactions: '16',
+    shared_buffers: '2048', // 8 kB pages: 16 MB
+    TimeZone: 'UTC',
+  });
+  await sim.reset();
+  expect((await db.pg.query('SELECT gid FROM pg_prepared_xacts')).rows).toEqual([]);
+}
+
+/** The built data directory, unpacked. */
+function builtTar(): Buffer {
+  return gunzipSync(readFileSync(LAB_DATA_DIR_URL));
+}
+
+/** Overwrites the start of one file inside a tar archive. */
+function corruptEntry(tar: Buffer, entry: string): Buffer {
+  const copy = Buffer.from(tar);
+  for (let offset = 0; offset + 512 <= copy.length; ) {
+    const name = copy.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = Number.parseInt(copy.subarray(offset + 124, offset + 136).toString('utf8'), 8);
+    if (name === entry) {
+      copy.fill(0x55, offset + 512, offset + 512 + Math.min(size, 64));
+      return copy;
+    }
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  throw new Error(`${entry} is not in the archive`);
+}
+
+// vite.config.ts's labDataDir() plugin keeps it fresh before any test runs; this covers running without it.
+beforeAll(() => {
+  ensureLabDataDir();
+});
+
+describe('booting from the pre-built data directory', () => {
+  it('exists, is small, and is where the boot code looks', () => {
+    const file = fileURLToPath(LAB_DATA_DIR_URL);
+    expect(existsSync(file)).toBe(true);
+    expect(statSync(file).size).toBeLessThan(3 * 2 ** 20);
+  });
+
+  it('gives a working database: claims, prepared transactions, the lab settings', async () => {
+    const boot = await bootLab();
+    try {
+      expect(boot.fallbackReason).toBeNull();
+      expect(boot.source).toBe('data-dir');
+      const note = await boot.db.pg.query<{ note: string }>(`SELECT obj_description('sim'::regnamespace, 'pg_namespace') AS note`);
+      expect(note.rows[0]?.note).toBe(labSchemaComment());
+      await expectWorkingLab(boot.db);
+    } finally {
+      await boot.db.close();
+    }
+  });
+
+  it('accepts the data directory as bytes, compressed or not', async () => {
+    const boot = await bootLab({ dataDir: builtTar() });
+    try {
+      expect(boot.source).toBe('data-dir');
+      expect((await boot.db.runs()).length).toBe(0);
+    } finally {
+      await boot.db.close();
+    }
+  });
+});
+
+describe('falling back to initdb', () => {
+  it('when the data directory is absent: a working database all the same', async () => {
+    const boot = await bootLab({ dataDir: new URL('../../.cache/no-such-datadir.tar.gz', import.meta.url) });
+    try {
+      expect(boot.source).toBe('initdb');
+      expect(boot.fallbackReason).toMatch(/could not be read/);
+      await expectWorkingLab(boot.db);
+    } finally {
+      await boot.db.close();
+    }
+  });
+
+  // Each case below would fall back the same way (an initdb, seconds each); `fallback: false` makes the
+  // boot say why it would, instead.
+  const unusable: Array<[string, () => Promise<Uint8Array | Blob>, RegExp]> = [
+    ['not an archive (a server answering with its index page)', async () => new TextEncoder().encode('<!doctype html><title>app</title>'), /not a tar archive/],
+    ['broken inside (pg_control overwritten)', async () => corruptEntry(builtTar(), 'global/pg_control'), /Postgres did not start/],
+    ['stale (built from another schema.sql)', staleDataDir, /another schema/],
+  ];
+  for (const [what, source, reason] of unusable) {
+    it(`when the data directory is ${what}`, async () => {
+      await expect(bootLab({ dataDir: await source(), fallback: false })).rejects.toThrow(reason);
+    });
+  }
+});
+
+/** The built data directory with another schema fingerprint, as a dump of a running instance. */
+async function staleDataDir(): Promise<Blob> {
+  const boot = await bootLab();
+  try {
+    await boot.db.pg.exec(`COMMENT ON SCHEMA sim IS 'lease-lab schema 00000000'; CHECKPOINT`);
+    return await boot.db.pg.dumpDataDir('none');
+  } finally {
+    await boot.db.close();
+  }
+}
