@@ -8,11 +8,23 @@
  */
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { RunRow, StatementOutcome } from '../sim/types';
+import type { ConsoleStatement } from '../sql/console';
 import { PROBES, parameterCount, type SqlId, sqlText } from '../sql/registry';
-import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import type { ConsoleAnswer, ConsoleValue, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { normalizeRow, toOutcomeError } from './values';
 
 const LOCK_NOT_AVAILABLE = '55P03';
+
+/** The console's query runs as this cursor, so only the rows shown cross from Postgres to JavaScript. */
+const CONSOLE_CURSOR = 'lease_lab_console';
+const CONSOLE_DECLARE = `DECLARE ${CONSOLE_CURSOR} NO SCROLL CURSOR FOR\n`;
+/** The most rows a console answer carries; the rest are counted, not sent. */
+export const CONSOLE_MAX_ROWS = 1000;
+/** Longer text values are cut (a result is sent to the page and drawn there). */
+const CONSOLE_MAX_TEXT = 2000;
+const asText = (text: string) => text;
+/** Postgres's own text for values JavaScript would round (int8, numeric) or show less readably (timestamps, json, bytea). */
+const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 1114: asText, 1184: asText, 1700: asText, 3802: asText };
 
 interface Waiting {
   request: StatementRequest;
@@ -116,6 +128,8 @@ export class PGliteLab implements LabDatabase {
   }
 
   async locks(): Promise<HeldLock[]> {
+    // Only parked transactions hold row locks here; with none parked there is nothing to ask.
+    if (this.parked.size === 0) return [];
     const result = await this.pg.query<{ handle: string; run_id: number }>(sqlText('held-locks-pglite'));
     const bySession = new Map<string, HeldLock>();
     for (const row of result.rows) {
@@ -131,6 +145,55 @@ export class PGliteLab implements LabDatabase {
     const note = this.note;
     this.note = null;
     return note;
+  }
+
+  async runConsole(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
+    const limit = Math.max(1, Math.min(CONSOLE_MAX_ROWS, Math.floor(maxRows)));
+    const options = { rowMode: 'array' as const, parsers: CONSOLE_PARSERS };
+    // Read-only: Postgres itself refuses writes and row locks (25006) before it touches a row, so the
+    // statement can neither change the workers' state nor wait for their locks. Always rolled back.
+    await this.pg.exec('BEGIN READ ONLY');
+    let started = performance.now();
+    try {
+      // The learner's now() reads the lab's clock at this step; SET LOCAL ends with the transaction.
+      await this.pg.query(`SELECT set_config('sim.now', $1, true)`, [clockIso]);
+      started = performance.now();
+      let fields: { name: string }[];
+      let rows: unknown[][];
+      let rowCount: number;
+      if (statement.cursor) {
+        await this.pg.query(`${CONSOLE_DECLARE}${statement.sql}\n`);
+        const first = await this.pg.query<unknown[]>(`FETCH FORWARD ${limit} FROM ${CONSOLE_CURSOR}`, [], options);
+        const more = first.rows.length < limit ? 0 : ((await this.pg.query(`MOVE FORWARD ALL IN ${CONSOLE_CURSOR}`)).rowCount ?? 0);
+        fields = first.fields;
+        rows = first.rows as unknown[][];
+        rowCount = rows.length + more;
+      } else {
+        const result = await this.pg.query<unknown[]>(statement.sql, [], options);
+        fields = result.fields;
+        rows = (result.rows as unknown[][]).slice(0, limit);
+        rowCount = result.rows.length;
+      }
+      const ms = performance.now() - started;
+      return { kind: 'rows', columns: fields.map((f) => f.name), rows: rows.map((row) => row.map(consoleValue)), rowCount, ms };
+    } catch (error) {
+      const e = error as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown };
+      // Only Postgres's own errors are the learner's answer; anything else is the engine failing.
+      if (typeof e.code !== 'string') throw error;
+      const raw = Number(e.position);
+      const position = Number.isFinite(raw) && raw > 0 ? raw - (statement.cursor ? CONSOLE_DECLARE.length : 0) : null;
+      return {
+        kind: 'error',
+        code: e.code,
+        message: String(e.message),
+        detail: typeof e.detail === 'string' && e.detail ? e.detail : null,
+        hint: typeof e.hint === 'string' && e.hint ? e.hint : null,
+        position: position !== null && position > 0 && position <= statement.sql.length + 1 ? position : null,
+        ms: performance.now() - started,
+      };
+    } finally {
+      await this.pg.exec('ROLLBACK');
+    }
   }
 
   async close(): Promise<void> {
@@ -180,6 +243,19 @@ export class PGliteLab implements LabDatabase {
     this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
     return { status: 'blocked', holders };
   }
+}
+
+/** A console cell as plain data for the page. */
+function consoleValue(value: unknown): ConsoleValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'bigint') text = value.toString();
+  else if (value instanceof Date) text = value.toISOString();
+  else if (value instanceof Uint8Array) text = `\\x${[...value].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  else text = JSON.stringify(value) ?? String(value);
+  return text.length > CONSOLE_MAX_TEXT ? `${text.slice(0, CONSOLE_MAX_TEXT)}… (${text.length} characters)` : text;
 }
 
 /** Prepared-transaction names are built only from worker ids (a capital letter) or OP. */

@@ -2,6 +2,7 @@
  * The one door to a database. The engine speaks only this interface; PGlite (one session, with parked
  * transactions) and a real PostgreSQL server (one connection per worker) sit behind it.
  */
+import type { ConsoleStatement } from '../sql/console';
 import type { SqlId } from '../sql/registry';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
 
@@ -22,6 +23,14 @@ export interface HeldLock {
   handle: string;
   runIds: number[];
 }
+
+/** A cell of a console result: Postgres's own text for timestamps, numerics, int8, json and bytea. */
+export type ConsoleValue = string | number | boolean | null;
+
+/** What the learner's console statement gave: rows (the first few of `rowCount`), or Postgres's error. */
+export type ConsoleAnswer =
+  | { kind: 'rows'; columns: string[]; rows: ConsoleValue[][]; rowCount: number; ms: number }
+  | { kind: 'error'; code: string; message: string; detail: string | null; hint: string | null; position: number | null; ms: number };
 
 export interface LabDatabase {
   readonly kind: 'pglite' | 'postgres';
@@ -46,5 +55,10 @@ export interface LabDatabase {
   locks(): Promise<HeldLock[]>;
   /** How PGlite was made to do what a real server does, for the step just run (null on a real server). */
   takeEngineNote(): string | null;
+  /**
+   * The learner's console statement (already checked), inside a read-only transaction that is always
+   * rolled back, with sim.now() at `clockIso`. Returns at most `maxRows` rows and counts the rest.
+   */
+  runConsole?(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer>;
   close(): Promise<void>;
 }

@@ -8,17 +8,27 @@ import { findScenario } from '../scenarios';
 import { detectAnomalies } from '../sim/anomalies';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { EngineError, WATCHDOG_MS, WatchdogError } from '../worker/client';
+import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
 import { listRefused } from './notices';
 import { decodeView } from './permalink';
 import { loadPlace } from './persist';
 import { SerialQueue } from './queue';
-import { branchFor, scriptCandidates } from './script';
-import type { LabDeps, LabState, SessionSlice } from './types';
+import { branchFor, scriptCandidates, tokensRevealed } from './script';
+import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, type View } from './view';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
+
+/** What the learner is told when the watchdog ends a request: a title and why (the replay is added). */
+interface Explanation {
+  title: string;
+  why: string;
+}
+
+/** Rows a console answer shows at most. */
+export const CONSOLE_ROWS_SHOWN = 500;
 
 /** How a token reads in "while …" and "… cannot happen now". */
 export function describeToken(token: string): string {
@@ -51,8 +61,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * by default the trace the learner had (the task's own change is dropped); a task that loads a
      * view passes itself, so the view it was opening is opened after all.
      */
-    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>): Promise<T> {
-      return queue.run(task, fallback, (error) => recover(label, error, redo));
+    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>, explain?: Explanation): Promise<T> {
+      return queue.run(task, fallback, (error) => recover(label, error, redo, explain));
     }
 
     async function load(basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
@@ -91,15 +101,17 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
-    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent): Promise<void> {
+    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: Explanation): Promise<void> {
       set({ playing: false });
       if (!(error instanceof WatchdogError)) {
         if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
         return;
       }
-      const title = `Postgres stopped answering while ${label}, so the lab restarted it.`;
-      const why = `No answer came within ${WATCHDOG_MS / 1000} s. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and started Postgres again in a new one.`;
+      const title = explain?.title ?? `Postgres stopped answering while ${label}, so the lab restarted it.`;
+      const why =
+        explain?.why ??
+        `No answer came within ${WATCHDOG_MS / 1000} s. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and started Postgres again in a new one.`;
       try {
         await redo();
         const n = get().schedule.length;
@@ -331,6 +343,44 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async openScenarioAt({ scenarioId, settings, schedule, upTo }) {
         const played = upTo === null ? [] : schedule.slice(0, upTo + 1);
         await openView({ view: { scenarioId, settings, schedule: played, position: null }, problems: [] }, 'The lesson\'s example could not be opened exactly.');
+      },
+
+      async runConsole(sql) {
+        // Refused before it is queued: such a statement never reaches Postgres (the engine checks again).
+        const check = checkConsoleSql(sql);
+        if (check.kind === 'refused') return check;
+        let stopped = false;
+        const outcome = await enqueue<ConsoleOutcome | null>(
+          'running your console statement',
+          async () => {
+            const { loaded, steps, position } = get();
+            if (!loaded) return { kind: 'failed', reason: 'Postgres is not ready yet: wait until the scenario has loaded.' };
+            try {
+              return await deps.engine.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
+            } catch (error) {
+              if (error instanceof WatchdogError) {
+                stopped = true;
+                throw error; // the queue's recovery restarts Postgres and replays the learner's steps
+              }
+              return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
+            }
+          },
+          null,
+          async () => {
+            // Back to the learner's exact place: the same trace, cursor and selected step.
+            const { selected } = get();
+            await replayCurrent();
+            if (selected !== null && selected < get().position) set({ selected });
+          },
+          {
+            title: `Your console statement ran for more than ${WATCHDOG_MS / 1000} s, so the lab stopped it.`,
+            why: 'Nothing can interrupt a statement inside PGlite (statement_timeout never fires there), so the lab ended the Web Worker that runs Postgres and started Postgres again in a new one.',
+          },
+        );
+        if (outcome) return outcome;
+        return stopped
+          ? { kind: 'stopped', reason: `The statement did not finish within ${WATCHDOG_MS / 1000} s, so the lab stopped it and restarted Postgres. Your steps were replayed: you are where you were.` }
+          : { kind: 'failed', reason: 'The lab is busy: too many requests are waiting. Try again in a moment.' };
       },
 
       simulateRunaway() {

@@ -1,11 +1,17 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { Engine } from '../worker/client';
-import type { EndStatus } from '../worker/protocol';
+import type { ConsoleResult, EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 
 export type EnginePhase = 'starting' | 'ready' | 'failed';
+
+/**
+ * A console statement's end: Postgres's answer (rows or error), refused before it was sent, stopped by
+ * the watchdog (Postgres was restarted and the learner's steps replayed), or failed for another reason.
+ */
+export type ConsoleOutcome = ConsoleResult | { kind: 'stopped'; reason: string } | { kind: 'failed'; reason: string };
 
 export interface SessionSlice {
   enginePhase: EnginePhase;
@@ -52,6 +58,11 @@ export interface SessionSlice {
   reset(): Promise<void>;
   select(index: number | null): void;
   retryEngine(): void;
+  /**
+   * Runs one statement from the SQL console, read-only, on the database as it stands at the cursor
+   * (after Back, the engine replays to that point). A statement that runs away is stopped by the watchdog.
+   */
+  runConsole(sql: string): Promise<ConsoleOutcome>;
   /** Sends a statement that never returns, to see the watchdog restart the engine. */
   simulateRunaway(): Promise<void>;
   /** The trace as the engine recorded it, for export. */

@@ -7,6 +7,7 @@ import { Outcome } from './Outcome';
 import { RunsTable } from './RunsTable';
 import { StepDetails } from './StepDetails';
 import { TimelinePanel } from './TimelinePanel';
+import { SqlConsole } from './console/SqlConsole';
 import { Toolbar } from './Toolbar';
 import { useKeyboard } from './useKeyboard';
 import { WorkerCards } from './WorkerCards';
@@ -27,7 +28,10 @@ export function App() {
             <WorkerCards />
             <RunsTable />
           </section>
-          <StepDetails />
+          <div className="side">
+            <StepDetails />
+            <SqlConsole />
+          </div>
         </main>
         <HelpDialog />
       </div>

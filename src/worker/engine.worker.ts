@@ -3,7 +3,7 @@
  * handled one at a time, in order; a request that arrives while Postgres starts waits for it.
  */
 /// <reference lib="webworker" />
-import { bootLabDatabase } from '../db/pglite-boot';
+import { bootLab } from '../db/pglite-boot';
 import { defaultSettings } from '../engine/run';
 import type { PGliteLab } from '../db/pglite-lab';
 import { SCENARIOS } from '../scenarios';
@@ -18,13 +18,14 @@ let chain: Promise<unknown> = Promise.resolve();
 let currentId = 0;
 
 const started = performance.now();
-const ready: Promise<{ lab: PGliteLab; host: EngineHost }> = bootLabDatabase().then(async (lab) => {
+const ready: Promise<{ lab: PGliteLab; host: EngineHost }> = bootLab().then(async ({ db: lab, source, fallbackReason }) => {
   const host = new EngineHost(lab, () => post({ kind: 'progress', id: currentId }));
   // A first, small replay compiles the query paths while the start is still being waited for, so the
   // learner's first request is not the one that pays for it (and is not mistaken for a hang).
   const first = SCENARIOS[0]!;
   await host.load({ type: 'load', scenarioId: first.id, settings: defaultSettings(first), schedule: first.script.slice(0, 2), onInapplicable: 'skip' });
-  post({ kind: 'ready', bootMs: Math.round(performance.now() - started) });
+  // 'initdb': the pre-built data directory was not used (a slow start); fallbackReason says why.
+  post({ kind: 'ready', bootMs: Math.round(performance.now() - started), bootSource: source, bootNote: fallbackReason });
   return { lab, host };
 });
 ready.catch((error: unknown) => post({ kind: 'boot-failed', message: error instanceof Error ? error.message : String(error) }));
@@ -51,6 +52,8 @@ async function handle(lab: PGliteLab, host: EngineHost, request: EngineRequest) 
       return host.apply(request);
     case 'run-trace':
       return host.runTrace(request);
+    case 'console':
+      return host.console(request);
     case 'runaway':
       // A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second
       // statement waits for a lock nobody can release, spinning forever. The page's watchdog ends it.

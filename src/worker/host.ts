@@ -6,9 +6,11 @@ import type { LabDatabase } from '../db/port';
 import { nextPolicyToken, runSchedule } from '../engine/run';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
+import { clockIso } from '../sim/clock';
 import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Trace, type TraceStep } from '../sim/types';
-import type { ApplyRequest, ApplyResult, EndStatus, LoadRequest, LoadResult, RefusedToken, RunTraceRequest } from './protocol';
+import { checkConsoleSql } from '../sql/console';
+import type { ApplyRequest, ApplyResult, ConsoleRequest, ConsoleResult, EndStatus, LoadRequest, LoadResult, RefusedToken, RunTraceRequest } from './protocol';
 
 /** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
 const PROGRESS_EVERY_MS = 200;
@@ -19,6 +21,8 @@ export class EngineHost {
   private lastWorker: string | undefined;
   /** Another run used the database since the learner's last move: rebuild by replay before the next. */
   private databaseReused = false;
+  /** While the database is reused: the console's replay of the learner's first tokens it stands at, if any. */
+  private consoleView: Simulation | null = null;
 
   constructor(
     private readonly db: LabDatabase,
@@ -45,6 +49,7 @@ export class EngineHost {
     const sim = new Simulation(this.db, scenario, settings);
     this.sim = sim;
     this.databaseReused = false;
+    this.consoleView = null;
     this.lastWorker = undefined;
     await sim.reset();
     this.progress();
@@ -70,6 +75,7 @@ export class EngineHost {
   /** A whole schedule on its own, for the lesson; the learner's simulation is replayed afterwards. */
   async runTrace(request: RunTraceRequest): Promise<Trace> {
     this.databaseReused = true;
+    this.consoleView = null;
     return runSchedule(this.db, request.scenario, request.settings, request.schedule, { onInapplicable: 'error' });
   }
 
@@ -91,6 +97,45 @@ export class EngineHost {
     return { token: null, refused, steps: [], status: this.status() };
   }
 
+  /**
+   * The learner's console statement, on the database as it stands after the first `upTo` tokens of the
+   * learner's schedule. Refused statements never reach the database.
+   */
+  async console(request: ConsoleRequest): Promise<ConsoleResult> {
+    const check = checkConsoleSql(request.sql);
+    if (check.kind === 'refused') return check;
+    if (!this.db.runConsole) throw new Error(`the SQL console is not available on ${this.db.kind}`);
+    const view = await this.standAt(request.upTo);
+    const answer = await this.db.runConsole(check, clockIso(view.sim.clock), request.maxRows);
+    return { ...answer, at: { tokens: view.tokens, clockSeconds: view.sim.clock } };
+  }
+
+  /**
+   * Makes the database stand after the first `tokens` tokens of the learner's schedule: as it is at the
+   * end, else by replaying that prefix (kept for the next console statement at the same place). The
+   * learner's own simulation is rebuilt by replay before its next move, as after a lesson's run.
+   */
+  private async standAt(tokens: number): Promise<{ sim: Simulation; tokens: number }> {
+    const learner = this.current();
+    const schedule = learner.trace().schedule;
+    const upTo = Math.max(0, Math.min(schedule.length, Math.floor(tokens)));
+    if (upTo === schedule.length) {
+      if (this.databaseReused) await this.rebuild();
+      return { sim: this.current(), tokens: upTo };
+    }
+    if (this.databaseReused && this.consoleView && this.consoleView.trace().schedule.length === upTo) return { sim: this.consoleView, tokens: upTo };
+    this.databaseReused = true;
+    this.consoleView = null;
+    const view = new Simulation(this.db, learner.scenario, learner.settings);
+    await view.reset();
+    for (const token of schedule.slice(0, upTo)) {
+      this.progress();
+      await view.apply(token);
+    }
+    this.consoleView = view;
+    return { sim: view, tokens: upTo };
+  }
+
   private async tryApply(token: string, index: number, refused: RefusedToken[]): Promise<TraceStep[] | null> {
     try {
       const steps = await this.current().apply(token);
@@ -110,6 +155,7 @@ export class EngineHost {
   /** Replays the learner's schedule from a reset: the same tokens give the same state. */
   private async rebuild(): Promise<void> {
     this.databaseReused = false;
+    this.consoleView = null;
     const old = this.sim;
     if (!old) return;
     const sim = new Simulation(this.db, old.scenario, old.settings);

@@ -22,6 +22,7 @@ export class LocalEngine implements Engine {
       if (request.type === 'load') return host.load(request);
       if (request.type === 'apply') return host.apply(request);
       if (request.type === 'run-trace') return host.runTrace(request);
+      if (request.type === 'console') return host.console(request);
       throw new Error('a local engine cannot run away');
     });
     this.chain = run.catch(() => undefined);

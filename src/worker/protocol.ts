@@ -2,6 +2,7 @@
  * The messages between the page and the engine's Web Worker. Everything is plain data (structured
  * clone), and every request carries an id so the page can match answers and time out the ones that hang.
  */
+import type { ConsoleAnswer } from '../db/port';
 import type { RunRow, Scenario, Settings, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 
 /** What the page needs to know about the end of the trace to offer the next moves. */
@@ -85,7 +86,28 @@ export interface RunTraceRequest {
   schedule: string[];
 }
 
-export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest;
+/**
+ * The learner's SQL console: one statement, read-only, on the database as it stands after the first
+ * `upTo` schedule tokens (the cursor may be behind the end of the trace after Back). The engine replays
+ * to that point when it has to; the learner's simulation is then rebuilt by replay before its next move.
+ */
+export interface ConsoleRequest {
+  type: 'console';
+  sql: string;
+  upTo: number;
+  /** Rows to send back at most (the rest are counted). */
+  maxRows: number;
+}
+
+/** Where the console's statement ran: after this many schedule tokens, at this clock. */
+export interface ConsoleAt {
+  tokens: number;
+  clockSeconds: number;
+}
+
+export type ConsoleResult = (ConsoleAnswer & { at: ConsoleAt }) | { kind: 'refused'; reason: string };
+
+export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest | ConsoleRequest;
 
 export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
   ? LoadResult
@@ -93,14 +115,17 @@ export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
     ? ApplyResult
     : R extends RunTraceRequest
       ? Trace
-      : never;
+      : R extends ConsoleRequest
+        ? ConsoleResult
+        : never;
 
 export type ToWorker = { id: number; request: EngineRequest };
 
 export type FromWorker =
-  | { kind: 'ready'; bootMs: number }
+  /** bootSource 'initdb': Postgres was created from scratch (slow) because the pre-built data directory could not be used; bootNote says why. */
+  | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null }
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
-  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace }
+  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace | ConsoleResult }
   | { kind: 'error'; id: number; message: string };
