@@ -18,5 +18,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // One throwaway PostgreSQL server for the ground-truth tests (they fail, never skip, without it).
+    globalSetup: ['tests/ground-truth/global-setup.ts'],
+    // The suite is CPU-bound; on two cores the default would run one file at a time.
+    maxWorkers: 2,
   },
 });

@@ -1,5 +1,6 @@
 /** The readable step table the CLI prints by default. */
 import { clockLabel } from '../sim/clock';
+import type { Exploration } from '../engine/explore';
 import { STRATEGY_LABELS, type Scenario, type Trace } from '../sim/types';
 
 export function formatTrace(trace: Trace, scenario: Scenario): string {
@@ -29,5 +30,18 @@ export function formatTrace(trace: Trace, scenario: Scenario): string {
     for (const anomaly of trace.anomalies) lines.push(`  ${anomaly.kind} (steps ${anomaly.steps.map((s) => s + 1).join(', ')}): ${anomaly.message}`);
   }
   if (trace.steps.some((s) => s.resumed)) lines.push('\n* a statement that had waited for a row lock and then finished');
+  return lines.join('\n');
+}
+
+export function formatExploration(result: Exploration, seconds: number): string {
+  const lines: string[] = [];
+  const what = result.coverage === 'all' ? `all ${result.total} schedules` : `a sample of ${result.total} seeded random schedules (seed ${result.seed}), not all of them`;
+  lines.push(`${result.scenario}: ${what}; strategy ${STRATEGY_LABELS[result.settings.strategy]}; fencing ${result.settings.fencing ? 'on' : 'off'}`);
+  lines.push(`method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'} in ${seconds.toFixed(2)} s`);
+  lines.push('');
+  for (const group of result.groups) {
+    lines.push(`${String(group.count).padStart(7)} of ${result.total}  ${group.label}`);
+    lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
+  }
   return lines.join('\n');
 }

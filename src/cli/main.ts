@@ -8,13 +8,15 @@ import { defaultSettings, type Finish, runSchedule } from '../engine/run';
 import { findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
-import { formatTrace } from './format';
+import { formatExploration, formatTrace } from './format';
 
 class UsageError extends Error {}
 
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
-                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]`;
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]
+       npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
+                          [--sample N [--seed N]] [--json]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -24,7 +26,8 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'list') return list(rest);
   if (command === 'run') return run(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list and run`);
+  if (command === 'explore') return explore(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run and explore`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {
@@ -50,22 +53,13 @@ function list(args: string[]): number {
   return 0;
 }
 
-async function run(args: string[]): Promise<number> {
-  const { values, positionals } = options(args, {
-    schedule: { type: 'string' },
-    seed: { type: 'string' },
-    finish: { type: 'string' },
-    fencing: { type: 'string' },
-    strategy: { type: 'string' },
-    db: { type: 'string' },
-    json: { type: 'boolean' },
-  });
+/** The scenario named by the first positional argument, and its settings after --strategy / --fencing. */
+function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown }, command: string) {
   const [id, extra] = positionals;
-  if (id === undefined) throw new UsageError(`run needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"`);
+  if (id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"`);
   const scenario = findScenario(id);
   if (!scenario) throw new UsageError(`unknown scenario "${clip(id)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-
   const settings = defaultSettings(scenario);
   if (values.strategy !== undefined) {
     if (!STRATEGIES.includes(values.strategy as Strategy)) {
@@ -77,12 +71,27 @@ async function run(args: string[]): Promise<number> {
     if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
     settings.fencing = values.fencing === 'on';
   }
+  return { scenario, settings };
+}
+
+function parseSeed(text: string): number {
+  if (!/^\d{1,10}$/.test(text) || Number(text) > 4294967295) throw new UsageError(`--seed takes a whole number from 0 to 4294967295, not "${clip(text)}"`);
+  return Number(text);
+}
+
+async function run(args: string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    schedule: { type: 'string' },
+    seed: { type: 'string' },
+    finish: { type: 'string' },
+    fencing: { type: 'string' },
+    strategy: { type: 'string' },
+    db: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
   let finish: Finish = { kind: 'round-robin' };
-  if (values.seed !== undefined) {
-    const seed = values.seed as string;
-    if (!/^\d{1,10}$/.test(seed) || Number(seed) > 4294967295) throw new UsageError(`--seed takes a whole number from 0 to 4294967295, not "${clip(seed)}"`);
-    finish = { kind: 'random', seed: Number(seed) };
-  }
+  if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
   if (values.finish !== undefined) {
     if (values.finish === 'none') finish = { kind: 'none' };
     else if (values.finish !== 'round-robin') throw new UsageError(`--finish takes round-robin or none, not "${clip(values.finish as string)}"`);
@@ -109,11 +118,49 @@ async function run(args: string[]): Promise<number> {
   }
 }
 
+async function explore(args: string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    strategy: { type: 'string' },
+    fencing: { type: 'string' },
+    method: { type: 'string' },
+    sample: { type: 'string' },
+    seed: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const { scenario, settings } = scenarioAndSettings(positionals, values, 'explore');
+  const method = (values.method as string | undefined) ?? 'fast';
+  if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
+  let sample: number | null = null;
+  if (values.sample !== undefined) {
+    const text = values.sample as string;
+    if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 10_000) throw new UsageError(`--sample takes a number of schedules from 1 to 10000, not "${clip(text)}"`);
+    sample = Number(text);
+  }
+  if (values.seed !== undefined && sample === null) throw new UsageError('--seed goes with --sample N');
+  const seed = values.seed === undefined ? 1 : parseSeed(values.seed as string);
+  const db = await openDatabase('pglite', scenario.workers.map((w) => w.id));
+  try {
+    const { exploreBruteForce, exploreFast, exploreSample } = await import('../engine/explore');
+    const started = performance.now();
+    const result =
+      sample !== null
+        ? await exploreSample(db, scenario, settings, sample, seed)
+        : method === 'fast'
+          ? await exploreFast(db, scenario, settings)
+          : await exploreBruteForce(db, scenario, settings);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(values.json ? JSON.stringify(result, null, 2) : formatExploration(result, seconds));
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
 async function openDatabase(spec: string, workers: string[]): Promise<LabDatabase> {
   if (spec === 'pglite') {
-    const { startPGlite } = await import('../db/pglite-open');
-    const { PGliteLab } = await import('../db/pglite-lab');
-    return PGliteLab.open(await startPGlite());
+    // From the pre-built data directory when there is one (no initdb): ~4x less start-up work.
+    const { bootLabDatabase } = await import('../db/pglite-boot');
+    return bootLabDatabase();
   }
   if (/^postgres(ql)?:\/\//.test(spec)) {
     const { PostgresLab } = await import('../db/postgres-lab');

@@ -29,6 +29,12 @@ const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 111
 interface Waiting {
   request: StatementRequest;
   claim: boolean;
+  /**
+   * For a plain FOR UPDATE claim: the runs it found when it began to wait, in the order it visits them.
+   * A real server's waiter keeps this list: once the lock is free it locks these rows one by one,
+   * re-checking each, keeps every lock it took, and claims the first row that still qualifies.
+   */
+  found: number[] | null;
 }
 
 export class PGliteLab implements LabDatabase {
@@ -73,11 +79,21 @@ export class PGliteLab implements LabDatabase {
     }
   }
 
-  async executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+  executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    return this.claimTransaction(session, request, null);
+  }
+
+  /** BEGIN and the claim; then PREPARE (rows) or COMMIT (none). `found`: a waiting claim resumes (see Waiting). */
+  private async claimTransaction(session: SessionId, request: StatementRequest, found: number[] | null): Promise<StatementOutcome> {
     await this.setClock(request.clockIso);
     const holders = await this.probe(session, request, true);
-    if (holders) return this.block(session, request, true, holders);
+    if (holders) return this.block(session, request, true, holders, found ?? (await this.candidates(request)));
     await this.pg.exec('BEGIN');
+    const lockedRun = found === null ? null : await this.relockFound(found);
+    if (lockedRun !== null) {
+      await this.pg.exec('ROLLBACK');
+      return this.block(session, request, true, await this.holdersOfRun(lockedRun, session), found);
+    }
     try {
       const result = await this.pg.query(sqlText(request.sqlId), request.params);
       if (result.rows.length > 0) {
@@ -94,14 +110,45 @@ export class PGliteLab implements LabDatabase {
     }
   }
 
+  /**
+   * Inside the resumed claim's transaction: lock the rows it had found, in order, up to the first that
+   * still qualifies, as a real server's waiter does. Returns a run whose row someone else holds (the
+   * claim must wait again), or null.
+   */
+  private async relockFound(found: number[]): Promise<number | null> {
+    for (const runId of found) {
+      try {
+        const row = await this.pg.query<{ qualifies: boolean }>(sqlText('relock-candidate'), [runId]);
+        if (row.rows[0]?.qualifies) return null;
+      } catch (error) {
+        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+        return runId;
+      }
+    }
+    return null;
+  }
+
+  /** The parked sessions that lock this run. */
+  private async holdersOfRun(runId: number, session: SessionId): Promise<SessionId[]> {
+    const locks = await this.locks();
+    return locks
+      .filter((lock) => lock.session !== session && lock.runIds.includes(runId))
+      .map((lock) => lock.session)
+      .sort();
+  }
+
   async retryBlocked(session: SessionId): Promise<StatementOutcome> {
     const waiting = this.waiting.get(session);
     if (!waiting) throw new Error(`${session} is not waiting`);
     this.waiting.delete(session);
-    const outcome = waiting.claim ? await this.executeClaim(session, waiting.request) : await this.execute(session, waiting.request);
+    const outcome = waiting.claim
+      ? await this.claimTransaction(session, waiting.request, waiting.found)
+      : await this.execute(session, waiting.request);
     if (outcome.status !== 'blocked') {
       const parkedNote = this.note ? ` ${this.note}` : '';
-      this.note = `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
+      this.note = waiting.found
+        ? `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.${parkedNote}`
+        : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
     }
     return outcome;
   }
@@ -238,10 +285,17 @@ export class PGliteLab implements LabDatabase {
     return (holders.length > 0 ? holders : others).sort();
   }
 
-  private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[]): StatementOutcome {
-    this.waiting.set(session, { request, claim });
+  private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[], found: number[] | null = null): StatementOutcome {
+    this.waiting.set(session, { request, claim, found });
     this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
     return { status: 'blocked', holders };
+  }
+
+  /** For a plain FOR UPDATE claim about to wait: the runs it has found (under the clock already set). */
+  private async candidates(request: StatementRequest): Promise<number[] | null> {
+    if (request.sqlId !== 'claim-for-update') return null;
+    const result = await this.pg.query<{ run_id: number }>(sqlText('claim-candidates'));
+    return result.rows.map((row) => row.run_id);
   }
 }
 

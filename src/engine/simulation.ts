@@ -51,6 +51,8 @@ export class Simulation {
   private operatorWait: OperatorWait | null = null;
   private agenda: TimedEvent[] = [];
   private lockRows: LockHolding[] = [];
+  /** For each waiting session: the clock and committed rows when it began to wait (its statement's hidden context). */
+  private waitContext = new Map<SessionId, string>();
 
   constructor(
     private readonly db: LabDatabase,
@@ -66,6 +68,7 @@ export class Simulation {
     this.steps = [];
     this.schedule = [];
     this.waitOrder = [];
+    this.waitContext.clear();
     this.operatorWait = null;
     this.agenda = timedEvents(this.scenario);
     await this.refresh();
@@ -115,6 +118,7 @@ export class Simulation {
       this.waitOrder,
       this.operatorWait?.runId ?? null,
       this.agenda,
+      [...this.waitContext.entries()].sort(),
     ]);
   }
 
@@ -227,7 +231,12 @@ export class Simulation {
       paid: !at.resumed,
     });
     this.workers.set(before.id, interpretation.worker);
-    if (outcome.status === 'blocked') this.waitOrder.push(before.id);
+    if (outcome.status === 'blocked') {
+      this.waitOrder.push(before.id);
+      if (!this.waitContext.has(before.id)) this.waitContext.set(before.id, JSON.stringify([this.clockSeconds, this.runRows]));
+    } else {
+      this.waitContext.delete(before.id);
+    }
     await this.refresh();
     this.push({
       token: at.token,
@@ -322,6 +331,7 @@ export class Simulation {
     const held = worker.phase === 'in-transaction';
     await this.db.crash(id);
     this.waitOrder = this.waitOrder.filter((s) => s !== id);
+    this.waitContext.delete(id);
     this.workers.set(id, { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
     await this.refresh();
     const orphan = worker.runId !== null && worker.phase === 'owner' ? ` Run ${worker.runId} keeps its lease until it expires; then it is an orphan.` : '';
@@ -390,6 +400,7 @@ export class Simulation {
     const held = owner.phase === 'in-transaction';
     await this.db.crash(owner.id);
     this.waitOrder = this.waitOrder.filter((s) => s !== owner.id);
+    this.waitContext.delete(owner.id);
     this.workers.set(owner.id, { ...owner, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
     await this.refresh();
     this.push({

@@ -2,10 +2,14 @@
  * Every statement the lab can run, by id. The text here is the text executed and the text shown:
  * nothing is assembled from pieces, and values always travel as $n parameters.
  */
+import backendLockWait from './backend-lock-wait.sql?raw';
+import backendPid from './backend-pid.sql?raw';
 import cancelAckFenced from './cancel-ack-fenced.sql?raw';
 import cancelAckUnfenced from './cancel-ack-unfenced.sql?raw';
+import cancelBackend from './cancel-backend.sql?raw';
 import cancelRequest from './cancel-request.sql?raw';
 import casClaim from './cas-claim.sql?raw';
+import claimCandidates from './claim-candidates.sql?raw';
 import claimForUpdate from './claim-for-update.sql?raw';
 import claimNowait from './claim-nowait.sql?raw';
 import claimSkipLocked from './claim-skip-locked.sql?raw';
@@ -18,6 +22,7 @@ import heldLocksPostgres from './held-locks-postgres.sql?raw';
 import lockWaitersPostgres from './lock-waiters-postgres.sql?raw';
 import naiveSelect from './naive-select.sql?raw';
 import naiveUpdate from './naive-update.sql?raw';
+import observerSetup from './observer-setup.sql?raw';
 import preparedTransactions from './prepared-transactions.sql?raw';
 import probeCancelAckFenced from './probe-cancel-ack-fenced.sql?raw';
 import probeCancelAckUnfenced from './probe-cancel-ack-unfenced.sql?raw';
@@ -30,21 +35,31 @@ import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
 import probeNaiveUpdate from './probe-naive-update.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
 import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
+import relockCandidate from './relock-candidate.sql?raw';
 import runsSnapshot from './runs-snapshot.sql?raw';
+import runsTablePresent from './runs-table-present.sql?raw';
 import schema from './schema.sql?raw';
 import seedRuns from './seed-runs.sql?raw';
+import serverVersion from './server-version.sql?raw';
 import sessionSetup from './session-setup.sql?raw';
 import setClock from './set-clock.sql?raw';
+import terminateBackend from './terminate-backend.sql?raw';
 import transactionBegin from './transaction-begin.sql?raw';
 import transactionCommit from './transaction-commit.sql?raw';
+import transactionRollback from './transaction-rollback.sql?raw';
+import truncateRuns from './truncate-runs.sql?raw';
 import workFenced from './work-fenced.sql?raw';
 import workUnfenced from './work-unfenced.sql?raw';
 
 const texts = {
+  'backend-lock-wait': backendLockWait,
+  'backend-pid': backendPid,
   'cancel-ack-fenced': cancelAckFenced,
   'cancel-ack-unfenced': cancelAckUnfenced,
+  'cancel-backend': cancelBackend,
   'cancel-request': cancelRequest,
   'cas-claim': casClaim,
+  'claim-candidates': claimCandidates,
   'claim-for-update': claimForUpdate,
   'claim-nowait': claimNowait,
   'claim-skip-locked': claimSkipLocked,
@@ -57,6 +72,7 @@ const texts = {
   'lock-waiters-postgres': lockWaitersPostgres,
   'naive-select': naiveSelect,
   'naive-update': naiveUpdate,
+  'observer-setup': observerSetup,
   'prepared-transactions': preparedTransactions,
   'probe-cancel-ack-fenced': probeCancelAckFenced,
   'probe-cancel-ack-unfenced': probeCancelAckUnfenced,
@@ -69,13 +85,19 @@ const texts = {
   'probe-naive-update': probeNaiveUpdate,
   'probe-work-fenced': probeWorkFenced,
   'probe-work-unfenced': probeWorkUnfenced,
+  'relock-candidate': relockCandidate,
   'runs-snapshot': runsSnapshot,
+  'runs-table-present': runsTablePresent,
   schema,
   'seed-runs': seedRuns,
+  'server-version': serverVersion,
   'session-setup': sessionSetup,
   'set-clock': setClock,
+  'terminate-backend': terminateBackend,
   'transaction-begin': transactionBegin,
   'transaction-commit': transactionCommit,
+  'transaction-rollback': transactionRollback,
+  'truncate-runs': truncateRuns,
   'work-fenced': workFenced,
   'work-unfenced': workUnfenced,
 } as const;

@@ -1,0 +1,317 @@
+/**
+ * The lab's database on a real PostgreSQL server: one connection per worker (and one for the operator),
+ * exactly as a fleet of real workers would have. Nothing is emulated here. A statement that must wait
+ * for a row lock is really sent and really waits; the lab only notices (the backend shows a Lock wait in
+ * pg_stat_activity) and hands control back to the scheduler while the statement stays in flight.
+ *
+ * A separate observer connection reads the committed table, looks at who waits for whom, ends a
+ * crashed worker's backend and resets the data.
+ *
+ * The engine records the table after every step, and a statement that waited is a step of its own,
+ * recorded when the engine resumes it. On a real server that statement finishes on its own the moment
+ * the lock is released, before the engine gets to it. So a write that may wait (another session has a
+ * transaction open) is sent inside BEGIN … COMMIT, committed when the engine collects its answer: its
+ * effect appears at its own step, as it does on PGlite, and the statement itself is exactly the one shown.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
+import type { Row, RunRow, StatementOutcome } from '../sim/types';
+import { PROBES, type SqlId, sqlText } from '../sql/registry';
+import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
+import { normalizeRow, toOutcomeError } from './values';
+
+const APP_PREFIX = 'lease_lab_';
+const OBSERVER_NAME = `${APP_PREFIX}observer`;
+const OPERATOR: SessionId = 'OP';
+const TERMINATE_WAIT_MS = 5000;
+/** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
+const FIRST_LOOK_MS = 1;
+const LOOK_CAP_MS = 16;
+/** A lock wait is reported only if a second look, this much later, still shows it with the same holders. */
+const CONFIRM_MS = 2;
+/** A statement that neither answers nor waits for a lock this long is a fault, not a lesson. */
+const GIVE_UP_MS = 30_000;
+
+/** What an in-flight statement finally did. Never rejects, so a crash can abandon it safely. */
+type Answer = { ok: true; rows: Row[] } | { ok: false; error: unknown };
+
+/**
+ * How a statement's transaction ends once it answers. claim: keep it open with rows (its row locks held),
+ * COMMIT with none, ROLLBACK on an error. write: a single write that may wait, COMMIT or ROLLBACK.
+ * read: sent alone, nothing to end.
+ */
+type Ending = 'claim' | 'write' | 'read';
+
+interface InFlight {
+  answer: Promise<Answer>;
+  ending: Ending;
+}
+
+interface Session {
+  id: SessionId;
+  client: pg.Client;
+  pid: number;
+  /** The virtual clock last set on this connection. */
+  clock: string | null;
+  inTransaction: boolean;
+  /** The statement that was reported blocked and is still waiting on the server. */
+  waiting: InFlight | null;
+  /** The backend is gone (crash) or the connection broke: reconnect before the next use. */
+  dead: boolean;
+}
+
+export class PostgresLab implements LabDatabase {
+  readonly kind = 'postgres' as const;
+  private readonly sessions = new Map<SessionId, Session>();
+
+  private constructor(
+    private readonly url: string,
+    private readonly observer: pg.Client,
+  ) {}
+
+  /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
+  static async connect(url: string, workers: string[]): Promise<PostgresLab> {
+    const observer = await openClient(url, OBSERVER_NAME);
+    try {
+      await checkServerVersion(observer, url);
+      const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
+      // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
+      if (!present.rows[0]?.present) await observer.query(sqlText('schema'));
+      await observer.query(sqlText('observer-setup'));
+    } catch (error) {
+      await observer.end().catch(() => undefined);
+      if ((error as { userFacing?: boolean }).userFacing) throw error;
+      throw userFacing(`cannot set up the lab's tables in ${redactUrl(url)}: ${firstLine(error, url)}`);
+    }
+    const lab = new PostgresLab(url, observer);
+    try {
+      await lab.ensureSessions([...workers, OPERATOR]);
+    } catch (error) {
+      await lab.close();
+      throw error;
+    }
+    return lab;
+  }
+
+  async reset(seedJson: string, sessions: SessionId[]): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((session) => this.endEverything(session)));
+    await this.ensureSessions(sessions);
+    await this.observer.query(sqlText('truncate-runs'));
+    await this.observer.query(sqlText('seed-runs'), [seedJson]);
+  }
+
+  execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    return this.send(session, request, this.mayWait(session, request.sqlId) ? 'write' : 'read');
+  }
+
+  executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    return this.send(session, request, 'claim');
+  }
+
+  async retryBlocked(id: SessionId): Promise<StatementOutcome> {
+    const session = this.sessions.get(id);
+    const inFlight = session?.waiting;
+    if (!session || !inFlight) throw new Error(`${id} is not waiting`);
+    return this.follow(session, inFlight);
+  }
+
+  async commit(id: SessionId): Promise<StatementOutcome> {
+    const session = this.sessions.get(id);
+    if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
+    try {
+      await session.client.query(sqlText('transaction-commit'));
+      return { status: 'ok', rows: [], rowCount: 0 };
+    } catch (error) {
+      return toOutcomeError(error);
+    } finally {
+      session.inTransaction = false;
+    }
+  }
+
+  async crash(id: SessionId): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session || session.dead) return;
+    session.dead = true;
+    // Returns once the backend has exited: its transaction is rolled back and waiters can have its locks.
+    const result = await this.observer.query<{ terminated: boolean }>(sqlText('terminate-backend'), [session.pid, TERMINATE_WAIT_MS]);
+    if (!result.rows[0]?.terminated) throw new Error(`${id}'s backend (pid ${session.pid}) did not exit within ${TERMINATE_WAIT_MS} ms`);
+    // The statement it was waiting with dies with it; its answer is an error nobody reads.
+    await session.waiting?.answer;
+    forget(session);
+  }
+
+  async runs(): Promise<RunRow[]> {
+    const result = await this.observer.query(sqlText('runs-snapshot'));
+    return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
+  }
+
+  /**
+   * Row locks of this lab's open transactions. A session whose statement is still in flight is left out:
+   * for the engine that statement has not happened yet (it waits), and its locks show from the step that
+   * resumes it.
+   */
+  async locks(): Promise<HeldLock[]> {
+    // Only an open transaction holds row locks after its statement; with none, there is nothing to ask.
+    if (![...this.sessions.values()].some((session) => session.inTransaction && !session.waiting)) return [];
+    const result = await this.observer.query<{ session: string; handle: string; run_id: number }>(sqlText('held-locks-postgres'));
+    const bySession = new Map<SessionId, HeldLock>();
+    for (const row of result.rows) {
+      const session = sessionOf(row.session);
+      const mine = session !== null ? this.sessions.get(session) : undefined;
+      if (!session || !mine || String(mine.pid) !== row.handle || mine.waiting) continue;
+      const lock = bySession.get(session) ?? { session, handle: row.handle, runIds: [] };
+      lock.runIds.push(row.run_id);
+      bySession.set(session, lock);
+    }
+    return [...bySession.values()];
+  }
+
+  takeEngineNote(): string | null {
+    return null;
+  }
+
+  async close(): Promise<void> {
+    const clients = [...[...this.sessions.values()].map((s) => s.client), this.observer];
+    this.sessions.clear();
+    await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+  }
+
+  /**
+   * Can this statement wait for a row lock? Only a write can (the statements PGlite has to probe), and
+   * only while another session has a transaction open: nobody else holds a row lock otherwise.
+   */
+  private mayWait(id: SessionId, sqlId: SqlId): boolean {
+    if (PROBES[sqlId] === undefined) return false;
+    return [...this.sessions.values()].some((other) => other.id !== id && other.inTransaction && !other.dead);
+  }
+
+  private async send(id: SessionId, request: StatementRequest, ending: Ending): Promise<StatementOutcome> {
+    const session = await this.session(id);
+    if (session.waiting) throw new Error(`${id} is still waiting for a row lock; it cannot run another statement`);
+    if (session.clock !== request.clockIso) {
+      await session.client.query(sqlText('set-clock'), [request.clockIso]);
+      session.clock = request.clockIso;
+    }
+    if (ending !== 'read') {
+      await session.client.query(sqlText('transaction-begin'));
+      session.inTransaction = true;
+    }
+    const answer: Promise<Answer> = session.client.query(sqlText(request.sqlId), request.params).then(
+      (result) => ({ ok: true, rows: result.rows.map(normalizeRow) }),
+      (error: unknown) => ({ ok: false, error }),
+    );
+    return this.follow(session, { answer, ending });
+  }
+
+  /** Waits for the statement's answer unless it is (still) waiting for a row lock: then reports blocked, leaving it in flight. */
+  private async follow(session: Session, inFlight: InFlight): Promise<StatementOutcome> {
+    const answer = await this.answerOrLockWait(session, inFlight.answer);
+    if (!('ok' in answer)) {
+      session.waiting = inFlight;
+      return answer;
+    }
+    session.waiting = null;
+    return this.finish(session, inFlight.ending, answer);
+  }
+
+  private async answerOrLockWait(session: Session, answer: Promise<Answer>): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
+    let waited = 0;
+    for (let delay = FIRST_LOOK_MS; waited < GIVE_UP_MS; delay = Math.min(delay * 2, LOOK_CAP_MS)) {
+      const early = await answerWithin(answer, delay);
+      if (early) return early;
+      waited += delay;
+      const holders = await this.lockHolders(session);
+      if (holders === null) continue;
+      // A waiter just granted its lock still shows the Lock wait until it runs again; a second look tells.
+      const late = await answerWithin(answer, CONFIRM_MS);
+      if (late) return late;
+      const again = await this.lockHolders(session);
+      if (again !== null && again.join() === holders.join()) return { status: 'blocked', holders };
+    }
+    throw new Error(`${session.id}'s statement neither answered nor waited for a row lock within ${GIVE_UP_MS / 1000} s`);
+  }
+
+  /** The sessions this session's backend waits for, when it waits for a lock someone holds; otherwise null. */
+  private async lockHolders(session: Session): Promise<SessionId[] | null> {
+    const result = await this.observer.query<{ wait_event_type: string | null; holders: string[] }>(sqlText('backend-lock-wait'), [session.pid]);
+    const row = result.rows[0];
+    if (row?.wait_event_type !== 'Lock' || row.holders.length === 0) return null;
+    return row.holders.map((name) => sessionOf(name) ?? name).sort();
+  }
+
+  /** Ends the statement's transaction as its kind requires (see Ending) and reports its answer. */
+  private async finish(session: Session, ending: Ending, answer: Answer): Promise<StatementOutcome> {
+    const keepOpen = ending === 'claim' && answer.ok && answer.rows.length > 0;
+    if (ending !== 'read' && !keepOpen) {
+      await session.client.query(sqlText(answer.ok ? 'transaction-commit' : 'transaction-rollback'));
+      session.inTransaction = false;
+    }
+    if (!answer.ok) return toOutcomeError(answer.error);
+    return { status: 'ok', rows: answer.rows, rowCount: answer.rows.length };
+  }
+
+  /** Before a reset: stop a waiting statement, roll back an open transaction, drop a broken connection. */
+  private async endEverything(session: Session): Promise<void> {
+    if (session.dead) return;
+    try {
+      if (session.waiting) {
+        await this.observer.query(sqlText('cancel-backend'), [session.pid]);
+        await session.waiting.answer;
+        session.waiting = null;
+      }
+      if (session.inTransaction) {
+        await session.client.query(sqlText('transaction-rollback'));
+        session.inTransaction = false;
+      }
+    } catch {
+      // Whatever state it is in, a new connection is a clean one.
+      if (session.dead) forget(session);
+      else await this.crash(session.id);
+    }
+  }
+
+  private async ensureSessions(ids: SessionId[]): Promise<void> {
+    const results = await Promise.allSettled(ids.map((id) => this.session(id)));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  /** The session's live connection, opened (or reopened after a crash) on first use. */
+  private async session(id: SessionId): Promise<Session> {
+    const existing = this.sessions.get(id);
+    if (existing && !existing.dead) return existing;
+    if (existing) {
+      forget(existing);
+      this.sessions.delete(id);
+    }
+    if (!/^[A-Za-z0-9_]+$/.test(id)) throw new Error(`unexpected session name ${id}`);
+    const client = await openClient(this.url, APP_PREFIX + id);
+    const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false };
+    client.on('error', () => {
+      session.dead = true;
+    });
+    await client.query(sqlText('session-setup'));
+    const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
+    session.pid = Number(pid.rows[0]?.pid);
+    this.sessions.set(id, session);
+    return session;
+  }
+}
+
+async function answerWithin(answer: Promise<Answer>, ms: number): Promise<Answer | null> {
+  return Promise.race([answer, sleep(ms, null)]);
+}
+
+function forget(session: Session): void {
+  session.waiting = null;
+  session.inTransaction = false;
+  session.clock = null;
+  session.client.end().catch(() => undefined);
+}
+
+/** 'lease_lab_A' → 'A'; a backend that is not one of the lab's sessions → null. */
+function sessionOf(applicationName: string): SessionId | null {
+  if (!applicationName.startsWith(APP_PREFIX) || applicationName === OBSERVER_NAME) return null;
+  return applicationName.slice(APP_PREFIX.length);
+}

@@ -1,0 +1,243 @@
+/**
+ * Schedules of a scenario, enumerated: every complete one (depth-first), or random ones from a seed.
+ *
+ * At each point the choices are "which worker that can move steps next" and "the next environment
+ * token": the script's clock moves and faults (+N, pause:, resume:, crash:, cancel:, kill:), kept in the
+ * script's order as their own lane. When no worker can move and the lane is empty, but the clock can free
+ * someone (a paused worker's timed resume), the clock moves to that moment. A stuck worker would
+ * heartbeat forever, so it gets a step budget. Exploring a sibling replays the prefix from a reset (a few
+ * milliseconds on PGlite), so the whole search costs about as much as playing every schedule once.
+ * Everything is deterministic: the same inputs give the same schedules in the same order.
+ */
+import type { LabDatabase } from '../db/port';
+import { seededRandom } from '../sim/random';
+import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
+import type { Scenario, Settings, Trace, WorkerId } from '../sim/types';
+import { Simulation } from './simulation';
+
+export interface ExploreOptions {
+  /** Stop after this many complete schedules; the answer then says it was cut. */
+  limit?: number;
+  /** Steps a stuck worker (spec.stuck) may take in one schedule. */
+  stuckStepLimit?: number;
+}
+
+export interface ExploredSchedule {
+  /** The tokens applied, in order: replayable with runSchedule. */
+  schedule: string[];
+  /** The trace of that schedule, as runSchedule would record it on this database. */
+  trace: Trace;
+}
+
+export interface Enumeration {
+  schedules: ExploredSchedule[];
+  /** True when the limit stopped the search before every schedule was found. */
+  cut: boolean;
+}
+
+export const DEFAULT_LIMIT = 100_000;
+export const DEFAULT_STUCK_STEP_LIMIT = 5;
+
+/** A way to move on from the current point, and where the environment lane stands after it. */
+export interface Choice {
+  token: string;
+  lane: number;
+}
+
+const WORKER_TOKEN = /^[A-Z]$/;
+
+/** The scenario's script minus its worker steps: what happens to the workers, in script order. */
+export function environmentLane(scenario: Scenario): string[] {
+  return scenario.script.filter((token) => !WORKER_TOKEN.test(token));
+}
+
+export async function enumerateSchedules(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Enumeration> {
+  const schedules: ExploredSchedule[] = [];
+  const explorer = exploreSchedules(db, scenario, settings, options);
+  for (;;) {
+    const next = await explorer.next();
+    if (next.done) return { schedules, cut: next.value.cut };
+    schedules.push(next.value);
+  }
+}
+
+/** Every complete schedule, depth first, workers in name order before the environment lane. */
+export async function* exploreSchedules(
+  db: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  options: ExploreOptions = {},
+): AsyncGenerator<ExploredSchedule, { cut: boolean }> {
+  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  let found = 0;
+  // Depth-first with an explicit stack: each frame is a point in the tree and the choices not yet tried
+  // there. `current` says the simulation still stands at that point (nothing below it was explored yet).
+  await walk.restore([]);
+  const root: Frame = { prefix: [], lane: 0, left: walk.choices(0), current: true };
+  if (root.left.length === 0) {
+    // Nothing can happen at all: the empty schedule is the only one.
+    yield { schedule: [], trace: walk.sim.trace() };
+    return { cut: false };
+  }
+  const stack: Frame[] = [root];
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1]!;
+    let complete = false;
+    const choice = frame.left.shift();
+    if (!choice) {
+      stack.pop();
+      continue;
+    }
+    if (!frame.current) await walk.restore(frame.prefix);
+    frame.current = true;
+    if (await walk.tryApply(choice.token)) {
+      frame.current = false;
+      const child: Frame = { prefix: [...frame.prefix, choice.token], lane: choice.lane, left: walk.choices(choice.lane), current: true };
+      if (child.left.length > 0) stack.push(child);
+      else complete = true;
+    } else if (frame.left.length === 0 && walk.onlyTheLaneIsLeft(frame.lane)) {
+      // Nobody can move and the next environment token cannot apply: drop it from the lane.
+      frame.lane += 1;
+      frame.left = walk.choices(frame.lane);
+      complete = frame.left.length === 0;
+    }
+    if (!complete) continue;
+    if (found === limit) return { cut: true };
+    found += 1;
+    yield { schedule: walk.applied(), trace: walk.sim.trace() };
+  }
+  return { cut: false };
+}
+
+interface Frame {
+  prefix: string[];
+  lane: number;
+  left: Choice[];
+  current: boolean;
+}
+
+/** `count` random complete schedules: each step picks uniformly among the choices, with a seeded generator. */
+export async function seededSchedules(
+  db: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  count: number,
+  seed: number,
+  options: Pick<ExploreOptions, 'stuckStepLimit'> = {},
+): Promise<ExploredSchedule[]> {
+  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
+  const random = seededRandom(seed);
+  const out: ExploredSchedule[] = [];
+  for (let i = 0; i < count; i++) {
+    await walk.restore([]);
+    const schedule: string[] = [];
+    let lane = 0;
+    while (schedule.length < MAX_SCHEDULE_LENGTH) {
+      const choices = walk.choices(lane);
+      if (choices.length === 0) break;
+      const moved = await tryInRandomOrder(walk, choices, random);
+      if (moved) {
+        schedule.push(moved.token);
+        lane = moved.lane;
+      } else if (walk.onlyTheLaneIsLeft(lane)) {
+        // Only the environment token was on offer and it cannot apply: drop it from the lane.
+        lane += 1;
+      } else {
+        throw new Error(`no choice applies after ${schedule.join(',')}`);
+      }
+    }
+    out.push({ schedule, trace: walk.sim.trace() });
+  }
+  return out;
+}
+
+/** Picks a choice at random; one that cannot apply now is struck off and another is picked. */
+async function tryInRandomOrder(walk: Walk, choices: Choice[], random: () => number): Promise<Choice | null> {
+  const left = [...choices];
+  while (left.length > 0) {
+    const [choice] = left.splice(Math.floor(random() * left.length), 1);
+    if (choice && (await walk.tryApply(choice.token))) return choice;
+  }
+  return null;
+}
+
+/**
+ * One simulation and the rules for what may happen next in it: the building block of the enumerations
+ * above (and of anything else that walks the tree of schedules, such as the explorer's memoised search).
+ */
+export class Walk {
+  readonly sim: Simulation;
+  private readonly lane: string[];
+  private readonly stuck: Set<WorkerId>;
+  private schedule: string[] = [];
+
+  constructor(
+    db: LabDatabase,
+    scenario: Scenario,
+    settings: Settings,
+    private readonly stuckStepLimit: number = DEFAULT_STUCK_STEP_LIMIT,
+  ) {
+    this.sim = new Simulation(db, scenario, settings);
+    this.lane = environmentLane(scenario);
+    this.stuck = new Set(scenario.workers.filter((w) => w.stuck).map((w) => w.id));
+  }
+
+  /** Back to the point after `prefix` (every token of which is known to apply). */
+  async restore(prefix: readonly string[]): Promise<void> {
+    await this.sim.reset();
+    this.schedule = [];
+    for (const token of prefix) {
+      await this.sim.apply(token);
+      this.schedule.push(token);
+    }
+  }
+
+  /** Applies the token, or returns false, changing nothing, where it cannot apply now. */
+  async tryApply(token: string): Promise<boolean> {
+    try {
+      await this.sim.apply(token);
+    } catch (error) {
+      if (error instanceof ScheduleError) return false;
+      throw error;
+    }
+    this.schedule.push(token);
+    return true;
+  }
+
+  /** The ways on from here, with the environment lane at `lane`. None: the schedule is complete. */
+  choices(lane: number): Choice[] {
+    const workers = this.sim.movable().filter((id) => this.withinBudget(id));
+    const out: Choice[] = workers.map((token) => ({ token, lane }));
+    const next = this.lane[lane];
+    if (next !== undefined) return [...out, { token: next, lane: lane + 1 }];
+    if (out.length > 0) return out;
+    // Nobody can move and the script has nothing left: only the clock can change things now.
+    if (this.sim.isOver() || this.sim.movable().length > 0) return [];
+    const at = this.sim.nextEventSeconds();
+    return at === null ? [] : [{ token: `+${at - this.sim.clock}`, lane }];
+  }
+
+  /** The tokens applied since the last restore. */
+  applied(): string[] {
+    return [...this.schedule];
+  }
+
+  /** Whether the lane's next token is the only choice here (so if it cannot apply, it can only be skipped). */
+  onlyTheLaneIsLeft(lane: number): boolean {
+    return this.lane[lane] !== undefined && this.sim.movable().filter((id) => this.withinBudget(id)).length === 0;
+  }
+
+  /** What the stuck workers' budgets leave open from here, as text: part of what decides the future. */
+  budgetKey(): string {
+    return [...this.stuck].map((id) => `${id}:${this.stepsOf(id)}`).join(',');
+  }
+
+  private stepsOf(id: WorkerId): number {
+    return this.schedule.filter((token) => token === id).length;
+  }
+
+  private withinBudget(id: WorkerId): boolean {
+    return !this.stuck.has(id) || this.stepsOf(id) < this.stuckStepLimit;
+  }
+}

@@ -1,0 +1,2 @@
+-- Reset: every transaction has ended by now, so TRUNCATE does not wait for anyone.
+TRUNCATE runs;
