@@ -14,6 +14,8 @@ import type { ConsoleAnswer, ConsoleValue, HeldLock, LabDatabase, SessionId, Sta
 import { normalizeRow, toOutcomeError } from './values';
 
 const LOCK_NOT_AVAILABLE = '55P03';
+/** Dead rows from DELETE-based resets are cleared this often, so the table stays a few pages long. */
+const VACUUM_EVERY_RESETS = 256;
 
 /** The console's query runs as this cursor, so only the rows shown cross from Postgres to JavaScript. */
 const CONSOLE_CURSOR = 'lease_lab_console';
@@ -44,6 +46,7 @@ export class PGliteLab implements LabDatabase {
   private readonly parked = new Set<SessionId>();
   private readonly waiting = new Map<SessionId, Waiting>();
   private note: string | null = null;
+  private resets = 0;
 
   private constructor(readonly pg: PGliteInterface) {}
 
@@ -63,7 +66,9 @@ export class PGliteLab implements LabDatabase {
     this.waiting.clear();
     this.clock = null;
     this.note = null;
-    await this.pg.exec('TRUNCATE runs');
+    await this.pg.exec(sqlText('clear-runs'));
+    this.resets += 1;
+    if (this.resets % VACUUM_EVERY_RESETS === 0) await this.pg.exec(sqlText('vacuum-runs'));
     await this.pg.query(sqlText('seed-runs'), [seedJson]);
   }
 

@@ -13,6 +13,7 @@ import claimCandidates from './claim-candidates.sql?raw';
 import claimForUpdate from './claim-for-update.sql?raw';
 import claimNowait from './claim-nowait.sql?raw';
 import claimSkipLocked from './claim-skip-locked.sql?raw';
+import clearRuns from './clear-runs.sql?raw';
 import completeFenced from './complete-fenced.sql?raw';
 import completeUnfenced from './complete-unfenced.sql?raw';
 import heartbeatFenced from './heartbeat-fenced.sql?raw';
@@ -47,6 +48,7 @@ import terminateBackend from './terminate-backend.sql?raw';
 import transactionBegin from './transaction-begin.sql?raw';
 import transactionCommit from './transaction-commit.sql?raw';
 import transactionRollback from './transaction-rollback.sql?raw';
+import vacuumRuns from './vacuum-runs.sql?raw';
 import truncateRuns from './truncate-runs.sql?raw';
 import workFenced from './work-fenced.sql?raw';
 import workUnfenced from './work-unfenced.sql?raw';
@@ -63,6 +65,7 @@ const texts = {
   'claim-for-update': claimForUpdate,
   'claim-nowait': claimNowait,
   'claim-skip-locked': claimSkipLocked,
+  'clear-runs': clearRuns,
   'complete-fenced': completeFenced,
   'complete-unfenced': completeUnfenced,
   'heartbeat-fenced': heartbeatFenced,
@@ -97,6 +100,7 @@ const texts = {
   'transaction-begin': transactionBegin,
   'transaction-commit': transactionCommit,
   'transaction-rollback': transactionRollback,
+  'vacuum-runs': vacuumRuns,
   'truncate-runs': truncateRuns,
   'work-fenced': workFenced,
   'work-unfenced': workUnfenced,
