@@ -1,4 +1,5 @@
 /** The timeline's layout, on traces recorded by the real engine (PGlite) and on small hand-built ones. */
+import { initialWorker } from '../../src/sim/worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Settings, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 import { ANOMALY_NAMES } from '../../src/timeline/describe';
@@ -457,22 +458,7 @@ describe('hand-built traces', () => {
   });
 });
 
-const idle = (id: string): WorkerState => ({
-  id,
-  phase: 'ready',
-  paused: false,
-  runId: null,
-  generation: null,
-  leaseExpiresAtSeconds: null,
-  lastHeartbeatSeconds: null,
-  workDone: 0,
-  callsPaid: 0,
-  costPaidCents: 0,
-  claimAttempts: 0,
-  cancelSeen: false,
-  blockedOn: [],
-  waitingAction: null,
-});
+const idle = (id: string): WorkerState => initialWorker({ id });
 
 function handTrace(steps: Partial<TraceStep>[], workers = ['A']): Trace {
   return {

@@ -4,28 +4,13 @@
  * For measuring how the timeline copes with thousands of steps.
  */
 import { clockIso } from '../../sim/clock';
+import { initialWorker } from '../../sim/worker';
 import type { RunRow, Trace, TraceStep, Verdict, WorkerState } from '../../sim/types';
 
 const CYCLE = ['claim', 'commit', 'work', 'heartbeat', 'work', 'complete'] as const;
 
 function worker(id: string, over: Partial<WorkerState> = {}): WorkerState {
-  return {
-    id,
-    phase: 'ready',
-    paused: false,
-    runId: null,
-    generation: null,
-    leaseExpiresAtSeconds: null,
-    lastHeartbeatSeconds: null,
-    workDone: 0,
-    callsPaid: 0,
-    costPaidCents: 0,
-    claimAttempts: 0,
-    cancelSeen: false,
-    blockedOn: [],
-    waitingAction: null,
-    ...over,
-  };
+  return { ...initialWorker({ id }), ...over };
 }
 
 export function syntheticTrace(length: number, workerIds: readonly string[] = ['A', 'B', 'C']): Trace {
