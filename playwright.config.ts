@@ -4,8 +4,14 @@ import { defineConfig, devices } from '@playwright/test';
  * Browser tests in Debian's Chromium (no browser download) against the built app served by
  * `vite preview`. `npm test` builds first (scripts/test.sh).
  */
-/** Where the development server listens during the tests (the preview server is on 4173). */
-export const DEV_PORT = 5175;
+/**
+ * Where the servers listen during the tests. E2E_PORT / E2E_DEV_PORT / E2E_DIST let several people (or
+ * agents) run the browser tests side by side, each on its own build and ports.
+ */
+export const PREVIEW_PORT = Number(process.env.E2E_PORT ?? 4173);
+export const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? 5175);
+export const BASE_URL = `http://127.0.0.1:${PREVIEW_PORT}`;
+const DIST = process.env.E2E_DIST ?? 'dist';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -18,7 +24,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   outputDir: 'test-results',
   use: {
-    baseURL: 'http://127.0.0.1:4173',
+    baseURL: BASE_URL,
     viewport: { width: 1280, height: 720 },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
@@ -38,8 +44,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: 'npx vite preview --host 127.0.0.1 --port 4173 --strictPort',
-      url: 'http://127.0.0.1:4173',
+      command: `npx vite preview --host 127.0.0.1 --port ${PREVIEW_PORT} --strictPort --outDir ${DIST}`,
+      url: BASE_URL,
       reuseExistingServer: !process.env.CI,
       timeout: 60_000,
     },

@@ -1,4 +1,5 @@
 /** Back moves a cursor through the recorded trace; a link restores exactly the same view. */
+import { BASE_URL } from '../../playwright.config';
 import { expect, openLab, outcome, position, runsTable, slider, stepButton, stepTimes, test, timelineView, waitReady } from './fixtures';
 
 test('Back and Step move the cursor without changing the trace', async ({ page }) => {
@@ -33,7 +34,7 @@ test('a link opens exactly the same view', async ({ page, browser }) => {
   const runs = await runsTable(page).innerText();
   const said = await outcome(page).innerText();
 
-  const other = await browser.newPage({ baseURL: 'http://127.0.0.1:4173', viewport: { width: 1280, height: 720 } });
+  const other = await browser.newPage({ baseURL: BASE_URL, viewport: { width: 1280, height: 720 } });
   await other.goto(url);
   await waitReady(other);
   await expect(slider(other)).toHaveValue('5');
