@@ -4,16 +4,23 @@
 #   npm run bench                 both halves
 #   npm run bench -- node         the Node half only
 #   npm run bench -- browser      the browser half only
+#   npm run bench -- explore      the interleaving explorer only (Node)
+#   npm run bench -- backpressure the backpressure lab only (Node and Chromium)
 # BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
-case "$what" in all|node|browser) ;; *) echo "usage: npm run bench -- [all|node|browser]" >&2; exit 2 ;; esac
+case "$what" in all|node|browser|explore|backpressure) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure]" >&2; exit 2 ;; esac
 
 bash scripts/ensure-deps.sh node
-[ "$what" = node ] || bash scripts/ensure-deps.sh chromium
+case "$what" in all|browser|backpressure) bash scripts/ensure-deps.sh chromium ;; esac
 run() { node --import tsx --import ./scripts/raw-loader.mjs "$@"; }
 
 run scripts/build-datadir.ts
-[ "$what" = browser ] || run bench/node.bench.ts
-[ "$what" = node ] || run bench/browser.bench.ts
+# Each half runs when asked for by name or with "all"; a bench file that does not exist yet is skipped.
+part() { [ "$what" = all ] || [ "$what" = "$1" ]; }
+part node && run bench/node.bench.ts
+part browser && run bench/browser.bench.ts
+part explore && [ -f bench/explore.bench.ts ] && run bench/explore.bench.ts
+part backpressure && [ -f bench/backpressure.bench.ts ] && run bench/backpressure.bench.ts
+true
