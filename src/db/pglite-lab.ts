@@ -16,6 +16,8 @@ import { normalizeRow, toOutcomeError } from './values';
 const LOCK_NOT_AVAILABLE = '55P03';
 /** Dead rows from DELETE-based resets are cleared this often, so the table stays a few pages long. */
 const VACUUM_EVERY_RESETS = 256;
+/** Seeded tables remembered for resets (one per scenario the learner or a lesson question plays). */
+const SEEDS_REMEMBERED = 64;
 
 /** The console's query runs as this cursor, so only the rows shown cross from Postgres to JavaScript. */
 const CONSOLE_CURSOR = 'lease_lab_console';
@@ -47,6 +49,22 @@ export class PGliteLab implements LabDatabase {
   private readonly waiting = new Map<SessionId, Waiting>();
   private note: string | null = null;
   private resets = 0;
+  /**
+   * What runs() and locks() last read, kept until something could have changed it: committed rows change
+   * only when a write commits, row locks only when a claim parks or a parked transaction ends. A step that
+   * changes neither (a SELECT, a claim that found nothing, an UPDATE that matched no row) reads nothing.
+   */
+  private runsRead: RunRow[] | null = null;
+  private locksRead: HeldLock[] | null = null;
+  /** The runs table right after seeding, per seed: a reset of the same scenario needs no read. */
+  private readonly seededRuns = new Map<string, RunRow[]>();
+  /** Set by a reset whose seed is not in seededRuns yet, until the next read (or write). */
+  private freshSeed: string | null = null;
+  /**
+   * Prepared transactions this class did not park itself may exist (a data directory from elsewhere, a
+   * console statement): until the first reset, and after the console ran, a reset asks the server.
+   */
+  private mayHaveForeignPrepared = true;
 
   private constructor(readonly pg: PGliteInterface) {}
 
@@ -59,17 +77,23 @@ export class PGliteLab implements LabDatabase {
   }
 
   async reset(seedJson: string): Promise<void> {
-    // TRUNCATE would hang behind any prepared transaction: end them all first.
-    const prepared = await this.pg.query<{ gid: string }>(sqlText('prepared-transactions'));
-    for (const { gid } of prepared.rows) await this.pg.exec(`ROLLBACK PREPARED '${safeGid(gid)}'`);
+    // A parked transaction's row locks would make the DELETE wait (and PGlite never returns): end them all.
+    const gids = this.mayHaveForeignPrepared
+      ? (await this.pg.query<{ gid: string }>(sqlText('prepared-transactions'))).rows.map((row) => row.gid)
+      : [...this.parked].map(gidOf);
+    for (const gid of gids) await this.pg.exec(`ROLLBACK PREPARED '${safeGid(gid)}'`);
+    this.mayHaveForeignPrepared = false;
     this.parked.clear();
     this.waiting.clear();
-    this.clock = null;
+    // The clock setting is the session's and survives the reset: this.clock still says what it is.
     this.note = null;
     await this.pg.exec(sqlText('clear-runs'));
     this.resets += 1;
     if (this.resets % VACUUM_EVERY_RESETS === 0) await this.pg.exec(sqlText('vacuum-runs'));
     await this.pg.query(sqlText('seed-runs'), [seedJson]);
+    this.runsRead = this.seededRuns.get(seedJson) ?? null;
+    this.freshSeed = this.runsRead ? null : seedJson;
+    this.locksRead = [];
   }
 
   async execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
@@ -78,6 +102,8 @@ export class PGliteLab implements LabDatabase {
     if (holders) return this.block(session, request, false, holders);
     try {
       const result = await this.pg.query(sqlText(request.sqlId), request.params);
+      // Outside a claim every statement commits on its own: rows it wrote are committed rows.
+      if ((result.affectedRows ?? 0) > 0) this.committedRowsChanged();
       return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
     } catch (error) {
       return toOutcomeError(error);
@@ -104,6 +130,7 @@ export class PGliteLab implements LabDatabase {
       if (result.rows.length > 0) {
         await this.pg.exec(`PREPARE TRANSACTION '${gidOf(session)}'`);
         this.parked.add(session);
+        this.locksRead = null;
         this.note = `PGlite has one session, so the lab parked ${session}'s open transaction with PREPARE TRANSACTION '${gidOf(session)}': its row lock stays held while other workers run.`;
       } else {
         await this.pg.exec('COMMIT');
@@ -162,6 +189,8 @@ export class PGliteLab implements LabDatabase {
     if (!this.parked.has(session)) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
     await this.pg.exec(`COMMIT PREPARED '${gidOf(session)}'`);
     this.parked.delete(session);
+    this.committedRowsChanged();
+    this.locksRead = null;
     this.note = `On PGlite the parked transaction was committed with COMMIT PREPARED '${gidOf(session)}'.`;
     return { status: 'ok', rows: [], rowCount: 0 };
   }
@@ -170,27 +199,38 @@ export class PGliteLab implements LabDatabase {
     this.waiting.delete(session);
     if (this.parked.delete(session)) {
       await this.pg.exec(`ROLLBACK PREPARED '${gidOf(session)}'`);
+      this.locksRead = null;
       this.note = `The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED '${gidOf(session)}'), releasing its row lock.`;
     }
   }
 
+  /** The committed runs table. The array is shared with later calls: callers must not change it. */
   async runs(): Promise<RunRow[]> {
-    const result = await this.pg.query(sqlText('runs-snapshot'));
-    return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
+    if (this.runsRead) return this.runsRead;
+    if (!this.locksRead && this.parked.size > 0) {
+      // Both are stale: one statement reads the rows and their lockers together.
+      const result = await this.pg.query<RunRow & { locked_by: string | null }>(sqlText('runs-and-locks-pglite'));
+      this.locksRead = locksFrom(result.rows.filter((row) => row.locked_by !== null).map((row) => ({ handle: row.locked_by!, run_id: row.run_id })));
+      this.runsRead = result.rows.map(({ locked_by: _, ...row }) => normalizeRow(row) as unknown as RunRow);
+    } else {
+      const result = await this.pg.query(sqlText('runs-snapshot'));
+      this.runsRead = result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
+    }
+    if (this.freshSeed !== null && this.seededRuns.size < SEEDS_REMEMBERED) this.seededRuns.set(this.freshSeed, this.runsRead);
+    this.freshSeed = null;
+    return this.runsRead;
   }
 
   async locks(): Promise<HeldLock[]> {
+    if (this.locksRead) return this.locksRead;
     // Only parked transactions hold row locks here; with none parked there is nothing to ask.
-    if (this.parked.size === 0) return [];
-    const result = await this.pg.query<{ handle: string; run_id: number }>(sqlText('held-locks-pglite'));
-    const bySession = new Map<string, HeldLock>();
-    for (const row of result.rows) {
-      const session = row.handle.replace(/^lease_lab_/, '');
-      const lock = bySession.get(session) ?? { session, handle: row.handle, runIds: [] };
-      lock.runIds.push(row.run_id);
-      bySession.set(session, lock);
+    if (this.parked.size === 0) {
+      this.locksRead = [];
+      return this.locksRead;
     }
-    return [...bySession.values()];
+    const result = await this.pg.query<{ handle: string; run_id: number }>(sqlText('held-locks-pglite'));
+    this.locksRead = locksFrom(result.rows);
+    return this.locksRead;
   }
 
   takeEngineNote(): string | null {
@@ -205,6 +245,8 @@ export class PGliteLab implements LabDatabase {
     // Read-only: Postgres itself refuses writes and row locks (25006) before it touches a row, so the
     // statement can neither change the workers' state nor wait for their locks. Always rolled back.
     await this.pg.exec('BEGIN READ ONLY');
+    // Nothing the console sends should outlive its transaction; the next reset checks anyway.
+    this.mayHaveForeignPrepared = true;
     let started = performance.now();
     try {
       // The learner's now() reads the lab's clock at this step; SET LOCAL ends with the transaction.
@@ -250,6 +292,11 @@ export class PGliteLab implements LabDatabase {
 
   async close(): Promise<void> {
     await this.pg.close();
+  }
+
+  private committedRowsChanged(): void {
+    this.runsRead = null;
+    this.freshSeed = null;
   }
 
   private async setClock(iso: string): Promise<void> {
@@ -302,6 +349,18 @@ export class PGliteLab implements LabDatabase {
     const result = await this.pg.query<{ run_id: number }>(sqlText('claim-candidates'));
     return result.rows.map((row) => row.run_id);
   }
+}
+
+/** Row locks by parked session, from (prepared transaction, run) pairs in gid and run order. */
+function locksFrom(rows: readonly { handle: string; run_id: number }[]): HeldLock[] {
+  const bySession = new Map<string, HeldLock>();
+  for (const row of rows) {
+    const session = row.handle.replace(/^lease_lab_/, '');
+    const lock = bySession.get(session) ?? { session, handle: row.handle, runIds: [] };
+    lock.runIds.push(row.run_id);
+    bySession.set(session, lock);
+  }
+  return [...bySession.values()].sort((a, b) => a.handle.localeCompare(b.handle));
 }
 
 /** A console cell as plain data for the page. */

@@ -2,6 +2,14 @@
  * Every statement the lab can run, by id. The text here is the text executed and the text shown:
  * nothing is assembled from pieces, and values always travel as $n parameters.
  */
+import backpressureArrive from './backpressure-arrive.sql?raw';
+import backpressureCallFinish from './backpressure-call-finish.sql?raw';
+import backpressureCallLock from './backpressure-call-lock.sql?raw';
+import backpressureCallStart from './backpressure-call-start.sql?raw';
+import backpressureClaimLock from './backpressure-claim-lock.sql?raw';
+import backpressureMetrics from './backpressure-metrics.sql?raw';
+import claimFairTenant from './claim-fair-tenant.sql?raw';
+import claimFifoTenant from './claim-fifo-tenant.sql?raw';
 import backendLockWait from './backend-lock-wait.sql?raw';
 import backendPid from './backend-pid.sql?raw';
 import cancelAckFenced from './cancel-ack-fenced.sql?raw';
@@ -20,6 +28,16 @@ import heartbeatFenced from './heartbeat-fenced.sql?raw';
 import heartbeatUnfenced from './heartbeat-unfenced.sql?raw';
 import heldLocksPglite from './held-locks-pglite.sql?raw';
 import heldLocksPostgres from './held-locks-postgres.sql?raw';
+import liveConsoleBegin from './live-console-begin.sql?raw';
+import liveConsoleCountRest from './live-console-count-rest.sql?raw';
+import liveConsoleDeclare from './live-console-declare.sql?raw';
+import liveConsoleFetch from './live-console-fetch.sql?raw';
+import liveConsoleSettings from './live-console-settings.sql?raw';
+import liveLockEvidence from './live-lock-evidence.sql?raw';
+import liveSchema from './live-schema.sql?raw';
+import liveSchemaDrop from './live-schema-drop.sql?raw';
+import liveSchemaState from './live-schema-state.sql?raw';
+import liveSessionSetup from './live-session-setup.sql?raw';
 import lockWaitersPostgres from './lock-waiters-postgres.sql?raw';
 import naiveSelect from './naive-select.sql?raw';
 import naiveUpdate from './naive-update.sql?raw';
@@ -37,6 +55,7 @@ import probeNaiveUpdate from './probe-naive-update.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
 import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
 import relockCandidate from './relock-candidate.sql?raw';
+import runsAndLocksPglite from './runs-and-locks-pglite.sql?raw';
 import runsSnapshot from './runs-snapshot.sql?raw';
 import runsTablePresent from './runs-table-present.sql?raw';
 import schema from './schema.sql?raw';
@@ -54,6 +73,14 @@ import workFenced from './work-fenced.sql?raw';
 import workUnfenced from './work-unfenced.sql?raw';
 
 const texts = {
+  'backpressure-arrive': backpressureArrive,
+  'backpressure-call-finish': backpressureCallFinish,
+  'backpressure-call-lock': backpressureCallLock,
+  'backpressure-call-start': backpressureCallStart,
+  'backpressure-claim-lock': backpressureClaimLock,
+  'backpressure-metrics': backpressureMetrics,
+  'claim-fair-tenant': claimFairTenant,
+  'claim-fifo-tenant': claimFifoTenant,
   'backend-lock-wait': backendLockWait,
   'backend-pid': backendPid,
   'cancel-ack-fenced': cancelAckFenced,
@@ -72,6 +99,16 @@ const texts = {
   'heartbeat-unfenced': heartbeatUnfenced,
   'held-locks-pglite': heldLocksPglite,
   'held-locks-postgres': heldLocksPostgres,
+  'live-console-begin': liveConsoleBegin,
+  'live-console-count-rest': liveConsoleCountRest,
+  'live-console-declare': liveConsoleDeclare,
+  'live-console-fetch': liveConsoleFetch,
+  'live-console-settings': liveConsoleSettings,
+  'live-lock-evidence': liveLockEvidence,
+  'live-schema': liveSchema,
+  'live-schema-drop': liveSchemaDrop,
+  'live-schema-state': liveSchemaState,
+  'live-session-setup': liveSessionSetup,
   'lock-waiters-postgres': lockWaitersPostgres,
   'naive-select': naiveSelect,
   'naive-update': naiveUpdate,
@@ -89,6 +126,7 @@ const texts = {
   'probe-work-fenced': probeWorkFenced,
   'probe-work-unfenced': probeWorkUnfenced,
   'relock-candidate': relockCandidate,
+  'runs-and-locks-pglite': runsAndLocksPglite,
   'runs-snapshot': runsSnapshot,
   'runs-table-present': runsTablePresent,
   schema,
