@@ -15,7 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { Row, RunRow, StatementOutcome } from '../sim/types';
+import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/types';
 import { PROBES, type SqlId, sqlText } from '../sql/registry';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
@@ -48,6 +48,74 @@ interface InFlight {
   ending: Ending;
 }
 
+export interface PostgresLabOptions {
+  /**
+   * 'lease_lab' (live mode): the table and the clock live in the lab's own schema, created when missing;
+   * an existing lease_lab schema is used only if it carries the lab's comment (live-schema.sql).
+   * 'public' (the default, for the CLI and the ground-truth tests): runs in public, the clock in sim.
+   */
+  schema?: 'public' | 'lease_lab';
+  /** On a lock wait, attach the server's pg_locks rows that prove it (live mode shows them to the learner). */
+  lockEvidence?: boolean;
+}
+
+/** The comment live-schema.sql puts on lease_lab: the mark that the schema is the lab's to reuse or drop. */
+export const LAB_SCHEMA_NOTE = /COMMENT ON SCHEMA lease_lab IS '([^']*)'/.exec(sqlText('live-schema'))?.[1] ?? '';
+
+/**
+ * The statements of schema.sql that make the lab's tables, without the ones that make the sim schema and
+ * its clock (live-schema.sql makes lease_lab.now() instead). Run with lease_lab first on the search_path,
+ * they create exactly the tables PGlite and the CLI have, inside lease_lab: one definition, never two.
+ */
+export function labTableStatements(): string[] {
+  const statements = sqlText('schema')
+    .split(/;\s*\n/)
+    .map((statement) => statement.trim())
+    .filter((statement) => statement !== '');
+  return statements.filter((statement) => !/\bSCHEMA IF NOT EXISTS sim\b|\bFUNCTION sim\.now\(\)/.test(statement));
+}
+
+/**
+ * Creates the lab's schema afresh (an existing one is dropped first, but only if it carries the lab's
+ * comment: a leftover from a bridge that was killed, or from an older schema.sql). The observer's
+ * search_path is then the lab's schema. A role that may not create a schema, or a lease_lab schema that
+ * someone else made, gets one line saying so.
+ */
+export async function ensureLabSchema(client: pg.Client, url: string): Promise<void> {
+  const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
+  const existing = state.rows[0];
+  if (existing && existing.note !== LAB_SCHEMA_NOTE) {
+    throw userFacing(`${redactUrl(url)} already has a schema named lease_lab that the lab did not create; the lab will not touch it`);
+  }
+  await client.query(sqlText('transaction-begin'));
+  try {
+    if (existing) await client.query(sqlText('live-schema-drop'));
+    await client.query(sqlText('live-schema'));
+    await client.query(sqlText('live-session-setup'));
+    for (const statement of labTableStatements()) await client.query(statement);
+    await client.query(sqlText('transaction-commit'));
+  } catch (error) {
+    await client.query(sqlText('transaction-rollback')).catch(() => undefined);
+    const code = (error as { code?: unknown }).code;
+    const why = code === '42501' ? `the role may not create a schema there (it needs CREATE on the database): ${firstLine(error, url)}` : firstLine(error, url);
+    throw userFacing(`cannot create the schema lease_lab in ${redactUrl(url)}: ${why}`);
+  }
+}
+
+/** Drops the lab's schema if it is there and is the lab's (see ensureLabSchema). */
+export async function dropLabSchema(client: pg.Client, url: string): Promise<'dropped' | 'absent'> {
+  const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
+  const existing = state.rows[0];
+  if (!existing) return 'absent';
+  if (existing.note !== LAB_SCHEMA_NOTE) throw userFacing(`the schema lease_lab in ${redactUrl(url)} was not created by the lab; it was left as it is`);
+  try {
+    await client.query(sqlText('live-schema-drop'));
+  } catch (error) {
+    throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}`);
+  }
+  return 'dropped';
+}
+
 interface Session {
   id: SessionId;
   client: pg.Client;
@@ -68,23 +136,28 @@ export class PostgresLab implements LabDatabase {
   private constructor(
     private readonly url: string,
     private readonly observer: pg.Client,
+    private readonly options: PostgresLabOptions,
   ) {}
 
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
-  static async connect(url: string, workers: string[]): Promise<PostgresLab> {
+  static async connect(url: string, workers: string[], options: PostgresLabOptions = {}): Promise<PostgresLab> {
     const observer = await openClient(url, OBSERVER_NAME);
     try {
       await checkServerVersion(observer, url);
-      const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
-      // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
-      if (!present.rows[0]?.present) await observer.query(sqlText('schema'));
+      if (options.schema === 'lease_lab') {
+        await ensureLabSchema(observer, url);
+      } else {
+        const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
+        // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
+        if (!present.rows[0]?.present) await observer.query(sqlText('schema'));
+      }
       await observer.query(sqlText('observer-setup'));
     } catch (error) {
       await observer.end().catch(() => undefined);
       if ((error as { userFacing?: boolean }).userFacing) throw error;
       throw userFacing(`cannot set up the lab's tables in ${redactUrl(url)}: ${firstLine(error, url)}`);
     }
-    const lab = new PostgresLab(url, observer);
+    const lab = new PostgresLab(url, observer, options);
     try {
       await lab.ensureSessions([...workers, OPERATOR]);
     } catch (error) {
@@ -209,6 +282,7 @@ export class PostgresLab implements LabDatabase {
     const answer = await this.answerOrLockWait(session, inFlight.answer);
     if (!('ok' in answer)) {
       session.waiting = inFlight;
+      if (this.options.lockEvidence) return { ...answer, lockEvidence: await this.lockEvidence(session) };
       return answer;
     }
     session.waiting = null;
@@ -238,6 +312,22 @@ export class PostgresLab implements LabDatabase {
     const row = result.rows[0];
     if (row?.wait_event_type !== 'Lock' || row.holders.length === 0) return null;
     return row.holders.map((name) => sessionOf(name) ?? name).sort();
+  }
+
+  /** What pg_locks says about the session's wait: its ungranted lock and who holds that lock. */
+  private async lockEvidence(session: Session): Promise<LockEvidenceRow[]> {
+    const result = await this.observer.query(sqlText('live-lock-evidence'), [session.pid]);
+    return result.rows.map((row) => ({
+      session: sessionOf(String(row.session ?? '')) ?? String(row.session ?? ''),
+      pid: Number(row.pid),
+      locktype: String(row.locktype),
+      relation: row.relation ?? null,
+      page: row.page ?? null,
+      tuple: row.tuple ?? null,
+      transactionid: row.transactionid ?? null,
+      mode: String(row.mode),
+      granted: row.granted === true,
+    }));
   }
 
   /** Ends the statement's transaction as its kind requires (see Ending) and reports its answer. */
@@ -291,7 +381,7 @@ export class PostgresLab implements LabDatabase {
     client.on('error', () => {
       session.dead = true;
     });
-    await client.query(sqlText('session-setup'));
+    await client.query(sqlText(this.options.schema === 'lease_lab' ? 'live-session-setup' : 'session-setup'));
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
     this.sessions.set(id, session);

@@ -1,7 +1,31 @@
 import { useLab } from '../store/react';
 
+/** Which database the lab runs on, when it is not the usual PGlite: a live server, or why live mode is off. */
+function DatabaseBanner() {
+  const database = useLab((s) => s.engineDatabase);
+  if (database?.kind === 'live') {
+    return (
+      <div className="banner banner-live">
+        <strong>
+          Live: PostgreSQL {database.version} at {database.where}
+        </strong>
+        <span>Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.</span>
+      </div>
+    );
+  }
+  if (database?.kind === 'pglite' && database.liveProblem) {
+    return (
+      <div className="banner banner-warning">
+        <strong>Not live: running on PGlite in this tab.</strong>
+        <span>{database.liveProblem[0]?.toUpperCase() + database.liveProblem.slice(1)}.</span>
+      </div>
+    );
+  }
+  return null;
+}
+
 /** Postgres is starting (or restarting, or could not start): say so, and offer a way out. */
-export function EngineBanner() {
+function PhaseBanner() {
   const phase = useLab((s) => s.enginePhase);
   const message = useLab((s) => s.engineMessage);
   const retryEngine = useLab((s) => s.retryEngine);
@@ -24,4 +48,13 @@ export function EngineBanner() {
     );
   }
   return null;
+}
+
+export function EngineBanner() {
+  return (
+    <>
+      <DatabaseBanner />
+      <PhaseBanner />
+    </>
+  );
 }

@@ -1,4 +1,5 @@
 import { clockLabel } from '../sim/clock';
+import type { LockEvidenceRow } from '../sim/types';
 import { describeLock, describeResult, formatCell, formatParams } from '../store/derive';
 import { useShownStep } from './hooks';
 import { ScrollBox } from './ScrollBox';
@@ -36,6 +37,49 @@ function ResultBlock({ outcome, sql }: { outcome: Parameters<typeof describeResu
         </ScrollBox>
       ) : null}
     </div>
+  );
+}
+
+/** What a pg_locks row locks, in the server's terms: a transaction id, or a row's place in a table. */
+function lockedObject(row: LockEvidenceRow): string {
+  if (row.locktype === 'transactionid') return `transactionid ${row.transactionid}`;
+  if (row.locktype === 'tuple') return `tuple (${row.page},${row.tuple}) of ${row.relation}`;
+  return `${row.locktype} ${row.relation ?? ''}`.trim();
+}
+
+/** Live mode: the real server's pg_locks rows behind a wait, taken the moment the lab saw it. */
+function LockEvidence({ rows }: { rows: LockEvidenceRow[] }) {
+  return (
+    <section className="lock-evidence" aria-label="pg_locks evidence">
+      <h3>The wait, in pg_locks</h3>
+      <p>
+        The server lists the waiting backend's lock with <code>granted = false</code>, next to the backend that holds it:
+      </p>
+      <ScrollBox label="pg_locks rows">
+        <table className="grid small">
+          <thead>
+            <tr>
+              {['session', 'pid', 'lock', 'mode', 'granted'].map((c) => (
+                <th key={c} scope="col">
+                  {c}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={`${row.pid}-${row.locktype}-${row.mode}-${row.granted}`} className={row.granted ? undefined : 'waiting'}>
+                <td>{row.session}</td>
+                <td>{row.pid}</td>
+                <td>{lockedObject(row)}</td>
+                <td>{row.mode}</td>
+                <td>{row.granted ? 'true' : 'false'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </ScrollBox>
+    </section>
   );
 }
 
@@ -78,6 +122,7 @@ export function StepDetails() {
               <ResultBlock outcome={step.outcome} sql={step.sql} />
             </section>
           ) : null}
+          {step.outcome?.status === 'blocked' && step.outcome.lockEvidence?.length ? <LockEvidence rows={step.outcome.lockEvidence} /> : null}
           {step.engineNote ? (
             <section className="engine-note" aria-label="How PGlite did this">
               <h3>How PGlite did this</h3>

@@ -6,7 +6,7 @@
  * is terminated and a new one started. The request fails with a WatchdogError; the store replays the
  * learner's schedule on the new worker and says what happened.
  */
-import type { EngineRequest, EngineResultOf, FromWorker, ToWorker } from './protocol';
+import type { DatabaseInfo, EngineRequest, EngineResultOf, FromWorker, ToWorker } from './protocol';
 
 export const WATCHDOG_MS = 2000;
 /** Postgres starts in about a second here; a minute means something is wrong. */
@@ -14,7 +14,9 @@ export const BOOT_TIMEOUT_MS = 60_000;
 
 export type EngineEvent =
   | { kind: 'starting'; restart: boolean }
-  | { kind: 'ready'; bootMs: number }
+  | { kind: 'ready'; bootMs: number; database?: DatabaseInfo }
+  /** The engine moved to another database (live mode lost its server); the learner's steps were replayed there. */
+  | { kind: 'database'; database: DatabaseInfo }
   | { kind: 'failed'; message: string };
 
 /** What the store needs from an engine: the worker in the browser, an in-process host in Node tests. */
@@ -114,8 +116,13 @@ export class WorkerEngine implements Engine {
       case 'ready':
         this.ready = true;
         this.disarm();
-        this.emit({ kind: 'ready', bootMs: message.bootMs });
+        this.emit({ kind: 'ready', bootMs: message.bootMs, database: message.database });
         this.pump();
+        return;
+      case 'database':
+        // A later subscriber still hears 'ready' first, now with the database the engine moved to.
+        if (this.last.kind === 'ready') this.last = { ...this.last, database: message.database };
+        for (const listener of this.listeners) listener({ kind: 'database', database: message.database });
         return;
       case 'boot-failed':
         this.fail(`Postgres could not start: ${message.message}`);

@@ -1,11 +1,19 @@
 /**
- * The Web Worker that owns PGlite and the engine, so Postgres never blocks the page. Requests are
- * handled one at a time, in order; a request that arrives while Postgres starts waits for it.
+ * The Web Worker that owns the lab's database and the engine, so Postgres never blocks the page. Requests
+ * are handled one at a time, in order; a request that arrives while Postgres starts waits for it.
+ *
+ * The database is PGlite, unless the page was served by the live bridge (npm run live): then it is the
+ * real PostgreSQL server behind the bridge (BridgeLab). If the bridge or its server fails, the worker
+ * replays the learner's schedule on PGlite, runs the request that failed again, and tells the page (a
+ * 'database' message). PGlite is started alongside live mode, before the worker says it is ready: once
+ * the bridge is gone, so is the origin that served PGlite's files, and starting PGlite later would block
+ * this worker for a second while the learner's requests wait behind it.
  */
 /// <reference lib="webworker" />
+import { BridgeFailure, BridgeLab, findLiveBridge } from '../db/bridge-lab';
 import { bootLab } from '../db/pglite-boot';
-import { defaultSettings } from '../engine/run';
 import type { PGliteLab } from '../db/pglite-lab';
+import { defaultSettings } from '../engine/run';
 import { SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
 import { EngineHost } from './host';
@@ -13,38 +21,100 @@ import type { EngineRequest, FromWorker, ToWorker } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => scope.postMessage(message);
+/** While PGlite starts in the middle of a request (leaving live mode), the watchdog hears from us this often. */
+const HEARTBEAT_MS = 250;
+
+interface Engine {
+  host: EngineHost;
+  /** Null in live mode. */
+  pglite: PGliteLab | null;
+}
 
 let chain: Promise<unknown> = Promise.resolve();
+/** Live mode: PGlite, started, to carry on with if the bridge fails (null if it could not start). */
+let standby: Awaited<ReturnType<typeof startPGlite>> | null = null;
 let currentId = 0;
 
 const started = performance.now();
-const ready: Promise<{ lab: PGliteLab; host: EngineHost }> = bootLab().then(async ({ db: lab, source, fallbackReason }) => {
-  const host = new EngineHost(lab, () => post({ kind: 'progress', id: currentId }));
+let ready: Promise<Engine> = start();
+ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(error) }));
+
+async function start(): Promise<Engine> {
+  // Live or not, PGlite starts at once: it is the lab's database, or live mode's fallback.
+  const pglite = startPGlite();
+  const apiBase = await findLiveBridge(scope.location.href);
+  let liveProblem: string | null = null;
+  if (apiBase) {
+    pglite.catch(() => undefined);
+    try {
+      const lab = await BridgeLab.open(apiBase);
+      standby = await pglite.catch(() => null);
+      post({ kind: 'ready', bootMs: Math.round(performance.now() - started), database: { kind: 'live', version: lab.session.version, where: lab.session.where } });
+      return { host: newHost(lab), pglite: null };
+    } catch (error) {
+      liveProblem = `live mode could not start: ${messageOf(error)}`;
+    }
+  }
+  const { engine, source, fallbackReason } = await pglite;
+  // 'initdb': the pre-built data directory was not used (a slow start); fallbackReason says why.
+  post({ kind: 'ready', bootMs: Math.round(performance.now() - started), bootSource: source, bootNote: fallbackReason, database: { kind: 'pglite', liveProblem } });
+  return engine;
+}
+
+async function startPGlite() {
+  const { db: lab, source, fallbackReason } = await bootLab();
+  const host = newHost(lab);
   // A first, small replay compiles the query paths while the start is still being waited for, so the
   // learner's first request is not the one that pays for it (and is not mistaken for a hang).
   const first = SCENARIOS[0]!;
   await host.load({ type: 'load', scenarioId: first.id, settings: defaultSettings(first), schedule: first.script.slice(0, 2), onInapplicable: 'skip' });
-  // 'initdb': the pre-built data directory was not used (a slow start); fallbackReason says why.
-  post({ kind: 'ready', bootMs: Math.round(performance.now() - started), bootSource: source, bootNote: fallbackReason });
-  return { lab, host };
-});
-ready.catch((error: unknown) => post({ kind: 'boot-failed', message: error instanceof Error ? error.message : String(error) }));
+  return { engine: { host, pglite: lab }, source, fallbackReason };
+}
+
+function newHost(lab: ConstructorParameters<typeof EngineHost>[0]): EngineHost {
+  return new EngineHost(lab, () => post({ kind: 'progress', id: currentId }));
+}
+
+/**
+ * Live mode failed: carry the learner on with PGlite, at the same place. `view` is the learner's place
+ * from before the request that failed, which may have got part of the way.
+ */
+async function leaveLive(view: ReturnType<EngineHost['learnerView']>, why: string): Promise<Engine> {
+  const heartbeat = setInterval(() => post({ kind: 'progress', id: currentId }), HEARTBEAT_MS);
+  try {
+    const { engine } = await (standby ?? startPGlite());
+    if (view) await engine.host.load({ type: 'load', ...view, onInapplicable: 'skip' });
+    post({ kind: 'database', database: { kind: 'pglite', liveProblem: why } });
+    return engine;
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
 
 scope.onmessage = (event: MessageEvent<ToWorker>) => {
   const { id, request } = event.data;
   chain = chain.then(async () => {
     currentId = id;
     try {
-      const { lab, host } = await ready;
-      const result = await handle(lab, host, request);
+      const engine = await ready;
+      const place = engine.pglite === null ? engine.host.learnerView() : null;
+      let result: Awaited<ReturnType<typeof handle>>;
+      try {
+        result = await handle(engine, request);
+      } catch (error) {
+        if (engine.pglite !== null || !(error instanceof BridgeFailure)) throw error;
+        const next = leaveLive(place, error.message);
+        ready = next;
+        result = await handle(await next, request);
+      }
       post({ kind: 'result', id, result });
     } catch (error) {
-      post({ kind: 'error', id, message: error instanceof Error ? error.message : String(error) });
+      post({ kind: 'error', id, message: messageOf(error) });
     }
   });
 };
 
-async function handle(lab: PGliteLab, host: EngineHost, request: EngineRequest) {
+async function handle({ host, pglite }: Engine, request: EngineRequest) {
   switch (request.type) {
     case 'load':
       return host.load(request);
@@ -55,11 +125,16 @@ async function handle(lab: PGliteLab, host: EngineHost, request: EngineRequest) 
     case 'console':
       return host.console(request);
     case 'runaway':
+      if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
       // A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second
       // statement waits for a lock nobody can release, spinning forever. The page's watchdog ends it.
-      await lab.reset(seedJson(SCENARIOS[0]!));
-      await lab.pg.exec(`BEGIN; SELECT run_id FROM runs FOR UPDATE; PREPARE TRANSACTION 'lease_lab_runaway'`);
-      await lab.pg.query('SELECT run_id FROM runs FOR UPDATE');
+      await pglite.reset(seedJson(SCENARIOS[0]!));
+      await pglite.pg.exec(`BEGIN; SELECT run_id FROM runs FOR UPDATE; PREPARE TRANSACTION 'lease_lab_runaway'`);
+      await pglite.pg.query('SELECT run_id FROM runs FOR UPDATE');
       throw new Error('the runaway statement returned; PGlite no longer spins on lock waits');
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

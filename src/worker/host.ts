@@ -136,6 +136,12 @@ export class EngineHost {
     return { sim: view, tokens: upTo };
   }
 
+  /** The learner's scenario, settings and schedule, so another database can take over by replaying them. */
+  learnerView(): Pick<LoadRequest, 'scenarioId' | 'settings' | 'schedule'> | null {
+    if (!this.sim) return null;
+    return { scenarioId: this.sim.scenario.id, settings: { ...this.sim.settings }, schedule: [...this.sim.trace().schedule] };
+  }
+
   private async tryApply(token: string, index: number, refused: RefusedToken[]): Promise<TraceStep[] | null> {
     try {
       const steps = await this.current().apply(token);

@@ -121,9 +121,17 @@ export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
 
 export type ToWorker = { id: number; request: EngineRequest };
 
+/**
+ * Which database the engine runs on. 'live': a real PostgreSQL server through the live bridge (npm run
+ * live). 'pglite': Postgres in this tab; `liveProblem` says why live mode was left or could not start.
+ */
+export type DatabaseInfo = { kind: 'pglite'; liveProblem: string | null } | { kind: 'live'; version: string; where: string };
+
 export type FromWorker =
   /** bootSource 'initdb': Postgres was created from scratch (slow) because the pre-built data directory could not be used; bootNote says why. */
-  | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null }
+  | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null; database?: DatabaseInfo }
+  /** The engine moved to another database while running (live mode lost its server): the learner's steps were replayed there. */
+  | { kind: 'database'; database: DatabaseInfo }
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }

@@ -1,0 +1,127 @@
+/**
+ * Live mode's database, seen from the engine's Web Worker: every LabDatabase call goes to the live bridge
+ * (src/live/server.ts) on the page's own origin, which runs it on a real PostgreSQL server through
+ * PostgresLab, one connection per worker. Statements travel by id, never as SQL text; the console's one
+ * statement travels as text and is checked again by the bridge.
+ *
+ * A bridge that does not answer, or a server that fails, is a BridgeFailure: the worker then carries the
+ * learner on with PGlite.
+ */
+import type { RunRow, StatementOutcome } from '../sim/types';
+import type { ConsoleStatement } from '../sql/console';
+import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+
+/** Long enough for a real server's slowest answer (a crash waits up to 5 s for the backend to exit). */
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export interface LiveSession {
+  version: string;
+  /** host[:port]/db */
+  where: string;
+  schema: string;
+  token: string;
+}
+
+/** The bridge or the server behind it stopped doing its job; the message says how, in one line. */
+export class BridgeFailure extends Error {
+  override name = 'BridgeFailure';
+}
+
+export class BridgeLab implements LabDatabase {
+  readonly kind = 'postgres' as const;
+
+  private constructor(
+    private readonly apiBase: URL,
+    readonly session: LiveSession,
+  ) {}
+
+  /** Opens a live session on the bridge at `apiBase` (…/live/); this tab takes the bridge over from any other. */
+  static async open(apiBase: URL): Promise<BridgeLab> {
+    const session = (await post(apiBase, 'session', {}, null)) as LiveSession;
+    return new BridgeLab(apiBase, session);
+  }
+
+  async reset(seedJson: string, sessions: SessionId[]): Promise<void> {
+    await this.call('reset', { seedJson, sessions });
+  }
+
+  execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    return this.call('execute', { session, ...request }) as Promise<StatementOutcome>;
+  }
+
+  executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    return this.call('execute-claim', { session, ...request }) as Promise<StatementOutcome>;
+  }
+
+  retryBlocked(session: SessionId): Promise<StatementOutcome> {
+    return this.call('retry', { session }) as Promise<StatementOutcome>;
+  }
+
+  commit(session: SessionId): Promise<StatementOutcome> {
+    return this.call('commit', { session }) as Promise<StatementOutcome>;
+  }
+
+  async crash(session: SessionId): Promise<void> {
+    await this.call('crash', { session });
+  }
+
+  runs(): Promise<RunRow[]> {
+    return this.call('runs', {}) as Promise<RunRow[]>;
+  }
+
+  locks(): Promise<HeldLock[]> {
+    return this.call('locks', {}) as Promise<HeldLock[]>;
+  }
+
+  /** A real server needs no tricks: every statement is sent as shown. */
+  takeEngineNote(): string | null {
+    return null;
+  }
+
+  runConsole(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
+    return this.call('console', { sql: statement.sql, clockIso, maxRows }) as Promise<ConsoleAnswer>;
+  }
+
+  async close(): Promise<void> {
+    // The bridge keeps its connections for the next tab; nothing to end from here.
+  }
+
+  private call(op: string, body: unknown): Promise<unknown> {
+    return post(this.apiBase, op, body, this.session.token);
+  }
+}
+
+async function post(apiBase: URL, op: string, body: unknown, token: string | null): Promise<unknown> {
+  let response: Response;
+  try {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (token) headers['x-lease-lab-token'] = token;
+    response = await fetch(new URL(op, apiBase), { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  } catch (error) {
+    const timedOut = (error as { name?: string }).name === 'TimeoutError';
+    throw new BridgeFailure(timedOut ? `the live bridge did not answer within ${REQUEST_TIMEOUT_MS / 1000} s` : 'the live bridge is not running any more');
+  }
+  const answer = (await response.json().catch(() => ({}))) as { value?: unknown; error?: string };
+  if (response.ok) return answer.value;
+  const why = answer.error ?? `HTTP ${response.status}`;
+  // 400: the bridge refused what this page sent, which is a bug here, not a reason to leave live mode.
+  if (response.status === 400) throw new Error(`the live bridge refused ${op}: ${why}`);
+  throw new BridgeFailure(response.status === 409 ? 'another tab has taken over the live bridge' : `the PostgreSQL server failed: ${why}`);
+}
+
+/** The response header the live bridge puts on everything it serves (src/live/static.ts). */
+export const LIVE_HEADER = 'x-lease-lab-live';
+
+/**
+ * Was this script served by the live bridge? Asks for the script itself again (it exists on any server,
+ * so no request can fail where there is no bridge) and looks for the bridge's header. Returns the API's
+ * base URL, or null.
+ */
+export async function findLiveBridge(scriptUrl: string): Promise<URL | null> {
+  try {
+    const response = await fetch(scriptUrl, { method: 'HEAD', cache: 'no-store' });
+    return response.headers.get(LIVE_HEADER) === '1' ? new URL('/live/', scriptUrl) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The SQL console on a real server: the learner's one statement (already checked by the console's rules)
+ * on a connection of its own, inside BEGIN READ ONLY … ROLLBACK, with the lab's schema first on the
+ * search_path and now() at the step's clock. Unlike PGlite, a real server can end a statement by itself:
+ * statement_timeout stops a runaway one before the page's watchdog would, and lock_timeout makes one that
+ * would queue behind a worker's lock fail at once.
+ *
+ * It sees what any other session sees: committed rows and the workers' real locks in pg_locks. A worker's
+ * open claim is an ordinary open transaction here, so pg_prepared_xacts is empty.
+ */
+import type pg from 'pg';
+import type { ConsoleAnswer, ConsoleValue } from './port';
+import { openClient } from './postgres-connection';
+import type { ConsoleStatement } from '../sql/console';
+import { sqlText } from '../sql/registry';
+
+const APPLICATION_NAME = 'lease_lab_console';
+/** Below the page's 2 s watchdog, so the learner gets Postgres's own "canceling statement due to statement timeout". */
+export const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
+const CONSOLE_LOCK_TIMEOUT = '100ms';
+/** As live-console-fetch.sql fetches. */
+const FETCHED_ROWS = 1000;
+const MAX_TEXT = 2000;
+
+/** int2, int4, oid, float4, float8 as numbers and bool as booleans; everything else as Postgres's own text. */
+const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
+const BOOLEAN_TYPE = 16;
+const consoleTypes = {
+  getTypeParser: (oid: number) => {
+    if (NUMBER_TYPES.has(oid)) return (text: string) => Number(text);
+    if (oid === BOOLEAN_TYPE) return (text: string) => text === 't';
+    return (text: string) => text;
+  },
+} as unknown as pg.CustomTypesConfig;
+
+export class PostgresConsole {
+  private constructor(private readonly client: pg.Client) {}
+
+  static async open(url: string): Promise<PostgresConsole> {
+    const client = await openClient(url, APPLICATION_NAME);
+    await client.query(sqlText('live-session-setup'));
+    return new PostgresConsole(client);
+  }
+
+  /** The server's version as it names itself, e.g. "15.18". */
+  async serverVersion(): Promise<string> {
+    const result = await this.client.query<{ version: string }>(sqlText('server-version'));
+    return (result.rows[0]?.version ?? 'unknown').split(' ')[0]!;
+  }
+
+  async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
+    const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
+    const declare = `${sqlText('live-console-declare')}\n`;
+    await this.client.query(sqlText('live-console-begin'));
+    let started = performance.now();
+    try {
+      await this.client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      started = performance.now();
+      let result: pg.QueryResult<unknown[]>;
+      let rowCount: number;
+      if (statement.cursor) {
+        await this.client.query(`${declare}${statement.sql}\n`);
+        result = await this.client.query({ text: sqlText('live-console-fetch'), rowMode: 'array', types: consoleTypes });
+        const rest = result.rows.length < FETCHED_ROWS ? 0 : ((await this.client.query(sqlText('live-console-count-rest'))).rowCount ?? 0);
+        rowCount = result.rows.length + rest;
+      } else {
+        result = await this.client.query({ text: statement.sql, rowMode: 'array', types: consoleTypes });
+        rowCount = result.rows?.length ?? 0;
+      }
+      const rows = (result.rows ?? []).slice(0, limit).map((row) => row.map(consoleValue));
+      return { kind: 'rows', columns: (result.fields ?? []).map((f) => f.name), rows, rowCount, ms: performance.now() - started };
+    } catch (error) {
+      const e = error as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown };
+      if (typeof e.code !== 'string') throw error;
+      const raw = Number(e.position);
+      const position = Number.isFinite(raw) && raw > 0 ? raw - (statement.cursor ? declare.length : 0) : null;
+      return {
+        kind: 'error',
+        code: e.code,
+        message: String(e.message),
+        detail: typeof e.detail === 'string' && e.detail ? e.detail : null,
+        hint: typeof e.hint === 'string' && e.hint ? e.hint : null,
+        position: position !== null && position > 0 && position <= statement.sql.length + 1 ? position : null,
+        ms: performance.now() - started,
+      };
+    } finally {
+      await this.client.query(sqlText('transaction-rollback'));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}
+
+function consoleValue(value: unknown): ConsoleValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number' || typeof value === 'boolean') return value;
+  const text = String(value);
+  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
+}

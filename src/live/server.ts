@@ -1,0 +1,220 @@
+/**
+ * The live bridge: one process on this machine that holds the lab's connections to a real PostgreSQL
+ * server (one per worker, through PostgresLab) and offers them to the page as a small JSON API, next to
+ * the built app, on one loopback origin.
+ *
+ * What it refuses: any Host other than its own loopback name (a web page elsewhere cannot reach it by DNS
+ * rebinding), a cross-origin or non-JSON request (so another site's form or fetch cannot drive it), a
+ * statement that is not one of the lab's (by id) or that the console's rules refuse, and any request from
+ * a tab that another tab has since taken the bridge over from.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { openClient, redactUrl, userFacing } from '../db/postgres-connection';
+import { dropLabSchema, PostgresLab } from '../db/postgres-lab';
+import { describeServer } from './args';
+import { PostgresConsole } from '../db/postgres-console';
+import { type CheckedRequest, checkRequest, isOperation, RefusedRequest } from './requests';
+import { securityHeaders, serveFile } from './static';
+
+/** What the page learns when it opens a live session; shown in its banner. */
+export interface LiveInfo {
+  version: string;
+  /** host[:port]/db, never the user or the password. */
+  where: string;
+  schema: 'lease_lab';
+}
+
+/** The part of the lab the API drives: the LabDatabase port and the console. A test can stand in for it. */
+export interface LiveBackend {
+  info: LiveInfo;
+  run(request: CheckedRequest): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+export const API_PREFIX = '/live/';
+export const TOKEN_HEADER = 'x-lease-lab-token';
+const MAX_BODY_BYTES = 256 * 1024;
+
+/** Connects to the server, creates (or checks) the lab's schema and proves the role can use it. */
+export async function connectBackend(url: string): Promise<LiveBackend> {
+  const lab = await PostgresLab.connect(url, ['A', 'B'], { schema: 'lease_lab', lockEvidence: true });
+  let sqlConsole: PostgresConsole | null = null;
+  try {
+    sqlConsole = await PostgresConsole.open(url);
+    const version = await sqlConsole.serverVersion();
+    // A role that may read but not write the lab's table fails here, at start, not at the learner's first step.
+    await lab.reset('[]', ['A', 'B', 'OP']).catch((error: unknown) => {
+      throw userFacing(`cannot use the lab's table lease_lab.runs in ${redactUrl(url)}: ${(error as Error).message.split('\n')[0]}`);
+    });
+    const open = sqlConsole;
+    return {
+      info: { version, where: describeServer(url), schema: 'lease_lab' },
+      run: (request) => runOnLab(lab, open, request),
+      async close() {
+        await Promise.all([lab.close(), open.close()]);
+      },
+    };
+  } catch (error) {
+    await Promise.all([lab.close(), sqlConsole?.close()]);
+    throw error;
+  }
+}
+
+async function runOnLab(lab: PostgresLab, sqlConsole: PostgresConsole, request: CheckedRequest): Promise<unknown> {
+  switch (request.op) {
+    case 'reset':
+      return lab.reset(request.seedJson, request.sessions);
+    case 'execute':
+      return lab.execute(request.session, request.statement);
+    case 'execute-claim':
+      return lab.executeClaim(request.session, request.statement);
+    case 'retry':
+      return lab.retryBlocked(request.session);
+    case 'commit':
+      return lab.commit(request.session);
+    case 'crash':
+      return lab.crash(request.session);
+    case 'runs':
+      return lab.runs();
+    case 'locks':
+      return lab.locks();
+    case 'console':
+      return sqlConsole.run(request.statement, request.clockIso, request.maxRows);
+  }
+}
+
+/** `npm run live -- --drop`: removes the lab's schema from the server (only if the lab made it). */
+export async function dropSchema(url: string): Promise<'dropped' | 'absent'> {
+  const client = await openClient(url, 'lease_lab_drop');
+  try {
+    return await dropLabSchema(client, url);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+export interface Bridge {
+  /** The app's URL, e.g. http://127.0.0.1:4190/ */
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Serves the app in `dist` and the API on host:port (0: a free port). The backend is closed with the bridge. */
+export async function startBridge(backend: LiveBackend, options: { host: string; port: number; dist: string; log?: (line: string) => void }): Promise<Bridge> {
+  const root = resolve(options.dist);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let token: string | null = null;
+  let chain: Promise<unknown> = Promise.resolve();
+  let allowedHosts = new Set<string>();
+
+  const server = createServer((request, response) => {
+    const host = String(request.headers.host ?? '');
+    if (!allowedHosts.has(host)) {
+      reply(response, 421, { error: `this bridge answers only to ${[...allowedHosts][0]}` });
+      return;
+    }
+    const pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
+    if (!pathname.startsWith(API_PREFIX)) {
+      serveFile(root, request, response, pathname);
+      return;
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `http://${host}`) {
+      reply(response, 403, { error: 'requests from other origins are refused' });
+      return;
+    }
+    if (request.method !== 'POST' || !String(request.headers['content-type'] ?? '').startsWith('application/json')) {
+      reply(response, 405, { error: 'the API takes POST requests with a JSON body' });
+      return;
+    }
+    const name = pathname.slice(API_PREFIX.length);
+    void readJson(request).then(
+      (body) => {
+        if (name === 'session') {
+          // The newest tab takes the bridge over: one learner, one set of workers on the server.
+          token = randomUUID();
+          reply(response, 200, { value: { ...backend.info, token } });
+          return;
+        }
+        if (!isOperation(name)) {
+          reply(response, 404, { error: `there is no operation "${name.slice(0, 40)}"` });
+          return;
+        }
+        if (token === null || request.headers[TOKEN_HEADER] !== token) {
+          reply(response, 409, { error: 'another tab has taken over the live bridge' });
+          return;
+        }
+        let checked: CheckedRequest;
+        try {
+          checked = checkRequest(name, body);
+        } catch (error) {
+          if (!(error instanceof RefusedRequest)) throw error;
+          reply(response, 400, { error: error.message });
+          return;
+        }
+        // One statement at a time, in the order they came: the engine's own order.
+        const run = chain.then(() => backend.run(checked));
+        chain = run.catch(() => undefined);
+        run.then(
+          (value) => reply(response, 200, { value: value ?? null }),
+          (error: unknown) => {
+            const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+            log(`live bridge: ${name} failed: ${message}`);
+            reply(response, 500, { error: message, failed: true });
+          },
+        );
+      },
+      (error: Error) => reply(response, 400, { error: error.message }),
+    );
+  });
+
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, options.host, () => done());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const names = options.host === '::1' ? ['[::1]'] : options.host === 'localhost' ? ['localhost', '127.0.0.1'] : ['127.0.0.1', 'localhost'];
+  allowedHosts = new Set(names.map((name) => `${name}:${port}`));
+  return {
+    url: `http://${names[0]}:${port}/`,
+    server,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await chain;
+      await backend.close();
+    },
+  };
+}
+
+function reply(response: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...securityHeaders() }).end(text);
+}
+
+function readJson(request: IncomingMessage): Promise<unknown> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        fail(new Error('the request is too large'));
+        request.destroy();
+      } else chunks.push(chunk);
+    });
+    request.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        done(text === '' ? {} : JSON.parse(text));
+      } catch {
+        fail(new Error('the body is not JSON'));
+      }
+    });
+    request.on('error', fail);
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * Serves the built app from the bridge's own origin, so the page, its Web Worker and the bridge's API
+ * share one origin: the Content-Security-Policy can say 'self' and the page talks to nothing else.
+ * Every response carries LIVE_HEADER; the engine's worker looks for it on its own script to learn that
+ * it was served by the bridge (a plain static server never sends it, and no extra request can fail).
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, resolve, sep } from 'node:path';
+import { LIVE_HEADER } from '../db/bridge-lab';
+
+
+/** The app needs its own scripts, wasm compilation (PGlite, the fallback), blob workers and inline style attributes (React). */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.wasm': 'application/wasm',
+  '.data': 'application/octet-stream',
+  '.tar': 'application/x-tar',
+  '.gz': 'application/gzip',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export function securityHeaders(): Record<string, string> {
+  return {
+    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    [LIVE_HEADER]: '1',
+  };
+}
+
+/** GET or HEAD of a file under `root` (index.html for a directory); a pre-compressed .gz sibling when the browser takes gzip. */
+export function serveFile(root: string, request: IncomingMessage, response: ServerResponse, pathname: string): void {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    response.writeHead(405, { Allow: 'GET, HEAD', ...securityHeaders() }).end();
+    return;
+  }
+  let file = resolve(root, `.${sep}${decodeURIComponent(pathname)}`);
+  if (file !== root && !file.startsWith(root + sep)) {
+    response.writeHead(403, securityHeaders()).end();
+    return;
+  }
+  if (existsSync(file) && statSync(file).isDirectory()) file = resolve(file, 'index.html');
+  if (!existsSync(file) || !statSync(file).isFile()) {
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders() }).end('not found\n');
+    return;
+  }
+  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+  const gzip = `${file}.gz`;
+  const useGzip = extname(file) !== '.gz' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) && existsSync(gzip);
+  const sent = useGzip ? gzip : file;
+  const headers: Record<string, string> = {
+    'Content-Type': type,
+    'Content-Length': String(statSync(sent).size),
+    // Hashed assets never change; the page itself must be fetched afresh (it may be a new build).
+    'Cache-Control': pathname.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+    Vary: 'Accept-Encoding',
+    ...securityHeaders(),
+  };
+  if (useGzip) headers['Content-Encoding'] = 'gzip';
+  response.writeHead(200, headers);
+  if (request.method === 'HEAD') response.end();
+  else createReadStream(sent).pipe(response);
+}

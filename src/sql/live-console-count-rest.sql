@@ -1,0 +1,1 @@
+MOVE FORWARD ALL IN lease_lab_console;

@@ -1,0 +1,1 @@
+DECLARE lease_lab_console NO SCROLL CURSOR FOR

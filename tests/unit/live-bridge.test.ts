@@ -1,0 +1,163 @@
+/**
+ * The live bridge's refusals, over real HTTP against a stand-in backend: only its own loopback Host, only
+ * same-origin JSON, only the lab's statements by id, only the console's read-only statements, and only
+ * the tab that took it over last. What it refuses never reaches the backend.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIVE_HEADER } from '../../src/db/bridge-lab';
+import { LAB_SCHEMA_NOTE, labTableStatements } from '../../src/db/postgres-lab';
+import { type CheckedRequest, checkRequest, RefusedRequest } from '../../src/live/requests';
+import { type Bridge, type LiveBackend, startBridge } from '../../src/live/server';
+import { sqlText } from '../../src/sql/registry';
+
+const received: CheckedRequest[] = [];
+const backend: LiveBackend = {
+  info: { version: '15.18', where: '127.0.0.1:5432/lab', schema: 'lease_lab' },
+  async run(request) {
+    received.push(request);
+    return request.op === 'execute' ? { status: 'ok', rows: [], rowCount: 0 } : null;
+  },
+  async close() {},
+};
+
+let bridge: Bridge;
+let origin: string;
+
+beforeAll(async () => {
+  const dist = mkdtempSync(join(tmpdir(), 'lease-lab-live-'));
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>lab</title>');
+  bridge = await startBridge(backend, { host: '127.0.0.1', port: 0, dist, log: () => undefined });
+  origin = bridge.url.replace(/\/$/, '');
+});
+
+afterAll(() => bridge.close());
+
+interface Sent {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw request, so the test can send any Host and Origin a hostile page or a DNS-rebinding trick would. */
+function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Sent> {
+  const url = new URL(path, bridge.url);
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk) => {
+          text += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function openSession(): Promise<string> {
+  const answer = await send('/live/session', { body: {} });
+  expect(answer.status).toBe(200);
+  return JSON.parse(answer.body).value.token as string;
+}
+
+const claim = { session: 'A', sqlId: 'claim-skip-locked', params: ['A', 60], clockIso: '2030-01-01T15:00:00.000Z' };
+
+describe('the live bridge', () => {
+  it('runs one of the lab statements, by id, for the tab holding the session', async () => {
+    const token = await openSession();
+    received.length = 0;
+    const answer = await send('/live/execute', { body: claim, headers: { 'x-lease-lab-token': token } });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ value: { status: 'ok', rows: [], rowCount: 0 } });
+    expect(received).toEqual([{ op: 'execute', session: 'A', statement: { sqlId: 'claim-skip-locked', params: ['A', 60], clockIso: claim.clockIso } }]);
+  });
+
+  it('refuses a statement id that is not one of the workers\' statements, and never runs it', async () => {
+    const token = await openSession();
+    received.length = 0;
+    for (const sqlId of ['live-schema-drop', 'truncate-runs', 'DROP TABLE runs', 'no-such-statement']) {
+      const answer = await send('/live/execute', { body: { ...claim, sqlId }, headers: { 'x-lease-lab-token': token } });
+      expect(answer.status, sqlId).toBe(400);
+      expect(JSON.parse(answer.body).error).toContain("is not one of the lab's statements");
+    }
+    const console = await send('/live/console', { body: { sql: 'DROP SCHEMA lease_lab CASCADE', clockIso: claim.clockIso, maxRows: 10 }, headers: { 'x-lease-lab-token': token } });
+    expect(console.status).toBe(400);
+    expect(JSON.parse(console.body).error).toContain('read-only');
+    expect(received).toEqual([]);
+  });
+
+  it('answers only to its own loopback Host and to same-origin JSON requests', async () => {
+    const token = await openSession();
+    received.length = 0;
+    const rebound = await send('/live/execute', { body: claim, headers: { host: `evil.example:${new URL(bridge.url).port}`, 'x-lease-lab-token': token } });
+    expect(rebound.status).toBe(421);
+    const page = await send('/', { method: 'GET', headers: { host: 'evil.example' } });
+    expect(page.status).toBe(421);
+    const crossOrigin = await send('/live/execute', { body: claim, headers: { origin: 'https://evil.example', 'x-lease-lab-token': token } });
+    expect(crossOrigin.status).toBe(403);
+    const form = await send('/live/execute', { body: claim, headers: { 'content-type': 'text/plain', 'x-lease-lab-token': token } });
+    expect(form.status).toBe(405);
+    const sameOrigin = await send('/live/runs', { body: {}, headers: { origin, 'x-lease-lab-token': token } });
+    expect(sameOrigin.status).toBe(200);
+    expect(received.map((r) => r.op)).toEqual(['runs']);
+  });
+
+  it('refuses a tab that another tab has taken the bridge over from', async () => {
+    const first = await openSession();
+    const second = await openSession();
+    expect((await send('/live/runs', { body: {}, headers: { 'x-lease-lab-token': first } })).status).toBe(409);
+    expect((await send('/live/runs', { body: {}, headers: { 'x-lease-lab-token': second } })).status).toBe(200);
+    expect((await send('/live/runs', { body: {} })).status).toBe(409);
+  });
+
+  it('serves the app with a same-origin Content-Security-Policy and the header that tells the worker it is live', async () => {
+    const page = await send('/', { method: 'GET' });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>lab</title>');
+    expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(page.headers['content-security-policy']).toMatch(/connect-src 'self'/);
+    expect(page.headers[LIVE_HEADER]).toBe('1');
+    expect((await send('/../../etc/passwd', { method: 'GET' })).status).not.toBe(200);
+  });
+});
+
+describe('checkRequest', () => {
+  const refusal = (op: Parameters<typeof checkRequest>[0], body: unknown) => {
+    try {
+      checkRequest(op, body);
+    } catch (error) {
+      if (error instanceof RefusedRequest) return error.message;
+      throw error;
+    }
+    return null;
+  };
+
+  it('wants the statement\'s own number of scalar parameters, a worker or the operator, and an ISO clock', () => {
+    expect(refusal('execute', claim)).toBeNull();
+    expect(refusal('execute', { ...claim, params: ['A'] })).toContain('takes 2 parameters');
+    expect(refusal('execute', { ...claim, params: ['A', { sql: 'x' }] })).toContain('parameters must be');
+    expect(refusal('execute', { ...claim, session: 'lease_lab_observer' })).toContain('is not a worker');
+    expect(refusal('execute', { ...claim, clockIso: "now()'; DROP TABLE runs; --" })).toContain('clockIso');
+    expect(refusal('reset', { seedJson: 'not json', sessions: ['A'] })).toContain('JSON array');
+    expect(refusal('console', { sql: 'BEGIN', clockIso: claim.clockIso, maxRows: 5 })).toContain('BEGIN READ ONLY');
+    expect(refusal('console', { sql: 'SELECT * FROM runs', clockIso: claim.clockIso, maxRows: 5 })).toBeNull();
+  });
+});
+
+describe('the live schema', () => {
+  it('is made from schema.sql\'s own table statements, without the sim schema', () => {
+    const statements = labTableStatements();
+    expect(statements.some((statement) => /^CREATE TABLE runs \(/m.test(statement))).toBe(true);
+    expect(statements.join('\n')).not.toMatch(/\bsim\./);
+    expect(sqlText('live-schema')).toContain('CREATE SCHEMA lease_lab;');
+    expect(LAB_SCHEMA_NOTE).toMatch(/^Lease Lab live mode/);
+  });
+});
