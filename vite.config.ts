@@ -1,6 +1,20 @@
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { labDataDir } from './scripts/build-datadir-plugin.mjs';
+import { offlineCopy } from './src/offline/vite-plugin.mjs';
+
+/**
+ * The dev server serves index.html without its Content-Security-Policy: hot reload injects an inline
+ * script and inline styles that the production policy rightly refuses. Builds keep it.
+ */
+function contentSecurityPolicyOnlyInBuilds(): Plugin {
+  return {
+    name: 'lease-lab:csp-only-in-builds',
+    apply: 'serve',
+    transformIndexHtml: (html) => html.replace(/<meta\s+http-equiv="Content-Security-Policy"[^>]*>/, ''),
+  };
+}
 
 export default defineConfig({
   // Relative asset URLs let the built app run from any sub-path of any static server.
@@ -8,7 +22,8 @@ export default defineConfig({
   // labDataDir(): (re)builds .cache/lab-datadir.tar.gz, the pre-built Postgres data directory the lab boots
   // from, whenever its inputs change (dev, build, preview and vitest alike); after a build it writes .gz
   // siblings of the big files for servers that serve them pre-compressed.
-  plugins: [react(), labDataDir()],
+  // offlineCopy(): after a build, writes the service worker (sw.js) that keeps the app for offline use.
+  plugins: [react(), labDataDir(), offlineCopy(), contentSecurityPolicyOnlyInBuilds()],
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },
   worker: { format: 'es' },
   build: { target: 'es2022', chunkSizeWarningLimit: 2000 },

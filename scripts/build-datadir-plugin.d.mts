@@ -10,10 +10,12 @@ export declare function dataDirKey(): string;
 export declare function dataDirIsFresh(): boolean;
 /** Builds the data directory unless it is fresh. Returns true when it built. */
 export declare function ensureLabDataDir(log?: (message: string) => void): boolean;
-/** Writes `file.gz` beside every compressible file in `dir` (recursively). Returns the files written. */
+/** Writes `file.gz` and `file.br` beside every compressible file in `dir` (recursively). Returns the files that got a copy. */
 export declare function precompress(dir: string): string[];
+/** precompress(), compressing every file and both encodings at once (on libuv's thread pool). */
+export declare function precompressInParallel(dir: string): Promise<string[]>;
 export interface LabDataDirOptions {
-  /** Write `.gz` siblings into the build output (default true). */
+  /** Write `.gz` and `.br` siblings into the build output (default true). */
   precompress?: boolean;
 }
 /** Vite plugin: keeps .cache/lab-datadir.tar.gz fresh; after a build, pre-compresses the output. */

@@ -4,9 +4,9 @@
  * plugin list includes `labDataDir()`. When the inputs changed (or the file is missing, as on a fresh
  * clone) it runs scripts/build-datadir.ts in a child process (~2–5 s); otherwise it costs a few hashes.
  *
- * After `vite build` it also writes pre-compressed siblings (`x.wasm.gz`, `x.js.gz`, …) next to the
- * big files in the output, for static servers that can serve them (nginx `gzip_static`,
- * scripts/serve-static.ts). A plain static server ignores them and still works.
+ * After `vite build` it also writes pre-compressed siblings (`x.wasm.gz` and `x.wasm.br`, `x.js.gz`, …)
+ * next to the big files in the output, for static servers that can serve them (nginx `gzip_static` /
+ * `brotli_static`, scripts/serve-static.ts). A plain static server ignores them and still works.
  *
  * Plain JavaScript with Node built-ins only, so vite.config.ts can import it as is (with its extension,
  * as Vite's native config loader wants); its types are in build-datadir-plugin.d.mts.
@@ -16,7 +16,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { constants, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the data directory is written; src/db/pglite-boot.ts points at the same file. */
@@ -68,34 +69,80 @@ export function ensureLabDataDir(log = () => {}) {
 /** Extensions worth serving pre-compressed. */
 const COMPRESSIBLE = /\.(wasm|data|js|mjs|css|html|svg|json|map|txt|tar)$/;
 const MIN_BYTES = 1024;
+/**
+ * gzip level 6 and Brotli quality 5: measured on pglite.wasm and pglite.data, gzip 9 is up to 3x slower
+ * for 0.2 % smaller files, and Brotli 5 is ~10 % (wasm) and ~37 % (data) smaller than gzip in about a
+ * second each, where Brotli 11 takes a minute or more.
+ */
+const GZIP_OPTIONS = { level: 6 };
+/** @param {Buffer} body */
+const brotliOptions = (body) => ({ params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
 
 /**
- * Writes `file.gz` beside every compressible file in `dir` (recursively). Returns the files written.
+ * The files in `dir` (recursively) worth a compressed copy.
+ * @param {string} dir
+ * @returns {string[]}
+ */
+function compressibleFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return compressibleFiles(path);
+    return COMPRESSIBLE.test(name) && statSync(path).size >= MIN_BYTES ? [path] : [];
+  });
+}
+
+/**
+ * Writes the copies that save at least a tenth. Returns whether any was written.
+ * @param {string} path
+ * @param {Buffer} body
+ * @param {[string, Buffer][]} copies
+ */
+function keepWorthwhile(path, body, copies) {
+  const worthwhile = copies.filter(([, copy]) => copy.length < body.length * 0.9);
+  for (const [suffix, copy] of worthwhile) writeFileSync(`${path}${suffix}`, copy);
+  return worthwhile.length > 0;
+}
+
+/**
+ * Writes `file.gz` and `file.br` beside every compressible file in `dir` (recursively), each only when it
+ * saves at least a tenth. Returns the files that got a compressed copy.
  * @param {string} dir
  * @returns {string[]}
  */
 export function precompress(dir) {
-  /** @type {string[]} */
-  const written = [];
-  /** @param {string} folder */
-  const walk = (folder) => {
-    for (const name of readdirSync(folder)) {
-      const path = join(folder, name);
-      if (statSync(path).isDirectory()) {
-        walk(path);
-        continue;
-      }
-      if (!COMPRESSIBLE.test(name)) continue;
+  return compressibleFiles(dir)
+    .filter((path) => {
       const body = readFileSync(path);
-      if (body.length < MIN_BYTES) continue;
-      const gz = gzipSync(body, { level: constants.Z_BEST_COMPRESSION });
-      if (gz.length >= body.length * 0.9) continue;
-      writeFileSync(`${path}.gz`, gz);
-      written.push(relative(dir, path));
-    }
-  };
-  walk(dir);
-  return written;
+      return keepWorthwhile(path, body, [
+        ['.gz', gzipSync(body, GZIP_OPTIONS)],
+        ['.br', brotliCompressSync(body, brotliOptions(body))],
+      ]);
+    })
+    .map((path) => relative(dir, path));
+}
+
+/**
+ * precompress(), with every file and both encodings compressed at once on libuv's thread pool: on two
+ * cores the build waits about half as long.
+ * @param {string} dir
+ * @returns {Promise<string[]>}
+ */
+export async function precompressInParallel(dir) {
+  const done = await Promise.all(
+    compressibleFiles(dir).map(async (path) => {
+      const body = readFileSync(path);
+      const [gz, br] = await Promise.all([gzipAsync(body, GZIP_OPTIONS), brotliAsync(body, brotliOptions(body))]);
+      return keepWorthwhile(path, body, [
+        ['.gz', gz],
+        ['.br', br],
+      ])
+        ? [relative(dir, path)]
+        : [];
+    }),
+  );
+  return done.flat();
 }
 
 /**
@@ -122,9 +169,9 @@ export function labDataDir(options = {}) {
     },
     closeBundle: {
       order: 'post',
-      handler() {
+      async handler() {
         if (!isBuild || options.precompress === false || !existsSync(outDir)) return;
-        precompress(outDir);
+        await precompressInParallel(outDir);
       },
     },
   };

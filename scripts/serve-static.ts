@@ -2,11 +2,13 @@
  * A small static file server for the built app, as a production host would serve it: correct
  * Content-Types (application/wasm for streaming compilation), pre-compressed siblings (`x.wasm.br` /
  * `x.wasm.gz`, written by the build) sent with Content-Encoding when the browser accepts them, long
- * caching for hashed assets, and the whole site under any sub-path.
+ * caching for hashed assets, the whole site under any sub-path, and the page's Content-Security-Policy
+ * repeated as a header on every response (so it covers the Web Worker's script too, which a <meta> tag
+ * does not) with `frame-ancestors 'none'` added (which a <meta> tag cannot carry).
  *
  *   node --import tsx scripts/serve-static.ts dist [--port 4180] [--mount /some/sub/path/] [--host 127.0.0.1]
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
@@ -42,6 +44,23 @@ export interface StaticServerOptions {
   port?: number;
   /** Serve `.br` / `.gz` siblings when present (default true). */
   precompressed?: boolean;
+  /**
+   * The Content-Security-Policy header. Default: the policy in the served index.html's <meta> tag plus
+   * `frame-ancestors 'none'`; null: none.
+   */
+  contentSecurityPolicy?: string | null;
+}
+
+/** The policy a page's <meta http-equiv="Content-Security-Policy"> declares, or null. */
+export function metaContentSecurityPolicy(html: string): string | null {
+  const tag = /<meta\s[^>]*http-equiv="Content-Security-Policy"[^>]*>/i.exec(html)?.[0];
+  return tag ? (/\scontent="([^"]*)"/i.exec(tag)?.[1] ?? null) : null;
+}
+
+function defaultContentSecurityPolicy(root: string): string | null {
+  const page = join(root, 'index.html');
+  const policy = existsSync(page) ? metaContentSecurityPolicy(readFileSync(page, 'utf8')) : null;
+  return policy ? `${policy}; frame-ancestors 'none'` : null;
 }
 
 export interface StaticServer {
@@ -55,9 +74,18 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   const root = resolve(options.root);
   const mount = `/${(options.mount ?? '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   const precompressed = options.precompressed !== false;
+  const policy = options.contentSecurityPolicy === undefined ? defaultContentSecurityPolicy(root) : options.contentSecurityPolicy;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const path = decodeURIComponent(url.pathname);
+    response.setHeader('X-Content-Type-Options', 'nosniff');
+    if (policy) response.setHeader('Content-Security-Policy', policy);
+    let path: string;
+    try {
+      path = decodeURIComponent(url.pathname);
+    } catch {
+      response.writeHead(400, { 'Content-Type': 'text/plain' }).end('bad request\n');
+      return;
+    }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' }).end();
       return;

@@ -5,6 +5,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { followConnection, saveOfflineCopy } from './offline/status';
 import { createLabStore } from './store/lab-store';
 import type { StorageLike } from './store/persist';
 import { LabProvider } from './store/react';
@@ -36,7 +37,11 @@ const unsubscribeReady = store.subscribe((state) => {
   if (!state.loaded || state.enginePhase !== 'ready') return;
   document.documentElement.dataset.labReady = 'true';
   unsubscribeReady();
+  // The offline copy (a built app only; the dev server has none) is fetched once Postgres is up, so
+  // it never competes with the start; by then most files are in the HTTP cache anyway.
+  if (import.meta.env.PROD && 'serviceWorker' in navigator) void saveOfflineCopy(navigator.serviceWorker);
 });
+followConnection(window);
 
 // For the curious (and the browser tests): the store, from the developer console.
 (window as unknown as { leaseLab: unknown }).leaseLab = { store };

@@ -1,6 +1,7 @@
 import { useLab } from '../store/react';
 import { ExportMenu } from './ExportMenu';
 import { FencingSwitch } from './FencingSwitch';
+import { OfflineIndicator } from './OfflineIndicator';
 import { useScenario } from './hooks';
 import { ScenarioPicker } from './ScenarioPicker';
 import { StrategyPicker } from './StrategyPicker';
@@ -34,6 +35,7 @@ export function Header() {
           <FencingSwitch />
         </div>
         <div className="header-tools">
+          <OfflineIndicator />
           <button type="button" onClick={() => document.getElementById('lesson-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
             Lesson ↓
           </button>

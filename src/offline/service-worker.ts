@@ -1,0 +1,95 @@
+/**
+ * The lab's service worker. After the first visit it keeps a copy of the whole built app (the page,
+ * its scripts and styles, PGlite's wasm and file bundle, the pre-built data directory) so the lab
+ * starts without a network.
+ *
+ * The build writes it to sw.js as a plain script, with `LEASE_LAB_OFFLINE_BUILD` (the file list and a
+ * version) defined in front (src/offline/vite-plugin.ts). A new deploy is therefore a new sw.js: the
+ * browser installs it, it fetches that build's files into a cache of its own, takes over, and deletes
+ * the old build's cache.
+ *
+ * It answers only for its own origin and directory, only with files it listed, and never stores
+ * anything else. The page itself is fetched from the network first, so when online a new deploy shows
+ * at once; the copy is used when the network fails.
+ */
+import type { OfflineBuild } from './manifest';
+
+declare const LEASE_LAB_OFFLINE_BUILD: OfflineBuild;
+
+const worker = self as unknown as ServiceWorkerGlobalScope;
+const build = LEASE_LAB_OFFLINE_BUILD;
+/** Ends in '/': the directory index.html is in. */
+const scope = worker.registration.scope;
+/**
+ * Cache storage is shared by the whole origin, so the name carries the directory: two deploys of the
+ * lab under different paths of one host keep their own copies.
+ */
+const cachePrefix = `lease-lab ${scope} `;
+const cacheName = `${cachePrefix}${build.version}`;
+const pageUrl = new URL('index.html', scope).href;
+const listed = new Set(build.files.map((file) => new URL(file, scope).href));
+
+worker.addEventListener('install', (event) => {
+  event.waitUntil(saveCopy().then(() => worker.skipWaiting()));
+});
+
+worker.addEventListener('activate', (event) => {
+  event.waitUntil(dropOldCopies().then(() => worker.clients.claim()));
+});
+
+worker.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  // Never another origin's request, nor one outside this deploy's directory: the browser handles those.
+  if (url.origin !== worker.location.origin || !url.href.startsWith(scope)) return;
+  if (request.mode === 'navigate') {
+    event.respondWith(pageFromNetworkOrCopy(request));
+    return;
+  }
+  const key = url.origin + url.pathname;
+  if (listed.has(key)) event.respondWith(fileFromCopyOrNetwork(request, key));
+});
+
+/**
+ * Fetches every listed file into this build's cache. Hashed assets may come from the HTTP cache (the
+ * page has usually just loaded them); the page itself is revalidated. Any failure fails the install,
+ * and the browser tries again on a later visit.
+ */
+async function saveCopy(): Promise<void> {
+  const cache = await caches.open(cacheName);
+  await Promise.all(
+    [...listed].map(async (url) => {
+      const response = await fetch(new Request(url, { cache: url === pageUrl ? 'no-cache' : 'default' }));
+      if (!response.ok) throw new Error(`${response.status} for ${url}`);
+      await cache.put(url, response.redirected ? await unredirected(response) : response);
+    }),
+  );
+}
+
+/**
+ * A response that followed a redirect (some servers send index.html on to './') may not answer a
+ * navigation; the same body and headers without the redirect may.
+ */
+async function unredirected(response: Response): Promise<Response> {
+  return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+async function dropOldCopies(): Promise<void> {
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(cachePrefix) && name !== cacheName).map((name) => caches.delete(name)));
+}
+
+async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const copy = await caches.match(pageUrl, { cacheName });
+    if (copy) return copy;
+    throw error;
+  }
+}
+
+async function fileFromCopyOrNetwork(request: Request, key: string): Promise<Response> {
+  return (await caches.match(key, { cacheName })) ?? fetch(request);
+}

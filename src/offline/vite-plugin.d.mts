@@ -1,0 +1,13 @@
+import type { Plugin } from 'vite';
+import type { OfflineBuild } from './manifest';
+
+/** The service worker's file name, next to index.html. */
+export declare const SERVICE_WORKER_FILE: string;
+/** Vite plugin (build only): writes sw.js, the service worker that keeps the built app for offline use. */
+export declare function offlineCopy(): Plugin;
+/** The files of a build output the service worker keeps, and a version that changes with any of them. */
+export declare function describeBuild(outDir: string): OfflineBuild;
+/** Which output files (relative paths) the service worker keeps: all but pre-compressed copies, source maps and sw.js. */
+export declare function offlineFiles(outputFiles: readonly string[]): string[];
+/** The type-stripped service worker as a classic script; throws if it still imports or exports anything. */
+export declare function asClassicScript(code: string): string;
