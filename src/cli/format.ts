@@ -37,7 +37,8 @@ export function formatExploration(result: Exploration, seconds: number): string 
   const lines: string[] = [];
   const what = result.coverage === 'all' ? `all ${result.total} schedules` : `a sample of ${result.total} seeded random schedules (seed ${result.seed}), not all of them`;
   lines.push(`${result.scenario}: ${what}; strategy ${STRATEGY_LABELS[result.settings.strategy]}; fencing ${result.settings.fencing ? 'on' : 'off'}`);
-  lines.push(`method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'} in ${seconds.toFixed(2)} s`);
+  const played = result.stepsPlayed === undefined ? '' : ` (${result.stepsPlayed} steps played, ${result.stepsInferred ?? 0} known without playing)`;
+  lines.push(`method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'}${played} in ${seconds.toFixed(2)} s`);
   lines.push('');
   for (const group of result.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${result.total}  ${group.label}`);

@@ -124,7 +124,10 @@ export async function seededSchedules(
   settings: Settings,
   count: number,
   seed: number,
-  options: Pick<ExploreOptions, 'stuckStepLimit'> = {},
+  options: Pick<ExploreOptions, 'stuckStepLimit'> & {
+    /** Called with each schedule as it is found; with it, the schedules are not also kept and returned. */
+    onSchedule?: (explored: ExploredSchedule) => void;
+  } = {},
 ): Promise<ExploredSchedule[]> {
   const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
   const random = seededRandom(seed);
@@ -147,7 +150,9 @@ export async function seededSchedules(
         throw new Error(`no choice applies after ${schedule.join(',')}`);
       }
     }
-    out.push({ schedule, trace: walk.sim.trace() });
+    const explored = { schedule, trace: walk.sim.trace() };
+    if (options.onSchedule) options.onSchedule(explored);
+    else out.push(explored);
   }
   return out;
 }

@@ -4,14 +4,16 @@
  * Brute force plays every complete schedule from a reset. The fast path explores each distinct state
  * once: when two schedules reach the same state (the same rows, locks, workers, clock and the same
  * history of anomalies so far) their futures are identical, so the counts below that state are computed
- * once and added for every schedule that reaches it. Steps of different workers that touch different
- * rows commute, so their orders meet in one state: that is where the saving comes from. Counts stay
- * exact; tests check them against brute force.
+ * once and added for every schedule that reaches it. On top of that it does not even play most orders of
+ * independent steps: when two workers' steps at a state each write only their own row (or one commits a
+ * claim on rows the other does not touch) and nobody is waiting for a lock, both orders end in the same
+ * state, so the second order's counts are read from the memo instead of being replayed. Counts stay
+ * exact; tests check every scenario against brute force.
  */
 import type { LabDatabase } from '../db/port';
 import { detectAnomalies, STUCK_HEARTBEATS } from '../sim/anomalies';
-import type { Anomaly, Scenario, Settings, Trace, TraceStep } from '../sim/types';
-import { enumerateSchedules, seededSchedules, Walk } from './enumerate';
+import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
+import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
 export interface OutcomeGroup {
   /** Stable id of the outcome: the anomaly kinds and runs, sorted. */
@@ -32,23 +34,46 @@ export interface Exploration {
   method: 'brute-force' | 'fast' | 'sample';
   total: number;
   groups: OutcomeGroup[];
-  /** Distinct states the fast path visited (brute force: schedules played). */
+  /** Distinct states the fast path visited (brute force and samples: schedules played). */
   statesVisited: number;
   /** Seed of the sample, when coverage is 'sample'. */
   seed: number | null;
+  /** Fast path: steps played to explore (replays included), and steps it knew the result of without playing. */
+  stepsPlayed?: number;
+  stepsInferred?: number;
+  /** Why the lab sampled instead of exploring every schedule. */
+  sampledBecause?: string;
 }
 
 export interface ExploreProgress {
   /** Schedules counted so far. */
   counted: number;
   statesVisited: number;
+  /** How far along, 0 to 1: the share of the tree of choices already covered (each choice weighs equally). */
+  fraction: number;
 }
 
 export interface ExploreOptions {
   onProgress?: (progress: ExploreProgress) => void;
-  /** Checked between steps: returning true stops the exploration with an Error('cancelled'). */
+  /** Checked between steps: returning true stops the exploration with an ExplorationCancelled. */
   cancelled?: () => boolean;
   stuckStepLimit?: number;
+  /** Fast path: give up with ExplorationTooLarge after this many distinct states. */
+  maxStates?: number;
+}
+
+export class ExplorationCancelled extends Error {
+  override name = 'ExplorationCancelled';
+  constructor() {
+    super('the exploration was cancelled');
+  }
+}
+
+export class ExplorationTooLarge extends Error {
+  override name = 'ExplorationTooLarge';
+  constructor(readonly maxStates: number) {
+    super(`more than ${maxStates} distinct states`);
+  }
 }
 
 const KIND_LABELS: Record<Anomaly['kind'], string> = {
@@ -84,33 +109,61 @@ function add(into: Tally, key: string, label: string, count: number, witness: st
   if (witness.length < existing.witness.length) existing.witness = witness;
 }
 
+function countOf(tally: Tally): number {
+  let sum = 0;
+  for (const group of tally.values()) sum += group.count;
+  return sum;
+}
+
 function finish(tally: Tally): OutcomeGroup[] {
   return [...tally.entries()]
     .map(([key, group]) => ({ key, ...group }))
     .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
-function tallyTraces(traces: { schedule: string[]; trace: Trace }[]): { groups: OutcomeGroup[]; total: number } {
-  const tally: Tally = new Map();
-  for (const { schedule, trace } of traces) {
-    const outcome = outcomeOf(trace.anomalies);
-    add(tally, outcome.key, outcome.label, 1, schedule);
-  }
-  return { groups: finish(tally), total: traces.length };
+/** Reports progress at most every `everyMs` milliseconds, and always the last time. */
+function throttled(report: ((progress: ExploreProgress) => void) | undefined, everyMs = 50) {
+  let last = Number.NEGATIVE_INFINITY;
+  return (progress: ExploreProgress, force = false) => {
+    if (!report) return;
+    const now = performance.now();
+    if (!force && now - last < everyMs) return;
+    last = now;
+    report(progress);
+  };
 }
 
 /** Every complete schedule, each played from a reset. The reference the fast path is tested against. */
 export async function exploreBruteForce(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Exploration> {
-  const { schedules } = await enumerateSchedules(db, scenario, settings, { stuckStepLimit: options.stuckStepLimit });
-  const { groups, total } = tallyTraces(schedules);
-  return { scenario: scenario.id, settings, coverage: 'all', method: 'brute-force', total, groups, statesVisited: total, seed: null };
+  const tally: Tally = new Map();
+  const report = throttled(options.onProgress);
+  let total = 0;
+  for await (const { schedule, trace } of exploreSchedules(db, scenario, settings, { stuckStepLimit: options.stuckStepLimit })) {
+    if (options.cancelled?.()) throw new ExplorationCancelled();
+    const outcome = outcomeOf(trace.anomalies);
+    add(tally, outcome.key, outcome.label, 1, schedule);
+    total += 1;
+    report({ counted: total, statesVisited: total, fraction: 0 });
+  }
+  return { scenario: scenario.id, settings, coverage: 'all', method: 'brute-force', total, groups: finish(tally), statesVisited: total, seed: null };
 }
 
 /** Seeded random schedules, for scenarios too large to explore whole. Labelled as a sample. */
 export async function exploreSample(db: LabDatabase, scenario: Scenario, settings: Settings, count: number, seed: number, options: ExploreOptions = {}): Promise<Exploration> {
-  const schedules = await seededSchedules(db, scenario, settings, count, seed, { stuckStepLimit: options.stuckStepLimit });
-  const { groups, total } = tallyTraces(schedules);
-  return { scenario: scenario.id, settings, coverage: 'sample', method: 'sample', total, groups, statesVisited: total, seed };
+  const tally: Tally = new Map();
+  const report = throttled(options.onProgress);
+  let done = 0;
+  await seededSchedules(db, scenario, settings, count, seed, {
+    stuckStepLimit: options.stuckStepLimit,
+    onSchedule: ({ schedule, trace }) => {
+      if (options.cancelled?.()) throw new ExplorationCancelled();
+      const outcome = outcomeOf(trace.anomalies);
+      add(tally, outcome.key, outcome.label, 1, schedule);
+      done += 1;
+      report({ counted: done, statesVisited: done, fraction: done / count });
+    },
+  });
+  return { scenario: scenario.id, settings, coverage: 'sample', method: 'sample', total: done, groups: finish(tally), statesVisited: done, seed };
 }
 
 /**
@@ -133,67 +186,222 @@ function historyKey(steps: readonly TraceStep[]): string {
   return JSON.stringify([[...cancelled].sort(), [...claimedAfterCancel].sort(), [...streaks.entries()].sort(), outcomeOf(detectAnomalies(steps)).key]);
 }
 
+/**
+ * What a worker's step touched, when that is small enough to reason about: the rows it wrote, and which
+ * worker it was. Null: it may interact with anything (it read other rows, took or waited for locks,
+ * woke a waiter), so it is treated as dependent on every other step.
+ */
+interface Footprint {
+  worker: WorkerId;
+  rows: number[];
+}
+
+/** Autocommit writes addressed to one run by its id: each reads and writes that row only. */
+const ROW_WRITES: ReadonlySet<string> = new Set(['heartbeat', 'work', 'complete', 'cancel-ack']);
+
+/** Is someone waiting for a lock at this point? Then a commit or a write may wake it, and nothing is independent. */
+function someoneWaits(steps: readonly TraceStep[]): boolean {
+  const last = steps.at(-1);
+  if (!last) return false;
+  if (last.workers.some((w) => w.phase === 'blocked')) return true;
+  // The operator's cancel waits from its blocked step until its resumed one.
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i]!;
+    if (step.action === 'cancel-request') return step.verdict === 'blocked';
+  }
+  return false;
+}
+
+/**
+ * The footprint of worker token `token` applied at a state whose trace ends with `before` steps, given
+ * the steps it added. Two steps of different workers whose footprints share no row commute: each
+ * statement sees only its own row, leaves no lock behind (a commit only releases its own), and each
+ * worker's next move depends on its own state and the clock, which neither changes.
+ */
+function footprintOf(token: string, before: readonly TraceStep[], added: readonly TraceStep[]): Footprint | null {
+  if (!/^[A-Z]$/.test(token) || added.length !== 1 || someoneWaits(before)) return null;
+  const step = added[0]!;
+  if (step.actor !== token || step.resumed || step.verdict === 'blocked') return null;
+  if (ROW_WRITES.has(step.action) && typeof step.params[0] === 'number') return { worker: token, rows: [step.params[0]] };
+  if (step.action === 'commit' && step.verdict === 'ok') {
+    const held = before.at(-1)?.locks.find((lock) => lock.session === token)?.runIds ?? [];
+    return { worker: token, rows: [...held] };
+  }
+  return null;
+}
+
+function independent(a: Footprint | null, b: Footprint | null): boolean {
+  if (!a || !b || a.worker === b.worker) return false;
+  return !a.rows.some((row) => b.rows.includes(row));
+}
+
+interface Edge {
+  /** Memo key of the state the choice leads to. */
+  child: string;
+  footprint: Footprint | null;
+}
+
+interface Solved {
+  tally: Tally;
+  /** Every choice taken from this state, played or inferred. */
+  edges: Map<string, Edge>;
+}
+
+/** Where a state was entered from: its parent's edges so far and the choice that led here. */
+interface Arrival {
+  siblings: Map<string, Edge>;
+  via: string;
+  viaFootprint: Footprint | null;
+}
+
 /** Every complete schedule, counted exactly, visiting each distinct state once. */
 export async function exploreFast(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Exploration> {
   const walk = new Walk(db, scenario, settings, options.stuckStepLimit);
-  const memo = new Map<string, Tally>();
+  const memo = new Map<string, Solved>();
+  const report = throttled(options.onProgress);
+  const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
   let counted = 0;
+  let states = 0;
+  let covered = 0;
+  let played = 0;
+  let inferred = 0;
 
-  const solve = async (prefix: string[], lane: number): Promise<Tally> => {
-    if (options.cancelled?.()) throw new Error('cancelled');
-    const key = `${lane}|${walk.budgetKey()}|${walk.sim.stateKey()}|${historyKey(walk.sim.trace().steps)}`;
+  const progress = () => ({ counted, statesVisited: states, fraction: Math.min(1, covered) });
+  const apply = async (token: string): Promise<boolean> => {
+    if (!(await walk.tryApply(token))) return false;
+    played += 1;
+    return true;
+  };
+  const restore = async (prefix: string[]): Promise<void> => {
+    await walk.restore(prefix);
+    played += prefix.length;
+  };
+  const leaf = (tally: Tally) => {
+    const outcome = outcomeOf(walk.sim.trace().anomalies);
+    add(tally, outcome.key, outcome.label, 1, []);
+    counted += 1;
+  };
+  const merge = (into: Tally, token: string, below: Tally) => {
+    for (const [groupKey, group] of below) add(into, groupKey, group.label, group.count, [token, ...group.witness]);
+  };
+
+  /** The counts below the state after `prefix` (where the simulation stands now). `share`: its weight in the progress. */
+  const solve = async (prefix: string[], lane: number, share: number, arrival: Arrival | null): Promise<{ key: string; solved: Solved }> => {
+    if (options.cancelled?.()) throw new ExplorationCancelled();
+    const stepsHere = walk.sim.trace().steps;
+    const key = `${lane}|${walk.budgetKey()}|${walk.sim.stateKey()}|${historyKey(stepsHere)}`;
     const known = memo.get(key);
     if (known) {
-      counted += [...known.values()].reduce((sum, group) => sum + group.count, 0);
-      return known;
+      counted += countOf(known.tally);
+      covered += share;
+      report(progress());
+      return { key, solved: known };
     }
-    const tally: Tally = new Map();
+    states += 1;
+    if (states > maxStates) throw new ExplorationTooLarge(maxStates);
+    const solved: Solved = { tally: new Map(), edges: new Map() };
     let choices = walk.choices(lane);
     let laneHere = lane;
     if (choices.length === 0) {
-      const outcome = outcomeOf(walk.sim.trace().anomalies);
-      add(tally, outcome.key, outcome.label, 1, []);
-      counted += 1;
+      leaf(solved.tally);
+      covered += share;
     }
     let atPrefix = true;
     while (choices.length > 0) {
       let anyApplied = false;
+      const part = share / choices.length;
       for (const choice of choices) {
-        if (!atPrefix) await walk.restore(prefix);
+        const known = inferFromSibling(choice.token, arrival);
+        if (known) {
+          anyApplied = true;
+          inferred += 1;
+          solved.edges.set(choice.token, known.edge);
+          merge(solved.tally, choice.token, known.below.tally);
+          counted += countOf(known.below.tally);
+          covered += part;
+          continue;
+        }
+        if (!atPrefix) await restore(prefix);
         atPrefix = true;
-        if (!(await walk.tryApply(choice.token))) continue;
+        const before = walk.sim.trace().steps.length;
+        if (!(await apply(choice.token))) {
+          covered += part;
+          continue;
+        }
         anyApplied = true;
         atPrefix = false;
-        const below = await solve([...prefix, choice.token], choice.lane);
-        for (const [groupKey, group] of below) add(tally, groupKey, group.label, group.count, [choice.token, ...group.witness]);
+        const after = walk.sim.trace().steps;
+        const footprint = footprintOf(choice.token, after.slice(0, before), after.slice(before));
+        const below = await solve([...prefix, choice.token], choice.lane, part, { siblings: solved.edges, via: choice.token, viaFootprint: footprint });
+        solved.edges.set(choice.token, { child: below.key, footprint });
+        merge(solved.tally, choice.token, below.solved.tally);
       }
       // Nothing applied, so the simulation still stands at the prefix.
       if (anyApplied || !walk.onlyTheLaneIsLeft(laneHere)) break;
       // Nobody can move and the next environment token cannot apply: it is dropped from the lane.
       laneHere += 1;
       choices = walk.choices(laneHere);
-      if (choices.length === 0) {
-        const outcome = outcomeOf(walk.sim.trace().anomalies);
-        add(tally, outcome.key, outcome.label, 1, []);
-        counted += 1;
-      }
+      if (choices.length === 0) leaf(solved.tally);
     }
-    memo.set(key, tally);
-    options.onProgress?.({ counted, statesVisited: memo.size });
-    return tally;
+    memo.set(key, solved);
+    report(progress());
+    return { key, solved };
+  };
+
+  /**
+   * At state S·b (arrived at by b from S), the choice a leads to S·b·a. When a was taken from S before b,
+   * and a and b are independent at S, that is the state S·a·b, already solved: no need to play it.
+   */
+  const inferFromSibling = (token: string, arrival: Arrival | null): { edge: Edge; below: Solved } | null => {
+    if (!arrival) return null;
+    const sibling = arrival.siblings.get(token);
+    if (!sibling || !independent(sibling.footprint, arrival.viaFootprint)) return null;
+    const across = memo.get(sibling.child)?.edges.get(arrival.via);
+    const below = across && memo.get(across.child);
+    if (!across || !below) return null;
+    return { edge: { child: across.child, footprint: sibling.footprint }, below };
   };
 
   await walk.restore([]);
-  const root = await solve([], 0);
-  const groups = finish(root);
+  const root = await solve([], 0, 1, null);
+  const groups = finish(root.solved.tally);
+  covered = 1;
+  report(progress(), true);
   return {
     scenario: scenario.id,
     settings,
     coverage: 'all',
     method: 'fast',
-    total: groups.reduce((sum, group) => sum + group.count, 0),
+    total: countOf(root.solved.tally),
     groups,
-    statesVisited: memo.size,
+    statesVisited: states,
     seed: null,
+    stepsPlayed: played,
+    stepsInferred: inferred,
   };
+}
+
+/** Where the lab stops exploring every schedule and samples instead (see README: fast path state counts). */
+export const EXHAUSTIVE_STATE_LIMIT = 3000;
+export const SAMPLE_SIZE = 300;
+export const SAMPLE_SEED = 1;
+
+/**
+ * What the app runs: every schedule with the fast path while the scenario has at most `maxStates`
+ * distinct states, otherwise a seeded sample of `sampleSize` schedules, labelled as such.
+ */
+export async function exploreForLab(
+  db: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  options: ExploreOptions & { sampleSize?: number; seed?: number } = {},
+): Promise<Exploration> {
+  const maxStates = options.maxStates ?? EXHAUSTIVE_STATE_LIMIT;
+  try {
+    return await exploreFast(db, scenario, settings, { ...options, maxStates });
+  } catch (error) {
+    if (!(error instanceof ExplorationTooLarge)) throw error;
+  }
+  const sampled = await exploreSample(db, scenario, settings, options.sampleSize ?? SAMPLE_SIZE, options.seed ?? SAMPLE_SEED, options);
+  return { ...sampled, sampledBecause: `it has more than ${maxStates} distinct states` };
 }

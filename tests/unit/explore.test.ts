@@ -1,38 +1,132 @@
-/** The fast explorer must count exactly what brute force counts, group by group. */
+/**
+ * The fast explorer must count exactly what brute force counts, group by group, on every two-worker
+ * scenario under every strategy and fencing setting. Brute force plays every schedule from a reset, so
+ * it is the slow half of each case; the scenarios are cut down for it (BOUNDS below).
+ */
 import { describe, expect, it } from 'vitest';
-import { exploreBruteForce, exploreFast } from '../../src/engine/explore';
-import { findScenario } from '../../src/scenarios';
-import { STRATEGIES } from '../../src/sim/types';
+import { ExplorationCancelled, ExplorationTooLarge, exploreBruteForce, exploreFast, exploreForLab, outcomeOf } from '../../src/engine/explore';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario, SCENARIOS } from '../../src/scenarios';
+import { type Scenario, STRATEGIES, type Settings } from '../../src/sim/types';
 import { labDatabase } from '../support/lab';
 
 const counts = (groups: { key: string; count: number }[]) => Object.fromEntries(groups.map((g) => [g.key, g.count]));
 
-describe('interleaving explorer', () => {
-  // Every strategy on lock-wait; on race (hundreds of schedules each) the two extremes, to keep CI quick.
-  const cases = [...STRATEGIES.map((s) => ['lock-wait', s] as const), ['race', 'naive'] as const, ['race', 'skip-locked'] as const];
-  for (const [id, strategy] of cases) {
-    {
-      it(`${id} / ${strategy}: fast path and brute force agree on every outcome group`, async () => {
-        const db = await labDatabase();
-        const scenario = findScenario(id)!;
-        const settings = { strategy, fencing: false };
-        const brute = await exploreBruteForce(db, scenario, settings);
-        const fast = await exploreFast(db, scenario, settings);
-        expect(counts(fast.groups)).toEqual(counts(brute.groups));
-        expect(fast.total).toBe(brute.total);
-        for (const group of fast.groups) {
-          const shortest = Math.min(...brute.groups.filter((g) => g.key === group.key).map((g) => g.witness.length));
-          expect(group.witness.length, group.key).toBe(shortest);
+/** Every scenario with two workers (three-workers is the benchmark's business: ~30 000 schedules naive). */
+const TWO_WORKER = SCENARIOS.filter((scenario) => scenario.workers.length === 2);
+
+/**
+ * Brute force plays every schedule, so the scenarios are cut down for it (the same cut for both
+ * explorers): no more than one model call, one claim attempt, and the script's clock moves and faults
+ * trimmed to those that make the scenario's point. Full size, the heartbeat scenario alone has ~12 000
+ * schedules under the naive claim; cut down, all eight scenarios × five strategies × fencing on and off
+ * come to about 2 000. The race keeps its model call (duplicate execution needs one) but only run 123.
+ */
+const BOUNDS: Record<string, Partial<Scenario>> = {
+  race: { workSteps: 1, maxClaimAttempts: 1, runs: findScenario('race')!.runs.slice(0, 1) },
+  'lock-wait': { workSteps: 0, maxClaimAttempts: 1 },
+  // The crash as a timed fault (it happens as the clock passes 1 s), so it is not a token of its own.
+  'crash-orphan': { workSteps: 0, maxClaimAttempts: 1, faults: [{ kind: 'crash', worker: 'A', atSeconds: 1 }], script: ['+61'] },
+  heartbeat: { workSteps: 0, maxClaimAttempts: 1, script: ['+30'] },
+  'stuck-heartbeat': { workSteps: 0, maxClaimAttempts: 1, script: [] },
+  'paused-worker': { workSteps: 0, maxClaimAttempts: 1, script: ['+10', '+51'] },
+  'cancel-durable': { workSteps: 0, maxClaimAttempts: 1, script: ['cancel:123'] },
+  'cancel-kill': { workSteps: 0, maxClaimAttempts: 1, script: ['kill:123', '+61'] },
+};
+
+/**
+ * A stuck worker heartbeats forever: five steps (claim, commit and three heartbeats) are enough for it to
+ * be reported stuck (STUCK_HEARTBEATS); other scenarios have no stuck worker.
+ */
+const STUCK_STEP_LIMIT = 5;
+
+describe('interleaving explorer: fast path against brute force', () => {
+  it('covers the scenarios the issue names, each cut down', () => {
+    expect(Object.keys(BOUNDS).sort()).toEqual(TWO_WORKER.map((s) => s.id).sort());
+    expect(TWO_WORKER.map((s) => s.id).sort()).toEqual(
+      ['cancel-durable', 'cancel-kill', 'crash-orphan', 'heartbeat', 'lock-wait', 'paused-worker', 'race', 'stuck-heartbeat'].sort(),
+    );
+  });
+
+  for (const full of TWO_WORKER) {
+    const scenario: Scenario = { ...full, ...BOUNDS[full.id] };
+    it(`${scenario.id} (cut down): every strategy, fencing on and off, the same groups, counts and shortest witnesses`, async () => {
+      const db = await labDatabase();
+      const options = { stuckStepLimit: STUCK_STEP_LIMIT };
+      for (const strategy of STRATEGIES) {
+        for (const fencing of [false, true]) {
+          const settings: Settings = { strategy, fencing };
+          const label = `${scenario.id} / ${strategy} / fencing ${fencing ? 'on' : 'off'}`;
+          const brute = await exploreBruteForce(db, scenario, settings, options);
+          const fast = await exploreFast(db, scenario, settings, options);
+          expect(counts(fast.groups), label).toEqual(counts(brute.groups));
+          expect(fast.total, label).toBe(brute.total);
+          expect(fast.coverage).toBe('all');
+          for (const group of fast.groups) {
+            const shortest = brute.groups.find((g) => g.key === group.key)!.witness.length;
+            expect(group.witness.length, `${label}: ${group.key}`).toBe(shortest);
+          }
         }
-      }, 120_000);
-    }
+      }
+    }, 240_000);
   }
+});
+
+describe('interleaving explorer', () => {
+  it('a witness replayed on its own ends in its group', async () => {
+    const db = await labDatabase();
+    const scenario = findScenario('race')!;
+    const settings: Settings = { strategy: 'naive', fencing: false };
+    const fast = await exploreFast(db, scenario, settings);
+    expect(fast.groups.length).toBeGreaterThan(1);
+    for (const group of fast.groups) {
+      const trace = await runSchedule(db, scenario, settings, group.witness);
+      expect(outcomeOf(trace.anomalies).key).toBe(group.key);
+    }
+  });
 
   it('the naive race double-executes in some schedules; the atomic claim in none', async () => {
     const db = await labDatabase();
     const naive = await exploreFast(db, findScenario('race')!, { strategy: 'naive', fencing: false });
-    expect(naive.groups.some((g) => g.key.includes('duplicate-execution:123'))).toBe(true);
+    const duplicate = naive.groups.filter((g) => g.key.includes('duplicate-execution:123'));
+    expect(duplicate.length).toBeGreaterThan(0);
+    expect(duplicate.reduce((sum, g) => sum + g.count, 0)).toBeLessThan(naive.total);
     const atomic = await exploreFast(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false });
     expect(atomic.groups.map((g) => g.key)).toEqual(['none']);
+  });
+
+  it('skips orders of independent steps without changing a count, and reports progress up to 1', async () => {
+    const db = await labDatabase();
+    const fractions: number[] = [];
+    const fast = await exploreFast(db, findScenario('race')!, { strategy: 'skip-locked', fencing: true }, { onProgress: (p) => fractions.push(p.fraction) });
+    expect(fast.stepsInferred).toBeGreaterThan(0);
+    expect(fractions.at(-1)).toBe(1);
+    expect([...fractions].sort((a, b) => a - b)).toEqual(fractions);
+  });
+
+  it('stops when cancelled, and gives up past its state budget', async () => {
+    const db = await labDatabase();
+    const race = findScenario('race')!;
+    const settings: Settings = { strategy: 'naive', fencing: false };
+    let calls = 0;
+    await expect(exploreFast(db, race, settings, { cancelled: () => ++calls > 5 })).rejects.toBeInstanceOf(ExplorationCancelled);
+    await expect(exploreFast(db, race, settings, { maxStates: 10 })).rejects.toBeInstanceOf(ExplorationTooLarge);
+  });
+
+  it('samples, labelled with its seed and size, when a scenario is too large to explore whole', async () => {
+    const db = await labDatabase();
+    const race = findScenario('race')!;
+    const settings: Settings = { strategy: 'naive', fencing: false };
+    const sampled = await exploreForLab(db, race, settings, { maxStates: 10, sampleSize: 12, seed: 7 });
+    expect(sampled.coverage).toBe('sample');
+    expect(sampled.seed).toBe(7);
+    expect(sampled.total).toBe(12);
+    expect(sampled.sampledBecause).toContain('10');
+    const again = await exploreForLab(db, race, settings, { maxStates: 10, sampleSize: 12, seed: 7 });
+    expect(counts(again.groups)).toEqual(counts(sampled.groups));
+    const whole = await exploreForLab(db, race, settings);
+    expect(whole.coverage).toBe('all');
+    // Naive workers always take five steps each (select, update, two calls, complete): 10!/(5!·5!) orders.
+    expect(whole.total).toBe(252);
   });
 });

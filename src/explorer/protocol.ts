@@ -1,0 +1,21 @@
+/**
+ * The messages between the page and the explorer's own Web Worker. The explorer has a Postgres of its
+ * own, so exploring never queues behind (or changes) the learner's lab, and cancelling is simply ending
+ * that worker. Everything is plain data (structured clone).
+ */
+import type { Exploration, ExploreProgress } from '../engine/explore';
+import type { Settings } from '../sim/types';
+
+export interface ExploreRequest {
+  id: number;
+  scenarioId: string;
+  settings: Settings;
+}
+
+export type FromExplorer =
+  /** Postgres has started in the worker (it starts when the worker does). */
+  | { kind: 'ready'; bootMs: number }
+  | { kind: 'boot-failed'; message: string }
+  | { kind: 'progress'; id: number; progress: ExploreProgress }
+  | { kind: 'result'; id: number; exploration: Exploration; ms: number }
+  | { kind: 'error'; id: number; message: string };

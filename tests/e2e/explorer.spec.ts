@@ -1,0 +1,87 @@
+/**
+ * The interleaving explorer in the page: every schedule of the naive race counted in a worker of its own,
+ * a witness that opens in the timeline, Cancel, and the atomic claim with no anomaly anywhere.
+ */
+import type { Page } from '@playwright/test';
+import { expect, openLab, outcome, position, stepButton, test } from './fixtures';
+
+const panel = (page: Page) => page.getByRole('region', { name: 'Every schedule' });
+const exploreButton = (page: Page) => page.getByRole('button', { name: 'Explore all schedules' });
+const cancelButton = (page: Page) => page.getByRole('button', { name: 'Cancel exploration' });
+const groups = (page: Page) => panel(page).getByRole('list', { name: 'Outcome groups' }).getByRole('listitem');
+
+/** The count and total a group's row states ("72 of 252 (29%)"). */
+async function countOf(row: ReturnType<typeof groups>): Promise<{ count: number; total: number }> {
+  const match = /^([\d,]+) of ([\d,]+) \(/.exec((await row.locator('.outcome-bar-count').textContent()) ?? '');
+  expect(match, 'the row states its count').not.toBeNull();
+  return { count: Number(match![1]!.replace(/,/g, '')), total: Number(match![2]!.replace(/,/g, '')) };
+}
+
+test('the naive race: every schedule counted, and a witness of duplicate execution opens in the timeline', async ({ page }, testInfo) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await exploreButton(page).click();
+  await expect(panel(page).getByRole('status')).toContainText(/Explored all [\d,]+ schedules/, { timeout: 150_000 });
+  await expect(panel(page)).toContainText('All');
+  await expect(panel(page)).not.toContainText('sample');
+
+  const duplicate = groups(page).filter({ hasText: 'duplicate execution of run 123' });
+  expect(await duplicate.count()).toBeGreaterThan(0);
+  const first = duplicate.first();
+  const { count, total } = await countOf(first);
+  expect(count).toBeGreaterThan(0);
+  expect(count).toBeLessThan(total);
+  // The groups add up to every schedule.
+  let sum = 0;
+  for (const row of await groups(page).all()) sum += (await countOf(row)).count;
+  expect(sum).toBe(total);
+
+  await panel(page).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('explorer-race-naive.png'), fullPage: false });
+
+  const witness = (await first.locator('code').textContent()) ?? '';
+  expect(witness).toMatch(/^[A-B](,[A-B])+$/);
+  const link = first.getByRole('link', { name: /Open a shortest witness/ });
+  await expect(link).toHaveAttribute('href', `#scenario=race&strategy=naive&fencing=off&schedule=${witness}`);
+  await link.click();
+  // The lab opens exactly that schedule, all of it shown, and says what went wrong.
+  await expect(page).toHaveURL(new RegExp(`schedule=${witness}&step=\\d+`));
+  await expect(outcome(page)).toContainText('Run 123 was executed by both A and B');
+  await expect(page.getByRole('img', { name: /Timeline/ })).toBeInViewport();
+
+  await page.setViewportSize({ width: 420, height: 900 });
+  await panel(page).scrollIntoViewIfNeeded();
+  await panel(page).screenshot({ path: testInfo.outputPath('explorer-race-naive-narrow.png') });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  await panel(page).screenshot({ path: testInfo.outputPath('explorer-race-naive-dark.png') });
+});
+
+test('Cancel stops a long exploration while the lab keeps working', async ({ page }) => {
+  // Three workers with the naive claim: tens of thousands of schedules, so there is time to cancel.
+  await openLab(page, 'scenario=three-workers&strategy=naive&fencing=off&schedule=&step=0');
+  await exploreButton(page).click();
+  await expect(cancelButton(page)).toBeVisible();
+  await expect(exploreButton(page)).toBeDisabled();
+  const bar = panel(page).getByRole('progressbar', { name: 'Exploration progress' });
+  await expect(bar).toBeVisible();
+  await expect(panel(page)).toContainText('schedules counted', { timeout: 120_000 });
+  // The lab answers while the explorer works in its own worker.
+  const before = await position(page);
+  await stepButton(page).click();
+  await expect.poll(() => position(page)).toBe(before + 1);
+  await cancelButton(page).click();
+  await expect(panel(page).getByRole('status')).toHaveText('Exploration cancelled.');
+  await expect(bar).toHaveCount(0);
+  await expect(exploreButton(page)).toBeEnabled();
+  await expect(groups(page)).toHaveCount(0);
+});
+
+test('the atomic claim (SKIP LOCKED): no anomaly in any schedule of the race', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
+  await exploreButton(page).click();
+  await expect(panel(page).getByRole('status')).toContainText(/Explored all [\d,]+ schedules: 1 outcome\./, { timeout: 150_000 });
+  await expect(groups(page)).toHaveCount(1);
+  const only = groups(page).first();
+  await expect(only).toContainText('no anomaly');
+  const { count, total } = await countOf(only);
+  expect(count).toBe(total);
+});
