@@ -2,7 +2,9 @@
  * Views as URL fragments: `#scenario=race&strategy=naive&fencing=off&schedule=A,B,+30&step=3`.
  * Readable on purpose (an instructor can edit one by hand); decoded without trusting any of it.
  */
-import { checkView, type CheckedView, type RawView, type View } from './view';
+import { isBackpressureFragment } from './backpressure-link';
+import { findScenario, SCENARIOS } from '../scenarios';
+import { checkView, type CheckedView, quote, type RawView, type View } from './view';
 
 /** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
 export const MAX_LINK_CHARS = 24_000;
@@ -34,6 +36,8 @@ export function decodeView(fragment: string): CheckedView | null {
   if (text.trim() === '') return null;
   // The lesson's own links (#lesson/chapter/…) point into the lesson, not at a view of the lab.
   if (text.startsWith('lesson/')) return null;
+  // The backpressure view has links of its own (store/backpressure-link.ts).
+  if (isBackpressureFragment(text)) return null;
   if (text.length > MAX_LINK_CHARS) {
     const checked = checkView({});
     return { view: checked.view, problems: [`The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it and opened the first scenario.`] };
@@ -58,6 +62,44 @@ export function decodeView(fragment: string): CheckedView | null {
   const fields: RawView = { ...raw };
   const checked = checkView(fields);
   return { view: checked.view, problems: [...problems, ...checked.problems] };
+}
+
+/** A place the learner already has, kept when a link cannot say which scenario to open. */
+export interface KeptPlace {
+  view: View;
+  /** How the notice names it: the place on screen, or the one saved from an earlier visit. */
+  kind: 'current' | 'saved';
+}
+
+/**
+ * Like decodeView, but a link that cannot say which scenario to open (unknown or missing scenario, far too
+ * long, unreadable) does not cost the learner their place: `keep` is opened instead, and the notice says
+ * so. A link that names a real scenario opens it, with whatever else was wrong replaced and named.
+ */
+export function decodeLink(fragment: string, keep: KeptPlace | null): CheckedView | null {
+  const decoded = decodeView(fragment);
+  if (decoded === null || keep === null) return decoded;
+  const why = whyNoScenario(fragment.startsWith('#') ? fragment.slice(1) : fragment);
+  if (why === null) return decoded;
+  const kept = keep.kind === 'current' ? 'You are still where you were.' : 'The lab opened your saved place instead.';
+  return { view: keep.view, problems: [`${why} ${kept}`] };
+}
+
+/** Why a link names no scenario the lab has, in plain words; null when it names one. */
+function whyNoScenario(text: string): string | null {
+  if (text.length > MAX_LINK_CHARS) return `The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it.`;
+  let named: string | null = null;
+  let unreadable = false;
+  for (const pair of text.split('&')) {
+    const eq = pair.indexOf('=');
+    if (safeDecode(eq < 0 ? pair : pair.slice(0, eq)) !== 'scenario') continue;
+    named = safeDecode(eq < 0 ? '' : pair.slice(eq + 1));
+    unreadable = named === null;
+  }
+  if (unreadable) return 'The scenario in the link is not properly encoded, so the lab could not read it.';
+  if (named === null) return `The link names no scenario (it should start with "scenario=", e.g. scenario=${SCENARIOS[0]!.id}).`;
+  if (findScenario(named)) return null;
+  return `There is no scenario ${quote(named)}. The scenarios are: ${SCENARIOS.map((s) => s.id).join(', ')}.`;
 }
 
 function safeDecode(text: string): string | null {

@@ -12,7 +12,7 @@ import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
 import { listRefused } from './notices';
-import { decodeView } from './permalink';
+import { decodeLink } from './permalink';
 import { loadPlace } from './persist';
 import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
@@ -176,6 +176,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     return {
       enginePhase: 'starting',
       engineMessage: null,
+      engineDatabase: null,
       pending: 0,
       scenarioId: defaultView().scenarioId,
       settings: defaultView().settings,
@@ -193,18 +194,24 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async start(fragment) {
         deps.engine.subscribe((event) => {
           if (event.kind === 'starting') set({ enginePhase: 'starting', engineMessage: event.restart ? 'Restarting Postgres…' : null });
-          else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null });
-          else set({ enginePhase: 'failed', engineMessage: event.message, playing: false });
+          else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null, engineDatabase: event.database ?? null });
+          else if (event.kind === 'database') {
+            set({ engineDatabase: event.database });
+            const why = event.database.kind === 'pglite' ? event.database.liveProblem : null;
+            if (why) get().notify('warning', 'The live PostgreSQL server is gone, so the lab went back to PGlite in this tab.', [`${why[0]?.toUpperCase()}${why.slice(1)}.`, 'Your steps were replayed on PGlite: you are where you were.']);
+          } else set({ enginePhase: 'failed', engineMessage: event.message, playing: false });
         });
-        const fromLink = decodeView(fragment);
-        if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
         const saved = loadPlace(deps.storage);
+        // A link that names no real scenario opens the saved place instead of overwriting it.
+        const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
+        if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
         if (saved) return openView(saved, 'Your saved place could not be restored exactly.');
         return openView({ view: defaultView(), problems: [] }, '');
       },
 
       async openLink(fragment) {
-        const checked = decodeView(fragment);
+        const { loaded, scenarioId, settings, schedule, position } = get();
+        const checked = decodeLink(fragment, loaded ? { view: { scenarioId, settings, schedule, position }, kind: 'current' } : null);
         if (checked) await openView(checked, 'This link could not be opened exactly as written.');
       },
 

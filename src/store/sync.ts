@@ -3,6 +3,7 @@
  * saved place and preferences in localStorage, and the theme on <html>. Also follows links pasted into
  * the same tab. Returns a function that disconnects everything.
  */
+import { isBackpressureFragment } from './backpressure-link';
 import type { LabStore } from './lab-store';
 import { encodeView } from './permalink';
 import { savePlace, savePrefs, type StorageLike } from './persist';
@@ -13,16 +14,44 @@ export function viewOf(state: LabState): View {
   return { scenarioId: state.scenarioId, settings: state.settings, schedule: state.schedule, position: state.position };
 }
 
+/**
+ * Each write of the address and the saved place costs the browser real work, and Chrome drops history
+ * calls that come in a flood; so a burst of steps (a held key, fast playback) writes at most this often,
+ * and always writes its last view.
+ */
+export const WRITE_EVERY_MS = 250;
+
 export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null): () => void {
   let written = '';
-  const writeView = (state: LabState) => {
-    if (!state.loaded) return;
+  let lastWriteAt = Number.NEGATIVE_INFINITY;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let toldNotSaved = false;
+  const writeNow = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    const state = store.getState();
+    // While the backpressure view is shown, the address is its link, not the race lab's.
+    if (!state.loaded || isBackpressureFragment(win.location.hash)) return;
     const fragment = encodeView(viewOf(state));
     if (fragment === written) return;
     written = fragment;
+    lastWriteAt = Date.now();
     win.history.replaceState(win.history.state, '', `#${fragment}`);
-    savePlace(storage, viewOf(state));
+    if (!savePlace(storage, viewOf(state)) && !toldNotSaved) {
+      toldNotSaved = true;
+      state.notify('warning', 'Your place in the lab could not be saved in this browser.', [
+        'The browser refused to store it (its storage is full or blocked), so a reload without a link starts afresh. The address always links to this exact view: keep it to come back.',
+      ]);
+    }
   };
+  const writeView = () => {
+    if (timer !== null) return;
+    const wait = lastWriteAt + WRITE_EVERY_MS - Date.now();
+    if (wait <= 0) writeNow();
+    else timer = setTimeout(writeNow, wait);
+  };
+  // A write still waiting when the page goes away is done at once.
+  const onPageHide = () => writeNow();
   const applyTheme = (state: LabState) => {
     const root = win.document.documentElement;
     if (state.theme === 'system') root.removeAttribute('data-theme');
@@ -37,7 +66,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
       state.settings !== previous.settings ||
       state.scenarioId !== previous.scenarioId
     ) {
-      writeView(state);
+      writeView();
     }
     if (state.theme !== previous.theme || state.speed !== previous.speed) {
       savePrefs(storage, { theme: state.theme, speed: state.speed });
@@ -45,6 +74,8 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     }
   });
   const onHashChange = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
     const fragment = win.location.hash.replace(/^#/, '');
     if (fragment !== written) {
       written = fragment;
@@ -52,8 +83,11 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     }
   };
   win.addEventListener('hashchange', onHashChange);
+  win.addEventListener('pagehide', onPageHide);
   return () => {
     unsubscribe();
+    if (timer !== null) clearTimeout(timer);
     win.removeEventListener('hashchange', onHashChange);
+    win.removeEventListener('pagehide', onPageHide);
   };
 }

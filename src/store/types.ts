@@ -1,7 +1,7 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { Engine } from '../worker/client';
-import type { ConsoleResult, EndStatus } from '../worker/protocol';
+import type { ConsoleResult, DatabaseInfo, EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 
@@ -17,6 +17,8 @@ export interface SessionSlice {
   enginePhase: EnginePhase;
   /** Why the engine failed, or what it is doing ("Restarting Postgres…"). */
   engineMessage: string | null;
+  /** The database the engine runs on (PGlite, or a live server through npm run live); null until it has started. */
+  engineDatabase: DatabaseInfo | null;
   /** Requests queued or running. */
   pending: number;
   scenarioId: string;

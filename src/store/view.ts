@@ -107,6 +107,10 @@ function checkSchedule(raw: unknown, problems: string[]): string[] {
 function checkPosition(raw: unknown, problems: string[]): number | null {
   if (raw === undefined || raw === 'end') return null;
   const value = typeof raw === 'number' ? raw : typeof raw === 'string' && /^\d{1,6}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (typeof raw === 'string' && /^\d{7,}$/.test(raw)) {
+    problems.push(`It asks for step ${quote(raw)}, far beyond the end of any schedule; the lab shows the last step.`);
+    return null;
+  }
   if (!Number.isInteger(value) || value < 0) {
     problems.push(`The step to show must be a whole number, not ${quote(raw)}; the lab shows the last step.`);
     return null;

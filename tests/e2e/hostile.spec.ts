@@ -1,0 +1,215 @@
+/**
+ * Hostile input in the browser, one case per test: each shows a clear message and loses nothing of the
+ * learner's (their place in the lab, their quiz answers). Also the hang recovery: a runaway console
+ * statement and a lock wait are stopped, Postgres restarted and the learner's exact state restored.
+ * More cases: links.spec.ts, console.spec.ts, lesson.spec.ts, tests/unit/hostile-*.test.ts.
+ */
+import type { Page } from '@playwright/test';
+import { expect, notices, openLab, slider, stepTimes, test, waitReady } from './fixtures';
+
+/** A learner's place: paused-worker with fencing, three steps in. */
+const PLACE = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,pause:A,%2B90&step=3';
+const PLACE_IN_URL = /#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,pause:A,\+90&step=3$/;
+
+const quiz = (page: Page) => page.locator('.ll-quiz');
+const score = (page: Page) => quiz(page).locator('.ll-score');
+
+interface LabPlace {
+  scenarioId: string;
+  settings: unknown;
+  schedule: string[];
+  position: number;
+  steps: number;
+}
+
+/** The store's view of the learner's place (window.leaseLab is the lab's hook for tests and the curious). */
+function labPlace(page: Page): Promise<LabPlace> {
+  return page.evaluate(() => {
+    const s = (window as unknown as { leaseLab: { store: { getState(): LabPlace & { steps: unknown[] } } } }).leaseLab.store.getState();
+    return { scenarioId: s.scenarioId, settings: s.settings, schedule: s.schedule, position: s.position, steps: s.steps.length };
+  });
+}
+
+/** Answers quiz question 1 with its first choice; returns the score line afterwards. */
+async function answerFirstQuestion(page: Page): Promise<string> {
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await quiz(page).getByRole('navigation', { name: 'Questions' }).getByRole('button', { name: /^Question 1,/ }).click();
+  const card = quiz(page).locator('section.ll-question');
+  await card.getByRole('radio').first().check();
+  await card.getByRole('button', { name: 'Check', exact: true }).click();
+  await expect(score(page)).toContainText('(1 answered)');
+  return score(page).innerText();
+}
+
+/** Opens a link in the same tab, as pasting it into the address bar does. */
+async function pasteLink(page: Page, fragment: string): Promise<void> {
+  await page.evaluate((f) => {
+    location.hash = f;
+  }, fragment);
+}
+
+test('HTML and script in every link parameter: nothing runs, every piece is shown as text', async ({ page }) => {
+  await page.addInitScript(() => {
+    const ran: unknown[] = [];
+    (window as unknown as { ran: unknown[] }).ran = ran;
+    window.alert = (message?: unknown) => void ran.push(message);
+  });
+  const html = encodeURIComponent;
+  await openLab(
+    page,
+    `scenario=race&strategy=${html('<script>alert(1)</script>')}&fencing=${html('<img src=x onerror=alert(2)>')}&schedule=A,${html('<svg onload=alert(3)>')}&step=${html('<b>1</b>')}&${html('<iframe src=javascript:alert(4)>')}=1`,
+  );
+  await expect(notices(page)).toContainText('There is no strategy "<script>alert(1)</script>"');
+  await expect(notices(page)).toContainText('Fencing must be on or off, not "<img src=x onerror=alert(2)>"');
+  await expect(notices(page)).toContainText('"<svg onload=alert(3)>" is not a schedule step');
+  await expect(notices(page)).toContainText('The step to show must be a whole number, not "<b>1</b>"');
+  await expect(page.locator('body script:not([src]), img[src="x"], svg[onload], iframe, .notices b')).toHaveCount(0);
+  await stepTimes(page, 1);
+  expect(await page.evaluate(() => (window as unknown as { ran: unknown[] }).ran)).toEqual([]);
+  await expect(page).toHaveURL(/#scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2$/);
+});
+
+test('a link of 100,000 steps pasted into the lab keeps the learner where they were, quiz answers included', async ({ page }) => {
+  await openLab(page, PLACE);
+  const answered = await answerFirstQuestion(page);
+  const before = await labPlace(page);
+  await pasteLink(page, `scenario=race&schedule=${Array(100_000).fill('A').join(',')}&step=5`);
+  await expect(notices(page)).toContainText(/The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./);
+  await waitReady(page);
+  expect(await labPlace(page)).toEqual(before);
+  await expect(page).toHaveURL(PLACE_IN_URL);
+  await expect(score(page)).toHaveText(answered);
+});
+
+test('broken percent-encoding and invalid UTF-8 in a pasted link keep the learner where they were', async ({ page }) => {
+  await openLab(page, PLACE);
+  const before = await labPlace(page);
+  await pasteLink(page, 'scenario=%ZZrace&schedule=A,%E0%A4%A&step=%C3%28');
+  await expect(notices(page)).toContainText('The scenario in the link is not properly encoded, so the lab could not read it. You are still where you were.');
+  await waitReady(page);
+  expect(await labPlace(page)).toEqual(before);
+  await expect(page).toHaveURL(PLACE_IN_URL);
+});
+
+test('a link to an unknown scenario, on a new visit, opens the saved place instead of losing it', async ({ page, context, problems }) => {
+  await openLab(page, PLACE);
+  const answered = await answerFirstQuestion(page);
+  const before = await labPlace(page);
+  const second = await context.newPage();
+  second.on('pageerror', (error) => problems.push(`second page: ${error.message}`));
+  second.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`second page console error: ${message.text()}`);
+  });
+  await openLab(second, 'scenario=no-such-lab&schedule=A');
+  await expect(notices(second)).toContainText('There is no scenario "no-such-lab". The scenarios are: race,');
+  await expect(notices(second)).toContainText('The lab opened your saved place instead.');
+  expect(await labPlace(second)).toEqual(before);
+  await expect(score(second)).toHaveCount(0); // the quiz tab is not open yet on the new page
+  await second.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await expect(score(second)).toHaveText(answered);
+  await second.close();
+});
+
+test('a saved place and lesson progress from an older version: both say so, and both work', async ({ page }) => {
+  await page.addInitScript(() => {
+    if (sessionStorage.getItem('seeded')) return;
+    sessionStorage.setItem('seeded', '1');
+    localStorage.setItem('lease-lab:place:v1', JSON.stringify({ version: 0, view: { id: 'race', cursor: 4 } }));
+    localStorage.setItem('lease-lab.lesson-progress', JSON.stringify({ version: 0, answers: { q1: 'b' } }));
+  });
+  await openLab(page);
+  await expect(notices(page)).toContainText('Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.');
+  await expect(page.locator('.ll-notice')).toContainText('Your saved progress is from an older version of the lesson that this one cannot read, so the lesson starts fresh.');
+  await stepTimes(page, 2);
+  await answerFirstQuestion(page);
+  // Both are saved again, in the current form: a reload finds them.
+  await page.reload();
+  await waitReady(page);
+  await expect(slider(page)).toHaveValue('2');
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await expect(score(page)).toContainText('(1 answered)');
+});
+
+test('storage over its quota: the lab and the lesson keep working and say progress could not be saved', async ({ page }) => {
+  await page.addInitScript(() => {
+    Storage.prototype.setItem = () => {
+      throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    };
+  });
+  await openLab(page, PLACE);
+  await stepTimes(page, 1);
+  await expect(notices(page)).toContainText('Your place in the lab could not be saved in this browser.');
+  await expect(notices(page)).toContainText('The address always links to this exact view');
+  await answerFirstQuestion(page);
+  await expect(page.locator('.ll-notice')).toContainText("Your browser's storage for this site is full, so the latest progress was not saved.");
+  await expect(page.locator('.ll-progress-summary')).toContainText('not saved in this browser');
+  // The lab goes on; the notice is not repeated at every step.
+  await stepTimes(page, 2);
+  await expect(notices(page).getByText('Your place in the lab could not be saved in this browser.')).toHaveCount(1);
+});
+
+/**
+ * Hang recovery: sends a statement that never ends, from the page, and times the store's own signals:
+ * the engine restarting (the statement stopped) and the lab ready again with the trace replayed.
+ */
+async function timeRecovery(page: Page, send: 'console' | 'lock-wait'): Promise<{ stoppedMs: number; restoredMs: number }> {
+  return page.evaluate(async (how) => {
+    interface S {
+      enginePhase: string;
+      pending: number;
+      loaded: boolean;
+      simulateRunaway(): Promise<void>;
+    }
+    const store = (window as unknown as { leaseLab: { store: { getState(): S; subscribe(f: (s: S) => void): () => void } } }).leaseLab.store;
+    const t0 = performance.now();
+    let stoppedMs = -1;
+    const restored = new Promise<number>((resolve) => {
+      const stop = store.subscribe((s) => {
+        if (stoppedMs < 0 && s.enginePhase === 'starting') stoppedMs = performance.now() - t0;
+        if (stoppedMs >= 0 && s.enginePhase === 'ready' && s.pending === 0 && s.loaded) {
+          stop();
+          resolve(performance.now() - t0);
+        }
+      });
+    });
+    if (how === 'console') {
+      const panel = document.querySelector('details.console') as HTMLDetailsElement;
+      [...panel.querySelectorAll('button')].find((b) => b.textContent === 'Run')!.click();
+    } else {
+      void store.getState().simulateRunaway();
+    }
+    const restoredMs = await restored;
+    return { stoppedMs, restoredMs };
+  }, send);
+}
+
+for (const [name, send] of [
+  ['SELECT pg_sleep(100) in the console', 'console'],
+  ['a statement waiting for a row lock forever', 'lock-wait'],
+] as const) {
+  test(`hang recovery: ${name} is stopped, and position, schedule and quiz answers are exactly as before`, async ({ page }) => {
+    await openLab(page, PLACE);
+    const answered = await answerFirstQuestion(page);
+    await page.getByRole('button', { name: 'Back', exact: true }).click();
+    await expect(slider(page)).toHaveValue('2');
+    const before = await labPlace(page);
+    if (send === 'console') {
+      await page.getByText('SQL console', { exact: true }).click();
+      await page.getByRole('textbox', { name: 'SQL console' }).fill('SELECT pg_sleep(100)');
+    }
+    const { stoppedMs, restoredMs } = await timeRecovery(page, send);
+    console.log(`hang recovery (${send}): stopped after ${stoppedMs.toFixed(0)} ms, learner's state restored after ${restoredMs.toFixed(0)} ms`);
+    // The watchdog ends the worker 2 s after its last sign of life (a loaded machine adds a little).
+    expect(stoppedMs).toBeGreaterThanOrEqual(1900);
+    expect(stoppedMs).toBeLessThan(3500);
+    const message = send === 'console' ? 'Your console statement ran for more than 2 s, so the lab stopped it.' : 'Postgres stopped answering while running a statement that never returns, so the lab restarted it.';
+    await expect(notices(page)).toContainText(message);
+    await expect(notices(page)).toContainText('It replayed your 4 steps: you are where you were.');
+    expect(await labPlace(page)).toEqual(before);
+    await expect(score(page)).toHaveText(answered);
+    if (send === 'console') await expect(page.getByRole('region', { name: 'Console result', exact: true })).toContainText('Stopped.');
+    // And the lab goes on from there.
+    await stepTimes(page, 1);
+    await expect(slider(page)).toHaveValue('3');
+  });
+}
