@@ -62,3 +62,26 @@ export interface LabDatabase {
   runConsole?(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer>;
   close(): Promise<void>;
 }
+
+/** One statement of a backpressure step, by id, with its $n parameters. */
+export interface BackpressureStatement {
+  sqlId: SqlId;
+  params: Value[];
+}
+
+/**
+ * The backpressure lab's door to a database. Unlike the race lab, nothing stays open between steps:
+ * every call is one whole transaction, so many runs and workers cost no parked transactions, and on a
+ * real server several sessions may call at once (the ground-truth tests do).
+ */
+export interface BackpressureDatabase {
+  readonly kind: 'pglite' | 'postgres';
+  /** Empties `runs`. */
+  clear(): Promise<void>;
+  /**
+   * On the session's own connection, with sim.now() at `clockIso`: one statement alone (autocommit), or
+   * several inside BEGIN … COMMIT. Returns the last statement's answer; an error rolls back and is returned.
+   */
+  transaction(session: SessionId, clockIso: string, statements: BackpressureStatement[]): Promise<StatementOutcome>;
+  close(): Promise<void>;
+}

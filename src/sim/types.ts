@@ -142,7 +142,24 @@ export interface RunRow {
 export type StatementOutcome =
   | { status: 'ok'; rows: Row[]; rowCount: number }
   | { status: 'error'; code: string; message: string }
-  | { status: 'blocked'; holders: WorkerId[] };
+  | { status: 'blocked'; holders: WorkerId[]; lockEvidence?: LockEvidenceRow[] };
+
+/**
+ * Live mode only: a row of the real server's pg_locks behind a wait, as the server reported it the moment
+ * the lab saw the wait. The waiter's own rows have granted = false; the holders' rows have granted = true.
+ */
+export interface LockEvidenceRow {
+  /** The lab's session (A, B, OP), or the backend's application_name when it is not one of the lab's. */
+  session: string;
+  pid: number;
+  locktype: string;
+  relation: string | null;
+  page: number | null;
+  tuple: number | null;
+  transactionid: string | null;
+  mode: string;
+  granted: boolean;
+}
 
 /** A write by a worker whose claim was superseded. */
 export interface StaleWrite {

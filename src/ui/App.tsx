@@ -1,4 +1,7 @@
+import { BackpressureEntry, BackpressureView } from './backpressure/BackpressureView';
+import { useBackpressure } from './backpressure/context';
 import { EngineBanner } from './EngineBanner';
+import { ExplorerPanel } from './explorer/ExplorerPanel';
 import { Header } from './Header';
 import { HelpDialog } from './HelpDialog';
 import { LessonArea } from './LessonArea';
@@ -13,6 +16,11 @@ import { useKeyboard } from './useKeyboard';
 import { WorkerCards } from './WorkerCards';
 
 export function App() {
+  const backpressure = useBackpressure((s) => s.active);
+  return backpressure ? <BackpressureView /> : <RaceLab />;
+}
+
+function RaceLab() {
   useKeyboard();
   return (
     <>
@@ -35,7 +43,9 @@ export function App() {
         </main>
         <HelpDialog />
       </div>
-      {/* Below the one-screen lab, so the lab keeps its height; scroll down to learn. */}
+      {/* Below the one-screen lab, so the lab keeps its height; scroll down to explore and to learn. */}
+      <BackpressureEntry />
+      <ExplorerPanel />
       <LessonArea />
     </>
   );

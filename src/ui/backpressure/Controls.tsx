@@ -1,0 +1,51 @@
+import { formatSeconds } from '../../charts/draw';
+import { allDone, lastShowable, SPEEDS } from '../../store/backpressure-store';
+import { useBackpressure } from './context';
+
+export function Controls() {
+  const s = useBackpressure((state) => state);
+  const end = lastShowable(s.lanes);
+  const done = allDone(s.lanes);
+  const computing = s.phase === 'starting' || s.phase === 'running';
+  return (
+    <fieldset className="bp-controls" aria-label="Playback">
+      <button type="button" className="primary" onClick={() => (s.playing ? s.pause() : s.play())} disabled={s.lanes.fifo.ticks.length === 0}>
+        {s.playing ? 'Pause' : 'Play'}
+      </button>
+      <button type="button" onClick={() => s.step()} disabled={s.playing || s.cursor >= end}>
+        Step
+      </button>
+      <button type="button" onClick={() => s.toEnd()} disabled={s.playing || s.cursor >= end}>
+        To end
+      </button>
+      <button type="button" onClick={() => s.rewind()} disabled={s.playing || s.cursor === 0}>
+        Restart
+      </button>
+      <label className="bp-speed">
+        Speed{' '}
+        <select value={s.speed} onChange={(e) => s.setSpeed(Number(e.target.value))}>
+          {SPEEDS.map((speed) => (
+            <option key={speed} value={speed}>
+              {speed} s per second
+            </option>
+          ))}
+        </select>
+      </label>
+      <input
+        className="bp-slider"
+        type="range"
+        min={0}
+        max={Math.max(1, end)}
+        value={s.cursor}
+        onChange={(e) => s.seek(Number(e.target.value))}
+        aria-label="Second shown"
+      />
+      <output className="bp-clock" aria-live="off">
+        {formatSeconds(s.cursor)} of {done ? formatSeconds(end) : `${formatSeconds(end)}…`}
+      </output>
+      <output className="bp-status">
+        {s.phase === 'starting' ? 'Starting Postgres…' : computing ? 'Simulating on Postgres…' : s.phase === 'failed' ? `Failed: ${s.error}` : ''}
+      </output>
+    </fieldset>
+  );
+}

@@ -1,0 +1,91 @@
+/**
+ * The backpressure lab in a browser: the starvation case under FIFO and under the fair claim, side by
+ * side with every chart drawn; Play and Step; the view surviving a link and the Back button.
+ */
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+
+const DIR = 'docs/screenshots';
+const STARVATION = 'backpressure&preset=starvation';
+
+const lane = (page: Page, policy: 'fifo' | 'fair') => page.locator(`section[data-policy="${policy}"]`);
+const clock = (page: Page) => page.locator('output.bp-clock');
+
+/** Opens a backpressure link and waits until both claims have played to their end. */
+async function openBackpressure(page: Page, fragment: string): Promise<void> {
+  await page.goto(`/#${fragment}`);
+  await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
+  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+}
+
+/** The canvas has marks on it: some pixels differ from its first one. */
+async function chartDrawn(page: Page, policy: 'fifo' | 'fair', chart: string): Promise<boolean> {
+  return lane(page, policy)
+    .locator(`figure[data-chart="${chart}"] canvas`)
+    .evaluate((canvas: HTMLCanvasElement) => {
+      const ctx = canvas.getContext('2d');
+      if (!ctx || canvas.width === 0) return false;
+      const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+      let colored = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i + 3]! > 0 && Math.abs(data[i]! - data[i + 2]!) > 60) colored += 1;
+      return colored > 50;
+    });
+}
+
+test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openBackpressure(page, STARVATION);
+  const fifoWaits = lane(page, 'fifo').locator('figure[data-chart="waits"]');
+  const fairWaits = lane(page, 'fair').locator('figure[data-chart="waits"]');
+  // B's single run: under FIFO it waited behind all of A's (minutes), under the fair claim not at all.
+  await expect(fifoWaits.locator('g', { hasText: /^B/ })).toContainText(/median [1-9]\d{2} s/);
+  await expect(fairWaits.locator('g', { hasText: /^B/ })).toContainText('median 0 s');
+  await expect(lane(page, 'fifo').locator('.bp-headline')).toContainText('101 done');
+  await expect(lane(page, 'fair').locator('.bp-headline')).toContainText('101 done');
+  for (const policy of ['fifo', 'fair'] as const) {
+    for (const chart of ['queue', 'active', 'cost']) expect(await chartDrawn(page, policy, chart), `${policy} ${chart}`).toBe(true);
+  }
+  await page.screenshot({ path: `${DIR}/backpressure-starvation.png`, fullPage: true });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForTimeout(100);
+  await page.screenshot({ path: `${DIR}/backpressure-starvation-dark.png` });
+});
+
+test('Step and Play: the charts follow the second shown, Play runs to the end on its own', async ({ page }) => {
+  await openBackpressure(page, STARVATION);
+  await page.getByRole('button', { name: 'Restart' }).click();
+  await expect(clock(page)).toContainText(/^0 s of/);
+  await page.getByRole('button', { name: 'Step' }).click();
+  await page.getByRole('button', { name: 'Step' }).click();
+  await expect(clock(page)).toContainText(/^2 s of/);
+  await expect(page).toHaveURL(/at=2$/);
+  // At second 2, A's flood is queued and B's run has not been claimed under FIFO.
+  await expect(lane(page, 'fifo').locator('.bp-headline')).toContainText('0 done');
+  await page.getByRole('combobox', { name: 'Speed' }).selectOption('120');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 60_000 });
+  await expect(lane(page, 'fifo').locator('.bp-headline')).toContainText('101 done');
+  await expect(page).toHaveURL(/at=end$/);
+});
+
+test('a changed knob is in the link, survives Back from the race lab and a reload', async ({ page }) => {
+  // A small case (40 runs), as it is simulated three times here.
+  await openBackpressure(page, 'backpressure&preset=overload&streamRuns=40');
+  const workers = page.getByLabel('Workers', { exact: true });
+  await workers.fill('6');
+  await workers.press('Enter');
+  await expect(page).toHaveURL(/workers=6/);
+  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  const fifoText = await lane(page, 'fifo').locator('figure[data-chart="waits"]').textContent();
+  await page.getByRole('button', { name: '← Races & leases' }).click();
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByLabel('Workers', { exact: true })).toHaveValue('6');
+  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await expect(lane(page, 'fifo').locator('figure[data-chart="waits"]')).toHaveText(fifoText ?? '');
+  await page.reload();
+  await expect(page.getByLabel('Workers', { exact: true })).toHaveValue('6');
+  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await expect(lane(page, 'fifo').locator('figure[data-chart="waits"]')).toHaveText(fifoText ?? '');
+});
