@@ -43,8 +43,8 @@ const unsubscribeReady = store.subscribe((state) => {
 });
 followConnection(window);
 
-// For the curious (and the browser tests): the store, from the developer console.
-(window as unknown as { leaseLab: unknown }).leaseLab = { store };
+// For the curious (and the browser tests): the store and the engine, from the developer console.
+(window as unknown as { leaseLab: unknown }).leaseLab = { store, engine };
 
 const root = document.getElementById('root');
 if (root) {

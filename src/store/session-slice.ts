@@ -1,13 +1,14 @@
 /**
  * The session: which scenario, which settings, the schedule and its trace, and the cursor. Every
- * request to the engine goes through one serial queue; a request that hangs ends in a restart and a
- * replay of the schedule (see worker/client.ts), told to the learner in a notice.
+ * request to the engine goes through one serial queue; a request that hangs ends in a new engine (a
+ * spare booted in advance, or a restart) and a replay of the schedule there (see worker/client.ts),
+ * told to the learner in a notice.
  */
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { detectAnomalies } from '../sim/anomalies';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
-import { EngineError, WATCHDOG_MS, WatchdogError } from '../worker/client';
+import { EngineError, WatchdogError } from '../worker/client';
 import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
@@ -52,6 +53,18 @@ export function describeToken(token: string): string {
   }
 }
 
+/** "1.5 s", "2 s". */
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/** What the lab did after ending the stuck worker, as the rest of a sentence. */
+function carriedOn(error: WatchdogError): string {
+  return error.replacement === 'spare'
+    ? 'carried on with a spare Postgres, started in advance in another Web Worker'
+    : 'started Postgres again in a new one';
+}
+
 export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], [], SessionSlice> {
   return (set, get) => {
     const queue = new SerialQueue((pending) => set({ pending }));
@@ -61,7 +74,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * by default the trace the learner had (the task's own change is dropped); a task that loads a
      * view passes itself, so the view it was opening is opened after all.
      */
-    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>, explain?: Explanation): Promise<T> {
+    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>, explain?: (error: WatchdogError) => Explanation): Promise<T> {
       return queue.run(task, fallback, (error) => recover(label, error, redo, explain));
     }
 
@@ -101,17 +114,17 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
-    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: Explanation): Promise<void> {
+    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: (error: WatchdogError) => Explanation): Promise<void> {
       set({ playing: false });
       if (!(error instanceof WatchdogError)) {
         if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
         return;
       }
-      const title = explain?.title ?? `Postgres stopped answering while ${label}, so the lab restarted it.`;
-      const why =
-        explain?.why ??
-        `No answer came within ${WATCHDOG_MS / 1000} s. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and started Postgres again in a new one.`;
+      const { title, why } = explain?.(error) ?? {
+        title: `Postgres stopped answering while ${label}, so the lab restarted it.`,
+        why: `No answer came within ${seconds(error.limitMs)}. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and ${carriedOn(error)}.`,
+      };
       try {
         await redo();
         const n = get().schedule.length;
@@ -356,7 +369,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         // Refused before it is queued: such a statement never reaches Postgres (the engine checks again).
         const check = checkConsoleSql(sql);
         if (check.kind === 'refused') return check;
-        let stopped = false;
+        let stopped = null as WatchdogError | null;
         const outcome = await enqueue<ConsoleOutcome | null>(
           'running your console statement',
           async () => {
@@ -366,7 +379,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               return await deps.engine.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
             } catch (error) {
               if (error instanceof WatchdogError) {
-                stopped = true;
+                stopped = error;
                 throw error; // the queue's recovery restarts Postgres and replays the learner's steps
               }
               return { kind: 'failed', reason: error instanceof Error ? error.message : String(error) };
@@ -379,15 +392,22 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             await replayCurrent();
             if (selected !== null && selected < get().position) set({ selected });
           },
-          {
-            title: `Your console statement ran for more than ${WATCHDOG_MS / 1000} s, so the lab stopped it.`,
-            why: 'Nothing can interrupt a statement inside PGlite (statement_timeout never fires there), so the lab ended the Web Worker that runs Postgres and started Postgres again in a new one.',
-          },
+          (error) => ({
+            title: `Your console statement ran for more than ${seconds(error.limitMs)}, so the lab stopped it.`,
+            why: `Nothing can interrupt a statement inside PGlite (statement_timeout never fires there), so the lab ended the Web Worker that runs Postgres and ${carriedOn(error)}.`,
+          }),
         );
         if (outcome) return outcome;
         return stopped
-          ? { kind: 'stopped', reason: `The statement did not finish within ${WATCHDOG_MS / 1000} s, so the lab stopped it and restarted Postgres. Your steps were replayed: you are where you were.` }
+          ? {
+              kind: 'stopped',
+              reason: `The statement did not finish within ${seconds(stopped.limitMs)}, so the lab stopped it and ${stopped.replacement === 'spare' ? 'switched to a spare Postgres' : 'restarted Postgres'}. Your steps were replayed: you are where you were.`,
+            }
           : { kind: 'failed', reason: 'The lab is busy: too many requests are waiting. Try again in a moment.' };
+      },
+
+      consoleOpened() {
+        deps.engine.prepareSpare?.();
       },
 
       simulateRunaway() {

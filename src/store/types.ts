@@ -65,6 +65,8 @@ export interface SessionSlice {
    * (after Back, the engine replays to that point). A statement that runs away is stopped by the watchdog.
    */
   runConsole(sql: string): Promise<ConsoleOutcome>;
+  /** The learner opened the SQL console: a spare Postgres boots now, so a statement that runs away is recovered at once. */
+  consoleOpened(): void;
   /** Sends a statement that never returns, to see the watchdog restart the engine. */
   simulateRunaway(): Promise<void>;
   /** The trace as the engine recorded it, for export. */

@@ -1,14 +1,27 @@
 /**
  * The page's side of the engine: sends requests to the Web Worker one at a time and watches them.
  *
- * A statement that never returns (inside PGlite, a lock wait spins forever) would leave the lab frozen.
- * So each request has a watchdog: no answer and no sign of progress within `watchdogMs`, and the worker
- * is terminated and a new one started. The request fails with a WatchdogError; the store replays the
- * learner's schedule on the new worker and says what happened.
+ * A statement that never returns (inside PGlite, a lock wait spins forever, and nothing can interrupt a
+ * statement) would leave the lab frozen. So each request has a watchdog: no answer and no sign of progress
+ * within its limit, and the worker is terminated. The request fails with a WatchdogError; the store
+ * replays the learner's schedule on the next engine and says what happened.
+ *
+ * Booting Postgres takes a second or more, too long to make the learner wait after their statement was
+ * stopped. Only two requests can run away: the learner's console statements and the 'runaway' check (the
+ * engine's own statements never wait: their locks are NOWAIT probes). So once such a request is coming,
+ * the client boots a spare worker beside the busy one, and the watchdog promotes it instead of starting
+ * Postgres from nothing. The spare is not started with the page, so the start and its memory stay lean.
  */
 import type { DatabaseInfo, EngineRequest, EngineResultOf, FromWorker, ToWorker } from './protocol';
 
+/** How long the engine's own requests may go without an answer or a sign of progress. They never wait for a lock. */
 export const WATCHDOG_MS = 2000;
+/**
+ * How long a statement that can run away (a console statement, the runaway check) gets on PGlite. Short
+ * enough that stopping it and replaying the learner's steps on the spare ends within 2 s; on a live
+ * server Postgres ends the statement itself at the same limit (postgres-console.ts).
+ */
+export const STATEMENT_LIMIT_MS = 1500;
 /** Postgres starts in about a second here; a minute means something is wrong. */
 export const BOOT_TIMEOUT_MS = 60_000;
 
@@ -25,13 +38,24 @@ export interface Engine {
   subscribe(listener: (event: EngineEvent) => void): () => void;
   /** Starts a fresh engine after a failure (a failed boot). */
   restart(): void;
+  /**
+   * A statement that may run away is coming (the learner opened the SQL console): have a spare engine
+   * booted, so one that does is recovered at once. Engines that cannot hang have nothing to prepare.
+   */
+  prepareSpare?(): void;
 }
 
-/** The engine stopped answering and was restarted: its state is gone. */
+/** The engine stopped answering and was replaced: its state is gone. */
 export class WatchdogError extends Error {
   override name = 'WatchdogError';
-  constructor(readonly request: EngineRequest) {
-    super(`the engine did not answer within ${WATCHDOG_MS / 1000} s and was restarted`);
+  constructor(
+    readonly request: EngineRequest,
+    /** How long it went without an answer. */
+    readonly limitMs: number,
+    /** 'spare': a worker booted beforehand took over; 'new': Postgres is being started in a new worker. */
+    readonly replacement: 'spare' | 'new',
+  ) {
+    super(`the engine did not answer within ${limitMs / 1000} s and was replaced`);
   }
 }
 
@@ -47,9 +71,22 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+type ReadyMessage = Extract<FromWorker, { kind: 'ready' }>;
+
+/** A worker booting (or booted) beside the busy one, idle until a watchdog promotes it. */
+interface Spare {
+  worker: Worker;
+  /** Its 'ready' message, once it has booted. */
+  ready: ReadyMessage | null;
+}
+
+/** What the spare is doing, for tests and the curious. */
+export type SpareState = 'none' | 'starting' | 'ready';
+
 export interface WorkerEngineOptions {
   createWorker: () => Worker;
   watchdogMs?: number;
+  statementLimitMs?: number;
   bootTimeoutMs?: number;
 }
 
@@ -62,16 +99,29 @@ export class WorkerEngine implements Engine {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private listeners = new Set<(event: EngineEvent) => void>();
   private last: EngineEvent = { kind: 'starting', restart: false };
+  private spare: Spare | null = null;
+  /** A statement that can run away has been or is about to be sent: keep a spare from now on. */
+  private spareWanted = false;
+  /** A spare failed to boot: do not keep trying (the watchdog then starts Postgres afresh, as before). */
+  private spareBroken = false;
+  /** Just after a promotion: the next spare waits for the first answer (the learner's replay), so as not to slow it. */
+  private holdSpare = false;
   private readonly watchdogMs: number;
+  private readonly statementLimitMs: number;
   private readonly bootTimeoutMs: number;
 
   constructor(private readonly options: WorkerEngineOptions) {
     this.watchdogMs = options.watchdogMs ?? WATCHDOG_MS;
+    this.statementLimitMs = options.statementLimitMs ?? STATEMENT_LIMIT_MS;
     this.bootTimeoutMs = options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
     this.start(false);
   }
 
   request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
+    if (canRunAway(request)) {
+      this.holdSpare = false;
+      this.prepareSpare();
+    }
     return new Promise((resolve, reject) => {
       this.queue.push({ id: this.nextId++, request, resolve: resolve as (value: unknown) => void, reject });
       this.pump();
@@ -86,29 +136,59 @@ export class WorkerEngine implements Engine {
 
   restart(): void {
     this.stop(new EngineError('the engine was restarted'));
+    this.dropSpare();
+    this.spareBroken = false;
     this.start(true);
   }
 
-  /** Ends the worker for good (a hot reload in development replaces the whole engine). */
+  prepareSpare(): void {
+    this.spareWanted = true;
+    this.keepSpare();
+  }
+
+  get spareState(): SpareState {
+    if (!this.spare) return 'none';
+    return this.spare.ready ? 'ready' : 'starting';
+  }
+
+  /** Ends the workers for good (a hot reload in development replaces the whole engine). */
   dispose(): void {
     this.stop(new EngineError('the engine was shut down'));
+    this.dropSpare();
+    this.spareWanted = false;
     this.listeners.clear();
   }
 
   private start(restart: boolean): void {
-    this.ready = false;
     this.emit({ kind: 'starting', restart });
+    this.adopt(this.spawn());
+  }
+
+  /** A new worker, whose messages go to the engine while it is the engine's and to the spare's bookkeeping while it is the spare. */
+  private spawn(): Worker {
     const worker = this.options.createWorker();
-    this.worker = worker;
     worker.onmessage = (event: MessageEvent<FromWorker>) => {
       if (this.worker === worker) this.receive(event.data);
+      else if (this.spare?.worker === worker) this.spareHeard(event.data);
     };
     worker.onerror = (event: ErrorEvent) => {
-      if (this.worker !== worker) return;
-      event.preventDefault();
-      this.fail(`the engine's worker failed: ${event.message || 'it could not be loaded'}`);
+      if (this.worker === worker) {
+        event.preventDefault();
+        this.fail(`the engine's worker failed: ${event.message || 'it could not be loaded'}`);
+      } else if (this.spare?.worker === worker) {
+        event.preventDefault();
+        this.spareLost();
+      }
     };
-    this.arm(this.bootTimeoutMs, () => this.fail(`Postgres did not start within ${this.bootTimeoutMs / 1000} s`));
+    return worker;
+  }
+
+  /** Makes `worker` the engine's; requests wait for its 'ready' unless it already sent it (a booted spare). */
+  private adopt(worker: Worker, booted: ReadyMessage | null = null): void {
+    this.worker = worker;
+    this.ready = false;
+    if (booted) this.receive(booted);
+    else this.arm(this.bootTimeoutMs, () => this.fail(`Postgres did not start within ${this.bootTimeoutMs / 1000} s`));
   }
 
   private receive(message: FromWorker): void {
@@ -128,13 +208,14 @@ export class WorkerEngine implements Engine {
         this.fail(`Postgres could not start: ${message.message}`);
         return;
       case 'progress':
-        if (this.inFlight?.id === message.id) this.arm(this.watchdogMs, () => this.bark());
+        if (this.inFlight?.id === message.id) this.arm(this.limitFor(this.inFlight.request), () => this.bark());
         return;
       case 'result':
       case 'error': {
         const pending = this.inFlight;
         if (!pending || pending.id !== message.id) return;
         this.inFlight = null;
+        this.holdSpare = false;
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
         else pending.reject(new EngineError(message.message));
@@ -147,21 +228,72 @@ export class WorkerEngine implements Engine {
   private pump(): void {
     if (!this.ready || this.inFlight || !this.worker) return;
     const next = this.queue.shift();
-    if (!next) return;
+    if (!next) {
+      // Idle: the moment to boot a replacement spare (after a promotion) without slowing the replay.
+      this.keepSpare();
+      return;
+    }
     this.inFlight = next;
-    this.arm(this.watchdogMs, () => this.bark());
+    this.arm(this.limitFor(next.request), () => this.bark());
     const message: ToWorker = { id: next.id, request: next.request };
     this.worker.postMessage(message);
   }
 
-  /** The request in flight took too long: end the worker and start another. */
+  /**
+   * A statement that can run away gets the statement limit on PGlite. On a live server Postgres ends it
+   * itself (statement_timeout) at that limit, so there the watchdog keeps its longer backstop.
+   */
+  private limitFor(request: EngineRequest): number {
+    return canRunAway(request) && this.database()?.kind !== 'live' ? this.statementLimitMs : this.watchdogMs;
+  }
+
+  /** The request in flight took too long: end the worker and carry on with the spare, or a new one. */
   private bark(): void {
     const hung = this.inFlight;
+    const limitMs = hung ? this.limitFor(hung.request) : this.watchdogMs;
     this.inFlight = null;
     this.stop(null);
-    if (hung) hung.reject(new WatchdogError(hung.request));
-    for (const waiting of this.queue.splice(0)) waiting.reject(new WatchdogError(waiting.request));
-    this.start(true);
+    const spare = this.spare;
+    this.spare = null;
+    const replacement = spare ? 'spare' : 'new';
+    if (hung) hung.reject(new WatchdogError(hung.request, limitMs, replacement));
+    for (const waiting of this.queue.splice(0)) waiting.reject(new WatchdogError(waiting.request, limitMs, replacement));
+    this.holdSpare = true;
+    this.emit({ kind: 'starting', restart: true });
+    // A spare still booting is adopted all the same: it is further along than a new worker would be.
+    this.adopt(spare?.worker ?? this.spawn(), spare?.ready ?? null);
+  }
+
+  /**
+   * Boots a spare if one is wanted and there is none. Not while the engine itself is still starting
+   * (the two would share the CPU, and the spare comes when the engine is next idle), nor on a live server.
+   */
+  private keepSpare(): void {
+    if (!this.spareWanted || this.spare || this.spareBroken || this.holdSpare || !this.ready) return;
+    // A live server ends runaway statements itself; a spare there would only hold a second session open.
+    if (this.database()?.kind === 'live') return;
+    this.spare = { worker: this.spawn(), ready: null };
+  }
+
+  private spareHeard(message: FromWorker): void {
+    if (!this.spare) return;
+    if (message.kind === 'ready') this.spare.ready = message;
+    else if (message.kind === 'boot-failed') this.spareLost();
+    // Anything else (its warm-up's progress) is for no request of ours.
+  }
+
+  private spareLost(): void {
+    this.dropSpare();
+    this.spareBroken = true;
+  }
+
+  private dropSpare(): void {
+    this.spare?.worker.terminate();
+    this.spare = null;
+  }
+
+  private database(): DatabaseInfo | undefined {
+    return this.last.kind === 'ready' ? this.last.database : undefined;
   }
 
   private fail(message: string): void {
@@ -195,4 +327,9 @@ export class WorkerEngine implements Engine {
     this.last = event;
     for (const listener of this.listeners) listener(event);
   }
+}
+
+/** The requests that run a statement that may never end. */
+function canRunAway(request: EngineRequest): boolean {
+  return request.type === 'console' || request.type === 'runaway';
 }

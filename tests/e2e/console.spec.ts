@@ -4,7 +4,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, notices, openLab, outcome, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
+import { expect, notices, openLab, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
 
 const panel = (page: Page) => page.locator('details.console');
 const editor = (page: Page) => page.getByRole('textbox', { name: 'SQL console' });
@@ -132,7 +132,7 @@ for (const [name, sql] of [
   ['an endless recursive query', 'WITH RECURSIVE t AS (SELECT 1 UNION ALL SELECT 1 FROM t) SELECT count(*) FROM t'],
   ['pg_sleep(10)', 'SELECT pg_sleep(10)'],
 ] as const) {
-  test(`${name} is stopped within about 2 s and the learner's place is restored`, async ({ page }) => {
+  test(`${name} is stopped after 1.5 s and the learner's place is restored`, async ({ page }) => {
     await openLab(page, 'scenario=three-workers&strategy=skip-locked&fencing=on&schedule=&step=0');
     await stepTimes(page, 4);
     // After Back, the console runs on the database as it stood one step earlier.
@@ -141,13 +141,11 @@ for (const [name, sql] of [
     await openConsole(page);
     const before = await timelineView(page);
 
-    const sent = Date.now();
     await runSql(page, sql);
-    await expect(outcome(page)).toContainText('Restarting Postgres', { timeout: 20_000 });
-    const stoppedAfter = Date.now() - sent;
-    // The watchdog ends the worker 2 s after its last sign of life; allow for a slow machine.
-    expect(stoppedAfter).toBeLessThan(4000);
-    await expect(notices(page)).toContainText('Your console statement ran for more than 2 s, so the lab stopped it.', { timeout: 90_000 });
+    // Stopped 1.5 s after it was sent (hostile.spec.ts times it). The spare Postgres that opening the
+    // console started takes over; sent at once as here, it may still be booting, and the lab waits for it.
+    await expect(notices(page)).toContainText('Your console statement ran for more than 1.5 s, so the lab stopped it.', { timeout: 90_000 });
+    await expect(notices(page)).toContainText('carried on with a spare Postgres');
     await expect(notices(page)).toContainText('replayed your 4 steps: you are where you were');
     await expect(result(page)).toContainText('Stopped.');
     await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });

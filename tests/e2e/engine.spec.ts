@@ -36,8 +36,8 @@ test('a runaway statement: the watchdog restarts Postgres and replays the schedu
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
   await page.keyboard.press('Escape');
-  // The watchdog fires after 2 s; while the new Postgres starts, the page says so.
-  await expect(outcome(page)).toContainText('Restarting Postgres', { timeout: 20_000 });
+  // The watchdog fires after 1.5 s and a spare Postgres, booted when the statement was sent, takes over
+  // (while it finishes booting the page says "Restarting Postgres…"; a quiet machine may have it ready).
   await expect(notices(page)).toContainText('Postgres stopped answering while running a statement that never returns, so the lab restarted it.', { timeout: 90_000 });
   await expect(notices(page)).toContainText('replayed your 5 steps');
   await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });

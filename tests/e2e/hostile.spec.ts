@@ -1,7 +1,8 @@
 /**
  * Hostile input in the browser, one case per test: each shows a clear message and loses nothing of the
  * learner's (their place in the lab, their quiz answers). Also the hang recovery: a runaway console
- * statement and a lock wait are stopped, Postgres restarted and the learner's exact state restored.
+ * statement and a lock wait are stopped, a spare Postgres takes over and the learner's exact state is
+ * restored, all within 2 s of the statement's start.
  * More cases: links.spec.ts, console.spec.ts, lesson.spec.ts, tests/unit/hostile-*.test.ts.
  */
 import type { Page } from '@playwright/test';
@@ -149,8 +150,9 @@ test('storage over its quota: the lab and the lesson keep working and say progre
 });
 
 /**
- * Hang recovery: sends a statement that never ends, from the page, and times the store's own signals:
- * the engine restarting (the statement stopped) and the lab ready again with the trace replayed.
+ * Hang recovery: sends a statement that never ends, from the page, and times the store's own signals from
+ * the moment it was sent: the engine being replaced (the statement stopped), then the lab ready again,
+ * nothing pending, the trace replayed and the notice shown (the learner's state restored and usable).
  */
 async function timeRecovery(page: Page, send: 'console' | 'lock-wait'): Promise<{ stoppedMs: number; restoredMs: number }> {
   return page.evaluate(async (how) => {
@@ -158,15 +160,17 @@ async function timeRecovery(page: Page, send: 'console' | 'lock-wait'): Promise<
       enginePhase: string;
       pending: number;
       loaded: boolean;
+      notices: unknown[];
       simulateRunaway(): Promise<void>;
     }
     const store = (window as unknown as { leaseLab: { store: { getState(): S; subscribe(f: (s: S) => void): () => void } } }).leaseLab.store;
+    const noticesBefore = store.getState().notices.length;
     const t0 = performance.now();
     let stoppedMs = -1;
     const restored = new Promise<number>((resolve) => {
       const stop = store.subscribe((s) => {
         if (stoppedMs < 0 && s.enginePhase === 'starting') stoppedMs = performance.now() - t0;
-        if (stoppedMs >= 0 && s.enginePhase === 'ready' && s.pending === 0 && s.loaded) {
+        if (stoppedMs >= 0 && s.enginePhase === 'ready' && s.pending === 0 && s.loaded && s.notices.length > noticesBefore) {
           stop();
           resolve(performance.now() - t0);
         }
@@ -183,27 +187,35 @@ async function timeRecovery(page: Page, send: 'console' | 'lock-wait'): Promise<
   }, send);
 }
 
+/** The spare Postgres the console's opening started has booted (as it has by the time a learner has typed a statement). */
+async function waitForSpare(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { leaseLab: { engine: { spareState: string } } }).leaseLab.engine.spareState === 'ready', null, { timeout: 90_000 });
+}
+
 for (const [name, send] of [
   ['SELECT pg_sleep(100) in the console', 'console'],
   ['a statement waiting for a row lock forever', 'lock-wait'],
 ] as const) {
-  test(`hang recovery: ${name} is stopped, and position, schedule and quiz answers are exactly as before`, async ({ page }) => {
+  test(`hang recovery: ${name} is stopped, and position, schedule and quiz answers are exactly as before, within 2 s`, async ({ page }) => {
     await openLab(page, PLACE);
     const answered = await answerFirstQuestion(page);
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(slider(page)).toHaveValue('2');
     const before = await labPlace(page);
-    if (send === 'console') {
-      await page.getByText('SQL console', { exact: true }).click();
-      await page.getByRole('textbox', { name: 'SQL console' }).fill('SELECT pg_sleep(100)');
-    }
+    // Statements come from the console: opening it boots the spare that takes over from a stuck Postgres.
+    await page.getByText('SQL console', { exact: true }).click();
+    if (send === 'console') await page.getByRole('textbox', { name: 'SQL console' }).fill('SELECT pg_sleep(100)');
+    await waitForSpare(page);
     const { stoppedMs, restoredMs } = await timeRecovery(page, send);
     console.log(`hang recovery (${send}): stopped after ${stoppedMs.toFixed(0)} ms, learner's state restored after ${restoredMs.toFixed(0)} ms`);
-    // The watchdog ends the worker 2 s after its last sign of life (a loaded machine adds a little).
-    expect(stoppedMs).toBeGreaterThanOrEqual(1900);
-    expect(stoppedMs).toBeLessThan(3500);
-    const message = send === 'console' ? 'Your console statement ran for more than 2 s, so the lab stopped it.' : 'Postgres stopped answering while running a statement that never returns, so the lab restarted it.';
+    // The watchdog ends the worker 1.5 s after the statement was sent (a loaded machine adds a little);
+    // the spare replays the 4 steps at once. 2 s on a quiet machine; 2.5 s leaves room for a loaded one.
+    expect(stoppedMs).toBeGreaterThanOrEqual(1500);
+    expect(stoppedMs).toBeLessThan(2200);
+    expect(restoredMs).toBeLessThan(2500);
+    const message = send === 'console' ? 'Your console statement ran for more than 1.5 s, so the lab stopped it.' : 'Postgres stopped answering while running a statement that never returns, so the lab restarted it.';
     await expect(notices(page)).toContainText(message);
+    await expect(notices(page)).toContainText('carried on with a spare Postgres');
     await expect(notices(page)).toContainText('It replayed your 4 steps: you are where you were.');
     expect(await labPlace(page)).toEqual(before);
     await expect(score(page)).toHaveText(answered);

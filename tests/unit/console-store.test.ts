@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type Engine, type EngineEvent, WatchdogError } from '../../src/worker/client';
+import { type Engine, type EngineEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/worker/client';
 import { LocalEngine } from '../../src/worker/local-engine';
 import type { EngineRequest, EngineResultOf } from '../../src/worker/protocol';
 
@@ -21,7 +21,7 @@ class HangingConsole implements Engine {
   constructor(private readonly inner: Engine) {}
   request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
     this.requests.push(request.type);
-    if (request.type === 'console') return Promise.reject(new WatchdogError(request));
+    if (request.type === 'console') return Promise.reject(new WatchdogError(request, STATEMENT_LIMIT_MS, 'spare'));
     return this.inner.request(request);
   }
   subscribe(listener: (event: EngineEvent) => void) {
@@ -69,7 +69,8 @@ describe('the console through the store', () => {
     expect(after.selected).toBe(0);
     expect(after.schedule).toEqual(before.schedule);
     expect(after.steps).toEqual(before.steps);
-    expect(after.notices.at(-1)?.title).toBe('Your console statement ran for more than 2 s, so the lab stopped it.');
-    expect(after.notices.at(-1)?.details[0]).toMatch(/statement_timeout never fires.*It replayed your 3 steps: you are where you were/);
+    expect(after.notices.at(-1)?.title).toBe('Your console statement ran for more than 1.5 s, so the lab stopped it.');
+    expect(after.notices.at(-1)?.details[0]).toMatch(/statement_timeout never fires.*spare Postgres.*It replayed your 3 steps: you are where you were/);
+    expect(outcome).toMatchObject({ reason: expect.stringContaining('within 1.5 s') });
   });
 });

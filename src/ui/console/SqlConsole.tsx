@@ -3,7 +3,7 @@
  * stands at the cursor. What is allowed, and why, is said in the panel; the rules are in sql/console.ts.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { WATCHDOG_MS } from '../../worker/client';
+import { STATEMENT_LIMIT_MS } from '../../worker/client';
 import { tokensRevealed } from '../../store/script';
 import { CONSOLE_ROWS_SHOWN } from '../../store/session-slice';
 import { useLab } from '../../store/react';
@@ -17,6 +17,7 @@ import './console.css';
 export function SqlConsole() {
   const ready = useReady();
   const runConsole = useLab((s) => s.runConsole);
+  const consoleOpened = useLab((s) => s.consoleOpened);
   const steps = useLab((s) => s.steps);
   const position = useLab((s) => s.position);
   const enginePhase = useLab((s) => s.enginePhase);
@@ -78,7 +79,7 @@ export function SqlConsole() {
   const canRun = ready && enginePhase === 'ready' && !running;
 
   return (
-    <details className="console">
+    <details className="console" onToggle={(event) => event.currentTarget.open && consoleOpened()}>
       <summary>SQL console</summary>
       <div className="console-body">
         <p id={noteId} className="console-note">
@@ -102,8 +103,8 @@ export function SqlConsole() {
               schema changes are not sent. PGlite has one session, shared with the workers: a transaction you opened there would take in their statements too.
             </li>
             <li>
-              A statement gets {WATCHDOG_MS / 1000} s. Nothing can interrupt one inside PGlite, so after that the lab ends the Web Worker running Postgres, starts a new
-              one and replays your steps: you stay where you were.
+              A statement gets {STATEMENT_LIMIT_MS / 1000} s. Nothing can interrupt one inside PGlite, so after that the lab ends the Web Worker running Postgres, carries on
+              with a spare one it started when you opened this console, and replays your steps: you stay where you were.
             </li>
           </ul>
         </details>
