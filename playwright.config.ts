@@ -19,7 +19,8 @@ export default defineConfig({
   timeout: 180_000,
   expect: { timeout: 20_000 },
   fullyParallel: false,
-  workers: process.env.CI ? 1 : 2,
+  // Each test is mostly one page starting Postgres: two at a time keep both cores busy.
+  workers: 2,
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list']],
   outputDir: 'test-results',
