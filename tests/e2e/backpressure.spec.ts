@@ -1,6 +1,7 @@
 /**
  * The backpressure lab in a browser: the starvation case under FIFO and under the fair claim, side by
- * side with every chart drawn; Play and Step; the view surviving a link and the Back button.
+ * side with every chart drawn; Play and Step; the view surviving a link and the Back button. With
+ * SCREENSHOTS set (npm run screenshots) it also retakes the README's pictures of it.
  */
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
@@ -32,7 +33,7 @@ async function chartDrawn(page: Page, policy: 'fifo' | 'fair', chart: string): P
     });
 }
 
-test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once', async ({ page }) => {
+test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; Step and Play', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await openBackpressure(page, STARVATION);
   const fifoWaits = lane(page, 'fifo').locator('figure[data-chart="waits"]');
@@ -45,14 +46,15 @@ test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once',
   for (const policy of ['fifo', 'fair'] as const) {
     for (const chart of ['queue', 'active', 'cost']) expect(await chartDrawn(page, policy, chart), `${policy} ${chart}`).toBe(true);
   }
-  await page.screenshot({ path: `${DIR}/backpressure-starvation.png`, fullPage: true });
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForTimeout(100);
-  await page.screenshot({ path: `${DIR}/backpressure-starvation-dark.png` });
-});
+  if (process.env.SCREENSHOTS) {
+    await page.screenshot({ path: `${DIR}/backpressure-starvation.png`, fullPage: true });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.waitForTimeout(100);
+    await page.screenshot({ path: `${DIR}/backpressure-starvation-dark.png` });
+  }
 
-test('Step and Play: the charts follow the second shown, Play runs to the end on its own', async ({ page }) => {
-  await openBackpressure(page, STARVATION);
+  // Step and Play on the same page (each page load simulates both claims): the charts follow the
+  // second shown, and Play runs to the end on its own.
   await page.getByRole('button', { name: 'Restart' }).click();
   await expect(clock(page)).toContainText(/^0 s of/);
   await page.getByRole('button', { name: 'Step' }).click();
@@ -70,8 +72,8 @@ test('Step and Play: the charts follow the second shown, Play runs to the end on
 });
 
 test('a changed knob is in the link, survives Back from the race lab and a reload', async ({ page }) => {
-  // A small case (40 runs), as it is simulated three times here.
-  await openBackpressure(page, 'backpressure&preset=overload&streamRuns=40');
+  // A small case (20 runs), as it is simulated three times here.
+  await openBackpressure(page, 'backpressure&preset=overload&streamRuns=20');
   const workers = page.getByLabel('Workers', { exact: true });
   await workers.fill('6');
   await workers.press('Enter');

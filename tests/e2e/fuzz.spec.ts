@@ -19,9 +19,9 @@ import { expect, test } from './fixtures';
 // Thousands of evaluate calls: a trace would snapshot the page at each one and cost more than the test.
 test.use({ trace: 'off' });
 
-/** Seeds and actions per seed in `npm test`: 4 × 550 = 2,200 actions. */
+/** Seeds and actions per seed in `npm test`: 4 × 500 = 2,000 actions. */
 const CI_SEEDS = [11, 22, 33, 44];
-const CI_ACTIONS = 550;
+const CI_ACTIONS = 500;
 const SEEDS = process.env.FUZZ_SEED ? [Number(process.env.FUZZ_SEED)] : CI_SEEDS;
 const ACTIONS = process.env.FUZZ_ACTIONS ? Number(process.env.FUZZ_ACTIONS) : CI_ACTIONS;
 /** Seeds played at the same time, each on its own page. */

@@ -75,6 +75,8 @@ test('the naive race and the paused worker with fencing run on the real server',
   await stepTimes(page, 6);
   await expect(outcome(page)).toContainText('Run 123 was executed by both A and B');
   await expect(details(page)).not.toContainText('How PGlite did this');
+  // The explorer says that its counts come from PGlite, not from the live server.
+  await expect(page.locator('.explorer-live-note')).toContainText('exploring runs on PGlite in this tab');
 
   // A link: its schedule is replayed on the server, and the stale write meets the fence there.
   await followLink(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,+10,+51,B,B,B,+40,A,B');

@@ -7,6 +7,7 @@ import { startWorkerExplorer } from '../../explorer/spawn';
 import { createExplorerStore } from '../../store/explorer-store';
 import { ExplorerContext } from './context';
 import { ExplorerControls } from './ExplorerControls';
+import { ExplorerLiveNote } from './ExplorerLiveNote';
 import { ExplorerProgress } from './ExplorerProgress';
 import { ExplorerResult } from './ExplorerResult';
 import { ExplorerStatus } from './ExplorerStatus';
@@ -23,6 +24,7 @@ export function ExplorerPanel() {
           Every schedule
         </h2>
         <ExplorerControls />
+        <ExplorerLiveNote />
         <ExplorerStatus />
         <ExplorerProgress />
         <ExplorerResult />
