@@ -97,7 +97,11 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
     await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction('window.__bench && (window.__bench.ready !== null || window.__bench.failed)', undefined, {
+    // A function, not a string: the app's Content-Security-Policy forbids evaluating strings.
+    await page.waitForFunction(() => {
+      const b = (window as unknown as { __bench?: { ready: number | null; failed: string | null } }).__bench;
+      return b !== undefined && (b.ready !== null || b.failed !== null);
+    }, undefined, {
       timeout: LOAD_TIMEOUT_MS,
       polling: 100,
     });
