@@ -10,7 +10,8 @@ import type { PGliteInterface } from '@electric-sql/pglite';
 import type { RunRow, StatementOutcome } from '../sim/types';
 import type { ConsoleStatement } from '../sql/console';
 import { PROBES, parameterCount, type SqlId, sqlText } from '../sql/registry';
-import type { ConsoleAnswer, ConsoleValue, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import { consoleError, consoleValue } from './console-answer';
 import { normalizeRow, toOutcomeError } from './values';
 
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -24,8 +25,6 @@ const CONSOLE_CURSOR = 'lease_lab_console';
 const CONSOLE_DECLARE = `DECLARE ${CONSOLE_CURSOR} NO SCROLL CURSOR FOR\n`;
 /** The most rows a console answer carries; the rest are counted, not sent. */
 export const CONSOLE_MAX_ROWS = 1000;
-/** Longer text values are cut (a result is sent to the page and drawn there). */
-const CONSOLE_MAX_TEXT = 2000;
 const asText = (text: string) => text;
 /** Postgres's own text for values JavaScript would round (int8, numeric) or show less readably (timestamps, json, bytea). */
 const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 1114: asText, 1184: asText, 1700: asText, 3802: asText };
@@ -271,20 +270,10 @@ export class PGliteLab implements LabDatabase {
       const ms = performance.now() - started;
       return { kind: 'rows', columns: fields.map((f) => f.name), rows: rows.map((row) => row.map(consoleValue)), rowCount, ms };
     } catch (error) {
-      const e = error as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown };
       // Only Postgres's own errors are the learner's answer; anything else is the engine failing.
-      if (typeof e.code !== 'string') throw error;
-      const raw = Number(e.position);
-      const position = Number.isFinite(raw) && raw > 0 ? raw - (statement.cursor ? CONSOLE_DECLARE.length : 0) : null;
-      return {
-        kind: 'error',
-        code: e.code,
-        message: String(e.message),
-        detail: typeof e.detail === 'string' && e.detail ? e.detail : null,
-        hint: typeof e.hint === 'string' && e.hint ? e.hint : null,
-        position: position !== null && position > 0 && position <= statement.sql.length + 1 ? position : null,
-        ms: performance.now() - started,
-      };
+      const answer = consoleError(error, statement, CONSOLE_DECLARE.length, performance.now() - started);
+      if (!answer) throw error;
+      return answer;
     } finally {
       await this.pg.exec('ROLLBACK');
     }
@@ -363,18 +352,6 @@ function locksFrom(rows: readonly { handle: string; run_id: number }[]): HeldLoc
   return [...bySession.values()].sort((a, b) => a.handle.localeCompare(b.handle));
 }
 
-/** A console cell as plain data for the page. */
-function consoleValue(value: unknown): ConsoleValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
-  let text: string;
-  if (typeof value === 'string') text = value;
-  else if (typeof value === 'bigint') text = value.toString();
-  else if (value instanceof Date) text = value.toISOString();
-  else if (value instanceof Uint8Array) text = `\\x${[...value].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
-  else text = JSON.stringify(value) ?? String(value);
-  return text.length > CONSOLE_MAX_TEXT ? `${text.slice(0, CONSOLE_MAX_TEXT)}… (${text.length} characters)` : text;
-}
 
 /** Prepared-transaction names are built only from worker ids (a capital letter) or OP. */
 function gidOf(session: SessionId): string {

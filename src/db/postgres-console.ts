@@ -9,7 +9,8 @@
  * open claim is an ordinary open transaction here, so pg_prepared_xacts is empty.
  */
 import type pg from 'pg';
-import type { ConsoleAnswer, ConsoleValue } from './port';
+import { consoleError, consoleValue } from './console-answer';
+import type { ConsoleAnswer } from './port';
 import { openClient } from './postgres-connection';
 import type { ConsoleStatement } from '../sql/console';
 import { sqlText } from '../sql/registry';
@@ -20,7 +21,6 @@ export const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
 const CONSOLE_LOCK_TIMEOUT = '100ms';
 /** As live-console-fetch.sql fetches. */
 const FETCHED_ROWS = 1000;
-const MAX_TEXT = 2000;
 
 /** int2, int4, oid, float4, float8 as numbers and bool as booleans; everything else as Postgres's own text. */
 const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
@@ -70,19 +70,9 @@ export class PostgresConsole {
       const rows = (result.rows ?? []).slice(0, limit).map((row) => row.map(consoleValue));
       return { kind: 'rows', columns: (result.fields ?? []).map((f) => f.name), rows, rowCount, ms: performance.now() - started };
     } catch (error) {
-      const e = error as { code?: unknown; message?: unknown; detail?: unknown; hint?: unknown; position?: unknown };
-      if (typeof e.code !== 'string') throw error;
-      const raw = Number(e.position);
-      const position = Number.isFinite(raw) && raw > 0 ? raw - (statement.cursor ? declare.length : 0) : null;
-      return {
-        kind: 'error',
-        code: e.code,
-        message: String(e.message),
-        detail: typeof e.detail === 'string' && e.detail ? e.detail : null,
-        hint: typeof e.hint === 'string' && e.hint ? e.hint : null,
-        position: position !== null && position > 0 && position <= statement.sql.length + 1 ? position : null,
-        ms: performance.now() - started,
-      };
+      const answer = consoleError(error, statement, declare.length, performance.now() - started);
+      if (!answer) throw error;
+      return answer;
     } finally {
       await this.client.query(sqlText('transaction-rollback'));
     }
@@ -93,9 +83,3 @@ export class PostgresConsole {
   }
 }
 
-function consoleValue(value: unknown): ConsoleValue {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number' || typeof value === 'boolean') return value;
-  const text = String(value);
-  return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}…` : text;
-}
