@@ -1,6 +1,7 @@
 /**
  * The full ground truth: every interleaving of every two-worker scenario whose script moves the clock or
- * injects faults, under every strategy with fencing on and off. Tens of thousands of schedules (about half
+ * injects faults, under every strategy with fencing on and off. (With GROUND_TRUTH=full the exhaustive
+ * files of npm test widen too: both fencings, and the race under every locking claim.) Tens of thousands of schedules (about half
  * an hour on two cores), so `npm test` leaves it to `npm run test:ground-truth:full`, which sets
  * GROUND_TRUTH=full; `npm test` covers these scenarios with seeded samples (seeded.test.ts).
  *
