@@ -14,25 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CONTENT_TYPES } from '../src/live/content-types';
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.map': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.txt': 'text/plain; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.data': 'application/octet-stream',
-  '.tar': 'application/x-tar',
-  '.gz': 'application/gzip',
-  '.br': 'application/octet-stream',
-  '.woff2': 'font/woff2',
-};
 
 export interface StaticServerOptions {
   /** The directory to serve. */
@@ -115,7 +98,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
       return;
     }
     const headers: Record<string, string | number> = {
-      'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
       'Cache-Control': /[/\\]assets[/\\]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     let body = file;

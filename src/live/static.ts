@@ -8,6 +8,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
 import { LIVE_HEADER } from '../db/bridge-lab';
+import { CONTENT_TYPES } from './content-types';
 
 
 /** The app needs its own scripts, wasm compilation (PGlite, the fallback), blob workers and inline style attributes (React). */
@@ -23,20 +24,6 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.wasm': 'application/wasm',
-  '.data': 'application/octet-stream',
-  '.tar': 'application/x-tar',
-  '.gz': 'application/gzip',
-  '.txt': 'text/plain; charset=utf-8',
-};
 
 export function securityHeaders(): Record<string, string> {
   return {
@@ -63,7 +50,7 @@ export function serveFile(root: string, request: IncomingMessage, response: Serv
     response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders() }).end('not found\n');
     return;
   }
-  const type = TYPES[extname(file)] ?? 'application/octet-stream';
+  const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
   const gzip = `${file}.gz`;
   const useGzip = extname(file) !== '.gz' && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? '')) && existsSync(gzip);
   const sent = useGzip ? gzip : file;

@@ -6,10 +6,9 @@
  * goes away.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import type { Page } from '@playwright/test';
 import pg from 'pg';
-import { type PostgresServer, startPostgresServer } from '../support/postgres-server';
+import { freePort, type PostgresServer, startPostgresServer } from '../support/postgres-server';
 import { expect, notices, outcome, slider, stepTimes, stepToEnd, test, waitReady } from './fixtures';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
@@ -128,17 +127,6 @@ test('plain FOR UPDATE really waits, pg_locks proves it, a link replays it, and 
   expect(left.rowCount).toBe(0);
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

@@ -109,7 +109,7 @@ function runTool(path: string, args: string[], asServerUser: boolean): void {
 }
 
 /** A port nobody listens on right now (the kernel picks it). */
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
