@@ -30,7 +30,12 @@ export default defineConfig({
   use: {
     baseURL: BASE_URL,
     viewport: { width: 1280, height: 720 },
-    trace: 'retain-on-failure',
+    // A failed test keeps a trace of DOM snapshots. Its screencast frames are left out: recording them
+    // nearly doubled every test's time on this 2-core machine (a failure still saves one screenshot).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: true, sources: false },
+    // The offline copy (a service worker fetching the whole build after the first step can run) is
+    // tested where it matters (deploy, origin); elsewhere it would only compete for the CPU.
+    serviceWorkers: 'block',
     screenshot: 'only-on-failure',
   },
   projects: [

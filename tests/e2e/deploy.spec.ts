@@ -8,6 +8,8 @@ import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 let served: StaticServer | null = null;
+// This is the one walk the offline copy is for (the config blocks service workers elsewhere).
+test.use({ serviceWorkers: 'allow' });
 
 test.afterEach(async () => {
   await served?.close();

@@ -14,6 +14,9 @@ import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
 const DIST = process.env.E2E_DIST ?? 'dist';
 let served: StaticServer;
 
+// The offline copy's requests are part of what this walk checks.
+test.use({ serviceWorkers: 'allow' });
+
 test.beforeAll(async () => {
   served = await startStaticServer({ root: DIST, mount: '/lease-lab/' });
 });
