@@ -8,13 +8,14 @@
  *
  *   node --import tsx scripts/serve-static.ts dist [--port 4180] [--mount /some/sub/path/] [--host 127.0.0.1]
  */
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { CONTENT_TYPES } from '../src/live/content-types';
+import { headerContentSecurityPolicy } from '../src/live/page-policy';
 
 
 export interface StaticServerOptions {
@@ -34,17 +35,6 @@ export interface StaticServerOptions {
   contentSecurityPolicy?: string | null;
 }
 
-/** The policy a page's <meta http-equiv="Content-Security-Policy"> declares, or null. */
-export function metaContentSecurityPolicy(html: string): string | null {
-  const tag = /<meta\s[^>]*http-equiv="Content-Security-Policy"[^>]*>/i.exec(html)?.[0];
-  return tag ? (/\scontent="([^"]*)"/i.exec(tag)?.[1] ?? null) : null;
-}
-
-function defaultContentSecurityPolicy(root: string): string | null {
-  const page = join(root, 'index.html');
-  const policy = existsSync(page) ? metaContentSecurityPolicy(readFileSync(page, 'utf8')) : null;
-  return policy ? `${policy}; frame-ancestors 'none'` : null;
-}
 
 export interface StaticServer {
   /** The site's URL, ending in '/'. */
@@ -57,7 +47,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   const root = resolve(options.root);
   const mount = `/${(options.mount ?? '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   const precompressed = options.precompressed !== false;
-  const policy = options.contentSecurityPolicy === undefined ? defaultContentSecurityPolicy(root) : options.contentSecurityPolicy;
+  const policy = options.contentSecurityPolicy === undefined ? headerContentSecurityPolicy(root) : options.contentSecurityPolicy;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     response.setHeader('X-Content-Type-Options', 'nosniff');

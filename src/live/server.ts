@@ -17,7 +17,11 @@ import { dropLabSchema, PostgresLab } from '../db/postgres-lab';
 import { describeServer } from './args';
 import { PostgresConsole } from '../db/postgres-console';
 import { type CheckedRequest, checkRequest, isOperation, RefusedRequest } from './requests';
+import { headerContentSecurityPolicy } from './page-policy';
 import { securityHeaders, serveFile } from './static';
+
+/** The API answers JSON only: nothing in it may load, run or be framed. */
+const API_HEADERS = securityHeaders("default-src 'none'; frame-ancestors 'none'");
 
 /** What the page learns when it opens a live session; shown in its banner. */
 export interface LiveInfo {
@@ -106,6 +110,7 @@ export interface Bridge {
 /** Serves the app in `dist` and the API on host:port (0: a free port). The backend is closed with the bridge. */
 export async function startBridge(backend: LiveBackend, options: { host: string; port: number; dist: string; log?: (line: string) => void }): Promise<Bridge> {
   const root = resolve(options.dist);
+  const pageHeaders = securityHeaders(headerContentSecurityPolicy(root));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let token: string | null = null;
   let chain: Promise<unknown> = Promise.resolve();
@@ -119,7 +124,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
     }
     const pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
     if (!pathname.startsWith(API_PREFIX)) {
-      serveFile(root, request, response, pathname);
+      serveFile(root, request, response, pathname, pageHeaders);
       return;
     }
     const origin = request.headers.origin;
@@ -193,7 +198,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...securityHeaders() }).end(text);
+  response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 
 function readJson(request: IncomingMessage): Promise<unknown> {

@@ -1,6 +1,7 @@
 /**
  * Serves the built app from the bridge's own origin, so the page, its Web Worker and the bridge's API
- * share one origin: the Content-Security-Policy can say 'self' and the page talks to nothing else.
+ * share one origin: the page's Content-Security-Policy (its own <meta> tag, sent as a header) says 'self'
+ * and the page talks to nothing else.
  * Every response carries LIVE_HEADER; the engine's worker looks for it on its own script to learn that
  * it was served by the bridge (a plain static server never sends it, and no extra request can fail).
  */
@@ -11,43 +12,33 @@ import { LIVE_HEADER } from '../db/bridge-lab';
 import { CONTENT_TYPES } from './content-types';
 
 
-/** The app needs its own scripts, wasm compilation (PGlite, the fallback), blob workers and inline style attributes (React). */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self' 'wasm-unsafe-eval'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
-
-export function securityHeaders(): Record<string, string> {
+/** Headers on every answer of the bridge; `policy` is the page's own (src/live/page-policy.ts). */
+export function securityHeaders(policy: string | null): Record<string, string> {
   return {
-    'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+    ...(policy ? { 'Content-Security-Policy': policy } : {}),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     [LIVE_HEADER]: '1',
   };
 }
 
-/** GET or HEAD of a file under `root` (index.html for a directory); a pre-compressed .gz sibling when the browser takes gzip. */
-export function serveFile(root: string, request: IncomingMessage, response: ServerResponse, pathname: string): void {
+/**
+ * GET or HEAD of a file under `root` (index.html for a directory); a pre-compressed .gz sibling when the
+ * browser takes gzip. `headersForAll` go on every answer (securityHeaders with the page's policy).
+ */
+export function serveFile(root: string, request: IncomingMessage, response: ServerResponse, pathname: string, headersForAll: Record<string, string>): void {
   if (request.method !== 'GET' && request.method !== 'HEAD') {
-    response.writeHead(405, { Allow: 'GET, HEAD', ...securityHeaders() }).end();
+    response.writeHead(405, { Allow: 'GET, HEAD', ...headersForAll }).end();
     return;
   }
   let file = resolve(root, `.${sep}${decodeURIComponent(pathname)}`);
   if (file !== root && !file.startsWith(root + sep)) {
-    response.writeHead(403, securityHeaders()).end();
+    response.writeHead(403, headersForAll).end();
     return;
   }
   if (existsSync(file) && statSync(file).isDirectory()) file = resolve(file, 'index.html');
   if (!existsSync(file) || !statSync(file).isFile()) {
-    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...securityHeaders() }).end('not found\n');
+    response.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', ...headersForAll }).end('not found\n');
     return;
   }
   const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
@@ -60,7 +51,7 @@ export function serveFile(root: string, request: IncomingMessage, response: Serv
     // Hashed assets never change; the page itself must be fetched afresh (it may be a new build).
     'Cache-Control': pathname.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
     Vary: 'Accept-Encoding',
-    ...securityHeaders(),
+    ...headersForAll,
   };
   if (useGzip) headers['Content-Encoding'] = 'gzip';
   response.writeHead(200, headers);

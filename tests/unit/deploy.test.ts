@@ -8,7 +8,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metaContentSecurityPolicy, startStaticServer } from '../../scripts/serve-static';
+import { startStaticServer } from '../../scripts/serve-static';
+import { metaContentSecurityPolicy } from '../../src/live/page-policy';
 import { createOfflineStatus, saveOfflineCopy } from '../../src/offline/status';
 import { asClassicScript, describeBuild, offlineFiles } from '../../src/offline/vite-plugin.mjs';
 

@@ -24,12 +24,14 @@ const backend: LiveBackend = {
   async close() {},
 };
 
+/** A page policy as index.html would declare it: the bridge must send exactly this (plus no framing). */
+const PAGE_POLICY = "default-src 'self'; connect-src 'self'";
 let bridge: Bridge;
 let origin: string;
 
 beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'lease-lab-live-'));
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><title>lab</title>');
+  writeFileSync(join(dist, 'index.html'), `<!doctype html><meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}" /><title>lab</title>`);
   bridge = await startBridge(backend, { host: '127.0.0.1', port: 0, dist, log: () => undefined });
   origin = bridge.url.replace(/\/$/, '');
 });
@@ -118,12 +120,12 @@ describe('the live bridge', () => {
     expect((await send('/live/runs', { body: {} })).status).toBe(409);
   });
 
-  it('serves the app with a same-origin Content-Security-Policy and the header that tells the worker it is live', async () => {
+  it("serves the app with its page's own Content-Security-Policy and the header that tells the worker it is live", async () => {
     const page = await send('/', { method: 'GET' });
     expect(page.status).toBe(200);
     expect(page.body).toContain('<title>lab</title>');
-    expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
-    expect(page.headers['content-security-policy']).toMatch(/connect-src 'self'/);
+    expect(page.headers['content-security-policy']).toBe(`${PAGE_POLICY}; frame-ancestors 'none'`);
+    expect((await send('/live/runs', { body: {} })).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(page.headers[LIVE_HEADER]).toBe('1');
     expect((await send('/../../etc/passwd', { method: 'GET' })).status).not.toBe(200);
   });
