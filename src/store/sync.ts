@@ -21,14 +21,28 @@ export function viewOf(state: LabState): View {
  */
 export const WRITE_EVERY_MS = 250;
 
+/**
+ * Runs `write` once the browser has painted the frame in progress: a step's own render comes first, and
+ * the address and storage writes (tens of milliseconds on a busy machine) never delay what the learner
+ * clicked for. Without requestAnimationFrame (a window in tests), a plain timer.
+ */
+function afterNextPaint(win: Window, write: () => void): void {
+  if (typeof win.requestAnimationFrame !== 'function') {
+    setTimeout(write, 0);
+    return;
+  }
+  win.requestAnimationFrame(() => setTimeout(write, 0));
+}
+
 export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null): () => void {
   let written = '';
   let lastWriteAt = Number.NEGATIVE_INFINITY;
-  let timer: ReturnType<typeof setTimeout> | null = null;
+  /** The write waiting to happen (0: none); a write that was overtaken finds its number gone. */
+  let pending = 0;
+  let writes = 0;
   let toldNotSaved = false;
   const writeNow = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
+    pending = 0;
     const state = store.getState();
     // While the backpressure view is shown, the address is its link, not the race lab's.
     if (!state.loaded || isBackpressureFragment(win.location.hash)) return;
@@ -45,10 +59,15 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     }
   };
   const writeView = () => {
-    if (timer !== null) return;
+    if (pending !== 0) return;
+    writes += 1;
+    const mine = writes;
+    pending = mine;
+    const write = () => {
+      if (pending === mine) writeNow();
+    };
     const wait = lastWriteAt + WRITE_EVERY_MS - Date.now();
-    if (wait <= 0) writeNow();
-    else timer = setTimeout(writeNow, wait);
+    setTimeout(() => afterNextPaint(win, write), Math.max(0, wait));
   };
   // A write still waiting when the page goes away is done at once.
   const onPageHide = () => writeNow();
@@ -74,8 +93,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     }
   });
   const onHashChange = () => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
+    pending = 0;
     const fragment = win.location.hash.replace(/^#/, '');
     if (fragment !== written) {
       written = fragment;
@@ -86,7 +104,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   win.addEventListener('pagehide', onPageHide);
   return () => {
     unsubscribe();
-    if (timer !== null) clearTimeout(timer);
+    pending = 0;
     win.removeEventListener('hashchange', onHashChange);
     win.removeEventListener('pagehide', onPageHide);
   };

@@ -1,0 +1,116 @@
+/**
+ * The store's link to the outside (src/store/sync.ts): the address and the saved place follow the view,
+ * but never inside the update that changed it (a step's render comes first), and a burst of changes
+ * writes once, with its last view.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { defaultSettings } from '../../src/engine/run';
+import { SCENARIOS } from '../../src/scenarios';
+import type { LabStore } from '../../src/store/lab-store';
+import { decodeView } from '../../src/store/permalink';
+import type { StorageLike } from '../../src/store/persist';
+import { connectOutside, WRITE_EVERY_MS } from '../../src/store/sync';
+
+const scenario = SCENARIOS[0]!;
+
+/** Just the fields sync.ts reads, in a real zustand store. */
+function fakeStore() {
+  return createStore(() => ({
+    loaded: true,
+    scenarioId: scenario.id,
+    settings: defaultSettings(scenario),
+    schedule: [] as string[],
+    position: 0 as number | null,
+    theme: 'system',
+    speed: 1,
+    notify: vi.fn(),
+    openLink: vi.fn(async () => undefined),
+  }));
+}
+
+function fakeWindow() {
+  const addresses: string[] = [];
+  const frames: (() => void)[] = [];
+  const win = {
+    location: { hash: '' },
+    history: {
+      state: null,
+      replaceState: (_state: unknown, _title: string, url: string) => {
+        addresses.push(url);
+        win.location.hash = url;
+      },
+    },
+    document: { documentElement: { setAttribute: () => undefined, removeAttribute: () => undefined } },
+    requestAnimationFrame: (callback: () => void) => frames.push(callback),
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+  };
+  /** The browser paints: the frame callbacks run. */
+  const paint = () => {
+    for (const callback of frames.splice(0)) callback();
+  };
+  return { win, addresses, paint };
+}
+
+function memoryStorage(): StorageLike & { values: Map<string, string> } {
+  const values = new Map<string, string>();
+  return { values, getItem: (k) => values.get(k) ?? null, setItem: (k, v) => void values.set(k, v), removeItem: (k) => void values.delete(k) };
+}
+
+describe('connectOutside', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('writes the address and the saved place only after the next paint, never inside the update', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    const storage = memoryStorage();
+    connectOutside(store as unknown as LabStore, win as unknown as Window, storage);
+
+    store.setState({ schedule: ['A'], position: 1 });
+    expect(addresses).toEqual([]);
+    vi.runOnlyPendingTimers();
+    expect(addresses, 'nothing before the frame is painted').toEqual([]);
+    paint();
+    vi.runOnlyPendingTimers();
+    expect(addresses).toHaveLength(1);
+    expect(decodeView(addresses[0]!.slice(1))?.view).toMatchObject({ schedule: ['A'], position: 1 });
+    expect([...storage.values.values()].join()).toContain('"A"');
+  });
+
+  it('a burst of steps writes at most once per interval, and always its last view', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    connectOutside(store as unknown as LabStore, win as unknown as Window, null);
+    const flush = () => {
+      for (let i = 0; i < 5; i++) {
+        vi.advanceTimersByTime(WRITE_EVERY_MS);
+        paint();
+      }
+      vi.runOnlyPendingTimers();
+    };
+    store.setState({ schedule: ['A'], position: 1 });
+    flush();
+    expect(addresses).toHaveLength(1);
+    for (let n = 2; n <= 10; n++) store.setState({ schedule: Array.from({ length: n }, () => 'A'), position: n });
+    flush();
+    expect(addresses).toHaveLength(2);
+    expect(decodeView(addresses[1]!.slice(1))?.view.position).toBe(10);
+  });
+
+  it('a link followed before the write is due cancels it: the link wins', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    const listeners = new Map<string, () => void>();
+    win.addEventListener = ((type: string, listener: () => void) => void listeners.set(type, listener)) as typeof win.addEventListener;
+    connectOutside(store as unknown as LabStore, win as unknown as Window, null);
+    store.setState({ schedule: ['A'], position: 1 });
+    win.location.hash = '#scenario=race&schedule=B';
+    listeners.get('hashchange')!();
+    paint();
+    vi.runAllTimers();
+    expect(addresses).toEqual([]);
+    expect(store.getState().openLink).toHaveBeenCalledWith('scenario=race&schedule=B');
+  });
+});
