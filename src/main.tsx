@@ -1,58 +1,29 @@
 /**
- * Starts the lab: the engine's Web Worker first (so Postgres boots while React paints), then the store,
- * its links to the URL and localStorage, and the page. All of this runs once per page load, outside
- * React, so StrictMode's double effects can never start a second Postgres.
+ * The page's first script, kept small on purpose: it starts the engine's Web Worker (so Postgres boots
+ * while the rest of the page downloads and React paints), then loads the page itself (src/page.tsx).
+ * With React, the store and the lab in this first script, the worker would start only after all of it
+ * had been downloaded, parsed and run.
  */
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { followConnection, saveOfflineCopy } from './offline/status';
-import { createLabStore } from './store/lab-store';
-import type { StorageLike } from './store/persist';
-import { LabProvider } from './store/react';
-import { connectOutside } from './store/sync';
-import { App } from './ui/App';
 import { startWorkerEngine } from './worker/spawn';
 import './styles/app.css';
 
-function localStorageOrNull(): StorageLike | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
-
 const engine = startWorkerEngine();
-const storage = localStorageOrNull();
-const store = createLabStore({ engine, storage });
-const disconnect = connectOutside(store, window, storage);
-import.meta.hot?.dispose(() => {
-  disconnect();
-  engine.dispose();
-});
-void store.getState().start(window.location.hash);
 
-// The page's one readiness signal, for benchmarks (npm run bench) and tests: the first step can run.
-const unsubscribeReady = store.subscribe((state) => {
-  if (!state.loaded || state.enginePhase !== 'ready') return;
-  document.documentElement.dataset.labReady = 'true';
-  unsubscribeReady();
-  // The offline copy (a built app only; the dev server has none) is fetched once Postgres is up, so
-  // it never competes with the start; by then most files are in the HTTP cache anyway.
-  if (import.meta.env.PROD && 'serviceWorker' in navigator) void saveOfflineCopy(navigator.serviceWorker);
-});
-followConnection(window);
-
-// For the curious (and the browser tests): the store and the engine, from the developer console.
-(window as unknown as { leaseLab: unknown }).leaseLab = { store, engine };
-
-const root = document.getElementById('root');
-if (root) {
-  createRoot(root).render(
-    <StrictMode>
-      <LabProvider store={store}>
-        <App />
-      </LabProvider>
-    </StrictMode>,
-  );
-}
+// React DOM is asked for on its own as well, so the browser runs it in a task of its own before the
+// page's code: evaluated together, the two would hold the main thread for one task twice as long.
+void import('react-dom/client');
+import('./page')
+  .then(({ startPage }) => {
+    const stop = startPage(engine);
+    import.meta.hot?.dispose(() => {
+      stop();
+      engine.dispose();
+    });
+  })
+  .catch((error: unknown) => {
+    // The rest of the page could not be fetched (a dropped connection, a deploy in between): say so.
+    document.documentElement.dataset.labReady = 'failed';
+    const root = document.getElementById('root');
+    if (root) root.textContent = `Lease Lab could not load: ${error instanceof Error ? error.message : String(error)}. Reload the page to try again.`;
+    throw error;
+  });

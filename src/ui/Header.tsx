@@ -1,4 +1,5 @@
 import { useLab } from '../store/react';
+import { showLesson } from './deferred';
 import { ExportMenu } from './ExportMenu';
 import { FencingSwitch } from './FencingSwitch';
 import { OfflineIndicator } from './OfflineIndicator';
@@ -36,7 +37,7 @@ export function Header() {
         </div>
         <div className="header-tools">
           <OfflineIndicator />
-          <button type="button" onClick={() => document.getElementById('lesson-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' })}>
+          <button type="button" onClick={showLesson}>
             Lesson ↓
           </button>
           <ExportMenu />

@@ -2,15 +2,19 @@
  * The lesson beside the lab: its questions run on the same engine, and "Open in the lab" loads the
  * example into the timeline above.
  */
-import { useCallback, useMemo } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import type { OpenScenarioRequest, RunTrace } from '../lessons/types';
 import { useLab, useLabStore } from '../store/react';
-import { LessonHub } from './lesson';
+import { takeLessonWish } from './deferred';
+import { LessonHub, parseLessonHash } from './lesson';
 
-export function LessonArea() {
+/** `linkAtStart`: the address the page was opened at, which may be a lesson link (#lesson/chapter/…). */
+export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
   const store = useLabStore();
-  const steps = useLab((s) => s.steps);
-  const loaded = useLab((s) => s.loaded);
+  // Deferred: a step redraws the lab first, and the lesson (which judges challenges on the trace) after.
+  const steps = useDeferredValue(useLab((s) => s.steps));
+  const loaded = useDeferredValue(useLab((s) => s.loaded));
+  const linked = useMemo(() => parseLessonHash(linkAtStart), [linkAtStart]);
   const currentTrace = useMemo(() => (loaded && steps ? store.getState().trace() : null), [store, loaded, steps]);
 
   const runTrace = useCallback<RunTrace>((scenario, settings, schedule) => store.getState().runTrace(scenario, settings, schedule), [store]);
@@ -22,12 +26,23 @@ export function LessonArea() {
     [store],
   );
 
+  // The same element while its inputs stand still, so React skips the whole lesson when only the lab moved.
+  const hub = useMemo(
+    () => <LessonHub linked={linked} runTrace={runTrace} onOpenScenario={openScenario} currentTrace={currentTrace} />,
+    [linked, runTrace, openScenario, currentTrace],
+  );
+
+  // The Lesson ↓ button was pressed before the lesson had loaded: it scrolls here now.
+  useEffect(() => {
+    if (takeLessonWish()) document.getElementById('lesson-heading')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, []);
+
   return (
     <section className="lesson-area" aria-labelledby="lesson-heading">
       <h2 id="lesson-heading" className="lesson-area-heading">
         Lesson
       </h2>
-      <LessonHub runTrace={runTrace} onOpenScenario={openScenario} currentTrace={currentTrace} />
+      {hub}
     </section>
   );
 }

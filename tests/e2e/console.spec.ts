@@ -93,6 +93,21 @@ test('shows runs and pg_prepared_xacts at a step with a parked claim, and follow
   expect(serious).toEqual([]);
 });
 
+test('the console is built when first opened, and what was typed survives closing and opening it', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  // Closed since the start: nothing of it is rendered yet.
+  await expect(editor(page)).toHaveCount(0);
+  await openConsole(page);
+  await editor(page).fill('SELECT 6 * 7 AS answer');
+  const summary = page.getByText('SQL console', { exact: true });
+  await summary.click();
+  await expect(editor(page)).toBeHidden();
+  await summary.click();
+  await expect(editor(page)).toHaveValue('SELECT 6 * 7 AS answer');
+  await editor(page).press('Control+Enter');
+  await expect(resultTable(page)).toContainText('42');
+});
+
 test('a BEGIN and a locking statement are refused, and the lab goes on as before', async ({ page }) => {
   await openLab(page, 'scenario=lock-wait&strategy=for-update&fencing=on&schedule=&step=0');
   await stepTimes(page, 1);

@@ -54,12 +54,3 @@ export function BackpressureView() {
     </div>
   );
 }
-
-/** The way in, under the race lab. */
-export function BackpressureEntry() {
-  return (
-    <nav className="bp-entry" aria-label="More labs">
-      <a href="#backpressure">Backpressure lab: many runs, tenants and limits, FIFO against a fair claim →</a>
-    </nav>
-  );
-}

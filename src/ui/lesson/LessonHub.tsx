@@ -14,7 +14,7 @@ import { ChallengesView } from './ChallengesView';
 import { ConceptTable } from './ConceptTable';
 import { ExitCriteriaView } from './ExitCriteriaView';
 import { LessonView } from './LessonView';
-import { parseLessonHash } from './links';
+import { type LessonTarget, parseLessonHash } from './links';
 import { ProgressNotice, ProgressSummary, ResetProgress } from './ProgressControls';
 import { QuizView } from './QuizView';
 import { useLessonProgress } from './useLessonProgress';
@@ -36,6 +36,11 @@ export interface LessonHubProps {
   currentTrace: Trace | null;
   progressStore?: ProgressStore;
   initialTab?: LessonTab;
+  /**
+   * The lesson link to open at first (null: none); by default the one in the address. A hub mounted
+   * after the lab has loaded needs it passed in: the lab has put its own link in the address by then.
+   */
+  linked?: LessonTarget | null;
   onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
 }
 
@@ -46,16 +51,16 @@ interface Place {
   challengeId?: string;
 }
 
-function initialPlace(initialTab: LessonTab | undefined): Place {
-  const target = typeof window === 'undefined' ? null : parseLessonHash(window.location.hash);
+function initialPlace(initialTab: LessonTab | undefined, linked: LessonTarget | null | undefined): Place {
+  const target = linked !== undefined ? linked : typeof window === 'undefined' ? null : parseLessonHash(window.location.hash);
   if (target?.kind === 'chapter' && findChapter(target.id)) return { tab: 'chapters', chapterId: target.id };
   if (target?.kind === 'question' && findQuestion(target.id)) return { tab: 'quiz', questionId: target.id };
   if (target?.kind === 'challenge' && findChallenge(target.id)) return { tab: 'challenges', challengeId: target.id };
   return { tab: initialTab ?? 'chapters' };
 }
 
-export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, onNarrationStep }: LessonHubProps) {
-  const [place, setPlace] = useState<Place>(() => initialPlace(initialTab));
+export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, linked, onNarrationStep }: LessonHubProps) {
+  const [place, setPlace] = useState<Place>(() => initialPlace(initialTab, linked));
   const tabRefs = useRef(new Map<LessonTab, HTMLButtonElement>());
   const id = useId();
   const { store } = useLessonProgress(progressStore);
