@@ -8,6 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootLab } from '../src/db/pglite-boot';
+import { PGliteWire } from '../src/db/pglite-wire';
 import { defaultSettings } from '../src/engine/run';
 import { Simulation } from '../src/engine/simulation';
 import { race } from '../src/scenarios/race';
@@ -37,6 +38,8 @@ interface ChildResult {
   fallbackReason: string | null;
   importMs: number;
   bootMs: number;
+  /** Since the call: files ready (wasm compiled, data read and unpacked), then PGlite.create() returned. */
+  filesMs: number;
   startedMs: number;
   /** CPU time of the whole process (all threads) during bootLab: steadier than wall time on a busy machine. */
   cpuMs: number;
@@ -117,6 +120,8 @@ async function main(): Promise<void> {
   printTable('PGlite start: call → database answers (bootLab, incl. the lab schema check)', [
     startRow('plain create (initdb), fresh process', cold.initdb.map((r) => r.bootMs)),
     startRow('from the pre-built data dir, fresh process', cold['data-dir'].map((r) => r.bootMs), 500),
+    startRow('  of which: files ready (wasm compiled, data read)', cold['data-dir'].map((r) => r.filesMs)),
+    startRow('  of which: until PGlite.create() returned', cold['data-dir'].map((r) => r.startedMs)),
     startRow('from the pre-built data dir, same process again', warm),
     startRow('  CPU time (all threads) of a plain create, fresh process', cold.initdb.map((r) => r.cpuMs)),
     startRow('  CPU time (all threads) from the data dir, fresh process', cold['data-dir'].map((r) => r.cpuMs)),
@@ -155,19 +160,25 @@ async function main(): Promise<void> {
     () => tenSim.reset(),
   );
   const resetIdle = await sample(STEPS, async () => {}, () => tenSim.reset());
-  // The pieces a step and a reset are made of, one statement at a time, to see where the time goes.
+  // The pieces a step and a reset are made of, one call at a time, to see where the time goes: PGlite's
+  // query() (parse, plan and run, six calls into the wasm) beside the lab's path (PGliteWire: prepared
+  // statements, one call per batch).
   const pg = boot.db.pg;
+  const wire = new PGliteWire(pg);
   await tenSim.reset();
   const tenSeed = seedJson(tenRuns);
   const clock = '2030-01-01T15:00:00.000Z';
   const pieces: Array<[string, () => Promise<unknown>]> = [
-    ['SELECT 1', () => pg.query('SELECT 1')],
-    ['set the clock (set-clock)', () => pg.query(sqlText('set-clock'), [clock])],
-    ['read runs (runs-snapshot, 10 rows)', () => pg.query(sqlText('runs-snapshot'))],
-    ['read held locks (held-locks-pglite)', () => pg.query(sqlText('held-locks-pglite'))],
-    ['list prepared transactions', () => pg.query(sqlText('prepared-transactions'))],
+    ['query(): SELECT 1', () => pg.query('SELECT 1')],
+    ['wire: SELECT 1 (a simple query)', () => wire.run([{ command: 'SELECT 1' }])],
+    ['query(): set the clock (set-clock)', () => pg.query(sqlText('set-clock'), [clock])],
+    ['wire: set the clock (set-clock)', () => wire.run([{ sqlId: 'set-clock', params: [clock] }])],
+    ['query(): read runs (runs-snapshot, 10 rows)', () => pg.query(sqlText('runs-snapshot'))],
+    ['wire: read runs (runs-snapshot, 10 rows)', () => wire.run([{ sqlId: 'runs-snapshot' }])],
+    ['query(): read held locks (held-locks-pglite)', () => pg.query(sqlText('held-locks-pglite'))],
+    ['wire: read held locks (held-locks-pglite)', () => wire.run([{ sqlId: 'held-locks-pglite' }])],
     [
-      'BEGIN; claim; PREPARE TRANSACTION; ROLLBACK PREPARED',
+      'query(): BEGIN; claim; PREPARE TRANSACTION; ROLLBACK PREPARED',
       async () => {
         await pg.exec('BEGIN');
         await pg.query(sqlText('claim-skip-locked'), ['A', 60]);
@@ -176,19 +187,20 @@ async function main(): Promise<void> {
       },
     ],
     [
-      'TRUNCATE runs + seed 10 runs',
+      'wire: [BEGIN; claim; PREPARE TRANSACTION; held locks] [ROLLBACK PREPARED]',
+      async () => {
+        await wire.run([{ command: 'BEGIN' }, { sqlId: 'claim-skip-locked', params: ['A', 60] }, { command: `PREPARE TRANSACTION 'bench'` }, { sqlId: 'held-locks-pglite' }]);
+        await wire.run([{ command: `ROLLBACK PREPARED 'bench'` }]);
+      },
+    ],
+    [
+      'query(): TRUNCATE runs + seed 10 runs',
       async () => {
         await pg.exec('TRUNCATE runs');
         await pg.query(sqlText('seed-runs'), [tenSeed]);
       },
     ],
-    [
-      'DELETE FROM runs + seed 10 runs (for comparison)',
-      async () => {
-        await pg.exec('DELETE FROM runs');
-        await pg.query(sqlText('seed-runs'), [tenSeed]);
-      },
-    ],
+    ['wire: [DELETE FROM runs (clear-runs); seed 10 runs]', () => wire.run([{ sqlId: 'clear-runs' }, { sqlId: 'seed-runs', params: [tenSeed] }])],
   ];
   const pieceRows: Row[] = [];
   for (const [what, fn] of pieces) pieceRows.push(stepRow(what, await sample(STEPS, async () => {}, fn), null));
@@ -203,7 +215,7 @@ async function main(): Promise<void> {
     stepRow('reset, 10 runs, nothing to roll back', resetIdle, { median: 2 }),
   ]);
 
-  printTable('What a step is made of: single statements on the same instance', pieceRows);
+  printTable("What a step is made of, on the same instance: PGlite's query() beside the lab's calls (PGliteWire)", pieceRows);
 
   const heaps = cold['data-dir'].map((r) => r.heapBytes);
   const rss = cold['data-dir'].map((r) => r.rssDeltaBytes);

@@ -7,8 +7,9 @@
  * Usually run for you by the `labDataDir()` Vite plugin (scripts/build-datadir-plugin.mjs) whenever its
  * inputs change. What it does, and why it is safe:
  *  - PGlite with the lab's start parameters, on a real directory (NodeFS), and the lab's schema from
- *    the SQL registry. A comment on schema `sim` records a fingerprint of that SQL, so a stale data
- *    directory is detected at boot and never used.
+ *    the SQL registry. A fingerprint of that SQL goes in a file at the top of the data directory (read
+ *    from the archive at boot, before Postgres starts, so a stale data directory is never used) and in
+ *    the comment on schema `sim`.
  *  - template0 and template1 are dropped: the lab never runs CREATE DATABASE (−2 MB gzip).
  *  - WAL: with wal_recycle=off, two segment switches and checkpoints leave one segment holding only the
  *    last checkpoint (−1.5 MB gzip: the old segment is full of initdb's page images).
@@ -24,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { constants, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { labSchemaComment } from '../src/db/pglite-boot';
+import { LAB_SCHEMA_FILE, labSchemaComment } from '../src/db/pglite-boot';
 import { labStartParams } from '../src/db/pglite-open';
 import { sqlText } from '../src/sql/registry';
 import { DATA_DIR_FILE, DATA_DIR_META, dataDirKey } from './build-datadir-plugin.mjs';
@@ -56,6 +57,7 @@ export async function buildLabDataDirTar(): Promise<Uint8Array> {
     } finally {
       await pg.close();
     }
+    writeFileSync(join(dir, LAB_SCHEMA_FILE), `${labSchemaComment()}\n`);
     return tarDirectory(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -5,7 +5,7 @@
 import { select, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from 'd3';
 import { useEffect, useRef } from 'react';
 import { chartColors, useThemeVersion } from './colors';
-import { type ChartSpec, drawChart, MARGIN, plotWidth, xScale } from './draw';
+import { type ChartColors, type ChartSpec, drawChart, MARGIN, plotWidth, xScale } from './draw';
 import type { Domain, ZoomSync } from './zoom-sync';
 
 export interface TimeChartProps<T> {
@@ -22,6 +22,8 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
   const latest = useRef({ spec, full });
   latest.current = { spec, full };
   const redraw = useRef<() => void>(() => undefined);
+  /** The theme's colours, read from the CSS once per theme rather than on every frame of a pan. */
+  const colors = useRef<ChartColors | null>(null);
   const theme = useThemeVersion();
 
   useEffect(() => {
@@ -40,7 +42,8 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
         canvas.height = Math.round(height * ratio);
       }
       ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-      drawChart(ctx, width, height, sync.current ?? latest.current.full, latest.current.spec, chartColors(canvas));
+      colors.current ??= chartColors(canvas);
+      drawChart(ctx, width, height, sync.current ?? latest.current.full, latest.current.spec, colors.current);
     };
     const schedule = () => {
       if (frame === 0) frame = requestAnimationFrame(draw);
@@ -97,7 +100,12 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
 
   // New data, a new cursor or a new theme: draw again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the drawing reads the latest props from a ref; these say when to redraw
-  useEffect(() => redraw.current(), [spec, full, theme]);
+  useEffect(() => redraw.current(), [spec, full]);
+  useEffect(() => {
+    if (theme === 0) return;
+    colors.current = null;
+    redraw.current();
+  }, [theme]);
 
   return <canvas ref={canvasRef} className="bp-canvas" style={{ height }} role="img" aria-label={label} title="Drag to pan, wheel to zoom, double-click to show everything" />;
 }

@@ -1,7 +1,10 @@
 /**
  * Drawing a time series chart on a canvas: D3 scales and ticks, plain 2D context for the marks. Only the
- * seconds in view are visited, and where there are more seconds than pixels each pixel column draws the
- * highest value of the seconds it covers, so 10,000 seconds cost about as much as 1,000.
+ * seconds in view are visited, and the marks are drawn per pixel column: each column holds the highest
+ * and lowest value of the seconds it covers (and where one second spans many columns, its value in
+ * each). The marks are pixel-aligned rectangles, runs of equal columns merged into one: no stroked paths
+ * with joins and anti-aliased edges for the canvas to rasterize, which was most of a frame's cost while
+ * panning. So a frame costs about the plot's width in pixels, whether it shows 100 seconds or 10,000.
  */
 import { scaleLinear } from 'd3';
 
@@ -86,10 +89,7 @@ export function drawChart<T>(ctx: CanvasRenderingContext2D, width: number, heigh
   ctx.clip();
   const first = Math.max(0, Math.floor(domain[0]) - 1);
   const last = Math.min(spec.upTo, spec.points.length - 1, Math.ceil(domain[1]) + 1);
-  if (last >= first) {
-    if (spec.stacked) drawStacked(ctx, spec, x, y, first, last);
-    else drawLines(ctx, spec, x, y, first, last);
-  }
+  if (last >= first) drawMarks(ctx, spec, domain, width, (value) => Math.round(y(value)), first, last);
   // Caps: dashed, labelled at the right end.
   ctx.setLineDash([5, 4]);
   ctx.strokeStyle = colors.cap;
@@ -119,70 +119,107 @@ export function drawChart<T>(ctx: CanvasRenderingContext2D, width: number, heigh
   ctx.restore();
 }
 
-type Scale = (value: number) => number;
+/**
+ * Per-column values of one series, reused from frame to frame (a pan redraws every chart each frame):
+ * highest, lowest and last value of the seconds in each pixel column, NaN where a column shows none.
+ */
+let scratch = { high: new Float64Array(0), low: new Float64Array(0), close: new Float64Array(0), base: new Float64Array(0) };
 
-/** The indexes to visit: every one, or one per pixel column (with `bucket` seconds each) when dense. */
-function bucketSize(x: { invert(px: number): number }): number {
-  const secondsPerPixel = x.invert(MARGIN.left + 1) - x.invert(MARGIN.left);
-  return Math.max(1, Math.floor(secondsPerPixel));
+function columnsFor(width: number) {
+  if (scratch.high.length < width) {
+    const size = Math.ceil(width * 1.5);
+    scratch = { high: new Float64Array(size), low: new Float64Array(size), close: new Float64Array(size), base: new Float64Array(size) };
+  }
+  return scratch;
 }
 
-function drawLines<T>(ctx: CanvasRenderingContext2D, spec: ChartSpec<T>, x: Scale & { invert(px: number): number }, y: Scale, first: number, last: number): void {
-  const bucket = bucketSize(x);
-  ctx.lineWidth = 2;
-  ctx.lineJoin = 'round';
-  for (const series of spec.series) {
-    ctx.strokeStyle = series.color;
-    ctx.beginPath();
-    let started = false;
-    let previousY = 0;
-    for (let i = first; i <= last; i += bucket) {
-      let high = series.value(spec.points[i]!);
-      let low = high;
-      for (let j = i + 1; j < Math.min(i + bucket, last + 1); j++) {
-        const v = series.value(spec.points[j]!);
-        if (v > high) high = v;
-        if (v < low) low = v;
-      }
-      // Steps, not slopes: a count holds its value for the whole second.
-      const px = x(i);
-      if (!started) {
-        ctx.moveTo(px, y(high));
-        started = true;
+/**
+ * Fills `high`, `low` and `close` for columns [0, width) with the series' values at seconds first…last.
+ * Second i covers [i, i + 1) on the x axis; the last drawn second (the cursor) ends where it begins.
+ */
+function collect<T>(spec: ChartSpec<T>, value: (point: T) => number, first: number, last: number, start: number, perSecond: number, width: number): void {
+  const { high, low, close } = scratch;
+  high.fill(Number.NaN, 0, width);
+  for (let i = first; i <= last; i++) {
+    const v = value(spec.points[i]!);
+    const from = Math.floor((i - start) * perSecond);
+    const to = i < spec.upTo ? Math.floor((i + 1 - start) * perSecond) : from;
+    const a = Math.max(0, from);
+    const b = Math.min(width - 1, Math.max(from, to - 1));
+    for (let c = a; c <= b; c++) {
+      if (Number.isNaN(high[c]!)) {
+        high[c] = v;
+        low[c] = v;
       } else {
-        ctx.lineTo(px, previousY);
-        ctx.lineTo(px, y(high));
+        if (v > high[c]!) high[c] = v;
+        if (v < low[c]!) low[c] = v;
       }
-      if (low !== high) ctx.lineTo(px, y(low));
-      previousY = y(low !== high ? low : high);
+      close[c] = v;
     }
-    if (started) ctx.lineTo(x(Math.min(last + bucket, spec.upTo)), previousY);
-    ctx.stroke();
   }
 }
 
-function drawStacked<T>(ctx: CanvasRenderingContext2D, spec: ChartSpec<T>, x: Scale & { invert(px: number): number }, y: Scale, first: number, last: number): void {
-  const bucket = bucketSize(x);
-  const indexes: number[] = [];
-  for (let i = first; i <= last; i += bucket) indexes.push(i);
-  if (indexes.at(-1) !== last) indexes.push(last);
-  const base = new Float64Array(indexes.length);
-  for (const series of spec.series) {
-    const top = new Float64Array(indexes.length);
-    indexes.forEach((i, k) => {
-      let high = 0;
-      for (let j = i; j < Math.min(i + bucket, last + 1); j++) high = Math.max(high, series.value(spec.points[j]!));
-      top[k] = base[k]! + high;
-    });
-    ctx.fillStyle = series.color;
-    ctx.beginPath();
-    for (const [k, i] of indexes.entries()) {
-      if (k === 0) ctx.moveTo(x(i), y(top[k]!));
-      else ctx.lineTo(x(i), y(top[k]!));
+/** Fills rectangles, merging each into the previous one when it continues it column by column. */
+class RectRuns {
+  private x = 0;
+  private y = 0;
+  private w = 0;
+  private h = 0;
+
+  constructor(private readonly ctx: CanvasRenderingContext2D) {}
+
+  add(x: number, y: number, w: number, h: number): void {
+    if (this.w > 0 && y === this.y && h === this.h && x === this.x + this.w) {
+      this.w += w;
+      return;
     }
-    for (let k = indexes.length - 1; k >= 0; k--) ctx.lineTo(x(indexes[k]!), y(base[k]!));
-    ctx.closePath();
-    ctx.fill();
-    base.set(top);
+    this.flush();
+    this.x = x;
+    this.y = y;
+    this.w = w;
+    this.h = h;
+  }
+
+  flush(): void {
+    if (this.w > 0 && this.h > 0) this.ctx.fillRect(this.x, this.y, this.w, this.h);
+    this.w = 0;
+  }
+}
+
+function drawMarks<T>(ctx: CanvasRenderingContext2D, spec: ChartSpec<T>, domain: readonly [number, number], width: number, py: (value: number) => number, first: number, last: number): void {
+  const columns = Math.ceil(plotWidth(width));
+  const perSecond = plotWidth(width) / Math.max(1e-9, domain[1] - domain[0]);
+  const { high, low, close, base } = columnsFor(columns);
+  const runs = new RectRuns(ctx);
+  if (spec.stacked) base.fill(0, 0, columns);
+  for (const series of spec.series) {
+    collect(spec, series.value, first, last, domain[0], perSecond, columns);
+    ctx.fillStyle = series.color;
+    if (spec.stacked) {
+      // A band per series on top of the ones before it, its height the column's highest value.
+      for (let c = 0; c < columns; c++) {
+        if (Number.isNaN(high[c]!)) continue;
+        const below = py(base[c]!);
+        const top = base[c]! + high[c]!;
+        const above = py(top);
+        runs.add(MARGIN.left + c, above, 1, below - above);
+        base[c] = top;
+      }
+    } else {
+      // A 2-pixel line that holds each value for its whole second (a count does) and steps between them.
+      let previous: number | null = null;
+      for (let c = 0; c < columns; c++) {
+        if (Number.isNaN(high[c]!)) {
+          previous = null;
+          continue;
+        }
+        const top = Math.min(py(high[c]!), previous ?? Number.POSITIVE_INFINITY);
+        const bottom = Math.max(py(low[c]!), previous ?? Number.NEGATIVE_INFINITY);
+        if (top === bottom) runs.add(MARGIN.left + c, top - 1, 1, 2);
+        else runs.add(MARGIN.left + c - 1, top - 1, 2, bottom - top + 2);
+        previous = py(close[c]!);
+      }
+    }
+    runs.flush();
   }
 }

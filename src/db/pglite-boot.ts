@@ -14,7 +14,7 @@
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { sqlText } from '../sql/registry';
 import { PGliteLab } from './pglite-lab';
-import { labStartParams, loadPGlite } from './pglite-open';
+import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
 
 /**
  * The pre-built data directory. In a Vite build this becomes the URL of a hashed asset next to the
@@ -56,7 +56,7 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
     (tar) => ({ tar, error: null }),
     (error: unknown) => ({ tar: null, error: `it could not be read: ${messageOf(error)}` }),
   );
-  const [{ PGlite }, engine, read] = await Promise.all([pglite, files, dataDir]);
+  const [pgliteModule, engine, read] = await Promise.all([pglite, files, dataDir]);
   const since = () => Math.round(performance.now() - started);
   const marks = { files: since(), started: 0 };
   const onStarted = () => {
@@ -65,14 +65,14 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   let fallbackReason = read?.error ?? null;
   if (read?.tar) {
     try {
-      const db = await openFromDataDir(PGlite, read.tar, engine, onStarted);
+      const db = await openFromDataDir(pgliteModule, read.tar, engine, onStarted);
       return { db, source: 'data-dir', fallbackReason: null, ms: since(), marks };
     } catch (startError) {
       fallbackReason = messageOf(startError);
     }
   }
   if (options.fallback === false && fallbackReason !== null) throw new Error(`the data directory was not used: ${fallbackReason}`);
-  const pg = await PGlite.create({ ...engine, startParams: labStartParams(PGlite) });
+  const pg = await createLabPGlite(pgliteModule, { ...engine, startParams: labStartParams(pgliteModule.PGlite) });
   onStarted();
   const db = await PGliteLab.open(pg);
   return { db, source: 'initdb', fallbackReason, ms: since(), marks };
@@ -84,36 +84,42 @@ export async function bootLabDatabase(options: BootOptions = {}): Promise<PGlite
 }
 
 /**
- * What the data directory records about the schema it holds (a comment on schema `sim`): a hash of the
- * schema SQL this code would create. A data directory built from another schema.sql is not used.
+ * What the data directory records about the schema it holds: a hash of the schema SQL this code would
+ * create. A data directory built from another schema.sql is not used. The build writes it twice: in the
+ * file LAB_SCHEMA_FILE at the top of the data directory (Postgres ignores files it does not know), which
+ * the boot reads from the archive before starting Postgres, and as the comment on schema `sim`.
  */
 export function labSchemaComment(): string {
   return `lease-lab schema ${fnv1a(sqlText('schema'))}`;
 }
 
+/** The data directory's record of its schema (see labSchemaComment). */
+export const LAB_SCHEMA_FILE = 'lease-lab-schema';
+
 type EngineFiles = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
-async function openFromDataDir(pglite: typeof PGlite, tar: Blob, files: EngineFiles, onStarted: () => void): Promise<PGliteLab> {
+async function openFromDataDir(
+  pglite: Parameters<typeof createLabPGlite>[0],
+  tar: Uint8Array,
+  files: EngineFiles,
+  onStarted: () => void,
+): Promise<PGliteLab> {
+  checkSchema(tar);
   let pg: PGlite;
   try {
-    pg = await pglite.create({
+    pg = await createLabPGlite(pglite, {
       ...files,
       // initdb never runs when a data directory is loaded; an empty module stops PGlite fetching its wasm.
       initdbWasmModule: emptyWasmModule(),
-      loadDataDir: tar,
-      startParams: labStartParams(pglite),
+      loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>], { type: 'application/x-tar' }),
+      startParams: labStartParams(pglite.PGlite),
     });
   } catch (error) {
     throw new Error(`Postgres did not start from it: ${messageOf(error)}`);
   }
   onStarted();
   try {
-    const found = await pg.query<{ note: string | null }>(`SELECT obj_description(to_regnamespace('sim')::oid, 'pg_namespace') AS note`);
-    const note = found.rows[0]?.note ?? null;
-    if (note !== labSchemaComment()) {
-      throw new Error(`it holds another schema (${note ?? 'none recorded'}, this code expects ${labSchemaComment()}): rebuild it with scripts/build-datadir.ts`);
-    }
-    return await PGliteLab.open(pg);
+    return await PGliteLab.open(pg, { schemaPresent: true });
   } catch (error) {
     await pg.close().catch(() => undefined);
     throw error;
@@ -128,7 +134,7 @@ function nodeModule<T>(name: string): Promise<T> {
 }
 
 /** Reads a data directory from wherever it is, and returns it as an uncompressed tar. */
-async function readDataDir(source: DataDirSource): Promise<Blob> {
+async function readDataDir(source: DataDirSource): Promise<Uint8Array> {
   let bytes: Uint8Array;
   if (source instanceof Blob) bytes = new Uint8Array(await source.arrayBuffer());
   else if (source instanceof ArrayBuffer) bytes = new Uint8Array(source);
@@ -139,7 +145,33 @@ async function readDataDir(source: DataDirSource): Promise<Blob> {
   if (bytes.length < 512 || String.fromCharCode(...bytes.subarray(257, 262)) !== 'ustar') {
     throw new Error(`it is not a tar archive (${bytes.length} bytes)`);
   }
-  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/x-tar' });
+  return bytes;
+}
+
+/**
+ * Read from the archive, before Postgres starts: a query at start would cost more than the whole check
+ * (its first run in a process compiles much of Postgres), and a stale directory is never started.
+ */
+function checkSchema(tar: Uint8Array): void {
+  const schema = tarEntryText(tar, LAB_SCHEMA_FILE);
+  if (schema !== labSchemaComment()) {
+    throw new Error(`it holds another schema (${schema ?? 'none recorded'}, this code expects ${labSchemaComment()}): rebuild it with scripts/build-datadir.ts`);
+  }
+}
+
+/** The text of a file in a ustar archive, or null if it has none of that name. */
+function tarEntryText(tar: Uint8Array, name: string): string | null {
+  const decoder = new TextDecoder();
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const header = tar.subarray(offset, offset + 512);
+    const nameEnd = header.indexOf(0);
+    const entry = decoder.decode(header.subarray(0, nameEnd < 0 || nameEnd > 100 ? 100 : nameEnd));
+    if (entry === '') return null;
+    const size = Number.parseInt(decoder.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
+    if (entry === name) return decoder.decode(tar.subarray(offset + 512, offset + 512 + size)).trim();
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  return null;
 }
 
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {

@@ -5,6 +5,10 @@
  * returns inside PGlite. So a worker's open claim transaction is parked with PREPARE TRANSACTION (its row
  * locks stay, the session moves on), and a statement that might wait is first probed with the same row
  * test under NOWAIT: 55P03 means "would wait", and the statement is not sent until the holder finishes.
+ *
+ * The lab's own statements go through PGliteWire: each .sql file is a named prepared statement, and a
+ * step's statements (the clock, BEGIN, the claim; PREPARE and the read of the locks it left) travel
+ * together, one call into Postgres per batch. The learner's console uses PGlite's query() as usual.
  */
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { RunRow, StatementOutcome } from '../sim/types';
@@ -12,6 +16,7 @@ import type { ConsoleStatement } from '../sql/console';
 import { PROBES, parameterCount, type SqlId, sqlText } from '../sql/registry';
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { consoleError, consoleValue } from './console-answer';
+import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
 import { normalizeRow, toOutcomeError } from './values';
 
 const LOCK_NOT_AVAILABLE = '55P03';
@@ -51,62 +56,83 @@ export class PGliteLab implements LabDatabase {
   /**
    * What runs() and locks() last read, kept until something could have changed it: committed rows change
    * only when a write commits, row locks only when a claim parks or a parked transaction ends. A step that
-   * changes neither (a SELECT, a claim that found nothing, an UPDATE that matched no row) reads nothing.
+   * changes neither (a SELECT, a claim that found nothing, an UPDATE that matched no row) reads nothing;
+   * a step that changes them reads them in the same call as its statement.
    */
   private runsRead: RunRow[] | null = null;
   private locksRead: HeldLock[] | null = null;
   /** The runs table right after seeding, per seed: a reset of the same scenario needs no read. */
   private readonly seededRuns = new Map<string, RunRow[]>();
-  /** Set by a reset whose seed is not in seededRuns yet, until the next read (or write). */
-  private freshSeed: string | null = null;
   /**
    * Prepared transactions this class did not park itself may exist (a data directory from elsewhere, a
    * console statement): until the first reset, and after the console ran, a reset asks the server.
    */
   private mayHaveForeignPrepared = true;
+  private readonly wire: PGliteWire;
+  /** Statements Postgres answered with a command that writes no rows (SELECT): no read of runs after them. */
+  private readonly readOnly = new Set<SqlId>();
+  private readonly parameterCounts = new Map<SqlId, number>();
 
-  private constructor(readonly pg: PGliteInterface) {}
+  private constructor(readonly pg: PGliteInterface) {
+    this.wire = new PGliteWire(pg);
+  }
 
-  /** Wraps a started PGlite; creates the lab's schema unless the data directory already has it. */
-  static async open(pg: PGliteInterface): Promise<PGliteLab> {
-    await pg.exec(sqlText('session-setup'));
-    const found = await pg.query<{ present: string | null }>(`SELECT to_regclass('public.runs')::text AS present`);
-    if (!found.rows[0]?.present) await pg.exec(sqlText('schema'));
-    return new PGliteLab(pg);
+  /**
+   * Wraps a started PGlite; creates the lab's schema unless the data directory already has it.
+   * `schemaPresent`: the caller knows it does (a pre-built data directory), so nothing is asked.
+   */
+  static async open(pg: PGliteInterface, options: { schemaPresent?: boolean } = {}): Promise<PGliteLab> {
+    const lab = new PGliteLab(pg);
+    // Plain commands, not prepared: the lab's statements are prepared after this, under its search_path.
+    const [setup, found] = await lab.wire.run([
+      { command: sqlText('session-setup') },
+      ...(options.schemaPresent ? [] : [{ command: sqlText('runs-table-present') }]),
+    ]);
+    const failed = setup?.error ?? found?.error;
+    if (failed) throw failed;
+    if (found && found.rows[0]?.present !== true) await pg.exec(sqlText('schema'));
+    return lab;
   }
 
   async reset(seedJson: string): Promise<void> {
     // A parked transaction's row locks would make the DELETE wait (and PGlite never returns): end them all.
     const gids = this.mayHaveForeignPrepared
-      ? (await this.pg.query<{ gid: string }>(sqlText('prepared-transactions'))).rows.map((row) => row.gid)
+      ? (await this.wire.one('prepared-transactions')).rows.map((row) => String(row.gid))
       : [...this.parked].map(gidOf);
-    for (const gid of gids) await this.pg.exec(`ROLLBACK PREPARED '${safeGid(gid)}'`);
     this.mayHaveForeignPrepared = false;
     this.parked.clear();
     this.waiting.clear();
     // The clock setting is the session's and survives the reset: this.clock still says what it is.
     this.note = null;
-    await this.pg.exec(sqlText('clear-runs'));
     this.resets += 1;
-    if (this.resets % VACUUM_EVERY_RESETS === 0) await this.pg.exec(sqlText('vacuum-runs'));
-    await this.pg.query(sqlText('seed-runs'), [seedJson]);
-    this.runsRead = this.seededRuns.get(seedJson) ?? null;
-    this.freshSeed = this.runsRead ? null : seedJson;
+    const cached = this.seededRuns.get(seedJson) ?? null;
+    const results = await this.run([
+      ...gids.map((gid) => ({ command: `ROLLBACK PREPARED '${safeGid(gid)}'` })),
+      { sqlId: 'clear-runs' },
+      // VACUUM must run on its own, outside any transaction: a simple query of its own does.
+      ...(this.resets % VACUUM_EVERY_RESETS === 0 ? [{ command: sqlText('vacuum-runs') }] : []),
+      { sqlId: 'seed-runs', params: [seedJson] },
+      // A seed not seen before: its rows are read in the same call (the caller reads them next).
+      ...(cached ? [] : [{ sqlId: 'runs-snapshot' as const }]),
+    ]);
+    this.runsRead = cached ?? runRowsOf(results.at(-1)!);
+    if (!cached && this.seededRuns.size < SEEDS_REMEMBERED) this.seededRuns.set(seedJson, this.runsRead);
     this.locksRead = [];
   }
 
   async execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    await this.setClock(request.clockIso);
-    const holders = await this.probe(session, request, false);
-    if (holders) return this.block(session, request, false, holders);
-    try {
-      const result = await this.pg.query(sqlText(request.sqlId), request.params);
-      // Outside a claim every statement commits on its own: rows it wrote are committed rows.
-      if ((result.affectedRows ?? 0) > 0) this.committedRowsChanged();
-      return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
-    } catch (error) {
-      return toOutcomeError(error);
-    }
+    const clock = this.clockPieces(request.clockIso);
+    const wait = await this.probe(session, request, false, clock);
+    if (wait) return this.block(session, request, false, wait.holders);
+    // A statement that writes: the committed rows are read in the same call, as every step shows them next.
+    const readsAfter = !this.readOnly.has(request.sqlId);
+    const results = await this.run([...clock, { sqlId: request.sqlId, params: request.params, mayFail: true }, ...(readsAfter ? [{ sqlId: 'runs-snapshot' as const }] : [])]);
+    const result = results[clock.length]!;
+    if (result.error) return toOutcomeError(result.error);
+    if (!result.writes) this.readOnly.add(request.sqlId);
+    // Outside a claim every statement commits on its own: rows it wrote are committed rows.
+    if (result.affectedRows > 0) this.runsRead = runRowsOf(results.at(-1)!);
+    return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
@@ -115,47 +141,59 @@ export class PGliteLab implements LabDatabase {
 
   /** BEGIN and the claim; then PREPARE (rows) or COMMIT (none). `found`: a waiting claim resumes (see Waiting). */
   private async claimTransaction(session: SessionId, request: StatementRequest, found: number[] | null): Promise<StatementOutcome> {
-    await this.setClock(request.clockIso);
-    const holders = await this.probe(session, request, true);
-    if (holders) return this.block(session, request, true, holders, found ?? (await this.candidates(request)));
-    await this.pg.exec('BEGIN');
-    const lockedRun = found === null ? null : await this.relockFound(found);
-    if (lockedRun !== null) {
-      await this.pg.exec('ROLLBACK');
-      return this.block(session, request, true, await this.holdersOfRun(lockedRun, session), found);
-    }
-    try {
-      const result = await this.pg.query(sqlText(request.sqlId), request.params);
-      if (result.rows.length > 0) {
-        await this.pg.exec(`PREPARE TRANSACTION '${gidOf(session)}'`);
-        this.parked.add(session);
-        this.locksRead = null;
-        this.note = `PGlite has one session, so the lab parked ${session}'s open transaction with PREPARE TRANSACTION '${gidOf(session)}': its row lock stays held while other workers run.`;
-      } else {
-        await this.pg.exec('COMMIT');
+    const clock = this.clockPieces(request.clockIso);
+    const wait = await this.probe(session, request, true, clock);
+    if (wait) return this.block(session, request, true, wait.holders, found ?? wait.found);
+    const claim: LabPiece = { sqlId: request.sqlId, params: request.params, mayFail: true };
+    // PREPARE goes in the same call as the claim, and the read of the locks it keeps after it: a claim that
+    // found a row is parked at once. One that found none parked an empty transaction, committed just below
+    // (nothing in it to see); one that failed made PREPARE roll back, as PREPARE does in a failed transaction.
+    const park: LabPiece[] = [{ command: `PREPARE TRANSACTION '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }];
+    let results: WireResult[];
+    if (found === null) {
+      results = await this.run([...clock, { command: 'BEGIN' }, claim, ...park]);
+    } else {
+      const lockedRun = await this.relockFound(found, [...clock, { command: 'BEGIN' }]);
+      if (lockedRun !== null) {
+        await this.run([{ command: 'ROLLBACK' }]);
+        return this.block(session, request, true, await this.holdersOfRun(lockedRun, session), found);
       }
-      return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
-    } catch (error) {
-      await this.pg.exec('ROLLBACK');
-      return toOutcomeError(error);
+      results = await this.run([claim, ...park]);
     }
+    const [result, , locks] = results.slice(-3) as [WireResult, WireResult, WireResult];
+    if (result.error) {
+      this.locksRead = locksFrom(heldLockRowsOf(locks));
+      return toOutcomeError(result.error);
+    }
+    const rows = result.rows;
+    if (rows.length > 0) {
+      this.parked.add(session);
+      this.locksRead = locksFrom(heldLockRowsOf(locks));
+      this.note = `PGlite has one session, so the lab parked ${session}'s open transaction with PREPARE TRANSACTION '${gidOf(session)}': its row lock stays held while other workers run.`;
+    } else {
+      const [, after] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }]);
+      this.locksRead = locksFrom(heldLockRowsOf(after!));
+    }
+    return { status: 'ok', rows: rows.map(normalizeRow), rowCount: rows.length };
   }
 
   /**
-   * Inside the resumed claim's transaction: lock the rows it had found, in order, up to the first that
-   * still qualifies, as a real server's waiter does. Returns a run whose row someone else holds (the
-   * claim must wait again), or null.
+   * Inside the resumed claim's transaction (`opening` begins it, in the same call as the first row): lock
+   * the rows it had found, in order, up to the first that still qualifies, as a real server's waiter does.
+   * Returns a run whose row someone else holds (the claim must wait again), or null.
    */
-  private async relockFound(found: number[]): Promise<number | null> {
+  private async relockFound(found: number[], opening: LabPiece[]): Promise<number | null> {
+    let before = opening;
     for (const runId of found) {
-      try {
-        const row = await this.pg.query<{ qualifies: boolean }>(sqlText('relock-candidate'), [runId]);
-        if (row.rows[0]?.qualifies) return null;
-      } catch (error) {
-        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE) throw error;
+      const row = (await this.run([...before, { sqlId: 'relock-candidate', params: [runId], mayFail: true }])).at(-1)!;
+      before = [];
+      if (row.error) {
+        if (row.error.code !== LOCK_NOT_AVAILABLE) throw row.error;
         return runId;
       }
+      if (row.rows[0]?.qualifies) return null;
     }
+    if (before.length > 0) await this.run(before);
     return null;
   }
 
@@ -186,10 +224,11 @@ export class PGliteLab implements LabDatabase {
 
   async commit(session: SessionId): Promise<StatementOutcome> {
     if (!this.parked.has(session)) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
-    await this.pg.exec(`COMMIT PREPARED '${gidOf(session)}'`);
     this.parked.delete(session);
-    this.committedRowsChanged();
     this.locksRead = null;
+    // The committed rows and the locks still held change here, and every step shows them next: read both now.
+    const [, read] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, this.runsAndLocksPiece()]);
+    this.storeRunsAndLocks(read!);
     this.note = `On PGlite the parked transaction was committed with COMMIT PREPARED '${gidOf(session)}'.`;
     return { status: 'ok', rows: [], rowCount: 0 };
   }
@@ -197,8 +236,8 @@ export class PGliteLab implements LabDatabase {
   async crash(session: SessionId): Promise<void> {
     this.waiting.delete(session);
     if (this.parked.delete(session)) {
-      await this.pg.exec(`ROLLBACK PREPARED '${gidOf(session)}'`);
-      this.locksRead = null;
+      const [, locks] = await this.run([{ command: `ROLLBACK PREPARED '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }]);
+      this.locksRead = locksFrom(heldLockRowsOf(locks!));
       this.note = `The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED '${gidOf(session)}'), releasing its row lock.`;
     }
   }
@@ -206,18 +245,8 @@ export class PGliteLab implements LabDatabase {
   /** The committed runs table. The array is shared with later calls: callers must not change it. */
   async runs(): Promise<RunRow[]> {
     if (this.runsRead) return this.runsRead;
-    if (!this.locksRead && this.parked.size > 0) {
-      // Both are stale: one statement reads the rows and their lockers together.
-      const result = await this.pg.query<RunRow & { locked_by: string | null }>(sqlText('runs-and-locks-pglite'));
-      this.locksRead = locksFrom(result.rows.filter((row) => row.locked_by !== null).map((row) => ({ handle: row.locked_by!, run_id: row.run_id })));
-      this.runsRead = result.rows.map(({ locked_by: _, ...row }) => normalizeRow(row) as unknown as RunRow);
-    } else {
-      const result = await this.pg.query(sqlText('runs-snapshot'));
-      this.runsRead = result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
-    }
-    if (this.freshSeed !== null && this.seededRuns.size < SEEDS_REMEMBERED) this.seededRuns.set(this.freshSeed, this.runsRead);
-    this.freshSeed = null;
-    return this.runsRead;
+    const [read] = await this.run([this.runsAndLocksPiece()]);
+    return this.storeRunsAndLocks(read!);
   }
 
   async locks(): Promise<HeldLock[]> {
@@ -227,8 +256,8 @@ export class PGliteLab implements LabDatabase {
       this.locksRead = [];
       return this.locksRead;
     }
-    const result = await this.pg.query<{ handle: string; run_id: number }>(sqlText('held-locks-pglite'));
-    this.locksRead = locksFrom(result.rows);
+    const [read] = await this.run([{ sqlId: 'held-locks-pglite' }]);
+    this.locksRead = locksFrom(heldLockRowsOf(read!));
     return this.locksRead;
   }
 
@@ -283,38 +312,45 @@ export class PGliteLab implements LabDatabase {
     await this.pg.close();
   }
 
-  private committedRowsChanged(): void {
-    this.runsRead = null;
-    this.freshSeed = null;
-  }
-
-  private async setClock(iso: string): Promise<void> {
-    if (iso === this.clock) return;
-    await this.pg.query(sqlText('set-clock'), [iso]);
+  /**
+   * The statement that moves sim.now() to `iso`, to go first in the step's batch; none when it is there
+   * already. Remembered as set at once: the batch that carries it always reaches Postgres.
+   */
+  private clockPieces(iso: string): LabPiece[] {
+    if (iso === this.clock) return [];
     this.clock = iso;
+    return [{ sqlId: 'set-clock', params: [iso] }];
   }
 
   /**
    * Would the statement wait for a row lock? Only parked transactions hold locks, so with none parked it
-   * cannot. Otherwise run the statement's NOWAIT twin inside a transaction that is always rolled back.
-   * Returns the sessions holding locks when it would wait, or null.
+   * cannot. Otherwise run the statement's NOWAIT twin inside a transaction that is always rolled back, in
+   * one call with the clock. When it would wait: the sessions holding the locks, and for a plain FOR UPDATE
+   * claim the runs it has found (read in the same call, under the same clock); null when it would not.
    */
-  private async probe(session: SessionId, request: StatementRequest, claim: boolean): Promise<SessionId[] | null> {
+  private async probe(
+    session: SessionId,
+    request: StatementRequest,
+    claim: boolean,
+    clock: LabPiece[],
+  ): Promise<{ holders: SessionId[]; found: number[] | null } | null> {
     const probeId: SqlId | undefined = PROBES[request.sqlId];
     const others = [...this.parked].filter((s) => s !== session);
     if (!probeId || others.length === 0) return null;
-    let wouldWait = false;
-    await this.pg.exec('BEGIN');
-    try {
-      await this.pg.query(sqlText(probeId), request.params.slice(0, parameterCount(probeId)));
-    } catch (error) {
-      // Any other error belongs to the statement itself; it will raise it when it runs.
-      wouldWait = (error as { code?: string }).code === LOCK_NOT_AVAILABLE;
-    } finally {
-      // The probe only asks; whatever it locked or aborted ends here, before anything else is read.
-      await this.pg.exec('ROLLBACK');
-    }
-    return wouldWait ? this.holdersFor(request, claim, others) : null;
+    const findsCandidates = request.sqlId === 'claim-for-update';
+    // The probe only asks; whatever it locked or aborted ends with the ROLLBACK, before anything else is read.
+    const results = await this.run([
+      ...clock,
+      { command: 'BEGIN' },
+      { sqlId: probeId, params: request.params.slice(0, this.parameterCount(probeId)), mayFail: true },
+      { command: 'ROLLBACK' },
+      ...(findsCandidates ? [{ sqlId: 'claim-candidates' as const }] : []),
+    ]);
+    // Any other error belongs to the statement itself; it will raise it when it runs.
+    const wouldWait = results[clock.length + 1]!.error?.code === LOCK_NOT_AVAILABLE;
+    if (!wouldWait) return null;
+    const found = findsCandidates ? results.at(-1)!.rows.map((row) => Number(row.run_id)) : null;
+    return { holders: await this.holdersFor(request, claim, others), found };
   }
 
   /** Which parked sessions hold the lock: the holder of the target run, or (for a claim) every parked session. */
@@ -332,12 +368,51 @@ export class PGliteLab implements LabDatabase {
     return { status: 'blocked', holders };
   }
 
-  /** For a plain FOR UPDATE claim about to wait: the runs it has found (under the clock already set). */
-  private async candidates(request: StatementRequest): Promise<number[] | null> {
-    if (request.sqlId !== 'claim-for-update') return null;
-    const result = await this.pg.query<{ run_id: number }>(sqlText('claim-candidates'));
-    return result.rows.map((row) => row.run_id);
+  /** One call into Postgres. An error of a piece not marked mayFail is the engine failing: thrown. */
+  private async run(pieces: readonly LabPiece[]): Promise<WireResult[]> {
+    const results = await this.wire.run(pieces);
+    const failed = results.findIndex((result, i) => result.error && !pieces[i]!.mayFail);
+    if (failed >= 0) throw results[failed]!.error;
+    return results;
   }
+
+  /** The runs table, and with it who locks which row when that is unknown (with nobody parked: nobody). */
+  private runsAndLocksPiece(): LabPiece {
+    if (this.parked.size === 0) this.locksRead = [];
+    return { sqlId: this.locksRead ? 'runs-snapshot' : 'runs-and-locks-pglite' };
+  }
+
+  /** Keeps what runsAndLocksPiece() read; returns the runs. */
+  private storeRunsAndLocks(read: WireResult): RunRow[] {
+    if (!this.locksRead) {
+      const locked = read.rows.filter((row) => row.locked_by !== null).map((row) => ({ handle: String(row.locked_by), run_id: Number(row.run_id) }));
+      this.locksRead = locksFrom(locked);
+    }
+    this.runsRead = runRowsOf(read);
+    return this.runsRead;
+  }
+
+  /** How many parameters a probe takes, counted once per statement. */
+  private parameterCount(sqlId: SqlId): number {
+    let count = this.parameterCounts.get(sqlId);
+    if (count === undefined) {
+      count = parameterCount(sqlId);
+      this.parameterCounts.set(sqlId, count);
+    }
+    return count;
+  }
+}
+
+/** A statement for this.run(): mayFail when its error is an answer (the learner's statement, a probe). */
+type LabPiece = WirePiece & { mayFail?: boolean };
+
+/** Runs as the lab shows them; a `locked_by` column (runs-and-locks-pglite) is not part of a run. */
+function runRowsOf(read: WireResult): RunRow[] {
+  return read.rows.map(({ locked_by: _, ...row }) => normalizeRow(row) as unknown as RunRow);
+}
+
+function heldLockRowsOf(read: WireResult): { handle: string; run_id: number }[] {
+  return read.rows.map((row) => ({ handle: String(row.handle), run_id: Number(row.run_id) }));
 }
 
 /** Row locks by parked session, from (prepared transaction, run) pairs in gid and run order. */

@@ -83,5 +83,17 @@ export interface BackpressureDatabase {
    * several inside BEGIN … COMMIT. Returns the last statement's answer; an error rolls back and is returned.
    */
   transaction(session: SessionId, clockIso: string, statements: BackpressureStatement[]): Promise<StatementOutcome>;
+  /**
+   * Several transactions at one clock, each as transaction() would run it and one after another in this
+   * order (each sees the ones before it committed); an answer per transaction. The engine plays a whole
+   * second this way, so PGlite can take it in one trip.
+   */
+  transactions(clockIso: string, batch: BackpressureTransaction[]): Promise<StatementOutcome[]>;
   close(): Promise<void>;
+}
+
+/** One whole transaction of a backpressure step: whose, and its statements. */
+export interface BackpressureTransaction {
+  session: SessionId;
+  statements: BackpressureStatement[];
 }

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import type { StatementOutcome } from '../sim/types';
 import { sqlText } from '../sql/registry';
-import type { BackpressureDatabase, BackpressureStatement, SessionId } from './port';
+import type { BackpressureDatabase, BackpressureStatement, BackpressureTransaction, SessionId } from './port';
 import { openClient } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
 
@@ -61,6 +61,13 @@ export class PostgresBackpressure implements BackpressureDatabase {
       if (!single) await client.query('ROLLBACK').catch(() => undefined);
       return toOutcomeError(error);
     }
+  }
+
+  /** One after another, each on its own session's connection, as the engine would send them one by one. */
+  async transactions(clockIso: string, batch: BackpressureTransaction[]): Promise<StatementOutcome[]> {
+    const answers: StatementOutcome[] = [];
+    for (const { session, statements } of batch) answers.push(await this.transaction(session, clockIso, statements));
+    return answers;
   }
 
   async close(): Promise<void> {

@@ -7,10 +7,10 @@
  * checked here at all; the claim and call statements enforce them, and this loop only carries out what
  * the database answered. Same config, same policy, same seed: the same result, to the last number.
  */
-import type { BackpressureDatabase, BackpressureStatement } from '../db/port';
+import type { BackpressureDatabase, BackpressureStatement, BackpressureTransaction } from '../db/port';
 import { arrivalsFor } from '../sim/backpressure/arrivals';
 import { totalRuns } from '../sim/backpressure/presets';
-import type { Arrival, BackpressureConfig, BackpressureWorker, ClaimPolicy, ClaimRecord, LaneResult, Limit, TickMetrics } from '../sim/backpressure/types';
+import type { Arrival, BackpressureAction, BackpressureConfig, BackpressureWorker, ClaimPolicy, ClaimRecord, LaneResult, Limit, TickMetrics } from '../sim/backpressure/types';
 import { nextAction, turnOrder, workerIds } from '../sim/backpressure/worker';
 import { clockIso } from '../sim/clock';
 import type { Row, StatementOutcome } from '../sim/types';
@@ -93,20 +93,37 @@ export class BackpressureSimulation {
     return last !== undefined && this.nextArrival >= this.arrivals.length && last.done + last.stopped >= this.arrivals.length;
   }
 
-  /** Plays one second and returns what it measured. */
+  /**
+   * Plays one second and returns what it measured. What each worker does this second follows from its
+   * own state alone, so the whole second (the arrivals, every worker's transaction in turn order, the
+   * measurement) goes to the database as one batch; each transaction still sees the ones before it.
+   */
   async tick(): Promise<TickMetrics> {
     const second = this.second;
     const iso = clockIso(second);
-    const arrived = await this.arrive(second, iso);
-    let idleClaims = 0;
-    let throttledCalls = 0;
-    let steps = 0;
+    const arrivals = this.arrivingAt(second);
+    const moves: { worker: BackpressureWorker; action: BackpressureAction }[] = [];
     for (const worker of turnOrder(this.workers, second)) {
       const action = nextAction(worker, second);
-      if (action === null) continue;
-      steps += 1;
+      if (action !== null) moves.push({ worker, action });
+    }
+    const previous = this.ticks.at(-1);
+    // A second in which nobody wrote (every worker waiting on its model call) leaves the table as it was.
+    const measuring = !(moves.length === 0 && arrivals.length === 0 && previous);
+    const batch: BackpressureTransaction[] = [];
+    if (arrivals.length > 0) batch.push({ session: CLIENTS, statements: [{ sqlId: 'backpressure-arrive', params: [arrivalsJson(arrivals)] }] });
+    for (const { worker, action } of moves) batch.push({ session: worker.id, statements: this.statementsFor(worker, action) });
+    if (measuring) batch.push({ session: OBSERVER, statements: [{ sqlId: 'backpressure-metrics', params: [] }] });
+    const answers = batch.length > 0 ? await this.db.transactions(iso, batch) : [];
+    let answer = 0;
+    if (arrivals.length > 0) rowsOf(answers[answer++]!, 'the arrivals');
+
+    let idleClaims = 0;
+    let throttledCalls = 0;
+    for (const { worker, action } of moves) {
+      const outcome = answers[answer++]!;
       if (action === 'claim') {
-        const [row] = rowsOf(await this.db.transaction(worker.id, iso, claimStatements(this.policy, worker.id, this.config)), `${worker.id}'s claim`);
+        const [row] = rowsOf(outcome, `${worker.id}'s claim`);
         if (!row) {
           idleClaims += 1;
           continue;
@@ -114,23 +131,21 @@ export class BackpressureSimulation {
         worker.runId = Number(row.run_id);
         this.claims.push({ runId: worker.runId, tenant: this.tenantIndex.get(String(row.tenant)) ?? -1, second, waitedSeconds: Number(row.waited_seconds) });
       } else if (action === 'call-start') {
-        const [row] = rowsOf(await this.db.transaction(worker.id, iso, callStartStatements(worker.runId!, worker.id, this.config)), `${worker.id}'s model call`);
+        const [row] = rowsOf(outcome, `${worker.id}'s model call`);
         if (!row) throttledCalls += 1;
         else if (row.status === 'stopped_cost') worker.runId = null;
         else worker.callDueAt = second + this.config.callSeconds;
       } else {
-        const request = { sqlId: 'backpressure-call-finish' as const, params: [worker.runId!, worker.id] };
-        const [row] = rowsOf(await this.db.transaction(worker.id, iso, [request]), `${worker.id}'s call answer`);
+        const [row] = rowsOf(outcome, `${worker.id}'s call answer`);
         if (!row) throw new BackpressureEngineError(`${worker.id} lost run ${worker.runId} mid-call`);
         worker.callDueAt = null;
         if (row.status === 'done') worker.runId = null;
       }
     }
+    const steps = moves.length;
     this.steps += steps;
     const counts = { idleClaims, throttledCalls, steps };
-    const previous = this.ticks.at(-1);
-    // A second in which nobody wrote (every worker waiting on its model call) leaves the table as it was.
-    const metrics = steps === 0 && arrived === 0 && previous ? { ...previous, second, ...counts } : await this.measure(second, iso, counts);
+    const metrics = measuring ? this.measured(second, rowsOf(answers[answer]!, 'the measurement'), counts) : { ...previous!, second, ...counts };
     this.ticks.push(metrics);
     return metrics;
   }
@@ -139,20 +154,20 @@ export class BackpressureSimulation {
     return { policy: this.policy, ticks: this.ticks, claims: this.claims, finished: this.isOver() && this.ticks.length < MAX_SECONDS, totalRuns: this.totalRuns, steps: this.steps };
   }
 
-  /** Inserts the runs that arrive this second; returns how many. */
-  private async arrive(second: number, iso: string): Promise<number> {
+  /** The runs that arrive this second (created by the clients, in the same batch as the workers' turns). */
+  private arrivingAt(second: number): Arrival[] {
     const batch: Arrival[] = [];
     while (this.nextArrival < this.arrivals.length && this.arrivals[this.nextArrival]!.atSecond <= second) batch.push(this.arrivals[this.nextArrival++]!);
-    if (batch.length === 0) return 0;
-    const json = JSON.stringify(
-      batch.map((a) => ({ run_id: a.runId, tenant: a.tenant, created_at: clockIso(a.atSecond), work_steps: a.calls, call_cost_cents: a.callCostCents })),
-    );
-    rowsOf(await this.db.transaction(CLIENTS, iso, [{ sqlId: 'backpressure-arrive', params: [json] }]), 'the arrivals');
-    return batch.length;
+    return batch;
   }
 
-  private async measure(second: number, iso: string, counts: Pick<TickMetrics, 'idleClaims' | 'throttledCalls' | 'steps'>): Promise<TickMetrics> {
-    const rows = rowsOf(await this.db.transaction(OBSERVER, iso, [{ sqlId: 'backpressure-metrics', params: [] }]), 'the measurement');
+  private statementsFor(worker: BackpressureWorker, action: BackpressureAction): BackpressureStatement[] {
+    if (action === 'claim') return claimStatements(this.policy, worker.id, this.config);
+    if (action === 'call-start') return callStartStatements(worker.runId!, worker.id, this.config);
+    return [{ sqlId: 'backpressure-call-finish', params: [worker.runId!, worker.id] }];
+  }
+
+  private measured(second: number, rows: Row[], counts: Pick<TickMetrics, 'idleClaims' | 'throttledCalls' | 'steps'>): TickMetrics {
     const n = this.config.tenants.length;
     const metrics: TickMetrics = {
       second,
@@ -177,6 +192,11 @@ export class BackpressureSimulation {
     }
     return metrics;
   }
+}
+
+/** The arrivals as the JSON that backpressure-arrive.sql reads. */
+function arrivalsJson(arrivals: Arrival[]): string {
+  return JSON.stringify(arrivals.map((a) => ({ run_id: a.runId, tenant: a.tenant, created_at: clockIso(a.atSecond), work_steps: a.calls, call_cost_cents: a.callCostCents })));
 }
 
 export interface PlayOptions {

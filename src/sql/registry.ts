@@ -2,12 +2,16 @@
  * Every statement the lab can run, by id. The text here is the text executed and the text shown:
  * nothing is assembled from pieces, and values always travel as $n parameters.
  */
+import arrayTypesPglite from './array-types-pglite.sql?raw';
 import backpressureArrive from './backpressure-arrive.sql?raw';
 import backpressureCallFinish from './backpressure-call-finish.sql?raw';
 import backpressureCallLock from './backpressure-call-lock.sql?raw';
 import backpressureCallStart from './backpressure-call-start.sql?raw';
 import backpressureClaimLock from './backpressure-claim-lock.sql?raw';
 import backpressureMetrics from './backpressure-metrics.sql?raw';
+import backpressureSchema from './backpressure-schema.sql?raw';
+import backpressureScope from './backpressure-scope.sql?raw';
+import backpressureVacuum from './backpressure-vacuum.sql?raw';
 import claimFairTenant from './claim-fair-tenant.sql?raw';
 import claimFifoTenant from './claim-fifo-tenant.sql?raw';
 import backendLockWait from './backend-lock-wait.sql?raw';
@@ -73,12 +77,16 @@ import workFenced from './work-fenced.sql?raw';
 import workUnfenced from './work-unfenced.sql?raw';
 
 const texts = {
+  'array-types-pglite': arrayTypesPglite,
   'backpressure-arrive': backpressureArrive,
   'backpressure-call-finish': backpressureCallFinish,
   'backpressure-call-lock': backpressureCallLock,
   'backpressure-call-start': backpressureCallStart,
   'backpressure-claim-lock': backpressureClaimLock,
   'backpressure-metrics': backpressureMetrics,
+  'backpressure-schema': backpressureSchema,
+  'backpressure-scope': backpressureScope,
+  'backpressure-vacuum': backpressureVacuum,
   'claim-fair-tenant': claimFairTenant,
   'claim-fifo-tenant': claimFifoTenant,
   'backend-lock-wait': backendLockWait,

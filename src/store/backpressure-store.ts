@@ -5,19 +5,13 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { findPreset, type KnobId } from '../sim/backpressure/presets';
-import { CLAIM_POLICIES, type ClaimPolicy, type ClaimRecord, type TickMetrics } from '../sim/backpressure/types';
+import { CLAIM_POLICIES, type ClaimPolicy } from '../sim/backpressure/types';
 import type { FromBackpressureWorker, SimulateRequest } from '../ui/backpressure/protocol';
+import type { BackpressureChunk } from '../worker/protocol';
 import { type BackpressureLink, decodeBackpressureLink, encodeBackpressureLink } from './backpressure-link';
 
-export interface LaneState {
-  ticks: TickMetrics[];
-  claims: ClaimRecord[];
-  totalRuns: number;
-  steps: number;
-  /** Played to its end. */
-  done: boolean;
-  finished: boolean;
-}
+/** A lane as played so far: the same fields as the engine's chunks, from second 0. */
+export type LaneState = BackpressureChunk;
 
 export type BackpressurePhase = 'starting' | 'running' | 'done' | 'failed';
 
@@ -55,7 +49,7 @@ export interface BackpressureEngine {
 }
 
 export interface BackpressureDeps {
-  /** Created on first open, so the page boots a second Postgres only for learners who come here. */
+  /** Created on first open: the view's requests then go to the page's engine worker, beside the race lab's. */
   engine: () => BackpressureEngine;
   /** Calls back on the next frame with a timestamp in ms (requestAnimationFrame in the browser). */
   frame: (callback: (now: number) => void) => void;

@@ -106,6 +106,8 @@ export class WorkerEngine implements Engine {
   private spareBroken = false;
   /** Just after a promotion: the next spare waits for the first answer (the learner's replay), so as not to slow it. */
   private holdSpare = false;
+  /** dispose() was called: the page starts another engine if it needs one. */
+  disposed = false;
   private readonly watchdogMs: number;
   private readonly statementLimitMs: number;
   private readonly bootTimeoutMs: number;
@@ -153,6 +155,7 @@ export class WorkerEngine implements Engine {
 
   /** Ends the workers for good (a hot reload in development replaces the whole engine). */
   dispose(): void {
+    this.disposed = true;
     this.stop(new EngineError('the engine was shut down'));
     this.dropSpare();
     this.spareWanted = false;

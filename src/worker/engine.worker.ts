@@ -11,11 +11,13 @@
  */
 /// <reference lib="webworker" />
 import { BridgeFailure, BridgeLab, findLiveBridge } from '../db/bridge-lab';
+import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings } from '../engine/run';
 import { SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
+import { BackpressureHost } from './backpressure-host';
 import { EngineHost } from './host';
 import type { EngineRequest, FromWorker, ToWorker } from './protocol';
 
@@ -71,6 +73,20 @@ async function startPGlite() {
   return { engine: { host, pglite: lab }, source, fallbackReason };
 }
 
+/**
+ * The backpressure lab plays on the same PGlite as the race lab (one Postgres per tab). In live mode the
+ * race lab is on the server and the backpressure lab on the PGlite started alongside it.
+ */
+const backpressure = new BackpressureHost(
+  async () => {
+    const engine = await ready;
+    const lab = engine.pglite ?? standby?.engine.pglite ?? null;
+    if (!lab) throw new Error('the backpressure lab needs PGlite, which could not start in this tab');
+    return PGliteBackpressure.open(lab.pg);
+  },
+  () => post({ kind: 'progress', id: currentId }),
+);
+
 function newHost(lab: ConstructorParameters<typeof EngineHost>[0]): EngineHost {
   return new EngineHost(lab, () => post({ kind: 'progress', id: currentId }));
 }
@@ -124,6 +140,8 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
       return host.runTrace(request);
     case 'console':
       return host.console(request);
+    case 'backpressure':
+      return backpressure.play(request);
     case 'runaway':
       if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
       // A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second

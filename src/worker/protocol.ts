@@ -3,6 +3,7 @@
  * clone), and every request carries an id so the page can match answers and time out the ones that hang.
  */
 import type { ConsoleAnswer } from '../db/port';
+import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
 import type { RunRow, Scenario, Settings, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 
 /** What the page needs to know about the end of the trace to offer the next moves. */
@@ -107,7 +108,32 @@ export interface ConsoleAt {
 
 export type ConsoleResult = (ConsoleAnswer & { at: ConsoleAt }) | { kind: 'refused'; reason: string };
 
-export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest | ConsoleRequest;
+/**
+ * The backpressure lab, on this worker's Postgres (its own schema, see pglite-backpressure.ts): play
+ * seconds [from, from + seconds) of one claim policy's lane. Each request stands on its own: a worker
+ * that does not hold the lane at `from` (a new one, after the watchdog) replays it there first.
+ */
+export interface BackpressureRequest {
+  type: 'backpressure';
+  config: BackpressureConfig;
+  policy: ClaimPolicy;
+  from: number;
+  seconds: number;
+}
+
+/** The lane's seconds from `from` on (fewer at its end), the claims made in them, and the lane so far. */
+export interface BackpressureChunk {
+  ticks: TickMetrics[];
+  claims: ClaimRecord[];
+  totalRuns: number;
+  /** Worker steps from the lane's start to the end of this chunk. */
+  steps: number;
+  /** The lane has played to its end (every run finished, or the bound was reached). */
+  done: boolean;
+  finished: boolean;
+}
+
+export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest | ConsoleRequest | BackpressureRequest;
 
 export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
   ? LoadResult
@@ -117,7 +143,9 @@ export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
       ? Trace
       : R extends ConsoleRequest
         ? ConsoleResult
-        : never;
+        : R extends BackpressureRequest
+          ? BackpressureChunk
+          : never;
 
 export type ToWorker = { id: number; request: EngineRequest };
 
@@ -135,5 +163,5 @@ export type FromWorker =
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
-  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace | ConsoleResult }
+  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace | ConsoleResult | BackpressureChunk }
   | { kind: 'error'; id: number; message: string };

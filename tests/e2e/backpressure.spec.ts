@@ -36,6 +36,10 @@ async function chartDrawn(page: Page, policy: 'fifo' | 'fair', chart: string): P
 test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; Step and Play', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'light' });
   await openBackpressure(page, STARVATION);
+  // One Postgres per tab: the view plays on the race lab's engine worker and starts no worker of its own.
+  const workers = page.workers().map((worker) => worker.url());
+  expect(workers.filter((url) => url.includes('engine.worker'))).toHaveLength(1);
+  expect(workers.filter((url) => !url.includes('engine.worker'))).toEqual([]);
   const fifoWaits = lane(page, 'fifo').locator('figure[data-chart="waits"]');
   const fairWaits = lane(page, 'fair').locator('figure[data-chart="waits"]');
   // B's single run: under FIFO it waited behind all of A's (minutes), under the fair claim not at all.

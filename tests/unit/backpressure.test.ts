@@ -3,10 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLab } from '../../src/db/pglite-boot';
 import { PGliteBackpressure } from '../../src/db/pglite-backpressure';
 import { playBackpressure } from '../../src/engine/backpressure';
+import { BackpressureHost } from '../../src/worker/backpressure-host';
 import { arrivalsFor } from '../../src/sim/backpressure/arrivals';
 import { clampKnob, findPreset, KNOBS, totalRuns } from '../../src/sim/backpressure/presets';
 import { quantile, waitsByTenant } from '../../src/sim/backpressure/summary';
 import type { BackpressureConfig } from '../../src/sim/backpressure/types';
+import { clockIso } from '../../src/sim/clock';
 import { sqlText } from '../../src/sql/registry';
 
 let db: PGliteBackpressure;
@@ -82,7 +84,7 @@ describe('the backpressure engine', () => {
     expect(last.stopped).toBeGreaterThan(0);
     // No run was allowed a call that took it past its budget.
     const spent = await raw.query<{ most: number; stopped_over: number }>(
-      `SELECT max(cost_cents)::int AS most, count(*) FILTER (WHERE status = 'stopped_cost' AND cost_cents + call_cost_cents <= 12)::int AS stopped_over FROM runs`,
+      `SELECT max(cost_cents)::int AS most, count(*) FILTER (WHERE status = 'stopped_cost' AND cost_cents + call_cost_cents <= 12)::int AS stopped_over FROM backpressure.runs`,
     );
     expect(spent.rows[0]!.most).toBeLessThanOrEqual(12);
     expect(spent.rows[0]!.stopped_over).toBe(0);
@@ -105,5 +107,68 @@ describe('the backpressure engine', () => {
       expect(sqlText(id)).toMatch(/count\(\*\)[\s\S]*< \$2/);
     }
     expect(sqlText('backpressure-claim-lock')).toMatch(/pg_advisory_xact_lock/);
+  });
+});
+
+describe('the backpressure lab on the race lab\'s PGlite', () => {
+  const arrive = (runIds: number[]) => ({
+    sqlId: 'backpressure-arrive' as const,
+    params: [JSON.stringify(runIds.map((id) => ({ run_id: id, tenant: 'A', created_at: clockIso(0), work_steps: 1, call_cost_cents: 1 })))],
+  });
+  const metrics = { sqlId: 'backpressure-metrics' as const, params: [] };
+
+  it('runs a batch one transaction after another; a failed one rolls back alone and the next starts clean', async () => {
+    await db.clear();
+    const answers = await db.transactions(clockIso(5), [
+      { session: 'clients', statements: [arrive([1])] },
+      // Run 2 is inserted, then run 1 again fails the primary key: the whole transaction rolls back.
+      { session: 'clients', statements: [arrive([2]), arrive([1])] },
+      { session: 'observer', statements: [metrics] },
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual(['ok', 'error', 'ok']);
+    expect(answers[1]).toMatchObject({ code: '23505' });
+    expect(answers[2]).toMatchObject({ rows: [{ tenant: 'A', pending: 1, running: 0, done: 0 }] });
+  });
+
+  it('refuses to run inside a transaction someone else left open on the session', async () => {
+    await raw.exec('BEGIN');
+    try {
+      await expect(db.transactions(clockIso(1), [{ session: 'observer', statements: [metrics] }])).rejects.toThrow(/inside a transaction/);
+    } finally {
+      await raw.exec('ROLLBACK');
+    }
+  });
+
+  it('leaves the session as the race lab set it: its search_path, its clock and its runs table', async () => {
+    const before = await raw.query(`SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`);
+    await playBackpressure(db, starvation, 'fair', { maxSeconds: 5 });
+    const after = await raw.query(`SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`);
+    expect(after.rows).toEqual(before.rows);
+    const own = await raw.query<{ runs: number }>(`SELECT count(*)::int AS runs FROM backpressure.runs`);
+    expect(own.rows[0]!.runs).toBeGreaterThan(0);
+  });
+
+  it('plays a lane in stretches with the numbers of one whole run, and a new host replays up to the stretch asked for', async () => {
+    const config: BackpressureConfig = { ...overload, streamRuns: 30 };
+    const whole = await playBackpressure(db, config, 'fifo');
+    const host = new BackpressureHost(async () => db);
+    const ticks = [];
+    const claims = [];
+    let from = 0;
+    for (;;) {
+      const stretch = await host.play({ type: 'backpressure', config, policy: 'fifo', from, seconds: 25 });
+      ticks.push(...stretch.ticks);
+      claims.push(...stretch.claims);
+      if (stretch.done) {
+        expect(stretch).toMatchObject({ steps: whole.steps, finished: whole.finished, totalRuns: whole.totalRuns });
+        break;
+      }
+      from += stretch.ticks.length;
+    }
+    expect(ticks).toEqual(whole.ticks);
+    expect(claims).toEqual(whole.claims);
+    const fresh = await new BackpressureHost(async () => db).play({ type: 'backpressure', config, policy: 'fifo', from: 50, seconds: 10 });
+    expect(fresh.ticks).toEqual(whole.ticks.slice(50, 60));
+    expect(fresh.claims).toEqual(whole.claims.filter((claim) => claim.second >= 50 && claim.second < 60));
   });
 });

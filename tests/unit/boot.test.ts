@@ -5,16 +5,17 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import type { PGlite } from '@electric-sql/pglite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureLabDataDir } from '../../scripts/build-datadir-plugin.mjs';
-import { bootLab, LAB_DATA_DIR_URL, labSchemaComment } from '../../src/db/pglite-boot';
+import { bootLab, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { defaultSettings } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
 import { threeWorkers } from '../../src/scenarios/three-workers';
 
-/** A claim works (a real SKIP LOCKED claim, parked with PREPARE TRANSACTION) and the settings are the lab's. */
-async function expectWorkingLab(db: PGliteLab): Promise<void> {
+/** A real SKIP LOCKED claim, parked with PREPARE TRANSACTION, and a second one that skips its row. */
+async function expectClaimWorks(db: PGliteLab): Promise<Simulation> {
   const sim = new Simulation(db, threeWorkers, defaultSettings(threeWorkers));
   await sim.reset();
   const [claimA] = await sim.apply('A');
@@ -24,6 +25,12 @@ async function expectWorkingLab(db: PGliteLab): Promise<void> {
   // B's claim skips the row A's parked transaction still locks.
   const [claimB] = await sim.apply('B');
   expect(claimB?.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 124 }] });
+  return sim;
+}
+
+/** A claim works (see expectClaimWorks) and the settings are the lab's. */
+async function expectWorkingLab(db: PGliteLab): Promise<void> {
+  const sim = await expectClaimWorks(db);
 
   const prepared = await db.pg.query<{ gid: string }>('SELECT gid FROM pg_prepared_xacts ORDER BY gid');
   expect(prepared.rows.map((row) => row.gid)).toEqual(['lease_lab_A', 'lease_lab_B']);
@@ -47,15 +54,16 @@ function builtTar(): Buffer {
   return gunzipSync(readFileSync(LAB_DATA_DIR_URL));
 }
 
-/** Overwrites the start of one file inside a tar archive. */
-function corruptEntry(tar: Buffer, entry: string): Buffer {
+/** Overwrites the start of one file inside a tar archive: with `text`, or with 0x55 bytes. */
+function corruptEntry(tar: Buffer, entry: string, text?: string): Buffer {
   const copy = Buffer.from(tar);
   for (let offset = 0; offset + 512 <= copy.length; ) {
     const name = copy.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
     if (!name) break;
     const size = Number.parseInt(copy.subarray(offset + 124, offset + 136).toString('utf8'), 8);
     if (name === entry) {
-      copy.fill(0x55, offset + 512, offset + 512 + Math.min(size, 64));
+      if (text === undefined) copy.fill(0x55, offset + 512, offset + 512 + Math.min(size, 64));
+      else copy.write(text.slice(0, size), offset + 512, 'utf8');
       return copy;
     }
     offset += 512 + Math.ceil(size / 512) * 512;
@@ -82,6 +90,8 @@ describe('booting from the pre-built data directory', () => {
       expect(boot.source).toBe('data-dir');
       const note = await boot.db.pg.query<{ note: string }>(`SELECT obj_description('sim'::regnamespace, 'pg_namespace') AS note`);
       expect(note.rows[0]?.note).toBe(labSchemaComment());
+      // The file the boot reads from the archive says the same (writing the fingerprint over it changes nothing).
+      expect(corruptEntry(builtTar(), LAB_SCHEMA_FILE, labSchemaComment()).equals(builtTar())).toBe(true);
       await expectWorkingLab(boot.db);
     } finally {
       await boot.db.close();
@@ -93,6 +103,22 @@ describe('booting from the pre-built data directory', () => {
     try {
       expect(boot.source).toBe('data-dir');
       expect((await boot.db.runs()).length).toBe(0);
+    } finally {
+      await boot.db.close();
+    }
+  });
+
+  it('reads the array types on the first query(), not at start, and query() still returns arrays', async () => {
+    const boot = await bootLab();
+    try {
+      const pg = boot.db.pg as PGlite;
+      const INT4_ARRAY = 1007;
+      // Starting and a lab step did not need them.
+      await expectClaimWorks(boot.db);
+      expect(pg.parsers[INT4_ARRAY]).toBeUndefined();
+      const result = await pg.query<{ ids: number[]; names: string[] }>(`SELECT ARRAY[123, 124] AS ids, ARRAY['a', 'b c'] AS names`);
+      expect(result.rows[0]).toEqual({ ids: [123, 124], names: ['a', 'b c'] });
+      expect(pg.parsers[INT4_ARRAY]).toBeDefined();
     } finally {
       await boot.db.close();
     }
@@ -125,13 +151,7 @@ describe('falling back to initdb', () => {
   }
 });
 
-/** The built data directory with another schema fingerprint, as a dump of a running instance. */
-async function staleDataDir(): Promise<Blob> {
-  const boot = await bootLab();
-  try {
-    await boot.db.pg.exec(`COMMENT ON SCHEMA sim IS 'lease-lab schema 00000000'; CHECKPOINT`);
-    return await boot.db.pg.dumpDataDir('none');
-  } finally {
-    await boot.db.close();
-  }
+/** The built data directory with another schema fingerprint (as built from another schema.sql). */
+async function staleDataDir(): Promise<Buffer> {
+  return corruptEntry(builtTar(), LAB_SCHEMA_FILE, 'lease-lab schema 00000000');
 }

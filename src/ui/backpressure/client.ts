@@ -1,21 +1,66 @@
-/** The backpressure worker, started on first use; Vite bundles it from this exact expression. */
+/**
+ * The backpressure view's engine: the page's own engine worker (the race lab's), asked for one stretch
+ * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
+ * between two stretches, and its watchdog watches these too.
+ */
 import type { BackpressureEngine } from '../../store/backpressure-store';
+import { type Engine, WatchdogError } from '../../worker/client';
+import type { BackpressureChunk, BackpressureRequest } from '../../worker/protocol';
 import type { FromBackpressureWorker, SimulateRequest } from './protocol';
 
-export function startBackpressureWorker(): BackpressureEngine {
-  const worker = new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'lease-lab-backpressure' });
+/** Simulated seconds per request: a fraction of a second of work, so the race lab never waits long. */
+export const STRETCH_SECONDS = 60;
+/** A stretch cut off by the watchdog (its worker was replaced) is asked again this many times. */
+const RETRIES = 2;
+
+/** `engine` is asked for at each use: the page's engine (the same one every time, unless a hot reload replaced it). */
+export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
   const listeners = new Set<(message: FromBackpressureWorker) => void>();
-  worker.onmessage = (event: MessageEvent<FromBackpressureWorker>) => {
-    for (const listener of listeners) listener(event.data);
+  const emit = (message: FromBackpressureWorker) => {
+    for (const listener of listeners) listener(message);
   };
-  worker.onerror = (event) => {
-    for (const listener of listeners) listener({ kind: 'boot-failed', message: event.message || 'the worker failed to load' });
-  };
+  let latest = 0;
+
+  async function simulate({ id, config, policies }: SimulateRequest): Promise<void> {
+    for (const policy of policies) {
+      let from = 0;
+      let retries = 0;
+      for (;;) {
+        if (id !== latest) return;
+        let stretch: BackpressureChunk;
+        try {
+          const request: BackpressureRequest = { type: 'backpressure', config, policy, from, seconds: STRETCH_SECONDS };
+          stretch = await engine().request(request);
+        } catch (error) {
+          // The worker was replaced (something else hung): the new one replays the lane up to `from`.
+          if (error instanceof WatchdogError && retries++ < RETRIES) continue;
+          if (id === latest) emit({ kind: 'error', id, message: error instanceof Error ? error.message : String(error) });
+          return;
+        }
+        if (id !== latest) return;
+        const { ticks, claims, totalRuns, steps, done, finished } = stretch;
+        emit({ kind: 'chunk', id, policy, ticks, claims, totalRuns, steps, done, finished });
+        if (done) break;
+        from += ticks.length;
+      }
+    }
+  }
+
   return {
-    send: (request: SimulateRequest) => worker.postMessage(request),
+    send(request) {
+      latest = request.id;
+      void simulate(request);
+    },
     subscribe(listener) {
       listeners.add(listener);
-      return () => listeners.delete(listener);
+      const unsubscribe = engine().subscribe((event) => {
+        if (event.kind === 'ready') listener({ kind: 'ready', bootMs: event.bootMs });
+        else if (event.kind === 'failed') listener({ kind: 'boot-failed', message: event.message });
+      });
+      return () => {
+        unsubscribe();
+        listeners.delete(listener);
+      };
     },
   };
 }

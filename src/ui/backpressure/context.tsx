@@ -1,13 +1,15 @@
 /**
  * The backpressure view's store, one per page, made on first import. It follows the address from the
- * start (a link to the view opens it) but boots its Postgres only when the view is first opened.
+ * start (a link to the view opens it) and plays on the page's engine worker, whose Postgres the race
+ * lab started: a tab has one Postgres.
  */
 import { useStore } from 'zustand';
 import { type BackpressureState, connectBackpressureOutside, createBackpressureStore } from '../../store/backpressure-store';
-import { startBackpressureWorker } from './client';
+import { startWorkerEngine } from '../../worker/spawn';
+import { backpressureOnEngine } from './client';
 
 export const backpressureStore = createBackpressureStore({
-  engine: startBackpressureWorker,
+  engine: () => backpressureOnEngine(startWorkerEngine),
   frame: (callback) => requestAnimationFrame(callback),
 });
 

@@ -1,5 +1,6 @@
-/** Messages between the page and the backpressure lab's Web Worker (plain data, structured clone). */
-import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../../sim/backpressure/types';
+/** Messages between the backpressure store and its engine (client.ts, on the page's engine worker): plain data. */
+import type { BackpressureConfig, ClaimPolicy } from '../../sim/backpressure/types';
+import type { BackpressureChunk } from '../../worker/protocol';
 
 export interface SimulateRequest {
   id: number;
@@ -8,17 +9,10 @@ export interface SimulateRequest {
 }
 
 /** New seconds of one lane since the last chunk; `finished` and `steps` describe the lane so far. */
-export interface LaneChunk {
+export interface LaneChunk extends BackpressureChunk {
   kind: 'chunk';
   id: number;
   policy: ClaimPolicy;
-  ticks: TickMetrics[];
-  claims: ClaimRecord[];
-  totalRuns: number;
-  steps: number;
-  /** The lane has played to its end (every run finished, or the bound was reached). */
-  done: boolean;
-  finished: boolean;
 }
 
 export type FromBackpressureWorker =
