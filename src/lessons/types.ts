@@ -91,6 +91,8 @@ export interface NarrationStep {
   /** Predict-then-run question generator ids shown at this step. */
   predict?: string[];
   sources?: string[];
+  /** A link to another view of the lab (the backpressure lab), shown after the step's text. */
+  view?: { fragment: string; label: string };
 }
 
 export interface Chapter {

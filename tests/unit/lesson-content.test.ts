@@ -13,6 +13,7 @@ import { SOURCES } from '../../src/lessons/sources';
 import { isSqlId, labSql, resolveClauses, sqlLines, uniqueLine } from '../../src/lessons/sql-lines';
 import { findScenario } from '../../src/scenarios';
 import { parseSchedule } from '../../src/sim/schedule';
+import { isBackpressureFragment } from '../../src/store/backpressure-link';
 import type { QuizQuestion } from '../../src/lessons/types';
 
 const CONCEPT_NAMES = ['claim', 'lease', 'lease-expiry', 'heartbeat', 'progress-vs-liveness', 'orphan-reclaim', 'fencing', 'cancellation', 'backpressure'];
@@ -22,6 +23,12 @@ function unique(ids: string[]): boolean {
 }
 
 describe('chapters', () => {
+  it('link to another view only where that view exists, and the backpressure chapter links to its lab', () => {
+    const views = CHAPTERS.flatMap((chapter) => chapter.steps.flatMap((step) => (step.view ? [{ chapter: chapter.id, ...step.view }] : [])));
+    for (const view of views) expect(isBackpressureFragment(view.fragment), `${view.chapter}: ${view.fragment}`).toBe(true);
+    expect(views.map((view) => view.chapter)).toContain('backpressure');
+  });
+
   it('have unique ids, and unique step ids within each chapter', () => {
     expect(unique(CHAPTERS.map((c) => c.id))).toBe(true);
     for (const chapter of CHAPTERS) expect(unique(chapter.steps.map((s) => s.id)), chapter.id).toBe(true);

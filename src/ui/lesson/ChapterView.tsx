@@ -93,6 +93,11 @@ export function ChapterView(props: ChapterViewProps) {
         <StepBody step={step} />
         {step.sql ? <SqlWalkthroughView key={`${chapter.id}/${step.id}`} walkthrough={step.sql} /> : null}
         {step.sketch ? <SqlCode sql={step.sketch.sql} caption={step.sketch.caption} /> : null}
+        {step.view ? (
+          <p className="ll-open">
+            <a href={step.view.fragment}>{step.view.label}</a>
+          </p>
+        ) : null}
         {request ? (
           <p className="ll-open">
             <button type="button" onClick={() => onOpenScenario(request)}>
