@@ -73,6 +73,17 @@ test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; 
   await expect(page.getByRole('button', { name: 'Play' })).toBeVisible({ timeout: 60_000 });
   await expect(lane(page, 'fifo').locator('.bp-headline')).toContainText('101 done');
   await expect(page).toHaveURL(/at=end$/);
+
+  // The race lab's keys work here too: R restarts, → steps, ← goes back, Space plays.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('r');
+  await expect(clock(page)).toContainText(/^0 s of/);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await expect(clock(page)).toContainText(/^1 s of/);
+  await page.keyboard.press(' ');
+  await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
 });
 
 test('a changed knob is in the link, survives Back from the race lab and a reload', async ({ page }) => {

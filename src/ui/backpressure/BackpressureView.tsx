@@ -13,6 +13,7 @@ import { LaneColumn } from './LaneColumn';
 import { Legend } from './Legend';
 import { longestWait } from './model';
 import { SqlPanel } from './SqlPanel';
+import { useBackpressureKeys } from './useBackpressureKeys';
 import { usePalette } from './usePalette';
 
 export function BackpressureView() {
@@ -21,6 +22,7 @@ export function BackpressureView() {
   const config = useBackpressure((s) => s.config);
   const sync = useMemo(() => new ZoomSync(), []);
   const palette = usePalette();
+  useBackpressureKeys();
   const last = Math.max(10, ...CLAIM_POLICIES.map((p) => lanes[p].ticks.length - 1));
   const full = useMemo(() => [0, last] as const, [last]);
   const maxWait = useMemo(() => longestWait(config, lanes), [config, lanes]);

@@ -9,16 +9,16 @@ export function Controls() {
   const computing = s.phase === 'starting' || s.phase === 'running';
   return (
     <fieldset className="bp-controls" aria-label="Playback">
-      <button type="button" className="primary" onClick={() => (s.playing ? s.pause() : s.play())} disabled={s.lanes.fifo.ticks.length === 0}>
+      <button type="button" className="primary" aria-keyshortcuts="Space" onClick={() => (s.playing ? s.pause() : s.play())} disabled={s.lanes.fifo.ticks.length === 0}>
         {s.playing ? 'Pause' : 'Play'}
       </button>
-      <button type="button" onClick={() => s.step()} disabled={s.playing || s.cursor >= end}>
+      <button type="button" aria-keyshortcuts="ArrowRight" onClick={() => s.step()} disabled={s.playing || s.cursor >= end}>
         Step
       </button>
       <button type="button" onClick={() => s.toEnd()} disabled={s.playing || s.cursor >= end}>
         To end
       </button>
-      <button type="button" onClick={() => s.rewind()} disabled={s.playing || s.cursor === 0}>
+      <button type="button" aria-keyshortcuts="R" onClick={() => s.rewind()} disabled={s.playing || s.cursor === 0}>
         Restart
       </button>
       <label className="bp-speed">
