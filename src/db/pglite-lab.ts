@@ -308,6 +308,71 @@ export class PGliteLab implements LabDatabase {
     }
   }
 
+  /**
+   * Work that compiles the step's paths ahead of the learner's first click (the wasm compiles Postgres's
+   * functions on first use, the JIT the lab's JavaScript), as small pieces, one call into Postgres each,
+   * for the caller to run in idle time between requests. Every piece leaves no trace: it runs inside a
+   * transaction it rolls back (a session-level set_config rolls back with it), or parks and then rolls
+   * back its own prepared transaction in the same call; it reads and changes none of this class's state.
+   * A piece is skipped unless it is sure nothing can wait: with a transaction parked (by a step, or one
+   * this class does not know of), a write or a plain FOR UPDATE could wait on its lock, and PGlite never
+   * returns from a lock wait.
+   */
+  warmUpPieces(): (() => Promise<void>)[] {
+    const piece = (statements: (run: number) => LabPiece[]) => async () => {
+      const run = this.runsRead?.[0]?.run_id;
+      if (run === undefined || this.parked.size > 0 || this.waiting.size > 0 || this.mayHaveForeignPrepared) return;
+      // Errors are answers here (a fenced update that matches nothing, say): each piece only warms. The
+      // closing ROLLBACK ends the transaction whatever happened in it.
+      await this.wire.run([{ command: 'BEGIN' }, ...statements(run), { command: 'ROLLBACK' }]);
+    };
+    const gid = safeGid('lease_lab_warm_up');
+    const worker = WARM_UP_WORKER;
+    // As a claim step runs it (see claimTransaction), but the prepared transaction is rolled back at once.
+    const claimCycle = (sqlId: SqlId) => () => [
+      { sqlId, params: [worker, 60] },
+      { command: `PREPARE TRANSACTION '${gid}'` },
+      { sqlId: 'held-locks-pglite' as const },
+      { command: `ROLLBACK PREPARED '${gid}'` },
+      { sqlId: 'runs-and-locks-pglite' as const },
+      { sqlId: 'runs-snapshot' as const },
+      { command: 'BEGIN' },
+    ];
+    return [
+      piece(claimCycle('claim-skip-locked')),
+      piece((run) => [
+        { sqlId: 'set-clock', params: [WARM_UP_CLOCK] },
+        { sqlId: 'naive-select' },
+        { sqlId: 'naive-update', params: [run, worker, 60] },
+        { sqlId: 'cas-claim', params: [run, worker, 60] },
+      ]),
+      piece(claimCycle('claim-nowait')),
+      piece(claimCycle('claim-for-update')),
+      piece((run) => [
+        { sqlId: 'heartbeat-fenced', params: [run, worker, 1, 60] },
+        { sqlId: 'heartbeat-unfenced', params: [run, worker, 60] },
+        { sqlId: 'work-fenced', params: [run, 1, 1] },
+        { sqlId: 'work-unfenced', params: [run, 1] },
+      ]),
+      piece((run) => [
+        { sqlId: 'complete-fenced', params: [run, 1, 'warm-up'] },
+        { sqlId: 'complete-unfenced', params: [run, 'warm-up'] },
+        { sqlId: 'cancel-request', params: [run] },
+        { sqlId: 'cancel-ack-fenced', params: [run, 1] },
+        { sqlId: 'cancel-ack-unfenced', params: [run] },
+      ]),
+      piece((run) => [
+        { sqlId: 'claim-candidates' },
+        { sqlId: 'relock-candidate', params: [run] },
+        { sqlId: 'probe-cas-claim', params: [run] },
+        { sqlId: 'probe-naive-update', params: [run] },
+        { sqlId: 'probe-heartbeat-fenced', params: [run, worker, 1] },
+      ]),
+      // The commit of a claim that found nothing: an empty prepared transaction, committed.
+      piece(() => [{ command: `PREPARE TRANSACTION '${gid}'` }, { command: `COMMIT PREPARED '${gid}'` }, { command: 'BEGIN' }]),
+    ];
+  }
+
   async close(): Promise<void> {
     await this.pg.close();
   }
@@ -402,6 +467,10 @@ export class PGliteLab implements LabDatabase {
     return count;
   }
 }
+
+/** Warm-up statements name no real worker, and set a clock of their own (rolled back with them). */
+const WARM_UP_WORKER = 'warm_up';
+const WARM_UP_CLOCK = '2030-01-01T00:00:00.000Z';
 
 /** A statement for this.run(): mayFail when its error is an answer (the learner's statement, a probe). */
 type LabPiece = WirePiece & { mayFail?: boolean };

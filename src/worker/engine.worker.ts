@@ -37,9 +37,56 @@ let chain: Promise<unknown> = Promise.resolve();
 let standby: Awaited<ReturnType<typeof startPGlite>> | null = null;
 let currentId = 0;
 
+/**
+ * The warm-up waits for this long a pause in the learner's requests. Its first piece is the costly one
+ * (Postgres compiles the claim and PREPARE TRANSACTION paths: 80–150 ms in Chromium), and right after the
+ * page is ready the learner may be clicking: the page needs the CPU then, and a click must not queue behind it.
+ */
+const WARM_UP_WHEN_IDLE_MS = 1000;
+/** When the last request arrived (or the worker became ready), and how many are queued or running. */
+let lastRequestAt = 0;
+let requestsInFlight = 0;
+
 const started = performance.now();
 let ready: Promise<Engine> = start();
 ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(error) }));
+ready.then(
+  ({ pglite }) => {
+    lastRequestAt = performance.now();
+    whenIdle(() => warmUp(pglite));
+  },
+  () => undefined,
+);
+
+/** Runs `then` once no request has come for WARM_UP_WHEN_IDLE_MS and none is in flight. */
+function whenIdle(then: () => void): void {
+  const wait = lastRequestAt + WARM_UP_WHEN_IDLE_MS - performance.now();
+  if (wait > 0 || requestsInFlight > 0) setTimeout(() => whenIdle(then), Math.max(wait, 50));
+  else then();
+}
+
+/**
+ * A step that first uses a statement path would otherwise compile it (the wasm compiles each of Postgres's
+ * functions on first use): a claim's first PREPARE TRANSACTION took 80–150 ms instead of a few. So in idle
+ * time the worker runs PGliteLab's warm-up, which leaves no trace, one small piece (one call into Postgres)
+ * at a time on the request chain: a request that arrives meanwhile goes before the next piece, so it waits
+ * for one piece at most. (The boot's replay already warms the first scenario's opening steps.)
+ */
+function warmUp(lab: PGliteLab | null): void {
+  if (!lab) return;
+  const pieces = lab.warmUpPieces();
+  const next = () => {
+    const piece = pieces.shift();
+    if (!piece) return;
+    chain = chain.then(async () => {
+      // Only while the lab is still on this PGlite (live mode never warms up; see leaveLive).
+      if ((await ready).pglite === lab) await piece().catch(() => undefined);
+    });
+    // A macrotask between pieces lets messages that arrived go onto the chain first.
+    chain.then(() => setTimeout(next, 0));
+  };
+  next();
+}
 
 async function start(): Promise<Engine> {
   // Live or not, PGlite starts at once: it is the lab's database, or live mode's fallback.
@@ -109,6 +156,8 @@ async function leaveLive(view: ReturnType<EngineHost['learnerView']>, why: strin
 
 scope.onmessage = (event: MessageEvent<ToWorker>) => {
   const { id, request } = event.data;
+  lastRequestAt = performance.now();
+  requestsInFlight += 1;
   chain = chain.then(async () => {
     currentId = id;
     try {
@@ -126,6 +175,8 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
       post({ kind: 'result', id, result });
     } catch (error) {
       post({ kind: 'error', id, message: messageOf(error) });
+    } finally {
+      requestsInFlight -= 1;
     }
   });
 };
