@@ -350,7 +350,11 @@ function installDriver(): void {
         return { did: 'console runs', dbCheck: JSON.stringify(fromPostgres) === JSON.stringify(shown) ? null : `Postgres has ${JSON.stringify(fromPostgres)}, the runs table shows ${JSON.stringify(shown)}` };
       }
       case 'quiz': {
-        const tab = [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.textContent?.trim() === 'Quiz');
+        const quizTab = () => [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.textContent?.trim() === 'Quiz');
+        // The lesson loads after the lab has started (src/ui/deferred.ts); a learner scrolling down at
+        // once would see it arrive. Wait for it as they would, briefly.
+        for (const until = performance.now() + 10_000; !quizTab() && performance.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 50));
+        const tab = quizTab();
         if (tab?.getAttribute('aria-selected') !== 'true') {
           tab?.click();
           await tick();
