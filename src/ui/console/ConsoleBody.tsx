@@ -103,6 +103,11 @@ export function ConsoleBody() {
             A statement gets {STATEMENT_LIMIT_MS / 1000} s. Nothing can interrupt one inside PGlite, so after that the lab ends the Web Worker running Postgres, carries on
             with a spare one it started when you opened this console, and replays your steps: you stay where you were.
           </li>
+          <li>
+            The workers send each of their <code>.sql</code> files once as a prepared statement and then only its parameters, so{' '}
+            <code>pg_prepared_statements</code> lists them as <code>lease_lab_…</code>; the text in each is the file's text, the SQL the steps show. On a
+            real server each worker has a session of its own, and the lab's tests send every statement unprepared there.
+          </li>
         </ul>
       </details>
       <fieldset className="console-presets">
