@@ -23,6 +23,7 @@ import type { messages, PGliteInterface } from '@electric-sql/pglite';
 import type { Row, StatementOutcome, Value } from '../sim/types';
 import { type SqlId, sqlText } from '../sql/registry';
 import { loadPGlite } from './pglite-open';
+import { concat } from './pglite-wire';
 import type { BackpressureDatabase, BackpressureStatement, BackpressureTransaction, SessionId } from './port';
 import { normalizeValue } from './values';
 
@@ -243,16 +244,4 @@ function errorOutcome(data: Uint8Array, start: number, end: number): StatementOu
     offset = stop + 1;
   }
   return { status: 'error', code: fields.get('C') ?? 'XX000', message: fields.get('M') ?? 'unknown error' };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

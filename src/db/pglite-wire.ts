@@ -165,7 +165,8 @@ export class PGliteWire {
   }
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
+/** Protocol messages (or reply chunks) as one buffer. */
+export function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {
