@@ -233,6 +233,14 @@ export class Walk {
     return this.lane[lane] !== undefined && this.sim.movable().filter((id) => this.withinBudget(id)).length === 0;
   }
 
+  /**
+   * Everything that decides what can happen from here, with the environment lane at `lane`: the rows,
+   * locks, workers, clock and waits (the simulation's state key), the stuck workers' budgets, and the lane.
+   */
+  stateKey(lane: number): string {
+    return `${lane}|${this.budgetKey()}|${this.sim.stateKey()}`;
+  }
+
   /** What the stuck workers' budgets leave open from here, as text: part of what decides the future. */
   budgetKey(): string {
     return [...this.stuck].map((id) => `${id}:${this.stepsOf(id)}`).join(',');

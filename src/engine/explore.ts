@@ -289,7 +289,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
   const solve = async (prefix: string[], lane: number, share: number, arrival: Arrival | null): Promise<{ key: string; solved: Solved }> => {
     if (options.cancelled?.()) throw new ExplorationCancelled();
     const stepsHere = walk.sim.trace().steps;
-    const key = `${lane}|${walk.budgetKey()}|${walk.sim.stateKey()}|${historyKey(stepsHere)}`;
+    const key = `${walk.stateKey(lane)}|${historyKey(stepsHere)}`;
     const known = memo.get(key);
     if (known) {
       counted += countOf(known.tally);

@@ -9,6 +9,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import type { LabDatabase } from '../../src/db/port';
 import { PostgresLab } from '../../src/db/postgres-lab';
+import { type CoverSummary, coverStateGraph } from '../../src/engine/cover';
 import { type ExploredSchedule, exploreSchedules } from '../../src/engine/enumerate';
 import { Simulation } from '../../src/engine/simulation';
 import { ScheduleError } from '../../src/sim/schedule';
@@ -265,6 +266,35 @@ export async function compareEveryInterleaving(
   };
   const result = await compareOnPostgres(dbs.postgres, scenario, settings, schedules, signal);
   return { ...result, cut };
+}
+
+/**
+ * Schedules that take every step from every state the scenario can reach (src/engine/cover.ts), compared
+ * on the server. Agreeing on each of those steps, and on the state it leads to, is agreeing on every
+ * schedule; `cut` when the state limit stopped the search.
+ */
+export async function compareStateGraph(
+  dbs: Databases,
+  scenario: Scenario,
+  settings: Settings,
+  signal?: AbortSignal,
+): Promise<Comparison & CoverSummary> {
+  let graph: CoverSummary = { states: 0, edges: 0, cut: false };
+  const cover = coverStateGraph(dbs.pglite, scenario, settings);
+  const schedules = {
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        const next = await cover.next();
+        if (next.done) {
+          graph = next.value;
+          return;
+        }
+        yield next.value;
+      }
+    },
+  };
+  const result = await compareOnPostgres(dbs.postgres, scenario, settings, schedules, signal);
+  return { ...result, ...graph };
 }
 
 /** One line for the log: how many schedules, and any differences in wording or holders (reported, not failed). */
