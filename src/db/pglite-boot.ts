@@ -5,7 +5,9 @@
  * The fast path loads a data directory built ahead of time (scripts/build-datadir.ts: initdb, the lab's
  * schema, a clean shutdown, ~1 MB gzip) instead of running initdb (1.2–2.4 s in Node, ~3 s in a
  * browser). It loads PGlite's JavaScript, compiles its wasm and reads its file bundle and the data
- * directory side by side (downloads, in a browser), then hands them all to PGlite.create().
+ * directory side by side (downloads, in a browser), then hands them all to PGlite.create(). The data
+ * directory's files are placed in Postgres's in-memory file system as views of the archive's bytes,
+ * not copied out of it.
  *
  * If the data directory is missing, unreadable, stale (built from another schema.sql) or Postgres will
  * not start from it, the lab starts the slow way and the result says why (`source`, `fallbackReason`);
@@ -48,11 +50,10 @@ export interface LabBoot {
 
 export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const started = performance.now();
-  const source = options.dataDir === undefined ? LAB_DATA_DIR_URL : options.dataDir;
   // Everything is requested at once: in a browser the wasm compiles while the rest downloads.
   const pglite = loadPGlite();
   const files = engineFiles();
-  const dataDir = source === null ? null : readDataDir(source).then(
+  const dataDir = options.dataDir === null ? null : dataDirOf(options.dataDir).then(
     (tar) => ({ tar, error: null }),
     (error: unknown) => ({ tar: null, error: `it could not be read: ${messageOf(error)}` }),
   );
@@ -99,7 +100,7 @@ export const LAB_SCHEMA_FILE = 'lease-lab-schema';
 type EngineFiles = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
 async function openFromDataDir(
-  pglite: Parameters<typeof createLabPGlite>[0],
+  pglite: PGliteModule,
   tar: Uint8Array,
   files: EngineFiles,
   onStarted: () => void,
@@ -109,9 +110,9 @@ async function openFromDataDir(
   try {
     pg = await createLabPGlite(pglite, {
       ...files,
-      // initdb never runs when a data directory is loaded; an empty module stops PGlite fetching its wasm.
+      // initdb never runs when a data directory is present; an empty module stops PGlite fetching its wasm.
       initdbWasmModule: emptyWasmModule(),
-      loadDataDir: new Blob([tar as Uint8Array<ArrayBuffer>], { type: 'application/x-tar' }),
+      fs: dataDirInMemory(pglite, tar),
       startParams: labStartParams(pglite.PGlite),
     });
   } catch (error) {
@@ -133,19 +134,88 @@ function nodeModule<T>(name: string): Promise<T> {
   return import(/* @vite-ignore */ name) as Promise<T>;
 }
 
-/** Reads a data directory from wherever it is, and returns it as an uncompressed tar. */
-async function readDataDir(source: DataDirSource): Promise<Uint8Array> {
+/** The data directory as an uncompressed tar that this boot owns (Postgres will write into it). */
+function dataDirOf(source: DataDirSource | undefined): Promise<Uint8Array> {
+  // Bytes read here are this boot's own; bytes it was given are copied first.
+  return source === undefined ? readDataDir(LAB_DATA_DIR_URL, true) : readDataDir(source, false);
+}
+
+/**
+ * Reads a data directory from wherever it is, and returns it as an uncompressed tar. The tar becomes
+ * Postgres's files, which it writes to; `owned` says the bytes given are this boot's to change.
+ */
+async function readDataDir(source: DataDirSource, owned: boolean): Promise<Uint8Array> {
   let bytes: Uint8Array;
   if (source instanceof Blob) bytes = new Uint8Array(await source.arrayBuffer());
-  else if (source instanceof ArrayBuffer) bytes = new Uint8Array(source);
-  else if (source instanceof Uint8Array) bytes = source;
+  else if (source instanceof ArrayBuffer) bytes = owned ? new Uint8Array(source) : new Uint8Array(source.slice(0));
+  else if (source instanceof Uint8Array) bytes = owned ? source : new Uint8Array(source);
   else bytes = await readBytes(typeof source === 'string' ? new URL(source, globalThis.location?.href) : source);
   // A server may have unpacked it already (Content-Encoding: gzip for a .gz file); look, don't trust names.
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (bytes.length < 512 || String.fromCharCode(...bytes.subarray(257, 262)) !== 'ustar') {
     throw new Error(`it is not a tar archive (${bytes.length} bytes)`);
   }
-  return bytes;
+  // A plain Uint8Array (not a Node Buffer, whose slice() shares memory): the file system keeps views of it.
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+interface TarEntry {
+  name: string;
+  directory: boolean;
+  data: Uint8Array;
+}
+
+/** The entries of a ustar archive, their data as views of the archive's bytes. */
+function tarEntries(tar: Uint8Array): TarEntry[] {
+  const decoder = new TextDecoder();
+  const entries: TarEntry[] = [];
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const header = tar.subarray(offset, offset + 512);
+    const nameEnd = header.indexOf(0);
+    const name = decoder.decode(header.subarray(0, nameEnd < 0 || nameEnd > 100 ? 100 : nameEnd));
+    if (name === '') break;
+    const size = Number.parseInt(decoder.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
+    const directory = header[156] === 0x35; // '5'
+    entries.push({ name: name.replace(/\/$/, ''), directory, data: tar.subarray(offset + 512, offset + 512 + size) });
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  return entries;
+}
+
+type PGliteModule = Parameters<typeof createLabPGlite>[0] & Pick<typeof import('@electric-sql/pglite'), 'MemoryFS'>;
+
+/** The subset of Emscripten's file system this boot uses. */
+interface EmscriptenFiles {
+  mkdirTree(path: string): void;
+  createDataFile(parent: string, name: string, data: Uint8Array, canRead: boolean, canWrite: boolean, canOwn: boolean): unknown;
+}
+
+/**
+ * PGlite's in-memory file system with the data directory already in it. PGlite's own `loadDataDir` copies
+ * the archive (to unpack it, and again into each file, ~8.5 MB); here each file is a view of the tar's
+ * bytes (Emscripten's "canOwn"), placed before Postgres starts, and PGlite finds an existing database.
+ */
+function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, tar: Uint8Array): InstanceType<typeof MemoryFS> {
+  const root = Base.paths.PGDATA;
+  const entries = tarEntries(tar);
+  class DataDirInMemory extends MemoryFS {
+    override async init(...args: Parameters<InstanceType<typeof MemoryFS>['init']>) {
+      const { emscriptenOpts } = await super.init(...args);
+      const place = ({ FS }: { FS: EmscriptenFiles }) => {
+        FS.mkdirTree(root);
+        for (const { name, directory, data } of entries) {
+          const path = `${root}/${name}`;
+          if (directory) FS.mkdirTree(path);
+          else {
+            const slash = path.lastIndexOf('/');
+            FS.createDataFile(path.slice(0, slash), path.slice(slash + 1), data, true, true, true);
+          }
+        }
+      };
+      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), place] } };
+    }
+  }
+  return new DataDirInMemory();
 }
 
 /**
@@ -161,17 +231,8 @@ function checkSchema(tar: Uint8Array): void {
 
 /** The text of a file in a ustar archive, or null if it has none of that name. */
 function tarEntryText(tar: Uint8Array, name: string): string | null {
-  const decoder = new TextDecoder();
-  for (let offset = 0; offset + 512 <= tar.length; ) {
-    const header = tar.subarray(offset, offset + 512);
-    const nameEnd = header.indexOf(0);
-    const entry = decoder.decode(header.subarray(0, nameEnd < 0 || nameEnd > 100 ? 100 : nameEnd));
-    if (entry === '') return null;
-    const size = Number.parseInt(decoder.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
-    if (entry === name) return decoder.decode(tar.subarray(offset + 512, offset + 512 + size)).trim();
-    offset += 512 + Math.ceil(size / 512) * 512;
-  }
-  return null;
+  const entry = tarEntries(tar).find((candidate) => candidate.name === name && !candidate.directory);
+  return entry ? new TextDecoder().decode(entry.data).trim() : null;
 }
 
 async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {

@@ -48,6 +48,7 @@ let lastRequestAt = 0;
 let requestsInFlight = 0;
 
 const started = performance.now();
+markStart('engine-script');
 let ready: Promise<Engine> = start();
 ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(error) }));
 ready.then(
@@ -111,12 +112,17 @@ async function start(): Promise<Engine> {
 }
 
 async function startPGlite() {
-  const { db: lab, source, fallbackReason } = await bootLab();
+  const bootStarted = performance.now();
+  const { db: lab, source, fallbackReason, marks } = await bootLab();
+  markStart('files-in', bootStarted + marks.files);
+  markStart('postgres-started', bootStarted + marks.started);
+  markStart('lab-open');
   const host = newHost(lab);
   // A first, small replay compiles the query paths while the start is still being waited for, so the
   // learner's first request is not the one that pays for it (and is not mistaken for a hang).
   const first = SCENARIOS[0]!;
   await host.load({ type: 'load', scenarioId: first.id, settings: defaultSettings(first), schedule: first.script.slice(0, 2), onInapplicable: 'skip' });
+  markStart('warmed-up');
   return { engine: { host, pglite: lab }, source, fallbackReason };
 }
 
@@ -202,6 +208,14 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
       await pglite.pg.query('SELECT run_id FROM runs FOR UPDATE');
       throw new Error('the runaway statement returned; PGlite no longer spins on lock waits');
   }
+}
+
+/**
+ * Where the start went, as User Timing marks in this worker's timeline (the browser benchmark reads them):
+ * the script running, the files in, Postgres started, the lab open, the first replay done.
+ */
+function markStart(name: string, at?: number): void {
+  performance.mark(`lease-lab:${name}`, at === undefined ? undefined : { startTime: at });
 }
 
 function messageOf(error: unknown): string {

@@ -108,6 +108,19 @@ describe('booting from the pre-built data directory', () => {
     }
   });
 
+  it('leaves bytes it was given as they were: Postgres writes to its copy', async () => {
+    const given = builtTar();
+    const before = Buffer.from(given);
+    const boot = await bootLab({ dataDir: given });
+    try {
+      await expectClaimWorks(boot.db);
+      await boot.db.pg.exec('CHECKPOINT');
+    } finally {
+      await boot.db.close();
+    }
+    expect(given.equals(before)).toBe(true);
+  });
+
   it('reads the array types on the first query(), not at start, and query() still returns arrays', async () => {
     const boot = await bootLab();
     try {
