@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { followConnection, saveOfflineCopy } from './offline/status';
 import { createLabStore } from './store/lab-store';
 import type { StorageLike } from './store/persist';
+import { whenQuiet } from './store/quiet';
 import { LabProvider } from './store/react';
 import { connectOutside } from './store/sync';
 import { App } from './ui/App';
@@ -34,8 +35,9 @@ export function startPage(engine: WorkerEngine): () => void {
     document.documentElement.dataset.labReady = 'true';
     unsubscribeReady();
     // The offline copy (a built app only; the dev server has none) is fetched once Postgres is up, so
-    // it never competes with the start; by then most files are in the HTTP cache anyway.
-    if (import.meta.env.PROD && 'serviceWorker' in navigator) void saveOfflineCopy(navigator.serviceWorker);
+    // it never competes with the start, and in the first pause in the learner's steps (store/quiet.ts),
+    // so it never slows the first ones down; by then most files are in the HTTP cache anyway.
+    if (import.meta.env.PROD && 'serviceWorker' in navigator) whenQuiet(store, () => void saveOfflineCopy(navigator.serviceWorker));
   });
   followConnection(window);
 

@@ -11,6 +11,7 @@ import { type CSSProperties, type KeyboardEvent, type PointerEvent, type Ref, us
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
 import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
+import { steady } from './steady';
 import { TIMELINE_HTML_CSS } from './theme';
 import { TimelineSvg } from './TimelineSvg';
 
@@ -92,11 +93,14 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   // `shift` px; it is laid out again only when the overscan runs out, so a drag costs a transform per frame.
   const [overscan, setOverscan] = useState(0);
   const [shift, setShift] = useState(0);
-  const layout = useMemo(
+  const freshLayout = useMemo(
     () => layoutTimeline(trace, { width, height }, view ?? undefined, { position: shown, overscan }),
     [trace, width, height, view, shown, overscan],
   );
-  const layoutRef = useRef(layout);
+  // The drawn layout, as of the last commit: what did not move keeps its objects (steady.ts), so a step
+  // redraws only what it changed.
+  const layoutRef = useRef(freshLayout);
+  const layout = useMemo(() => steady(layoutRef.current, freshLayout), [freshLayout]);
   useLayoutEffect(() => {
     layoutRef.current = layout;
   }, [layout]);

@@ -1,7 +1,9 @@
 /**
  * Draws a TimelineLayout as SVG. Presentational only: no state, no effects, so it also renders on the
- * server (the preview harness and snapshot tests use renderToStaticMarkup). The layers that depend
- * only on the layout are memoised, so moving the selection or the hover redraws only the overlay.
+ * server (the preview harness and snapshot tests use renderToStaticMarkup). Each layer, and each mark,
+ * bar and tick in it, is memoised on the parts of the layout it draws: with Timeline's steady layout
+ * (steady.ts) a step redraws what it added or moved, and moving the selection or the hover redraws
+ * only the overlay and the two step numbers concerned.
  */
 import { memo, type Ref, type SVGProps } from 'react';
 import type { AnomalyKind } from '../sim/types';
@@ -45,26 +47,26 @@ export function TimelineSvg({ layout, selected, hovered, uid, ariaLabel, shiftX 
       <style>{TIMELINE_CSS}</style>
       <Defs uid={uid} plot={plot} height={height} />
       <rect className="tl-bg" x={0} y={0} width={width} height={height} />
-      <Lanes layout={layout} />
+      <Lanes lanes={layout.lanes} width={width} plotLeft={plot.left} />
       <g clipPath={`url(#${clip})`}>
         <g transform={shift}>
           <Overlay layout={layout} selected={selected} hovered={hovered} />
-          <Background layout={layout} />
-          <Links layout={layout} />
-          <Bars layout={layout} uid={uid} />
-          <Marks layout={layout} />
+          <Background breaks={layout.breaks} lanes={layout.lanes} spans={layout.spans} top={plot.top} bottom={layout.anomalyBand?.bottom ?? plot.bottom} />
+          <Links links={layout.links} />
+          <Bars bars={layout.bars} uid={uid} />
+          <Marks marks={layout.marks} crashes={layout.crashes} />
           <Selection layout={layout} selected={selected} />
-          <LinkLabels layout={layout} />
-          <Ticks layout={layout} selected={selected} />
+          <LinkLabels links={layout.links} />
+          <Ticks timeTicks={layout.timeTicks} stepTicks={layout.stepTicks} axes={layout.axes} selected={selected} />
         </g>
       </g>
       <AxisNames layout={layout} />
-      <Legend layout={layout} uid={uid} />
+      <Legend legend={layout.legend} uid={uid} />
     </svg>
   );
 }
 
-function Defs({ uid, plot, height }: { uid: string; plot: TimelineLayout['plot']; height: number }) {
+const Defs = memo(function Defs({ uid, plot, height }: { uid: string; plot: TimelineLayout['plot']; height: number }) {
   return (
     <defs>
       <clipPath id={`${uid}-plot`}>
@@ -76,17 +78,17 @@ function Defs({ uid, plot, height }: { uid: string; plot: TimelineLayout['plot']
       </pattern>
     </defs>
   );
-}
+});
 
-const Lanes = memo(function Lanes({ layout }: { layout: TimelineLayout }) {
+const Lanes = memo(function Lanes({ lanes, width, plotLeft }: { lanes: TimelineLayout['lanes']; width: number; plotLeft: number }) {
   return (
     <g>
-      {layout.lanes.map((lane, i) => (
+      {lanes.map((lane, i) => (
         <g key={lane.id}>
           {lane.kind === 'system' ? (
-            <rect className="tl-lane-system" x={0} y={lane.top} width={layout.width} height={lane.height} />
+            <rect className="tl-lane-system" x={0} y={lane.top} width={width} height={lane.height} />
           ) : i % 2 === 0 ? (
-            <rect className="tl-lane-alt" x={0} y={lane.top} width={layout.width} height={lane.height} />
+            <rect className="tl-lane-alt" x={0} y={lane.top} width={width} height={lane.height} />
           ) : null}
           {lane.kind === 'system' ? (
             <text className="tl-lane-small" x={8} y={lane.markY - 2}>
@@ -96,7 +98,7 @@ const Lanes = memo(function Lanes({ layout }: { layout: TimelineLayout }) {
               </tspan>
             </text>
           ) : (
-            <text className="tl-lane-name" x={layout.plot.left / 2 - 8} y={lane.markY + 5} textAnchor="middle">
+            <text className="tl-lane-name" x={plotLeft / 2 - 8} y={lane.markY + 5} textAnchor="middle">
               {lane.label}
             </text>
           )}
@@ -106,33 +108,46 @@ const Lanes = memo(function Lanes({ layout }: { layout: TimelineLayout }) {
   );
 });
 
-const Background = memo(function Background({ layout }: { layout: TimelineLayout }) {
-  const bottom = layout.anomalyBand?.bottom ?? layout.plot.bottom;
+interface BackgroundProps {
+  breaks: TimelineLayout['breaks'];
+  lanes: TimelineLayout['lanes'];
+  spans: TimelineLayout['spans'];
+  top: number;
+  bottom: number;
+}
+
+const Background = memo(function Background({ breaks, lanes, spans, top, bottom }: BackgroundProps) {
   return (
     <g>
-      {layout.breaks.map((b) => (
-        <line key={b.step} className="tl-break" x1={f(b.x)} x2={f(b.x)} y1={layout.plot.top - 4} y2={bottom} />
+      {breaks.map((b) => (
+        <line key={b.step} className="tl-break" x1={f(b.x)} x2={f(b.x)} y1={top - 4} y2={bottom} />
       ))}
-      {layout.lanes.map((lane) =>
+      {lanes.map((lane) =>
         lane.line ? <line key={lane.id} className="tl-lifeline" x1={f(lane.line.x0)} x2={f(lane.line.x1)} y1={lane.markY} y2={lane.markY} /> : null,
       )}
-      {layout.spans.map((span) => (
-        <g key={`${span.kind}-${span.fromStep}`}>
-          <rect
-            className={span.kind === 'pause' ? 'tl-pause' : 'tl-wait'}
-            x={f(span.x0)}
-            y={f(span.y)}
-            width={f(Math.max(1, span.x1 - span.x0))}
-            height={span.height}
-            rx={span.height / 2}
-          />
-          {span.text ? (
-            <text className="tl-span-text" x={f(span.textX)} y={f(span.y + span.height / 2 + 3.5)}>
-              {span.text}
-            </text>
-          ) : null}
-        </g>
+      {spans.map((span) => (
+        <Span key={`${span.kind}-${span.fromStep}`} span={span} />
       ))}
+    </g>
+  );
+});
+
+const Span = memo(function Span({ span }: { span: TimelineLayout['spans'][number] }) {
+  return (
+    <g>
+      <rect
+        className={span.kind === 'pause' ? 'tl-pause' : 'tl-wait'}
+        x={f(span.x0)}
+        y={f(span.y)}
+        width={f(Math.max(1, span.x1 - span.x0))}
+        height={span.height}
+        rx={span.height / 2}
+      />
+      {span.text ? (
+        <text className="tl-span-text" x={f(span.textX)} y={f(span.y + span.height / 2 + 3.5)}>
+          {span.text}
+        </text>
+      ) : null}
     </g>
   );
 });
@@ -145,46 +160,50 @@ const SEGMENT_CLASS: Record<LeaseState, string> = {
   'orphan-expired': 'tl-lease-orphan',
 };
 
-const Bars = memo(function Bars({ layout, uid }: { layout: TimelineLayout; uid: string }) {
+const Bars = memo(function Bars({ bars, uid }: { bars: TimelineLayout['bars']; uid: string }) {
   return (
     <g>
-      {layout.bars.map((bar) => {
-        const { x0, y, height: h } = bar;
-        // The solid outline covers what the worker believed; an orphaned tail gets a dashed one.
-        const orphanAt = bar.segments.find((s) => s.state === 'orphan' || s.state === 'orphan-expired')?.x0;
-        const x1 = orphanAt ?? bar.x1;
-        const open = bar.open && orphanAt === undefined;
-        const edge = open ? `M${f(x1)},${f(y)}H${f(x0)}V${f(y + h)}H${f(x1)}` : `M${f(x0)},${f(y)}H${f(x1)}V${f(y + h)}H${f(x0)}Z`;
-        return (
-          <g key={`${bar.worker}-${bar.runId}-${bar.generation}`}>
-            {bar.segments.map((s) => (
-              <rect
-                key={`${s.state}-${s.x0}`}
-                className={SEGMENT_CLASS[s.state]}
-                style={SEGMENT_CLASS[s.state] === 'tl-lease-hatched' ? { fill: `url(#${uid}-hatch)` } : undefined}
-                x={f(s.x0)}
-                y={f(y)}
-                width={f(Math.max(0, s.x1 - s.x0))}
-                height={h}
-              />
-            ))}
-            {x1 > x0 ? <path className="tl-lease-edge" d={edge} /> : null}
-            {bar.segments.map((s) =>
-              s.text ? (
-                <text key={`t-${s.state}-${s.x0}`} className={`tl-bar-text${s.state === 'valid' ? '' : ' tl-halo'}`} x={f(s.textX)} y={f(y + h / 2 + 3.5)}>
-                  {s.text}
-                </text>
-              ) : null,
-            )}
-            {bar.expiries.map((e) => (
-              <g key={`e-${e.seconds}-${e.x}`}>
-                <line className="tl-expiry" x1={f(e.x)} x2={f(e.x)} y1={f(y - 2)} y2={f(y + h + 4)} />
-                <path className="tl-expiry-head" d={`M${f(e.x - 4.5)},${f(y - 7)}H${f(e.x + 4.5)}L${f(e.x)},${f(y - 1)}Z`} />
-              </g>
-            ))}
-          </g>
-        );
-      })}
+      {bars.map((bar) => (
+        <Bar key={`${bar.worker}-${bar.runId}-${bar.generation}`} bar={bar} uid={uid} />
+      ))}
+    </g>
+  );
+});
+
+const Bar = memo(function Bar({ bar, uid }: { bar: TimelineLayout['bars'][number]; uid: string }) {
+  const { x0, y, height: h } = bar;
+  // The solid outline covers what the worker believed; an orphaned tail gets a dashed one.
+  const orphanAt = bar.segments.find((s) => s.state === 'orphan' || s.state === 'orphan-expired')?.x0;
+  const x1 = orphanAt ?? bar.x1;
+  const open = bar.open && orphanAt === undefined;
+  const edge = open ? `M${f(x1)},${f(y)}H${f(x0)}V${f(y + h)}H${f(x1)}` : `M${f(x0)},${f(y)}H${f(x1)}V${f(y + h)}H${f(x0)}Z`;
+  return (
+    <g>
+      {bar.segments.map((s) => (
+        <rect
+          key={`${s.state}-${s.x0}`}
+          className={SEGMENT_CLASS[s.state]}
+          style={SEGMENT_CLASS[s.state] === 'tl-lease-hatched' ? { fill: `url(#${uid}-hatch)` } : undefined}
+          x={f(s.x0)}
+          y={f(y)}
+          width={f(Math.max(0, s.x1 - s.x0))}
+          height={h}
+        />
+      ))}
+      {x1 > x0 ? <path className="tl-lease-edge" d={edge} /> : null}
+      {bar.segments.map((s) =>
+        s.text ? (
+          <text key={`t-${s.state}-${s.x0}`} className={`tl-bar-text${s.state === 'valid' ? '' : ' tl-halo'}`} x={f(s.textX)} y={f(y + h / 2 + 3.5)}>
+            {s.text}
+          </text>
+        ) : null,
+      )}
+      {bar.expiries.map((e) => (
+        <g key={`e-${e.seconds}-${e.x}`}>
+          <line className="tl-expiry" x1={f(e.x)} x2={f(e.x)} y1={f(y - 2)} y2={f(y + h + 4)} />
+          <path className="tl-expiry-head" d={`M${f(e.x - 4.5)},${f(y - 7)}H${f(e.x + 4.5)}L${f(e.x)},${f(y - 1)}Z`} />
+        </g>
+      ))}
     </g>
   );
 });
@@ -206,13 +225,13 @@ function ringDepths(links: readonly TimelineLink[]): Map<TimelineLink, number[]>
   return out;
 }
 
-const Links = memo(function Links({ layout }: { layout: TimelineLayout }) {
-  const depths = ringDepths(layout.links);
+const Links = memo(function Links({ links }: { links: TimelineLayout['links'] }) {
+  const depths = ringDepths(links);
   return (
     <g>
-      {layout.links.map((link) => {
+      {links.map((link) => {
         const cls = `tl-a-${link.kind}`;
-        const offset = (link.row - (layout.links.length - 1) / 2) * 2;
+        const offset = (link.row - (links.length - 1) / 2) * 2;
         return (
           <g key={`${link.kind}-${link.runId}-${link.steps[0]}`}>
             {link.stops.map((stop) => (
@@ -232,10 +251,10 @@ const Links = memo(function Links({ layout }: { layout: TimelineLayout }) {
   );
 });
 
-const LinkLabels = memo(function LinkLabels({ layout }: { layout: TimelineLayout }) {
+const LinkLabels = memo(function LinkLabels({ links }: { links: TimelineLayout['links'] }) {
   return (
     <g>
-      {layout.links.map((link) => {
+      {links.map((link) => {
         const w = link.labelWidth + 8;
         const x = link.labelAnchor === 'start' ? link.labelX - 4 : link.labelAnchor === 'end' ? link.labelX - w + 4 : link.labelX - w / 2;
         return (
@@ -255,38 +274,33 @@ function markClass(mark: TimelineMark): string {
   return `tl-mark tl-v-${mark.verdict}${mark.shape === 'cross' ? ' tl-shape-cross' : ''}`;
 }
 
-const Marks = memo(function Marks({ layout }: { layout: TimelineLayout }) {
+// The symbols first, then every label above them, then every sublabel: a label is never hidden under a neighbour's mark.
+const Marks = memo(function Marks({ marks, crashes }: { marks: TimelineLayout['marks']; crashes: TimelineLayout['crashes'] }) {
   return (
     <g>
-      {layout.crashes
+      {crashes
         .filter((c) => c.killed)
         .map((c) => (
           <path key={`k-${c.step}-${c.worker}`} className="tl-mark tl-shape-cross" d={symbolPath('cross', c.r)} transform={`translate(${f(c.x)},${f(c.y)})`} />
         ))}
-      {layout.marks.map((mark) => (
-        <path
-          key={mark.step}
-          className={markClass(mark)}
-          data-step={mark.step}
-          d={symbolPath(mark.shape, mark.r)}
-          transform={`translate(${f(mark.x)},${f(mark.y)})`}
-        />
+      {marks.map((mark) => (
+        <MarkSymbol key={mark.step} mark={mark} />
       ))}
-      {layout.marks.map((mark) =>
-        mark.label ? (
-          <text key={`l-${mark.step}`} className="tl-label tl-halo" x={f(mark.x)} y={f(mark.label.y)} textAnchor="middle">
-            {mark.label.text}
-          </text>
-        ) : null,
-      )}
-      {layout.marks.map((mark) =>
-        mark.sublabel ? (
-          <text key={`s-${mark.step}`} className="tl-sublabel tl-halo" x={f(mark.x)} y={f(mark.sublabel.y)} textAnchor="middle">
-            {mark.sublabel.text}
-          </text>
-        ) : null,
-      )}
+      {marks.map((mark) => (mark.label ? <MarkText key={`l-${mark.step}`} className="tl-label tl-halo" x={mark.x} text={mark.label} /> : null))}
+      {marks.map((mark) => (mark.sublabel ? <MarkText key={`s-${mark.step}`} className="tl-sublabel tl-halo" x={mark.x} text={mark.sublabel} /> : null))}
     </g>
+  );
+});
+
+const MarkSymbol = memo(function MarkSymbol({ mark }: { mark: TimelineMark }) {
+  return <path className={markClass(mark)} data-step={mark.step} d={symbolPath(mark.shape, mark.r)} transform={`translate(${f(mark.x)},${f(mark.y)})`} />;
+});
+
+const MarkText = memo(function MarkText({ className, x, text }: { className: string; x: number; text: { y: number; text: string } }) {
+  return (
+    <text className={className} x={f(x)} y={f(text.y)} textAnchor="middle">
+      {text.text}
+    </text>
   );
 });
 
@@ -317,34 +331,39 @@ function Selection({ layout, selected }: { layout: TimelineLayout; selected: num
   return <circle className="tl-ring-selected" cx={f(mark.x)} cy={f(mark.y)} r={mark.r + 4} />;
 }
 
-function Ticks({ layout, selected }: { layout: TimelineLayout; selected: number | null }) {
+interface TicksProps {
+  timeTicks: TimelineLayout['timeTicks'];
+  stepTicks: TimelineLayout['stepTicks'];
+  axes: TimelineLayout['axes'];
+  selected: number | null;
+}
+
+function Ticks({ timeTicks, stepTicks, axes, selected }: TicksProps) {
   return (
     <g>
-      {layout.timeTicks.map((t) => (
-        <text
-          key={`t-${t.step}-${t.sticky ? 's' : ''}`}
-          className={`tl-tick${t.sticky ? ' tl-tick-sticky' : ''}`}
-          x={f(t.x)}
-          y={layout.axes.timeY}
-          textAnchor={t.anchor}
-        >
-          {t.label}
-        </text>
-      ))}
-      {layout.stepTicks.map((t) => (
-        <text
-          key={`s-${t.step}`}
-          className={`tl-step-tick${t.step === selected ? ' tl-step-tick-selected' : ''}`}
-          x={f(t.x)}
-          y={layout.axes.stepY}
-          textAnchor="middle"
-        >
-          {t.label}
-        </text>
+      <TimeTicks ticks={timeTicks} y={axes.timeY} />
+      {stepTicks.map((t) => (
+        <StepTick key={`s-${t.step}`} tick={t} y={axes.stepY} selected={t.step === selected} />
       ))}
     </g>
   );
 }
+
+const TimeTicks = memo(function TimeTicks({ ticks, y }: { ticks: TimelineLayout['timeTicks']; y: number }) {
+  return ticks.map((t) => (
+    <text key={`t-${t.step}-${t.sticky ? 's' : ''}`} className={`tl-tick${t.sticky ? ' tl-tick-sticky' : ''}`} x={f(t.x)} y={y} textAnchor={t.anchor}>
+      {t.label}
+    </text>
+  ));
+});
+
+const StepTick = memo(function StepTick({ tick, y, selected }: { tick: TimelineLayout['stepTicks'][number]; y: number; selected: boolean }) {
+  return (
+    <text className={`tl-step-tick${selected ? ' tl-step-tick-selected' : ''}`} x={f(tick.x)} y={y} textAnchor="middle">
+      {tick.label}
+    </text>
+  );
+});
 
 /** Names in the left gutter for the rows that are not lanes. */
 function AxisNames({ layout }: { layout: TimelineLayout }) {
@@ -369,10 +388,10 @@ function AxisNames({ layout }: { layout: TimelineLayout }) {
   );
 }
 
-const Legend = memo(function Legend({ layout, uid }: { layout: TimelineLayout; uid: string }) {
+const Legend = memo(function Legend({ legend, uid }: { legend: TimelineLayout['legend']; uid: string }) {
   return (
     <g>
-      {layout.legend.map((item) => (
+      {legend.map((item) => (
         <g key={item.key} transform={`translate(${f(item.x)},${f(item.y)})`}>
           <LegendSwatch swatch={item.key} uid={uid} />
           <text className="tl-legend-text" x={27} y={4}>

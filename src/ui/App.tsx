@@ -71,7 +71,7 @@ function RaceLab() {
 
 /** The explorer and the lesson, rendered once the lab has started (both at once, so neither moves the other). */
 function BelowTheLab() {
-  const shown = useAfterStart();
+  const shown = useAfterStart(ADDRESS_AT_START.startsWith('#lesson/'));
   if (!shown) return null;
   return (
     <Suspense fallback={null}>

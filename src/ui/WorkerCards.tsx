@@ -1,6 +1,8 @@
+import { memo } from 'react';
 import { FINISHED_PHASES } from '../sim/types';
 import { formatCents, type WorkerCard, workerCard } from '../store/derive';
 import { useShownStep } from './hooks';
+import { sameFields } from './same';
 
 function leaseText(card: WorkerCard): string {
   if (card.leaseLeftSeconds === null) return '—';
@@ -8,7 +10,8 @@ function leaseText(card: WorkerCard): string {
   return `${card.leaseLeftSeconds} s left`;
 }
 
-function Card({ card }: { card: WorkerCard }) {
+/** Redrawn only when something on it changed: a step usually moves one worker of several. */
+const Card = memo(function Card({ card }: { card: WorkerCard }) {
   const finished = (FINISHED_PHASES as readonly string[]).includes(card.phase);
   return (
     <article className={`worker-card worker-${card.id}${finished ? ' finished' : ''}`} aria-label={`Worker ${card.id}`}>
@@ -45,7 +48,7 @@ function Card({ card }: { card: WorkerCard }) {
       </dl>
     </article>
   );
-}
+}, (a, b) => sameFields(a.card, b.card));
 
 /** One card per worker: what it believes, after the selected step. */
 export function WorkerCards() {

@@ -1,9 +1,11 @@
 /**
  * What the page shows after the lab: the panels below it and the SQL console's body load once the lab
- * has started, so the first render (and the first paint) is the one-screen lab alone.
+ * has started, so the first render (and the first paint) is the one-screen lab alone; and then in the
+ * first pause in the learner's steps (store/quiet.ts), so they never slow the first steps down.
  */
-import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
-import { useLab } from '../store/react';
+import { startTransition, useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { whenQuiet } from '../store/quiet';
+import { useLab, useLabStore } from '../store/react';
 
 /** A start slower than this (an old phone, a busy machine) shows the panels anyway: the lesson reads without Postgres. */
 export const SLOW_START_MS = 5000;
@@ -53,21 +55,50 @@ export function takeLessonWish(): boolean {
 }
 
 /**
- * True once the lab has settled and the main thread is idle (or SLOW_START_MS have passed, or the learner
- * asked for the lesson). It turns true inside a transition, so React renders what it reveals in slices
- * that a click can interrupt.
+ * Runs `callback` once the lab has settled, then had a quiet moment (store/quiet.ts; skipped when
+ * `waitForQuiet` is false), when the main thread is next idle.
  */
-export function useAfterStart(): boolean {
+export function useWhenSettledAndQuiet(callback: () => void, idleTimeoutMs?: number, waitForQuiet = true): void {
+  const store = useLabStore();
+  const settled = useLabSettled();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the callback is the caller's, read when the moment comes
+  useEffect(() => {
+    if (!settled) return;
+    let cancelIdle = () => {};
+    const idle = () => {
+      cancelIdle = whenIdle(callback, idleTimeoutMs);
+    };
+    let cancelQuiet = () => {};
+    if (waitForQuiet) cancelQuiet = whenQuiet(store, idle);
+    else idle();
+    return () => {
+      cancelQuiet();
+      cancelIdle();
+    };
+  }, [store, settled, waitForQuiet]);
+}
+
+/**
+ * True once the lab has settled into a pause and the main thread is idle (or SLOW_START_MS have passed,
+ * or the learner asked for the lesson or scrolled down to look for it). `cameForIt`: the page was opened
+ * at a link into what it reveals, so it comes without waiting for a pause. It turns true inside a
+ * transition, so React renders what it reveals in slices that a click can interrupt.
+ */
+export function useAfterStart(cameForIt = false): boolean {
   const settled = useLabSettled();
   const asked = useSyncExternalStore(subscribeAsk, () => askedFor);
   const [after, setAfter] = useState(false);
+  const reveal = useCallback(() => startTransition(() => setAfter(true)), []);
+  useWhenSettledAndQuiet(reveal, undefined, !cameForIt);
   useEffect(() => {
     if (after) return;
-    const reveal = () => startTransition(() => setAfter(true));
-    if (settled) return whenIdle(reveal);
-    const timer = setTimeout(reveal, SLOW_START_MS);
-    return () => clearTimeout(timer);
-  }, [settled, after]);
+    window.addEventListener('scroll', reveal, { passive: true, once: true });
+    const timer = settled ? undefined : setTimeout(reveal, SLOW_START_MS);
+    return () => {
+      window.removeEventListener('scroll', reveal);
+      clearTimeout(timer);
+    };
+  }, [settled, after, reveal]);
   return after || asked;
 }
 

@@ -3,7 +3,7 @@
  * the progress notice and reset control. Links between the views switch tabs.
  */
 import './lesson.css';
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { findChallenge } from '../../lessons/challenges';
 import { findChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../lessons/progress-store';
@@ -68,22 +68,24 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
   // would write its older copy over it.
   useEffect(() => (typeof window === 'undefined' ? undefined : store.listenToOtherTabs(window)), [store]);
 
-  const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
-  const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
-  const openChallenge = (challengeId: string) => setPlace({ tab: 'challenges', challengeId });
+  // Every step in the lab brings a new currentTrace, which only the challenges read: the rest of the hub
+  // is built only when its own inputs change, so React skips it on a step.
+  const rest = useMemo(() => {
+    const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
+    const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
+    const openChallenge = (challengeId: string) => setPlace({ tab: 'challenges', challengeId });
 
-  function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
-    const last = TABS.length - 1;
-    const next = event.key === 'ArrowRight' ? (index === last ? 0 : index + 1) : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1) : event.key === 'Home' ? 0 : event.key === 'End' ? last : null;
-    if (next === null) return;
-    event.preventDefault();
-    const tab = TABS[next]!.id;
-    setPlace({ tab });
-    tabRefs.current.get(tab)?.focus();
-  }
+    function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
+      const last = TABS.length - 1;
+      const next = event.key === 'ArrowRight' ? (index === last ? 0 : index + 1) : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1) : event.key === 'Home' ? 0 : event.key === 'End' ? last : null;
+      if (next === null) return;
+      event.preventDefault();
+      const tab = TABS[next]!.id;
+      setPlace({ tab });
+      tabRefs.current.get(tab)?.focus();
+    }
 
-  return (
-    <div className="ll-lesson ll-hub">
+    const bar = (
       <div className="ll-hub-bar">
         <div role="tablist" aria-label="Lesson" className="ll-tabs">
           {TABS.map((tab, index) => (
@@ -108,8 +110,10 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
         </div>
         <ProgressSummary progressStore={progressStore} />
       </div>
-      <ProgressNotice progressStore={progressStore} />
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${place.tab}`} className="ll-panel">
+    );
+    const notice = <ProgressNotice progressStore={progressStore} />;
+    const otherPanels = (
+      <>
         {place.tab === 'chapters' ? (
           <LessonView
             runTrace={runTrace}
@@ -120,18 +124,32 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
             onNarrationStep={onNarrationStep}
           />
         ) : null}
-        {place.tab === 'challenges' ? (
-          <ChallengesView currentTrace={currentTrace} onOpenScenario={onOpenScenario} onOpenChapter={openChapter} progressStore={progressStore} challengeId={place.challengeId} />
-        ) : null}
         {place.tab === 'quiz' ? <QuizView runTrace={runTrace} onOpenChapter={openChapter} progressStore={progressStore} questionId={place.questionId} /> : null}
         {place.tab === 'exit' ? (
           <ExitCriteriaView progressStore={progressStore} onOpenChapter={openChapter} onOpenChallenge={openChallenge} onOpenQuestion={openQuestion} />
         ) : null}
         {place.tab === 'concepts' ? <ConceptTable onOpenChapter={openChapter} /> : null}
-      </div>
+      </>
+    );
+    const footer = (
       <footer className="ll-hub-footer">
         <ResetProgress progressStore={progressStore} />
       </footer>
+    );
+    return { bar, notice, otherPanels, footer, openChapter };
+  }, [place, id, progressStore, runTrace, onOpenScenario, onNarrationStep]);
+
+  return (
+    <div className="ll-lesson ll-hub">
+      {rest.bar}
+      {rest.notice}
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${place.tab}`} className="ll-panel">
+        {rest.otherPanels}
+        {place.tab === 'challenges' ? (
+          <ChallengesView currentTrace={currentTrace} onOpenScenario={onOpenScenario} onOpenChapter={rest.openChapter} progressStore={progressStore} challengeId={place.challengeId} />
+        ) : null}
+      </div>
+      {rest.footer}
     </div>
   );
 }
