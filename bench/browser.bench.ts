@@ -4,7 +4,8 @@
  * `PGlite.create()` on the main thread (the baseline) and the lab's bootLab() alone in a Web Worker.
  *   node --import tsx --import ./scripts/raw-loader.mjs bench/browser.bench.ts
  * BENCH_LOADS (default 5) cold loads of each page, each in a fresh browser context; BENCH_STEPS_PER_LOAD
- * (default 8) Step clicks timed per app load; BENCH_PAGES=plain,worker,app picks pages.
+ * (default 8) Step clicks timed per app load; BENCH_PAGES=plain,worker,app picks pages; BENCH_DIR (default
+ * $TMPDIR/lease-lab-bench) is where the pages are built.
  *
  * "Ready" is `document.documentElement.dataset.labReady === 'true'` when a page sets it; for an app that
  * does not (yet), the moment its Step button turns on (the first step can run).
@@ -19,15 +20,17 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium } from '@playwright/test';
+import { type Browser, chromium, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import type { CompositionGroup, CompositionLine } from './composition-plugin';
 import { kib, machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SITE = join(tmpdir(), 'lease-lab-bench', 'site');
-const COMPOSITION = join(tmpdir(), 'lease-lab-bench', 'composition.jsonl');
+/** BENCH_DIR: where the builds go (wiped at start); two benchmarks running at once need two. */
+const WORK_DIR = process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : join(tmpdir(), 'lease-lab-bench');
+const SITE = join(WORK_DIR, 'site');
+const COMPOSITION = join(WORK_DIR, 'composition.jsonl');
 const LOADS = runsFromEnv('BENCH_LOADS', 5);
 const STEPS_PER_LOAD = runsFromEnv('BENCH_STEPS_PER_LOAD', 8);
 /** The first Step click comes this long after the page is ready, as a learner's would (reading takes longer). */
@@ -55,6 +58,34 @@ interface LoadResult {
   /** The page's own script files (not its workers') fetched before it was ready: its first load. */
   scriptsBeforeReady: string[];
   boot?: { source?: string; fallbackReason?: string | null; ms?: number; marks?: { files: number; started: number }; error?: string };
+  /** The app's engine worker's start marks (src/worker/engine.worker.ts), in ms since navigation. */
+  engine?: Partial<Record<EngineMark, number>>;
+}
+
+/** The User Timing marks the app's engine worker leaves as it starts, in order. */
+const ENGINE_MARKS = ['engine-script', 'files-in', 'postgres-started', 'warmed-up'] as const;
+type EngineMark = (typeof ENGINE_MARKS)[number];
+const ENGINE_MARK_LABELS: Record<EngineMark, string> = {
+  'engine-script': "  the app's engine worker: navigation → its script runs",
+  'files-in': "  the app's engine worker: navigation → files in (wasm compiled, data fetched)",
+  'postgres-started': "  the app's engine worker: navigation → Postgres started",
+  'warmed-up': "  the app's engine worker: navigation → first replay done (ready sent)",
+};
+
+/** The engine worker's marks, moved from its own time origin to the page's. */
+async function engineMarks(workers: readonly PlaywrightWorker[], pageOrigin: number): Promise<LoadResult['engine']> {
+  const engine = workers.find((worker) => worker.url().includes('engine.worker'));
+  if (!engine) return undefined;
+  const { origin, marks } = await engine.evaluate(() => ({
+    origin: performance.timeOrigin,
+    marks: performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime] as const),
+  }));
+  const found: LoadResult['engine'] = {};
+  for (const name of ENGINE_MARKS) {
+    const mark = marks.find(([markName]) => markName === `lease-lab:${name}`);
+    if (mark) found[name] = origin + mark[1] - pageOrigin;
+  }
+  return found;
 }
 
 /** Installed before any page script: watches for readiness and records long tasks. */
@@ -105,6 +136,8 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
   try {
     await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
+    const workers: PlaywrightWorker[] = [];
+    page.on('worker', (worker) => workers.push(worker));
     await page.goto(url, { waitUntil: 'commit' });
     // Waits on the init script's promise, not with page.waitForFunction: that injects Playwright's
     // selector engine into the page, a main-thread task of its own (40–90 ms) in the middle of the start.
@@ -128,14 +161,17 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
         longTasks: before.length,
         blocking: before.reduce((sum, [, d]) => sum + Math.max(0, d - 50), 0),
         boot: (window as unknown as { benchBoot?: LoadResult['boot'] }).benchBoot,
+        origin: performance.timeOrigin,
         scriptsBeforeReady: performance
           .getEntriesByType('resource')
           .filter((e) => b.ready !== null && e.startTime < b.ready && /\.js(\?|$)/.test(e.name))
           .map((e) => new URL(e.name).pathname.split('/').pop() ?? e.name),
       };
     });
+    const { origin, ...loaded } = result;
+    const engine = kind === 'app' ? await engineMarks(workers, origin).catch(() => undefined) : undefined;
     if (kind === 'app' && result.ready !== null) stepTimes.push(...(await page.evaluate(timeSteps, { n: STEPS_PER_LOAD, firstAfterMs: FIRST_CLICK_AFTER_MS })));
-    return result;
+    return { ...loaded, engine };
   } finally {
     await context.close();
   }
@@ -272,7 +308,7 @@ function timeRow(what: string, values: number[], target?: { ms: number; label: s
 
 async function main(): Promise<void> {
   console.log(`\nLease Lab benchmark — the browser (headless Chromium, ${machineLine()})`);
-  rmSync(join(tmpdir(), 'lease-lab-bench'), { recursive: true, force: true });
+  rmSync(WORK_DIR, { recursive: true, force: true });
   mkdirSync(SITE, { recursive: true });
   const appDir = join(SITE, 'app');
   const appError = build('bench/vite.app.config.ts', appDir);
@@ -339,6 +375,8 @@ async function main(): Promise<void> {
     rows.push(timeRow('  inside the worker: bootLab() → Postgres started (PGlite.create)', workerBoots.map((b) => b.marks?.started ?? Number.NaN)));
     rows.push(timeRow('  inside the worker: bootLab() → lab ready (schema checked)', workerBoots.map((b) => b.ms ?? Number.NaN)));
   }
+  const engines = results.app.map((r) => r.engine).filter((marks) => marks !== undefined);
+  for (const name of engines.length > 0 ? ENGINE_MARKS : []) rows.push(timeRow(ENGINE_MARK_LABELS[name], engines.map((marks) => marks[name] ?? Number.NaN)));
   printTable(`Cold start: navigation → … (${LOADS} cold loads each, fresh browser context each)`, rows);
 
   if (steps.length > 0) {
