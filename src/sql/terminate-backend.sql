@@ -1,3 +1,3 @@
--- A worker's process dies: end its backend and wait (up to $2 ms) until it is gone, so its open
--- transaction has rolled back and its row locks are free when this returns (PostgreSQL 14+).
-SELECT pg_terminate_backend($1::integer, $2::bigint) AS terminated;
+-- A worker's process dies: end its backend. The lab then waits for the backend to close its
+-- connection, which it does only after its open transaction has rolled back and its row locks are free.
+SELECT pg_terminate_backend($1::integer) AS terminated;
