@@ -1,8 +1,9 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { BackpressureEntry } from './BackpressureEntry';
-import { useAfterStart, useNextFrame } from './deferred';
+import { useAfterStart, useNextFrame, useWhenSettledAndQuiet } from './deferred';
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
+import { lazyPanel } from './lazyPanel';
 import { HelpDialog } from './HelpDialog';
 import { Notices } from './Notices';
 import { Outcome } from './Outcome';
@@ -15,10 +16,18 @@ import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
 import { WorkerCards } from './WorkerCards';
 
-// Each in a chunk of its own, fetched when first shown: the first render and the first script are the lab's.
-const BackpressureView = lazy(() => import('./backpressure/BackpressureView').then((module) => ({ default: module.BackpressureView })));
-const ExplorerPanel = lazy(() => import('./explorer/ExplorerPanel').then((module) => ({ default: module.ExplorerPanel })));
-const LessonArea = lazy(() => import('./LessonArea').then((module) => ({ default: module.LessonArea })));
+// Each in a chunk of its own: the first render and the first script are the lab's. The panels below the
+// lab are fetched once it has started and the page is idle, and shown in the first pause (deferred.ts).
+const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () => import('./backpressure/BackpressureView').then((module) => module.BackpressureView));
+const explorer = lazyPanel('The interleaving explorer', () => import('./explorer/ExplorerPanel').then((module) => module.ExplorerPanel));
+const lesson = lazyPanel('The lesson', () => import('./LessonArea').then((module) => module.LessonArea));
+const ExplorerPanel = explorer.Panel;
+const LessonArea = lesson.Panel;
+
+function fetchPanelsBelow(): void {
+  void explorer.fetch();
+  void lesson.fetch();
+}
 
 /** The address the page was opened at: the lab rewrites it once loaded, and a lesson link in it is for the lesson, which comes later. */
 const ADDRESS_AT_START = window.location.hash;
@@ -71,6 +80,7 @@ function RaceLab() {
 
 /** The explorer and the lesson, rendered once the lab has started (both at once, so neither moves the other). */
 function BelowTheLab() {
+  useWhenSettledAndQuiet(fetchPanelsBelow, undefined, false);
   const shown = useAfterStart(ADDRESS_AT_START.startsWith('#lesson/'));
   if (!shown) return null;
   return (
