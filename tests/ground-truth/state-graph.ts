@@ -19,6 +19,13 @@ const CASE_TIMEOUT_MS = 600_000;
  * npm test within its time; npm test plays seeded samples of them (seeded.test.ts).
  */
 export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['heartbeat', 'stuck-heartbeat']);
+/**
+ * Where npm test runs each strategy under one fencing setting, alternating by strategy (naive off,
+ * compare-and-set on, SKIP LOCKED off, FOR UPDATE on, NOWAIT off), so both kinds of write still run: a
+ * crashed or killed worker never writes again, so fencing changes little there. The race, the held
+ * claim and the paused worker (the scenario fencing is for) run both settings everywhere.
+ */
+const ONE_FENCING_IN_NPM_TEST: ReadonlySet<string> = new Set(['crash-orphan', 'cancel-durable', 'cancel-kill']);
 const FULL = process.env.GROUND_TRUTH === 'full';
 
 export function everyState(id: string, strategies: readonly Strategy[] = STRATEGIES): void {
@@ -34,7 +41,8 @@ export function everyState(id: string, strategies: readonly Strategy[] = STRATEG
   });
 
   const cases = strategies.flatMap((strategy) => [false, true].map((fencing) => ({ strategy, fencing })));
-  const inThisRun = FULL || !FULL_RUN_ONLY.has(id) ? cases : [];
+  const oneFencing = ({ strategy, fencing }: { strategy: Strategy; fencing: boolean }) => fencing === (STRATEGIES.indexOf(strategy) % 2 === 1);
+  const inThisRun = FULL ? cases : FULL_RUN_ONLY.has(id) ? [] : ONE_FENCING_IN_NPM_TEST.has(id) ? cases.filter(oneFencing) : cases;
   const leftOut = cases.filter((c) => !inThisRun.includes(c));
 
   describe(`every step from every state of ${id} agrees on PGlite and PostgreSQL`, () => {
