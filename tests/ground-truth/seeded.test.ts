@@ -1,8 +1,8 @@
 /**
  * The scenarios npm test does not check whole: random complete schedules from fixed seeds, plus each
  * scenario's own script, under every strategy with fencing on and off, must play the same on PGlite and
- * on a real PostgreSQL server. The three-worker scenario (200 random schedules), and heartbeat and
- * stuck-heartbeat, whose every state is checked in the full ground truth only (state-graph.ts).
+ * on a real PostgreSQL server. The three-worker scenario (200 random schedules), and the two-worker
+ * scenarios whose every state is checked in the full ground truth only (state-graph.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExploredSchedule, seededSchedules } from '../../src/engine/enumerate';
@@ -12,7 +12,7 @@ import { STRATEGIES } from '../../src/sim/types';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 import { FULL_RUN_ONLY } from './state-graph';
 
-/** Random schedules per strategy and fencing: 3 × 5 × 2 × (20, 4, 4) = 280 in all, plus the 30 scripts. */
+/** Random schedules per strategy and fencing: 5 × 2 × (20 + 4 × 4) = 360 in all, plus the 50 scripts. */
 const PER_SETTING: Record<string, number> = Object.fromEntries([
   ...SCENARIOS.filter((s) => s.workers.length > 2).map((s) => [s.id, 20] as const),
   ...[...FULL_RUN_ONLY].map((id) => [id, 4] as const),
