@@ -242,7 +242,7 @@ export class Walk {
   }
 
   /** What the stuck workers' budgets leave open from here, as text: part of what decides the future. */
-  budgetKey(): string {
+  private budgetKey(): string {
     return [...this.stuck].map((id) => `${id}:${this.stepsOf(id)}`).join(',');
   }
 
