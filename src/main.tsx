@@ -9,12 +9,19 @@ import './styles/app.css';
 
 const engine = startWorkerEngine();
 
-// React DOM is asked for on its own as well, so the browser runs it in a task of its own before the
-// page's code: evaluated together, the two would hold the main thread for one task twice as long.
-void import('react-dom/client');
-import('./page')
-  .then(({ startPage }) => {
-    const stop = startPage(engine);
+/** Resolves in a later task of the main thread: what follows it runs in a task of its own. */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// React DOM and the page are fetched at once but run apart: the page does not import React DOM (it is
+// handed createRoot), so the browser evaluates each in its own task, and the page starts in a third.
+// While Postgres compiles in the worker, the main thread has about half the machine: one task doing all
+// three held it for 60–140 ms here, long enough for a click or a key to wait.
+Promise.all([import('react-dom/client'), import('./page')])
+  .then(async ([{ createRoot }, { startPage }]) => {
+    await nextTask();
+    const stop = startPage(engine, createRoot);
     import.meta.hot?.dispose(() => {
       stop();
       engine.dispose();

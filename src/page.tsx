@@ -4,7 +4,7 @@
  * effects can never start a second Postgres.
  */
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import type { createRoot as CreateRoot } from 'react-dom/client';
 import { followConnection, saveOfflineCopy } from './offline/status';
 import { createLabStore } from './store/lab-store';
 import type { StorageLike } from './store/persist';
@@ -22,8 +22,8 @@ function localStorageOrNull(): StorageLike | null {
   }
 }
 
-/** Starts the store and renders the page; returns what undoes the links to the outside (for hot reload). */
-export function startPage(engine: WorkerEngine): () => void {
+/** Starts the store and renders the page with React DOM's createRoot (main.tsx loads it apart); returns what undoes the links to the outside (for hot reload). */
+export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): () => void {
   const storage = localStorageOrNull();
   const store = createLabStore({ engine, storage });
   const disconnect = connectOutside(store, window, storage);
