@@ -225,6 +225,8 @@ const GUTTER = 64;
 const RIGHT_PAD = 14;
 /** Wider slots than this leave room at the right instead: a 9-step trace should not look stretched. */
 const MAX_SLOT = 110;
+/** How much room the x domain makes at a time once the steps no longer fit one plot (see fullDomain). */
+const DOMAIN_GROWTH = 1.5;
 /** The default view zooms in until slots are at least this wide, so labels can be read. */
 const COMFORT_SLOT = 44;
 /** Zooming out stops here: a few thousand marks in view would make panning stutter. */
@@ -318,11 +320,20 @@ export function timelineHeight(trace: Trace, width: number, position = trace.ste
   return fixedHeight(anomalyRows(trace, position), width) + traceModel(trace).workers.length * LANE_HEIGHT;
 }
 
-/** The slot coordinates x can show, given the plot width: all steps, and never wider than MAX_SLOT each. */
+/**
+ * The slot coordinates x can show, given the plot width: all steps, and never wider than MAX_SLOT each.
+ * Past one plot of MAX_SLOT slots, the domain grows by DOMAIN_GROWTH at a time, not by one slot per step:
+ * a new step then usually lands in room already there, so the marks drawn before it stay where they are
+ * (the learner's eye can follow them, and the step redraws only what is new) and the axis rescales once
+ * every few steps.
+ */
 function fullDomain(model: TraceModel, plotWidth: number): [number, number] {
   const d0 = -0.6;
-  const last = model.u.at(-1) ?? 0;
-  return [d0, Math.max(last + 0.6, d0 + plotWidth / MAX_SLOT)];
+  const needed = (model.u.at(-1) ?? 0) + 0.6 - d0;
+  const onePlot = plotWidth / MAX_SLOT;
+  if (needed <= onePlot) return [d0, d0 + onePlot];
+  const growths = Math.ceil(Math.log(needed / onePlot) / Math.log(DOMAIN_GROWTH) - 1e-9);
+  return [d0, d0 + onePlot * DOMAIN_GROWTH ** growths];
 }
 
 function zoomLimits(domain: [number, number], plotWidth: number): { minSpan: number; maxSpan: number } {
@@ -351,7 +362,7 @@ function latestU(model: TraceModel, position: number): number {
 
 /**
  * The window shown before the learner zooms: every step if they fit at a readable width, otherwise a
- * readable window that ends with the latest revealed step.
+ * readable window whose last quarter holds the latest revealed step.
  */
 export function defaultView(trace: Trace, size: TimelineSize, position = trace.steps.length): TimelineView {
   const model = traceModel(trace);
@@ -359,7 +370,11 @@ export function defaultView(trace: Trace, size: TimelineSize, position = trace.s
   const domain = fullDomain(model, plotWidth);
   if (plotWidth / (domain[1] - domain[0]) >= COMFORT_SLOT) return { x0: domain[0], x1: domain[1] };
   const span = plotWidth / COMFORT_SLOT;
-  const x1 = latestU(model, position) + 1.2;
+  // The window's end moves a quarter of its width at a time, as the domain grows (fullDomain): most
+  // steps land in room already shown and leave every mark before them where it was.
+  const stride = span / 4;
+  const firstEnd = domain[0] + span;
+  const x1 = firstEnd + Math.max(0, Math.ceil((latestU(model, position) + 1.2 - firstEnd) / stride - 1e-9)) * stride;
   const [x0, y1] = clampView({ x0: x1 - span, x1 }, domain, zoomLimits(domain, plotWidth));
   return { x0, x1: y1 };
 }

@@ -352,14 +352,39 @@ describe('view, zoom and culling', () => {
 });
 
 describe('following the learner', () => {
-  it('the default view of a long trace ends just after the latest revealed step', () => {
+  it('the default view of a long trace ends soon after the latest revealed step', () => {
     const trace = longTrace(2_000);
-    for (const position of [2_000, 700]) {
+    for (const position of [2_000, 700, 701, 702, 703]) {
       const view = defaultView(trace, SIZE, position);
       const l = layoutTimeline(trace, SIZE, view, { position });
       expect(l.marks.at(-1)!.step).toBe(position - 1);
-      expect(l.marks.at(-1)!.x).toBeGreaterThan(l.plot.right - 3 * l.slot);
+      const plotWidth = l.plot.right - l.plot.left;
+      expect(l.marks.at(-1)!.x).toBeGreaterThan(l.plot.right - plotWidth / 4 - 2 * l.slot);
       expect(l.marks.at(-1)!.x).toBeLessThan(l.plot.right);
+    }
+  });
+
+  it('a new step leaves the marks before it in place, but for an occasional rescale or page turn', () => {
+    // As the learner steps: the trace so far, all of it revealed, in the view nobody zoomed.
+    const firstMarkX = (trace: Trace, n: number, size: { width: number; height: number }) => {
+      const sofar = { ...trace, steps: trace.steps.slice(0, n) };
+      return layoutTimeline(sofar, size, undefined, { position: n }).marks[0]!.x;
+    };
+    const moves = (trace: Trace, size = SIZE) => {
+      let count = 0;
+      for (let n = 1; n < trace.steps.length; n++) if (Math.abs(firstMarkX(trace, n + 1, size) - firstMarkX(trace, n, size)) > 0.01) count++;
+      return count;
+    };
+    // At 1280 px the race fits one plot of the widest slots: nothing ever moves. At 700 px it does not.
+    expect(moves(traces.race!)).toBe(0);
+    for (const [trace, size] of [
+      [traces.race!, { width: 700, height: 420 }],
+      [traces.three!, { width: 700, height: 420 }],
+      [longTrace(200), SIZE],
+    ] as const) {
+      const count = moves(trace, size);
+      expect(count).toBeGreaterThan(0);
+      expect(count).toBeLessThanOrEqual(Math.ceil((trace.steps.length - 1) / 3));
     }
   });
 
