@@ -23,13 +23,11 @@ import type { messages, PGliteInterface } from '@electric-sql/pglite';
 import type { Row, StatementOutcome, Value } from '../sim/types';
 import { type SqlId, sqlText } from '../sql/registry';
 import { loadPGlite } from './pglite-open';
-import { concat } from './pglite-wire';
+import { exchangeRaw, MessageWriter, type Reply, readReplies } from './pglite-wire';
 import type { BackpressureDatabase, BackpressureStatement, BackpressureTransaction, SessionId } from './port';
 import { normalizeValue } from './values';
 
-type PGliteModule = Awaited<ReturnType<typeof loadPGlite>>;
-type Wire = PGliteModule['protocol']['serialize'];
-type ParseType = PGliteModule['types']['parseType'];
+type ParseType = Awaited<ReturnType<typeof loadPGlite>>['types']['parseType'];
 type DatabaseError = messages.DatabaseError;
 
 /** A statement parsed once on the session: its name there and the columns it returns. */
@@ -57,23 +55,16 @@ export class PGliteBackpressure implements BackpressureDatabase {
   private readonly prepared = new Map<SqlId, Prepared>();
   /** Transactions since the last VACUUM. */
   private writes = 0;
-  private readonly execute: Uint8Array;
-  private readonly sync: Uint8Array;
-
   private constructor(
     private readonly pg: PGliteInterface,
-    private readonly wire: Wire,
     private readonly parseType: ParseType,
-  ) {
-    this.execute = wire.execute();
-    this.sync = wire.sync();
-  }
+  ) {}
 
   /** Wraps a started PGlite that has the lab's schema (bootLab gives one, and so does the race lab's worker). */
   static async open(pg: PGliteInterface): Promise<PGliteBackpressure> {
-    const { protocol, types } = await loadPGlite();
+    const { types } = await loadPGlite();
     await pg.exec(sqlText('backpressure-schema'));
-    return new PGliteBackpressure(pg, protocol.serialize, types.parseType);
+    return new PGliteBackpressure(pg, types.parseType);
   }
 
   async clear(): Promise<void> {
@@ -90,17 +81,20 @@ export class PGliteBackpressure implements BackpressureDatabase {
   async transactions(clockIso: string, batch: BackpressureTransaction[]): Promise<StatementOutcome[]> {
     return this.pg.runExclusive(async () => {
       await this.prepare(batch.flatMap((transaction) => transaction.statements.map((statement) => statement.sqlId)));
-      const parts: Uint8Array[] = [];
+      const message = new MessageWriter();
       for (const { statements } of batch) {
-        parts.push(this.bind(SCOPE, [clockIso]), this.execute);
-        for (const statement of statements) parts.push(this.bind(statement.sqlId, statement.params), this.execute);
-        parts.push(this.sync);
+        this.bind(message, SCOPE, [clockIso]);
+        for (const statement of statements) this.bind(message, statement.sqlId, statement.params);
+        message.sync();
       }
       this.writes += batch.length;
       const vacuuming = this.writes >= VACUUM_EVERY_TRANSACTIONS;
       // Alone between two Syncs: VACUUM refuses to run inside a transaction or a pipeline of several statements.
-      if (vacuuming) parts.push(this.bind(VACUUM, []), this.execute, this.sync);
-      const answers = this.answers(batch, await this.exchange(concat(parts)), vacuuming);
+      if (vacuuming) {
+        this.bind(message, VACUUM, []);
+        message.sync();
+      }
+      const answers = this.answers(batch, readReplies(await exchangeRaw(this.pg, message.bytes())), vacuuming);
       if (vacuuming) this.writes = 0;
       return answers;
     });
@@ -111,58 +105,25 @@ export class PGliteBackpressure implements BackpressureDatabase {
   }
 
   /**
-   * Sends the messages and returns Postgres's answer as bytes. Read here rather than by PGlite's protocol
-   * parser: a second of the lab answers with dozens of messages, and only a few rows are needed from them.
+   * Each transaction's answer, from Postgres's replies (one per Sync): its last statement's rows, or the
+   * error that rolled it back. With `vacuuming`, one more reply follows the batch: the VACUUM's, which
+   * must not fail.
    */
-  private async exchange(message: Uint8Array): Promise<Uint8Array> {
-    const chunks: Uint8Array[] = [];
-    // The bytes are a view into the wasm memory, valid only during the call: copy them.
-    await this.pg.execProtocolRawStream(message, { onRawData: (bytes) => chunks.push(bytes.slice()) });
-    return chunks.length === 1 ? chunks[0]! : concat(chunks);
-  }
-
-  /**
-   * Each transaction's answer, from Postgres's reply: its last statement's rows, or the error that rolled
-   * it back. With `vacuuming`, one more group follows the batch: the VACUUM's, which must not fail.
-   */
-  private answers(batch: BackpressureTransaction[], data: Uint8Array, vacuuming: boolean): StatementOutcome[] {
-    const answers: StatementOutcome[] = [];
-    const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-    // Statements completed so far in the current transaction: the scope, then the lab's.
-    let completed = 0;
-    let rows: Row[] = [];
-    let failure: StatementOutcome | null = null;
-    for (let offset = 0; offset < data.length; ) {
-      const type = data[offset]!;
-      const end = offset + 1 + view.getInt32(offset + 1);
-      const transaction = batch[answers.length];
-      switch (type) {
-        case DATA_ROW:
-          // Only the last statement's rows are read (the scope's and the lock's are not).
-          if (transaction && completed === transaction.statements.length) rows.push(this.row(transaction.statements.at(-1)!.sqlId, view, offset + 5));
-          break;
-        case COMMAND_COMPLETE:
-        case EMPTY_QUERY:
-          completed += 1;
-          break;
-        case ERROR_RESPONSE:
-          failure ??= errorOutcome(data, offset + 5, end);
-          break;
-        case READY_FOR_QUERY:
-          // 'I': idle, the implicit transaction ended. Anything else means a transaction someone else
-          // opened on this session (the race lab never leaves one open between requests) swallowed ours.
-          if (data[offset + 5] !== IDLE) throw new Error('the backpressure lab ran inside a transaction left open on its session');
-          if (transaction) answers.push(failure ?? { status: 'ok', rows, rowCount: rows.length });
-          else if (vacuuming && failure?.status === 'error') throw new Error(`VACUUM (ANALYZE) backpressure.runs failed: ${failure.code} ${failure.message}`);
-          completed = 0;
-          rows = [];
-          failure = null;
-          break;
-      }
-      offset = end;
-    }
-    if (answers.length < batch.length) throw new Error(`PGlite answered ${answers.length} of ${batch.length} backpressure transactions`);
-    return answers;
+  private answers(batch: BackpressureTransaction[], replies: Reply[], vacuuming: boolean): StatementOutcome[] {
+    if (replies.length < batch.length + (vacuuming ? 1 : 0)) throw new Error(`PGlite answered ${replies.length} of ${batch.length} backpressure transactions`);
+    // 'I': idle, the implicit transaction ended. Anything else means a transaction someone else opened on
+    // this session (the race lab never leaves one open between requests) swallowed ours.
+    if (replies.some((reply) => reply.status !== 'I')) throw new Error('the backpressure lab ran inside a transaction left open on its session');
+    const vacuum = vacuuming ? replies[batch.length]! : null;
+    if (vacuum?.error) throw new Error(`VACUUM (ANALYZE) backpressure.runs failed: ${vacuum.error.code} ${vacuum.error.message}`);
+    return batch.map(({ statements }, i): StatementOutcome => {
+      const { error, completed } = replies[i]!;
+      if (error) return { status: 'error', code: error.code, message: error.message };
+      // The scope's answer comes first, then one per statement: the last statement's rows are the answer.
+      const last = statements.at(-1)!;
+      const rows = (completed[statements.length]?.rows ?? []).map((cells) => this.row(last.sqlId, cells));
+      return { status: 'ok', rows, rowCount: rows.length };
+    });
   }
 
   /** Parses, once per session, the statements not parsed yet (under the lab's scope, so `runs` is ours). */
@@ -173,15 +134,17 @@ export class PGliteBackpressure implements BackpressureDatabase {
   }
 
   private async parse(ids: SqlId[], scoped: boolean): Promise<void> {
-    const parts: Uint8Array[] = [];
-    if (scoped) parts.push(this.bind(SCOPE, [EPOCH]), this.execute);
+    const message = new MessageWriter();
+    if (scoped) this.bind(message, SCOPE, [EPOCH]);
     for (const id of ids) {
       const name = NAME_PREFIX + id;
       // Close first: another adapter on this session (the same statements) may have parsed it already.
-      parts.push(this.wire.close({ type: 'S', name }), this.wire.parse({ name, text: sqlText(id) }), this.wire.describe({ type: 'S', name }));
+      message.closeStatement(name);
+      message.parse(name, sqlText(id));
+      message.describeStatement(name);
     }
-    parts.push(this.sync);
-    const reply = (await this.pg.execProtocol(concat(parts), { throwOnError: false })).messages;
+    message.sync();
+    const reply = (await this.pg.execProtocol(message.bytes(), { throwOnError: false })).messages;
     const error = reply.find((message): message is DatabaseError => message.name === 'error');
     if (error) throw new Error(`PGlite could not prepare ${ids.join(', ')}: ${error.code} ${error.message}`);
     // Each Describe answers with the parameters, then the row's columns (or noData), in order.
@@ -193,24 +156,21 @@ export class PGliteBackpressure implements BackpressureDatabase {
     });
   }
 
-  private bind(id: SqlId, params: Value[]): Uint8Array {
+  /** Bind and Execute of a prepared statement, appended to `message`. */
+  private bind(message: MessageWriter, id: SqlId, params: Value[]): void {
     const prepared = this.prepared.get(id);
     if (!prepared) throw new Error(`${id} was not prepared`);
-    return this.wire.bind({ statement: prepared.name, values: params.map(toParameter) });
+    message.bind(prepared.name, params.map(toParameter));
+    message.execute();
   }
 
-  /** A DataRow message's values as query() would give them, then as the lab keeps them (timestamps as ISO text). */
-  private row(id: SqlId, view: DataView, start: number): Row {
+  /** A DataRow's values as query() would give them, then as the lab keeps them (timestamps as ISO text). */
+  private row(id: SqlId, cells: (string | null)[]): Row {
     const { columns } = this.prepared.get(id)!;
     const row: Row = {};
-    let offset = start + 2;
-    for (const column of columns) {
-      const length = view.getInt32(offset);
-      offset += 4;
-      const text = length < 0 ? null : UTF8.decode(new Uint8Array(view.buffer, view.byteOffset + offset, length));
-      if (length > 0) offset += length;
-      row[column.name] = normalizeValue(this.parseType(text, column.type));
-    }
+    columns.forEach((column, i) => {
+      row[column.name] = normalizeValue(this.parseType(cells[i] ?? null, column.type));
+    });
     return row;
   }
 }
@@ -223,25 +183,4 @@ function toParameter(value: Value): string | null {
   if (value === null) return null;
   if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
-}
-
-/** The backend messages read here, by their type byte. */
-const DATA_ROW = 0x44; // 'D'
-const COMMAND_COMPLETE = 0x43; // 'C'
-const EMPTY_QUERY = 0x49; // 'I'
-const ERROR_RESPONSE = 0x45; // 'E'
-const READY_FOR_QUERY = 0x5a; // 'Z'
-const IDLE = 0x49; // 'I', ReadyForQuery's status outside a transaction block
-const UTF8 = new TextDecoder();
-
-/** An ErrorResponse's SQLSTATE and message: fields of one type byte and a NUL-terminated text each. */
-function errorOutcome(data: Uint8Array, start: number, end: number): StatementOutcome {
-  const fields = new Map<string, string>();
-  for (let offset = start; offset < end && data[offset] !== 0; ) {
-    const type = String.fromCharCode(data[offset]!);
-    const stop = data.indexOf(0, offset + 1);
-    fields.set(type, UTF8.decode(data.subarray(offset + 1, stop)));
-    offset = stop + 1;
-  }
-  return { status: 'error', code: fields.get('C') ?? 'XX000', message: fields.get('M') ?? 'unknown error' };
 }

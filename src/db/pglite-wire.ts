@@ -131,16 +131,8 @@ export class PGliteWire {
   }
 
   private async send(message: Uint8Array): Promise<Reply[]> {
-    // The raw stream hands over Postgres's bytes as they are written; execProtocolRaw() would also parse
-    // every message into objects (and keep them until the next query()), which cost more than the rest.
-    const chunks: Uint8Array[] = [];
-    const onRawData = (bytes: Uint8Array) => {
-      // A view into the wasm memory, reused by the next write: copy it.
-      chunks.push(bytes.slice());
-    };
     // The query lock keeps this call from landing between the steps of a query() in flight elsewhere.
-    await this.pg.runExclusive(() => this.pg.execProtocolRawStream(message, { syncToFs: false, onRawData }));
-    return readReplies(chunks.length === 1 ? chunks[0]! : concat(chunks));
+    return readReplies(await this.pg.runExclusive(() => exchangeRaw(this.pg, message, { syncToFs: false })));
   }
 
   private serialize(value: Value, type: number): string | null {
@@ -150,7 +142,8 @@ export class PGliteWire {
   }
 
   private result(reply: Reply, columns: Described['columns']): WireResult {
-    const rows = reply.rows.map((cells) => {
+    const done = reply.completed.at(-1);
+    const rows = (done?.rows ?? reply.rows).map((cells) => {
       const row: Record<string, unknown> = {};
       columns.forEach((column, i) => {
         const cell = cells[i] ?? null;
@@ -159,10 +152,25 @@ export class PGliteWire {
       });
       return row;
     });
-    const [command, ...rest] = reply.tag?.split(' ') ?? [];
+    const [command, ...rest] = done?.tag.split(' ') ?? [];
     const writes = command !== undefined && WRITING_COMMANDS.has(command);
     return { rows, affectedRows: writes ? Number(rest.at(-1)) || 0 : 0, writes, error: reply.error };
   }
+}
+
+/**
+ * Sends protocol messages and returns Postgres's answer as its bytes. The raw stream hands them over as
+ * they are written; execProtocolRaw() would also parse every message into objects (and keep them until
+ * the next query()), which cost more than the rest. The caller holds the query lock.
+ */
+export async function exchangeRaw(pg: PGliteInterface, message: Uint8Array, options: { syncToFs?: boolean } = {}): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const onRawData = (bytes: Uint8Array) => {
+    // A view into the wasm memory, reused by the next write: copy it.
+    chunks.push(bytes.slice());
+  };
+  await pg.execProtocolRawStream(message, { ...options, onRawData });
+  return chunks.length === 1 ? chunks[0]! : concat(chunks);
 }
 
 /** Protocol messages (or reply chunks) as one buffer. */
@@ -184,7 +192,7 @@ function statementName(sqlId: SqlId): string {
 const WRITING_COMMANDS: ReadonlySet<string> = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
 /** Frontend messages, appended to one growing buffer. */
-class MessageWriter {
+export class MessageWriter {
   private buffer = new Uint8Array(512);
   private view = new DataView(this.buffer.buffer);
   private length = 0;
@@ -315,13 +323,17 @@ class MessageWriter {
 }
 
 /** What Postgres answered to one Simple Query, or to everything up to one Sync. */
-interface Reply {
+export interface Reply {
   paramTypes: number[];
   /** From a RowDescription in the answer, if it carried one. */
   columns: { name: string; type: number }[] | null;
+  /** Each statement that completed (CommandComplete or EmptyQueryResponse), in order, with its rows. */
+  completed: { rows: (string | null)[][]; tag: string }[];
+  /** Rows of a statement that has not completed (one that failed part way). */
   rows: (string | null)[][];
-  tag: string | null;
   error: WireError | null;
+  /** ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction block, 'E' in a failed one. */
+  status: string;
 }
 
 /**
@@ -343,7 +355,7 @@ function textOf(bytes: Uint8Array, start: number, end: number): string {
 }
 
 /** Splits Postgres's answer into replies, one per ReadyForQuery. */
-function readReplies(bytes: Uint8Array): Reply[] {
+export function readReplies(bytes: Uint8Array): Reply[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const replies: Reply[] = [];
   let reply = emptyReply();
@@ -398,7 +410,13 @@ function readReplies(bytes: Uint8Array): Reply[] {
       }
       case 0x43:
         // CommandComplete
-        reply.tag = cstring();
+        reply.completed.push({ rows: reply.rows, tag: cstring() });
+        reply.rows = [];
+        break;
+      case 0x49:
+        // EmptyQueryResponse: a statement with nothing in it, complete.
+        reply.completed.push({ rows: reply.rows, tag: '' });
+        reply.rows = [];
         break;
       case 0x45: {
         // ErrorResponse: the first error counts, as in PGlite.
@@ -413,6 +431,7 @@ function readReplies(bytes: Uint8Array): Reply[] {
       }
       case 0x5a:
         // ReadyForQuery
+        reply.status = String.fromCharCode(bytes[pos]!);
         replies.push(reply);
         reply = emptyReply();
         break;
@@ -426,5 +445,5 @@ function readReplies(bytes: Uint8Array): Reply[] {
 }
 
 function emptyReply(): Reply {
-  return { paramTypes: [], columns: null, rows: [], tag: null, error: null };
+  return { paramTypes: [], columns: null, completed: [], rows: [], error: null, status: 'I' };
 }
