@@ -374,9 +374,11 @@ async function main(): Promise<void> {
       ),
     );
     const longest = list.map((r) => r.longestTask);
+    // 0: the load had no task over 50 ms (the Long Tasks API reports none shorter).
+    const loadsWithOne = longest.filter((v) => v > 0).length;
     rows.push({
-      what: `${PAGES[kind].label}: longest main-thread task before ready`,
-      median: longest.every((v) => v === 0) ? 'none > 50 ms' : ms(median(longest)),
+      what: `${PAGES[kind].label}: longest main-thread task before ready (${loadsWithOne} of ${list.length} loads had one > 50 ms)`,
+      median: median(longest) === 0 ? 'none > 50 ms' : ms(median(longest)),
       range: range(longest, (v) => v.toFixed(0)),
       n: list.length,
       ...(kind === 'app' ? { target: 'none > 50 ms', ok: Math.max(...longest) <= 50 } : {}),
