@@ -81,7 +81,9 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const [view, setView] = useState<TimelineView | null>(null);
   const traceKey = `${trace.scenario}|${trace.settings.strategy}|${trace.settings.fencing}`;
   const [seen, setSeen] = useState({ traceKey, position: shown });
-  if (seen.traceKey !== traceKey || seen.position !== shown) {
+  // Only with a zoomed view (or a new scenario) is there anything to adjust: the default view follows the
+  // latest step by itself, and an update during render would run this component twice for each step.
+  if (seen.traceKey !== traceKey || (view !== null && seen.position !== shown)) {
     // Adjusting state while rendering (React's pattern for reacting to new props): a new scenario
     // resets the zoom; a new step scrolls just enough to keep the latest step in view.
     setSeen({ traceKey, position: shown });
