@@ -17,6 +17,13 @@ test('the page paints at once and says Postgres is starting', async ({ page, con
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'Lease Lab' })).toBeVisible();
   await expect(outcome(page)).toContainText('Starting Postgres');
+  // index.html has React DOM and the page's modules fetched while it is parsed (vite.config.ts), and
+  // they are the ones the page runs.
+  const html = await (await page.request.get('/')).text();
+  const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="\.\/assets\/([^"]+)"/g)].map((match) => match[1]!);
+  expect(preloaded.filter((name) => /^(client|page)-[\w-]+\.js$/.test(name)), preloaded.join(', ')).toHaveLength(2);
+  const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name.split('/').pop()));
+  for (const name of preloaded) expect(fetched).toContain(name);
   await expect(stepButton(page)).toBeDisabled();
   // The page answers while Postgres is not there yet.
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
