@@ -46,6 +46,9 @@ function preloadPageModules(): Plugin {
   };
 }
 
+// Only vitest needs its sequencer (and vitest/node, which takes ~0.4 s to load); vite itself does not.
+const sequencer = process.env.VITEST ? (await import('./tests/support/sequencer')).LongRunningFirst : undefined;
+
 export default defineConfig({
   // Relative asset URLs let the built app run from any sub-path of any static server.
   base: './',
@@ -67,5 +70,7 @@ export default defineConfig({
     globalSetup: ['tests/ground-truth/global-setup.ts'],
     // The suite is CPU-bound; on two cores the default would run one file at a time.
     maxWorkers: 2,
+    // The state-graph files first: small files that run longest (tests/support/sequencer.ts).
+    ...(sequencer ? { sequence: { sequencer } } : {}),
   },
 });
