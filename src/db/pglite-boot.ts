@@ -105,14 +105,16 @@ async function openFromDataDir(
   files: EngineFiles,
   onStarted: () => void,
 ): Promise<PGliteLab> {
-  checkSchema(tar);
+  // Read once: the schema check and the file system both take the archive's entries.
+  const entries = tarEntries(tar);
+  checkSchema(entries);
   let pg: PGlite;
   try {
     pg = await createLabPGlite(pglite, {
       ...files,
       // initdb never runs when a data directory is present; an empty module stops PGlite fetching its wasm.
       initdbWasmModule: emptyWasmModule(),
-      fs: dataDirInMemory(pglite, tar),
+      fs: dataDirInMemory(pglite, entries),
       startParams: labStartParams(pglite.PGlite),
     });
   } catch (error) {
@@ -195,9 +197,8 @@ interface EmscriptenFiles {
  * the archive (to unpack it, and again into each file, ~8.5 MB); here each file is a view of the tar's
  * bytes (Emscripten's "canOwn"), placed before Postgres starts, and PGlite finds an existing database.
  */
-function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, tar: Uint8Array): InstanceType<typeof MemoryFS> {
+function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, entries: readonly TarEntry[]): InstanceType<typeof MemoryFS> {
   const root = Base.paths.PGDATA;
-  const entries = tarEntries(tar);
   class DataDirInMemory extends MemoryFS {
     override async init(...args: Parameters<InstanceType<typeof MemoryFS>['init']>) {
       const { emscriptenOpts } = await super.init(...args);
@@ -222,16 +223,16 @@ function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, tar: Uint8Arr
  * Read from the archive, before Postgres starts: a query at start would cost more than the whole check
  * (its first run in a process compiles much of Postgres), and a stale directory is never started.
  */
-function checkSchema(tar: Uint8Array): void {
-  const schema = tarEntryText(tar, LAB_SCHEMA_FILE);
+function checkSchema(entries: readonly TarEntry[]): void {
+  const schema = entryText(entries, LAB_SCHEMA_FILE);
   if (schema !== labSchemaComment()) {
     throw new Error(`it holds another schema (${schema ?? 'none recorded'}, this code expects ${labSchemaComment()}): rebuild it with scripts/build-datadir.ts`);
   }
 }
 
-/** The text of a file in a ustar archive, or null if it has none of that name. */
-function tarEntryText(tar: Uint8Array, name: string): string | null {
-  const entry = tarEntries(tar).find((candidate) => candidate.name === name && !candidate.directory);
+/** The text of a file among an archive's entries, or null if it has none of that name. */
+function entryText(entries: readonly TarEntry[], name: string): string | null {
+  const entry = entries.find((candidate) => candidate.name === name && !candidate.directory);
   return entry ? new TextDecoder().decode(entry.data).trim() : null;
 }
 

@@ -22,8 +22,8 @@ const CASE_TIMEOUT_MS = 600_000;
 export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['heartbeat', 'stuck-heartbeat', 'cancel-durable', 'cancel-kill']);
 /**
  * Where npm test runs each strategy under one fencing setting (fencingInNpmTest): a crashed worker never
- * writes again, so fencing changes little there. The race, the held
- * claim and the paused worker (the scenario fencing is for) run both settings everywhere.
+ * writes again, so fencing changes little there. The race, the held claim and the paused worker (the
+ * scenario fencing is for) run both settings everywhere.
  */
 const ONE_FENCING_IN_NPM_TEST: ReadonlySet<string> = new Set(['crash-orphan']);
 const FULL = process.env.GROUND_TRUTH === 'full';
