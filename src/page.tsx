@@ -11,6 +11,7 @@ import type { StorageLike } from './store/persist';
 import { whenQuiet } from './store/quiet';
 import { LabProvider } from './store/react';
 import { connectOutside } from './store/sync';
+import { trailingCopy } from './store/trailing';
 import { App } from './ui/App';
 import type { WorkerEngine } from './worker/client';
 
@@ -26,7 +27,13 @@ function localStorageOrNull(): StorageLike | null {
 export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): () => void {
   const storage = localStorageOrNull();
   const store = createLabStore({ engine, storage });
-  const disconnect = connectOutside(store, window, storage);
+  const disconnectOutside = connectOutside(store, window, storage);
+  // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
+  const panels = trailingCopy(store);
+  const disconnect = () => {
+    disconnectOutside();
+    panels.stop();
+  };
   void store.getState().start(window.location.hash);
 
   // The page's one readiness signal, for benchmarks (npm run bench) and tests: the first step can run.
@@ -52,7 +59,7 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
     startTransition(() =>
       root.render(
         <StrictMode>
-          <LabProvider store={store}>
+          <LabProvider store={store} panels={panels.store}>
             <App />
           </LabProvider>
         </StrictMode>,

@@ -4,7 +4,7 @@
  */
 import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
 import type { OpenScenarioRequest, RunTrace } from '../lessons/types';
-import { useLab, useLabStore } from '../store/react';
+import { useLabStore, usePanelLab } from '../store/react';
 import { takeLessonWish } from './deferred';
 import { LessonHub, parseLessonHash } from './lesson';
 
@@ -12,8 +12,8 @@ import { LessonHub, parseLessonHash } from './lesson';
 export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
   const store = useLabStore();
   // Deferred: a step redraws the lab first, and the lesson (which judges challenges on the trace) after.
-  const steps = useDeferredValue(useLab((s) => s.steps));
-  const loaded = useDeferredValue(useLab((s) => s.loaded));
+  const steps = useDeferredValue(usePanelLab((s) => s.steps));
+  const loaded = useDeferredValue(usePanelLab((s) => s.loaded));
   const linked = useMemo(() => parseLessonHash(linkAtStart), [linkAtStart]);
   const currentTrace = useMemo(() => (loaded && steps ? store.getState().trace() : null), [store, loaded, steps]);
 

@@ -1,15 +1,15 @@
 import { useMemo } from 'react';
 import { describeOutcome } from '../store/derive';
-import { useLab } from '../store/react';
+import { usePanelLab } from '../store/react';
 
-/** What happened, in plain words: a live region, so a screen reader hears each step's result. */
+/** What happened, in plain words: a live region, so a screen reader hears each step's result. Follows the timeline by a task (store/trailing.ts). */
 export function Outcome() {
-  const steps = useLab((s) => s.steps);
-  const position = useLab((s) => s.position);
-  const end = useLab((s) => (s.status?.isOver ? 'over' : s.stalled ? 'stalled' : null));
-  const loaded = useLab((s) => s.loaded);
-  const enginePhase = useLab((s) => s.enginePhase);
-  const engineMessage = useLab((s) => s.engineMessage);
+  const steps = usePanelLab((s) => s.steps);
+  const position = usePanelLab((s) => s.position);
+  const end = usePanelLab((s) => (s.status?.isOver ? 'over' : s.stalled ? 'stalled' : null));
+  const loaded = usePanelLab((s) => s.loaded);
+  const enginePhase = usePanelLab((s) => s.enginePhase);
+  const engineMessage = usePanelLab((s) => s.engineMessage);
   const outcome = useMemo(() => describeOutcome(steps, position, end), [steps, position, end]);
   const waiting = enginePhase === 'starting' ? (engineMessage ?? 'Starting Postgres in your browser…') : !loaded && enginePhase === 'ready' ? 'Loading the scenario…' : null;
   return (

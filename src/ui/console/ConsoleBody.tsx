@@ -7,7 +7,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react'
 import { STATEMENT_LIMIT_MS } from '../../worker/client';
 import { tokensRevealed } from '../../store/script';
 import { CONSOLE_ROWS_SHOWN } from '../../store/session-slice';
-import { useLab } from '../../store/react';
+import { useLab, usePanelLab } from '../../store/react';
 import { useReady } from '../hooks';
 import { ConsoleResultView, type ConsoleRun, placeLabel } from './ConsoleResultView';
 import { browserStorage, loadHistory, remember, saveHistory } from './history';
@@ -17,8 +17,9 @@ import { SqlEditor } from './SqlEditor';
 export function ConsoleBody() {
   const ready = useReady();
   const runConsole = useLab((s) => s.runConsole);
-  const steps = useLab((s) => s.steps);
-  const position = useLab((s) => s.position);
+  // Where the console stands, as the panels show it (store/trailing.ts).
+  const steps = usePanelLab((s) => s.steps);
+  const position = usePanelLab((s) => s.position);
   const enginePhase = useLab((s) => s.enginePhase);
   const storage = useMemo(() => browserStorage(), []);
   const [text, setText] = useState(PRESETS[0]!.sql);
