@@ -177,6 +177,14 @@ function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
   return out;
 }
 
+/**
+ * Orders anomalies by the step where each began (then kind and run): an order that later steps never
+ * change, for lists and rows a learner watches grow. (detectAnomalies orders by the latest step.)
+ */
+export function byFirstStep(a: Anomaly, b: Anomaly): number {
+  return Math.min(...a.steps) - Math.min(...b.steps) || a.kind.localeCompare(b.kind) || a.runId - b.runId;
+}
+
 export function detectAnomalies(steps: readonly TraceStep[]): Anomaly[] {
   return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps)].sort(
     (a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0),

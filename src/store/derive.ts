@@ -2,7 +2,7 @@
  * Pure read-outs of the lab's state for the panels: the step shown, what changed in `runs`, how values,
  * results and worker states read in plain words. Components call these and render; nothing here mutates.
  */
-import { detectAnomalies } from '../sim/anomalies';
+import { byFirstStep, detectAnomalies } from '../sim/anomalies';
 import { clockLabel, secondsOf } from '../sim/clock';
 import type { Anomaly, LockHolding, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
 import { isFinished, whyCannotMove } from '../sim/worker';
@@ -147,7 +147,7 @@ export function revealedAnomalies(steps: readonly TraceStep[], position: number)
 }
 
 export interface Outcome {
-  /** The findings so far, most recent last; empty when nothing went wrong yet. */
+  /** The findings so far, in the order they began (a new one comes last); empty when nothing went wrong yet. */
   findings: string[];
   /** What the current step did, in plain words. */
   now: string;
@@ -158,7 +158,7 @@ export interface Outcome {
  * (the script is done and no worker moves by itself), or null (more can happen).
  */
 export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
-  const findings = revealedAnomalies(steps, position).map((a) => a.message);
+  const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
   let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';
   if (end !== null && position >= steps.length && steps.length > 0) {

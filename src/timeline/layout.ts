@@ -7,6 +7,7 @@
  * x are given in slot coordinates ("u"): step i without clock gaps before it sits at u = i.
  */
 import { bisectLeft, bisectRight, bisector, scaleLinear } from 'd3';
+import { byFirstStep } from '../sim/anomalies';
 import { clockLabel } from '../sim/clock';
 import type { Actor, AnomalyKind, Trace, TraceStep, Verdict } from '../sim/types';
 import { ANOMALY_NAMES, markLabel, markSublabel, VERDICT_NAMES } from './describe';
@@ -553,7 +554,9 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   }
 
   // Anomalies: one bracket row each under the lanes, joined by connectors to the marks of their steps.
-  const anomalies = anomaliesAt(trace, position);
+  // Rows in the order the anomalies began, which a new step never changes (in the checkers' order, by
+  // latest step, two rows swapped places on every step of the race).
+  const anomalies = [...anomaliesAt(trace, position)].sort(byFirstStep);
   const bandTop = lanesBottom;
   const anomalyBand = rows > 0 ? { top: bandTop, bottom: bandTop + rows * ANOMALY_ROW_HEIGHT + 2 * ANOMALY_BAND_PAD } : null;
   const links: TimelineLink[] = [];

@@ -33,6 +33,14 @@ describe('the store on the real engine', () => {
     expect(state.position).toBe(10);
     const outcome = describeOutcome(state.steps, state.position, state.status?.isOver ? 'over' : null);
     expect(outcome.findings.join(' ')).toContain('Run 123 was executed by both A and B');
+    // The findings keep their order as the race goes on: a new one comes last, none swaps places.
+    let before: string[] = [];
+    for (let position = 1; position <= state.steps.length; position++) {
+      const kinds = describeOutcome(state.steps, position, null).findings.map((text) => text.split(':')[0]!);
+      expect(kinds.slice(0, before.length)).toEqual(before);
+      before = kinds;
+    }
+    expect(before.length).toBeGreaterThan(1);
   });
 
   it('plays the same steps with SKIP LOCKED without a double execution', async () => {
