@@ -48,8 +48,9 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
   });
   followConnection(window);
 
-  // For the curious (and the browser tests): the store and the engine, from the developer console.
-  (window as unknown as { leaseLab: unknown }).leaseLab = { store, engine };
+  // For the curious (and the browser tests): the store, the panels' copy of it and the engine, from the
+  // developer console. The page shows a state in full once `panels.getState() === store.getState()`.
+  (window as unknown as { leaseLab: unknown }).leaseLab = { store, panels: panels.store, engine };
 
   const container = document.getElementById('root');
   if (container) {

@@ -126,7 +126,8 @@ function installDriver(): void {
     initialRuns: Record<string, Value>[];
     pause(): void;
   }
-  const store = (window as unknown as { leaseLab: { store: { getState(): State } } }).leaseLab.store;
+  const hook = (window as unknown as { leaseLab: { store: { getState(): State }; panels: { getState(): State } } }).leaseLab;
+  const store = hook.store;
   const COLUMNS = ['run_id', 'status', 'lease_owner', 'lease_generation', 'lease_expires_at', 'heartbeat_at', 'cancel_requested', 'progress', 'cost_cents', 'result'];
   const RUNS_SQL = `SELECT run_id, status, lease_owner, lease_generation, to_char(lease_expires_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS lease_expires_at, to_char(heartbeat_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS heartbeat_at, cancel_requested, progress, cost_cents, result FROM runs ORDER BY run_id`;
   const answered = new Set<string>();
@@ -161,7 +162,8 @@ function installDriver(): void {
     for (;;) {
       await tick();
       const s = store.getState();
-      if (s.pending === 0 && s.loaded && s.enginePhase === 'ready' && !consoleRunning()) return;
+      // The panels beside the timeline render a task after the store changes (store/trailing.ts).
+      if (s.pending === 0 && s.loaded && s.enginePhase === 'ready' && !consoleRunning() && hook.panels.getState() === s) return;
       if (performance.now() > until) throw new Error(`the lab did not become idle within ${timeoutMs} ms (pending ${s.pending}, phase ${s.enginePhase}, loaded ${s.loaded})`);
     }
   }
