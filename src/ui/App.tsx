@@ -1,6 +1,6 @@
 import { Suspense } from 'react';
 import { BackpressureEntry } from './BackpressureEntry';
-import { useAfterStart, useNextFrame, useWhenSettledAndQuiet } from './deferred';
+import { useAfterStart, useFramesDrawn, useWhenSettledAndQuiet } from './deferred';
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
 import { lazyPanel } from './lazyPanel';
@@ -44,32 +44,38 @@ export function App() {
 
 function RaceLab() {
   useKeyboard();
-  const stage = useNextFrame();
+  // The lab comes in four frames, so that no one layout holds the main thread for long while Postgres
+  // starts in the worker (on two cores, the page gets a quarter to half of one then): the header, the
+  // toolbar, the timeline with the state under it, and the step details beside it.
+  const drawn = useFramesDrawn(3);
   return (
     <>
       <div className="app" id="lab-top">
         <Header />
-        <Toolbar />
-        <EngineBanner />
-        <Notices />
-        {/* The stage a frame after the header: two shorter tasks for the browser to lay out, not one long one. */}
+        {drawn >= 1 ? (
+          <>
+            <Toolbar />
+            <EngineBanner />
+            <Notices />
+          </>
+        ) : null}
         <main className="stage">
-          {stage ? (
-            <>
-              <section className="stage-main" aria-label="Timeline and state">
-                <Outcome />
-                <TimelinePanel />
-                <WorkerCards />
-                <RunsTable />
-              </section>
-              <div className="side">
-                <StepDetails />
-                <SqlConsole />
-              </div>
-            </>
+          {drawn >= 2 ? (
+            <section className="stage-main" aria-label="Timeline and state">
+              <Outcome />
+              <TimelinePanel />
+              <WorkerCards />
+              <RunsTable />
+            </section>
+          ) : null}
+          {drawn >= 3 ? (
+            <div className="side">
+              <StepDetails />
+              <SqlConsole />
+            </div>
           ) : null}
         </main>
-        {stage ? <HelpDialog /> : null}
+        {drawn >= 3 ? <HelpDialog /> : null}
       </div>
       {/* Below the one-screen lab, so the lab keeps its height; scroll down to explore and to learn. */}
       <BackpressureEntry />

@@ -103,18 +103,19 @@ export function useAfterStart(cameForIt = false): boolean {
 }
 
 /**
- * False in the first render, true once the browser has drawn a frame after it (rendered in a
- * transition): what waits for it is laid out in a task of its own.
+ * 0 in the first render, then 1, 2, … up to `last`, one more each time the browser has drawn a frame
+ * (each rendered in a transition): what waits for frame n is laid out in a task of its own, after what
+ * came before it has been drawn.
  */
-export function useNextFrame(): boolean {
-  const [next, setNext] = useState(false);
+export function useFramesDrawn(last: number): number {
+  const [drawn, setDrawn] = useState(0);
   useEffect(() => {
-    if (next) return;
+    if (drawn >= last) return;
     let done = false;
     const go = () => {
       if (done) return;
       done = true;
-      startTransition(() => setNext(true));
+      startTransition(() => setDrawn(drawn + 1));
     };
     // After the frame's layout (a timer set from inside the frame callback); a hidden tab draws no frames.
     const frame = requestAnimationFrame(() => setTimeout(go, 0));
@@ -124,6 +125,6 @@ export function useNextFrame(): boolean {
       cancelAnimationFrame(frame);
       clearTimeout(fallback);
     };
-  }, [next]);
-  return next;
+  }, [drawn, last]);
+  return drawn;
 }
