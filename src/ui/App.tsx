@@ -44,10 +44,10 @@ export function App() {
 
 function RaceLab() {
   useKeyboard();
-  // The lab comes in four frames, so that no one layout holds the main thread for long while Postgres
+  // The lab comes in five frames, so that no one layout holds the main thread for long while Postgres
   // starts in the worker (on two cores, the page gets a quarter to half of one then): the header, the
-  // toolbar, the timeline with the state under it, and the step details beside it.
-  const drawn = useFramesDrawn(3);
+  // toolbar, the timeline, the worker cards and runs table under it, and the step details beside it.
+  const drawn = useFramesDrawn(4);
   return (
     <>
       <div className="app" id="lab-top">
@@ -64,18 +64,22 @@ function RaceLab() {
             <section className="stage-main" aria-label="Timeline and state">
               <Outcome />
               <TimelinePanel />
-              <WorkerCards />
-              <RunsTable />
+              {drawn >= 3 ? (
+                <>
+                  <WorkerCards />
+                  <RunsTable />
+                </>
+              ) : null}
             </section>
           ) : null}
-          {drawn >= 3 ? (
+          {drawn >= 4 ? (
             <div className="side">
               <StepDetails />
               <SqlConsole />
             </div>
           ) : null}
         </main>
-        {drawn >= 3 ? <HelpDialog /> : null}
+        {drawn >= 4 ? <HelpDialog /> : null}
       </div>
       {/* Below the one-screen lab, so the lab keeps its height; scroll down to explore and to learn. */}
       <BackpressureEntry />
