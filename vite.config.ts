@@ -62,6 +62,9 @@ function eagerCommonJsWrappers(): Plugin {
   return {
     name: 'lease-lab:eager-commonjs-wrappers',
     apply: 'build',
+    buildStart() {
+      rewritten = 0;
+    },
     renderChunk(code) {
       if (!code.includes('__commonJSMin(((')) return null;
       const out = code.replace(wrapper, (_match, params: string) => {

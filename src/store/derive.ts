@@ -158,7 +158,8 @@ export interface Outcome {
  * (the script is done and no worker moves by itself), or null (more can happen).
  */
 export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
-  const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
+  // revealedAnomalies gives a fresh array, sorted here in place.
+  const findings = revealedAnomalies(steps, position).sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
   let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';
   if (end !== null && position >= steps.length && steps.length > 0) {

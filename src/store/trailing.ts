@@ -16,7 +16,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 export type Later = (callback: () => void) => void;
 
 /** A task of its own, as soon as the browser has one free: not a timer (timers may be throttled or clamped). */
-export function nextTask(): Later {
+export function messageChannelTasks(): Later {
   const channel = new MessageChannel();
   const waiting: (() => void)[] = [];
   channel.port1.onmessage = () => waiting.shift()?.();
@@ -32,7 +32,7 @@ export interface Trailing<S> {
   stop: () => void;
 }
 
-export function trailingCopy<S>(source: StoreApi<S>, later: Later = nextTask()): Trailing<S> {
+export function trailingCopy<S>(source: StoreApi<S>, later: Later = messageChannelTasks()): Trailing<S> {
   const copy = createStore<S>()(() => source.getState());
   let scheduled = false;
   let stopped = false;

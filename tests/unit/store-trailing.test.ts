@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { nextTask, trailingCopy } from '../../src/store/trailing';
+import { messageChannelTasks, trailingCopy } from '../../src/store/trailing';
 
 /** A `later` the test runs by hand. */
 function manualLater() {
@@ -61,7 +61,7 @@ describe('trailingCopy', () => {
 
   it('by default catches up in a later task, in order, not in the same one', async () => {
     const source = createStore(() => ({ position: 0 }));
-    const trailing = trailingCopy(source, nextTask());
+    const trailing = trailingCopy(source, messageChannelTasks());
     source.setState({ position: 1 });
     await Promise.resolve();
     expect(trailing.store.getState().position).toBe(0);
