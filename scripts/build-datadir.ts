@@ -17,6 +17,7 @@
  *    init files (recovery would delete them).
  *  - The tar is written here, sorted; the WAL segment is cut after its last written page (Postgres
  *    reads the missing tail as end-of-WAL and extends the file as it writes), 25 MB → 8.5 MB to unpack.
+ *  - The configuration files keep their settings but not initdb's comment lines (32 kB → 1 kB to read).
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,7 @@ export function tarDirectory(dir: string): Uint8Array {
       }
       let data: Uint8Array = readFileSync(path);
       if (/^pg_wal\/[0-9A-F]{24}$/.test(entry)) data = cutWalSegment(data);
+      if (CONFIG_FILES.has(entry)) data = withoutCommentLines(data);
       parts.push(tarHeader(entry, data.length, 0o600, '0'), data);
       const pad = (512 - (data.length % 512)) % 512;
       if (pad) parts.push(new Uint8Array(pad));
@@ -87,6 +89,22 @@ export function tarDirectory(dir: string): Uint8Array {
   walk(dir, '');
   parts.push(new Uint8Array(1024));
   return Buffer.concat(parts);
+}
+
+/** Postgres's configuration files, as initdb writes them: mostly comments that every start reads through. */
+const CONFIG_FILES = new Set(['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf']);
+
+/**
+ * A configuration file with its comment-only and blank lines left out; the settings and rules stay as
+ * they were, in order. initdb's postgresql.conf is 32 kB, nearly all commented-out defaults, and Postgres
+ * lexes all of it at every start: ~12 ms of a cold start in Chromium.
+ */
+export function withoutCommentLines(data: Uint8Array): Uint8Array {
+  const kept = Buffer.from(data)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.trimStart().startsWith('#'));
+  return Buffer.from(`# Written by initdb; comment lines removed by scripts/build-datadir.ts.\n${kept.map((line) => `${line}\n`).join('')}`);
 }
 
 function cutWalSegment(data: Uint8Array): Uint8Array {

@@ -42,7 +42,7 @@ async function expectWorkingLab(db: PGliteLab): Promise<void> {
   );
   expect(Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]))).toEqual({
     max_prepared_transactions: '16',
-    shared_buffers: '2048', // 8 kB pages: 16 MB
+    shared_buffers: '1024', // 8 kB pages: 8 MB
     TimeZone: 'UTC',
   });
   await sim.reset();
@@ -52,6 +52,18 @@ async function expectWorkingLab(db: PGliteLab): Promise<void> {
 /** The built data directory, unpacked. */
 function builtTar(): Buffer {
   return gunzipSync(readFileSync(LAB_DATA_DIR_URL));
+}
+
+/** The text of one file inside a tar archive, or null if it has none of that name. */
+function entryText(tar: Buffer, entry: string): string | null {
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const name = tar.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = Number.parseInt(tar.subarray(offset + 124, offset + 136).toString('utf8'), 8);
+    if (name === entry) return tar.subarray(offset + 512, offset + 512 + size).toString('utf8');
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  return null;
 }
 
 /** Overwrites the start of one file inside a tar archive: with `text`, or with 0x55 bytes. */
@@ -81,6 +93,30 @@ describe('booting from the pre-built data directory', () => {
     const file = fileURLToPath(LAB_DATA_DIR_URL);
     expect(existsSync(file)).toBe(true);
     expect(statSync(file).size).toBeLessThan(3 * 2 ** 20);
+  });
+
+  it("keeps initdb's settings in the configuration files, without its comment lines", async () => {
+    const conf = entryText(builtTar(), 'postgresql.conf');
+    expect(conf).not.toBeNull();
+    const lines = conf!.trimEnd().split('\n');
+    // One header line says what was done; every other line is a setting.
+    expect(lines.filter((line) => line.trimStart().startsWith('#'))).toHaveLength(1);
+    expect(lines).toContain('timezone = UTC');
+    expect(lines.some((line) => line.startsWith('datestyle = '))).toBe(true);
+    expect(conf!.length).toBeLessThan(2048);
+    // And Postgres reads them as before.
+    const boot = await bootLab();
+    try {
+      const settings = await boot.db.pg.query<{ name: string; setting: string }>(
+        `SELECT name, setting FROM pg_settings WHERE name IN ('DateStyle', 'default_text_search_config') ORDER BY name`,
+      );
+      expect(Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]))).toEqual({
+        DateStyle: 'ISO, MDY',
+        default_text_search_config: 'pg_catalog.english',
+      });
+    } finally {
+      await boot.db.close();
+    }
   });
 
   it('gives a working database: claims, prepared transactions, the lab settings', async () => {
