@@ -5,7 +5,7 @@ import { sqlText } from '../sql/registry';
 export const LAB_START_PARAMS = [
   '-c',
   'max_prepared_transactions=16',
-  // Shared memory is zeroed at start (25 MB with 16 MB of buffers, 17 MB with 8): 8 MB of buffers
+  // Shared memory is zeroed at start (25 MB with 16 MB of buffers, 16 MB with 8): 8 MB of buffers
   // (1024 pages) holds the lab's tables and the catalog pages it reads several times over.
   '-c',
   'shared_buffers=8MB',
