@@ -54,33 +54,32 @@ function builtTar(): Buffer {
   return gunzipSync(readFileSync(LAB_DATA_DIR_URL));
 }
 
-/** The text of one file inside a tar archive, or null if it has none of that name. */
-function entryText(tar: Buffer, entry: string): string | null {
+/** Where one file's bytes are inside a tar archive, or null if it has none of that name. */
+function findEntry(tar: Buffer, entry: string): { start: number; size: number } | null {
   for (let offset = 0; offset + 512 <= tar.length; ) {
     const name = tar.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
     if (!name) break;
     const size = Number.parseInt(tar.subarray(offset + 124, offset + 136).toString('utf8'), 8);
-    if (name === entry) return tar.subarray(offset + 512, offset + 512 + size).toString('utf8');
+    if (name === entry) return { start: offset + 512, size };
     offset += 512 + Math.ceil(size / 512) * 512;
   }
   return null;
 }
 
+/** The text of one file inside a tar archive, or null if it has none of that name. */
+function entryText(tar: Buffer, entry: string): string | null {
+  const found = findEntry(tar, entry);
+  return found && tar.subarray(found.start, found.start + found.size).toString('utf8');
+}
+
 /** Overwrites the start of one file inside a tar archive: with `text`, or with 0x55 bytes. */
 function corruptEntry(tar: Buffer, entry: string, text?: string): Buffer {
+  const found = findEntry(tar, entry);
+  if (!found) throw new Error(`${entry} is not in the archive`);
   const copy = Buffer.from(tar);
-  for (let offset = 0; offset + 512 <= copy.length; ) {
-    const name = copy.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
-    if (!name) break;
-    const size = Number.parseInt(copy.subarray(offset + 124, offset + 136).toString('utf8'), 8);
-    if (name === entry) {
-      if (text === undefined) copy.fill(0x55, offset + 512, offset + 512 + Math.min(size, 64));
-      else copy.write(text.slice(0, size), offset + 512, 'utf8');
-      return copy;
-    }
-    offset += 512 + Math.ceil(size / 512) * 512;
-  }
-  throw new Error(`${entry} is not in the archive`);
+  if (text === undefined) copy.fill(0x55, found.start, found.start + Math.min(found.size, 64));
+  else copy.write(text.slice(0, found.size), found.start, 'utf8');
+  return copy;
 }
 
 // vite.config.ts's labDataDir() plugin keeps it fresh before any test runs; this covers running without it.
