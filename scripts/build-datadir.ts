@@ -18,6 +18,8 @@
  *  - The tar is written here, sorted; the WAL segment is cut after its last written page (Postgres
  *    reads the missing tail as end-of-WAL and extends the file as it writes), 25 MB → 8.5 MB to unpack.
  *  - The configuration files keep their settings but not initdb's comment lines (32 kB → 1 kB to read).
+ *  - The few files of PGlite's own bundle that the lab's statements read ride along (LAB_BUNDLE_DIR,
+ *    ~30 kB), so a boot in the browser can start Postgres before the 6 MB bundle has arrived.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { constants, gzipSync } from 'node:zlib';
 import { PGlite } from '@electric-sql/pglite';
-import { LAB_SCHEMA_FILE, labSchemaComment } from '../src/db/pglite-boot';
+import { LAB_BUNDLE_DIR, LAB_BUNDLE_FILES, LAB_SCHEMA_FILE, labSchemaComment } from '../src/db/pglite-boot';
 import { labStartParams } from '../src/db/pglite-open';
 import { sqlText } from '../src/sql/registry';
 import { DATA_DIR_FILE, DATA_DIR_META, dataDirKey } from './build-datadir-plugin.mjs';
@@ -59,9 +61,33 @@ export async function buildLabDataDirTar(): Promise<Uint8Array> {
       await pg.close();
     }
     writeFileSync(join(dir, LAB_SCHEMA_FILE), `${labSchemaComment()}\n`);
+    writeLabBundle(join(dir, LAB_BUNDLE_DIR));
     return tarDirectory(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const PGLITE_DIST = resolve(dirname(fileURLToPath(import.meta.url)), '../node_modules/@electric-sql/pglite/dist');
+
+/**
+ * The files of PGlite's bundle (pglite.data) that the lab reads (LAB_BUNDLE_FILES), each named by its
+ * offset in the bundle, and the bundle's length in `size`: a boot with bundle 'lab' starts with these
+ * alone. Where each file lies comes from the list PGlite's own loader uses (in pglite.js); if that list
+ * cannot be read, or does not match pglite.data, the build stops here rather than guess.
+ */
+export function writeLabBundle(into: string): void {
+  const loader = readFileSync(join(PGLITE_DIST, 'pglite.js'), 'utf8');
+  const bundle = readFileSync(join(PGLITE_DIST, 'pglite.data'));
+  const size = Number(/remote_package_size:(\d+)/.exec(loader)?.[1]);
+  if (size !== bundle.length) throw new Error(`pglite.js says its bundle is ${size} bytes; pglite.data is ${bundle.length}`);
+  mkdirSync(into, { recursive: true });
+  writeFileSync(join(into, 'size'), `${size}\n`);
+  for (const file of LAB_BUNDLE_FILES) {
+    const found = new RegExp(`filename:"${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}",start:(\\d+),end:(\\d+)`).exec(loader);
+    if (!found) throw new Error(`pglite.js does not list ${file} in its bundle`);
+    const [start, end] = [Number(found[1]), Number(found[2])];
+    writeFileSync(join(into, String(start)), bundle.subarray(start, end));
   }
 }
 

@@ -7,7 +7,8 @@
  * browser). It loads PGlite's JavaScript, compiles its wasm and reads its file bundle and the data
  * directory side by side (downloads, in a browser), then hands them all to PGlite.create(). The data
  * directory's files are placed in Postgres's in-memory file system as views of the archive's bytes,
- * not copied out of it.
+ * not copied out of it. In the browser the bundle can wait: the data directory carries the two files of
+ * it that the lab reads, and the rest is filled in later (BootOptions.bundle).
  *
  * If the data directory is missing, unreadable, stale (built from another schema.sql) or Postgres will
  * not start from it, the lab starts the slow way and the result says why (`source`, `fallbackReason`);
@@ -34,6 +35,14 @@ export interface BootOptions {
   dataDir?: DataDirSource | null;
   /** false: when the data directory cannot be used, throw (saying why) instead of running initdb. Default true. */
   fallback?: boolean;
+  /**
+   * PGlite's file bundle (pglite.data, 6 MB: time zones, text search, extensions, initdb's files).
+   * 'full' (the default): all of it before Postgres starts. 'lab': only the files the lab's own statements
+   * read, which the data directory carries (LAB_BUNDLE_DIR); the rest comes with completeBundle(), which
+   * must have resolved before anything else runs (the learner's SQL console, say). Starts sooner: in
+   * Chromium, the bundle's download and copies were ~60 ms of a ~1 s start on two cores.
+   */
+  bundle?: 'full' | 'lab';
 }
 
 export interface LabBoot {
@@ -46,37 +55,47 @@ export interface LabBoot {
   ms: number;
   /** Where the time went, in milliseconds since the call: files ready (downloaded, compiled, unpacked), Postgres started. */
   marks: { files: number; started: number };
+  /** Resolves once every file of PGlite's bundle is in place: at once, unless the boot asked for bundle 'lab' and got it. */
+  completeBundle: () => Promise<void>;
 }
 
 export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const started = performance.now();
   // Everything is requested at once: in a browser the wasm compiles while the rest downloads.
   const pglite = loadPGlite();
-  const files = engineFiles();
+  const wasm = compiledWasm();
+  const wantsLabBundle = options.bundle === 'lab' && options.dataDir !== null;
+  const fullBundle = wantsLabBundle ? null : bundleBytes();
   const dataDir = options.dataDir === null ? null : dataDirOf(options.dataDir).then(
-    (tar) => ({ tar, error: null }),
-    (error: unknown) => ({ tar: null, error: `it could not be read: ${messageOf(error)}` }),
+    (tar) => ({ entries: tarEntries(tar), error: null }),
+    (error: unknown) => ({ entries: null, error: `it could not be read: ${messageOf(error)}` }),
   );
-  const [pgliteModule, engine, read] = await Promise.all([pglite, files, dataDir]);
+  const [pgliteModule, module, read] = await Promise.all([pglite, wasm, dataDir]);
+  // The lab's part of the bundle, from the data directory; without it, the whole bundle after all.
+  const bundle = (!fullBundle && read?.entries && labBundle(read.entries)) || new WholeBundle(await (fullBundle ?? bundleBytes()));
+  const engine: EngineFiles = { ...(module ? { pgliteWasmModule: module } : {}), ...(bundle.bytes ? { fsBundle: new BundleBlob(bundle.bytes) } : {}) };
   const since = () => Math.round(performance.now() - started);
   const marks = { files: since(), started: 0 };
   const onStarted = () => {
     marks.started = since();
   };
+  const completeBundle = () => bundle.complete();
   let fallbackReason = read?.error ?? null;
-  if (read?.tar) {
+  if (read?.entries) {
     try {
-      const db = await openFromDataDir(pgliteModule, read.tar, engine, onStarted);
-      return { db, source: 'data-dir', fallbackReason: null, ms: since(), marks };
+      const db = await openFromDataDir(pgliteModule, read.entries, engine, onStarted);
+      return { db, source: 'data-dir', fallbackReason: null, ms: since(), marks, completeBundle };
     } catch (startError) {
       fallbackReason = messageOf(startError);
     }
   }
   if (options.fallback === false && fallbackReason !== null) throw new Error(`the data directory was not used: ${fallbackReason}`);
+  // initdb reads much of the bundle (postgres.bki, the time zones, ...): all of it first.
+  await bundle.complete();
   const pg = await createLabPGlite(pgliteModule, { ...engine, startParams: labStartParams(pgliteModule.PGlite) });
   onStarted();
   const db = await PGliteLab.open(pg);
-  return { db, source: 'initdb', fallbackReason, ms: since(), marks };
+  return { db, source: 'initdb', fallbackReason, ms: since(), marks, completeBundle };
 }
 
 /** The database alone, for callers that do not care how it started. */
@@ -101,12 +120,10 @@ type EngineFiles = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
 async function openFromDataDir(
   pglite: PGliteModule,
-  tar: Uint8Array,
+  entries: readonly TarEntry[],
   files: EngineFiles,
   onStarted: () => void,
 ): Promise<PGliteLab> {
-  // Read once: the schema check and the file system both take the archive's entries.
-  const entries = tarEntries(tar);
   checkSchema(entries);
   let pg: PGlite;
   try {
@@ -205,6 +222,7 @@ function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, entries: read
       const place = ({ FS }: { FS: EmscriptenFiles }) => {
         FS.mkdirTree(root);
         for (const { name, directory, data } of entries) {
+          if (name === LAB_BUNDLE_DIR || name.startsWith(`${LAB_BUNDLE_DIR}/`)) continue;
           const path = `${root}/${name}`;
           if (directory) FS.mkdirTree(path);
           else {
@@ -246,20 +264,105 @@ async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
 }
 
 /**
- * PGlite's wasm, compiled while the other files load, and its file bundle. If either cannot be had,
- * PGlite is left to load it itself (and to report a failure in its own words). Kept for the next boot
- * in the same process (Node tests start many instances).
+ * PGlite's wasm, compiled while the other files load; null if it cannot be had (PGlite then loads it
+ * itself, and reports a failure in its own words). Kept for the next boot in the same process (Node
+ * tests start many instances).
  */
-let loadedEngineFiles: Promise<EngineFiles> | null = null;
-function engineFiles(): Promise<EngineFiles> {
-  loadedEngineFiles ??= Promise.allSettled([compileWasm(PGLITE_WASM_URL), readBytes(PGLITE_DATA_URL)]).then(([module, bundle]) => {
-    if (module.status === 'rejected' || bundle.status === 'rejected') loadedEngineFiles = null;
-    return {
-      ...(module.status === 'fulfilled' ? { pgliteWasmModule: module.value } : {}),
-      ...(bundle.status === 'fulfilled' ? { fsBundle: new Blob([bundle.value as Uint8Array<ArrayBuffer>]) } : {}),
-    };
+let loadedWasm: Promise<WebAssembly.Module | null> | null = null;
+function compiledWasm(): Promise<WebAssembly.Module | null> {
+  loadedWasm ??= compileWasm(PGLITE_WASM_URL).catch(() => {
+    loadedWasm = null;
+    return null;
   });
-  return loadedEngineFiles;
+  return loadedWasm;
+}
+
+/** PGlite's whole file bundle, read afresh for each boot (its files are views of these bytes); null if it cannot be had. */
+function bundleBytes(): Promise<Uint8Array | null> {
+  return readBytes(PGLITE_DATA_URL).catch(() => null);
+}
+
+/**
+ * The files of PGlite's bundle that the lab's own statements read: the session's time zone and the time
+ * zone abbreviations, read as Postgres starts. tests/unit/boot.test.ts checks that every scenario, the
+ * warm-up and a reset read no other (a statement reading a file that is not yet there would find zeros).
+ */
+export const LAB_BUNDLE_FILES = ['/pglite/share/postgresql/timezone/UTC', '/pglite/share/postgresql/timezonesets/Default'];
+/**
+ * Where the data directory carries them: `size` holds the bundle's length, and each file is named by its
+ * offset in the bundle (scripts/build-datadir.ts reads both from PGlite's own list of its files).
+ */
+export const LAB_BUNDLE_DIR = 'lease-lab-bundle';
+
+/** PGlite's bundle as a boot hands it over: the bytes (null: PGlite loads the bundle itself), and a way to have all of it. */
+interface Bundle {
+  readonly bytes: Uint8Array | null;
+  complete(): Promise<void>;
+}
+
+class WholeBundle implements Bundle {
+  constructor(readonly bytes: Uint8Array | null) {}
+
+  complete(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+/**
+ * The bundle at its full length with only the lab's files in it, the rest zeros. PGlite makes each of its
+ * files a view of these bytes, so complete() has only to copy the whole bundle over them when it arrives.
+ */
+class LabBundle implements Bundle {
+  private completing: Promise<void> | null = null;
+
+  constructor(readonly bytes: Uint8Array) {}
+
+  complete(): Promise<void> {
+    this.completing ??= readBytes(PGLITE_DATA_URL).then(
+      (whole) => {
+        if (whole.length !== this.bytes.length) throw new Error(`PGlite's file bundle is ${whole.length} bytes, not the ${this.bytes.length} the data directory was built for`);
+        this.bytes.set(whole);
+      },
+      (error: unknown) => {
+        // Asked again later, it tries again (a dropped connection, say).
+        this.completing = null;
+        throw new Error(`PGlite's file bundle could not be read: ${messageOf(error)}`);
+      },
+    );
+    return this.completing;
+  }
+}
+
+/** The lab's part of the bundle, from a data directory's entries; null if they do not carry it. */
+function labBundle(entries: readonly TarEntry[]): LabBundle | null {
+  const size = Number(entryText(entries, `${LAB_BUNDLE_DIR}/size`));
+  if (!Number.isSafeInteger(size) || size <= 0) return null;
+  const bytes = new Uint8Array(size);
+  for (const { name, directory, data } of entries) {
+    const offset = Number(name.slice(LAB_BUNDLE_DIR.length + 1));
+    if (directory || !name.startsWith(`${LAB_BUNDLE_DIR}/`) || !/^\d+$/.test(name.slice(LAB_BUNDLE_DIR.length + 1))) continue;
+    if (offset + data.length > size) return null;
+    bytes.set(data, offset);
+  }
+  return new LabBundle(bytes);
+}
+
+/**
+ * PGlite's file bundle, handed over as the bytes themselves. PGlite reads `fsBundle` only through
+ * `arrayBuffer()` and makes each of its files a view of that buffer. A real Blob would hand it a copy
+ * (by way of the browser's blob store), which LabBundle.complete() could not fill in; this Blob is empty
+ * and answers arrayBuffer() with our own buffer.
+ */
+class BundleBlob extends Blob {
+  constructor(private readonly contents: Uint8Array) {
+    super([]);
+  }
+
+  override arrayBuffer(): Promise<ArrayBuffer> {
+    const { buffer, byteOffset, byteLength } = this.contents;
+    // A Node Buffer may be a slice of a larger pool: hand over exactly the bundle's bytes.
+    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? (buffer as ArrayBuffer) : (buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer));
+  }
 }
 
 async function compileWasm(url: URL): Promise<WebAssembly.Module> {

@@ -32,6 +32,13 @@ interface Engine {
   pglite: PGliteLab | null;
 }
 
+/**
+ * The rest of PGlite's file bundle: the lab starts with only the files its own statements read (see
+ * bootLab's `bundle`). Anything else that runs SQL on PGlite (the console, the backpressure lab) waits
+ * for this; it is fetched once the learner pauses (see whenIdle), or at once when something needs it.
+ */
+let completeBundle: () => Promise<void> = () => Promise.resolve();
+
 let chain: Promise<unknown> = Promise.resolve();
 /** Live mode: PGlite, started, to carry on with if the bridge fails (null if it could not start). */
 let standby: Awaited<ReturnType<typeof startPGlite>> | null = null;
@@ -54,7 +61,11 @@ ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(e
 ready.then(
   ({ pglite }) => {
     lastRequestAt = performance.now();
-    whenIdle(() => warmUp(pglite));
+    whenIdle(() => {
+      // Failures are reported to whatever needs the bundle, when it asks.
+      completeBundle().catch(() => undefined);
+      warmUp(pglite);
+    });
   },
   () => undefined,
 );
@@ -113,7 +124,8 @@ async function start(): Promise<Engine> {
 
 async function startPGlite() {
   const bootStarted = performance.now();
-  const { db: lab, source, fallbackReason, marks } = await bootLab();
+  const { db: lab, source, fallbackReason, marks, completeBundle: complete } = await bootLab({ bundle: 'lab' });
+  completeBundle = complete;
   markStart('files-in', bootStarted + marks.files);
   markStart('postgres-started', bootStarted + marks.started);
   markStart('lab-open');
@@ -198,8 +210,11 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
     case 'run-trace':
       return host.runTrace(request);
     case 'console':
+      // The learner's SQL may read any of PGlite's files (a time zone, a text search dictionary).
+      if (pglite) await completeBundle();
       return host.console(request);
     case 'backpressure':
+      await completeBundle();
       return backpressure.play(request);
     case 'runaway':
       if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');

@@ -23,6 +23,16 @@ async function runSql(page: Page, sql: string): Promise<void> {
   await editor(page).press('Control+Enter');
 }
 
+test("right after the start, the console's SQL can use all of PGlite's files: a text search dictionary, another time zone", async ({ page }) => {
+  // The lab starts with only the two files of PGlite's bundle it reads itself; the console waits for the rest.
+  await openLab(page, 'scenario=race&strategy=naive&fencing=on&schedule=&step=0');
+  await openConsole(page);
+  await runSql(page, "SELECT to_tsvector('english', 'leases expired')::text AS words, timestamptz '2030-01-01 12:00:00+00' AT TIME ZONE 'Europe/Paris' AS paris");
+  await expect(result(page)).toContainText('1 row');
+  await expect(resultTable(page)).toContainText("'expir':2 'leas':1");
+  await expect(resultTable(page)).toContainText('2030-01-01 13:00:00');
+});
+
 test('shows runs and pg_prepared_xacts at a step with a parked claim, and follows the cursor back', async ({ page }) => {
   await openLab(page, 'scenario=three-workers&strategy=skip-locked&fencing=on&schedule=&step=0');
   await stepTimes(page, 1);

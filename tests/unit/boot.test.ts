@@ -8,11 +8,13 @@ import { gunzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureLabDataDir } from '../../scripts/build-datadir-plugin.mjs';
-import { bootLab, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment } from '../../src/db/pglite-boot';
+import { bootLab, LAB_BUNDLE_FILES, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
-import { defaultSettings } from '../../src/engine/run';
+import { defaultSettings, runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
+import { SCENARIOS } from '../../src/scenarios';
 import { threeWorkers } from '../../src/scenarios/three-workers';
+import { STRATEGIES } from '../../src/sim/types';
 
 /** A real SKIP LOCKED claim, parked with PREPARE TRANSACTION, and a second one that skips its row. */
 async function expectClaimWorks(db: PGliteLab): Promise<Simulation> {
@@ -167,6 +169,75 @@ describe('booting from the pre-built data directory', () => {
       const result = await pg.query<{ ids: number[]; names: string[] }>(`SELECT ARRAY[123, 124] AS ids, ARRAY['a', 'b c'] AS names`);
       expect(result.rows[0]).toEqual({ ids: [123, 124], names: ['a', 'b c'] });
       expect(pg.parsers[INT4_ARRAY]).toBeDefined();
+    } finally {
+      await boot.db.close();
+    }
+  });
+});
+
+/** The part of Emscripten's file system these tests look at. */
+interface Files {
+  open(path: string, ...rest: unknown[]): unknown;
+  stat(path: string): { mode: number };
+  isFile(mode: number): boolean;
+  readFile(path: string): Uint8Array;
+}
+
+function filesOf(db: PGliteLab): Files {
+  return (db.pg as unknown as { Module: { FS: Files } }).Module.FS;
+}
+
+describe("PGlite's file bundle: the lab's part first, the rest later (bundle: 'lab')", () => {
+  it("plays every scenario under every strategy reading no file of the bundle but the lab's, as with the whole bundle", async () => {
+    const lab = await bootLab({ bundle: 'lab' });
+    const whole = await bootLab();
+    try {
+      const files = filesOf(lab.db);
+      const opened = new Set<string>();
+      const open = files.open.bind(files);
+      files.open = (path: string, ...rest: unknown[]) => {
+        // The bundle's files are under /pglite (and one under /home); the data directory, /pglite/data, is not one of them.
+        if (typeof path === 'string' && /^\/(pglite|home)\//.test(path) && !path.startsWith('/pglite/data/')) opened.add(path);
+        return open(path, ...rest);
+      };
+      for (const scenario of SCENARIOS) {
+        for (const strategy of STRATEGIES) {
+          const settings = { ...defaultSettings(scenario), strategy };
+          const trace = await runSchedule(lab.db, scenario, settings, scenario.script, { onInapplicable: 'skip', finish: { kind: 'round-robin' } });
+          if (strategy === defaultSettings(scenario).strategy) {
+            const same = await runSchedule(whole.db, scenario, settings, scenario.script, { onInapplicable: 'skip', finish: { kind: 'round-robin' } });
+            expect(trace).toEqual(same);
+          }
+        }
+      }
+      for (const piece of lab.db.warmUpPieces()) await piece();
+      // Paths Postgres only tried (and found missing) are not files it read.
+      const isFile = (path: string) => {
+        try {
+          return files.isFile(files.stat(path).mode);
+        } catch {
+          return false;
+        }
+      };
+      const read = [...opened].filter(isFile);
+      expect(read.filter((path) => !LAB_BUNDLE_FILES.includes(path))).toEqual([]);
+    } finally {
+      await lab.db.close();
+      await whole.db.close();
+    }
+  });
+
+  it('brings in the rest with completeBundle(): another time zone, a text search dictionary', async () => {
+    const boot = await bootLab({ bundle: 'lab' });
+    try {
+      const files = filesOf(boot.db);
+      const paris = '/pglite/share/postgresql/timezone/Europe/Paris';
+      expect(files.readFile(paris).every((byte) => byte === 0)).toBe(true);
+      await boot.completeBundle();
+      expect(files.readFile(paris).some((byte) => byte !== 0)).toBe(true);
+      await boot.db.pg.exec(`SET TIME ZONE 'Europe/Paris'`);
+      const answer = await boot.db.pg.query(`SELECT current_setting('TimeZone') AS zone, to_tsvector('english', 'leases expired')::text AS words`);
+      expect(answer.rows[0]).toEqual({ zone: 'Europe/Paris', words: "'expir':2 'leas':1" });
     } finally {
       await boot.db.close();
     }
