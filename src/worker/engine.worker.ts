@@ -23,7 +23,7 @@ import type { EngineRequest, FromWorker, ToWorker } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => scope.postMessage(message);
-/** While PGlite starts in the middle of a request (leaving live mode), the watchdog hears from us this often. */
+/** While a request waits for PGlite (starting, when live mode is left; its file bundle), the watchdog hears from us this often. */
 const HEARTBEAT_MS = 250;
 
 interface Engine {
@@ -211,10 +211,10 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
       return host.runTrace(request);
     case 'console':
       // The learner's SQL may read any of PGlite's files (a time zone, a text search dictionary).
-      if (pglite) await completeBundle();
+      if (pglite) await withWholeBundle();
       return host.console(request);
     case 'backpressure':
-      await completeBundle();
+      await withWholeBundle();
       return backpressure.play(request);
     case 'runaway':
       if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
@@ -225,6 +225,21 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
       await pglite.pg.query('SELECT run_id FROM runs FOR UPDATE');
       throw new Error('the runaway statement returned; PGlite no longer spins on lock waits');
   }
+}
+
+/**
+ * Waits for the rest of PGlite's bundle (at once if it is there). Meanwhile the page's watchdog hears that
+ * the request is alive: this is a download, which may take seconds on a slow network, not a statement
+ * running away; and the statement's own time limit starts once the bundle is in.
+ */
+async function withWholeBundle(): Promise<void> {
+  const heartbeat = setInterval(() => post({ kind: 'progress', id: currentId }), HEARTBEAT_MS);
+  try {
+    await completeBundle();
+  } finally {
+    clearInterval(heartbeat);
+  }
+  post({ kind: 'progress', id: currentId });
 }
 
 /**
