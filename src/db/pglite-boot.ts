@@ -222,7 +222,7 @@ function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, entries: read
       const place = ({ FS }: { FS: EmscriptenFiles }) => {
         FS.mkdirTree(root);
         for (const { name, directory, data } of entries) {
-          if (name === LAB_BUNDLE_DIR || name.startsWith(`${LAB_BUNDLE_DIR}/`)) continue;
+          if (bundleEntryName(name) !== null) continue;
           const path = `${root}/${name}`;
           if (directory) FS.mkdirTree(path);
           else {
@@ -294,6 +294,12 @@ export const LAB_BUNDLE_FILES = ['/pglite/share/postgresql/timezone/UTC', '/pgli
  */
 export const LAB_BUNDLE_DIR = 'lease-lab-bundle';
 
+/** For an entry of the data directory's archive in LAB_BUNDLE_DIR, its name there ('' for the folder itself); null for any other. */
+function bundleEntryName(name: string): string | null {
+  if (name === LAB_BUNDLE_DIR) return '';
+  return name.startsWith(`${LAB_BUNDLE_DIR}/`) ? name.slice(LAB_BUNDLE_DIR.length + 1) : null;
+}
+
 /** PGlite's bundle as a boot hands it over: the bytes (null: PGlite loads the bundle itself), and a way to have all of it. */
 interface Bundle {
   readonly bytes: Uint8Array | null;
@@ -339,8 +345,9 @@ function labBundle(entries: readonly TarEntry[]): LabBundle | null {
   if (!Number.isSafeInteger(size) || size <= 0) return null;
   const bytes = new Uint8Array(size);
   for (const { name, directory, data } of entries) {
-    const offset = Number(name.slice(LAB_BUNDLE_DIR.length + 1));
-    if (directory || !name.startsWith(`${LAB_BUNDLE_DIR}/`) || !/^\d+$/.test(name.slice(LAB_BUNDLE_DIR.length + 1))) continue;
+    const file = bundleEntryName(name);
+    if (directory || file === null || !/^\d+$/.test(file)) continue;
+    const offset = Number(file);
     if (offset + data.length > size) return null;
     bytes.set(data, offset);
   }

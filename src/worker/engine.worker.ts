@@ -162,13 +162,20 @@ function newHost(lab: ConstructorParameters<typeof EngineHost>[0]): EngineHost {
  * Live mode failed: carry the learner on with PGlite, at the same place. `view` is the learner's place
  * from before the request that failed, which may have got part of the way.
  */
-async function leaveLive(view: ReturnType<EngineHost['learnerView']>, why: string): Promise<Engine> {
-  const heartbeat = setInterval(() => post({ kind: 'progress', id: currentId }), HEARTBEAT_MS);
-  try {
+function leaveLive(view: ReturnType<EngineHost['learnerView']>, why: string): Promise<Engine> {
+  return withHeartbeat(async () => {
     const { engine } = await (standby ?? startPGlite());
     if (view) await engine.host.load({ type: 'load', ...view, onInapplicable: 'skip' });
     post({ kind: 'database', database: { kind: 'pglite', liveProblem: why } });
     return engine;
+  });
+}
+
+/** Runs `work` while the page's watchdog hears every HEARTBEAT_MS that the current request is alive (it waits for PGlite, not for a runaway statement). */
+async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
+  const heartbeat = setInterval(() => post({ kind: 'progress', id: currentId }), HEARTBEAT_MS);
+  try {
+    return await work();
   } finally {
     clearInterval(heartbeat);
   }
@@ -233,12 +240,7 @@ async function handle({ host, pglite }: Engine, request: EngineRequest) {
  * running away; and the statement's own time limit starts once the bundle is in.
  */
 async function withWholeBundle(): Promise<void> {
-  const heartbeat = setInterval(() => post({ kind: 'progress', id: currentId }), HEARTBEAT_MS);
-  try {
-    await completeBundle();
-  } finally {
-    clearInterval(heartbeat);
-  }
+  await withHeartbeat(completeBundle);
   post({ kind: 'progress', id: currentId });
 }
 
