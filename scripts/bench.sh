@@ -6,14 +6,15 @@
 #   npm run bench -- browser      the browser half only
 #   npm run bench -- explore      the interleaving explorer only (Node)
 #   npm run bench -- backpressure the backpressure lab only (Node and Chromium)
+#   npm run bench -- robustness   hang recovery, UI fuzzing speed, large console answers (figures the tests no longer assert)
 # BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
-case "$what" in all|node|browser|explore|backpressure) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure]" >&2; exit 2 ;; esac
+case "$what" in all|node|browser|explore|backpressure|robustness) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure|robustness]" >&2; exit 2 ;; esac
 
 bash scripts/ensure-deps.sh node
-case "$what" in all|browser|backpressure) bash scripts/ensure-deps.sh chromium ;; esac
+case "$what" in all|browser|backpressure|robustness) bash scripts/ensure-deps.sh chromium ;; esac
 run() { node --import tsx --import ./scripts/raw-loader.mjs "$@"; }
 
 run scripts/build-datadir.ts
@@ -23,4 +24,5 @@ part node && run bench/node.bench.ts
 part browser && run bench/browser.bench.ts
 part explore && [ -f bench/explore.bench.ts ] && run bench/explore.bench.ts
 part backpressure && [ -f bench/backpressure.bench.ts ] && run bench/backpressure.bench.ts
+part robustness && run bench/robustness.bench.ts
 true

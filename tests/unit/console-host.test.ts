@@ -95,7 +95,7 @@ describe('the SQL console on the host', () => {
   it('does not hang on a row lock held by a parked worker: FOR UPDATE and writes are refused by Postgres in the read-only transaction', async () => {
     const host = await loaded({ type: 'load', scenarioId: 'lock-wait', settings: { strategy: 'for-update', fencing: true }, schedule: ['A'], onInapplicable: 'stop' });
     expect(rows(await ask(host, 'SELECT gid FROM pg_prepared_xacts', 1)).rows).toEqual([['lease_lab_A']]);
-    const started = performance.now();
+    // A statement that waited would never return: the test's own timeout is what a hang would hit.
     for (const sql of [
       'SELECT * FROM runs WHERE run_id = 123 FOR UPDATE',
       'SELECT * FROM runs FOR SHARE',
@@ -108,7 +108,8 @@ describe('the SQL console on the host', () => {
     ]) {
       expect(await ask(host, sql, 1), sql).toMatchObject({ kind: 'error', code: '25006' });
     }
-    expect(performance.now() - started).toBeLessThan(2000);
+    // And Postgres is still answering: the parked claim is where it was.
+    expect(rows(await ask(host, 'SELECT gid FROM pg_prepared_xacts', 1)).rows).toEqual([['lease_lab_A']]);
   });
 
   it("shows Postgres's own error with SQLSTATE and the position in the learner's text", async () => {
@@ -117,11 +118,10 @@ describe('the SQL console on the host', () => {
     expect(await ask(host, 'SHOW no_such_thing', 0)).toMatchObject({ kind: 'error', code: '42704' });
   });
 
-  it('sends the first rows and counts the rest, quickly, even for 100,000 rows', async () => {
+  // How fast: npm run bench -- robustness ("console answer, 100,000 rows").
+  it('sends the first rows and counts the rest, even for 100,000 rows', async () => {
     const host = await loaded(threeWorkers([]));
-    const started = performance.now();
     const result = rows(await ask(host, 'SELECT g, repeat($$x$$, 3) AS s FROM generate_series(1, 100000) AS g', 0));
-    expect(performance.now() - started).toBeLessThan(1500);
     expect(result.rowCount).toBe(100_000);
     expect(result.rows).toHaveLength(500);
     expect(result.rows[499]).toEqual([500, 'xxx']);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
 import { messageChannelTasks, trailingCopy } from '../../src/store/trailing';
 
@@ -65,8 +65,8 @@ describe('trailingCopy', () => {
     source.setState({ position: 1 });
     await Promise.resolve();
     expect(trailing.store.getState().position).toBe(0);
-    await new Promise((done) => setTimeout(done, 20));
-    expect(trailing.store.getState().position).toBe(1);
+    // Whenever the machine gets to that task: waiting for it, not for a fixed time.
+    await vi.waitFor(() => expect(trailing.store.getState().position).toBe(1), { timeout: 30_000, interval: 5 });
     trailing.stop();
   });
 });
