@@ -17,6 +17,24 @@ function contentSecurityPolicyOnlyInBuilds(): Plugin {
 }
 
 /**
+ * A link preview's image must be an absolute URL, and the built app does not know where it will be
+ * served. With SITE_URL set at build time (e.g. SITE_URL=https://example.org/lease-lab/ npm run build)
+ * og:image points there; without it, it stays relative to the page, which some previewers resolve.
+ */
+function absolutePreviewImage(): Plugin {
+  return {
+    name: 'lease-lab:absolute-preview-image',
+    apply: 'build',
+    transformIndexHtml(html) {
+      const site = process.env.SITE_URL;
+      if (!site) return html;
+      const image = new URL('og-image.png', site.endsWith('/') ? site : `${site}/`).href;
+      return html.replace('<meta property="og:image" content="./og-image.png" />', `<meta property="og:image" content="${image}" />`);
+    },
+  };
+}
+
+/**
  * main.tsx asks for React DOM and the page with import(), so without a hint the browser fetches them only
  * once main.tsx runs. These <link rel="modulepreload"> tags let it fetch and compile them while it parses
  * index.html; React DOM then runs around 150 ms into the load, before Postgres's compile in the worker
@@ -80,8 +98,19 @@ function eagerCommonJsWrappers(): Plugin {
   };
 }
 
+/**
+ * Two kinds of build log come from PGlite's own code and say nothing about ours, so a build prints
+ * nothing when all is well: its Emscripten glue calls `eval` directly (to load its extensions), and it
+ * imports `node:module` behind a check that only passes in Node. Every other log still shows.
+ */
+function quietAboutPGlitesOwnCode(level: string, log: Rolldown.RolldownLog, handler: (level: 'warn' | 'info' | 'debug', log: Rolldown.RolldownLog) => void): void {
+  const fromPGlite = /@electric-sql[\\/]pglite[\\/]/.test(`${log.id ?? ''} ${log.message}`);
+  if (fromPGlite && (log.code === 'EVAL' || /"node:module" has been externalized for browser compatibility/.test(log.message))) return;
+  handler(level as 'warn' | 'info' | 'debug', log);
+}
+
 // Only vitest needs its sequencer (and vitest/node, which takes ~0.4 s to load); vite itself does not.
-const sequencer = process.env.VITEST ? (await import('./tests/support/sequencer')).LongRunningFirst : undefined;
+const sequencer = process.env.VITEST ? (await import('./tests/support/sequencer.ts')).LongRunningFirst : undefined;
 
 export default defineConfig({
   // Relative asset URLs let the built app run from any sub-path of any static server.
@@ -90,10 +119,10 @@ export default defineConfig({
   // from, whenever its inputs change (dev, build, preview and vitest alike); after a build it writes .gz
   // siblings of the big files for servers that serve them pre-compressed.
   // offlineCopy(): after a build, writes the service worker (sw.js) that keeps the app for offline use.
-  plugins: [react(), labDataDir(), offlineCopy(), contentSecurityPolicyOnlyInBuilds(), preloadPageModules(), eagerCommonJsWrappers()],
+  plugins: [react(), labDataDir(), offlineCopy(), contentSecurityPolicyOnlyInBuilds(), preloadPageModules(), eagerCommonJsWrappers(), absolutePreviewImage()],
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },
   worker: { format: 'es' },
-  build: { target: 'es2022', chunkSizeWarningLimit: 2000 },
+  build: { target: 'es2022', chunkSizeWarningLimit: 2000, rolldownOptions: { onLog: quietAboutPGlitesOwnCode } },
   server: { host: '127.0.0.1' },
   test: {
     include: ['tests/unit/**/*.test.ts', 'tests/ground-truth/**/*.test.ts'],

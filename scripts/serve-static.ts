@@ -133,11 +133,24 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     allowPositionals: true,
     options: { port: { type: 'string' }, mount: { type: 'string' }, host: { type: 'string' } },
   });
-  const served = await startStaticServer({
-    root: positionals[0] ?? 'dist',
-    port: Number(values.port ?? 4180),
-    mount: values.mount ?? '/',
-    host: values.host ?? '127.0.0.1',
-  });
-  console.log(`serving ${resolve(positionals[0] ?? 'dist')} at ${served.url}`);
+  const root = positionals[0] ?? 'dist';
+  const port = Number(values.port ?? 4180);
+  const host = values.host ?? '127.0.0.1';
+  if (!existsSync(join(root, 'index.html'))) {
+    console.error(`lease-lab: ${resolve(root)} has no index.html: build it first (npm run build), or use npm start`);
+    process.exit(2);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`lease-lab: --port takes a whole number from 0 to 65535, not "${values.port}"`);
+    process.exit(2);
+  }
+  try {
+    const served = await startStaticServer({ root, port, mount: values.mount ?? '/', host });
+    console.log(`Lease Lab is at ${served.url}  (serving ${resolve(root)}; Ctrl+C stops it)`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'EADDRINUSE' ? `port ${port} is in use (PORT=another npm start picks another)` : code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : String(error);
+    console.error(`lease-lab: cannot serve on ${host}:${port}: ${why}`);
+    process.exit(2);
+  }
 }
