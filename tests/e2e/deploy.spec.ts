@@ -40,4 +40,67 @@ test('from a sub-path of a plain static server, then offline, the naive race run
   await expect(outcome(page)).toContainText('B read run 123 as pending');
   await stepTimes(page, 4);
   await expect(outcome(page)).toContainText('Run 123 was executed by both A and B');
+  // What the page links to besides its code is in the offline copy too.
+  const offline = await page.evaluate(async () => Promise.all(['./manifest.webmanifest', './favicon.svg', './icon-192.png'].map(async (url) => (await fetch(url)).status)));
+  expect(offline).toEqual([200, 200, 200]);
+});
+
+/** What index.html links to besides its code: icons, the web app manifest, the link preview, robots.txt. */
+test('the icons, the manifest, the preview image and robots.txt are served with their types and load under the CSP', async ({ page }) => {
+  served = await startStaticServer({ root: DIST, mount: '/some/sub/path/' });
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(served.url);
+  await waitReady(page);
+  const linked = await page.evaluate(() => ({
+    icons: [...document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"], link[rel="apple-touch-icon"]')].map((link) => [link.href, link.type || 'image/png'] as const),
+    manifest: document.querySelector<HTMLLinkElement>('link[rel="manifest"]')?.href ?? null,
+    preview: document.querySelector<HTMLMetaElement>('meta[property="og:image"]')?.content ?? null,
+  }));
+  expect(linked.icons.map(([href]) => new URL(href).pathname)).toEqual(['/some/sub/path/favicon.svg', '/some/sub/path/icon-32.png', '/some/sub/path/icon-180.png']);
+  expect(linked.manifest).toBe(`${served.url}manifest.webmanifest`);
+  expect(linked.preview).toBe('./og-image.png');
+
+  // Each one fetched as the browser would, and each image decoded: a wrong type or a broken file fails here.
+  const fetched = await page.evaluate(
+    async ({ icons, manifest, preview, robots }) => {
+      const get = async (url: string) => {
+        const response = await fetch(url);
+        return { url, status: response.status, type: response.headers.get('content-type'), body: await response.blob() };
+      };
+      const decodes = async (blob: Blob) => {
+        try {
+          await createImageBitmap(blob);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const manifestResponse = await get(manifest);
+      const parsed = JSON.parse(await manifestResponse.body.text()) as { name: string; start_url: string; icons: { src: string; type: string }[] };
+      const images = [...icons.map(([href]) => href), new URL(preview, location.href).href, ...parsed.icons.filter((i) => i.type === 'image/png').map((i) => new URL(i.src, manifest).href)];
+      const results = [];
+      for (const url of images) {
+        const { body, ...rest } = await get(url);
+        results.push({ ...rest, decodes: url.endsWith('.svg') ? body.size > 0 : await decodes(body) });
+      }
+      const robotsResponse = await get(robots);
+      return {
+        images: results,
+        manifest: { status: manifestResponse.status, type: manifestResponse.type, name: parsed.name, startUrl: parsed.start_url },
+        robots: { status: robotsResponse.status, type: robotsResponse.type, text: await robotsResponse.body.text() },
+      };
+    },
+    { ...linked, manifest: linked.manifest!, preview: linked.preview!, robots: `${served.url}robots.txt` },
+  );
+  expect(fetched.manifest).toEqual({ status: 200, type: 'application/manifest+json', name: 'Lease Lab — claims, leases and fencing on real Postgres', startUrl: './' });
+  for (const image of fetched.images) {
+    expect(image, image.url).toMatchObject({ status: 200, type: image.url.endsWith('.svg') ? 'image/svg+xml' : 'image/png', decodes: true });
+  }
+  expect(fetched.images.map((i) => new URL(i.url).pathname.split('/').pop())).toEqual(expect.arrayContaining(['og-image.png', 'icon-192.png', 'icon-512.png']));
+  expect(fetched.robots).toMatchObject({ status: 200, type: 'text/plain; charset=utf-8' });
+  expect(fetched.robots.text).toContain('User-agent: *');
+  expect(violations).toEqual([]);
 });
