@@ -421,7 +421,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       trace() {
-        const { scenarioId, settings, schedule, steps, initialRuns } = get();
+        const { scenarioId, settings, schedule, steps, initialRuns, engineDatabase } = get();
         return {
           scenario: scenarioId,
           settings: { ...settings },
@@ -429,7 +429,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           steps,
           anomalies: detectAnomalies(steps),
           finalRuns: steps.at(-1)?.runs ?? initialRuns,
-          database: 'pglite',
+          // Where the steps ran: in live mode a real PostgreSQL server, not the tab's PGlite.
+          database: engineDatabase?.kind === 'live' ? 'postgres' : 'pglite',
         };
       },
     };

@@ -43,6 +43,13 @@ describe('the store on the real engine', () => {
     expect(before.length).toBeGreaterThan(1);
   });
 
+  it('exports a trace that names the database the steps ran on: PGlite here, PostgreSQL in live mode', async () => {
+    const store = await lab('#scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
+    expect(store.getState().trace().database).toBe('pglite');
+    store.setState({ engineDatabase: { kind: 'live', version: '15.18', where: '127.0.0.1:5432/lab' } });
+    expect(store.getState().trace().database).toBe('postgres');
+  });
+
   it('plays the same steps with SKIP LOCKED without a double execution', async () => {
     const store = await lab('#scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
     await steps(store, 10);
