@@ -4,7 +4,8 @@
  * `PGlite.create()` on the main thread (the baseline) and the lab's bootLab() alone in a Web Worker.
  *   node --import tsx --import ./scripts/raw-loader.mjs bench/browser.bench.ts
  * BENCH_LOADS (default 5) cold loads of each page, each in a fresh browser context; BENCH_STEPS_PER_LOAD
- * (default 8) Step clicks timed per app load; BENCH_PAGES=plain,worker,app picks pages; BENCH_DIR (default
+ * (default 8) Step clicks timed per app load; BENCH_PAGES=plain,worker,app,start picks pages (start: the
+ * project's own `npm start`, on dist/, built first if stale); BENCH_DIR (default
  * $TMPDIR/lease-lab-bench) is where the pages are built.
  *
  * "Ready" is `document.documentElement.dataset.labReady === 'true'` when a page sets it; for an app that
@@ -14,11 +15,12 @@
  * was ready, as the browser's resource timing lists them) and the chunks it loads later (lazy panels),
  * beside the workers' builds; the 150 kB target is on the first load.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createServer as createNetServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
@@ -47,12 +49,42 @@ const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 const MOUNT = '/any/sub/path/';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-type PageKind = 'plain' | 'worker' | 'app';
+type PageKind = 'plain' | 'worker' | 'app' | 'start';
 const PAGES: Record<PageKind, { label: string; path: string }> = {
   plain: { label: 'plain PGlite.create(), main thread (baseline)', path: 'pages/plain.html' },
   worker: { label: "bootLab() in a Web Worker (the lab's engine alone)", path: 'pages/worker.html' },
   app: { label: 'the app (built)', path: 'app/' },
+  // What a newcomer gets from the README: scripts/start.sh on the project's dist/ (built if stale).
+  start: { label: 'the app as `npm start` serves it', path: '' },
 };
+
+/** Runs scripts/start.sh on a free port and returns its URL once it prints one. */
+async function startNpmStart(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn('bash', ['scripts/start.sh'], { cwd: ROOT, env: { ...process.env, PORT: String(await freePort()) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk.toString();
+      const found = output.match(/Lease Lab is at (http:\/\/\S+\/)/);
+      if (found) resolve(found[1]!);
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output.trim().split('\n').at(-1)}`)));
+  });
+  return { url, stop: () => child.pid && process.kill(-child.pid, 'SIGTERM') };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 interface LoadResult {
   firstPaint: number | null;
@@ -181,8 +213,8 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
       };
     });
     const { origin, ...loaded } = result;
-    const engine = kind === 'app' ? await engineMarks(workers, origin).catch(() => undefined) : undefined;
-    if (kind === 'app' && result.ready !== null) stepTimes.push(...(await page.evaluate(timeSteps, { n: STEPS_PER_LOAD, firstAfterMs: FIRST_CLICK_AFTER_MS })));
+    const engine = kind === 'app' || kind === 'start' ? await engineMarks(workers, origin).catch(() => undefined) : undefined;
+    if ((kind === 'app' || kind === 'start') && result.ready !== null) stepTimes.push(...(await page.evaluate(timeSteps, { n: STEPS_PER_LOAD, firstAfterMs: FIRST_CLICK_AFTER_MS })));
     return { ...loaded, engine };
   } finally {
     await context.close();
@@ -329,10 +361,20 @@ async function main(): Promise<void> {
   if (pagesError) throw new Error(`the benchmark pages did not build:\n${pagesError}`);
 
   const server = await startStaticServer({ root: SITE, mount: MOUNT });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
   const only = process.env.BENCH_PAGES?.split(',');
-  const kinds = (Object.keys(PAGES) as PageKind[]).filter((kind) => (kind !== 'app' || !appError) && (!only || only.includes(kind)));
-  const results: Record<PageKind, LoadResult[]> = { plain: [], worker: [], app: [] };
+  let npmStart: { url: string; stop: () => void } | null = null;
+  let npmStartError: string | null = null;
+  if (!only || only.includes('start')) {
+    try {
+      npmStart = await startNpmStart();
+    } catch (error) {
+      npmStartError = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const kinds = (Object.keys(PAGES) as PageKind[]).filter((kind) => (kind !== 'app' || !appError) && (kind !== 'start' || npmStart) && (!only || only.includes(kind)));
+  const results: Record<PageKind, LoadResult[]> = { plain: [], worker: [], app: [], start: [] };
+  const stepsOf: Record<PageKind, StepTime[]> = { plain: [], worker: [], app: [], start: [] };
   const failures: string[] = [];
   const steps: StepTime[] = [];
   try {
@@ -340,7 +382,8 @@ async function main(): Promise<void> {
       // Interleaved, so a burst of load on the machine hits every page alike.
       for (const kind of kinds) {
         try {
-          const result = await coldLoad(browser, server.url + PAGES[kind].path, kind, steps);
+          const url = kind === 'start' ? npmStart!.url : server.url + PAGES[kind].path;
+          const result = await coldLoad(browser, url, kind, kind === 'app' ? steps : stepsOf[kind]);
           if (result.failed) failures.push(`${kind}: ${result.failed}`);
           else results[kind].push(result);
         } catch (error) {
@@ -351,7 +394,9 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
+    npmStart?.stop();
   }
+  if (npmStartError) failures.push(`npm start: ${npmStartError}`);
 
   console.log(`served from ${server.url} (scripts/serve-static.ts: pre-compressed .gz siblings, application/wasm)`);
   for (const failure of failures) console.log(`!! ${failure}`);
@@ -368,7 +413,7 @@ async function main(): Promise<void> {
     rows.push(timeRow(`${PAGES[kind].label}: first contentful paint`, fcp, kind === 'app' ? { ms: 200, label: '≤ 0.2 s' } : undefined));
     rows.push(
       timeRow(
-        `${PAGES[kind].label}: ready${kind === 'app' ? ` (first step can run; signal: ${readyBy})` : ' (Postgres answered)'}`,
+        `${PAGES[kind].label}: ready${kind === 'app' ? ` (first step can run; signal: ${readyBy})` : kind === 'start' ? ' (first step can run)' : ' (Postgres answered)'}`,
         list.map((r) => r.ready ?? Number.NaN),
         kind === 'app' ? { ms: 900, label: '≤ 0.9 s' } : undefined,
       ),
@@ -391,6 +436,12 @@ async function main(): Promise<void> {
     const ratio = appReady / plainReady;
     rows.push({ what: 'the app ready ÷ the plain page ready, same run (medians)', median: ratio.toFixed(2), range: '', n: results.app.length, target: '≤ 0.33', ok: ratio <= 0.33 });
   }
+  const startReady = median(results.start.map((r) => r.ready ?? Number.NaN));
+  if (Number.isFinite(appReady) && Number.isFinite(startReady)) {
+    // npm start must serve what the bench measures as shipped, not a slower dev server.
+    const ratio = startReady / appReady;
+    rows.push({ what: '`npm start` ready ÷ the built app ready, same run (medians)', median: ratio.toFixed(2), range: '', n: results.start.length, target: '≤ 1.15 (as fast)', ok: ratio <= 1.15 });
+  }
   if (workerBoots.length > 0) {
     rows.push(timeRow('  inside the worker: bootLab() → wasm compiled, files and data dir fetched', workerBoots.map((b) => b.marks?.files ?? Number.NaN)));
     rows.push(timeRow('  inside the worker: bootLab() → Postgres started (PGlite.create)', workerBoots.map((b) => b.marks?.started ?? Number.NaN)));
@@ -408,6 +459,9 @@ async function main(): Promise<void> {
       { what: 'click → new mark in the timeline DOM', median: ms(median(dom), 1), p95: ms(quantile(dom, 0.95), 1), range: range(dom, (v) => v.toFixed(0)), n: dom.length },
       { what: 'click → next animation frame (painted)', median: ms(median(frame), 1), p95: ms(quantile(frame, 0.95), 1), range: range(frame, (v) => v.toFixed(0)), n: frame.length },
       { what: "  the loads' first clicks: click → new mark", median: ms(median(firstDom), 1), range: range(firstDom, (v) => v.toFixed(0)), n: firstDom.length },
+      ...(stepsOf.start.length > 0
+        ? [{ what: 'the app as `npm start` serves it: click → new mark', median: ms(median(stepsOf.start.map((s) => s.dom)), 1), p95: ms(quantile(stepsOf.start.map((s) => s.dom), 0.95), 1), range: range(stepsOf.start.map((s) => s.dom), (v) => v.toFixed(0)), n: stepsOf.start.length }]
+        : []),
     ]);
   } else if (!appError) {
     console.log('\n(no Step click landed in the app: no step latency)');
