@@ -44,11 +44,11 @@ async function consoleFigures(): Promise<Row[]> {
     const locked = new EngineHost(db);
     await locked.load({ type: 'load', scenarioId: 'lock-wait', settings: { strategy: 'for-update', fencing: true }, schedule: ['A'], onInapplicable: 'stop' });
     const refusals: number[] = [];
-    for (let i = 0; i < CONSOLE_ANSWERS; i++) {
+    for (let i = 0; i < CONSOLE_ANSWERS + 1; i++) {
       const started = performance.now();
       const result = await locked.console({ type: 'console', sql: 'SELECT * FROM runs WHERE run_id = 123 FOR UPDATE', upTo: 1, maxRows: 500 });
       if (result.kind !== 'error' || result.code !== '25006') throw new Error(`unexpected answer to a locking read: ${JSON.stringify(result).slice(0, 200)}`);
-      refusals.push(performance.now() - started);
+      if (i > 0) refusals.push(performance.now() - started);
     }
     return [
       { what: 'console: 100,000-row answer (500 rows sent, the rest counted), Node', median: ms(median(times), 1), range: range(times, (v) => v.toFixed(0)), n: times.length, target: '≤ 1.5 s (the statement limit)', ok: median(times) <= 1500 },
