@@ -22,6 +22,9 @@ export const WATCHDOG_MS = 2000;
  * server Postgres ends the statement itself at the same limit (postgres-console.ts).
  */
 export const STATEMENT_LIMIT_MS = 1500;
+/** The watchdog's deadline ticks this often, and a tick that comes late counts for at most LATE_TICK_CREDIT ticks (see arm()). */
+const DEADLINE_TICK_MS = 50;
+const LATE_TICK_CREDIT = 2;
 /** Postgres starts in about a second here; a minute means something is wrong. */
 export const BOOT_TIMEOUT_MS = 60_000;
 
@@ -96,7 +99,7 @@ export class WorkerEngine implements Engine {
   private nextId = 1;
   private queue: Pending[] = [];
   private inFlight: Pending | null = null;
-  private timer: ReturnType<typeof setTimeout> | null = null;
+  private timer: ReturnType<typeof setInterval> | null = null;
   private listeners = new Set<(event: EngineEvent) => void>();
   private last: EngineEvent = { kind: 'starting', restart: false };
   private spare: Spare | null = null;
@@ -316,13 +319,33 @@ export class WorkerEngine implements Engine {
     }
   }
 
+  /**
+   * Calls `then` once the request has had `ms` of the page's time. On a quiet machine that is wall time.
+   * On a machine so busy that the page's own timers come late, the worker is starved alike: there a
+   * statement that needs a few milliseconds of CPU (a learner's SELECT 6 * 7) could wait past its limit
+   * for a core and be stopped as a runaway. So the deadline ticks, and a late tick counts as at most
+   * LATE_TICK_CREDIT ticks. A worker really running away spins on its own core and leaves the page's
+   * timers on time, so it is stopped at its limit; a hidden tab, whose timers the browser slows down on
+   * purpose, counts wall time.
+   */
   private arm(ms: number, then: () => void): void {
     this.disarm();
-    this.timer = setTimeout(then, ms);
+    let credited = 0;
+    let last = Date.now();
+    this.timer = setInterval(() => {
+      const now = Date.now();
+      const late = Math.max(0, now - last);
+      last = now;
+      const hidden = typeof document !== 'undefined' && document.visibilityState === 'hidden';
+      credited += hidden ? late : Math.min(late, DEADLINE_TICK_MS * LATE_TICK_CREDIT);
+      if (credited < ms) return;
+      this.disarm();
+      then();
+    }, DEADLINE_TICK_MS);
   }
 
   private disarm(): void {
-    if (this.timer !== null) clearTimeout(this.timer);
+    if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
   }
 

@@ -90,6 +90,29 @@ describe('WorkerEngine watchdog', () => {
     expect(events.at(-1)).toEqual({ kind: 'starting', restart: true });
   });
 
+  it('on a machine so busy that the page\'s timers come late, counts only the time the page got: a slow statement is answered, not stopped', async () => {
+    const { e, worker } = engine();
+    worker().send({ kind: 'ready', bootMs: 900, database: PGLITE });
+    const first = worker();
+    const answer = e.request(CONSOLE);
+    // Every tick of the deadline comes 450 ms late: 7 s of wall time, about 1.4 s of the page's.
+    for (let i = 0; i < 14; i++) {
+      vi.setSystemTime(Date.now() + 450);
+      vi.advanceTimersByTime(50);
+    }
+    expect(first.terminated).toBe(false);
+    const id = first.received[0]!.id;
+    first.send({ kind: 'result', id, result: { kind: 'rows', columns: ['answer'], rows: [[42]], rowCount: 1, ms: 1, at: { tokens: 0, clockSeconds: 0 } } as never });
+    await expect(answer).resolves.toMatchObject({ rows: [[42]] });
+    // Still stopped in the end if the page's time runs out: late ticks count, only less.
+    const stuck = failure(e.request(CONSOLE));
+    for (let i = 0; i < 15; i++) {
+      vi.setSystemTime(Date.now() + 450);
+      vi.advanceTimersByTime(50);
+    }
+    expect(await stuck).toMatchObject({ limitMs: 1500 });
+  });
+
   it('boots a spare beside the engine when a console statement is sent, and promotes it when the statement runs past 1.5 s', async () => {
     const { e, events, worker } = engine();
     worker().send({ kind: 'ready', bootMs: 900, database: PGLITE });
