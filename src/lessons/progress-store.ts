@@ -1,7 +1,9 @@
 /**
  * A tiny observable store for lesson progress, saved to localStorage (or any Storage-like object).
  * Storage that is missing, blocked or full never breaks the lesson: progress stays in memory and the
- * learner gets a notice saying so.
+ * learner gets a notice saying so. Saved text that did not read (in whole or in part) is copied under
+ * `<key>:unreadable` before the first save replaces it, and a record from a newer version of the lab is
+ * never written over.
  */
 import {
   emptyProgress,
@@ -27,9 +29,17 @@ export interface StorageLike {
 export interface ProgressState {
   progress: LessonProgress;
   notice: ProgressNotice | null;
-  /** False when progress cannot be saved (no storage, or the last save failed). */
+  /** False when progress cannot be saved (no storage, the last save failed, or the record is read-only). */
   persistent: boolean;
+  /** The saved record came from a newer version of the lab: changes stay in memory, storage is left as it was. */
+  readOnly: boolean;
 }
+
+/** Where saved text that could not be read is kept: the latest few distinct copies, newest last. */
+export function unreadableKey(key: string): string {
+  return `${key}:unreadable`;
+}
+const UNREADABLE_KEPT = 5;
 
 export interface ProgressStore {
   getState(): ProgressState;
@@ -78,16 +88,36 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
   const storage = options.storage;
   const listeners = new Set<() => void>();
 
+  /** Saved text that did not read and is not yet kept aside. */
+  let aside: string | null = null;
+
   function read(): ProgressState {
-    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+    aside = null;
+    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false };
     let text: string | null;
     try {
       text = storage.getItem(key);
     } catch {
-      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false };
     }
     const parsed = parseProgress(text);
-    return { progress: parsed.progress, notice: parsed.notice, persistent: true };
+    aside = parsed.unreadable ?? null;
+    const readOnly = parsed.readOnly === true;
+    return { progress: parsed.progress, notice: parsed.notice, persistent: !readOnly, readOnly };
+  }
+
+  /** Copies the unreadable text under its own key; throws if storage refuses it (then the record stays). */
+  function keepAside(target: StorageLike, text: string): void {
+    const asideKey = unreadableKey(key);
+    let kept: string[] = [];
+    try {
+      const before: unknown = JSON.parse(target.getItem(asideKey) ?? '[]');
+      if (Array.isArray(before)) kept = before.filter((entry): entry is string => typeof entry === 'string');
+    } catch {
+      // Whatever was there is replaced by a list that reads.
+    }
+    if (!kept.includes(text)) kept = [...kept, text].slice(-UNREADABLE_KEPT);
+    target.setItem(asideKey, JSON.stringify(kept));
   }
 
   let state = read();
@@ -98,13 +128,17 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
   }
 
   function save(progress: LessonProgress): ProgressState {
-    if (!storage) return { progress, notice: state.notice ?? UNAVAILABLE, persistent: false };
+    if (!storage) return { progress, notice: state.notice ?? UNAVAILABLE, persistent: false, readOnly: false };
+    if (state.readOnly) return { ...state, progress };
     try {
+      // The damaged record is replaced only once a copy of it is safe under its own key.
+      if (aside !== null) keepAside(storage, aside);
+      aside = null;
       storage.setItem(key, serializeProgress(progress));
       const notice = state.notice?.kind === 'save-failed' || state.notice?.kind === 'storage-unavailable' ? null : state.notice;
-      return { progress, notice, persistent: true };
+      return { progress, notice, persistent: true, readOnly: false };
     } catch (error) {
-      return { progress, notice: saveFailed(error), persistent: false };
+      return { progress, notice: saveFailed(error), persistent: false, readOnly: false };
     }
   }
 
@@ -140,7 +174,8 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       } catch {
         persistent = false;
       }
-      emit({ progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent });
+      aside = null;
+      emit({ progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent, readOnly: false });
     },
     reload() {
       emit(read());
