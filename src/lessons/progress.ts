@@ -172,6 +172,8 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
 export interface ParsedProgress {
   progress: LessonProgress;
   notice: ProgressNotice | null;
+  /** The learner's seed for shuffling quiz choices, saved beside the progress (absent: none saved yet). */
+  seed?: number;
   /** The saved text, when some or all of it could not be read: to keep aside before anything overwrites it. */
   unreadable?: string;
   /** The record was written by a newer version of the lab: show what reads, never write over it. */
@@ -204,6 +206,7 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
       // leave the record alone.
       return {
         progress: readCurrent(current, damage),
+        ...readSeed(current, damage),
         notice: {
           kind: 'read-only-newer',
           message:
@@ -214,9 +217,11 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
     }
     if (version === PROGRESS_VERSION) {
       const progress = readCurrent(current, damage);
+      const seed = readSeed(current, damage);
       if (damage.count > 0) {
         return {
           progress,
+          ...seed,
           notice: {
             kind: 'partly-unreadable',
             message: `${damage.count === 1 ? 'One part' : `${damage.count} parts`} of your saved progress could not be read (damaged or edited) and ${damage.count === 1 ? 'was' : 'were'} set aside; everything else was kept.`,
@@ -226,6 +231,7 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
       }
       return {
         progress,
+        ...seed,
         notice: migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
       };
     }
@@ -243,6 +249,14 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
   }
 }
 
+function readSeed(value: unknown, damage: Damage): { seed?: number } {
+  const seed = isRecord(value) ? value.seed : undefined;
+  if (seed === undefined) return {};
+  if (typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff) return { seed };
+  damage.count += 1;
+  return {};
+}
+
 function corrupt(text: string): ParsedProgress {
   return {
     progress: emptyProgress(),
@@ -251,8 +265,9 @@ function corrupt(text: string): ParsedProgress {
   };
 }
 
-export function serializeProgress(progress: LessonProgress): string {
-  return JSON.stringify(progress);
+/** The saved form; `seed` (the learner's quiz shuffle seed) is kept beside the progress when known. */
+export function serializeProgress(progress: LessonProgress, seed?: number): string {
+  return JSON.stringify(seed === undefined ? progress : { ...progress, seed });
 }
 
 // ---- Changes (pure) --------------------------------------------------------------------------------

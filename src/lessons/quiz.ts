@@ -445,6 +445,28 @@ export function isCorrect(question: QuizQuestion, answer: QuizAnswer): boolean {
   }
 }
 
+/** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
+export function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${learnerSeed >>> 0}/${questionId}/${attempt}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * The order a single or multiple choice question shows its choices in: shuffled per learner and attempt,
+ * the same on every reload (the learner's seed is saved with their progress). The data lists the right
+ * answer first; only the order on screen changes, and answers are kept by choice id.
+ */
+export function displayedChoices<C extends Choice>(question: { id: string; choices: readonly C[] }, learnerSeed: number, attempt: number): C[] {
+  const random = seededRandom(choiceSeed(learnerSeed, question.id, attempt));
+  const choices = [...question.choices];
+  for (let i = choices.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [choices[i], choices[j]] = [choices[j]!, choices[i]!];
+  }
+  return choices;
+}
+
 /** The order an ordering question starts in: shuffled, stable per question, never already correct. */
 export function initialOrder(question: OrderQuestion, attempt = 0): Choice[] {
   let seed = attempt * 131;
