@@ -1,6 +1,6 @@
 /**
- * The quiz gives nothing away: a learner who always picks the first choice shown does no better than
- * chance. Chance is computed from the choice counts: a choice picked
+ * The quiz gives nothing away: a learner who always picks the first choice shown, or always the
+ * longest, does no better than chance. Chance is computed from the choice counts: a choice picked
  * without reading is right with probability (right choices) / (choices) of its question.
  */
 import { describe, expect, it } from 'vitest';
@@ -40,6 +40,16 @@ describe('the quiz gives no answer away', () => {
     // …and the single-answer questions are each right about 1/n of the time: no fixed position.
     const first = choiceQuestions.filter((q) => q.kind === 'single').map((q) => displayedChoices(q, 1, 0)[0]!.id);
     expect(new Set(first).size).toBeGreaterThan(1);
+  });
+
+  it('always picking the longest choice scores no better than chance', () => {
+    const longestRight = choiceQuestions.filter((q) => {
+      const longest = Math.max(...q.choices.map((c) => c.label.length));
+      const tied = q.choices.filter((c) => c.label.length === longest);
+      // A tie is broken by position on screen, which is shuffled: count the share that is right.
+      return tied.filter((c) => c.correct).length / tied.length > 0.5;
+    }).length;
+    expect(longestRight).toBeLessThanOrEqual(chance + MARGIN);
   });
 
   it('shuffles per learner and attempt, the same on every reload, and keeps every choice', () => {
