@@ -25,6 +25,34 @@ const VACUUM_EVERY_RESETS = 256;
 /** Seeded tables remembered for resets (one per scenario the learner or a lesson question plays). */
 const SEEDS_REMEMBERED = 64;
 
+/**
+ * PGlite's replies when the statement's Parse was lost. Postgres's parser and analyzer recurse once per
+ * level of nesting (`1+1+…` nests one level per term). PostgreSQL's own guard, max_stack_depth (2 MB),
+ * measures the wasm's stack in memory, but the engine running the wasm (V8's call stack, ~1 MB) runs out
+ * first: a statement a few hundred levels deep traps inside Parse, PGlite's glue drops the trap without
+ * an ErrorResponse, and the Describe and Bind that follow fail on a statement that was never made.
+ * Measured in Node with PGlite 0.5.17: 200 terms answer, 300 fail with 24000, 700 and more with 26000;
+ * with `node --stack-size=20000` 4,000 terms answer 4000, as a real server does.
+ */
+const LOST_PARSE = new Map([
+  ['26000', 'unnamed prepared statement does not exist'],
+  ['24000', 'cannot drop portal "" while it is being set up'],
+]);
+
+/** Names PGlite's lost Parse for what it is (see LOST_PARSE), or null for any other error. */
+export function lostParse(answer: Extract<ConsoleAnswer, { kind: 'error' }>): Extract<ConsoleAnswer, { kind: 'error' }> | null {
+  if (LOST_PARSE.get(answer.code) !== answer.message) return null;
+  return {
+    ...answer,
+    code: '54001',
+    message:
+      'PGlite could not parse this statement: it nests too deeply for the stack PGlite runs on in this page (a chain like 1+1+…+1 nests one level per term). A real PostgreSQL server parses it; its own limit, max_stack_depth (2 MB by default), is far deeper. Shorten or flatten the statement.',
+    detail: `PGlite's own reply was “${answer.code} ${answer.message}”: the statement's Parse ran out of the JavaScript engine's stack and was lost, so the steps after it found nothing. This is a divergence of the in-browser Postgres from a real server.`,
+    hint: null,
+    position: null,
+  };
+}
+
 /** The console's query runs as this cursor, so only the rows shown cross from Postgres to JavaScript. */
 const CONSOLE_CURSOR = 'lease_lab_console';
 const CONSOLE_DECLARE = `DECLARE ${CONSOLE_CURSOR} NO SCROLL CURSOR FOR\n`;
@@ -302,7 +330,7 @@ export class PGliteLab implements LabDatabase {
       // Only Postgres's own errors are the learner's answer; anything else is the engine failing.
       const answer = consoleError(error, statement, CONSOLE_DECLARE.length, performance.now() - started);
       if (!answer) throw error;
-      return answer;
+      return lostParse(answer) ?? answer;
     } finally {
       await this.pg.exec('ROLLBACK');
     }

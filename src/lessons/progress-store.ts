@@ -1,7 +1,9 @@
 /**
  * A tiny observable store for lesson progress, saved to localStorage (or any Storage-like object).
  * Storage that is missing, blocked or full never breaks the lesson: progress stays in memory and the
- * learner gets a notice saying so.
+ * learner gets a notice saying so. Saved text that did not read (in whole or in part) is copied under
+ * `<key>:unreadable` before the first save replaces it, and a record from a newer version of the lab is
+ * never written over.
  */
 import {
   emptyProgress,
@@ -27,9 +29,19 @@ export interface StorageLike {
 export interface ProgressState {
   progress: LessonProgress;
   notice: ProgressNotice | null;
-  /** False when progress cannot be saved (no storage, or the last save failed). */
+  /** False when progress cannot be saved (no storage, the last save failed, or the record is read-only). */
   persistent: boolean;
+  /** The saved record came from a newer version of the lab: changes stay in memory, storage is left as it was. */
+  readOnly: boolean;
+  /** The learner's seed for shuffling quiz choices: saved with the progress, made once per learner. */
+  seed: number;
 }
+
+/** Where saved text that could not be read is kept: the latest few distinct copies, newest last. */
+export function unreadableKey(key: string): string {
+  return `${key}:unreadable`;
+}
+const UNREADABLE_KEPT = 5;
 
 export interface ProgressStore {
   getState(): ProgressState;
@@ -43,6 +55,8 @@ export interface ProgressStore {
   recordChallengeWon(challengeId: string): void;
   revealHints(challengeId: string, count: number): void;
   dismissNotice(): void;
+  /** Saves the learner's seed if storage does not hold it yet, so the quiz's order survives a reload. */
+  keepSeed(): void;
   /** Erases saved progress (ask the learner first). */
   reset(): void;
   /** Reads storage again, e.g. after another tab changed it. */
@@ -55,6 +69,12 @@ export interface ProgressStoreOptions {
   storage: StorageLike | null;
   key?: string;
   now?: () => number;
+  /** A fresh learner seed (default: crypto.getRandomValues). */
+  newSeed?: () => number;
+}
+
+function randomSeed(): number {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
 const UNAVAILABLE: ProgressNotice = {
@@ -76,18 +96,48 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
   const key = options.key ?? PROGRESS_STORAGE_KEY;
   const now = options.now ?? (() => Date.now());
   const storage = options.storage;
+  const newSeed = options.newSeed ?? randomSeed;
   const listeners = new Set<() => void>();
+  /** Whether storage holds the current seed (else the next save, or keepSeed, writes it). */
+  let seedSaved = false;
+  /** The learner's seed: the saved one, else one made here once (kept across reloads of this store). */
+  let learnerSeed: number | undefined;
+
+  /** Saved text that did not read and is not yet kept aside. */
+  let aside: string | null = null;
 
   function read(): ProgressState {
-    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+    aside = null;
+    seedSaved = false;
+    learnerSeed ??= newSeed();
+    const seed = learnerSeed;
+    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false, seed };
     let text: string | null;
     try {
       text = storage.getItem(key);
     } catch {
-      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false };
+      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false, seed };
     }
     const parsed = parseProgress(text);
-    return { progress: parsed.progress, notice: parsed.notice, persistent: true };
+    aside = parsed.unreadable ?? null;
+    seedSaved = parsed.seed !== undefined;
+    learnerSeed = parsed.seed ?? learnerSeed;
+    const readOnly = parsed.readOnly === true;
+    return { progress: parsed.progress, notice: parsed.notice, persistent: !readOnly, readOnly, seed: parsed.seed ?? seed };
+  }
+
+  /** Copies the unreadable text under its own key; throws if storage refuses it (then the record stays). */
+  function keepAside(target: StorageLike, text: string): void {
+    const asideKey = unreadableKey(key);
+    let kept: string[] = [];
+    try {
+      const before: unknown = JSON.parse(target.getItem(asideKey) ?? '[]');
+      if (Array.isArray(before)) kept = before.filter((entry): entry is string => typeof entry === 'string');
+    } catch {
+      // Whatever was there is replaced by a list that reads.
+    }
+    if (!kept.includes(text)) kept = [...kept, text].slice(-UNREADABLE_KEPT);
+    target.setItem(asideKey, JSON.stringify(kept));
   }
 
   let state = read();
@@ -98,13 +148,19 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
   }
 
   function save(progress: LessonProgress): ProgressState {
-    if (!storage) return { progress, notice: state.notice ?? UNAVAILABLE, persistent: false };
+    const seed = state.seed;
+    if (!storage) return { progress, notice: state.notice ?? UNAVAILABLE, persistent: false, readOnly: false, seed };
+    if (state.readOnly) return { ...state, progress };
     try {
-      storage.setItem(key, serializeProgress(progress));
+      // The damaged record is replaced only once a copy of it is safe under its own key.
+      if (aside !== null) keepAside(storage, aside);
+      aside = null;
+      storage.setItem(key, serializeProgress(progress, seed));
+      seedSaved = true;
       const notice = state.notice?.kind === 'save-failed' || state.notice?.kind === 'storage-unavailable' ? null : state.notice;
-      return { progress, notice, persistent: true };
+      return { progress, notice, persistent: true, readOnly: false, seed };
     } catch (error) {
-      return { progress, notice: saveFailed(error), persistent: false };
+      return { progress, notice: saveFailed(error), persistent: false, readOnly: false, seed };
     }
   }
 
@@ -130,6 +186,10 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
     recordPrediction: (generatorId, correct) => store.update((p) => withPrediction(p, generatorId, correct)),
     recordChallengeWon: (challengeId) => store.update((p) => withChallengeWon(p, challengeId, now())),
     revealHints: (challengeId, count) => store.update((p) => withHints(p, challengeId, count)),
+    keepSeed() {
+      if (seedSaved || !storage || state.readOnly) return;
+      emit(save(state.progress));
+    },
     dismissNotice() {
       if (state.notice) emit({ ...state, notice: null });
     },
@@ -140,7 +200,10 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       } catch {
         persistent = false;
       }
-      emit({ progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent });
+      aside = null;
+      seedSaved = false;
+      learnerSeed = newSeed();
+      emit({ seed: learnerSeed, progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent, readOnly: false });
     },
     reload() {
       emit(read());

@@ -1,7 +1,10 @@
 /**
  * The learner's progress as plain data, with a versioned JSON form for localStorage. Reading never
- * throws: corrupt, foreign or old data becomes a fresh start plus a notice that says so. Entries for
- * chapters, questions or challenges that no longer exist are dropped quietly.
+ * throws and never loses more than it must: every entry that reads is kept, a damaged entry is left
+ * out and the whole saved text is handed back (`unreadable`) for the store to keep aside under its own
+ * key; a record written by a newer version is read as far as this code understands it and marked
+ * read-only, so the store never overwrites it. Entries for chapters, questions or challenges that no
+ * longer exist are dropped quietly.
  */
 import { CHALLENGES } from './challenges';
 import { CHAPTERS } from './chapters';
@@ -48,7 +51,7 @@ export interface LessonProgress {
   currentChapter: string | null;
 }
 
-export type NoticeKind = 'reset-corrupt' | 'reset-version' | 'migrated' | 'save-failed' | 'storage-unavailable' | 'reset-done';
+export type NoticeKind = 'reset-corrupt' | 'partly-unreadable' | 'read-only-newer' | 'reset-version' | 'migrated' | 'save-failed' | 'storage-unavailable' | 'reset-done';
 
 export interface ProgressNotice {
   kind: NoticeKind;
@@ -89,13 +92,26 @@ const KNOWN = {
   challenges: new Set(CHALLENGES.map((c) => c.id)),
 };
 
-function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, id: string) => T): Record<string, T> {
+/** What reading left out: the number of damaged entries (a damaged section or field counts as one). */
+interface Damage {
+  count: number;
+}
+
+function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, id: string) => T, damage: Damage): Record<string, T> {
   if (value === undefined) return {};
-  if (!isRecord(value)) throw new Corrupt('section');
+  if (!isRecord(value)) {
+    damage.count += 1;
+    return {};
+  }
   const out: Record<string, T> = {};
   for (const [id, entry] of Object.entries(value)) {
     if (!known.has(id)) continue;
-    out[id] = read(entry, id);
+    try {
+      out[id] = read(entry, id);
+    } catch (error) {
+      if (!(error instanceof Corrupt)) throw error;
+      damage.count += 1;
+    }
   }
   return out;
 }
@@ -131,16 +147,16 @@ function readChallenge(entry: unknown, id: string): ChallengeProgress {
   return { won: entry.won, wonAt: entry.wonAt === null || entry.wonAt === undefined ? null : field(time(entry.wonAt), 'wonAt'), hints: Math.min(hints, 3) };
 }
 
-function readCurrent(value: unknown): LessonProgress {
+function readCurrent(value: unknown, damage: Damage): LessonProgress {
   if (!isRecord(value)) throw new Corrupt('not an object');
   const current = value.currentChapter;
-  if (current !== null && current !== undefined && typeof current !== 'string') throw new Corrupt('currentChapter');
+  if (current !== null && current !== undefined && typeof current !== 'string') damage.count += 1;
   return {
     version: PROGRESS_VERSION,
-    chapters: entries(value.chapters, KNOWN.chapters, readChapter),
-    quiz: entries(value.quiz, KNOWN.quiz, readQuestion),
-    predictions: entries(value.predictions, KNOWN.predictions, readPrediction),
-    challenges: entries(value.challenges, KNOWN.challenges, readChallenge),
+    chapters: entries(value.chapters, KNOWN.chapters, readChapter, damage),
+    quiz: entries(value.quiz, KNOWN.quiz, readQuestion, damage),
+    predictions: entries(value.predictions, KNOWN.predictions, readPrediction, damage),
+    challenges: entries(value.challenges, KNOWN.challenges, readChallenge, damage),
     currentChapter: typeof current === 'string' && KNOWN.chapters.has(current) ? current : null,
   };
 }
@@ -156,6 +172,12 @@ export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
 export interface ParsedProgress {
   progress: LessonProgress;
   notice: ProgressNotice | null;
+  /** The learner's seed for shuffling quiz choices, saved beside the progress (absent: none saved yet). */
+  seed?: number;
+  /** The saved text, when some or all of it could not be read: to keep aside before anything overwrites it. */
+  unreadable?: string;
+  /** The record was written by a newer version of the lab: show what reads, never write over it. */
+  readOnly?: boolean;
 }
 
 /** Reads what storage held (null: nothing saved). Never throws. */
@@ -165,9 +187,10 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
   try {
     value = JSON.parse(text);
   } catch {
-    return corrupt();
+    return corrupt(text);
   }
-  if (!isRecord(value)) return corrupt();
+  if (!isRecord(value)) return corrupt(text);
+  const damage: Damage = { count: 0 };
   try {
     let version = value.version;
     let current: unknown = value;
@@ -178,10 +201,37 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
       version = current.version;
       migrated = true;
     }
+    if (typeof version === 'number' && version > PROGRESS_VERSION) {
+      // A newer lab wrote this. Its fields may mean more than this code knows, so read what it can and
+      // leave the record alone.
+      return {
+        progress: readCurrent(current, damage),
+        ...readSeed(current, damage),
+        notice: {
+          kind: 'read-only-newer',
+          message:
+            'Your saved progress was written by a newer version of Lease Lab. This page shows what it can read of it, but it is read-only here: nothing you do on this page is saved, so the newer record stays as it was.',
+        },
+        readOnly: true,
+      };
+    }
     if (version === PROGRESS_VERSION) {
-      const progress = readCurrent(current);
+      const progress = readCurrent(current, damage);
+      const seed = readSeed(current, damage);
+      if (damage.count > 0) {
+        return {
+          progress,
+          ...seed,
+          notice: {
+            kind: 'partly-unreadable',
+            message: `${damage.count === 1 ? 'One part' : `${damage.count} parts`} of your saved progress could not be read (damaged or edited) and ${damage.count === 1 ? 'was' : 'were'} set aside; everything else was kept.`,
+          },
+          unreadable: text,
+        };
+      }
       return {
         progress,
+        ...seed,
         notice: migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
       };
     }
@@ -189,27 +239,35 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
       progress: emptyProgress(),
       notice: {
         kind: 'reset-version',
-        message:
-          typeof version === 'number' && version > PROGRESS_VERSION
-            ? 'Your saved progress was written by a newer version of Lease Lab and cannot be read here, so this page starts fresh.'
-            : 'Your saved progress is from an older version of the lesson that this one cannot read, so the lesson starts fresh.',
+        message: 'Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.',
       },
+      unreadable: text,
     };
   } catch {
     // Corrupt data, or a migration that could not make sense of it: start fresh, never crash.
-    return corrupt();
+    return corrupt(text);
   }
 }
 
-function corrupt(): ParsedProgress {
+function readSeed(value: unknown, damage: Damage): { seed?: number } {
+  const seed = isRecord(value) ? value.seed : undefined;
+  if (seed === undefined) return {};
+  if (typeof seed === 'number' && Number.isInteger(seed) && seed >= 0 && seed <= 0xffffffff) return { seed };
+  damage.count += 1;
+  return {};
+}
+
+function corrupt(text: string): ParsedProgress {
   return {
     progress: emptyProgress(),
-    notice: { kind: 'reset-corrupt', message: 'Your saved progress could not be read (it was damaged or edited), so the lesson starts fresh.' },
+    notice: { kind: 'reset-corrupt', message: 'Your saved progress could not be read (it was damaged or edited). It was set aside, and the lesson starts fresh.' },
+    unreadable: text,
   };
 }
 
-export function serializeProgress(progress: LessonProgress): string {
-  return JSON.stringify(progress);
+/** The saved form; `seed` (the learner's quiz shuffle seed) is kept beside the progress when known. */
+export function serializeProgress(progress: LessonProgress, seed?: number): string {
+  return JSON.stringify(seed === undefined ? progress : { ...progress, seed });
 }
 
 // ---- Changes (pure) --------------------------------------------------------------------------------

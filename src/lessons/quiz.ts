@@ -17,7 +17,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'timing', label: 'Whether it shows up depends on the timing of concurrent operations', correct: true },
       { id: 'same-code', label: 'Two workers run the same code' },
       { id: 'timeout', label: 'A query takes longer than its timeout' },
-      { id: 'order', label: 'The database returns rows in an unpredictable order' },
+      { id: 'order', label: 'The database returns the rows of a query without ORDER BY in an order that can change from run to run' },
     ],
     explanation:
       'A race condition is a bug whose appearance depends on how concurrent operations interleave: the naive claim is correct when A reads and writes before B reads, and wrong when B reads in between.',
@@ -31,7 +31,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'paid', label: 'By the time the final write is checked, the duplicate model and tool calls have already run and been paid for', correct: true },
       { id: 'postgres', label: 'Idempotency keys do not work in Postgres' },
       { id: 'corrupt', label: 'The second final write would corrupt the first despite the key' },
-      { id: 'not-needed', label: 'There is no need: idempotency makes duplicate execution harmless' },
+      { id: 'not-needed', label: "There is no need: the key makes the second worker's final write fail, and that failure undoes the model calls it made" },
     ],
     explanation:
       'Idempotency protects the last write, not the work before it. In the race scenario both workers paid for model calls on run 123 (four calls for a run that needed two) before either tried to complete it.',
@@ -44,7 +44,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     choices: [
       { id: 'gap', label: 'Another worker can read the same row between the two statements, and the UPDATE does not check it again', correct: true },
       { id: 'update', label: 'UPDATE is not atomic in Postgres' },
-      { id: 'select-lock', label: 'The SELECT takes a lock that the UPDATE cannot get' },
+      { id: 'select-lock', label: 'The plain SELECT takes a row lock on the pending run, so the UPDATE of the other worker has to wait for it and then overwrites' },
       { id: 'connections', label: 'The two statements run on different connections' },
     ],
     explanation:
@@ -73,7 +73,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     choices: [
       { id: 'skip', label: 'What the statement does at a row another transaction has locked: it leaves the row out instead of waiting', correct: true },
       { id: 'short', label: 'The lock lasts only until the statement ends' },
-      { id: 'expired', label: 'Rows whose lease has expired are skipped' },
+      { id: 'expired', label: 'Rows whose lease_expires_at is already in the past are left out, so the claim never takes a run with an expired lease' },
       { id: 'share', label: 'Two transactions may lock the same row' },
     ],
     explanation:
@@ -87,7 +87,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     prompt: 'How long does a row lock taken with FOR UPDATE last?',
     choices: [
       { id: 'transaction', label: 'Until the transaction that took it commits or rolls back', correct: true },
-      { id: 'statement', label: 'Until the SELECT statement finishes' },
+      { id: 'statement', label: 'Until the SELECT … FOR UPDATE statement that took it has returned its rows' },
       { id: 'lease', label: 'Until the lease expires' },
       { id: 'asked', label: 'Until another worker asks for the row' },
     ],
@@ -103,11 +103,11 @@ export const QUIZ: readonly QuizQuestion[] = [
     choices: [
       {
         id: 'once',
-        label: 'The planner may run a sub-select in the WHERE clause more than once, locking and updating more rows than LIMIT; a WITH query is evaluated once',
+        label: 'The planner may run a sub-select in WHERE more than once, locking and updating more rows than LIMIT; a WITH query runs once',
         correct: true,
       },
       { id: 'faster', label: 'A WITH query is always faster' },
-      { id: 'not-allowed', label: 'SKIP LOCKED is not allowed in a sub-select' },
+      { id: 'not-allowed', label: 'FOR UPDATE SKIP LOCKED is refused in a sub-select inside WHERE, so the claim has to move its locking clause into a WITH query' },
       { id: 'returning', label: 'RETURNING only works after a WITH query' },
     ],
     explanation:
@@ -122,7 +122,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     choices: [
       { id: 'error', label: 'An immediate error (SQLSTATE 55P03) that it must catch and retry', correct: true },
       { id: 'wait', label: 'It waits for the other transaction to end' },
-      { id: 'next', label: 'It gets the next unlocked row' },
+      { id: 'next', label: 'It leaves the locked row out and gets the next pending run that no other transaction has locked' },
       { id: 'empty', label: 'An empty result' },
     ],
     explanation: 'NOWAIT turns a would-be wait into an error at once. Plain FOR UPDATE waits; SKIP LOCKED moves on to the next row.',
@@ -178,7 +178,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     prompt: 'A row reads status = running, lease_owner = worker-7, lease_expires_at = 15:00, and the clock says 15:07. What is it?',
     choices: [
       { id: 'orphan', label: 'An orphan: the next atomic claim may take it', correct: true },
-      { id: 'healthy', label: 'A healthy run owned by worker-7' },
+      { id: 'healthy', label: 'A healthy run: worker-7 owns it until it writes status = done, whatever the lease says' },
       { id: 'finished', label: 'A finished run that was never marked done' },
       { id: 'locked', label: "A run waiting for worker-7's row lock" },
     ],
@@ -239,7 +239,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     prompt: 'In Temporal, what plays the role of the fencing token?',
     choices: [
       { id: 'attempt', label: 'The attempt number carried in the activity task token', correct: true },
-      { id: 'heartbeat-timeout', label: 'The Heartbeat Timeout' },
+      { id: 'heartbeat-timeout', label: 'The Heartbeat Timeout, which ends an attempt whose worker stops sending heartbeats' },
       { id: 'workflow-id', label: 'The workflow id' },
       { id: 'queue', label: 'The task queue name' },
     ],
@@ -256,7 +256,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'twice', label: 'Another worker picked it up and ran it a second time while the first run was still going', correct: true },
       { id: 'cancelled', label: 'It was cancelled after 4 hours' },
       { id: 'heartbeat', label: 'A heartbeat extended the lock' },
-      { id: 'nothing', label: 'Nothing: the lock rule only affects crashed workers' },
+      { id: 'nothing', label: 'Nothing: the 4-hour rule only applies to a job whose worker process has crashed, and this one was still alive' },
     ],
     explanation:
       'Rescue by time cannot tell a dead worker from a slow one. With no heartbeat to renew it, the 4-hour rule treated the live job as abandoned and it ran twice (graphile/worker #169).',
@@ -271,7 +271,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'revived', label: 'Nothing records that the run should stop, so after its lease expires another worker reclaims it and carries on', correct: true },
       { id: 'not-allowed', label: 'Postgres does not allow a process to be killed' },
       { id: 'rolled-back', label: "The killed worker's last write is rolled back and corrupts the run" },
-      { id: 'done', label: 'The run is marked done when its process dies' },
+      { id: 'done', label: 'The run is marked done when its process dies, because Postgres commits what the session had written when it ends' },
     ],
     explanation: 'To the rest of the system a killed worker looks like a crashed one, and crashed workers\' runs are meant to be reclaimed. The lab flags it as lost-cancel.',
   },
@@ -284,7 +284,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'boundaries', label: 'At safe boundaries, for example after each model call, in the write that records progress or renews the lease', correct: true },
       { id: 'claim-only', label: 'Only once, when it claims the run' },
       { id: 'never', label: "Nowhere: the operator's kill takes care of it" },
-      { id: 'thread', label: 'In a separate thread that kills the worker immediately, mid-call' },
+      { id: 'thread', label: 'In a separate thread that watches for the cancel and kills the worker at once, in the middle of a model call' },
     ],
     explanation:
       'Checking at safe boundaries stops the run between steps, where its state is consistent. Piggybacking the check on writes the worker makes anyway costs nothing; Temporal delivers cancellation the same way, in the reply to a heartbeat.',
@@ -443,6 +443,28 @@ export function isCorrect(question: QuizQuestion, answer: QuizAnswer): boolean {
     case 'predict':
       return answer.kind === 'predict' && answer.correctChoiceId !== null && answer.choiceId === answer.correctChoiceId;
   }
+}
+
+/** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
+export function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
+  let hash = 0x811c9dc5;
+  for (const char of `${learnerSeed >>> 0}/${questionId}/${attempt}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
+  return hash;
+}
+
+/**
+ * The order a single or multiple choice question shows its choices in: shuffled per learner and attempt,
+ * the same on every reload (the learner's seed is saved with their progress). The data lists the right
+ * answer first; only the order on screen changes, and answers are kept by choice id.
+ */
+export function displayedChoices<C extends Choice>(question: { id: string; choices: readonly C[] }, learnerSeed: number, attempt: number): C[] {
+  const random = seededRandom(choiceSeed(learnerSeed, question.id, attempt));
+  const choices = [...question.choices];
+  for (let i = choices.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [choices[i], choices[j]] = [choices[j]!, choices[i]!];
+  }
+  return choices;
 }
 
 /** The order an ordering question starts in: shuffled, stable per question, never already correct. */

@@ -36,7 +36,21 @@ const WORD_START = /[A-Za-z_\u0080-\uffff]/;
 const WORD_PART = /[A-Za-z0-9_$\u0080-\uffff]/;
 const OPERATOR_CHARS = '+-*/<>=~!@#%^&|`?:.';
 
-/** Splits SQL text into tokens that cover it exactly (unterminated strings and comments run to the end). */
+// Sticky patterns, matched at a position: the lexer never copies the rest of the text, so it stays
+// linear in the text's length (a slice per token made 40 KB of numbers quadratic).
+const PARAMETER = /\$\d+/y;
+const DOLLAR_TAG = /\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/y;
+const NUMBER = /(?:0[xX][0-9A-Fa-f_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)/y;
+
+function matchAt(pattern: RegExp, text: string, at: number): string | null {
+  pattern.lastIndex = at;
+  return pattern.exec(text)?.[0] ?? null;
+}
+
+/**
+ * Splits SQL text into tokens that cover it exactly (unterminated strings and comments run to the end).
+ * One pass, no recursion: its work grows with the text's length only (nested parentheses are tokens).
+ */
 export function lexSql(text: string): SqlToken[] {
   const tokens: SqlToken[] = [];
   let i = 0;
@@ -61,16 +75,16 @@ export function lexSql(text: string): SqlToken[] {
     } else if (c === '"') {
       push('identifier', quotedEnd(text, i, '"', false));
     } else if (c === '$') {
-      const param = /^\$\d+/.exec(text.slice(i));
-      const tag = param ? null : /^\$(?:[A-Za-z_\u0080-\uffff][A-Za-z0-9_\u0080-\uffff]*)?\$/.exec(text.slice(i));
-      if (param) push('parameter', i + param[0].length);
+      const param = matchAt(PARAMETER, text, i);
+      const tag = param ? null : matchAt(DOLLAR_TAG, text, i);
+      if (param) push('parameter', i + param.length);
       else if (tag) {
-        const close = text.indexOf(tag[0], i + tag[0].length);
-        push('string', close < 0 ? text.length : close + tag[0].length);
+        const close = text.indexOf(tag, i + tag.length);
+        push('string', close < 0 ? text.length : close + tag.length);
       } else push('operator', i + 1);
     } else if (/\d/.test(c) || (c === '.' && /\d/.test(next))) {
-      const number = /^(?:0[xX][0-9A-Fa-f_]+|0[oO][0-7_]+|0[bB][01_]+|(?:\d[\d_]*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)/.exec(text.slice(i));
-      push('number', i + (number?.[0].length ?? 1));
+      const number = matchAt(NUMBER, text, i);
+      push('number', i + (number?.length ?? 1));
     } else if (WORD_START.test(c)) {
       let end = i + 1;
       while (end < text.length && WORD_PART.test(text[end]!)) end++;
@@ -88,7 +102,7 @@ export function lexSql(text: string): SqlToken[] {
     } else if (OPERATOR_CHARS.includes(c)) {
       let end = i + 1;
       // An operator ends where a comment starts: "a=-1" is three tokens, "a=--x" is "a", "=" and a comment.
-      while (end < text.length && OPERATOR_CHARS.includes(text[end]!) && !/^(--|\/\*)/.test(text.slice(end, end + 2))) end++;
+      while (end < text.length && OPERATOR_CHARS.includes(text[end]!) && !startsComment(text, end)) end++;
       push('operator', end);
     } else {
       push('operator', i + 1);
@@ -96,6 +110,36 @@ export function lexSql(text: string): SqlToken[] {
   }
   return tokens;
 }
+
+function startsComment(text: string, at: number): boolean {
+  return (text[at] === '-' && text[at + 1] === '-') || (text[at] === '/' && text[at + 1] === '*');
+}
+
+/** The editor highlights this much of the text; the rest is drawn plain (one text node). */
+export const HIGHLIGHT_MAX_CHARS = 4_000;
+/** …and at most this many tokens of it (a prefix of "((((…" is a token per character). */
+export const HIGHLIGHT_MAX_TOKENS = 1_000;
+
+export interface HighlightedSql {
+  tokens: SqlToken[];
+  /** The text after the highlighted tokens, drawn as it is. */
+  plain: string;
+}
+
+/**
+ * What the editor draws: the first tokens of the text, then the rest as plain text. Lexes only the first
+ * HIGHLIGHT_MAX_CHARS characters, so a keystroke in a 40 KB statement costs what one in 4 KB does.
+ */
+export function highlightSql(text: string): HighlightedSql {
+  const lexed = lexSql(text.length > HIGHLIGHT_MAX_CHARS ? text.slice(0, HIGHLIGHT_MAX_CHARS) : text);
+  const tokens = lexed.length > HIGHLIGHT_MAX_TOKENS ? lexed.slice(0, HIGHLIGHT_MAX_TOKENS) : lexed;
+  // A token cut by the character cap is still right as far as it goes: the rest is plain.
+  const end = tokens.at(-1)?.end ?? 0;
+  return { tokens, plain: text.slice(end) };
+}
+
+/** The console refuses a longer statement, before lexing it (a claim or a catalog query is far shorter). */
+export const MAX_CONSOLE_SQL_CHARS = 16_000;
 
 /** The end of a quoted token starting at `start`; doubled quotes (and, for E'…', backslashes) escape. */
 function quotedEnd(text: string, start: number, quote: string, backslash: boolean): number {
@@ -195,6 +239,12 @@ const NOT_A_CURSOR = new Set(['insert', 'update', 'delete', 'merge', 'into', 'sh
 
 /** Decides whether the learner's text may be sent, and how. Nothing here touches a database. */
 export function checkConsoleSql(text: string): ConsoleCheck {
+  if (text.length > MAX_CONSOLE_SQL_CHARS) {
+    return {
+      kind: 'refused',
+      reason: `That statement is ${text.length.toLocaleString('en')} characters long; the console runs statements of up to ${MAX_CONSOLE_SQL_CHARS.toLocaleString('en')} characters. Shorten it, e.g. by querying fewer columns or rows.`,
+    };
+  }
   const tokens = lexSql(text);
   const statements: SqlToken[][] = [[]];
   for (const token of tokens) {

@@ -191,3 +191,18 @@ for (const [name, sql] of [['an endless recursive query', 'WITH RECURSIVE t AS (
     await expect(slider(page)).toHaveValue('5');
   });
 }
+
+test('a statement nested too deeply for PGlite is named as such, long text stays editable, and an over-long one is refused', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await openConsole(page);
+  const deep = `SELECT ${Array.from({ length: 4_001 }, () => '1').join('+')} AS total`;
+  await runSql(page, deep);
+  await expect(result(page)).toContainText('PGlite could not parse this statement: it nests too deeply');
+  await expect(result(page)).toContainText('A real PostgreSQL server parses it');
+  // The editor colours only the start of a long statement.
+  expect(await panel(page).locator('.console-highlight span').count()).toBeLessThanOrEqual(1_000);
+  await runSql(page, `SELECT ${'1+'.repeat(10_000)}1`);
+  await expect(result(page)).toContainText('characters long; the console runs statements of up to 16,000 characters');
+  await runSql(page, 'SELECT 1 AS one');
+  await expect(resultTable(page)).toContainText('one');
+});

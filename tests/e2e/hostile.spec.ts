@@ -120,7 +120,7 @@ test('a saved place and lesson progress from an older version: both say so, and 
   });
   await openLab(page);
   await expect(notices(page)).toContainText('Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.');
-  await expect(page.locator('.ll-notice')).toContainText('Your saved progress is from an older version of the lesson that this one cannot read, so the lesson starts fresh.');
+  await expect(page.locator('.ll-notice')).toContainText('Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.');
   await stepTimes(page, 2);
   await answerFirstQuestion(page);
   // Both are saved again, in the current form: a reload finds them.

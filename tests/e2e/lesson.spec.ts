@@ -351,7 +351,7 @@ test('damaged saved progress: a notice, a usable lesson, and a reset that asks f
   await openApp(page);
 
   const notice = lesson(page).getByRole('alert');
-  await expect(notice).toContainText('Your saved progress could not be read (it was damaged or edited), so the lesson starts fresh.');
+  await expect(notice).toContainText('Your saved progress could not be read (it was damaged or edited). It was set aside, and the lesson starts fresh.');
   await expect(summary(page)).toHaveText(/^Chapters 0\/\d+ · Quiz 0\/\d+ · Challenges 0\/\d+$/);
 
   // The lesson still works, and saving over the damaged data works too.
@@ -361,6 +361,8 @@ test('damaged saved progress: a notice, a usable lesson, and a reset that asks f
   await expectScore(page, 1, 1, total);
   const saved = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as { quiz?: Record<string, { correct: boolean }> } | null, PROGRESS_KEY);
   expect(saved?.quiz?.['q-race-condition']?.correct).toBe(true);
+  // The damaged text was kept aside before the first save replaced it.
+  expect(await page.evaluate((key) => localStorage.getItem(`${key}:unreadable`), PROGRESS_KEY)).toBe(JSON.stringify(['{"version":1,"quiz":{"q-race-condition":"yes"']));
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toBeHidden();
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import type { PGliteLab } from '../../src/db/pglite-lab';
+import { lostParse, type PGliteLab } from '../../src/db/pglite-lab';
 import type { ConsoleValue } from '../../src/db/port';
 import { EngineHost } from '../../src/worker/host';
 import type { ConsoleResult, LoadRequest } from '../../src/worker/protocol';
@@ -146,5 +146,21 @@ describe('the SQL console on the host', () => {
       await ask(host, 'SELECT * FROM pg_prepared_xacts', 1);
     }
     expect(steps).toEqual(reference.steps);
+  });
+
+  it('names the divergence when PGlite loses a deeply nested statement (a real server answers 4001), and carries on', async () => {
+    const host = await loaded(threeWorkers(['A']));
+    const sql = `SELECT ${Array.from({ length: 4_001 }, () => '1').join('+')} AS total`;
+    for (const statement of [sql, `EXPLAIN ${sql}`]) {
+      const result = await ask(host, statement, 1);
+      expect(result, statement.slice(0, 20)).toMatchObject({ kind: 'error', code: '54001', message: expect.stringMatching(/nests too deeply .* A real PostgreSQL server parses it/) });
+      if (result.kind === 'error') expect(result.detail).toMatch(/PGlite's own reply was “(26000|24000) .*divergence/);
+    }
+    // A statement the wasm's stack holds answers, and the lab's database is as it was.
+    expect(rows(await ask(host, `SELECT ${Array.from({ length: 100 }, () => '1').join('+')} AS total`, 1)).rows).toEqual([[100]]);
+    expect(rows(await ask(host, 'SELECT gid FROM pg_prepared_xacts ORDER BY gid', 1)).rows).toEqual([['lease_lab_A']]);
+    // Postgres's own errors of the same SQLSTATE keep their words.
+    const own = { kind: 'error' as const, code: '26000', message: 'prepared statement "p" does not exist', detail: null, hint: null, position: null, ms: 0 };
+    expect(lostParse(own)).toBeNull();
   });
 });

@@ -1,6 +1,9 @@
 /** The console's check and lexer: what may reach Postgres, decided from the text alone. */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { checkConsoleSql, lexSql } from '../../src/sql/console';
+import { checkConsoleSql, HIGHLIGHT_MAX_CHARS, highlightSql, lexSql, MAX_CONSOLE_SQL_CHARS } from '../../src/sql/console';
+import { SqlEditor } from '../../src/ui/console/SqlEditor';
 
 const ok = (sql: string) => {
   const check = checkConsoleSql(sql);
@@ -91,5 +94,48 @@ describe('the lexer', () => {
     expect(lexSql("SELECT 'abc").at(-1)).toMatchObject({ kind: 'string', text: "'abc" });
     expect(lexSql('SELECT /* abc').at(-1)).toMatchObject({ kind: 'comment', text: '/* abc' });
     expect(checkConsoleSql("SELECT 'a; BEGIN")).toMatchObject({ kind: 'ok' });
+  });
+});
+
+describe('long statements stay cheap to draw and are refused past the cap', () => {
+  const render = (value: string) =>
+    renderToStaticMarkup(createElement(SqlEditor, { value, onChange: () => {}, onRun: () => {}, onHistory: () => false, describedBy: 'd' }));
+  const spans = (html: string) => html.split('<span').length - 1;
+  const textOf = (html: string) => /<pre[^>]*>([\s\S]*)<\/pre>/.exec(html)![1]!.replace(/<[^>]+>/g, '');
+
+  it('the editor colours at most a bounded number of tokens of a 40 KB statement and draws the rest plain', () => {
+    const sql = `SELECT ${Array.from({ length: 8_000 }, (_, i) => `c${i}`).join(', ')} FROM runs`;
+    expect(sql.length).toBeGreaterThan(40_000);
+    const html = render(sql);
+    expect(spans(html)).toBeGreaterThan(100);
+    expect(spans(html)).toBeLessThanOrEqual(1_000);
+    // Every character is still drawn (the textarea over it is transparent and must line up).
+    expect(textOf(html)).toBe(`${sql}\n`);
+    const { tokens, plain } = highlightSql(sql);
+    expect(tokens.at(-1)!.end).toBeLessThanOrEqual(HIGHLIGHT_MAX_CHARS);
+    expect(tokens.map((t) => t.text).join('') + plain).toBe(sql);
+  });
+
+  it('40,000 nested parentheses are tokens in one pass, not recursion, and the editor draws a bounded number', () => {
+    const sql = `SELECT ${'('.repeat(40_000)}1${')'.repeat(40_000)}`;
+    const tokens = lexSql(sql);
+    expect(tokens.filter((t) => t.kind === 'punctuation')).toHaveLength(80_000);
+    expect(tokens.map((t) => t.text).join('')).toBe(sql);
+    const html = render(sql);
+    expect(spans(html)).toBeLessThanOrEqual(1_000);
+    expect(textOf(html)).toBe(`${sql}\n`);
+  });
+
+  it('a highlighted prefix that ends inside a token keeps the text whole', () => {
+    const sql = `SELECT '${'x'.repeat(HIGHLIGHT_MAX_CHARS * 2)}'`;
+    const { tokens, plain } = highlightSql(sql);
+    expect(tokens.map((t) => t.text).join('') + plain).toBe(sql);
+    expect(tokens.at(-1)!.kind).toBe('string');
+  });
+
+  it('the console refuses a statement over its length cap with a message that says so, and takes one under it', () => {
+    const long = `SELECT ${'1+'.repeat(MAX_CONSOLE_SQL_CHARS / 2)}1`;
+    expect(refused(long)).toMatch(/characters long; the console runs statements of up to 16,000 characters/);
+    expect(ok(`SELECT ${'1+'.repeat(3_999)}1`)).toMatchObject({ command: 'SELECT' });
   });
 });

@@ -22,7 +22,7 @@ import {
   withHints,
   withPrediction,
 } from '../../src/lessons/progress';
-import { createProgressStore, type StorageLike } from '../../src/lessons/progress-store';
+import { createProgressStore, type StorageLike, unreadableKey } from '../../src/lessons/progress-store';
 import { QUIZ } from '../../src/lessons/quiz';
 
 class MemoryStorage implements StorageLike {
@@ -105,28 +105,48 @@ describe('progress data', () => {
   it.each([
     ['not JSON', '{"version": 1, "chapters": '],
     ['JSON that is not an object', '[1,2,3]'],
-    ['a section of the wrong type', JSON.stringify({ version: PROGRESS_VERSION, chapters: 'race' })],
-    ['a chapter entry of the wrong shape', JSON.stringify({ version: PROGRESS_VERSION, chapters: { race: { done: 'yes' } } })],
-    ['a negative count', JSON.stringify({ version: PROGRESS_VERSION, quiz: { 'q-cte': { attempts: -1, correct: true, everCorrect: true, at: 0 } } })],
-    ['more right predictions than attempts', JSON.stringify({ version: PROGRESS_VERSION, predictions: { 'claim-race': { attempts: 1, correct: 5 } } })],
-    ['a current chapter that is not text', JSON.stringify({ version: PROGRESS_VERSION, currentChapter: 12 })],
-  ])('rejects %s with a notice and starts fresh', (_, text) => {
+  ])('rejects %s with a notice, hands the text back to keep aside, and starts fresh', (_, text) => {
     const parsed = parseProgress(text);
     expect(parsed.progress).toEqual(emptyProgress());
     expect(parsed.notice?.kind).toBe('reset-corrupt');
     expect(parsed.notice?.message).toMatch(/could not be read/);
+    expect(parsed.unreadable).toBe(text);
   });
 
-  it('resets an older or unknown version with a notice that says which', () => {
+  it.each([
+    ['a section of the wrong type', { chapters: 'race' }],
+    ['a chapter entry of the wrong shape', { chapters: { race: { done: 'yes' } } }],
+    ['a negative count', { quiz: { 'q-cte': { attempts: -1, correct: true, everCorrect: true, at: 0 } } }],
+    ['more right predictions than attempts', { predictions: { 'claim-race': { attempts: 1, correct: 5 } } }],
+    ['a current chapter that is not text', { currentChapter: 12 }],
+  ])('leaves out %s and keeps every other entry', (_, damaged) => {
+    const good = busyProgress();
+    const saved = { ...good, ...damaged };
+    const text = JSON.stringify(saved);
+    const parsed = parseProgress(text);
+    expect(parsed.notice?.kind).toBe('partly-unreadable');
+    expect(parsed.notice?.message).toMatch(/One part .* set aside; everything else was kept/);
+    expect(parsed.unreadable).toBe(text);
+    // Every section the damage did not touch reads as it was saved.
+    for (const section of ['chapters', 'quiz', 'predictions', 'challenges'] as const) {
+      if (!(section in damaged)) expect(parsed.progress[section]).toEqual(good[section]);
+    }
+  });
+
+  it('resets an older or unknown version with a notice that says which, and reads a newer one read-only', () => {
     const older = parseProgress(JSON.stringify({ version: 0, done: ['race'] }));
     expect(older.progress).toEqual(emptyProgress());
     expect(older.notice).toMatchObject({ kind: 'reset-version' });
     expect(older.notice!.message).toMatch(/older/);
+    expect(older.unreadable).toBeDefined();
     const unversioned = parseProgress(JSON.stringify({ chapters: {} }));
     expect(unversioned.notice?.kind).toBe('reset-version');
-    const newer = parseProgress(JSON.stringify({ version: PROGRESS_VERSION + 1, chapters: {} }));
-    expect(newer.notice?.kind).toBe('reset-version');
-    expect(newer.notice!.message).toMatch(/newer/);
+    const newer = parseProgress(JSON.stringify({ ...busyProgress(), version: PROGRESS_VERSION + 1, somethingNew: { x: 1 } }));
+    expect(newer.notice?.kind).toBe('read-only-newer');
+    expect(newer.notice!.message).toMatch(/newer version .* read-only/);
+    expect(newer.readOnly).toBe(true);
+    expect(newer.progress.quiz).toEqual(busyProgress().quiz);
+    expect(newer.progress.chapters).toEqual(busyProgress().chapters);
   });
 
   it('migrates an older version when a migration exists, with a notice', () => {
@@ -197,7 +217,7 @@ describe('progress store', () => {
     expect(store.getState()).toBe(before);
   });
 
-  it('reports corrupt saved data once, and replaces it at the next save', () => {
+  it('reports corrupt saved data once, keeps it aside, and replaces it at the next save', () => {
     const storage = new MemoryStorage();
     storage.setItem(PROGRESS_STORAGE_KEY, '{ nope');
     const store = createProgressStore({ storage });
@@ -205,8 +225,54 @@ describe('progress store', () => {
     expect(store.getState().progress).toEqual(emptyProgress());
     store.markChapterDone('race');
     expect(parseProgress(storage.getItem(PROGRESS_STORAGE_KEY)).progress.chapters.race?.done).toBe(true);
+    expect(JSON.parse(storage.getItem(unreadableKey(PROGRESS_STORAGE_KEY))!)).toEqual(['{ nope']);
     store.dismissNotice();
     expect(store.getState().notice).toBeNull();
+  });
+
+  it('one damaged answer among 29 loses nothing else: the rest stay, through a save and a restart', () => {
+    const storage = new MemoryStorage();
+    let saved = emptyProgress();
+    for (const question of QUIZ.slice(0, 29)) saved = withAnswer(saved, question.id, true, 7);
+    const damagedId = QUIZ[3]!.id;
+    const text = JSON.stringify({ ...saved, quiz: { ...saved.quiz, [damagedId]: { ...saved.quiz[damagedId], attempts: -1 } } });
+    storage.setItem(PROGRESS_STORAGE_KEY, text);
+    const store = createProgressStore({ storage, now: () => 8 });
+    expect(store.getState().notice?.kind).toBe('partly-unreadable');
+    expect(Object.keys(store.getState().progress.quiz)).toHaveLength(28);
+    store.recordAnswer(QUIZ[29]!.id, false);
+    const after = parseProgress(storage.getItem(PROGRESS_STORAGE_KEY));
+    expect(after.notice).toBeNull();
+    expect(Object.keys(after.progress.quiz)).toHaveLength(29);
+    expect(after.progress.quiz[damagedId]).toBeUndefined();
+    // The damaged record as it was is kept under its own key, once, however often it is saved.
+    store.markChapterDone('race');
+    expect(JSON.parse(storage.getItem(unreadableKey(PROGRESS_STORAGE_KEY))!)).toEqual([text]);
+    expect(Object.keys(createProgressStore({ storage }).getState().progress.quiz)).toHaveLength(29);
+  });
+
+  it('never writes over a record from a newer version: shows it, keeps changes in memory, says it is read-only', () => {
+    const storage = new MemoryStorage();
+    const text = JSON.stringify({ ...busyProgress(), version: PROGRESS_VERSION + 1, somethingNew: [1, 2] });
+    storage.setItem(PROGRESS_STORAGE_KEY, text);
+    const store = createProgressStore({ storage });
+    expect(store.getState()).toMatchObject({ readOnly: true, persistent: false, notice: { kind: 'read-only-newer' } });
+    expect(store.getState().progress.quiz['q-cte']).toMatchObject({ attempts: 2, correct: true });
+    store.recordAnswer('q-nowait', true);
+    store.markChapterDone('lease');
+    expect(store.getState().progress.quiz['q-nowait']).toMatchObject({ correct: true });
+    expect(store.getState().notice?.kind).toBe('read-only-newer');
+    expect(storage.getItem(PROGRESS_STORAGE_KEY)).toBe(text);
+    expect([...storage.data.keys()]).toEqual([PROGRESS_STORAGE_KEY]);
+  });
+
+  it('keeps the damaged record in place when storage refuses its copy', () => {
+    const storage = new FullStorage();
+    storage.data.set(PROGRESS_STORAGE_KEY, '{ nope');
+    const store = createProgressStore({ storage });
+    store.markChapterDone('race');
+    expect(store.getState().notice?.kind).toBe('save-failed');
+    expect(storage.getItem(PROGRESS_STORAGE_KEY)).toBe('{ nope');
   });
 
   it('keeps progress in memory with a notice when the storage is full, and recovers when it has room again', () => {

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
-import { lexSql } from '../../sql/console';
+import { highlightSql } from '../../sql/console';
 
 function growToText(element: HTMLTextAreaElement): void {
   element.style.height = 'auto';
@@ -18,11 +18,14 @@ interface Props {
 
 /**
  * A plain <textarea> for the SQL, with the same text drawn highlighted underneath it (the textarea's own
- * text is transparent). The textarea grows with its text, so both wrap and scroll the same way.
+ * text is transparent). The textarea grows with its text, so both wrap and scroll the same way. Only the
+ * first HIGHLIGHT_MAX_CHARS characters (and HIGHLIGHT_MAX_TOKENS tokens) are coloured, so a long paste
+ * keeps typing responsive; the rest is the same text, uncoloured.
  */
 export function SqlEditor({ value, onChange, onRun, onHistory, describedBy }: Props) {
   const area = useRef<HTMLTextAreaElement>(null);
-  const tokens = useMemo(() => lexSql(value), [value]);
+  // Bounded work per keystroke: the first few thousand characters are highlighted, the rest drawn plain.
+  const highlighted = useMemo(() => highlightSql(value), [value]);
 
   // The textarea grows with its text (no scrollbar of its own), so it wraps exactly like the copy under it.
   useLayoutEffect(() => {
@@ -63,11 +66,12 @@ export function SqlEditor({ value, onChange, onRun, onHistory, describedBy }: Pr
   return (
     <div className="console-editor">
       <pre className="console-highlight" aria-hidden="true">
-        {tokens.map((token) => (
+        {highlighted.tokens.map((token) => (
           <span key={token.start} className={`tok-${token.kind}`}>
             {token.text}
           </span>
         ))}
+        {highlighted.plain}
         {/* A final newline would otherwise take no height. */}
         {'\n'}
       </pre>

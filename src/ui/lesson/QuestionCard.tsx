@@ -2,7 +2,7 @@
 import { type ReactNode, useId, useState } from 'react';
 import { findChapter } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
-import { correctChoiceIds, faultyLine, initialOrder, isCorrect } from '../../lessons/quiz';
+import { correctChoiceIds, displayedChoices, faultyLine, initialOrder, isCorrect } from '../../lessons/quiz';
 import { sqlLines } from '../../lessons/sql-lines';
 import type { Choice, MultipleChoiceQuestion, OrderQuestion, QuizAnswer, QuizQuestion, RunTrace, SingleChoiceQuestion, SpotTheBugQuestion } from '../../lessons/types';
 import { LessonLink, SourceLinks } from './links';
@@ -14,6 +14,8 @@ export interface QuestionCardProps {
   total: number;
   /** How many times it was answered before (drives a fresh shuffle / new parameters). */
   attempt: number;
+  /** The learner's seed: with the attempt, it orders the choices (stable on reload). */
+  learnerSeed: number;
   runTrace: RunTrace;
   onAnswered: (correct: boolean) => void;
   onOpenChapter?: (chapterId: string) => void;
@@ -49,6 +51,7 @@ export function QuestionCard(props: QuestionCardProps) {
         <StaticQuestion
           question={question}
           attempt={props.attempt}
+          learnerSeed={props.learnerSeed}
           checked={checked}
           onCheck={(answer) => {
             const correct = isCorrect(question, answer);
@@ -123,19 +126,21 @@ function PredictQuestionView({ generatorId, runTrace, onAnswered, footer }: { ge
 function StaticQuestion({
   question,
   attempt,
+  learnerSeed,
   checked,
   onCheck,
 }: {
   question: SingleChoiceQuestion | MultipleChoiceQuestion | OrderQuestion | SpotTheBugQuestion;
   attempt: number;
+  learnerSeed: number;
   checked: boolean | null;
   onCheck: (answer: QuizAnswer) => void;
 }) {
   switch (question.kind) {
     case 'single':
-      return <SingleChoice question={question} checked={checked} onCheck={onCheck} />;
+      return <SingleChoice question={question} order={displayedChoices(question, learnerSeed, attempt)} checked={checked} onCheck={onCheck} />;
     case 'multiple':
-      return <MultipleChoice question={question} checked={checked} onCheck={onCheck} />;
+      return <MultipleChoice question={question} order={displayedChoices(question, learnerSeed, attempt)} checked={checked} onCheck={onCheck} />;
     case 'order':
       return <Ordering question={question} attempt={attempt} checked={checked} onCheck={onCheck} />;
     case 'bug':
@@ -149,7 +154,19 @@ function choiceClass(choice: Choice & { correct?: boolean }, chosen: boolean, re
   return chosen ? 'll-choice is-wrong' : 'll-choice';
 }
 
-function SingleChoice({ question, checked, onCheck }: { question: SingleChoiceQuestion; checked: boolean | null; onCheck: (a: QuizAnswer) => void }) {
+function SingleChoice({
+  question,
+  order,
+  checked,
+  onCheck,
+}: {
+  question: SingleChoiceQuestion;
+  order: SingleChoiceQuestion['choices'];
+  checked: boolean | null;
+  onCheck: (a: QuizAnswer) => void;
+}) {
+  // The order the card opened with: answering raises the attempt count, which must not reshuffle it.
+  const [shown] = useState(order);
   const [choice, setChoice] = useState<string | null>(null);
   const name = useId();
   const revealed = checked !== null;
@@ -162,7 +179,7 @@ function SingleChoice({ question, checked, onCheck }: { question: SingleChoiceQu
     >
       <fieldset className="ll-choices" disabled={revealed}>
         <legend>{question.prompt}</legend>
-        {question.choices.map((option) => (
+        {shown.map((option) => (
           <label key={option.id} className={choiceClass(option, option.id === choice, revealed)}>
             <input type="radio" name={name} value={option.id} checked={option.id === choice} onChange={() => setChoice(option.id)} />
             <span>{option.label}</span>
@@ -179,7 +196,18 @@ function SingleChoice({ question, checked, onCheck }: { question: SingleChoiceQu
   );
 }
 
-function MultipleChoice({ question, checked, onCheck }: { question: MultipleChoiceQuestion; checked: boolean | null; onCheck: (a: QuizAnswer) => void }) {
+function MultipleChoice({
+  question,
+  order,
+  checked,
+  onCheck,
+}: {
+  question: MultipleChoiceQuestion;
+  order: MultipleChoiceQuestion['choices'];
+  checked: boolean | null;
+  onCheck: (a: QuizAnswer) => void;
+}) {
+  const [shown] = useState(order);
   const [chosen, setChosen] = useState<string[]>([]);
   const revealed = checked !== null;
   const right = correctChoiceIds(question);
@@ -192,7 +220,7 @@ function MultipleChoice({ question, checked, onCheck }: { question: MultipleChoi
     >
       <fieldset className="ll-choices" disabled={revealed}>
         <legend>{question.prompt}</legend>
-        {question.choices.map((option) => {
+        {shown.map((option) => {
           const on = chosen.includes(option.id);
           return (
             <label key={option.id} className={choiceClass(option, on, revealed)}>

@@ -1,6 +1,6 @@
 /** Check your understanding: every question, one at a time, with a score that lasts. */
 import './lesson.css';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { quizScore } from '../../lessons/progress';
 import type { ProgressStore } from '../../lessons/progress-store';
 import { countByKind, QUIZ } from '../../lessons/quiz';
@@ -22,6 +22,8 @@ export interface QuizViewProps {
 export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, questions = QUIZ }: QuizViewProps) {
   const { state, store } = useLessonProgress(progressStore);
   const progress = state.progress;
+  // The choices' order is seeded by the learner's seed: save it before the learner can see an order.
+  useEffect(() => store.keepSeed(), [store]);
   const [current, setCurrent] = useState(() => {
     const asked = questions.findIndex((q) => q.id === questionId);
     // Otherwise carry on where the learner left off: the first question not answered yet.
@@ -80,6 +82,7 @@ export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, q
         number={current + 1}
         total={questions.length}
         attempt={attempt}
+        learnerSeed={state.seed}
         runTrace={runTrace}
         onAnswered={(correct) => store.recordAnswer(question.id, correct, question.kind === 'predict' ? question.generatorId : undefined)}
         onOpenChapter={onOpenChapter}
