@@ -41,6 +41,8 @@ export interface LiveBackend {
 export const API_PREFIX = '/live/';
 export const TOKEN_HEADER = 'x-lease-lab-token';
 const MAX_BODY_BYTES = 256 * 1024;
+/** The most an answer may hold as JSON; a larger one (a console row of huge values) is refused with 413. */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 /** Connects to the server, creates (or checks) the lab's schema and proves the role can use it. */
 export async function connectBackend(url: string): Promise<LiveBackend> {
@@ -117,12 +119,34 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   let allowedHosts = new Set<string>();
 
   const server = createServer((request, response) => {
+    // Whatever a request holds, its errors stay in it: the bridge answers 500 and keeps serving.
+    try {
+      handle(request, response);
+    } catch (error) {
+      failed(response, error);
+    }
+  });
+
+  function failed(response: ServerResponse, error: unknown): void {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : 'the request failed';
+    log(`live bridge: a request failed: ${message}`);
+    if (!response.headersSent) reply(response, 500, { error: message });
+    else response.destroy();
+  }
+
+  function handle(request: IncomingMessage, response: ServerResponse): void {
     const host = String(request.headers.host ?? '');
     if (!allowedHosts.has(host)) {
       reply(response, 421, { error: `this bridge answers only to ${[...allowedHosts][0]}` });
       return;
     }
-    const pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
+    } catch {
+      reply(response, 400, { error: 'the request target is not a valid URL' });
+      return;
+    }
     if (!pathname.startsWith(API_PREFIX)) {
       serveFile(root, request, response, pathname, pageHeaders);
       return;
@@ -173,9 +197,9 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           },
         );
       },
-      (error: Error) => reply(response, 400, { error: error.message }),
-    );
-  });
+      (error: Error) => reply(response, error.message.includes('too large') ? 413 : 400, { error: error.message }),
+    ).catch((error: unknown) => failed(response, error));
+  }
 
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
@@ -197,7 +221,17 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    text = JSON.stringify({ error: 'the answer could not be sent as JSON' });
+    status = 500;
+  }
+  if (Buffer.byteLength(text) > MAX_REPLY_BYTES) {
+    text = JSON.stringify({ error: `the answer is larger than ${MAX_REPLY_BYTES / 1024 / 1024} MB; ask for fewer or smaller columns` });
+    status = 413;
+  }
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 
