@@ -33,6 +33,16 @@ const consoleTypes = {
   },
 } as unknown as pg.CustomTypesConfig;
 
+/**
+ * The learner's text goes over the extended protocol (Parse/Bind/Execute): the server parses it as one
+ * prepared statement and refuses text with several ("cannot insert multiple commands into a prepared
+ * statement"), whatever the console's own check made of it. pg picks that protocol for queryMode 'extended'
+ * (its types do not name the option).
+ */
+function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArrayConfig {
+  return { ...config, queryMode: 'extended' } as unknown as pg.QueryArrayConfig;
+}
+
 export class PostgresConsole {
   private constructor(private readonly client: pg.Client) {}
 
@@ -59,12 +69,12 @@ export class PostgresConsole {
       let result: pg.QueryResult<unknown[]>;
       let rowCount: number;
       if (statement.cursor) {
-        await this.client.query(`${declare}${statement.sql}\n`);
+        await this.client.query(extended({ text: `${declare}${statement.sql}\n` }));
         result = await this.client.query({ text: sqlText('live-console-fetch'), rowMode: 'array', types: consoleTypes });
         const rest = result.rows.length < FETCHED_ROWS ? 0 : ((await this.client.query(sqlText('live-console-count-rest'))).rowCount ?? 0);
         rowCount = result.rows.length + rest;
       } else {
-        result = await this.client.query({ text: statement.sql, rowMode: 'array', types: consoleTypes });
+        result = await this.client.query(extended({ text: statement.sql, rowMode: 'array', types: consoleTypes }));
         rowCount = result.rows?.length ?? 0;
       }
       const rows = (result.rows ?? []).slice(0, limit).map((row) => row.map(consoleValue));
