@@ -111,7 +111,9 @@ export async function dropLabSchema(client: pg.Client, url: string): Promise<'dr
   try {
     await client.query(sqlText('live-schema-drop'));
   } catch (error) {
-    throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}`);
+    // The server's DETAIL names what depends on the lab's objects ("view public.v depends on table lease_lab.runs").
+    const detail = String((error as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
+    throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
   }
   return 'dropped';
 }

@@ -1,0 +1,64 @@
+/**
+ * Live mode against the real server the tests start, tried as an attacker would: whatever reaches the
+ * bridge's backend, nothing outside the lab's schema changes (a catalog snapshot before and after), and
+ * stopping the bridge never drops anything of the user's.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LiveBackend, connectBackend, dropSchema } from '../../src/live/server';
+import { catalogSnapshot } from '../support/catalog-snapshot';
+import { testDatabaseUrl } from './differential';
+
+let url: string;
+let backend: LiveBackend | null = null;
+let inspector: pg.Client;
+
+beforeAll(async () => {
+  url = await testDatabaseUrl('live_hostile');
+  inspector = new pg.Client({ connectionString: url });
+  await inspector.connect();
+  await inspector.query('CREATE TABLE public.victim (id int PRIMARY KEY, v int NOT NULL); INSERT INTO public.victim VALUES (1, 1), (2, 2)');
+});
+
+afterAll(async () => {
+  await backend?.close();
+  await inspector?.end();
+});
+
+describe('the live console on a real server', () => {
+  it('sends the statement alone: text holding several is refused by the server, and nothing outside the lab changes', async () => {
+    backend = await connectBackend(url);
+    const before = await catalogSnapshot(inspector);
+    // As if a lexer had taken it for one SELECT: the bridge's backend must not run the rest.
+    for (const [sql, cursor] of [
+      ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', false],
+      ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', true],
+    ] as const) {
+      const answer = (await backend.run({ op: 'console', statement: { sql, command: 'SELECT', cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string };
+      expect(answer.kind, sql).toBe('error');
+      expect(answer.message).toContain('cannot insert multiple commands into a prepared statement');
+    }
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    await backend.close();
+    backend = null;
+  });
+});
+
+describe('dropping the lab schema', () => {
+  it('refuses, naming it, while an object of the user depends on the lab, and drops nothing', async () => {
+    backend = await connectBackend(url);
+    await backend.close();
+    backend = null;
+    await inspector.query('CREATE VIEW public.lab_runs AS SELECT run_id FROM lease_lab.runs');
+    await inspector.query('CREATE TABLE public.child (run_id int REFERENCES lease_lab.runs (run_id))');
+    const before = await catalogSnapshot(inspector);
+    const refusal = await dropSchema(url).then(() => 'dropped', (error: Error) => error.message);
+    expect(refusal).toContain('view lab_runs depends on table lease_lab.runs');
+    expect(refusal).toContain('nothing was dropped');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query("SELECT to_regclass('lease_lab.runs') AS t")).rows[0].t).toBe('lease_lab.runs');
+    await inspector.query('DROP VIEW public.lab_runs; DROP TABLE public.child');
+    expect(await dropSchema(url)).toBe('dropped');
+    expect((await inspector.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'lease_lab'")).rows[0].n).toBe(0);
+  });
+});
