@@ -44,12 +44,24 @@ function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArray
 }
 
 export class PostgresConsole {
-  private constructor(private readonly client: pg.Client) {}
+  /** refusal: why the console is off (the connecting role could not set up lease_lab_console); null when it runs. */
+  private constructor(
+    private readonly client: pg.Client,
+    readonly refusal: string | null,
+  ) {}
 
+  /** Opens the console's connection and sets up its role; call after the lab's schema exists. */
   static async open(url: string): Promise<PostgresConsole> {
     const client = await openClient(url, APPLICATION_NAME);
     await client.query(sqlText('live-session-setup'));
-    return new PostgresConsole(client);
+    let refusal: string | null = null;
+    try {
+      await client.query(sqlText('live-console-role'));
+    } catch (error) {
+      // Without a role of no privileges the console would run as the connecting role: it stays off instead.
+      refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]})`;
+    }
+    return new PostgresConsole(client, refusal);
   }
 
   /** The server's version as it names itself, e.g. "15.18". */
@@ -59,12 +71,14 @@ export class PostgresConsole {
   }
 
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
+    if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
     const declare = `${sqlText('live-console-declare')}\n`;
     await this.client.query(sqlText('live-console-begin'));
     let started = performance.now();
     try {
       await this.client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      await this.client.query(sqlText('live-console-set-role'));
       started = performance.now();
       let result: pg.QueryResult<unknown[]>;
       let rowCount: number;
@@ -85,6 +99,7 @@ export class PostgresConsole {
       return answer;
     } finally {
       await this.client.query(sqlText('transaction-rollback'));
+      await this.client.query(sqlText('live-console-unlock'));
     }
   }
 

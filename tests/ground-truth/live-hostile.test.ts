@@ -44,6 +44,37 @@ describe('the live console on a real server', () => {
   });
 });
 
+describe('the live console\'s role', () => {
+  it('runs as lease_lab_console: a superuser\'s powers stay out of reach, advisory locks are released, nothing outside the lab changes', async () => {
+    backend = await connectBackend(url);
+    const before = await catalogSnapshot(inspector);
+    const victimPid = (await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    const consoleSql = async (sql: string) =>
+      (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string; rows?: unknown[][] };
+    expect((await consoleSql('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
+    expect((await consoleSql('SELECT count(*)::int FROM runs')).kind).toBe('rows');
+    for (const sql of [
+      `SELECT pg_terminate_backend(${victimPid})`,
+      "SELECT pg_create_physical_replication_slot('lease_lab_hostile')",
+      'SELECT pg_stat_reset()',
+      'SELECT pg_reload_conf()',
+      "SELECT pg_read_file('PG_VERSION')",
+      "SELECT pg_ls_dir('.')",
+      'SELECT rolpassword FROM pg_authid',
+      'SELECT * FROM public.victim',
+    ]) {
+      const answer = await consoleSql(sql);
+      expect(answer.kind, sql).toBe('error');
+      expect(answer.message, sql).toMatch(/permission denied|must be superuser|must be a superuser/);
+    }
+    expect((await consoleSql('SELECT pg_advisory_lock(42)')).kind).toBe('rows');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
+    await backend.close();
+    backend = null;
+  });
+});
+
 describe('dropping the lab schema', () => {
   it('refuses, naming it, while an object of the user depends on the lab, and drops nothing', async () => {
     backend = await connectBackend(url);
