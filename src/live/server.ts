@@ -8,7 +8,7 @@
  * statement that is not one of the lab's (by id) or that the console's rules refuse, and any request from
  * a tab that another tab has since taken the bridge over from.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -40,6 +40,9 @@ export interface LiveBackend {
 
 export const API_PREFIX = '/live/';
 export const TOKEN_HEADER = 'x-lease-lab-token';
+/** The header carrying the bridge's launch secret, which only its printed URL holds (?live=…). */
+export const LAUNCH_HEADER = 'x-lease-lab-launch';
+export const LAUNCH_PARAMETER = 'live';
 const MAX_BODY_BYTES = 256 * 1024;
 /** The most an answer may hold as JSON; a larger one (a console row of huge values) is refused with 413. */
 export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
@@ -103,7 +106,7 @@ export async function dropSchema(url: string): Promise<'dropped' | 'absent'> {
 }
 
 export interface Bridge {
-  /** The app's URL, e.g. http://127.0.0.1:4190/ */
+  /** The app's URL with the bridge's launch secret, e.g. http://127.0.0.1:4190/?live=… */
   url: string;
   server: Server;
   close(): Promise<void>;
@@ -117,6 +120,9 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   let token: string | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let allowedHosts = new Set<string>();
+  // A random secret in the URL the bridge prints: a local process or page that does not know it gets no session.
+  const launch = randomBytes(24).toString('base64url');
+  const knowsLaunch = (value: unknown) => typeof value === 'string' && value.length === launch.length && timingSafeEqual(Buffer.from(value), Buffer.from(launch));
 
   const server = createServer((request, response) => {
     // Whatever a request holds, its errors stay in it: the bridge answers 500 and keeps serving.
@@ -164,6 +170,10 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
     void readJson(request).then(
       (body) => {
         if (name === 'session') {
+          if (!knowsLaunch(request.headers[LAUNCH_HEADER])) {
+            reply(response, 403, { error: "open the lab at the URL the bridge printed: this page does not carry the bridge's secret" });
+            return;
+          }
           // The newest tab takes the bridge over: one learner, one set of workers on the server.
           token = randomUUID();
           reply(response, 200, { value: { ...backend.info, token } });
@@ -209,7 +219,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   const names = options.host === '::1' ? ['[::1]'] : options.host === 'localhost' ? ['localhost', '127.0.0.1'] : ['127.0.0.1', 'localhost'];
   allowedHosts = new Set(names.map((name) => `${name}:${port}`));
   return {
-    url: `http://${names[0]}:${port}/`,
+    url: `http://${names[0]}:${port}/?${LAUNCH_PARAMETER}=${launch}`,
     server,
     async close() {
       server.closeAllConnections();

@@ -35,7 +35,7 @@ beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'lease-lab-live-'));
   writeFileSync(join(dist, 'index.html'), `<!doctype html><meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}" /><title>lab</title>`);
   bridge = await startBridge(backend, { host: '127.0.0.1', port: 0, dist, log: () => undefined });
-  origin = bridge.url.replace(/\/$/, '');
+  origin = new URL(bridge.url).origin;
 });
 
 afterAll(() => bridge.close());
@@ -66,8 +66,11 @@ function send(path: string, options: { method?: string; headers?: Record<string,
   });
 }
 
+/** The launch secret the bridge put in the URL it prints. */
+const launch = () => new URL(bridge.url).searchParams.get('live')!;
+
 async function openSession(): Promise<string> {
-  const answer = await send('/live/session', { body: {} });
+  const answer = await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': launch() } });
   expect(answer.status).toBe(200);
   return JSON.parse(answer.body).value.token as string;
 }
@@ -146,6 +149,15 @@ function sendRaw(text: string): Promise<string> {
     socket.on('error', reject);
   });
 }
+
+describe('the live bridge\'s launch secret', () => {
+  it('gives a session only to a request carrying the secret of the URL it printed', async () => {
+    expect(launch()).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await send('/live/session', { body: {} })).status).toBe(403);
+    expect((await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': 'x'.repeat(32) } })).status).toBe(403);
+    expect((await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': launch() } })).status).toBe(200);
+  });
+});
 
 describe('hostile requests to the live bridge', () => {
   it('answers each with an error of its own and keeps serving', async () => {
