@@ -45,10 +45,31 @@ function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArray
 
 export class PostgresConsole {
   /** refusal: why the console is off (the connecting role could not set up lease_lab_console); null when it runs. */
+  /** The connection ended (a server restart): the next statement reopens it. */
+  private gone = false;
+
   private constructor(
-    private readonly client: pg.Client,
+    private client: pg.Client,
     readonly refusal: string | null,
-  ) {}
+    private readonly url: string,
+  ) {
+    this.watch(client);
+  }
+
+  private watch(client: pg.Client): void {
+    client.on('end', () => {
+      if (client === this.client) this.gone = true;
+    });
+  }
+
+  private async reopenIfGone(): Promise<void> {
+    if (!this.gone) return;
+    const client = await openClient(this.url, APPLICATION_NAME);
+    await client.query(sqlText('live-session-setup'));
+    this.client = client;
+    this.gone = false;
+    this.watch(client);
+  }
 
   /** Opens the console's connection and sets up its role; call after the lab's schema exists. */
   static async open(url: string): Promise<PostgresConsole> {
@@ -61,7 +82,7 @@ export class PostgresConsole {
       // Without a role of no privileges the console would run as the connecting role: it stays off instead.
       refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]})`;
     }
-    return new PostgresConsole(client, refusal);
+    return new PostgresConsole(client, refusal, url);
   }
 
   /** The server's version as it names itself, e.g. "15.18". */
@@ -72,6 +93,7 @@ export class PostgresConsole {
 
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
     if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
+    await this.reopenIfGone();
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
     const declare = `${sqlText('live-console-declare')}\n`;
     await this.client.query(sqlText('live-console-begin'));

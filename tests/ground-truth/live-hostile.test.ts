@@ -75,6 +75,26 @@ describe('the live console\'s role', () => {
   });
 });
 
+describe('a server that drops the bridge\'s connections (as a restart does)', () => {
+  it('is reconnected: the next calls are answered', async () => {
+    backend = await connectBackend(url);
+    const ours = `application_name LIKE 'lease\\_lab\\_%' AND datname = current_database() AND pid <> pg_backend_pid()`;
+    const ended = await inspector.query(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${ours}) t`);
+    expect(ended.rows[0].n).toBeGreaterThan(0);
+    // Until the backends have exited and their sockets closed.
+    for (let i = 0; i < 100; i++) {
+      if ((await inspector.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${ours}`)).rows[0].n === 0) break;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1 AS one', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string };
+    expect(answer.kind).toBe('rows');
+    await backend.close();
+    backend = null;
+  });
+});
+
 describe('dropping the lab schema', () => {
   it('refuses, naming it, while an object of the user depends on the lab, and drops nothing', async () => {
     backend = await connectBackend(url);
