@@ -3,7 +3,8 @@
  * server (one per worker, through PostgresLab) and offers them to the page as a small JSON API, next to
  * the built app, on one loopback origin.
  *
- * What it refuses: any Host other than its own loopback name (a web page elsewhere cannot reach it by DNS
+ * What it refuses: a session to a request without the launch secret of the URL it printed (403), any Host
+ * other than its own loopback name (a web page elsewhere cannot reach it by DNS
  * rebinding), a cross-origin or non-JSON request (so another site's form or fetch cannot drive it), a
  * statement that is not one of the lab's (by id) or that the console's rules refuse, and any request from
  * a tab that another tab has since taken the bridge over from.
