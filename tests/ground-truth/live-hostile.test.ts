@@ -75,6 +75,31 @@ describe('the live console\'s role', () => {
   });
 });
 
+describe('a connecting role that cannot set up the console\'s role', () => {
+  it('gets live mode with the console off, saying why', async () => {
+    await inspector.query(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_console') THEN CREATE ROLE lease_lab_console NOLOGIN; END IF;
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_plain') THEN CREATE ROLE lease_lab_plain LOGIN; END IF;
+    END $$`);
+    await inspector.query('GRANT CREATE ON DATABASE live_hostile TO lease_lab_plain');
+    // The earlier cases' schema belongs to the superuser; this role makes its own.
+    await dropSchema(url);
+    const plain = new URL(url);
+    plain.username = 'lease_lab_plain';
+    const before = await catalogSnapshot(inspector);
+    backend = await connectBackend(plain.toString());
+    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message: string };
+    expect(answer.kind).toBe('error');
+    expect(answer.message).toContain('the console is off on this server');
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    await backend.close();
+    backend = null;
+    expect(await dropSchema(plain.toString())).toBe('dropped');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    await inspector.query('REVOKE CREATE ON DATABASE live_hostile FROM lease_lab_plain');
+  });
+});
+
 describe('a server that drops the bridge\'s connections (as a restart does)', () => {
   it('is reconnected: the next calls are answered', async () => {
     backend = await connectBackend(url);

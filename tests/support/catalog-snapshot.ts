@@ -2,6 +2,8 @@
  * What a database holds outside the lab's schema, as text to compare before and after a hostile case:
  * tables and views (with their row counts for tables), constraints, the roles and their table privileges,
  * replication slots and session advisory locks. Equal snapshots: nothing outside lease_lab changed.
+ * Roles are the cluster's, shared by test files running side by side: the lab's own (lease_lab_console,
+ * documented in the README) and the tests' (lease_lab_*) are left out of the list.
  */
 import type pg from 'pg';
 
@@ -22,7 +24,7 @@ export async function catalogSnapshot(client: pg.Client, labSchema = 'lease_lab'
     `SELECT n.nspname || '.' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS c FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE ${outside} ORDER BY 1`,
     [labSchema],
   );
-  const roles = await client.query(`SELECT rolname, rolsuper, rolcreaterole, rolcanlogin FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1`);
+  const roles = await client.query(`SELECT rolname, rolsuper, rolcreaterole, rolcanlogin FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' AND rolname NOT LIKE 'lease\\_lab\\_%' ORDER BY 1`);
   const grants = await client.query(
     `SELECT grantee, table_schema, table_name, privilege_type FROM information_schema.role_table_grants WHERE table_schema NOT IN ('pg_catalog', 'information_schema', $1) ORDER BY 1, 2, 3, 4`,
     [labSchema],
