@@ -53,6 +53,8 @@ describe('the live console\'s role', () => {
       (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string; rows?: unknown[][] };
     expect((await consoleSql('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
     expect((await consoleSql('SELECT count(*)::int FROM runs')).kind).toBe('rows');
+    // As the README says: other sessions are listed, their query text is not.
+    expect((await consoleSql(`SELECT query FROM pg_stat_activity WHERE pid = ${victimPid}`)).rows).toEqual([['<insufficient privilege>']]);
     for (const sql of [
       `SELECT pg_terminate_backend(${victimPid})`,
       "SELECT pg_create_physical_replication_slot('lease_lab_hostile')",
