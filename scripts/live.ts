@@ -3,7 +3,8 @@
  * (src/live/server.ts) on 127.0.0.1, serving the built app (built first if dist/ is missing) and the API
  * the app's engine uses in live mode, and prints the URL to open.
  *
- * It creates one schema, lease_lab, on the server and drops it again when it stops (Ctrl+C). After a
+ * It creates one schema, lease_lab, on the server and drops it again when it stops (Ctrl+C), without
+ * CASCADE; and, if absent, the cluster-wide role lease_lab_console the console runs as (it stays). After a
  * bridge that was killed outright, `npm run live -- --drop postgres://…` removes what it left.
  * Anything that stops it from starting (a bad URL, a server it cannot reach, too old, a role without the
  * rights it needs, a host other than loopback) is one line on stderr and exit code 2.

@@ -163,8 +163,22 @@ async function openDatabase(spec: string, workers: string[]): Promise<LabDatabas
     return bootLabDatabase();
   }
   if (/^postgres(ql)?:\/\//.test(spec)) {
-    const { PostgresLab } = await import('../db/postgres-lab');
-    return PostgresLab.connect(spec, workers);
+    // As live mode does: only in the lab's own marked schema (never a table of the user's), dropped again
+    // on close, without CASCADE.
+    const { PostgresLab, dropLabSchema } = await import('../db/postgres-lab');
+    const { openClient } = await import('../db/postgres-connection');
+    const lab = await PostgresLab.connect(spec, workers, { schema: 'lease_lab' });
+    const closeLab = lab.close.bind(lab);
+    lab.close = async () => {
+      await closeLab();
+      const client = await openClient(spec, 'lease_lab_drop');
+      try {
+        await dropLabSchema(client, spec);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    };
+    return lab;
   }
   throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
 }
@@ -181,6 +195,12 @@ main(process.argv.slice(2)).then(
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof ScheduleError || (error as { userFacing?: boolean }).userFacing) {
       console.error(`lease-lab: ${(error as Error).message}`);
+      process.exitCode = 2;
+      return;
+    }
+    // An error from the server (it has a SQLSTATE) is one line too: the user's server, not a bug here.
+    if (typeof (error as { code?: unknown }).code === 'string' && typeof (error as { severity?: unknown }).severity === 'string') {
+      console.error(`lease-lab: the PostgreSQL server failed: ${(error as Error).message.split('\n')[0]}`);
       process.exitCode = 2;
       return;
     }

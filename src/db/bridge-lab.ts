@@ -36,8 +36,8 @@ export class BridgeLab implements LabDatabase {
   ) {}
 
   /** Opens a live session on the bridge at `apiBase` (…/live/); this tab takes the bridge over from any other. */
-  static async open(apiBase: URL): Promise<BridgeLab> {
-    const session = (await post(apiBase, 'session', {}, null)) as LiveSession;
+  static async open(apiBase: URL, launch: string | null): Promise<BridgeLab> {
+    const session = (await post(apiBase, 'session', {}, null, launch)) as LiveSession;
     return new BridgeLab(apiBase, session);
   }
 
@@ -91,11 +91,12 @@ export class BridgeLab implements LabDatabase {
   }
 }
 
-async function post(apiBase: URL, op: string, body: unknown, token: string | null): Promise<unknown> {
+async function post(apiBase: URL, op: string, body: unknown, token: string | null, launch: string | null = null): Promise<unknown> {
   let response: Response;
   try {
     const headers: Record<string, string> = { 'Content-Type': 'application/json' };
     if (token) headers['x-lease-lab-token'] = token;
+    if (launch) headers['x-lease-lab-launch'] = launch;
     response = await fetch(new URL(op, apiBase), { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
   } catch (error) {
     const timedOut = (error as { name?: string }).name === 'TimeoutError';
@@ -106,6 +107,7 @@ async function post(apiBase: URL, op: string, body: unknown, token: string | nul
   const why = answer.error ?? `HTTP ${response.status}`;
   // 400: the bridge refused what this page sent, which is a bug here, not a reason to leave live mode.
   if (response.status === 400) throw new Error(`the live bridge refused ${op}: ${why}`);
+  if (response.status === 403) throw new BridgeFailure(why);
   throw new BridgeFailure(response.status === 409 ? 'another tab has taken over the live bridge' : `the PostgreSQL server failed: ${why}`);
 }
 
@@ -124,4 +126,9 @@ export async function findLiveBridge(scriptUrl: string): Promise<URL | null> {
   } catch {
     return null;
   }
+}
+
+/** Live mode's launch secret, as the page put it in the engine worker's name (src/worker/spawn.ts). */
+export function launchSecretOf(workerName: string): string | null {
+  return /\blive=([A-Za-z0-9_-]+)$/.exec(workerName)?.[1] ?? null;
 }

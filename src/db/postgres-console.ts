@@ -33,13 +33,56 @@ const consoleTypes = {
   },
 } as unknown as pg.CustomTypesConfig;
 
-export class PostgresConsole {
-  private constructor(private readonly client: pg.Client) {}
+/**
+ * The learner's text goes over the extended protocol (Parse/Bind/Execute): the server parses it as one
+ * prepared statement and refuses text with several ("cannot insert multiple commands into a prepared
+ * statement"), whatever the console's own check made of it. pg picks that protocol for queryMode 'extended'
+ * (its types do not name the option).
+ */
+function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArrayConfig {
+  return { ...config, queryMode: 'extended' } as unknown as pg.QueryArrayConfig;
+}
 
+export class PostgresConsole {
+  /** refusal: why the console is off (the connecting role could not set up lease_lab_console); null when it runs. */
+  /** The connection ended (a server restart): the next statement reopens it. */
+  private gone = false;
+
+  private constructor(
+    private client: pg.Client,
+    readonly refusal: string | null,
+    private readonly url: string,
+  ) {
+    this.watch(client);
+  }
+
+  private watch(client: pg.Client): void {
+    client.on('end', () => {
+      if (client === this.client) this.gone = true;
+    });
+  }
+
+  private async reopenIfGone(): Promise<void> {
+    if (!this.gone) return;
+    const client = await openClient(this.url, APPLICATION_NAME);
+    await client.query(sqlText('live-session-setup'));
+    this.client = client;
+    this.gone = false;
+    this.watch(client);
+  }
+
+  /** Opens the console's connection and sets up its role; call after the lab's schema exists. */
   static async open(url: string): Promise<PostgresConsole> {
     const client = await openClient(url, APPLICATION_NAME);
     await client.query(sqlText('live-session-setup'));
-    return new PostgresConsole(client);
+    let refusal: string | null = null;
+    try {
+      await client.query(sqlText('live-console-role'));
+    } catch (error) {
+      // Without a role of no privileges the console would run as the connecting role: it stays off instead.
+      refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]})`;
+    }
+    return new PostgresConsole(client, refusal, url);
   }
 
   /** The server's version as it names itself, e.g. "15.18". */
@@ -49,22 +92,25 @@ export class PostgresConsole {
   }
 
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
+    if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
+    await this.reopenIfGone();
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
     const declare = `${sqlText('live-console-declare')}\n`;
     await this.client.query(sqlText('live-console-begin'));
     let started = performance.now();
     try {
       await this.client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      await this.client.query(sqlText('live-console-set-role'));
       started = performance.now();
       let result: pg.QueryResult<unknown[]>;
       let rowCount: number;
       if (statement.cursor) {
-        await this.client.query(`${declare}${statement.sql}\n`);
+        await this.client.query(extended({ text: `${declare}${statement.sql}\n` }));
         result = await this.client.query({ text: sqlText('live-console-fetch'), rowMode: 'array', types: consoleTypes });
         const rest = result.rows.length < FETCHED_ROWS ? 0 : ((await this.client.query(sqlText('live-console-count-rest'))).rowCount ?? 0);
         rowCount = result.rows.length + rest;
       } else {
-        result = await this.client.query({ text: statement.sql, rowMode: 'array', types: consoleTypes });
+        result = await this.client.query(extended({ text: statement.sql, rowMode: 'array', types: consoleTypes }));
         rowCount = result.rows?.length ?? 0;
       }
       const rows = (result.rows ?? []).slice(0, limit).map((row) => row.map(consoleValue));
@@ -75,6 +121,7 @@ export class PostgresConsole {
       return answer;
     } finally {
       await this.client.query(sqlText('transaction-rollback'));
+      await this.client.query(sqlText('live-console-unlock'));
     }
   }
 

@@ -23,6 +23,8 @@ import { normalizeRow, toOutcomeError } from './values';
 
 const APP_PREFIX = 'lease_lab_';
 const OBSERVER_NAME = `${APP_PREFIX}observer`;
+/** Waits before each try to reopen the observer's connection. */
+const OBSERVER_RECONNECT_DELAYS_MS = [0, 250, 500, 1000, 2000];
 const OPERATOR: SessionId = 'OP';
 const TERMINATE_WAIT_MS = 5000;
 /** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
@@ -111,7 +113,9 @@ export async function dropLabSchema(client: pg.Client, url: string): Promise<'dr
   try {
     await client.query(sqlText('live-schema-drop'));
   } catch (error) {
-    throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}`);
+    // The server's DETAIL names what depends on the lab's objects ("view public.v depends on table lease_lab.runs").
+    const detail = String((error as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
+    throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
   }
   return 'dropped';
 }
@@ -135,11 +139,50 @@ export class PostgresLab implements LabDatabase {
   readonly kind = 'postgres' as const;
   private readonly sessions = new Map<SessionId, Session>();
 
+  /** The observer's connection ended (a server restart, a terminated backend): reopen it before its next use. */
+  private observerGone = false;
+  private closing = false;
+
   private constructor(
     private readonly url: string,
-    private readonly observer: pg.Client,
+    private observerClient: pg.Client,
     private readonly options: PostgresLabOptions,
-  ) {}
+  ) {
+    this.watchObserver(observerClient);
+  }
+
+  private watchObserver(client: pg.Client): void {
+    client.on('end', () => {
+      if (client === this.observerClient) this.observerGone = true;
+    });
+  }
+
+  /**
+   * The observer, reopened with backoff after its connection ended (the server restarted): 5 tries over
+   * about 4 s, then one line saying the bridge could not reconnect.
+   */
+  private async observer(): Promise<pg.Client> {
+    if (!this.observerGone || this.closing) return this.observerClient;
+    let last: unknown = null;
+    for (const delay of OBSERVER_RECONNECT_DELAYS_MS) {
+      await sleep(delay, undefined);
+      let client: pg.Client | null = null;
+      try {
+        client = await openClient(this.url, OBSERVER_NAME);
+        if (this.options.schema === 'lease_lab') await client.query(sqlText('live-session-setup'));
+        await client.query(sqlText('observer-setup'));
+        this.observerClient.end().catch(() => undefined);
+        this.observerClient = client;
+        this.observerGone = false;
+        this.watchObserver(client);
+        return client;
+      } catch (error) {
+        last = error;
+        await client?.end().catch(() => undefined);
+      }
+    }
+    throw userFacing(`the connection to ${redactUrl(this.url)} was lost and reconnecting failed: ${firstLine(last, this.url)}`);
+  }
 
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
   static async connect(url: string, workers: string[], options: PostgresLabOptions = {}): Promise<PostgresLab> {
@@ -172,8 +215,8 @@ export class PostgresLab implements LabDatabase {
   async reset(seedJson: string, sessions: SessionId[]): Promise<void> {
     await Promise.all([...this.sessions.values()].map((session) => this.endEverything(session)));
     await this.ensureSessions(sessions);
-    await this.observer.query(sqlText('truncate-runs'));
-    await this.observer.query(sqlText('seed-runs'), [seedJson]);
+    await (await this.observer()).query(sqlText('truncate-runs'));
+    await (await this.observer()).query(sqlText('seed-runs'), [seedJson]);
   }
 
   execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
@@ -210,7 +253,7 @@ export class PostgresLab implements LabDatabase {
     session.dead = true;
     // A backend closes its connection as it exits, after its transaction has rolled back and its locks
     // are free. (pg_terminate_backend's own wait polls in 100 ms steps: a crash cost ~90 ms that way.)
-    const result = await this.observer.query<{ terminated: boolean }>(sqlText('terminate-backend'), [session.pid]);
+    const result = await (await this.observer()).query<{ terminated: boolean }>(sqlText('terminate-backend'), [session.pid]);
     const exited = result.rows[0]?.terminated === true && (await Promise.race([session.closed.then(() => true), sleep(TERMINATE_WAIT_MS, false)]));
     if (!exited) throw new Error(`${id}'s backend (pid ${session.pid}) did not exit within ${TERMINATE_WAIT_MS} ms`);
     // The statement it was waiting with dies with it; its answer is an error nobody reads.
@@ -219,7 +262,7 @@ export class PostgresLab implements LabDatabase {
   }
 
   async runs(): Promise<RunRow[]> {
-    const result = await this.observer.query(sqlText('runs-snapshot'));
+    const result = await (await this.observer()).query(sqlText('runs-snapshot'));
     return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
   }
 
@@ -231,7 +274,7 @@ export class PostgresLab implements LabDatabase {
   async locks(): Promise<HeldLock[]> {
     // Only an open transaction holds row locks after its statement; with none, there is nothing to ask.
     if (![...this.sessions.values()].some((session) => session.inTransaction && !session.waiting)) return [];
-    const result = await this.observer.query<{ session: string; handle: string; run_id: number }>(sqlText('held-locks-postgres'));
+    const result = await (await this.observer()).query<{ session: string; handle: string; run_id: number }>(sqlText('held-locks-postgres'));
     const bySession = new Map<SessionId, HeldLock>();
     for (const row of result.rows) {
       const session = sessionOf(row.session);
@@ -249,7 +292,8 @@ export class PostgresLab implements LabDatabase {
   }
 
   async close(): Promise<void> {
-    const clients = [...[...this.sessions.values()].map((s) => s.client), this.observer];
+    this.closing = true;
+    const clients = [...[...this.sessions.values()].map((s) => s.client), this.observerClient];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }
@@ -312,7 +356,7 @@ export class PostgresLab implements LabDatabase {
 
   /** The sessions this session's backend waits for, when it waits for a lock someone holds; otherwise null. */
   private async lockHolders(session: Session): Promise<SessionId[] | null> {
-    const result = await this.observer.query<{ wait_event_type: string | null; holders: string[] }>(sqlText('backend-lock-wait'), [session.pid]);
+    const result = await (await this.observer()).query<{ wait_event_type: string | null; holders: string[] }>(sqlText('backend-lock-wait'), [session.pid]);
     const row = result.rows[0];
     if (row?.wait_event_type !== 'Lock' || row.holders.length === 0) return null;
     return row.holders.map((name) => sessionOf(name) ?? name).sort();
@@ -320,7 +364,7 @@ export class PostgresLab implements LabDatabase {
 
   /** What pg_locks says about the session's wait: its ungranted lock and who holds that lock. */
   private async lockEvidence(session: Session): Promise<LockEvidenceRow[]> {
-    const result = await this.observer.query(sqlText('live-lock-evidence'), [session.pid]);
+    const result = await (await this.observer()).query(sqlText('live-lock-evidence'), [session.pid]);
     return result.rows.map((row) => ({
       session: sessionOf(String(row.session ?? '')) ?? String(row.session ?? ''),
       pid: Number(row.pid),
@@ -350,7 +394,7 @@ export class PostgresLab implements LabDatabase {
     if (session.dead) return;
     try {
       if (session.waiting) {
-        await this.observer.query(sqlText('cancel-backend'), [session.pid]);
+        await (await this.observer()).query(sqlText('cancel-backend'), [session.pid]);
         await session.waiting.answer;
         session.waiting = null;
       }

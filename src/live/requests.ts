@@ -83,7 +83,7 @@ export function checkRequest(op: Operation, body: unknown): CheckedRequest {
 
 function statement(fields: Record<string, unknown>): StatementRequest {
   const sqlId = fields.sqlId;
-  if (typeof sqlId !== 'string' || !PAGE_STATEMENTS.has(sqlId as SqlId)) throw new RefusedRequest(`"${String(sqlId).slice(0, 60)}" is not one of the lab's statements`);
+  if (typeof sqlId !== 'string' || !PAGE_STATEMENTS.has(sqlId as SqlId)) throw new RefusedRequest(`"${shown(sqlId).slice(0, 60)}" is not one of the lab's statements`);
   const id = sqlId as SqlId;
   const params = fields.params;
   if (!Array.isArray(params) || params.length !== parameterCount(id)) throw new RefusedRequest(`${id} takes ${parameterCount(id)} parameters`);
@@ -95,7 +95,7 @@ function statement(fields: Record<string, unknown>): StatementRequest {
 }
 
 function sessionId(value: unknown): SessionId {
-  if (typeof value !== 'string' || !/^([A-Z]|OP)$/.test(value)) throw new RefusedRequest(`"${String(value).slice(0, 20)}" is not a worker (A–Z) or the operator (OP)`);
+  if (typeof value !== 'string' || !/^([A-Z]|OP)$/.test(value)) throw new RefusedRequest(`"${shown(value).slice(0, 20)}" is not a worker (A–Z) or the operator (OP)`);
   return value;
 }
 
@@ -115,4 +115,9 @@ function safeJson(text: string): unknown {
   } catch {
     return null;
   }
+}
+
+/** A value from the request as text for a refusal; never calls the value's own toString (it may be anything JSON holds). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined');
 }

@@ -3,12 +3,13 @@
  * server (one per worker, through PostgresLab) and offers them to the page as a small JSON API, next to
  * the built app, on one loopback origin.
  *
- * What it refuses: any Host other than its own loopback name (a web page elsewhere cannot reach it by DNS
+ * What it refuses: a session to a request without the launch secret of the URL it printed (403), any Host
+ * other than its own loopback name (a web page elsewhere cannot reach it by DNS
  * rebinding), a cross-origin or non-JSON request (so another site's form or fetch cannot drive it), a
  * statement that is not one of the lab's (by id) or that the console's rules refuse, and any request from
  * a tab that another tab has since taken the bridge over from.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
@@ -40,7 +41,12 @@ export interface LiveBackend {
 
 export const API_PREFIX = '/live/';
 export const TOKEN_HEADER = 'x-lease-lab-token';
+/** The header carrying the bridge's launch secret, which only its printed URL holds (?live=…). */
+export const LAUNCH_HEADER = 'x-lease-lab-launch';
+export const LAUNCH_PARAMETER = 'live';
 const MAX_BODY_BYTES = 256 * 1024;
+/** The most an answer may hold as JSON; a larger one (a console row of huge values) is refused with 413. */
+export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 /** Connects to the server, creates (or checks) the lab's schema and proves the role can use it. */
 export async function connectBackend(url: string): Promise<LiveBackend> {
@@ -101,7 +107,7 @@ export async function dropSchema(url: string): Promise<'dropped' | 'absent'> {
 }
 
 export interface Bridge {
-  /** The app's URL, e.g. http://127.0.0.1:4190/ */
+  /** The app's URL with the bridge's launch secret, e.g. http://127.0.0.1:4190/?live=… */
   url: string;
   server: Server;
   close(): Promise<void>;
@@ -115,14 +121,39 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   let token: string | null = null;
   let chain: Promise<unknown> = Promise.resolve();
   let allowedHosts = new Set<string>();
+  // A random secret in the URL the bridge prints: a local process or page that does not know it gets no session.
+  const launch = randomBytes(24).toString('base64url');
+  const knowsLaunch = (value: unknown) => typeof value === 'string' && value.length === launch.length && timingSafeEqual(Buffer.from(value), Buffer.from(launch));
 
   const server = createServer((request, response) => {
+    // Whatever a request holds, its errors stay in it: the bridge answers 500 and keeps serving.
+    try {
+      handle(request, response);
+    } catch (error) {
+      failed(response, error);
+    }
+  });
+
+  function failed(response: ServerResponse, error: unknown): void {
+    const message = error instanceof Error ? error.message.split('\n')[0]! : 'the request failed';
+    log(`live bridge: a request failed: ${message}`);
+    if (!response.headersSent) reply(response, 500, { error: message });
+    else response.destroy();
+  }
+
+  function handle(request: IncomingMessage, response: ServerResponse): void {
     const host = String(request.headers.host ?? '');
     if (!allowedHosts.has(host)) {
       reply(response, 421, { error: `this bridge answers only to ${[...allowedHosts][0]}` });
       return;
     }
-    const pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
+    let pathname: string;
+    try {
+      pathname = new URL(request.url ?? '/', `http://${host}`).pathname;
+    } catch {
+      reply(response, 400, { error: 'the request target is not a valid URL' });
+      return;
+    }
     if (!pathname.startsWith(API_PREFIX)) {
       serveFile(root, request, response, pathname, pageHeaders);
       return;
@@ -140,6 +171,10 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
     void readJson(request).then(
       (body) => {
         if (name === 'session') {
+          if (!knowsLaunch(request.headers[LAUNCH_HEADER])) {
+            reply(response, 403, { error: "open the lab at the URL the bridge printed: this page does not carry the bridge's secret" });
+            return;
+          }
           // The newest tab takes the bridge over: one learner, one set of workers on the server.
           token = randomUUID();
           reply(response, 200, { value: { ...backend.info, token } });
@@ -173,9 +208,9 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           },
         );
       },
-      (error: Error) => reply(response, 400, { error: error.message }),
-    );
-  });
+      (error: Error) => reply(response, error.message.includes('too large') ? 413 : 400, { error: error.message }),
+    ).catch((error: unknown) => failed(response, error));
+  }
 
   await new Promise<void>((done, fail) => {
     server.once('error', fail);
@@ -185,7 +220,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   const names = options.host === '::1' ? ['[::1]'] : options.host === 'localhost' ? ['localhost', '127.0.0.1'] : ['127.0.0.1', 'localhost'];
   allowedHosts = new Set(names.map((name) => `${name}:${port}`));
   return {
-    url: `http://${names[0]}:${port}/`,
+    url: `http://${names[0]}:${port}/?${LAUNCH_PARAMETER}=${launch}`,
     server,
     async close() {
       server.closeAllConnections();
@@ -197,7 +232,17 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
 }
 
 function reply(response: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    text = JSON.stringify({ error: 'the answer could not be sent as JSON' });
+    status = 500;
+  }
+  if (Buffer.byteLength(text) > MAX_REPLY_BYTES) {
+    text = JSON.stringify({ error: `the answer is larger than ${MAX_REPLY_BYTES / 1024 / 1024} MB; ask for fewer or smaller columns` });
+    status = 413;
+  }
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 

@@ -31,7 +31,14 @@ export function serveFile(root: string, request: IncomingMessage, response: Serv
     response.writeHead(405, { Allow: 'GET, HEAD', ...headersForAll }).end();
     return;
   }
-  let file = resolve(root, `.${sep}${decodeURIComponent(pathname)}`);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    response.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', ...headersForAll }).end('the path is not valid percent-encoding\n');
+    return;
+  }
+  let file = resolve(root, `.${sep}${decoded}`);
   if (file !== root && !file.startsWith(root + sep)) {
     response.writeHead(403, headersForAll).end();
     return;

@@ -66,8 +66,10 @@ export function lexSql(text: string): SqlToken[] {
       while (end < text.length && /\s/.test(text[end]!)) end++;
       push('space', end);
     } else if (c === '-' && next === '-') {
-      const newline = text.indexOf('\n', i);
-      push('comment', newline < 0 ? text.length : newline);
+      // Postgres's scanner ends a -- comment at any line end: \n or \r.
+      let newline = i + 2;
+      while (newline < text.length && text[newline] !== '\n' && text[newline] !== '\r') newline++;
+      push('comment', newline);
     } else if (c === '/' && next === '*') {
       push('comment', blockCommentEnd(text, i));
     } else if (c === "'") {

@@ -10,7 +10,7 @@
  * this worker for a second while the learner's requests wait behind it.
  */
 /// <reference lib="webworker" />
-import { BridgeFailure, BridgeLab, findLiveBridge } from '../db/bridge-lab';
+import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
@@ -108,7 +108,7 @@ async function start(): Promise<Engine> {
   if (apiBase) {
     pglite.catch(() => undefined);
     try {
-      const lab = await BridgeLab.open(apiBase);
+      const lab = await BridgeLab.open(apiBase, launchSecretOf(scope.name));
       standby = await pglite.catch(() => null);
       post({ kind: 'ready', bootMs: Math.round(performance.now() - started), database: { kind: 'live', version: lab.session.version, where: lab.session.where } });
       return { host: newHost(lab), pglite: null };

@@ -11,7 +11,16 @@ let started: WorkerEngine | null = null;
 export function startWorkerEngine(): WorkerEngine {
   if (started && !started.disposed) return started;
   started = new WorkerEngine({
-    createWorker: () => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: 'lease-lab-engine' }),
+    createWorker: () => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: engineWorkerName() }),
   });
   return started;
+}
+
+/**
+ * The worker's name carries live mode's launch secret from the page's address (?live=…, as the bridge
+ * printed it): the worker opens the bridge's session with it (src/db/bridge-lab.ts).
+ */
+function engineWorkerName(): string {
+  const launch = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('live');
+  return launch && /^[A-Za-z0-9_-]{1,100}$/.test(launch) ? `lease-lab-engine live=${launch}` : 'lease-lab-engine';
 }

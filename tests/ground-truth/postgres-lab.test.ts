@@ -10,6 +10,7 @@ import { PostgresLab } from '../../src/db/postgres-lab';
 import { runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
+import { catalogSnapshot } from '../support/catalog-snapshot';
 import { testDatabaseUrl } from './differential';
 
 const projectRoot = join(__dirname, '../..');
@@ -110,6 +111,24 @@ describe('PostgresLab on a real server', () => {
     const trace = JSON.parse(stdout) as { database: string; steps: { outcome: { status: string } | null }[] };
     expect(trace.database).toBe('postgres');
     expect(trace.steps.some((s) => s.outcome?.status === 'blocked')).toBe(true);
+  });
+
+  it('the CLI with --db works in its own schema only: a table of the user named runs keeps its rows, and nothing is left behind', async () => {
+    const own = await testDatabaseUrl('adapter_cli_own_runs');
+    const client = new pg.Client({ connectionString: own });
+    await client.connect();
+    try {
+      await client.query('CREATE TABLE public.runs (id int PRIMARY KEY, note text); INSERT INTO public.runs SELECT g, $$mine$$ FROM generate_series(1, 5) g');
+      const before = await catalogSnapshot(client);
+      const { code, stderr } = sim('run', 'race', '--db', own, '--json');
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      expect(await catalogSnapshot(client)).toEqual(before);
+      const schemas = await client.query(`SELECT nspname FROM pg_namespace WHERE nspname IN ('sim', 'lease_lab')`);
+      expect(schemas.rows).toEqual([]);
+    } finally {
+      await client.end();
+    }
   });
 });
 

@@ -28,6 +28,11 @@ describe('the console check', () => {
     expect(ok('-- comment first\n/* and a /* nested */ one */ SELECT 1')).toMatchObject({ command: 'SELECT' });
   });
 
+  it('ends a -- comment at a carriage return too, as Postgres does, so a statement after it is seen', () => {
+    expect(refused('SELECT 1 AS one --x\r; COMMIT; UPDATE runs SET status = \'done\'; --\n')).toBeTruthy();
+    expect(lexSql('SELECT 1 --x\rFROM t').filter((t) => t.kind === 'comment').map((t) => t.text)).toEqual(['--x']);
+  });
+
   it('sends writes and row locks as they are, for Postgres to refuse them in the read-only transaction', () => {
     expect(ok("UPDATE runs SET status = 'done'")).toMatchObject({ command: 'UPDATE', cursor: false });
     expect(ok('DELETE FROM runs')).toMatchObject({ cursor: false });

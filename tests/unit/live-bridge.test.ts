@@ -5,6 +5,7 @@
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ const backend: LiveBackend = {
   info: { version: '15.18', where: '127.0.0.1:5432/lab', schema: 'lease_lab' },
   async run(request) {
     received.push(request);
+    if (request.op === 'locks') return { rows: ['x'.repeat(9 * 1024 * 1024)] };
     return request.op === 'execute' ? { status: 'ok', rows: [], rowCount: 0 } : null;
   },
   async close() {},
@@ -33,7 +35,7 @@ beforeAll(async () => {
   const dist = mkdtempSync(join(tmpdir(), 'lease-lab-live-'));
   writeFileSync(join(dist, 'index.html'), `<!doctype html><meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}" /><title>lab</title>`);
   bridge = await startBridge(backend, { host: '127.0.0.1', port: 0, dist, log: () => undefined });
-  origin = bridge.url.replace(/\/$/, '');
+  origin = new URL(bridge.url).origin;
 });
 
 afterAll(() => bridge.close());
@@ -64,8 +66,11 @@ function send(path: string, options: { method?: string; headers?: Record<string,
   });
 }
 
+/** The launch secret the bridge put in the URL it prints. */
+const launch = () => new URL(bridge.url).searchParams.get('live')!;
+
 async function openSession(): Promise<string> {
-  const answer = await send('/live/session', { body: {} });
+  const answer = await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': launch() } });
   expect(answer.status).toBe(200);
   return JSON.parse(answer.body).value.token as string;
 }
@@ -128,6 +133,46 @@ describe('the live bridge', () => {
     expect((await send('/live/runs', { body: {} })).headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(page.headers[LIVE_HEADER]).toBe('1');
     expect((await send('/../../etc/passwd', { method: 'GET' })).status).not.toBe(200);
+  });
+});
+
+/** Bytes as a client sends them, for request lines no HTTP library would write. */
+function sendRaw(text: string): Promise<string> {
+  const url = new URL(bridge.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname, () => socket.end(text));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk;
+    });
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the live bridge\'s launch secret', () => {
+  it('gives a session only to a request carrying the secret of the URL it printed', async () => {
+    expect(launch()).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await send('/live/session', { body: {} })).status).toBe(403);
+    expect((await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': 'x'.repeat(32) } })).status).toBe(403);
+    expect((await send('/live/session', { body: {}, headers: { 'x-lease-lab-launch': launch() } })).status).toBe(200);
+  });
+});
+
+describe('hostile requests to the live bridge', () => {
+  it('answers each with an error of its own and keeps serving', async () => {
+    const host = new URL(bridge.url).host;
+    expect((await send('/%E0%A4%A', { method: 'GET' })).status).toBe(400);
+    expect(await sendRaw(`GET http://[zz/ HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 400/);
+    const token = await openSession();
+    const odd = await send('/live/commit', { body: { session: { toString: 1 } }, headers: { 'x-lease-lab-token': token } });
+    expect(odd.status).toBe(400);
+    expect(JSON.parse(odd.body).error).toContain('is not a worker');
+    const huge = await send('/live/locks', { body: {}, headers: { 'x-lease-lab-token': token } });
+    expect(huge.status).toBe(413);
+    expect(JSON.parse(huge.body).error).toContain('larger than');
+    // Still alive: the next ordinary request is answered.
+    expect((await send('/live/execute', { body: claim, headers: { 'x-lease-lab-token': token } })).status).toBe(200);
   });
 });
 

@@ -1,0 +1,142 @@
+/**
+ * Live mode against the real server the tests start, tried as an attacker would: whatever reaches the
+ * bridge's backend, nothing outside the lab's schema changes (a catalog snapshot before and after), and
+ * stopping the bridge never drops anything of the user's.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LiveBackend, connectBackend, dropSchema } from '../../src/live/server';
+import { catalogSnapshot } from '../support/catalog-snapshot';
+import { testDatabaseUrl } from './differential';
+
+let url: string;
+let backend: LiveBackend | null = null;
+let inspector: pg.Client;
+
+beforeAll(async () => {
+  url = await testDatabaseUrl('live_hostile');
+  inspector = new pg.Client({ connectionString: url });
+  await inspector.connect();
+  await inspector.query('CREATE TABLE public.victim (id int PRIMARY KEY, v int NOT NULL); INSERT INTO public.victim VALUES (1, 1), (2, 2)');
+});
+
+afterAll(async () => {
+  await backend?.close();
+  await inspector?.end();
+});
+
+describe('the live console on a real server', () => {
+  it('sends the statement alone: text holding several is refused by the server, and nothing outside the lab changes', async () => {
+    backend = await connectBackend(url);
+    const before = await catalogSnapshot(inspector);
+    // As if a lexer had taken it for one SELECT: the bridge's backend must not run the rest.
+    for (const [sql, cursor] of [
+      ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', false],
+      ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', true],
+    ] as const) {
+      const answer = (await backend.run({ op: 'console', statement: { sql, command: 'SELECT', cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string };
+      expect(answer.kind, sql).toBe('error');
+      expect(answer.message).toContain('cannot insert multiple commands into a prepared statement');
+    }
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    await backend.close();
+    backend = null;
+  });
+});
+
+describe('the live console\'s role', () => {
+  it('runs as lease_lab_console: a superuser\'s powers stay out of reach, advisory locks are released, nothing outside the lab changes', async () => {
+    backend = await connectBackend(url);
+    const before = await catalogSnapshot(inspector);
+    const victimPid = (await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+    const consoleSql = async (sql: string) =>
+      (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string; rows?: unknown[][] };
+    expect((await consoleSql('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
+    expect((await consoleSql('SELECT count(*)::int FROM runs')).kind).toBe('rows');
+    // As the README says: other sessions are listed, their query text is not.
+    expect((await consoleSql(`SELECT query FROM pg_stat_activity WHERE pid = ${victimPid}`)).rows).toEqual([['<insufficient privilege>']]);
+    for (const sql of [
+      `SELECT pg_terminate_backend(${victimPid})`,
+      "SELECT pg_create_physical_replication_slot('lease_lab_hostile')",
+      'SELECT pg_stat_reset()',
+      'SELECT pg_reload_conf()',
+      "SELECT pg_read_file('PG_VERSION')",
+      "SELECT pg_ls_dir('.')",
+      'SELECT rolpassword FROM pg_authid',
+      'SELECT * FROM public.victim',
+    ]) {
+      const answer = await consoleSql(sql);
+      expect(answer.kind, sql).toBe('error');
+      expect(answer.message, sql).toMatch(/permission denied|must be superuser|must be a superuser/);
+    }
+    expect((await consoleSql('SELECT pg_advisory_lock(42)')).kind).toBe('rows');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
+    await backend.close();
+    backend = null;
+  });
+});
+
+describe('a connecting role that cannot set up the console\'s role', () => {
+  it('gets live mode with the console off, saying why', async () => {
+    await inspector.query(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_console') THEN CREATE ROLE lease_lab_console NOLOGIN; END IF;
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_plain') THEN CREATE ROLE lease_lab_plain LOGIN; END IF;
+    END $$`);
+    await inspector.query('GRANT CREATE ON DATABASE live_hostile TO lease_lab_plain');
+    // The earlier cases' schema belongs to the superuser; this role makes its own.
+    await dropSchema(url);
+    const plain = new URL(url);
+    plain.username = 'lease_lab_plain';
+    const before = await catalogSnapshot(inspector);
+    backend = await connectBackend(plain.toString());
+    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message: string };
+    expect(answer.kind).toBe('error');
+    expect(answer.message).toContain('the console is off on this server');
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    await backend.close();
+    backend = null;
+    expect(await dropSchema(plain.toString())).toBe('dropped');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    await inspector.query('REVOKE CREATE ON DATABASE live_hostile FROM lease_lab_plain');
+  });
+});
+
+describe('a server that drops the bridge\'s connections (as a restart does)', () => {
+  it('is reconnected: the next calls are answered', async () => {
+    backend = await connectBackend(url);
+    const ours = `application_name LIKE 'lease\\_lab\\_%' AND datname = current_database() AND pid <> pg_backend_pid()`;
+    const ended = await inspector.query(`SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE ${ours}) t`);
+    expect(ended.rows[0].n).toBeGreaterThan(0);
+    // Until the backends have exited and their sockets closed.
+    for (let i = 0; i < 100; i++) {
+      if ((await inspector.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE ${ours}`)).rows[0].n === 0) break;
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    await new Promise((done) => setTimeout(done, 100));
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1 AS one', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string };
+    expect(answer.kind).toBe('rows');
+    await backend.close();
+    backend = null;
+  });
+});
+
+describe('dropping the lab schema', () => {
+  it('refuses, naming it, while an object of the user depends on the lab, and drops nothing', async () => {
+    backend = await connectBackend(url);
+    await backend.close();
+    backend = null;
+    await inspector.query('CREATE VIEW public.lab_runs AS SELECT run_id FROM lease_lab.runs');
+    await inspector.query('CREATE TABLE public.child (run_id int REFERENCES lease_lab.runs (run_id))');
+    const before = await catalogSnapshot(inspector);
+    const refusal = await dropSchema(url).then(() => 'dropped', (error: Error) => error.message);
+    expect(refusal).toContain('view lab_runs depends on table lease_lab.runs');
+    expect(refusal).toContain('nothing was dropped');
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query("SELECT to_regclass('lease_lab.runs') AS t")).rows[0].t).toBe('lease_lab.runs');
+    await inspector.query('DROP VIEW public.lab_runs; DROP TABLE public.child');
+    expect(await dropSchema(url)).toBe('dropped');
+    expect((await inspector.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'lease_lab'")).rows[0].n).toBe(0);
+  });
+});

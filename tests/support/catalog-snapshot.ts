@@ -1,0 +1,35 @@
+/**
+ * What a database holds outside the lab's schema, as text to compare before and after a hostile case:
+ * tables and views (with their row counts for tables), constraints, the roles and their table privileges,
+ * replication slots and session advisory locks. Equal snapshots: nothing outside lease_lab changed.
+ * Roles are the cluster's, shared by test files running side by side: the lab's own (lease_lab_console,
+ * documented in the README) and the tests' (lease_lab_*) are left out of the list.
+ */
+import type pg from 'pg';
+
+export async function catalogSnapshot(client: pg.Client, labSchema = 'lease_lab'): Promise<Record<string, unknown>> {
+  const outside = `n.nspname NOT IN ('pg_catalog', 'information_schema', $1) AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'`;
+  const relations = await client.query(
+    `SELECT n.nspname || '.' || c.relname AS name, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ${outside} ORDER BY 1`,
+    [labSchema],
+  );
+  const rowCounts: Record<string, string> = {};
+  for (const row of relations.rows as { name: string; relkind: string }[]) {
+    if (row.relkind !== 'r') continue;
+    const [schema, table] = row.name.split('.');
+    const counted = await client.query(`SELECT count(*)::text AS n, coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') AS sum FROM ${client.escapeIdentifier(schema!)}.${client.escapeIdentifier(table!)} t`);
+    rowCounts[row.name] = `${counted.rows[0].n}:${counted.rows[0].sum}`;
+  }
+  const constraints = await client.query(
+    `SELECT n.nspname || '.' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS c FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE ${outside} ORDER BY 1`,
+    [labSchema],
+  );
+  const roles = await client.query(`SELECT rolname, rolsuper, rolcreaterole, rolcanlogin FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' AND rolname NOT LIKE 'lease\\_lab\\_%' ORDER BY 1`);
+  const grants = await client.query(
+    `SELECT grantee, table_schema, table_name, privilege_type FROM information_schema.role_table_grants WHERE table_schema NOT IN ('pg_catalog', 'information_schema', $1) ORDER BY 1, 2, 3, 4`,
+    [labSchema],
+  );
+  const slots = await client.query('SELECT slot_name, slot_type FROM pg_replication_slots ORDER BY 1');
+  const advisory = await client.query(`SELECT classid, objid, objsubid FROM pg_locks WHERE locktype = 'advisory' ORDER BY 1, 2, 3`);
+  return { relations: relations.rows, rowCounts, constraints: constraints.rows, roles: roles.rows, grants: grants.rows, slots: slots.rows, advisory: advisory.rows };
+}
