@@ -43,6 +43,27 @@ module.exports = {
     layer('cli', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('live', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
     {
+      name: 'sim-is-pure',
+      comment: 'sim/ imports no package at all: no framework, driver or renderer',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] },
+    },
+    {
+      name: 'driver-only-in-db',
+      comment: 'only db/ imports a database driver (PGlite or pg)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/db/' },
+      to: { path: '(^|/)node_modules/(@electric-sql/pglite|pg)/' },
+    },
+    {
+      name: 'engine-through-the-port',
+      comment: 'engine/ reaches the database only through db/port.ts',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/db/', pathNot: '^src/db/port\\.ts$' },
+    },
+    {
       name: 'node-not-to-browser-code',
       comment: 'Node-only code (cli/, live/) does not import browser-only code (the live bridge client, the Web Workers, the views)',
       severity: 'error',
@@ -61,7 +82,7 @@ module.exports = {
       comment: 'browser code never imports pg (the PostgreSQL driver)',
       severity: 'error',
       from: { path: '^src/', pathNot: nodeOnly },
-      to: { path: '^node_modules/pg/' },
+      to: { path: '(^|/)node_modules/pg/' },
     },
     {
       name: 'no-node-builtins-core-in-browser',
