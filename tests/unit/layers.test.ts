@@ -1,40 +1,95 @@
-/** Keeps the house in order: the simulation core stays pure and only db/ touches a database driver. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+/**
+ * The layer rules in .dependency-cruiser.cjs, run by dependency-cruiser: the real tree has no violation beyond
+ * the known ones in .dependency-cruiser-known-violations.json, and violations planted in a scratch directory (never
+ * the real tree) are reported, so the rules can fail.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 
-const root = join(__dirname, '../../src');
+const project = join(__dirname, '../..');
+const config = join(project, '.dependency-cruiser.cjs');
 
-function files(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return files(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
+function cruise(cwd: string, ...extra: string[]) {
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      join(project, 'scripts/depcruise-swc-tsx.mjs'),
+      join(project, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+      'src',
+      '--config',
+      config,
+      '--output-type',
+      'err',
+      ...extra,
+    ],
+    { cwd, encoding: 'utf8' },
+  );
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
 }
 
-const source = (path: string) => readFileSync(path, 'utf8');
+const scratch = mkdtempSync(join(tmpdir(), 'lease-lab-layers-'));
+symlinkSync(join(project, 'node_modules'), join(scratch, 'node_modules'), 'dir');
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe('layers', () => {
-  it('sim/ imports no framework, driver or renderer, and reads no wall clock or unseeded randomness', () => {
-    for (const path of files(join(root, 'sim'))) {
-      const text = source(path);
-      expect(text, relative(root, path)).not.toMatch(/from '(react|react-dom|d3|d3-[a-z]+|zustand|@electric-sql\/pglite|pg)'/);
-      expect(text, relative(root, path)).not.toMatch(/Date\.now|new Date\(\)|Math\.random|performance\.now/);
-      expect(text, relative(root, path)).not.toMatch(/from '\.\.\/(db|engine|ui|store|timeline|worker)/);
-    }
-  });
+function plant(files: Record<string, string>) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(scratch, path)), { recursive: true });
+    writeFileSync(join(scratch, path), text);
+  }
+}
 
-  it('only db/ imports a database driver', () => {
+describe('layers (dependency-cruiser)', () => {
+  it('the real tree has no violation beyond the known-violations baseline', () => {
+    const { status, output } = cruise(project, '--ignore-known', join(project, '.dependency-cruiser-known-violations.json'));
+    expect(output).toContain('no dependency violations found');
+    expect(status).toBe(0);
+  }, 30_000);
+
+  it('a planted violation fails the run: static and dynamic imports, .tsx, Node-only code in the browser, a path that does not resolve, a package in sim/, a driver outside db/, engine/ past the port', () => {
+    plant({
+      'src/ui/view.tsx': 'export const View = () => <div />;\n',
+      'src/sim/planted.ts': "import { View } from '../ui/view';\nexport const planted = View;\n",
+      'src/store/lazy.ts': "export const load = () => import('../engine/run');\n",
+      'src/engine/run.ts': 'export const run = 1;\n',
+      'src/ui/cli-user.tsx': "import { main } from '../cli/main';\nexport const Main = () => <p>{String(main)}</p>;\n",
+      'src/cli/main.ts': 'export const main = 1;\n',
+      'src/worker/fs.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+      'src/sim/typo.ts': "export { run } from '../engine/runn';\n",
+      'src/sim/store.ts': "export { createStore } from 'zustand/vanilla';\n",
+      'src/ui/driver.ts': "export { PGlite } from '@electric-sql/pglite';\n",
+      'src/engine/adapter.ts': "export { open } from '../db/pglite-lab';\n",
+      'src/db/pglite-lab.ts': 'export const open = 1;\n',
+    });
+    const { status, output } = cruise(scratch);
+    expect(status).not.toBe(0);
+    expect(output).toContain('layer-sim: src/sim/planted.ts → src/ui/view.tsx');
+    expect(output).toContain('layer-store: src/store/lazy.ts → src/engine/run.ts');
+    expect(output).toContain('no-node-only-in-browser: src/ui/cli-user.tsx → src/cli/main.ts');
+    expect(output).toContain('no-node-builtins-core-in-browser: src/worker/fs.ts → fs');
+    expect(output).toContain('not-to-unresolvable: src/sim/typo.ts → ../engine/runn');
+    expect(output).toMatch(/sim-is-pure: src\/sim\/store\.ts → .*node_modules\/zustand\//);
+    expect(output).toMatch(/driver-only-in-db: src\/ui\/driver\.ts → .*node_modules\/@electric-sql\/pglite\//);
+    expect(output).toContain('engine-through-the-port: src/engine/adapter.ts → src/db/pglite-lab.ts');
+  }, 30_000);
+});
+
+// Not an import rule, so not the cruiser's: the simulation core reads no wall clock and no unseeded randomness.
+describe('sim/ is deterministic', () => {
+  const root = join(project, 'src/sim');
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((name) => {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) return files(path);
+      return /\.tsx?$/.test(name) ? [path] : [];
+    });
+
+  it('reads no wall clock and no unseeded randomness', () => {
     for (const path of files(root)) {
-      if (relative(root, path).startsWith('db/')) continue;
-      expect(source(path), relative(root, path)).not.toMatch(/from '(@electric-sql\/pglite[^']*|pg)'/);
-    }
-  });
-
-  it('engine/ reaches the database only through the port', () => {
-    for (const path of files(join(root, 'engine'))) {
-      expect(source(path), relative(root, path)).not.toMatch(/from '\.\.\/db\/(?!port)/);
+      expect(readFileSync(path, 'utf8'), relative(root, path)).not.toMatch(/Date\.now|new Date\(\)|Math\.random|performance\.now/);
     }
   });
 });

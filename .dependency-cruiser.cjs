@@ -1,0 +1,114 @@
+/**
+ * The layers of src/, enforced by `npm run layers` (run by `npm test` right after lint).
+ *
+ *   sql ← sim ← db ← engine ← worker ← store ← ui / timeline / charts
+ *
+ * Each layer's rule lists what it may import; anything else in src/ is a violation. sql and sim are the pure
+ * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios. The
+ * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
+ * the views (ui, timeline, charts) reach everything below only through the store. offline/ (the service worker)
+ * stands alone. cli/ and live/ are Node-only roots that nothing in src/ imports, and they import no browser code.
+ * Node-only code (cli/, live/, db/postgres-*, the dev renderer, the Vite plugin) is never imported by browser
+ * code, and browser code imports no Node core module and no pg. Imports are resolved paths, including
+ * `import()` and `./x.sql?raw` (resolved to the .sql file).
+ * The violations that exist today are listed in .dependency-cruiser-known-violations.json (refactoring for
+ * later); any new one fails.
+ */
+const layer = (name, allowed) => ({
+  name: `layer-${name}`,
+  comment: `${name} may import only ${allowed.length ? allowed.join(', ') : 'itself'}`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: { path: '^src/', pathNot: [`^src/(${[name, ...allowed].join('|')})/`] },
+});
+
+const nodeOnly = ['^src/(cli|live)/', '^src/db/postgres-', '^src/timeline/dev/render\\.tsx$', '^src/offline/vite-plugin\\.mjs$'];
+
+module.exports = {
+  forbidden: [
+    layer('sql', []),
+    layer('sim', ['sql']),
+    layer('scenarios', ['sql', 'sim']),
+    layer('lessons', ['sql', 'sim', 'scenarios']),
+    layer('db', ['sql', 'sim']),
+    layer('engine', ['sql', 'sim', 'scenarios', 'db']),
+    layer('worker', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('explorer', ['sql', 'sim', 'scenarios', 'db', 'engine']),
+    layer('offline', []),
+    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'worker', 'explorer']),
+    // the views reach the engine only through the store
+    layer('charts', ['sql', 'sim', 'scenarios', 'lessons', 'store']),
+    layer('timeline', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
+    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'timeline', 'charts', 'offline']),
+    layer('cli', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('live', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
+    {
+      name: 'sim-is-pure',
+      comment: 'sim/ imports no package at all: no framework, driver or renderer',
+      severity: 'error',
+      from: { path: '^src/sim/' },
+      to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] },
+    },
+    {
+      name: 'driver-only-in-db',
+      comment: 'only db/ imports a database driver (PGlite or pg)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/db/' },
+      to: { path: '(^|/)node_modules/(@electric-sql/pglite|pg)/' },
+    },
+    {
+      name: 'engine-through-the-port',
+      comment: 'engine/ reaches the database only through db/port.ts',
+      severity: 'error',
+      from: { path: '^src/engine/' },
+      to: { path: '^src/db/', pathNot: '^src/db/port\\.ts$' },
+    },
+    {
+      name: 'node-not-to-browser-code',
+      comment: 'Node-only code (cli/, live/) does not import browser-only code (the live bridge client, the Web Workers, the views)',
+      severity: 'error',
+      from: { path: '^src/(cli|live)/' },
+      to: { path: '^src/(db/bridge-lab\\.ts$|worker/|explorer/|store/|ui/|timeline/|charts/|offline/)' },
+    },
+    {
+      name: 'no-node-only-in-browser',
+      comment: 'browser code never imports Node-only code (cli/, live/, db/postgres-*, dev render scripts)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: nodeOnly },
+      to: { path: nodeOnly },
+    },
+    {
+      name: 'no-pg-in-browser',
+      comment: 'browser code never imports pg (the PostgreSQL driver)',
+      severity: 'error',
+      from: { path: '^src/', pathNot: nodeOnly },
+      to: { path: '(^|/)node_modules/pg/' },
+    },
+    {
+      name: 'no-node-builtins-core-in-browser',
+      comment: 'browser code never imports a Node core module',
+      severity: 'error',
+      from: { path: '^src/', pathNot: nodeOnly },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'every relative import in src/ resolves (so no layer rule is dodged by a path the cruiser cannot follow)',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true, path: '^\\.\\.?/' },
+    },
+  ],
+  options: {
+    parser: 'swc',
+    exclude: { path: '\\.d\\.m?ts$' },
+    tsPreCompilationDeps: true,
+    moduleSystems: ['es6', 'cjs'],
+    doNotFollow: { path: 'node_modules' },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
+    // `./x.sql?raw` resolves to the .sql file (the resolver drops the query), so sql/ is cruised like the rest.
+  },
+};
