@@ -229,6 +229,7 @@ export class Simulation {
       clockSeconds: this.clockSeconds,
       runBefore,
       paid: !at.resumed,
+      fencing: this.settings.fencing,
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {

@@ -46,31 +46,50 @@ function executing(worker: WorkerState, runId: number): boolean {
   return worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null);
 }
 
+/** "A", "A and B", "A, B and C". */
+export function listWorkers(workers: readonly string[]): string {
+  if (workers.length <= 1) return workers.join('');
+  return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)}`;
+}
+
 /**
  * A run is executed twice when a worker pays for a model call on it while another worker, awake,
- * also holds a claim on it. A worker that redoes the work of a crashed or frozen one is a retry, not this.
+ * also holds a claim on it, and that other worker has paid for a model call on it too: both did the work.
+ * A worker that redoes the work of a crashed or frozen one is a retry, not this.
  */
 function duplicateExecution(steps: readonly TraceStep[]): Anomaly[] {
-  const stretches = beliefs(steps);
   const found = new Map<number, Anomaly>();
-  for (const call of paidWork(steps)) {
+  const calls = paidWork(steps);
+  /** Per run: pairs of workers who held a claim on it at once while one of them paid. */
+  const overlaps = new Map<number, Set<string>>();
+  for (const call of calls) {
     const runId = call.runId!;
-    const rival = call.workers.find((w) => w.id !== call.actor && executing(w, runId));
-    if (!rival) continue;
-    const calls = paidWork(steps).filter((w) => w.runId === runId);
-    const workers = [...new Set([...calls.map((w) => w.actor), rival.id])].sort();
-    const firstTouches = stretches.filter((s) => s.runId === runId && workers.includes(s.worker) && s.from <= call.index).map((s) => s.from);
+    const pairs = overlaps.get(runId) ?? new Set<string>();
+    overlaps.set(runId, pairs);
+    const rivals = call.workers.filter((w) => w.id !== call.actor && executing(w, runId));
+    for (const rival of rivals) pairs.add([call.actor, rival.id].sort().join('/'));
+    const paidSoFar = calls.filter((c) => c.runId === runId && c.index <= call.index);
+    const payers = new Set(paidSoFar.map((c) => c.actor));
+    const workers = [...new Set([...pairs].flatMap((pair) => pair.split('/')))].filter((w) => payers.has(w as WorkerId)).sort() as WorkerId[];
+    const both = [...pairs].some((pair) => pair.split('/').every((w) => payers.has(w as WorkerId)));
+    if (!both) continue;
     const existing = found.get(runId);
+    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${paidSoFar.length} model call${paidSoFar.length === 1 ? ' was' : 's were'} paid for one run.`;
     if (existing) {
-      existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
+      if (rivals.length > 0) existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
+      existing.workers = workers;
+      existing.message = message;
       continue;
     }
+    // The steps are the model calls that make it a duplicate, not the reads before them: the anomaly is
+    // raised at the second worker's call, and an anomaly raised earlier must keep its place before it.
+    const paidBefore = paidSoFar.filter((c) => workers.includes(c.actor as WorkerId)).map((c) => c.index);
     found.set(runId, {
       kind: 'duplicate-execution',
       runId,
       workers,
-      steps: [...new Set([...firstTouches, call.index])].sort((x, y) => x - y),
-      message: `Run ${runId} was executed by both ${workers.join(' and ')}: ${calls.length} model calls were paid for one run.`,
+      steps: [...new Set(paidBefore)].sort((x, y) => x - y),
+      message,
     });
   }
   return [...found.values()];
