@@ -197,6 +197,34 @@ function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
 }
 
 /**
+ * A run left 'running' under a worker that crashed (or was killed), when the claim in use reads only
+ * pending runs (the naive and compare-and-set claims begin with the naive SELECT): no one will ever
+ * reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
+ */
+function strandedRuns(steps: readonly TraceStep[]): Anomaly[] {
+  if (!steps.some((s) => s.sqlId === 'naive-select')) return [];
+  const last = steps.at(-1);
+  if (!last) return [];
+  const out: Anomaly[] = [];
+  for (const run of last.runs) {
+    if (run.status !== 'running' || run.lease_owner === null) continue;
+    const owner = last.workers.find((w) => w.id === run.lease_owner);
+    if (owner?.phase !== 'crashed') continue;
+    const end = steps.findLast((s) => (s.action === 'crash' && s.actor === owner.id) || (s.action === 'kill' && s.runId === run.run_id));
+    if (!end) continue;
+    const claim = steps.findLast((s) => s.index < end.index && s.actor === owner.id && s.runId === run.run_id && ['naive-update', 'cas-claim'].includes(s.action) && s.verdict === 'ok');
+    out.push({
+      kind: 'stranded-run',
+      runId: run.run_id,
+      workers: [owner.id],
+      steps: claim ? [claim.index, end.index] : [end.index],
+      message: `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`,
+    });
+  }
+  return out;
+}
+
+/**
  * Orders anomalies by the step where each began (then kind and run): an order that later steps never
  * change, for lists and rows a learner watches grow. (detectAnomalies orders by the latest step.)
  */
@@ -205,7 +233,7 @@ export function byFirstStep(a: Anomaly, b: Anomaly): number {
 }
 
 export function detectAnomalies(steps: readonly TraceStep[]): Anomaly[] {
-  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps)].sort(
+  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps), ...strandedRuns(steps)].sort(
     (a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0),
   );
 }

@@ -1,5 +1,6 @@
 /** The checkers' words, on traces the engine records. */
 import { describe, expect, it } from 'vitest';
+import { findScenario, scenarioSummary } from '../../src/scenarios';
 import { listWorkers } from '../../src/sim/anomalies';
 import { runScenario } from '../support/lab';
 
@@ -27,5 +28,31 @@ describe('duplicate execution', () => {
     expect(listWorkers(['A'])).toBe('A');
     expect(listWorkers(['A', 'B'])).toBe('A and B');
     expect(listWorkers(['A', 'B', 'C'])).toBe('A, B and C');
+  });
+});
+
+describe('a stranded run', () => {
+  it('crash-orphan under the naive claim: the run stays running under crashed A, and that is named', async () => {
+    const trace = await runScenario('crash-orphan', 'script', { strategy: 'naive' });
+    expect(trace.finalRuns[0]).toMatchObject({ status: 'running', lease_owner: 'A' });
+    const stranded = trace.anomalies.find((a) => a.kind === 'stranded-run');
+    expect(stranded).toMatchObject({ runId: 123, workers: ['A'] });
+    expect(stranded?.message).toMatch(/^Run 123 is still running under crashed worker A; nothing will reclaim it/);
+  });
+
+  it('is not raised where the claim reclaims expired leases', async () => {
+    const trace = await runScenario('crash-orphan', ['A', 'A', 'A', 'crash:A'], { strategy: 'skip-locked' });
+    expect(trace.anomalies.map((a) => a.kind)).not.toContain('stranded-run');
+  });
+});
+
+describe('scenario summaries follow the strategy', () => {
+  it('speaks of SKIP LOCKED and reclaiming only where they happen', () => {
+    const crash = findScenario('crash-orphan')!;
+    expect(scenarioSummary(crash, 'skip-locked')).toMatch(/reclaims it for B/);
+    expect(scenarioSummary(crash, 'naive')).not.toMatch(/reclaims it for B/);
+    expect(scenarioSummary(crash, 'naive')).toMatch(/stranded/);
+    const three = findScenario('three-workers')!;
+    for (const strategy of ['naive', 'cas', 'for-update', 'nowait'] as const) expect(scenarioSummary(three, strategy)).not.toMatch(/SKIP LOCKED/);
   });
 });
