@@ -451,7 +451,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'interval',
         heading: 'Choosing the interval',
         body: [
-          'Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives two misses in a row. Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal\'s AI cookbook, heartbeats every second against a 5 s timeout).',
+          'Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives one missed heartbeat with 20 s to spare, and two in a row only if the next one is not a moment late (the lease then ends exactly at that beat, and a claim takes a run once `lease_expires_at < now()`). Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal\'s AI cookbook, heartbeats every second against a 5 s timeout).',
           'Heartbeats must also keep coming while the worker is busy or shutting down. A Temporal Java SDK bug stopped heartbeats during shutdown; the server timed the activity out, retried it, and the work ran twice.',
         ],
         predict: ['heartbeat-gap'],

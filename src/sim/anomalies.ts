@@ -155,9 +155,12 @@ function lostCancels(steps: readonly TraceStep[]): Anomaly[] {
       runId,
       workers: [culprit.actor],
       steps: [cancel.index, culprit.index],
-      message: completed
-        ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
-        : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
+      message:
+        cancel.action === 'kill'
+          ? `The operator killed run ${runId}'s worker at step ${cancel.index + 1} to stop the run, but nothing recorded that it should stop: ${culprit.actor} ${completed ? 'completed it' : 'picked it up and carried on'}.`
+          : completed
+            ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
+            : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
     });
   }
   return out;

@@ -1,5 +1,7 @@
 /** The checkers' words, on traces the engine records. */
 import { describe, expect, it } from 'vitest';
+import { CONCEPTS } from '../../src/lessons/concepts';
+import { QUIZ } from '../../src/lessons/quiz';
 import { findScenario, scenarioSummary } from '../../src/scenarios';
 import { listWorkers } from '../../src/sim/anomalies';
 import { runScenario } from '../support/lab';
@@ -54,5 +56,28 @@ describe('scenario summaries follow the strategy', () => {
     expect(scenarioSummary(crash, 'naive')).toMatch(/stranded/);
     const three = findScenario('three-workers')!;
     for (const strategy of ['naive', 'cas', 'for-update', 'nowait'] as const) expect(scenarioSummary(three, strategy)).not.toMatch(/SKIP LOCKED/);
+  });
+});
+
+describe('a lost cancel', () => {
+  it('by kill says the worker was killed, not that the run was cancelled', async () => {
+    const trace = await runScenario('cancel-kill', 'script');
+    const lost = trace.anomalies.find((a) => a.kind === 'lost-cancel');
+    expect(lost?.message).toMatch(/^The operator killed run 123's worker at step \d+ to stop the run, but nothing recorded that it should stop/);
+    expect(lost?.message).not.toMatch(/was cancelled/);
+  });
+});
+
+describe('words that are data', () => {
+  it('the concept table and the heartbeat question say what is true', () => {
+    const lease = CONCEPTS.find((c) => c.id === 'lease')!;
+    expect(lease.temporal).toMatch(/Heartbeat Timeout is the renewable part/);
+    const backpressure = CONCEPTS.find((c) => c.id === 'backpressure')!;
+    expect(backpressure.labNote).not.toMatch(/Not enforced/);
+    const heartbeat = QUIZ.find((q) => q.id === 'q-heartbeat-interval')!;
+    expect(heartbeat.explanation).not.toMatch(/survives two/);
+    expect(heartbeat.explanation).toMatch(/one missed or late renewal with 20 s to spare/);
+    const cancel = QUIZ.find((q) => q.id === 'q-predict-cancel')!;
+    expect(cancel.explanation).toMatch(/stays leased to the killed worker until its lease expires/);
   });
 });
