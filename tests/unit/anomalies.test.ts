@@ -1,5 +1,6 @@
 /** The checkers' words, on traces the engine records. */
 import { describe, expect, it } from 'vitest';
+import { CHAPTERS } from '../../src/lessons/chapters';
 import { CONCEPTS } from '../../src/lessons/concepts';
 import { QUIZ } from '../../src/lessons/quiz';
 import { findScenario, scenarioSummary } from '../../src/scenarios';
@@ -79,5 +80,16 @@ describe('words that are data', () => {
     expect(heartbeat.explanation).toMatch(/one missed or late renewal with 20 s to spare/);
     const cancel = QUIZ.find((q) => q.id === 'q-predict-cancel')!;
     expect(cancel.explanation).toMatch(/stays leased to the killed worker until its lease expires/);
+  });
+});
+
+describe('the isolation level', () => {
+  it('the chapters that rely on a re-check say it is READ COMMITTED, and what the other levels do', () => {
+    const text = CHAPTERS.flatMap((c) => c.steps.flatMap((s) => s.body)).join('\n');
+    for (const claim of ['re-evaluates its WHERE clause', 'B gets 124']) {
+      const paragraph = text.split('\n').find((p) => p.includes(claim))!;
+      expect(paragraph).toMatch(/READ COMMITTED/);
+      expect(paragraph).toMatch(/40001 \(could not serialize access due to concurrent update\)/);
+    }
   });
 });
