@@ -82,6 +82,7 @@ const KIND_LABELS: Record<Anomaly['kind'], string> = {
   'stale-write-rejected': 'stale write rejected',
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck while heartbeating',
+  'stranded-run': 'stranded run',
 };
 
 /** The outcome of one complete schedule: which anomalies happened to which runs. */

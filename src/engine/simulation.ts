@@ -229,6 +229,7 @@ export class Simulation {
       clockSeconds: this.clockSeconds,
       runBefore,
       paid: !at.resumed,
+      fencing: this.settings.fencing,
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {
@@ -281,26 +282,35 @@ export class Simulation {
     }
   }
 
+  /**
+   * Moves the clock. A timed fault due on the way comes after the clock step that reaches its time: the
+   * clock moves to the fault's time, the fault happens, and the clock moves on for the rest (if any).
+   */
   private async advance(seconds: number, token: string, tokenIndex: number): Promise<void> {
     const target = this.clockSeconds + seconds;
-    const from = this.clockSeconds;
     for (;;) {
       const due = this.agenda.find((event) => event.atSeconds <= target);
       if (!due) break;
       this.agenda = this.agenda.filter((event) => event !== due);
-      this.clockSeconds = Math.max(this.clockSeconds, due.atSeconds);
       const worker = this.workers.get(due.worker);
       const applies = worker && worker.phase !== 'crashed' && (due.kind !== 'resume' || worker.paused) && (due.kind !== 'pause' || !worker.paused);
-      if (applies) await this.fault(due.kind, due.worker, token, tokenIndex, 'clock', true);
+      if (!applies) continue;
+      if (due.atSeconds > this.clockSeconds) this.moveClock(due.atSeconds, token, tokenIndex);
+      await this.fault(due.kind, due.worker, token, tokenIndex, 'clock', true);
     }
-    this.clockSeconds = target;
+    if (target > this.clockSeconds || seconds === 0 || this.steps.at(-1)?.tokenIndex !== tokenIndex) this.moveClock(target, token, tokenIndex);
+  }
+
+  private moveClock(to: number, token: string, tokenIndex: number): void {
+    const from = this.clockSeconds;
+    this.clockSeconds = to;
     this.push({
       token,
       tokenIndex,
       actor: 'clock',
       action: 'advance',
       verdict: 'event',
-      note: `The clock moved ${seconds} s, from ${clockLabel(from)} to ${clockLabel(target)}.${this.expiryNote(from, target)}`,
+      note: `The clock moved ${to - from} s, from ${clockLabel(from)} to ${clockLabel(to)}.${this.expiryNote(from, to)}`,
     });
   }
 

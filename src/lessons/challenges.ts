@@ -3,6 +3,7 @@
  * the app currently shows (a pure function of the trace), with three hints of increasing help.
  */
 import { findScenario } from '../scenarios';
+import { listWorkers } from '../sim/anomalies';
 import type { Settings, Trace, TraceStep } from '../sim/types';
 import { baseScenarioId } from './trace-read';
 import type { Challenge, Judgement } from './types';
@@ -37,7 +38,7 @@ function sameSchedule(a: readonly string[], b: readonly string[]): boolean {
 const doubleRun: Challenge = {
   id: 'double-run',
   title: 'Make run 123 execute twice',
-  goal: 'With the naive claim (SELECT, then UPDATE), schedule workers A and B so that both pay for model calls on run 123. Build the interleaving yourself, one step at a time; it can be done in five steps.',
+  goal: 'With the naive claim (SELECT, then UPDATE), schedule workers A and B so that both pay for model calls on run 123. Build the interleaving yourself, one step at a time; it can be done in six steps.',
   lesson: 'The naive claim is broken by timing alone: both reads happen before either write, and the blind UPDATE lets both claims through.',
   scenarioId: 'race',
   settings: NAIVE,
@@ -45,9 +46,9 @@ const doubleRun: Challenge = {
   hints: [
     'A worker on the naive claim takes two steps to claim: first it reads (SELECT), then it writes (UPDATE).',
     'What if both workers read before either of them writes?',
-    'Try A, B, A, B: both read run 123, then both write it. One more step for either worker starts the duplicate work.',
+    'Try A, B, A, B: both read run 123, then both write it. One more step for each worker and both have paid for the same run.',
   ],
-  solution: ['A', 'B', 'A', 'B', 'A'],
+  solution: ['A', 'B', 'A', 'B', 'A', 'B'],
   judge(trace) {
     const early = noTrace(trace, ['race']);
     if (early || !trace) return early!;
@@ -63,7 +64,7 @@ const doubleRun: Challenge = {
       const calls = trace.steps.filter((step) => step.action === 'work' && !step.resumed && step.runId === 123).length;
       return verdict(
         true,
-        `${duplicate.workers.join(' and ')} both held a claim on run 123 while it ran: ${calls} model call${calls === 1 ? '' : 's'} paid so far, with two owners. You used ${size} step${size === 1 ? '' : 's'}${size <= 5 ? ', as few as it takes.' : '; it can be done in 5.'}`,
+        `${listWorkers(duplicate.workers)} both held a claim on run 123 and both paid for it: ${calls} model call${calls === 1 ? '' : 's'} paid so far, with two owners. You used ${size} step${size === 1 ? '' : 's'}${size <= 6 ? ', as few as it takes.' : '; it can be done in 6.'}`,
         duplicate.steps,
       );
     }
@@ -71,7 +72,7 @@ const doubleRun: Challenge = {
     if (reads.length < 2) {
       return verdict(false, 'No duplicate yet. For both workers to claim run 123, both have to read it as pending first.');
     }
-    return verdict(false, 'Both workers have read run 123. Keep going: a duplicate shows up once both have claimed it and one pays for a model call.');
+    return verdict(false, 'Both workers have read run 123. Keep going: a duplicate shows up once both have claimed it and each has paid for a model call.');
   },
 };
 

@@ -159,7 +159,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'guard',
         heading: 'Check again, inside the write',
         body: [
-          'The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it.',
+          'The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it. That is READ COMMITTED, Postgres\'s default and the level every session of the lab runs at. At REPEATABLE READ or SERIALIZABLE a waiting UPDATE does not re-evaluate: once the first commits, it fails with SQLSTATE 40001 (could not serialize access due to concurrent update), and the claim must be retried. In the lab\'s races each statement is a transaction of its own and starts after the other has committed, so there the level changes nothing: the naive UPDATE still overwrites, and the compare-and-set still matches 0 rows.',
         ],
         sql: {
           sqlId: 'cas-claim',
@@ -328,7 +328,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'for-update-resumes',
         heading: '…then re-checks',
         body: [
-          'When A commits, B\'s statement carries on. Postgres re-checks row 123 against the WHERE clause, finds it running under a valid lease, drops it and continues to the next candidate: B gets 124. Correct, but B spent all of A\'s transaction waiting.',
+          'When A commits, B\'s statement carries on. Postgres re-checks row 123 against the WHERE clause, finds it running under a valid lease, drops it and continues to the next candidate: B gets 124. Correct, but B spent all of A\'s transaction waiting. That re-check is READ COMMITTED, the level the lab runs at. At REPEATABLE READ or SERIALIZABLE B gets SQLSTATE 40001 (could not serialize access due to concurrent update) instead of run 124, and even SKIP LOCKED fails that way when a row it would lock changed after its snapshot: queues claim at READ COMMITTED.',
         ],
         mark: { settings: FOR_UPDATE, tokenIndex: 2, expect: { actor: 'B', action: 'claim', resumed: true, noteIncludes: 'run 124' } },
       },
@@ -451,7 +451,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'interval',
         heading: 'Choosing the interval',
         body: [
-          'Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives two misses in a row. Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal\'s AI cookbook, heartbeats every second against a 5 s timeout).',
+          'Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives one missed heartbeat with 20 s to spare, and two in a row only if the next one is not a moment late (the lease then ends exactly at that beat, and a claim takes a run once `lease_expires_at < now()`). Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal\'s AI cookbook, heartbeats every second against a 5 s timeout).',
           'Heartbeats must also keep coming while the worker is busy or shutting down. A Temporal Java SDK bug stopped heartbeats during shutdown; the server timed the activity out, retried it, and the work ran twice.',
         ],
         predict: ['heartbeat-gap'],

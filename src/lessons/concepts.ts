@@ -26,7 +26,7 @@ export const CONCEPTS: readonly ConceptRow[] = [
     meaning: 'Ownership that ends at a set time unless it is renewed.',
     labSql: ['claim-skip-locked'],
     labNote: 'Every claim sets lease_expires_at = now() + the lease length.',
-    temporal: 'The Start-To-Close timeout bounds one attempt; Schedule-To-Close bounds all attempts together.',
+    temporal: 'The Heartbeat Timeout is the renewable part: each heartbeat renews it, and an attempt that misses it is timed out and retried. Start-To-Close bounds one attempt as a whole; Schedule-To-Close bounds all attempts together.',
     temporalSources: ['temporal-failures'],
     queues: [
       { system: 'pg-boss', how: 'expireInSeconds per job, 15 minutes by default.', sources: ['pgboss-plans'] },
@@ -130,7 +130,7 @@ export const CONCEPTS: readonly ConceptRow[] = [
     name: 'Backpressure',
     meaning: 'Limits that keep admitted work within what workers, model providers and the budget can take.',
     labSql: [],
-    labNote: 'Not enforced by the lab\'s SQL yet; the runs table carries tenant and cost_cents for per-tenant and cost limits (a sketch is in the chapter).',
+    labNote: 'The backpressure lab, below the main lab, enforces every limit in its SQL: claims and model-call starts take turns on an advisory lock, count what is running, and take a slot only within the limits; a call that would pass a run\'s budget is never made.',
     temporal: 'Worker slots (max concurrent activities), MaxTaskQueueActivitiesPerSecond, priority and fairness keys.',
     temporalSources: ['temporal-worker-performance', 'temporal-fairness'],
     queues: [

@@ -419,6 +419,7 @@ export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?
       : method === 'cancel-crash'
         ? ['A', 'A', 'A', `cancel:${runId}`, 'crash:A', `+${wait}`, 'B', 'B', 'B']
         : ['A', 'A', 'A', `kill:${runId}`, `+${wait}`, 'B', 'B', 'B'];
+  const bSteps = schedule.length - schedule.lastIndexOf(`+${wait}`) - 1;
   const story = {
     'cancel-continue': `the operator sets cancel_requested on run ${runId}, and A takes two more steps`,
     'cancel-crash': `the operator sets cancel_requested on run ${runId}, and A crashes before its next step`,
@@ -430,7 +431,7 @@ export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?
     scenario,
     settings: { strategy: 'skip-locked', fencing: true },
     schedule,
-    prompt: `A is working on run ${runId} (lease ${lease} s, no heartbeat). Then ${story}. ${wait} s later B starts polling. What is run ${runId}'s status at the end?`,
+    prompt: `A is working on run ${runId} (lease ${lease} s, no heartbeat). Then ${story}. ${wait} s later B takes ${bSteps === 1 ? 'one step' : `${bSteps} steps`}. What is run ${runId}'s status after B's ${bSteps === 1 ? 'step' : 'last step'}?`,
     choices: [
       { id: 'cancelled', label: 'cancelled' },
       { id: 'running-B', label: 'running, and now owned by B' },

@@ -154,7 +154,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'step', label: 'Whenever a step finishes (steps can take several minutes)' },
     ],
     explanation:
-      'Every 20 s survives two missed or late renewals. At 60 s any delay at all loses the lease; at 90 s the lease lapses between every pair of beats; tying renewal to step completion loses the lease whenever a step runs longer than 60 s.',
+      'Every 20 s survives one missed or late renewal with 20 s to spare (two in a row only with no lateness at all: the lease would end exactly at the third beat). At 60 s any delay at all loses the lease; at 90 s the lease lapses between every pair of beats; tying renewal to step completion loses the lease whenever a step runs longer than 60 s.',
   },
   {
     id: 'q-progress',
@@ -407,7 +407,7 @@ export const QUIZ: readonly QuizQuestion[] = [
   { id: 'q-predict-lease', kind: 'predict', generatorId: 'lease-expiry', chapterId: 'lease', explanation: 'A committed claim keeps the run until its lease ends; an uncommitted one rolls back with the crash. Each successful claim raises the generation by one.' },
   { id: 'q-predict-heartbeat', kind: 'predict', generatorId: 'heartbeat-gap', chapterId: 'heartbeat', explanation: 'If the gap between renewals is longer than the lease, the lease lapses in between and any claim can take the run from a healthy worker.' },
   { id: 'q-predict-fencing', kind: 'predict', generatorId: 'fencing-write', chapterId: 'fencing', explanation: 'Only a reclaim makes a write stale. Then the fenced write matches 0 rows and the unfenced one commits: split ownership.' },
-  { id: 'q-predict-cancel', kind: 'predict', generatorId: 'cancel-outcome', chapterId: 'cancellation', explanation: 'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind, so the run is reclaimed once its lease expires.' },
+  { id: 'q-predict-cancel', kind: 'predict', generatorId: 'cancel-outcome', chapterId: 'cancellation', explanation: 'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind: the run stays leased to the killed worker until its lease expires, and a claim after that reclaims it and carries on.' },
 ];
 
 export function findQuestion(id: string): QuizQuestion | undefined {

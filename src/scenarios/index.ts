@@ -1,4 +1,4 @@
-import type { Scenario } from '../sim/types';
+import type { Scenario, Strategy } from '../sim/types';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
@@ -14,4 +14,9 @@ export const SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, cra
 
 export function findScenario(id: string): Scenario | undefined {
   return SCENARIOS.find((scenario) => scenario.id === id);
+}
+
+/** What the learner will see in this scenario under this strategy. */
+export function scenarioSummary(scenario: Scenario, strategy: Strategy): string {
+  return scenario.summaries?.[strategy] ?? scenario.summary;
 }

@@ -46,31 +46,50 @@ function executing(worker: WorkerState, runId: number): boolean {
   return worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null);
 }
 
+/** "A", "A and B", "A, B and C". */
+export function listWorkers(workers: readonly string[]): string {
+  if (workers.length <= 1) return workers.join('');
+  return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)}`;
+}
+
 /**
  * A run is executed twice when a worker pays for a model call on it while another worker, awake,
- * also holds a claim on it. A worker that redoes the work of a crashed or frozen one is a retry, not this.
+ * also holds a claim on it, and that other worker has paid for a model call on it too: both did the work.
+ * A worker that redoes the work of a crashed or frozen one is a retry, not this.
  */
 function duplicateExecution(steps: readonly TraceStep[]): Anomaly[] {
-  const stretches = beliefs(steps);
   const found = new Map<number, Anomaly>();
-  for (const call of paidWork(steps)) {
+  const calls = paidWork(steps);
+  /** Per run: pairs of workers who held a claim on it at once while one of them paid. */
+  const overlaps = new Map<number, Set<string>>();
+  for (const call of calls) {
     const runId = call.runId!;
-    const rival = call.workers.find((w) => w.id !== call.actor && executing(w, runId));
-    if (!rival) continue;
-    const calls = paidWork(steps).filter((w) => w.runId === runId);
-    const workers = [...new Set([...calls.map((w) => w.actor), rival.id])].sort();
-    const firstTouches = stretches.filter((s) => s.runId === runId && workers.includes(s.worker) && s.from <= call.index).map((s) => s.from);
+    const pairs = overlaps.get(runId) ?? new Set<string>();
+    overlaps.set(runId, pairs);
+    const rivals = call.workers.filter((w) => w.id !== call.actor && executing(w, runId));
+    for (const rival of rivals) pairs.add([call.actor, rival.id].sort().join('/'));
+    const paidSoFar = calls.filter((c) => c.runId === runId && c.index <= call.index);
+    const payers = new Set(paidSoFar.map((c) => c.actor));
+    const workers = [...new Set([...pairs].flatMap((pair) => pair.split('/')))].filter((w) => payers.has(w as WorkerId)).sort() as WorkerId[];
+    const both = [...pairs].some((pair) => pair.split('/').every((w) => payers.has(w as WorkerId)));
+    if (!both) continue;
     const existing = found.get(runId);
+    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${paidSoFar.length} model call${paidSoFar.length === 1 ? ' was' : 's were'} paid for one run.`;
     if (existing) {
-      existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
+      if (rivals.length > 0) existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
+      existing.workers = workers;
+      existing.message = message;
       continue;
     }
+    // The steps are the model calls that make it a duplicate, not the reads before them: the anomaly is
+    // raised at the second worker's call, and an anomaly raised earlier must keep its place before it.
+    const paidBefore = paidSoFar.filter((c) => workers.includes(c.actor as WorkerId)).map((c) => c.index);
     found.set(runId, {
       kind: 'duplicate-execution',
       runId,
       workers,
-      steps: [...new Set([...firstTouches, call.index])].sort((x, y) => x - y),
-      message: `Run ${runId} was executed by both ${workers.join(' and ')}: ${calls.length} model calls were paid for one run.`,
+      steps: [...new Set(paidBefore)].sort((x, y) => x - y),
+      message,
     });
   }
   return [...found.values()];
@@ -136,9 +155,12 @@ function lostCancels(steps: readonly TraceStep[]): Anomaly[] {
       runId,
       workers: [culprit.actor],
       steps: [cancel.index, culprit.index],
-      message: completed
-        ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
-        : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
+      message:
+        cancel.action === 'kill'
+          ? `The operator killed run ${runId}'s worker at step ${cancel.index + 1} to stop the run, but nothing recorded that it should stop: ${culprit.actor} ${completed ? 'completed it' : 'picked it up and carried on'}.`
+          : completed
+            ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
+            : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
     });
   }
   return out;
@@ -178,6 +200,34 @@ function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
 }
 
 /**
+ * A run left 'running' under a worker that crashed (or was killed), when the claim in use reads only
+ * pending runs (the naive and compare-and-set claims begin with the naive SELECT): no one will ever
+ * reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
+ */
+function strandedRuns(steps: readonly TraceStep[]): Anomaly[] {
+  if (!steps.some((s) => s.sqlId === 'naive-select')) return [];
+  const last = steps.at(-1);
+  if (!last) return [];
+  const out: Anomaly[] = [];
+  for (const run of last.runs) {
+    if (run.status !== 'running' || run.lease_owner === null) continue;
+    const owner = last.workers.find((w) => w.id === run.lease_owner);
+    if (owner?.phase !== 'crashed') continue;
+    const end = steps.findLast((s) => (s.action === 'crash' && s.actor === owner.id) || (s.action === 'kill' && s.runId === run.run_id));
+    if (!end) continue;
+    const claim = steps.findLast((s) => s.index < end.index && s.actor === owner.id && s.runId === run.run_id && ['naive-update', 'cas-claim'].includes(s.action) && s.verdict === 'ok');
+    out.push({
+      kind: 'stranded-run',
+      runId: run.run_id,
+      workers: [owner.id],
+      steps: claim ? [claim.index, end.index] : [end.index],
+      message: `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`,
+    });
+  }
+  return out;
+}
+
+/**
  * Orders anomalies by the step where each began (then kind and run): an order that later steps never
  * change, for lists and rows a learner watches grow. (detectAnomalies orders by the latest step.)
  */
@@ -186,7 +236,7 @@ export function byFirstStep(a: Anomaly, b: Anomaly): number {
 }
 
 export function detectAnomalies(steps: readonly TraceStep[]): Anomaly[] {
-  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps)].sort(
+  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps), ...strandedRuns(steps)].sort(
     (a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0),
   );
 }

@@ -46,6 +46,8 @@ export interface Scenario {
   title: string;
   /** Two short lines: what the learner will see. */
   summary: string;
+  /** The summary under a strategy whose story differs from the default one's (see scenarioSummary). */
+  summaries?: Partial<Record<Strategy, string>>;
   workers: WorkerSpec[];
   runs: RunSeed[];
   defaultStrategy: Strategy;
@@ -214,7 +216,8 @@ export type AnomalyKind =
   | 'split-ownership'
   | 'stale-write-rejected'
   | 'lost-cancel'
-  | 'stuck-while-heartbeating';
+  | 'stuck-while-heartbeating'
+  | 'stranded-run';
 
 export interface Anomaly {
   kind: AnomalyKind;

@@ -6,6 +6,7 @@ import type { SqlId } from '../sql/registry';
 import { secondsOf } from './clock';
 import type {
   RunRow,
+  WorkerId,
   Scenario,
   Settings,
   StaleWrite,
@@ -149,7 +150,7 @@ export function interpretOutcome(
   before: WorkerState,
   action: WorkerAction,
   outcome: StatementOutcome,
-  context: { scenario: Scenario; clockSeconds: number; runBefore: RunRow | undefined; paid: boolean },
+  context: { scenario: Scenario; clockSeconds: number; runBefore: RunRow | undefined; paid: boolean; fencing: boolean },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
   let worker: WorkerState = { ...before, blockedOn: [], waitingAction: null };
@@ -244,11 +245,14 @@ export function interpretOutcome(
   // The authoritative writes: heartbeat, work, complete, cancel-ack.
   if (!first) {
     worker = { ...worker, phase: 'lost-lease' };
-    const why = staleWrite
-      ? `${id} holds generation ${staleWrite.heldGeneration} but run ${run} is at generation ${staleWrite.runGeneration}${staleWrite.runOwner ? ` (owned by ${staleWrite.runOwner})` : ''}`
-      : `run ${run} is ${runBefore?.status ?? 'gone'}${runBefore?.lease_owner && runBefore.lease_owner !== id ? ` and owned by ${runBefore.lease_owner}` : ''}`;
     const paidNote = action === 'work' ? ` The model call was already paid for.` : '';
-    return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The write was rejected and ${id} stops.${paidNote}`, staleWrite };
+    if (staleWrite && context.fencing) {
+      const why = `${id} holds generation ${staleWrite.heldGeneration} but run ${run} is at generation ${staleWrite.runGeneration}${staleWrite.runOwner ? ` (owned by ${staleWrite.runOwner})` : ''}`;
+      return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`, staleWrite };
+    }
+    // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check.
+    const why = unfencedMiss(action, id, run, runBefore);
+    return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. Fencing is off; ${id} stops.${paidNote}`, staleWrite: null };
   }
   const stale = staleWrite ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.` : '';
   switch (action) {
@@ -274,6 +278,16 @@ export function interpretOutcome(
       worker = { ...worker, phase: 'cancelled' };
       return { worker, verdict: 'ok', note: `${id} saw the cancel request and marked run ${run} cancelled.${stale}`, staleWrite };
   }
+}
+
+/** Why an unfenced write matched no row: the heartbeat checks the owner, the other writes the status. */
+function unfencedMiss(action: WorkerAction, id: WorkerId, run: number | null, runBefore: RunRow | undefined): string {
+  if (!runBefore) return `run ${run} is gone`;
+  if (action === 'heartbeat') {
+    return runBefore.lease_owner === null ? `run ${run} has no lease owner` : `run ${run}'s lease_owner is ${runBefore.lease_owner}, not ${id}`;
+  }
+  const owner = runBefore.lease_owner && runBefore.lease_owner !== id ? ` (${runBefore.lease_owner} owns it)` : '';
+  return `run ${run} is no longer 'running': its status is '${runBefore.status}'${owner}`;
 }
 
 /** An empty poll: a worker looks again later, up to its attempt limit. */

@@ -108,6 +108,9 @@ export interface WorkerCard {
   blockedReason: string | null;
 }
 
+/** Phases in which the worker's writes released its lease (completion and cancellation set lease_expires_at to NULL), or it never had one. */
+const RELEASED: readonly WorkerState['phase'][] = ['done', 'cancelled', 'no-work'];
+
 export function workerCard(worker: WorkerState, clockSeconds: number): WorkerCard {
   return {
     id: worker.id,
@@ -115,7 +118,7 @@ export function workerCard(worker: WorkerState, clockSeconds: number): WorkerCar
     paused: worker.paused,
     runId: worker.runId,
     generation: worker.generation,
-    leaseLeftSeconds: worker.leaseExpiresAtSeconds === null ? null : worker.leaseExpiresAtSeconds - clockSeconds,
+    leaseLeftSeconds: worker.leaseExpiresAtSeconds === null || RELEASED.includes(worker.phase) ? null : worker.leaseExpiresAtSeconds - clockSeconds,
     workDone: worker.workDone,
     callsPaid: worker.callsPaid,
     costCents: worker.costPaidCents,

@@ -20,6 +20,7 @@ export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
   'stale-write-rejected': 'stale write rejected',
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck',
+  'stranded-run': 'stranded run',
 };
 
 const ACTION_LABELS: Record<string, string> = {

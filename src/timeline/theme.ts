@@ -52,6 +52,7 @@ export const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: stri
   'stale-write-rejected': { color: 'fenced', dash: '6 3' },
   'lost-cancel': { color: 'lost-cancel', dash: '2 3' },
   'stuck-while-heartbeating': { color: 'stuck', dash: '8 3 2 3' },
+  'stranded-run': { color: 'lost-cancel', dash: '1 3' },
 };
 
 function declarations(theme: 0 | 1): string {

@@ -1,3 +1,4 @@
+import { scenarioSummary } from '../scenarios';
 import { useLab } from '../store/react';
 import { showLesson } from './deferred';
 import { ExportMenu } from './ExportMenu';
@@ -10,7 +11,8 @@ import { ThemeToggle } from './ThemeToggle';
 
 function Summary() {
   const scenario = useScenario();
-  const [first, second] = scenario.summary.split('\n');
+  const strategy = useLab((s) => s.settings.strategy);
+  const [first, second] = scenarioSummary(scenario, strategy).split('\n');
   return (
     <p id="scenario-summary" className="summary">
       {first}

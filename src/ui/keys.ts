@@ -40,8 +40,17 @@ function activatedBySpace(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest('button, a[href], summary, [role="button"], [role="switch"], [role="checkbox"]') !== null;
 }
 
+/**
+ * A closed select left focused after a choice would take ← and → as "choose the neighbouring option" and
+ * change a setting the learner was not aiming at; there they are Step and Back as documented (↑ ↓ still choose).
+ */
+function isSelect(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('select') !== null;
+}
+
 export function commandFor(event: KeyLike): KeyCommand | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  if (isSelect(event.target) && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) return event.key === 'ArrowRight' ? { kind: 'step' } : { kind: 'back' };
   if (ownsKeys(event.target)) return null;
   switch (event.key) {
     case ' ':

@@ -46,6 +46,23 @@ test('keys are left alone while a field has focus', async ({ page }) => {
   await expect(page).toHaveURL(/schedule=A,B&step=2$/);
 });
 
+test('after choosing a strategy, → steps and leaves the choice alone', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
+  const strategy = page.getByLabel('Strategy');
+  await strategy.focus();
+  await strategy.selectOption('cas');
+  await expect(page).toHaveURL(/strategy=cas/);
+  await expect(strategy).toBeFocused();
+  const before = Number(await slider(page).inputValue());
+  await page.keyboard.press('ArrowRight');
+  await expect(slider(page)).toHaveValue(String(before + 1));
+  await expect(strategy).toHaveValue('cas');
+  await expect(page).toHaveURL(/strategy=cas/);
+  await page.keyboard.press('ArrowLeft');
+  await expect(slider(page)).toHaveValue(String(before));
+  await expect(strategy).toHaveValue('cas');
+});
+
 test('every control is reachable with Tab and shows a focus ring', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
   const seen = new Set<string>();

@@ -261,10 +261,14 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await stepWorker(page, 'A');
   await stepWorker(page, 'B');
   await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+  // A pays for a model call: B has not worked yet, so this is not yet a double execution.
   await stepWorker(page, 'A');
+  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+  await expect(labStatus(page)).not.toContainText('executed by both');
+  await stepWorker(page, 'B');
   await expect(labStatus(page)).toContainText('executed by both A and B');
   await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
-  await expect(verdict).toContainText('You used 5 steps, as few as it takes.');
+  await expect(verdict).toContainText('You used 6 steps, as few as it takes.');
   await expect(card.locator('.ll-badge')).toHaveText('Won ✓');
   await expect(card).toContainText(challenge.lesson);
   await expect(summary(page)).toContainText(`Challenges 1/${CHALLENGES.length}`);

@@ -116,9 +116,19 @@ describe('challenges', () => {
     expect(cas.message).toMatch(/naive/);
   });
 
+  it('double-run: is not won until both workers have paid for a model call on run 123', async () => {
+    const challenge = findChallenge('double-run')!;
+    const race = findScenario('race')!;
+    const onlyA = challenge.judge(await cachedRun(race, challenge.settings, ['A', 'B', 'A', 'B', 'A']));
+    expect(onlyA.won).toBe(false);
+    const both = challenge.judge(await cachedRun(race, challenge.settings, ['A', 'B', 'A', 'B', 'A', 'B']));
+    expect(both.won).toBe(true);
+    expect(both.message).toMatch(/^A and B both held a claim on run 123 and both paid for it: 2 model calls/);
+  });
+
   it('atomic-race: a clock move that lets a lease run out is explained, not counted', async () => {
     const challenge = findChallenge('atomic-race')!;
-    const trace = await cachedRun(findScenario('race')!, challenge.settings, ['A', 'A', '+61', 'B', 'B', 'B']);
+    const trace = await cachedRun(findScenario('race')!, challenge.settings, ['A', 'A', 'A', '+61', 'B', 'B', 'B']);
     expect(trace.anomalies.some((a) => a.kind === 'duplicate-execution')).toBe(true);
     const judgement = challenge.judge(trace);
     expect(judgement.won).toBe(false);

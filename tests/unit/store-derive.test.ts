@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clockIso } from '../../src/sim/clock';
 import type { RunRow } from '../../src/sim/types';
-import { changedCells, describeResult, formatCell, formatParams, secondsToNextExpiry, shownStepIndex } from '../../src/store/derive';
+import { changedCells, describeResult, formatCell, formatParams, secondsToNextExpiry, shownStepIndex, workerCard } from '../../src/store/derive';
+import { runScenario } from '../support/lab';
 
 const run = (over: Partial<RunRow>): RunRow => ({
   run_id: 123,
@@ -58,5 +59,18 @@ describe('read-outs for the panels', () => {
     expect(shownStepIndex(5, 2)).toBe(2);
     expect(shownStepIndex(2, 4)).toBe(1);
     expect(shownStepIndex(0, null)).toBeNull();
+  });
+});
+
+describe('worker cards', () => {
+  it('show no lease once the worker has marked its run done (lease_expires_at is NULL)', async () => {
+    const trace = await runScenario('race', ['A', 'A', 'A', 'A', 'A'], { strategy: 'naive', fencing: false }, { finish: { kind: 'none' } });
+    const last = trace.steps.at(-1)!;
+    expect(last.runs.find((r) => r.run_id === 123)).toMatchObject({ status: 'done', lease_expires_at: null });
+    const a = last.workers.find((w) => w.id === 'A')!;
+    expect(a.phase).toBe('done');
+    expect(workerCard(a, last.clockSeconds).leaseLeftSeconds).toBeNull();
+    const owning = trace.steps[3]!.workers.find((w) => w.id === 'A')!;
+    expect(workerCard(owning, trace.steps[3]!.clockSeconds).leaseLeftSeconds).toBe(60);
   });
 });

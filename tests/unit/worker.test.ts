@@ -62,7 +62,7 @@ describe('what a worker does next', () => {
 });
 
 describe('reading the database answer', () => {
-  const context = { scenario: race, clockSeconds: 100, paid: true };
+  const context = { scenario: race, clockSeconds: 100, paid: true, fencing: true };
 
   it('a stale write that matched 0 rows is rejected and names both generations', () => {
     const result = interpretOutcome(owner(), 'complete', { status: 'ok', rows: [], rowCount: 0 }, { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) });
