@@ -45,6 +45,16 @@ export const timeline = (page: Page) => page.getByRole('img', { name: /Timeline/
 export const runsTable = (page: Page): Locator => page.getByRole('region', { name: 'runs table', exact: true }).getByRole('table');
 export const notices = (page: Page) => page.locator('.notices');
 
+/**
+ * The runs table's text once it shows the state after step `n` (0: as seeded). The panels draw one
+ * task behind the store, so right after the slider moves the table can still show the step before.
+ */
+export async function runsTableAfter(page: Page, n: number): Promise<string> {
+  const region = page.getByRole('region', { name: 'runs table', exact: true });
+  await expect(region.getByRole('heading')).toHaveText(n === 0 ? /as seeded/ : new RegExp(`after step ${n}(?!\\d)`));
+  return region.getByRole('table').innerText();
+}
+
 export async function position(page: Page): Promise<number> {
   return Number(await slider(page).inputValue());
 }

@@ -1,6 +1,6 @@
 /** Back moves a cursor through the recorded trace; a link restores exactly the same view. */
 import { BASE_URL } from '../../playwright.config';
-import { expect, openLab, outcome, position, runsTable, slider, stepButton, stepTimes, test, timelineView, waitReady } from './fixtures';
+import { expect, openLab, outcome, position, runsTableAfter, slider, stepButton, stepTimes, test, timelineView, waitReady } from './fixtures';
 
 test('Back and Step move the cursor without changing the trace', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
@@ -12,15 +12,15 @@ test('Back and Step move the cursor without changing the trace', async ({ page }
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await page.getByRole('button', { name: 'Back', exact: true }).click();
     await expect(slider(page)).toHaveValue('4');
-    return runsTable(page).innerText();
+    return runsTableAfter(page, 4);
   })();
-  expect((await timelineView(page)).label).toContain('4 of 7 steps shown');
+  await expect.poll(async () => (await timelineView(page)).label).toContain('4 of 7 steps shown');
   await expect(outcome(page)).toContainText('Step 4:');
   // Forward again: the recorded steps come back, nothing is replayed.
   await stepButton(page).click();
   await expect(slider(page)).toHaveValue('5');
   await page.getByRole('button', { name: 'Back', exact: true }).click();
-  expect(await runsTable(page).innerText()).toBe(runsAt4);
+  expect(await runsTableAfter(page, 4)).toBe(runsAt4);
 });
 
 test('a link opens exactly the same view', async ({ page, browser }) => {
@@ -32,17 +32,20 @@ test('a link opens exactly the same view', async ({ page, browser }) => {
   // machine the address of step 5 on the way up (schedule A,B,A,B,A) can still be there.
   await expect(page).toHaveURL(/schedule=A,B,A,B,A,B,A&step=5$/);
   const url = page.url();
+  // The panels draw one task behind the store: read them once they show step 5.
+  const runs = await runsTableAfter(page, 5);
+  await expect(outcome(page)).toContainText('Step 5:');
+  await expect.poll(async () => (await timelineView(page)).label).toContain('5 of 7 steps shown');
   const view = await timelineView(page);
-  const runs = await runsTable(page).innerText();
   const said = await outcome(page).innerText();
 
   const other = await browser.newPage({ baseURL: BASE_URL, viewport: { width: 1280, height: 720 } });
   await other.goto(url);
   await waitReady(other);
   await expect(slider(other)).toHaveValue('5');
-  expect(await timelineView(other)).toEqual(view);
-  expect(await runsTable(other).innerText()).toBe(runs);
-  expect(await outcome(other).innerText()).toBe(said);
+  await expect.poll(() => timelineView(other)).toEqual(view);
+  expect(await runsTableAfter(other, 5)).toBe(runs);
+  await expect.poll(() => outcome(other).innerText()).toBe(said);
   await other.close();
 });
 
