@@ -15,16 +15,16 @@
  * was ready, as the browser's resource timing lists them) and the chunks it loads later (lazy panels),
  * beside the workers' builds; the 150 kB target is on the first load.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServer as createNetServer } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { type Browser, chromium, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
+import { startApp } from '../scripts/start-process';
 import type { CompositionGroup, CompositionLine } from './composition-plugin';
 import { kib, machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
 
@@ -60,30 +60,7 @@ const PAGES: Record<PageKind, { label: string; path: string }> = {
 
 /** Runs scripts/start.sh on a free port and returns its URL once it prints one. */
 async function startNpmStart(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn('bash', ['scripts/start.sh'], { cwd: ROOT, env: { ...process.env, PORT: String(await freePort()) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const read = (chunk: Buffer) => {
-      output += chunk.toString();
-      const found = output.match(/Lease Lab is at (http:\/\/\S+\/)/);
-      if (found) resolve(found[1]!);
-    };
-    child.stdout!.on('data', read);
-    child.stderr!.on('data', read);
-    child.once('exit', (code) => reject(new Error(`npm start exited with ${code}: ${output.trim().split('\n').at(-1)}`)));
-  });
-  return { url, stop: () => child.pid && process.kill(-child.pid, 'SIGTERM') };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+  return startApp({ cwd: ROOT, timeoutMs: 300_000 });
 }
 
 interface LoadResult {

@@ -8,10 +8,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { freePort } from '../../scripts/start-process';
 
 export interface PostgresServer {
   /** Superuser URL of a fresh, empty database on the server. */
@@ -108,18 +108,7 @@ function runTool(path: string, args: string[], asServerUser: boolean): void {
   }
 }
 
-/** A port nobody listens on right now (the kernel picks it). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 /**
  * Creates an empty database next to the one `url` names and returns its URL. Each test file takes its
