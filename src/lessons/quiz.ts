@@ -66,6 +66,20 @@ export const QUIZ: readonly QuizQuestion[] = [
       'The status test in the UPDATE makes the second claim match 0 rows, so there is one owner. The loser does wait if the winner\'s UPDATE is still uncommitted, but then re-checks the row and finds it no longer pending. The SELECT is still there, and every loser has to go back to it: that is the cost.',
   },
   {
+    id: 'q-isolation-level',
+    kind: 'single',
+    chapterId: 'compare-and-set',
+    prompt: "B's compare-and-set UPDATE on run 123 waited for A's uncommitted claim of it. A commits. What does B's UPDATE do?",
+    choices: [
+      { id: 'depends', label: 'At READ COMMITTED it matches 0 rows; at REPEATABLE READ it fails with SQLSTATE 40001', correct: true },
+      { id: 'always-zero', label: "At every isolation level it re-checks A's row, matches 0 rows and returns no error" },
+      { id: 'always-40001', label: 'At every isolation level it fails with 40001 and the worker must retry its claim' },
+      { id: 'overwrites', label: "At READ COMMITTED it overwrites A's claim; at REPEATABLE READ it matches 0 rows" },
+    ],
+    explanation:
+      "At READ COMMITTED, the lab's level and Postgres's default, the waiting UPDATE re-evaluates its WHERE on the row A committed, finds status no longer 'pending' and matches 0 rows. At REPEATABLE READ or SERIALIZABLE it may not act on a row version newer than its snapshot, so it fails with 40001 (could not serialize access due to concurrent update); a SKIP LOCKED claim fails the same way there. That is why queues claim at READ COMMITTED.",
+  },
+  {
     id: 'q-skip-locked',
     kind: 'single',
     chapterId: 'atomic-claim',
