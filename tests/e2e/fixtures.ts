@@ -4,9 +4,14 @@
  */
 import { test as base, expect, type Locator, type Page } from '@playwright/test';
 
-export const test = base.extend<{ problems: string[] }>({
+export const test = base.extend<{ problems: string[]; allowedProblems: RegExp[] }>({
+  /** Console lines a test expects from here on (a server it stopped on purpose): checked when the test ends. */
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; it has none.
+  allowedProblems: async ({}, use) => {
+    await use([]);
+  },
   problems: [
-    async ({ page }, use) => {
+    async ({ page, allowedProblems }, use) => {
       const problems: string[] = [];
       page.on('console', (message) => {
         if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
@@ -17,7 +22,8 @@ export const test = base.extend<{ problems: string[] }>({
         void dialog.dismiss();
       });
       await use(problems);
-      expect(problems, 'the page logged errors').toEqual([]);
+      const unexpected = problems.filter((line) => !allowedProblems.some((pattern) => pattern.test(line)));
+      expect(unexpected, 'the page logged errors').toEqual([]);
     },
     { auto: true },
   ],
