@@ -14,8 +14,7 @@ import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/
 import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
-import { defaultSettings } from '../engine/run';
-import { SCENARIOS } from '../scenarios';
+import { defaultSettings, SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
 import { BackpressureHost } from './backpressure-host';
 import { EngineHost } from './host';

@@ -2,7 +2,7 @@
  * The messages between the page and the engine's Web Worker. Everything is plain data (structured
  * clone), and every request carries an id so the page can match answers and time out the ones that hang.
  */
-import type { ConsoleAnswer } from '../db/port';
+import type { ConsoleAnswer, ConsoleValue } from '../db/port';
 import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
 import type { RunRow, Scenario, Settings, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 
@@ -105,6 +105,8 @@ export interface ConsoleAt {
   tokens: number;
   clockSeconds: number;
 }
+
+export type { ConsoleValue };
 
 export type ConsoleResult = (ConsoleAnswer & { at: ConsoleAt }) | { kind: 'refused'; reason: string };
 

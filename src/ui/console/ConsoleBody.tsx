@@ -4,9 +4,8 @@
  * sql/console.ts. SqlConsole loads it when the panel is first opened and keeps it mounted after.
  */
 import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { STATEMENT_LIMIT_MS } from '../../worker/client';
 import { tokensRevealed } from '../../store/script';
-import { CONSOLE_ROWS_SHOWN } from '../../store/session-slice';
+import { CONSOLE_ROWS_SHOWN, STATEMENT_LIMIT_MS } from '../../store/session-slice';
 import { useLab, usePanelLab } from '../../store/react';
 import { useReady } from '../hooks';
 import { ConsoleResultView, type ConsoleRun, placeLabel } from './ConsoleResultView';
