@@ -4,7 +4,8 @@
  *   sql ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
  *
  * Each layer's rule lists what it may import; anything else in src/ is a violation. sql and sim are the pure
- * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios. The
+ * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios;
+ * persist/ is the one way anything is kept in the browser's storage, below everything that keeps something. The
  * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
  * the views (ui, timeline, charts) reach everything below only through the store. app/ is the composition root
  * (main.tsx's page): it builds the engines and stores and hands them to the views through React context. offline/ (the service worker)
@@ -28,19 +29,21 @@ module.exports = {
     layer('sql', []),
     layer('sim', ['sql']),
     layer('scenarios', ['sql', 'sim']),
-    layer('lessons', ['sql', 'sim', 'scenarios']),
+    // the one persistence mechanism (versions, migrations, guarded storage): imports nothing
+    layer('persist', []),
+    layer('lessons', ['sql', 'sim', 'scenarios', 'persist']),
     layer('db', ['sql', 'sim']),
     layer('engine', ['sql', 'sim', 'scenarios', 'db']),
     layer('worker', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('explorer', ['sql', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
-    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'worker', 'explorer']),
+    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'worker', 'explorer']),
     // the views reach the engine only through the store
     layer('charts', ['sql', 'sim', 'scenarios', 'lessons', 'store']),
     layer('timeline', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
-    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'timeline', 'charts', 'offline']),
+    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
     // the composition root: builds every engine and store and hands them to the views; nothing below imports it
-    layer('app', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
+    layer('app', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
     layer('cli', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('live', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
     {

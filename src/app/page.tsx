@@ -1,6 +1,7 @@
 /**
  * The page, once the engine's worker is on its way (src/main.tsx): the composition root. It builds every
- * store the page has (the lab's, the panels' trailing copy, the explorer's, the backpressure view's) on the
+ * store the page has (the lab's, the panels' trailing copy, the explorer's, the backpressure view's, the
+ * console's history, the lesson's progress) on the
  * engines it is given or starts, links them to the URL and localStorage, and hands them to React through
  * context. All of this runs once per page load, outside React, so StrictMode's double effects can never
  * start a second Postgres; no component makes a store or a Web Worker.
@@ -11,16 +12,20 @@ import { startWorkerExplorer } from '../explorer/spawn';
 import { followConnection, saveOfflineCopy } from '../offline/status';
 import { backpressureOnEngine } from '../store/backpressure-engine';
 import { connectBackpressureOutside, createBackpressureStore } from '../store/backpressure-store';
+import { createHistoryStore } from '../store/console-history';
 import { createExplorerStore } from '../store/explorer-store';
 import { createLabStore } from '../store/lab-store';
 import type { StorageLike } from '../store/persist';
+import { browserStorage, createProgressStore } from '../store/progress-store';
 import { whenQuiet } from '../store/quiet';
 import { LabProvider } from '../store/react';
 import { connectOutside } from '../store/sync';
 import { trailingCopy } from '../store/trailing';
 import { App } from '../ui/App';
 import { BackpressureContext } from '../ui/backpressure/context';
+import { ConsoleHistoryContext } from '../ui/console/context';
 import { ExplorerContext } from '../ui/explorer/context';
+import { ProgressContext } from '../ui/lesson/useLessonProgress';
 import type { WorkerEngine } from '../worker/client';
 
 function localStorageOrNull(): StorageLike | null {
@@ -44,6 +49,10 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
   // address from the start: a link to it opens it.
   const backpressure = createBackpressureStore({ engine: () => backpressureOnEngine(() => engine), frame: (callback) => requestAnimationFrame(callback) });
   const disconnectBackpressure = connectBackpressureOutside(backpressure, window);
+  // What the learner keeps besides their place: the console's history and the lesson's progress (its
+  // storage probed, so blocked or full storage is told apart from empty).
+  const history = createHistoryStore(storage);
+  const progress = createProgressStore({ storage: browserStorage() });
   const disconnect = () => {
     disconnectOutside();
     disconnectBackpressure();
@@ -66,7 +75,7 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
 
   // For the curious (and the browser tests): every store, the panels' copy of the lab's and the engine,
   // from the developer console. The page shows a state in full once `panels.getState() === store.getState()`.
-  (window as unknown as { leaseLab: unknown }).leaseLab = { store, panels: panels.store, engine, explorer, backpressure };
+  (window as unknown as { leaseLab: unknown }).leaseLab = { store, panels: panels.store, engine, explorer, backpressure, history, progress };
 
   const container = document.getElementById('root');
   if (container) {
@@ -79,7 +88,11 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
           <LabProvider store={store} panels={panels.store}>
             <ExplorerContext.Provider value={explorer}>
               <BackpressureContext.Provider value={backpressure}>
-                <App />
+                <ConsoleHistoryContext.Provider value={history}>
+                  <ProgressContext.Provider value={progress}>
+                    <App />
+                  </ProgressContext.Provider>
+                </ConsoleHistoryContext.Provider>
               </BackpressureContext.Provider>
             </ExplorerContext.Provider>
           </LabProvider>

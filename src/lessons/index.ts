@@ -5,7 +5,6 @@ export * from './concepts';
 export * from './exit-criteria';
 export * from './predict';
 export * from './progress';
-export * from './progress-store';
 export * from './quiz';
 export * from './sources';
 export * from './sql-lines';
