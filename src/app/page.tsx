@@ -16,7 +16,7 @@ import { createHistoryStore } from '../store/console-history';
 import { createExplorerStore } from '../store/explorer-store';
 import { createLabStore } from '../store/lab-store';
 import type { StorageLike } from '../store/persist';
-import { browserStorage, createProgressStore } from '../store/progress-store';
+import type { ProgressStore } from '../store/progress-store';
 import { whenQuiet } from '../store/quiet';
 import { LabProvider } from '../store/react';
 import { connectOutside } from '../store/sync';
@@ -25,7 +25,7 @@ import { App } from '../ui/App';
 import { BackpressureContext } from '../ui/backpressure/context';
 import { ConsoleHistoryContext } from '../ui/console/context';
 import { ExplorerContext } from '../ui/explorer/context';
-import { ProgressContext } from '../ui/lesson/useLessonProgress';
+import { type ProgressLoader, ProgressLoaderContext } from '../ui/lesson/useLessonProgress';
 import type { WorkerEngine } from '../worker/client';
 
 function localStorageOrNull(): StorageLike | null {
@@ -34,6 +34,27 @@ function localStorageOrNull(): StorageLike | null {
   } catch {
     return null;
   }
+}
+
+/** The lesson progress store, made on first load(): its module reads the lesson's content, which the page's first chunk leaves out. */
+function progressLoader(): ProgressLoader & { store: ProgressStore | null } {
+  let loading: Promise<ProgressStore | null> | null = null;
+  const loader = {
+    store: null as ProgressStore | null,
+    load() {
+      loading ??= import('../store/progress-store').then(
+        ({ browserStorage, createProgressStore }) => {
+          loader.store = createProgressStore({ storage: browserStorage() });
+          return loader.store;
+        },
+        // A dropped connection: the lesson says so in its place. The answer stays (the lesson reads the same
+        // promise on every render), so a reload asks again.
+        () => null,
+      );
+      return loading;
+    },
+  };
+  return loader;
 }
 
 /** Starts the stores and renders the page with React DOM's createRoot (main.tsx loads it apart); returns what undoes the links to the outside (for hot reload). */
@@ -49,10 +70,10 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
   // address from the start: a link to it opens it.
   const backpressure = createBackpressureStore({ engine: () => backpressureOnEngine(() => engine), frame: (callback) => requestAnimationFrame(callback) });
   const disconnectBackpressure = connectBackpressureOutside(backpressure, window);
-  // What the learner keeps besides their place: the console's history and the lesson's progress (its
-  // storage probed, so blocked or full storage is told apart from empty).
+  // What the learner keeps besides their place: the console's history, and the lesson's progress (its
+  // storage probed, so blocked or full storage is told apart from empty), made once the lesson's code is in.
   const history = createHistoryStore(storage);
-  const progress = createProgressStore({ storage: browserStorage() });
+  const progress = progressLoader();
   const disconnect = () => {
     disconnectOutside();
     disconnectBackpressure();
@@ -89,9 +110,9 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
             <ExplorerContext.Provider value={explorer}>
               <BackpressureContext.Provider value={backpressure}>
                 <ConsoleHistoryContext.Provider value={history}>
-                  <ProgressContext.Provider value={progress}>
+                  <ProgressLoaderContext.Provider value={progress}>
                     <App />
-                  </ProgressContext.Provider>
+                  </ProgressLoaderContext.Provider>
                 </ConsoleHistoryContext.Provider>
               </BackpressureContext.Provider>
             </ExplorerContext.Provider>
