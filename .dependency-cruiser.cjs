@@ -1,18 +1,18 @@
 /**
  * The layers of src/, enforced by `npm run layers` (run by `npm test` right after lint).
  *
- *   sql ← sim ← db ← engine ← worker ← store ← ui / timeline / charts
+ *   sql ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
  *
  * Each layer's rule lists what it may import; anything else in src/ is a violation. sql and sim are the pure
- * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios. The
+ * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios;
+ * persist/ is the one way anything is kept in the browser's storage, below everything that keeps something. The
  * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
- * the views (ui, timeline, charts) reach everything below only through the store. offline/ (the service worker)
+ * the views (ui, timeline, charts) reach everything below only through the store. app/ is the composition root
+ * (main.tsx's page): it builds the engines and stores and hands them to the views through React context. offline/ (the service worker)
  * stands alone. cli/ and live/ are Node-only roots that nothing in src/ imports, and they import no browser code.
- * Node-only code (cli/, live/, db/postgres-*, the dev renderer, the Vite plugin) is never imported by browser
+ * Node-only code (cli/, live/, db/postgres-*, the Vite plugin) is never imported by browser
  * code, and browser code imports no Node core module and no pg. Imports are resolved paths, including
  * `import()` and `./x.sql?raw` (resolved to the .sql file).
- * The violations that exist today are listed in .dependency-cruiser-known-violations.json (refactoring for
- * later); any new one fails.
  */
 const layer = (name, allowed) => ({
   name: `layer-${name}`,
@@ -22,24 +22,28 @@ const layer = (name, allowed) => ({
   to: { path: '^src/', pathNot: [`^src/(${[name, ...allowed].join('|')})/`] },
 });
 
-const nodeOnly = ['^src/(cli|live)/', '^src/db/postgres-', '^src/timeline/dev/render\\.tsx$', '^src/offline/vite-plugin\\.mjs$'];
+const nodeOnly = ['^src/(cli|live)/', '^src/db/postgres-', '^src/offline/vite-plugin\\.mjs$'];
 
 module.exports = {
   forbidden: [
     layer('sql', []),
     layer('sim', ['sql']),
     layer('scenarios', ['sql', 'sim']),
-    layer('lessons', ['sql', 'sim', 'scenarios']),
+    // the one persistence mechanism (versions, migrations, guarded storage): imports nothing
+    layer('persist', []),
+    layer('lessons', ['sql', 'sim', 'scenarios', 'persist']),
     layer('db', ['sql', 'sim']),
     layer('engine', ['sql', 'sim', 'scenarios', 'db']),
     layer('worker', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('explorer', ['sql', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
-    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'worker', 'explorer']),
+    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'worker', 'explorer']),
     // the views reach the engine only through the store
     layer('charts', ['sql', 'sim', 'scenarios', 'lessons', 'store']),
     layer('timeline', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
-    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'timeline', 'charts', 'offline']),
+    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
+    // the composition root: builds every engine and store and hands them to the views; nothing below imports it
+    layer('app', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
     layer('cli', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('live', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
     {
@@ -72,7 +76,7 @@ module.exports = {
     },
     {
       name: 'no-node-only-in-browser',
-      comment: 'browser code never imports Node-only code (cli/, live/, db/postgres-*, dev render scripts)',
+      comment: 'browser code never imports Node-only code (cli/, live/, db/postgres-*, the Vite plugin)',
       severity: 'error',
       from: { path: '^src/', pathNot: nodeOnly },
       to: { path: nodeOnly },

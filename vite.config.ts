@@ -41,7 +41,7 @@ function absolutePreviewImage(): Plugin {
  * takes most of the CPU (on two cores its evaluation went from 60–100 ms of wall time to 35–50).
  */
 function preloadPageModules(): Plugin {
-  const wanted = (chunk: Rolldown.OutputChunk) => /\/src\/page\.tsx$|\/react-dom\/client\.js$/.test(chunk.facadeModuleId ?? '');
+  const wanted = (chunk: Rolldown.OutputChunk) => /\/src\/app\/page\.tsx$|\/react-dom\/client\.js$/.test(chunk.facadeModuleId ?? '');
   return {
     name: 'lease-lab:preload-page-modules',
     apply: 'build',

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootLab } from '../src/db/pglite-boot';
 import { PGliteWire } from '../src/db/pglite-wire';
-import { defaultSettings } from '../src/engine/run';
+import { defaultSettings } from '../src/scenarios';
 import { Simulation } from '../src/engine/simulation';
 import { race } from '../src/scenarios/race';
 import { threeWorkers } from '../src/scenarios/three-workers';

@@ -6,6 +6,7 @@ bash scripts/ensure-deps.sh node chromium postgres
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx biome check .
 echo "== layers (dependency-cruiser)"; npm run -s layers
+echo "== unused files and dependencies (knip)"; npm run -s knip
 echo "== unit and ground-truth tests (vitest)"; npx vitest run
 echo "== build"; npx vite build --logLevel warn
 echo "== browser tests (playwright)"; npx playwright test

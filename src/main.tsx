@@ -1,6 +1,6 @@
 /**
  * The page's first script, kept small on purpose: it starts the engine's Web Worker (so Postgres boots
- * while the rest of the page downloads and React paints), then loads the page itself (src/page.tsx).
+ * while the rest of the page downloads and React paints), then loads the page itself (src/app/page.tsx).
  * With React, the store and the lab in this first script, the worker would start only after all of it
  * had been downloaded, parsed and run.
  */
@@ -18,7 +18,7 @@ function nextTask(): Promise<void> {
 // handed createRoot), so the browser evaluates each in its own task, and the page starts in a third.
 // While Postgres compiles in the worker, the main thread has about half the machine: one task doing all
 // three held it for 60–140 ms here, long enough for a click or a key to wait.
-Promise.all([import('react-dom/client'), import('./page')])
+Promise.all([import('react-dom/client'), import('./app/page')])
   .then(async ([{ createRoot }, { startPage }]) => {
     await nextTask();
     const stop = startPage(engine, createRoot);

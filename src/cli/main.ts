@@ -4,8 +4,8 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
-import { defaultSettings, type Finish, runSchedule } from '../engine/run';
-import { findScenario, SCENARIOS } from '../scenarios';
+import { type Finish, runSchedule } from '../engine/run';
+import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';

@@ -9,6 +9,7 @@
  */
 import type { RunRow, StatementOutcome } from '../sim/types';
 import type { ConsoleStatement } from '../sql/console';
+import { LIVE_HEADER } from './live-header';
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 
 /** Long enough for a real server's slowest answer (a crash waits up to 5 s for the backend to exit). */
@@ -110,9 +111,6 @@ async function post(apiBase: URL, op: string, body: unknown, token: string | nul
   if (response.status === 403) throw new BridgeFailure(why);
   throw new BridgeFailure(response.status === 409 ? 'another tab has taken over the live bridge' : `the PostgreSQL server failed: ${why}`);
 }
-
-/** The response header the live bridge puts on everything it serves (src/live/static.ts). */
-export const LIVE_HEADER = 'x-lease-lab-live';
 
 /**
  * Was this script served by the live bridge? Asks for the script itself again (it exists on any server,

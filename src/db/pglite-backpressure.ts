@@ -42,9 +42,9 @@ const VACUUM: SqlId = 'backpressure-vacuum';
 /**
  * Without autovacuum, every claim, call and answer leaves a dead row version (and index entries) behind,
  * and the scans and counts wade through them; and without statistics the planner guesses that most runs
- * have a call in flight, and counts them with a scan of the whole table. VACUUM (ANALYZE) about every
- * 60 simulated seconds keeps the table at its live size and the counts on their indexes, for a few
- * milliseconds each time.
+ * have a call in flight, and counts them with a scan of the whole table. VACUUM (ANALYZE) after every
+ * VACUUM_EVERY_TRANSACTIONS of the lab's transactions (claims, calls, answers) keeps the table at its live
+ * size and the counts on their indexes, for a few milliseconds each time.
  */
 const VACUUM_EVERY_TRANSACTIONS = 500;
 /** Statement names on the session; the race lab uses unnamed statements only. */

@@ -17,6 +17,7 @@
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { sqlText } from '../sql/registry';
 import { PGliteLab } from './pglite-lab';
+import { BundleBlob, dataDirInMemory, type TarEntry, tarEntries } from './pglite-internals';
 import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
 
 /**
@@ -131,7 +132,8 @@ async function openFromDataDir(
       ...files,
       // initdb never runs when a data directory is present; an empty module stops PGlite fetching its wasm.
       initdbWasmModule: emptyWasmModule(),
-      fs: dataDirInMemory(pglite, entries),
+      // The files of LAB_BUNDLE_DIR are the bundle's, not Postgres's.
+      fs: dataDirInMemory(pglite, entries, (name) => bundleEntryName(name) !== null),
       startParams: labStartParams(pglite.PGlite),
     });
   } catch (error) {
@@ -178,64 +180,7 @@ async function readDataDir(source: DataDirSource, owned: boolean): Promise<Uint8
   return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
-interface TarEntry {
-  name: string;
-  directory: boolean;
-  data: Uint8Array;
-}
-
-/** The entries of a ustar archive, their data as views of the archive's bytes. */
-function tarEntries(tar: Uint8Array): TarEntry[] {
-  const decoder = new TextDecoder();
-  const entries: TarEntry[] = [];
-  for (let offset = 0; offset + 512 <= tar.length; ) {
-    const header = tar.subarray(offset, offset + 512);
-    const nameEnd = header.indexOf(0);
-    const name = decoder.decode(header.subarray(0, nameEnd < 0 || nameEnd > 100 ? 100 : nameEnd));
-    if (name === '') break;
-    const size = Number.parseInt(decoder.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
-    const directory = header[156] === 0x35; // '5'
-    entries.push({ name: name.replace(/\/$/, ''), directory, data: tar.subarray(offset + 512, offset + 512 + size) });
-    offset += 512 + Math.ceil(size / 512) * 512;
-  }
-  return entries;
-}
-
 type PGliteModule = Parameters<typeof createLabPGlite>[0] & Pick<typeof import('@electric-sql/pglite'), 'MemoryFS'>;
-
-/** The subset of Emscripten's file system this boot uses. */
-interface EmscriptenFiles {
-  mkdirTree(path: string): void;
-  createDataFile(parent: string, name: string, data: Uint8Array, canRead: boolean, canWrite: boolean, canOwn: boolean): unknown;
-}
-
-/**
- * PGlite's in-memory file system with the data directory already in it. PGlite's own `loadDataDir` copies
- * the archive (to unpack it, and again into each file, ~8.5 MB); here each file is a view of the tar's
- * bytes (Emscripten's "canOwn"), placed before Postgres starts, and PGlite finds an existing database.
- */
-function dataDirInMemory({ MemoryFS, PGlite: Base }: PGliteModule, entries: readonly TarEntry[]): InstanceType<typeof MemoryFS> {
-  const root = Base.paths.PGDATA;
-  class DataDirInMemory extends MemoryFS {
-    override async init(...args: Parameters<InstanceType<typeof MemoryFS>['init']>) {
-      const { emscriptenOpts } = await super.init(...args);
-      const place = ({ FS }: { FS: EmscriptenFiles }) => {
-        FS.mkdirTree(root);
-        for (const { name, directory, data } of entries) {
-          if (bundleEntryName(name) !== null) continue;
-          const path = `${root}/${name}`;
-          if (directory) FS.mkdirTree(path);
-          else {
-            const slash = path.lastIndexOf('/');
-            FS.createDataFile(path.slice(0, slash), path.slice(slash + 1), data, true, true, true);
-          }
-        }
-      };
-      return { emscriptenOpts: { ...emscriptenOpts, preRun: [...(emscriptenOpts.preRun ?? []), place] } };
-    }
-  }
-  return new DataDirInMemory();
-}
 
 /**
  * Read from the archive, before Postgres starts: a query at start would cost more than the whole check
@@ -352,24 +297,6 @@ function labBundle(entries: readonly TarEntry[]): LabBundle | null {
     bytes.set(data, offset);
   }
   return new LabBundle(bytes);
-}
-
-/**
- * PGlite's file bundle, handed over as the bytes themselves. PGlite reads `fsBundle` only through
- * `arrayBuffer()` and makes each of its files a view of that buffer. A real Blob would hand it a copy
- * (by way of the browser's blob store), which LabBundle.complete() could not fill in; this Blob is empty
- * and answers arrayBuffer() with our own buffer.
- */
-class BundleBlob extends Blob {
-  constructor(private readonly contents: Uint8Array) {
-    super([]);
-  }
-
-  override arrayBuffer(): Promise<ArrayBuffer> {
-    const { buffer, byteOffset, byteLength } = this.contents;
-    // A Node Buffer may be a slice of a larger pool: hand over exactly the bundle's bytes.
-    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? (buffer as ArrayBuffer) : (buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer));
-  }
 }
 
 async function compileWasm(url: URL): Promise<WebAssembly.Module> {

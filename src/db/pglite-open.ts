@@ -1,6 +1,6 @@
 /** Starting PGlite with what the lab needs: prepared transactions on, small buffers, little WAL. */
-import type { PGlite, PGliteOptions, QueryOptions, Results, Transaction } from '@electric-sql/pglite';
-import { sqlText } from '../sql/registry';
+import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import { labPGliteClass, type PGliteClassModule } from './pglite-internals';
 
 export const LAB_START_PARAMS = [
   '-c',
@@ -37,8 +37,6 @@ export async function startPGlite(options: Omit<PGliteOptions, 'startParams'> = 
   return createLabPGlite(pglite, { ...options, startParams: labStartParams(pglite.PGlite) });
 }
 
-type PGliteModule = Pick<typeof import('@electric-sql/pglite'), 'PGlite' | 'types'>;
-
 /**
  * PGlite, started without its one start-up query: the array types it reads so that query() can turn
  * arrays in results into JavaScript arrays. In a fresh process that query was ~90 ms of a ~0.7 s start
@@ -47,64 +45,8 @@ type PGliteModule = Pick<typeof import('@electric-sql/pglite'), 'PGlite' | 'type
  * exec() or transaction() instead (the console's first statement), before it runs. Same options as
  * PGlite.create().
  */
-export async function createLabPGlite(pglite: PGliteModule, options: PGliteOptions): Promise<PGlite> {
+export async function createLabPGlite(pglite: PGliteClassModule, options: PGliteOptions): Promise<PGlite> {
   const pg = new (labPGliteClass(pglite))(options);
   await pg.waitReady;
   return pg;
-}
-
-const labClasses = new WeakMap<PGliteModule['PGlite'], typeof PGlite>();
-
-function labPGliteClass({ PGlite: Base, types }: PGliteModule): typeof PGlite {
-  const known = labClasses.get(Base);
-  if (known) return known;
-  class LabPGlite extends Base {
-    private arrayTypes: Promise<void> | null = null;
-
-    /** Called by PGlite at start (skipped: see createLabPGlite) and by refreshArrayTypes() (forced). */
-    override async _initArrayTypes(options: { force?: boolean } = {}): Promise<void> {
-      if (options.force) {
-        this.arrayTypes = this.readArrayTypes();
-        await this.arrayTypes;
-      }
-    }
-
-    override async query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-      await this.withArrayTypes();
-      return super.query<T>(query, params, options);
-    }
-
-    override async exec(query: string, options?: QueryOptions): Promise<Results[]> {
-      await this.withArrayTypes();
-      return super.exec(query, options);
-    }
-
-    override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
-      await this.withArrayTypes();
-      return super.transaction(callback);
-    }
-
-    private withArrayTypes(): Promise<void> {
-      if (!this.arrayTypes) {
-        this.arrayTypes = this.readArrayTypes();
-        // Failed (PGlite closing, say): the next query() asks again instead of failing for good.
-        this.arrayTypes.catch(() => {
-          this.arrayTypes = null;
-        });
-      }
-      return this.arrayTypes;
-    }
-
-    /** What PGlite does at start: a parser and a serializer for each array type, from its element type's. */
-    private async readArrayTypes(): Promise<void> {
-      const found = await super.query<{ oid: number; typarray: number }>(sqlText('array-types-pglite'));
-      for (const { oid, typarray } of found.rows) {
-        this.serializers[typarray] = (value) => types.arraySerializer(value, this.serializers[oid], typarray);
-        // A type without a parser of its own (undefined here) keeps its elements as text, as in PGlite.
-        this.parsers[typarray] = (text) => types.arrayParser(text, this.parsers[oid]!, typarray);
-      }
-    }
-  }
-  labClasses.set(Base, LabPGlite);
-  return LabPGlite;
 }

@@ -200,9 +200,6 @@ function arrivalsJson(arrivals: Arrival[]): string {
 }
 
 export interface PlayOptions {
-  /** Called every `chunkSeconds` simulated seconds with the lane so far (and once at the end). Return false to stop. */
-  onChunk?: (lane: LaneResult) => boolean | undefined | Promise<boolean | undefined>;
-  chunkSeconds?: number;
   /** Stop after this many seconds even if runs remain. */
   maxSeconds?: number;
 }
@@ -211,12 +208,7 @@ export interface PlayOptions {
 export async function playBackpressure(db: BackpressureDatabase, config: BackpressureConfig, policy: ClaimPolicy, options: PlayOptions = {}): Promise<LaneResult> {
   const sim = new BackpressureSimulation(db, config, policy);
   await sim.reset();
-  const chunk = Math.max(1, options.chunkSeconds ?? 100);
   const until = Math.min(MAX_SECONDS, options.maxSeconds ?? MAX_SECONDS);
-  while (!sim.isOver() && sim.second < until) {
-    await sim.tick();
-    if (options.onChunk && sim.second % chunk === 0 && (await options.onChunk(sim.result())) === false) return sim.result();
-  }
-  await options.onChunk?.(sim.result());
+  while (!sim.isOver() && sim.second < until) await sim.tick();
   return sim.result();
 }

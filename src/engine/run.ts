@@ -13,10 +13,6 @@ export type Finish = { kind: 'none' } | { kind: 'round-robin' } | { kind: 'rando
 /** Steps a finishing policy may add; every scenario ends far sooner. */
 export const MAX_FINISH_STEPS = 500;
 
-export function defaultSettings(scenario: Scenario): Settings {
-  return { strategy: scenario.defaultStrategy, fencing: scenario.defaultFencing };
-}
-
 /**
  * The token a policy plays next, or null when the run is over. Round-robin takes the first movable
  * worker after the last one that moved; random picks among movable workers with the seeded generator.

@@ -3,7 +3,7 @@
  * exploration at a time, passes its progress on, and cancels by terminating it (the next exploration
  * starts a fresh one). The lab's own engine worker is never involved.
  */
-import type { Exploration, ExploreProgress } from '../engine/explore';
+import type { Exploration, ExploreProgress } from '../sim/exploration';
 import type { Settings } from '../sim/types';
 import type { ExploreRequest, FromExplorer } from './protocol';
 

@@ -3,7 +3,7 @@
  * own, so exploring never queues behind (or changes) the learner's lab, and cancelling is simply ending
  * that worker. Everything is plain data (structured clone).
  */
-import type { Exploration, ExploreProgress } from '../engine/explore';
+import type { Exploration, ExploreProgress } from '../sim/exploration';
 import type { Settings } from '../sim/types';
 
 export interface ExploreRequest {

@@ -14,9 +14,6 @@ const ATOMIC_UNFENCED: Settings = { strategy: 'skip-locked', fencing: false };
 const FOR_UPDATE: Settings = { strategy: 'for-update', fencing: true };
 const NOWAIT: Settings = { strategy: 'nowait', fencing: true };
 
-/** The chapter a later "backpressure lab" links to. */
-export const BACKPRESSURE_CHAPTER_ID = 'backpressure';
-
 export const CHAPTERS: readonly Chapter[] = [
   {
     id: 'race',
@@ -708,7 +705,7 @@ export const CHAPTERS: readonly Chapter[] = [
     ],
   },
   {
-    id: BACKPRESSURE_CHAPTER_ID,
+    id: 'backpressure',
     title: 'Backpressure',
     summary: 'Work arrives faster than it finishes: limits keep cost and load bounded.',
     scenarioId: 'three-workers',

@@ -6,6 +6,7 @@
  * read-only, so the store never overwrites it. Entries for chapters, questions or challenges that no
  * longer exist are dropped quietly.
  */
+import { type Migration, type Parsed, parseSaved, type SavedFormat, serializeSaved } from '../persist/saved';
 import { CHALLENGES } from './challenges';
 import { CHAPTERS } from './chapters';
 import { PREDICT_GENERATORS } from './predict';
@@ -166,8 +167,34 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
  * writes version 1, so there are none yet: an older or unknown version is reset with a notice. When the
  * format changes, bump PROGRESS_VERSION and add `[old]: (value) => value in the next format` here.
  */
-export type Migration = (value: Record<string, unknown>) => unknown;
+export type { Migration };
 export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+
+/** A record of the current version as read: what reads, the seed beside it, and how many parts did not. */
+export interface DecodedProgress {
+  progress: LessonProgress;
+  seed?: number;
+  damaged: number;
+}
+
+/** The saved form: { version, chapters, quiz, predictions, challenges, currentChapter, seed? } under PROGRESS_STORAGE_KEY. */
+export function progressFormat(migrations: Readonly<Record<number, Migration>> = MIGRATIONS, key: string = PROGRESS_STORAGE_KEY): SavedFormat<DecodedProgress> {
+  return {
+    key,
+    version: PROGRESS_VERSION,
+    versionOf: (value) => (isRecord(value) ? (typeof value.version === 'number' ? value.version : undefined) : null),
+    migrations,
+    decode: decodeProgress,
+    encode: ({ progress, seed }) => (seed === undefined ? progress : { ...progress, seed }),
+  };
+}
+
+function decodeProgress(value: unknown): DecodedProgress {
+  const damage: Damage = { count: 0 };
+  const progress = readCurrent(value, damage);
+  const seed = readSeed(value, damage);
+  return { progress, ...seed, damaged: damage.count };
+}
 
 export interface ParsedProgress {
   progress: LessonProgress;
@@ -182,31 +209,28 @@ export interface ParsedProgress {
 
 /** Reads what storage held (null: nothing saved). Never throws. */
 export function parseProgress(text: string | null, migrations: Readonly<Record<number, Migration>> = MIGRATIONS): ParsedProgress {
-  if (text === null) return { progress: emptyProgress(), notice: null };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return corrupt(text);
-  }
-  if (!isRecord(value)) return corrupt(text);
-  const damage: Damage = { count: 0 };
-  try {
-    let version = value.version;
-    let current: unknown = value;
-    let migrated = false;
-    while (typeof version === 'number' && version < PROGRESS_VERSION && migrations[version]) {
-      current = migrations[version]!(current as Record<string, unknown>);
-      if (!isRecord(current)) throw new Corrupt('migration');
-      version = current.version;
-      migrated = true;
-    }
-    if (typeof version === 'number' && version > PROGRESS_VERSION) {
+  return progressFrom(parseSaved(text, progressFormat(migrations)));
+}
+
+/** What a stored record (as the persistence mechanism read it) gives the lesson, with the notice to show. */
+export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
+  switch (parsed.kind) {
+    case 'none':
+      return { progress: emptyProgress(), notice: null };
+    case 'unreadable':
+      return corrupt(parsed.text);
+    case 'newer': {
       // A newer lab wrote this. Its fields may mean more than this code knows, so read what it can and
       // leave the record alone.
+      let read: DecodedProgress;
+      try {
+        read = decodeProgress(parsed.value);
+      } catch {
+        return corrupt(parsed.text);
+      }
       return {
-        progress: readCurrent(current, damage),
-        ...readSeed(current, damage),
+        progress: read.progress,
+        ...(read.seed === undefined ? {} : { seed: read.seed }),
         notice: {
           kind: 'read-only-newer',
           message:
@@ -215,37 +239,35 @@ export function parseProgress(text: string | null, migrations: Readonly<Record<n
         readOnly: true,
       };
     }
-    if (version === PROGRESS_VERSION) {
-      const progress = readCurrent(current, damage);
-      const seed = readSeed(current, damage);
-      if (damage.count > 0) {
+    case 'read': {
+      const { progress, seed, damaged } = parsed.state;
+      const withSeed = seed === undefined ? {} : { seed };
+      if (damaged > 0) {
         return {
           progress,
-          ...seed,
+          ...withSeed,
           notice: {
             kind: 'partly-unreadable',
-            message: `${damage.count === 1 ? 'One part' : `${damage.count} parts`} of your saved progress could not be read (damaged or edited) and ${damage.count === 1 ? 'was' : 'were'} set aside; everything else was kept.`,
+            message: `${damaged === 1 ? 'One part' : `${damaged} parts`} of your saved progress could not be read (damaged or edited) and ${damaged === 1 ? 'was' : 'were'} set aside; everything else was kept.`,
           },
-          unreadable: text,
+          unreadable: parsed.text,
         };
       }
       return {
         progress,
-        ...seed,
-        notice: migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
+        ...withSeed,
+        notice: parsed.migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
       };
     }
-    return {
-      progress: emptyProgress(),
-      notice: {
-        kind: 'reset-version',
-        message: 'Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.',
-      },
-      unreadable: text,
-    };
-  } catch {
-    // Corrupt data, or a migration that could not make sense of it: start fresh, never crash.
-    return corrupt(text);
+    case 'older':
+      return {
+        progress: emptyProgress(),
+        notice: {
+          kind: 'reset-version',
+          message: 'Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.',
+        },
+        unreadable: parsed.text,
+      };
   }
 }
 
@@ -267,7 +289,7 @@ function corrupt(text: string): ParsedProgress {
 
 /** The saved form; `seed` (the learner's quiz shuffle seed) is kept beside the progress when known. */
 export function serializeProgress(progress: LessonProgress, seed?: number): string {
-  return JSON.stringify(seed === undefined ? progress : { ...progress, seed });
+  return serializeSaved(progressFormat(), { progress, seed, damaged: 0 });
 }
 
 // ---- Changes (pure) --------------------------------------------------------------------------------

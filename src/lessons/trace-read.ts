@@ -15,11 +15,6 @@ export function workerAtEnd(trace: Trace, id: string): WorkerState | undefined {
   return trace.steps.at(-1)?.workers.find((worker) => worker.id === id);
 }
 
-/** A worker's own statements (not events), in order. */
-export function workerSteps(trace: Trace, id: string): TraceStep[] {
-  return trace.steps.filter((step) => step.actor === id && step.sqlId !== null);
-}
-
 export function finalRun(trace: Trace, runId: number): RunRow | undefined {
   return trace.finalRuns.find((run) => run.run_id === runId);
 }
@@ -31,11 +26,6 @@ export function holdsClaim(worker: WorkerState | undefined): boolean {
 
 export function hasAnomaly(trace: Trace, kind: string): boolean {
   return trace.anomalies.some((anomaly) => anomaly.kind === kind);
-}
-
-/** "15:01:30" for a step, or the end of the trace. */
-export function timeOf(step: TraceStep | undefined): string {
-  return step ? clockLabel(step.clockSeconds) : '';
 }
 
 /** Step notes as "#4 B: …" lines, for an explanation built from the run itself. */

@@ -100,7 +100,7 @@ export interface Chapter {
   title: string;
   /** One line for the table of contents. */
   summary: string;
-  /** The scenario the learner steps through; null only for the text-only backpressure chapter. */
+  /** The scenario the learner steps through (the backpressure chapter's is three-workers); null makes a text-only chapter. */
   scenarioId: string | null;
   settings: Settings | null;
   concepts: ConceptId[];

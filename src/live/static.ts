@@ -8,7 +8,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
-import { LIVE_HEADER } from '../db/bridge-lab';
+import { LIVE_HEADER } from '../db/live-header';
 import { CONTENT_TYPES } from './content-types';
 
 

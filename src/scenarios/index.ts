@@ -1,4 +1,4 @@
-import type { Scenario, Strategy } from '../sim/types';
+import type { Scenario, Settings, Strategy } from '../sim/types';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
@@ -19,4 +19,9 @@ export function findScenario(id: string): Scenario | undefined {
 /** What the learner will see in this scenario under this strategy. */
 export function scenarioSummary(scenario: Scenario, strategy: Strategy): string {
   return scenario.summaries?.[strategy] ?? scenario.summary;
+}
+
+/** The strategy and fencing a scenario opens with. */
+export function defaultSettings(scenario: Scenario): Settings {
+  return { strategy: scenario.defaultStrategy, fencing: scenario.defaultFencing };
 }

@@ -5,8 +5,7 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { findPreset, type KnobId } from '../sim/backpressure/presets';
-import { CLAIM_POLICIES, type ClaimPolicy } from '../sim/backpressure/types';
-import type { FromBackpressureWorker, SimulateRequest } from '../ui/backpressure/protocol';
+import { type BackpressureConfig, CLAIM_POLICIES, type ClaimPolicy } from '../sim/backpressure/types';
 import type { BackpressureChunk } from '../worker/protocol';
 import { type BackpressureLink, decodeBackpressureLink, encodeBackpressureLink } from './backpressure-link';
 
@@ -42,10 +41,31 @@ export interface BackpressureState extends BackpressureLink {
 
 export type BackpressureStore = StoreApi<BackpressureState>;
 
-/** The worker, as the store needs it: tests pass a fake. */
+/** Play these claim policies' lanes under this config; a newer request (a higher id) replaces it. */
+export interface LanesRequest {
+  id: number;
+  config: BackpressureConfig;
+  policies: ClaimPolicy[];
+}
+
+/** New seconds of one lane since the last chunk; `finished` and `steps` describe the lane so far. */
+export interface LaneChunk extends BackpressureChunk {
+  kind: 'chunk';
+  id: number;
+  policy: ClaimPolicy;
+}
+
+/** What the store hears from its engine: Postgres started (or not), a lane's next seconds, a request that failed. */
+export type BackpressureEvent =
+  | { kind: 'ready'; bootMs: number }
+  | { kind: 'boot-failed'; message: string }
+  | LaneChunk
+  | { kind: 'error'; id: number; message: string };
+
+/** The engine, as the store needs it (backpressure-engine.ts on the page's engine worker; tests pass a fake). */
 export interface BackpressureEngine {
-  send(request: SimulateRequest): void;
-  subscribe(listener: (message: FromBackpressureWorker) => void): () => void;
+  send(request: LanesRequest): void;
+  subscribe(listener: (event: BackpressureEvent) => void): () => void;
 }
 
 export interface BackpressureDeps {
@@ -100,7 +120,7 @@ export function createBackpressureStore(deps: BackpressureDeps): BackpressureSto
       engine.send({ id: request, config: link.config, policies: [...CLAIM_POLICIES] });
     };
 
-    const receive = (message: FromBackpressureWorker) => {
+    const receive = (message: BackpressureEvent) => {
       if (message.kind === 'ready') {
         if (get().phase === 'starting') set({ phase: 'running' });
         return;

@@ -4,7 +4,7 @@
  * trace; only a witness the learner opens goes through the lab (as a link would).
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Exploration, ExploreProgress } from '../engine/explore';
+import type { Exploration, ExploreProgress } from '../sim/exploration';
 import { CancelledError, type ExplorerRunner } from '../explorer/client';
 import type { Settings } from '../sim/types';
 

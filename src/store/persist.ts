@@ -1,7 +1,9 @@
 /**
- * The learner's place, kept in localStorage so a reload without a link comes back to it. Anything read
- * back is checked like a link: storage can be stale (an older version) or edited by hand.
+ * The learner's place, kept in localStorage so a reload without a link comes back to it, and the
+ * preferences, both through the lab's one persistence mechanism (persist/saved.ts). Anything read back is
+ * checked like a link: storage can be stale (an older version) or edited by hand.
  */
+import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
 import { type CheckedView, checkView, type View } from './view';
 
 export const PLACE_KEY = 'lease-lab:place:v1';
@@ -20,77 +22,69 @@ export interface Prefs {
 export const SPEEDS = [0.5, 1, 2, 4] as const;
 export const DEFAULT_PREFS: Prefs = { theme: 'system', speed: 1 };
 
-/** Some browsers throw on any storage access (blocked cookies); the lab then simply does not remember. */
-export type StorageLike = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+export type { StorageLike };
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The place as stored: { version, scenario, strategy, fencing, schedule, step }. The first release wrote
+ * no version (the same shape); a record without a scenario is of an older form this code cannot read.
+ */
+export const PLACE_FORMAT: SavedFormat<CheckedView> = {
+  key: PLACE_KEY,
+  version: PLACE_VERSION,
+  versionOf(value) {
+    if (!isRecord(value)) return null;
+    const version = value.version ?? PLACE_VERSION;
+    if (version === PLACE_VERSION && !('scenario' in value)) return 0;
+    return typeof version === 'number' ? version : undefined;
+  },
+  decode(value) {
+    const record = value as Record<string, unknown>;
+    return checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+  },
+  encode: ({ view }) => ({ version: PLACE_VERSION, scenario: view.scenarioId, ...view.settings, schedule: view.schedule, step: view.position }),
+};
+
+/** The preferences as stored: { theme, speed }; anything out of range reads as the default. */
+export const PREFS_FORMAT: SavedFormat<Prefs> = {
+  key: PREFS_KEY,
+  version: 1,
+  versionOf: (value) => (isRecord(value) ? 1 : null),
+  decode(value) {
+    const data = value as Partial<Prefs>;
+    const theme = data.theme === 'light' || data.theme === 'dark' ? data.theme : 'system';
+    const speed = SPEEDS.find((s) => s === data.speed) ?? DEFAULT_PREFS.speed;
+    return { theme, speed };
+  },
+  encode: (prefs) => ({ theme: prefs.theme, speed: prefs.speed }),
+};
 
 /** False when the place could not be saved (no storage, or the browser refused: full or blocked). */
 export function savePlace(storage: StorageLike | null, view: View): boolean {
-  if (!storage) return false;
-  try {
-    storage.setItem(PLACE_KEY, JSON.stringify({ version: PLACE_VERSION, scenario: view.scenarioId, ...view.settings, schedule: view.schedule, step: view.position }));
-    return true;
-  } catch {
-    return false;
-  }
+  return saveSaved(storage, PLACE_FORMAT, { view, problems: [] }).ok;
 }
 
 /** null when nothing was saved; otherwise the checked place, with problems if it was damaged. */
 export function loadPlace(storage: StorageLike | null): CheckedView | null {
-  let text: string | null;
-  try {
-    text = storage?.getItem(PLACE_KEY) ?? null;
-  } catch {
-    return null;
-  }
-  if (text === null) return null;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    data = undefined;
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    forget(storage);
-    const fresh = checkView({ scenario: undefined });
-    return { view: fresh.view, problems: ['Your saved place could not be read (the stored data is damaged), so the lab started afresh.'] };
-  }
-  const record = data as Record<string, unknown>;
-  const version = record.version ?? PLACE_VERSION;
-  if (version !== PLACE_VERSION || !('scenario' in record)) {
-    forget(storage);
-    const newer = typeof version === 'number' && version > PLACE_VERSION;
-    const fresh = checkView({ scenario: undefined });
-    return {
-      view: fresh.view,
-      problems: [`Your saved place was written by ${newer ? 'a newer' : 'an older'} version of Lease Lab in a form this one cannot read, so the lab started afresh.`],
-    };
-  }
-  return checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
-}
-
-function forget(storage: StorageLike | null): void {
-  try {
-    storage?.removeItem(PLACE_KEY);
-  } catch {
-    // Blocked storage: the damaged place stays, and is reported again next time.
-  }
+  const loaded = loadSaved(storage, PLACE_FORMAT);
+  if (loaded.kind === 'blocked' || loaded.kind === 'none') return null;
+  if (loaded.kind === 'read') return loaded.state;
+  // Blocked storage: the unreadable place stays, and is reported again next time.
+  forgetSaved(storage, PLACE_KEY);
+  const fresh = checkView({ scenario: undefined });
+  if (loaded.kind === 'unreadable') return { view: fresh.view, problems: ['Your saved place could not be read (the stored data is damaged), so the lab started afresh.'] };
+  return {
+    view: fresh.view,
+    problems: [`Your saved place was written by ${loaded.kind === 'newer' ? 'a newer' : 'an older'} version of Lease Lab in a form this one cannot read, so the lab started afresh.`],
+  };
 }
 
 export function savePrefs(storage: StorageLike | null, prefs: Prefs): void {
-  try {
-    storage?.setItem(PREFS_KEY, JSON.stringify(prefs));
-  } catch {
-    // ignore
-  }
+  saveSaved(storage, PREFS_FORMAT, prefs);
 }
 
 export function loadPrefs(storage: StorageLike | null): Prefs {
-  try {
-    const data = JSON.parse(storage?.getItem(PREFS_KEY) ?? 'null') as Partial<Prefs> | null;
-    const theme = data?.theme === 'light' || data?.theme === 'dark' ? data.theme : 'system';
-    const speed = SPEEDS.find((s) => s === data?.speed) ?? DEFAULT_PREFS.speed;
-    return { theme, speed };
-  } catch {
-    return DEFAULT_PREFS;
-  }
+  const loaded = loadSaved(storage, PREFS_FORMAT);
+  return loaded.kind === 'read' ? loaded.state : DEFAULT_PREFS;
 }

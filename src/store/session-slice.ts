@@ -30,6 +30,8 @@ interface Explanation {
 
 /** Rows a console answer shows at most. */
 export const CONSOLE_ROWS_SHOWN = 500;
+/** How long one console statement may run before the engine's worker is replaced (the console says so). */
+export { STATEMENT_LIMIT_MS } from '../worker/client';
 
 /** How a token reads in "while …" and "… cannot happen now". */
 export function describeToken(token: string): string {

@@ -1,7 +1,7 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { Engine } from '../worker/client';
-import type { ConsoleResult, DatabaseInfo, EndStatus } from '../worker/protocol';
+import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 
@@ -11,6 +11,9 @@ export type EnginePhase = 'starting' | 'ready' | 'failed';
  * A console statement's end: Postgres's answer (rows or error), refused before it was sent, stopped by
  * the watchdog (Postgres was restarted and the learner's steps replayed), or failed for another reason.
  */
+/** One cell of a console answer, as the views show it. */
+export type { ConsoleValue };
+
 export type ConsoleOutcome = ConsoleResult | { kind: 'stopped'; reason: string } | { kind: 'failed'; reason: string };
 
 export interface SessionSlice {

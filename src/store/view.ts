@@ -2,8 +2,7 @@
  * A "view" is everything that fixes what the learner sees: scenario, settings, schedule and how many
  * steps are revealed. Links and saved places are views; both come from outside and are checked here.
  */
-import { defaultSettings } from '../engine/run';
-import { findScenario, SCENARIOS } from '../scenarios';
+import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { formatToken, MAX_SCHEDULE_LENGTH, parseToken, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 

@@ -1,10 +1,11 @@
-import { Suspense } from 'react';
+import { Suspense, useCallback } from 'react';
 import { BackpressureEntry } from './BackpressureEntry';
 import { useAfterStart, useFramesDrawn, useWhenSettledAndQuiet } from './deferred';
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
 import { lazyPanel } from './lazyPanel';
 import { HelpDialog } from './HelpDialog';
+import { useProgressLoader } from './lesson/useLessonProgress';
 import { Notices } from './Notices';
 import { Outcome } from './Outcome';
 import { RunsTable } from './RunsTable';
@@ -90,7 +91,13 @@ function RaceLab() {
 
 /** The explorer and the lesson, rendered once the lab has started (both at once, so neither moves the other). */
 function BelowTheLab() {
-  useWhenSettledAndQuiet(fetchPanelsBelow, undefined, false);
+  const progress = useProgressLoader();
+  const fetchBelow = useCallback(() => {
+    fetchPanelsBelow();
+    // The lesson's progress store, in a chunk beside the lesson's: fetched with it, not when it is shown.
+    void progress.load();
+  }, [progress]);
+  useWhenSettledAndQuiet(fetchBelow, undefined, false);
   const shown = useAfterStart(ADDRESS_AT_START.startsWith('#lesson/'));
   if (!shown) return null;
   return (

@@ -2,15 +2,18 @@
  * The lesson beside the lab: its questions run on the same engine, and "Open in the lab" loads the
  * example into the timeline above.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, use } from 'react';
 import type { OpenScenarioRequest, RunTrace } from '../lessons/types';
 import { useLabStore, usePanelLab } from '../store/react';
 import { takeLessonWish } from './deferred';
 import { LessonHub, parseLessonHash } from './lesson';
+import { ProgressContext, useProgressLoader } from './lesson/useLessonProgress';
 
 /** `linkAtStart`: the address the page was opened at, which may be a lesson link (#lesson/chapter/…). */
 export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
   const store = useLabStore();
+  // Loaded beside this chunk (App's BelowTheLab asks for both); the same promise on every render.
+  const progress = use(useProgressLoader().load());
   // Deferred: a step redraws the lab first, and the lesson (which judges challenges on the trace) after.
   const steps = useDeferredValue(usePanelLab((s) => s.steps));
   const loaded = useDeferredValue(usePanelLab((s) => s.loaded));
@@ -42,7 +45,11 @@ export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
       <h2 id="lesson-heading" className="lesson-area-heading">
         Lesson
       </h2>
-      {hub}
+      {progress ? (
+        <ProgressContext.Provider value={progress}>{hub}</ProgressContext.Provider>
+      ) : (
+        <output className="lazy-loading">The lesson's progress could not be loaded. Reload the page when the connection is back.</output>
+      )}
     </section>
   );
 }

@@ -4,7 +4,7 @@ import { useLab, useLabStore } from '../store/react';
 import { Timeline } from '../timeline/Timeline';
 import { timelineSvg } from './timelineRef';
 
-/** The main view: the other engineer's D3 timeline, fed the trace, the cursor and the selection. */
+/** The main view: the timeline (src/timeline/, drawn with D3's scales), fed the trace, the cursor and the selection. */
 export function TimelinePanel() {
   const store = useLabStore();
   const steps = useLab((s) => s.steps);

@@ -1,6 +1,7 @@
 /**
  * The Web Worker that owns the lab's database and the engine, so Postgres never blocks the page. Requests
- * are handled one at a time, in order; a request that arrives while Postgres starts waits for it.
+ * are handled one at a time, in order, each by its entry in the request table (requests.ts); a request
+ * that arrives while Postgres starts waits for it.
  *
  * The database is PGlite, unless the page was served by the live bridge (npm run live): then it is the
  * real PostgreSQL server behind the bridge (BridgeLab). If the bridge or its server fails, the worker
@@ -14,12 +15,12 @@ import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/
 import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
-import { defaultSettings } from '../engine/run';
-import { SCENARIOS } from '../scenarios';
+import { defaultSettings, SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
 import { BackpressureHost } from './backpressure-host';
 import { EngineHost } from './host';
 import type { EngineRequest, FromWorker, ToWorker } from './protocol';
+import { type EngineParts, handleRequest } from './requests';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWorker) => scope.postMessage(message);
@@ -208,30 +209,27 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
   });
 };
 
-async function handle({ host, pglite }: Engine, request: EngineRequest) {
-  switch (request.type) {
-    case 'load':
-      return host.load(request);
-    case 'apply':
-      return host.apply(request);
-    case 'run-trace':
-      return host.runTrace(request);
-    case 'console':
-      // The learner's SQL may read any of PGlite's files (a time zone, a text search dictionary).
-      if (pglite) await withWholeBundle();
-      return host.console(request);
-    case 'backpressure':
-      await withWholeBundle();
-      return backpressure.play(request);
-    case 'runaway':
-      if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
-      // A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second
-      // statement waits for a lock nobody can release, spinning forever. The page's watchdog ends it.
-      await pglite.reset(seedJson(SCENARIOS[0]!));
-      await pglite.pg.exec(`BEGIN; SELECT run_id FROM runs FOR UPDATE; PREPARE TRANSACTION 'lease_lab_runaway'`);
-      await pglite.pg.query('SELECT run_id FROM runs FOR UPDATE');
-      throw new Error('the runaway statement returned; PGlite no longer spins on lock waits');
-  }
+/** A request, by its entry in the request table; the runaway check, which is not in it, by runaway(). */
+function handle(engine: Engine, request: EngineRequest) {
+  if (request.type === 'runaway') return runaway(engine);
+  return handleRequest(partsOf(engine), request);
+}
+
+/** What the request table's handlers run on, in this worker. */
+function partsOf({ host, pglite }: Engine): EngineParts {
+  return { host, backpressure, labOnPGlite: pglite !== null, wholeBundle: withWholeBundle };
+}
+
+/**
+ * A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second statement
+ * waits for a lock nobody can release, spinning forever. The page's watchdog ends it.
+ */
+async function runaway({ pglite }: Engine): Promise<never> {
+  if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
+  await pglite.reset(seedJson(SCENARIOS[0]!));
+  await pglite.pg.exec(`BEGIN; SELECT run_id FROM runs FOR UPDATE; PREPARE TRANSACTION 'lease_lab_runaway'`);
+  await pglite.pg.query('SELECT run_id FROM runs FOR UPDATE');
+  throw new Error('the runaway statement returned; PGlite no longer spins on lock waits');
 }
 
 /**

@@ -1,16 +1,23 @@
 /**
  * The engine side of the protocol: one Simulation on one LabDatabase, driven by load and apply
  * requests. It runs inside the Web Worker in the browser and in-process in Node tests.
+ *
+ * The database is the learner's, and it can be lent: to the lesson's run (lendDatabase) or to the console
+ * standing behind the end of the trace. A loan is recorded (`lentTo`) and ended by takeBack(), which
+ * replays the learner's schedule; every learner request takes the database back first.
  */
 import type { LabDatabase } from '../db/port';
-import { nextPolicyToken, runSchedule } from '../engine/run';
+import { nextPolicyToken } from '../engine/run';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
 import { clockIso } from '../sim/clock';
 import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
-import { STRATEGIES, type Trace, type TraceStep } from '../sim/types';
+import { STRATEGIES, type TraceStep } from '../sim/types';
 import { checkConsoleSql } from '../sql/console';
-import type { ApplyRequest, ApplyResult, ConsoleRequest, ConsoleResult, EndStatus, LoadRequest, LoadResult, RefusedToken, RunTraceRequest } from './protocol';
+import type { ApplyRequest, ApplyResult, ConsoleRequest, ConsoleResult, EndStatus, LoadRequest, LoadResult, RefusedToken } from './protocol';
+
+/** Who has the learner's database: the lesson's run, or the console standing after an earlier step. */
+export type Borrower = 'lesson' | 'console';
 
 /** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
 const PROGRESS_EVERY_MS = 200;
@@ -19,9 +26,9 @@ export class EngineHost {
   private sim: Simulation | null = null;
   /** The last worker letter applied: where round-robin carries on from. */
   private lastWorker: string | undefined;
-  /** Another run used the database since the learner's last move: rebuild by replay before the next. */
-  private databaseReused = false;
-  /** While the database is reused: the console's replay of the learner's first tokens it stands at, if any. */
+  /** Who the learner's database is lent to (null: the learner's simulation stands on it). */
+  private lentTo: Borrower | null = null;
+  /** While lent to the console: its replay of the learner's first tokens, kept for its next statement there. */
   private consoleView: Simulation | null = null;
 
   constructor(
@@ -48,7 +55,8 @@ export class EngineHost {
     const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true };
     const sim = new Simulation(this.db, scenario, settings);
     this.sim = sim;
-    this.databaseReused = false;
+    // A load starts the learner afresh: whatever had the database has lost it.
+    this.lentTo = null;
     this.consoleView = null;
     this.lastWorker = undefined;
     await sim.reset();
@@ -72,15 +80,38 @@ export class EngineHost {
     return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
   }
 
-  /** A whole schedule on its own, for the lesson; the learner's simulation is replayed afterwards. */
-  async runTrace(request: RunTraceRequest): Promise<Trace> {
-    this.databaseReused = true;
+  /**
+   * Lends the learner's database to `borrower` for `work` (the lesson's own runs reset it and play their
+   * schedule). The learner's simulation is replayed onto it before the learner's next move (takeBack).
+   */
+  async lendDatabase<T>(borrower: Borrower, work: (db: LabDatabase) => Promise<T>): Promise<T> {
+    this.lend(borrower);
+    return work(this.db);
+  }
+
+  private lend(borrower: Borrower): void {
+    this.lentTo = borrower;
     this.consoleView = null;
-    return runSchedule(this.db, request.scenario, request.settings, request.schedule, { onInapplicable: 'error' });
+  }
+
+  /** Ends a loan: replays the learner's schedule from a reset (the same tokens give the same state). */
+  private async takeBack(): Promise<void> {
+    if (this.lentTo === null) return;
+    this.lentTo = null;
+    this.consoleView = null;
+    const old = this.sim;
+    if (!old) return;
+    const sim = new Simulation(this.db, old.scenario, old.settings);
+    await sim.reset();
+    for (const token of old.trace().schedule) {
+      this.progress();
+      await sim.apply(token);
+    }
+    this.sim = sim;
   }
 
   async apply(request: ApplyRequest): Promise<ApplyResult> {
-    if (this.databaseReused) await this.rebuild();
+    await this.takeBack();
     const sim = this.current();
     const refused: RefusedToken[] = [];
     for (const [index, token] of request.candidates.entries()) {
@@ -112,20 +143,19 @@ export class EngineHost {
 
   /**
    * Makes the database stand after the first `tokens` tokens of the learner's schedule: as it is at the
-   * end, else by replaying that prefix (kept for the next console statement at the same place). The
-   * learner's own simulation is rebuilt by replay before its next move, as after a lesson's run.
+   * end (taken back if lent), else lent to the console for a replay of that prefix (kept for the next
+   * console statement at the same place) and taken back before the learner's next move.
    */
   private async standAt(tokens: number): Promise<{ sim: Simulation; tokens: number }> {
     const learner = this.current();
     const schedule = learner.trace().schedule;
     const upTo = Math.max(0, Math.min(schedule.length, Math.floor(tokens)));
     if (upTo === schedule.length) {
-      if (this.databaseReused) await this.rebuild();
+      await this.takeBack();
       return { sim: this.current(), tokens: upTo };
     }
-    if (this.databaseReused && this.consoleView && this.consoleView.trace().schedule.length === upTo) return { sim: this.consoleView, tokens: upTo };
-    this.databaseReused = true;
-    this.consoleView = null;
+    if (this.lentTo === 'console' && this.consoleView && this.consoleView.trace().schedule.length === upTo) return { sim: this.consoleView, tokens: upTo };
+    this.lend('console');
     const view = new Simulation(this.db, learner.scenario, learner.settings);
     await view.reset();
     for (const token of schedule.slice(0, upTo)) {
@@ -156,21 +186,6 @@ export class EngineHost {
 
   private noteWorker(token: string): void {
     if (/^[A-Z]$/.test(token.trim())) this.lastWorker = token.trim();
-  }
-
-  /** Replays the learner's schedule from a reset: the same tokens give the same state. */
-  private async rebuild(): Promise<void> {
-    this.databaseReused = false;
-    this.consoleView = null;
-    const old = this.sim;
-    if (!old) return;
-    const sim = new Simulation(this.db, old.scenario, old.settings);
-    await sim.reset();
-    for (const token of old.trace().schedule) {
-      this.progress();
-      await sim.apply(token);
-    }
-    this.sim = sim;
   }
 
   private current(): Simulation {

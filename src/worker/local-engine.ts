@@ -1,29 +1,35 @@
 /**
- * The engine in the same thread, for Node tests and tools: the same host and protocol as the Web
- * Worker, without the worker (and without a watchdog, since nothing here can be terminated).
+ * The engine in the same thread, for Node tests and tools: the same request table as the Web Worker
+ * (requests.ts), without the worker (and without a watchdog, since nothing here can be terminated).
  */
-import type { LabDatabase } from '../db/port';
+import type { BackpressureDatabase, LabDatabase } from '../db/port';
+import { BackpressureHost } from './backpressure-host';
 import type { Engine, EngineEvent } from './client';
 import { EngineHost } from './host';
 import type { EngineRequest, EngineResultOf } from './protocol';
+import { type EngineParts, handleRequest } from './requests';
+
+export interface LocalEngineOptions {
+  /** The backpressure lab's database (PGliteBackpressure on a PGlite); without it, backpressure requests fail. */
+  openBackpressure?: () => Promise<BackpressureDatabase>;
+}
 
 export class LocalEngine implements Engine {
-  private host: Promise<EngineHost>;
+  private parts: Promise<EngineParts>;
   private listeners = new Set<(event: EngineEvent) => void>();
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly open: () => Promise<LabDatabase>) {
-    this.host = this.boot();
+  constructor(
+    private readonly open: () => Promise<LabDatabase>,
+    private readonly options: LocalEngineOptions = {},
+  ) {
+    this.parts = this.boot();
   }
 
   request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
     const run = this.chain.then(async () => {
-      const host = await this.host;
-      if (request.type === 'load') return host.load(request);
-      if (request.type === 'apply') return host.apply(request);
-      if (request.type === 'run-trace') return host.runTrace(request);
-      if (request.type === 'console') return host.console(request);
-      throw new Error('a local engine cannot run away');
+      if (request.type === 'runaway') throw new Error('a local engine cannot run away');
+      return handleRequest(await this.parts, request);
     });
     this.chain = run.catch(() => undefined);
     return run as Promise<EngineResultOf<R>>;
@@ -31,7 +37,7 @@ export class LocalEngine implements Engine {
 
   subscribe(listener: (event: EngineEvent) => void): () => void {
     this.listeners.add(listener);
-    void this.host.then(
+    void this.parts.then(
       () => listener({ kind: 'ready', bootMs: 0 }),
       (error: unknown) => listener({ kind: 'failed', message: String(error) }),
     );
@@ -39,10 +45,12 @@ export class LocalEngine implements Engine {
   }
 
   restart(): void {
-    this.host = this.boot();
+    this.parts = this.boot();
   }
 
-  private async boot(): Promise<EngineHost> {
-    return new EngineHost(await this.open());
+  private async boot(): Promise<EngineParts> {
+    const db = await this.open();
+    const openBackpressure = this.options.openBackpressure ?? (() => Promise.reject(new Error(`the backpressure lab needs a backpressure database, which this engine on ${db.kind} was not given`)));
+    return { host: new EngineHost(db), backpressure: new BackpressureHost(openBackpressure), labOnPGlite: db.kind === 'pglite', wholeBundle: () => Promise.resolve() };
   }
 }

@@ -1,10 +1,13 @@
 /**
  * The messages between the page and the engine's Web Worker. Everything is plain data (structured
  * clone), and every request carries an id so the page can match answers and time out the ones that hang.
+ * The requests' payloads are defined here; which requests exist, and what each answers, is the request
+ * table's (requests.ts).
  */
-import type { ConsoleAnswer } from '../db/port';
+import type { ConsoleAnswer, ConsoleValue } from '../db/port';
 import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
-import type { RunRow, Scenario, Settings, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
+import type { RunRow, Scenario, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
+import type { TableRequest, TableResultOf } from './requests';
 
 /** What the page needs to know about the end of the trace to offer the next moves. */
 export interface EndStatus {
@@ -70,7 +73,8 @@ export interface ApplyResult {
 
 /**
  * Makes the engine run a statement that never returns, the way a lock wait does inside PGlite, so the
- * page's watchdog can be seen to work. Only reachable from the developer console and the browser tests.
+ * page's watchdog can be seen to work. A developer check, not one of the lab's requests (it is not in the
+ * request table): only the Web Worker answers it, only the developer console and the browser tests send it.
  */
 export interface RunawayRequest {
   type: 'runaway';
@@ -78,7 +82,8 @@ export interface RunawayRequest {
 
 /**
  * Plays a whole schedule on a scenario (possibly one the lesson built) from a fresh start, for the
- * lesson's predict-then-run questions. The learner's own simulation is rebuilt by replay before its next move.
+ * lesson's predict-then-run questions. The learner's database is lent to it (EngineHost.lendDatabase)
+ * and taken back, by replay, before the learner's next move.
  */
 export interface RunTraceRequest {
   type: 'run-trace';
@@ -89,8 +94,8 @@ export interface RunTraceRequest {
 
 /**
  * The learner's SQL console: one statement, read-only, on the database as it stands after the first
- * `upTo` schedule tokens (the cursor may be behind the end of the trace after Back). The engine replays
- * to that point when it has to; the learner's simulation is then rebuilt by replay before its next move.
+ * `upTo` schedule tokens (the cursor may be behind the end of the trace after Back). Behind the end, the
+ * database is lent to a replay of that prefix, and taken back by replay before the learner's next move.
  */
 export interface ConsoleRequest {
   type: 'console';
@@ -105,6 +110,8 @@ export interface ConsoleAt {
   tokens: number;
   clockSeconds: number;
 }
+
+export type { ConsoleValue };
 
 export type ConsoleResult = (ConsoleAnswer & { at: ConsoleAt }) | { kind: 'refused'; reason: string };
 
@@ -133,19 +140,11 @@ export interface BackpressureChunk {
   finished: boolean;
 }
 
-export type EngineRequest = LoadRequest | ApplyRequest | RunawayRequest | RunTraceRequest | ConsoleRequest | BackpressureRequest;
+/** Every request the engine answers: the request table's (requests.ts), and the developer's runaway check. */
+export type EngineRequest = TableRequest | RunawayRequest;
 
-export type EngineResultOf<R extends EngineRequest> = R extends LoadRequest
-  ? LoadResult
-  : R extends ApplyRequest
-    ? ApplyResult
-    : R extends RunTraceRequest
-      ? Trace
-      : R extends ConsoleRequest
-        ? ConsoleResult
-        : R extends BackpressureRequest
-          ? BackpressureChunk
-          : never;
+/** What the engine answers to a request: its table entry's result (the runaway check never answers). */
+export type EngineResultOf<R extends EngineRequest> = R extends TableRequest ? TableResultOf<R> : never;
 
 export type ToWorker = { id: number; request: EngineRequest };
 
@@ -163,5 +162,5 @@ export type FromWorker =
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
-  | { kind: 'result'; id: number; result: LoadResult | ApplyResult | Trace | ConsoleResult | BackpressureChunk }
+  | { kind: 'result'; id: number; result: EngineResultOf<EngineRequest> }
   | { kind: 'error'; id: number; message: string };

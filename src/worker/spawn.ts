@@ -4,9 +4,9 @@ import { WorkerEngine } from './client';
 let started: WorkerEngine | null = null;
 
 /**
- * The page's engine, started on the first call: main.tsx's call and the backpressure view's get the same
- * one, so a tab has one worker and one Postgres whichever asks first (a link to the backpressure view
- * asks while the page's modules load). A disposed engine (a hot reload) is replaced.
+ * The page's engine, started on the first call (main.tsx, before the page's modules load; the composition
+ * root hands it to the lab and the backpressure view), so a tab has one worker and one Postgres. A
+ * disposed engine (a hot reload) is replaced.
  */
 export function startWorkerEngine(): WorkerEngine {
   if (started && !started.disposed) return started;

@@ -1,8 +1,8 @@
 /** One PGlite-backed lab database per test file, and a helper to run a scenario on it. */
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
-import { defaultSettings, type RunOptions, runSchedule } from '../../src/engine/run';
-import { findScenario } from '../../src/scenarios';
+import { type RunOptions, runSchedule } from '../../src/engine/run';
+import { defaultSettings, findScenario } from '../../src/scenarios';
 import type { Settings, Trace } from '../../src/sim/types';
 
 let shared: Promise<PGliteLab> | null = null;

@@ -1,8 +1,8 @@
 /** The backpressure view on the page's engine: stretches asked in order, a watchdog's restart survived, a newer request winning. */
 import { describe, expect, it } from 'vitest';
 import type { TickMetrics } from '../../src/sim/backpressure/types';
-import { backpressureOnEngine, STRETCH_SECONDS } from '../../src/ui/backpressure/client';
-import type { FromBackpressureWorker } from '../../src/ui/backpressure/protocol';
+import { backpressureOnEngine, STRETCH_SECONDS } from '../../src/store/backpressure-engine';
+import type { BackpressureEvent } from '../../src/store/backpressure-store';
 import { type Engine, type EngineEvent, WatchdogError } from '../../src/worker/client';
 import type { BackpressureChunk, BackpressureRequest, EngineRequest } from '../../src/worker/protocol';
 import { findPreset } from '../../src/sim/backpressure/presets';
@@ -45,7 +45,7 @@ function fakeEngine(length: number, answer?: (count: number) => Error | null) {
 }
 
 function collect(client: ReturnType<typeof backpressureOnEngine>) {
-  const heard: FromBackpressureWorker[] = [];
+  const heard: BackpressureEvent[] = [];
   client.subscribe((message) => heard.push(message));
   return heard;
 }

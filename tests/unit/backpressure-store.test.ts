@@ -2,17 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { TickMetrics } from '../../src/sim/backpressure/types';
 import { decodeBackpressureLink, encodeBackpressureLink, isBackpressureFragment } from '../../src/store/backpressure-link';
-import { createBackpressureStore, lastShowable, linkOf } from '../../src/store/backpressure-store';
+import { type BackpressureEvent, createBackpressureStore, type LanesRequest, lastShowable, linkOf } from '../../src/store/backpressure-store';
 import { decodeView } from '../../src/store/permalink';
-import type { FromBackpressureWorker, SimulateRequest } from '../../src/ui/backpressure/protocol';
 
 function tick(second: number): TickMetrics {
   return { second, arrived: 1, pending: [0, 0], running: [1, 0], calling: 1, done: 0, stopped: 0, costCents: [second, 0], idleClaims: 0, throttledCalls: 0, steps: 1 };
 }
 
 function harness() {
-  const sent: SimulateRequest[] = [];
-  let listener: (message: FromBackpressureWorker) => void = () => undefined;
+  const sent: LanesRequest[] = [];
+  let listener: (message: BackpressureEvent) => void = () => undefined;
   const frames: ((now: number) => void)[] = [];
   const store = createBackpressureStore({
     engine: () => ({

@@ -6,8 +6,7 @@ import { playBackpressure } from '../../src/engine/backpressure';
 import { BackpressureHost } from '../../src/worker/backpressure-host';
 import { arrivalsFor } from '../../src/sim/backpressure/arrivals';
 import { clampKnob, findPreset, KNOBS, totalRuns } from '../../src/sim/backpressure/presets';
-import { quantile, waitsByTenant } from '../../src/sim/backpressure/summary';
-import type { BackpressureConfig } from '../../src/sim/backpressure/types';
+import type { BackpressureConfig, ClaimRecord } from '../../src/sim/backpressure/types';
 import { clockIso } from '../../src/sim/clock';
 import { sqlText } from '../../src/sql/registry';
 
@@ -23,6 +22,20 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
 });
+
+/** The waits of each tenant's claims, sorted. */
+function waitsByTenant(claims: readonly ClaimRecord[], tenantCount: number): number[][] {
+  const waits: number[][] = Array.from({ length: tenantCount }, () => []);
+  for (const claim of claims) waits[claim.tenant]?.push(claim.waitedSeconds);
+  for (const list of waits) list.sort((a, b) => a - b);
+  return waits;
+}
+
+/** The q-quantile (0 to 1) of sorted numbers, nearest rank. */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
 
 const overload = findPreset('overload')!.config;
 const starvation = findPreset('starvation')!.config;

@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureLabDataDir } from '../../scripts/build-datadir-plugin.mjs';
 import { bootLab, LAB_BUNDLE_FILES, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
-import { defaultSettings, runSchedule } from '../../src/engine/run';
+import { runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
-import { SCENARIOS } from '../../src/scenarios';
+import { defaultSettings, SCENARIOS } from '../../src/scenarios';
 import { threeWorkers } from '../../src/scenarios/three-workers';
 import { STRATEGIES } from '../../src/sim/types';
 

@@ -1,7 +1,7 @@
 /** The console's history in localStorage: newest first, at most 50, and whatever is stored is checked. */
 import { describe, expect, it } from 'vitest';
-import type { StorageLike } from '../../src/store/persist';
-import { HISTORY_KEY, HISTORY_LIMIT, loadHistory, remember, saveHistory } from '../../src/ui/console/history';
+import type { StorageLike } from '../../src/persist/saved';
+import { HISTORY_KEY, HISTORY_LIMIT, loadHistory, remember, saveHistory } from '../../src/store/console-history';
 
 function memory(initial: Record<string, string> = {}): StorageLike & { data: Record<string, string> } {
   const data = { ...initial };

@@ -10,7 +10,7 @@ import { Simulation } from '../../src/engine/simulation';
 import { CHALLENGES, findChallenge } from '../../src/lessons/challenges';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { PREDICT_GENERATORS } from '../../src/lessons/predict';
-import { createEngineRunner } from '../../src/lessons/runner';
+import { createEngineRunner } from '../support/lesson-runner';
 import { matchesExpectation, stepsAtToken } from '../../src/lessons/trace-read';
 import type { RunTrace } from '../../src/lessons/types';
 import { findScenario } from '../../src/scenarios';

@@ -22,7 +22,7 @@ import {
   withHints,
   withPrediction,
 } from '../../src/lessons/progress';
-import { createProgressStore, type StorageLike, unreadableKey } from '../../src/lessons/progress-store';
+import { createProgressStore, type StorageLike, unreadableKey } from '../../src/store/progress-store';
 import { QUIZ } from '../../src/lessons/quiz';
 
 class MemoryStorage implements StorageLike {

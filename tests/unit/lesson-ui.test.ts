@@ -10,7 +10,7 @@ import { CHAPTERS } from '../../src/lessons/chapters';
 import { CONCEPTS } from '../../src/lessons/concepts';
 import { EXIT_CRITERIA } from '../../src/lessons/exit-criteria';
 import { PREDICT_GENERATORS } from '../../src/lessons/predict';
-import { createProgressStore, type StorageLike } from '../../src/lessons/progress-store';
+import { createProgressStore, type StorageLike } from '../../src/store/progress-store';
 import { QUIZ } from '../../src/lessons/quiz';
 import type { OpenScenario, RunTrace } from '../../src/lessons/types';
 import { ChallengesView } from '../../src/ui/lesson/ChallengesView';

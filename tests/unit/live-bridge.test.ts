@@ -9,7 +9,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LIVE_HEADER } from '../../src/db/bridge-lab';
+import { LIVE_HEADER } from '../../src/db/live-header';
 import { LAB_SCHEMA_NOTE, labTableStatements } from '../../src/db/postgres-lab';
 import { type CheckedRequest, checkRequest, RefusedRequest } from '../../src/live/requests';
 import { type Bridge, type LiveBackend, startBridge } from '../../src/live/server';

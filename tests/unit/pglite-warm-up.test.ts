@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGliteLab } from '../../src/db/pglite-lab';
-import { defaultSettings } from '../../src/engine/run';
+import { defaultSettings } from '../../src/scenarios';
 import { Simulation } from '../../src/engine/simulation';
 import { threeWorkers } from '../../src/scenarios/three-workers';
 import { labDatabase } from '../support/lab';

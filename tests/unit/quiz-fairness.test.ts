@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseProgress, serializeProgress, withAnswer } from '../../src/lessons/progress';
-import { createProgressStore, type StorageLike } from '../../src/lessons/progress-store';
+import { createProgressStore, type StorageLike } from '../../src/store/progress-store';
 import { displayedChoices, isCorrect, QUIZ } from '../../src/lessons/quiz';
 import type { MultipleChoiceQuestion, SingleChoiceQuestion } from '../../src/lessons/types';
 

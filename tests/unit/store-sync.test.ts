@@ -5,8 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { defaultSettings } from '../../src/engine/run';
-import { SCENARIOS } from '../../src/scenarios';
+import { defaultSettings, SCENARIOS } from '../../src/scenarios';
 import type { LabStore } from '../../src/store/lab-store';
 import { decodeView } from '../../src/store/permalink';
 import type { StorageLike } from '../../src/store/persist';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticTrace } from '../../src/timeline/dev/synthetic';
+import { syntheticTrace } from '../../scripts/timeline-preview/synthetic';
 import { layoutTimeline } from '../../src/timeline/layout';
 import { steady } from '../../src/timeline/steady';
 

@@ -1,24 +1,19 @@
 /**
- * The backpressure view's store, one per page, made on first import. It follows the address from the
- * start (a link to the view opens it) and plays on the page's engine worker, whose Postgres the race
- * lab started: a tab has one Postgres.
+ * The backpressure view's store, made once per page by the composition root (src/app/page.tsx) and handed
+ * to the view through this context.
  */
+import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import { type BackpressureState, connectBackpressureOutside, createBackpressureStore } from '../../store/backpressure-store';
-import { startWorkerEngine } from '../../worker/spawn';
-import { backpressureOnEngine } from './client';
+import type { BackpressureState, BackpressureStore } from '../../store/backpressure-store';
 
-export const backpressureStore = createBackpressureStore({
-  engine: () => backpressureOnEngine(startWorkerEngine),
-  frame: (callback) => requestAnimationFrame(callback),
-});
+export const BackpressureContext = createContext<BackpressureStore | null>(null);
 
-if (typeof window !== 'undefined') {
-  connectBackpressureOutside(backpressureStore, window);
-  // For the browser tests and the curious, beside the lab's own store.
-  (window as unknown as { leaseLabBackpressure: unknown }).leaseLabBackpressure = { store: backpressureStore };
+export function useBackpressureStore(): BackpressureStore {
+  const store = useContext(BackpressureContext);
+  if (!store) throw new Error('useBackpressure must be used inside <BackpressureContext.Provider>');
+  return store;
 }
 
 export function useBackpressure<T>(selector: (state: BackpressureState) => T): T {
-  return useStore(backpressureStore, selector);
+  return useStore(useBackpressureStore(), selector);
 }

@@ -4,14 +4,15 @@
  */
 import { useEffect } from 'react';
 import { commandFor } from '../keys';
-import { backpressureStore } from './context';
+import { useBackpressureStore } from './context';
 
 export function useBackpressureKeys(): void {
+  const store = useBackpressureStore();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const command = commandFor(event);
       if (!command) return;
-      const state = backpressureStore.getState();
+      const state = store.getState();
       switch (command.kind) {
         case 'toggle-play':
           if (state.playing) state.pause();
@@ -37,5 +38,5 @@ export function useBackpressureKeys(): void {
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, []);
+  }, [store]);
 }

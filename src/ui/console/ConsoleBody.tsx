@@ -3,14 +3,13 @@
  * as it stands at the cursor. What is allowed, and why, is said in the panel; the rules are in
  * sql/console.ts. SqlConsole loads it when the panel is first opened and keeps it mounted after.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
-import { STATEMENT_LIMIT_MS } from '../../worker/client';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { tokensRevealed } from '../../store/script';
-import { CONSOLE_ROWS_SHOWN } from '../../store/session-slice';
+import { CONSOLE_ROWS_SHOWN, STATEMENT_LIMIT_MS } from '../../store/session-slice';
 import { useLab, usePanelLab } from '../../store/react';
 import { useReady } from '../hooks';
 import { ConsoleResultView, type ConsoleRun, placeLabel } from './ConsoleResultView';
-import { browserStorage, loadHistory, remember, saveHistory } from './history';
+import { useConsoleHistory } from './context';
 import { PRESETS } from './presets';
 import { SqlEditor } from './SqlEditor';
 
@@ -21,9 +20,9 @@ export function ConsoleBody() {
   const steps = usePanelLab((s) => s.steps);
   const position = usePanelLab((s) => s.position);
   const enginePhase = useLab((s) => s.enginePhase);
-  const storage = useMemo(() => browserStorage(), []);
   const [text, setText] = useState(PRESETS[0]!.sql);
-  const [history, setHistory] = useState(() => loadHistory(storage));
+  const history = useConsoleHistory((s) => s.entries);
+  const rememberStatement = useConsoleHistory((s) => s.remember);
   /** Where ↑/↓ is in the history: -1 is the statement being written (kept in `draft`). */
   const [browsing, setBrowsing] = useState(-1);
   const draft = useRef('');
@@ -46,9 +45,7 @@ export function ConsoleBody() {
   const run = useCallback(
     async (sql: string) => {
       if (running) return;
-      const next = remember(history, sql);
-      setHistory(next);
-      saveHistory(storage, next);
+      rememberStatement(sql);
       setBrowsing(-1);
       setRunning(true);
       try {
@@ -58,7 +55,7 @@ export function ConsoleBody() {
         setRunning(false);
       }
     },
-    [running, history, storage, runConsole],
+    [running, rememberStatement, runConsole],
   );
 
   const onHistory = (direction: -1 | 1): boolean => {

@@ -1,6 +1,5 @@
-import type { ConsoleValue } from '../../db/port';
 import { clockLabel } from '../../sim/clock';
-import type { ConsoleOutcome } from '../../store/types';
+import type { ConsoleOutcome, ConsoleValue } from '../../store/types';
 import { ScrollBox } from '../ScrollBox';
 
 /** A console answer, with what the learner ran and where. */

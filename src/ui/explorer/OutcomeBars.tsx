@@ -1,4 +1,4 @@
-import type { Exploration } from '../../engine/explore';
+import type { Exploration } from '../../sim/exploration';
 import { WitnessLink } from './WitnessLink';
 
 /**

@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import type { Exploration, OutcomeGroup } from '../../engine/explore';
+import type { Exploration, OutcomeGroup } from '../../sim/exploration';
 import { encodeView } from '../../store/permalink';
 
 /**

@@ -6,7 +6,7 @@ import './lesson.css';
 import { useEffect, useId, useRef, useState } from 'react';
 import { CHALLENGES } from '../../lessons/challenges';
 import { findChapter } from '../../lessons/chapters';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import type { Challenge, Judgement, OpenScenario } from '../../lessons/types';
 import { findScenario } from '../../scenarios';
 import { STRATEGY_LABELS, type Trace } from '../../sim/types';

@@ -2,7 +2,7 @@
 import './lesson.css';
 import { type CriterionStatus, evaluateExitCriteria } from '../../lessons/exit-criteria';
 import { findGenerator } from '../../lessons/predict';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import type { Requirement } from '../../lessons/types';
 import { LessonLink } from './links';
 import { useLessonProgress } from './useLessonProgress';

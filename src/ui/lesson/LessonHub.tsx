@@ -6,7 +6,7 @@ import './lesson.css';
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { findChallenge } from '../../lessons/challenges';
 import { findChapter } from '../../lessons/chapters';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import { findQuestion } from '../../lessons/quiz';
 import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import type { Trace } from '../../sim/types';

@@ -2,7 +2,7 @@
 import './lesson.css';
 import { useRef, useState } from 'react';
 import { CHAPTERS, findChapter, nextChapter } from '../../lessons/chapters';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import { ChapterView } from './ChapterView';
 import { TableOfContents } from './TableOfContents';

@@ -2,7 +2,7 @@
 import './lesson.css';
 import { useEffect, useRef, useState } from 'react';
 import { chaptersDone, quizScore } from '../../lessons/progress';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import { CHALLENGES } from '../../lessons/challenges';
 import { CHAPTERS } from '../../lessons/chapters';
 import { useLessonProgress } from './useLessonProgress';

@@ -2,7 +2,7 @@
 import './lesson.css';
 import { useEffect, useState } from 'react';
 import { quizScore } from '../../lessons/progress';
-import type { ProgressStore } from '../../lessons/progress-store';
+import type { ProgressStore } from '../../store/progress-store';
 import { countByKind, QUIZ } from '../../lessons/quiz';
 import type { QuizQuestion, RunTrace } from '../../lessons/types';
 import { QuestionCard } from './QuestionCard';

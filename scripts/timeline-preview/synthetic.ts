@@ -3,9 +3,9 @@
  * working and completing runs, the clock moves every few steps, and now and then a lock wait happens.
  * For measuring how the timeline copes with thousands of steps.
  */
-import { clockIso } from '../../sim/clock';
-import { initialWorker } from '../../sim/worker';
-import type { RunRow, Trace, TraceStep, Verdict, WorkerState } from '../../sim/types';
+import { clockIso } from '../../src/sim/clock';
+import { initialWorker } from '../../src/sim/worker';
+import type { RunRow, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 
 const CYCLE = ['claim', 'commit', 'work', 'heartbeat', 'work', 'complete'] as const;
 

@@ -3,10 +3,9 @@
  * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
  * between two stretches, and its watchdog watches these too.
  */
-import type { BackpressureEngine } from '../../store/backpressure-store';
-import { type Engine, WatchdogError } from '../../worker/client';
-import type { BackpressureChunk, BackpressureRequest } from '../../worker/protocol';
-import type { FromBackpressureWorker, SimulateRequest } from './protocol';
+import { type Engine, WatchdogError } from '../worker/client';
+import type { BackpressureChunk, BackpressureRequest } from '../worker/protocol';
+import type { BackpressureEngine, BackpressureEvent, LanesRequest } from './backpressure-store';
 
 /** Simulated seconds per request: a fraction of a second of work, so the race lab never waits long. */
 export const STRETCH_SECONDS = 60;
@@ -15,13 +14,13 @@ const RETRIES = 2;
 
 /** `engine` is asked for at each use: the page's engine (the same one every time, unless a hot reload replaced it). */
 export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
-  const listeners = new Set<(message: FromBackpressureWorker) => void>();
-  const emit = (message: FromBackpressureWorker) => {
+  const listeners = new Set<(message: BackpressureEvent) => void>();
+  const emit = (message: BackpressureEvent) => {
     for (const listener of listeners) listener(message);
   };
   let latest = 0;
 
-  async function simulate({ id, config, policies }: SimulateRequest): Promise<void> {
+  async function simulate({ id, config, policies }: LanesRequest): Promise<void> {
     for (const policy of policies) {
       let from = 0;
       let retries = 0;

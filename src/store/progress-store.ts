@@ -1,30 +1,29 @@
 /**
- * A tiny observable store for lesson progress, saved to localStorage (or any Storage-like object).
+ * A tiny observable store for lesson progress, saved to localStorage (or any Storage-like object) through
+ * the lab's one persistence mechanism (persist/saved.ts, with lessons/progress.ts's format); the
+ * composition root (src/app/page.tsx) makes the page's one.
  * Storage that is missing, blocked or full never breaks the lesson: progress stays in memory and the
  * learner gets a notice saying so. Saved text that did not read (in whole or in part) is copied under
  * `<key>:unreadable` before the first save replaces it, and a record from a newer version of the lab is
  * never written over.
  */
+import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
 import {
   emptyProgress,
   type LessonProgress,
   PROGRESS_STORAGE_KEY,
   type ProgressNotice,
-  parseProgress,
-  serializeProgress,
+  progressFormat,
+  progressFrom,
   withAnswer,
   withChallengeWon,
   withChapterDone,
   withChapterStep,
   withHints,
   withPrediction,
-} from './progress';
+} from '../lessons/progress';
 
-export interface StorageLike {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
+export type { StorageLike };
 
 export interface ProgressState {
   progress: LessonProgress;
@@ -42,6 +41,17 @@ export function unreadableKey(key: string): string {
   return `${key}:unreadable`;
 }
 const UNREADABLE_KEPT = 5;
+
+/** The copies kept aside: a list of texts, newest last (anything else there is replaced by a list that reads). */
+function unreadableFormat(key: string): SavedFormat<string[]> {
+  return {
+    key: unreadableKey(key),
+    version: 1,
+    versionOf: (value) => (Array.isArray(value) ? 1 : null),
+    decode: (value) => (value as unknown[]).filter((entry): entry is string => typeof entry === 'string'),
+    encode: (texts) => texts,
+  };
+}
 
 export interface ProgressStore {
   getState(): ProgressState;
@@ -94,6 +104,8 @@ function saveFailed(error: unknown): ProgressNotice {
 
 export function createProgressStore(options: ProgressStoreOptions): ProgressStore {
   const key = options.key ?? PROGRESS_STORAGE_KEY;
+  const format = progressFormat(undefined, key);
+  const asideFormat = unreadableFormat(key);
   const now = options.now ?? (() => Date.now());
   const storage = options.storage;
   const newSeed = options.newSeed ?? randomSeed;
@@ -111,14 +123,9 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
     seedSaved = false;
     learnerSeed ??= newSeed();
     const seed = learnerSeed;
-    if (!storage) return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false, seed };
-    let text: string | null;
-    try {
-      text = storage.getItem(key);
-    } catch {
-      return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false, seed };
-    }
-    const parsed = parseProgress(text);
+    const loaded = loadSaved(storage, format);
+    if (loaded.kind === 'blocked') return { progress: emptyProgress(), notice: UNAVAILABLE, persistent: false, readOnly: false, seed };
+    const parsed = progressFrom(loaded);
     aside = parsed.unreadable ?? null;
     seedSaved = parsed.seed !== undefined;
     learnerSeed = parsed.seed ?? learnerSeed;
@@ -128,16 +135,11 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
 
   /** Copies the unreadable text under its own key; throws if storage refuses it (then the record stays). */
   function keepAside(target: StorageLike, text: string): void {
-    const asideKey = unreadableKey(key);
-    let kept: string[] = [];
-    try {
-      const before: unknown = JSON.parse(target.getItem(asideKey) ?? '[]');
-      if (Array.isArray(before)) kept = before.filter((entry): entry is string => typeof entry === 'string');
-    } catch {
-      // Whatever was there is replaced by a list that reads.
-    }
+    const before = loadSaved(target, asideFormat);
+    let kept = before.kind === 'read' ? before.state : [];
     if (!kept.includes(text)) kept = [...kept, text].slice(-UNREADABLE_KEPT);
-    target.setItem(asideKey, JSON.stringify(kept));
+    const saved = saveSaved(target, asideFormat, kept);
+    if (!saved.ok) throw saved.error;
   }
 
   let state = read();
@@ -155,7 +157,8 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       // The damaged record is replaced only once a copy of it is safe under its own key.
       if (aside !== null) keepAside(storage, aside);
       aside = null;
-      storage.setItem(key, serializeProgress(progress, seed));
+      const saved = saveSaved(storage, format, { progress, seed, damaged: 0 });
+      if (!saved.ok) throw saved.error;
       seedSaved = true;
       const notice = state.notice?.kind === 'save-failed' || state.notice?.kind === 'storage-unavailable' ? null : state.notice;
       return { progress, notice, persistent: true, readOnly: false, seed };
@@ -194,12 +197,7 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       if (state.notice) emit({ ...state, notice: null });
     },
     reset() {
-      let persistent = storage !== null;
-      try {
-        storage?.removeItem(key);
-      } catch {
-        persistent = false;
-      }
+      const persistent = storage !== null && forgetSaved(storage, key);
       aside = null;
       seedSaved = false;
       learnerSeed = newSeed();
@@ -240,12 +238,4 @@ export function browserStorage(): StorageLike | null {
     }
     return null;
   }
-}
-
-let shared: ProgressStore | null = null;
-
-/** The store every lesson component uses unless it is given another one. */
-export function defaultProgressStore(): ProgressStore {
-  shared ??= createProgressStore({ storage: browserStorage() });
-  return shared;
 }

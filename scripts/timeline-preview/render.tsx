@@ -2,14 +2,14 @@
  * Renders the timeline for the preview traces to standalone HTML files and screenshots them with
  * Debian's Chromium (dev only):
  *
- *   node --import tsx --import ./scripts/raw-loader.mjs src/timeline/dev/render.tsx [out-dir] [--dark] [--widths=1280,800]
+ *   npm run timeline:render -- [out-dir] [--dark] [--widths=1280,800]
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { timelineHeight } from '../layout';
-import { Timeline } from '../Timeline';
+import { timelineHeight } from '../../src/timeline/layout';
+import { Timeline } from '../../src/timeline/Timeline';
 import { buildPreviewTraces } from './traces';
 
 const args = process.argv.slice(2);

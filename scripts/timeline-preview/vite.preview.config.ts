@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 export default defineConfig({
-  root: new URL('../../..', import.meta.url).pathname,
+  root: new URL('../..', import.meta.url).pathname,
   base: './',
   plugins: [react()],
   optimizeDeps: { exclude: ['@electric-sql/pglite'] },

@@ -1,10 +1,10 @@
 /**
- * A RunTrace on a LabDatabase, for hosts that hold the database themselves (the tests, a Web Worker).
+ * A RunTrace on a LabDatabase, for tests that hold the database themselves (the app's lesson asks the engine worker).
  * The lab's database is one set of sessions, so runs are queued and played one at a time.
  */
-import type { LabDatabase } from '../db/port';
-import { runSchedule } from '../engine/run';
-import type { RunTrace } from './types';
+import type { LabDatabase } from '../../src/db/port';
+import { runSchedule } from '../../src/engine/run';
+import type { RunTrace } from '../../src/lessons/types';
 
 export function createEngineRunner(db: LabDatabase): RunTrace {
   let queue: Promise<unknown> = Promise.resolve();

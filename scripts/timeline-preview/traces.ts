@@ -2,10 +2,10 @@
  * Traces for looking at the timeline (dev only, never bundled): the lesson's key scenarios, run on
  * PGlite with the real engine, exactly as the CLI runs them.
  */
-import { bootLabDatabase } from '../../db/pglite-boot';
-import { runSchedule } from '../../engine/run';
-import { findScenario } from '../../scenarios';
-import type { Settings, Trace } from '../../sim/types';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario } from '../../src/scenarios';
+import type { Settings, Trace } from '../../src/sim/types';
 
 export interface PreviewCase {
   name: string;

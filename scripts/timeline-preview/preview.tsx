@@ -1,7 +1,7 @@
 /**
  * A page for trying the timeline by hand and from Playwright (dev only, not part of the app bundle):
  *
- *   npx vite --host 127.0.0.1 --port 5199   then open /src/timeline/dev/preview.html?case=race&width=1280
+ *   npm run timeline:preview   then open /scripts/timeline-preview/preview.html?case=race&width=1280
  *
  * ?case= one of PREVIEW_CASES' names, or synthetic-N for an N-step synthetic trace. ?theme=dark.
  * window.__timeline lets a script step, select and time renders.
@@ -9,9 +9,9 @@
 import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { flushSync } from 'react-dom';
-import type { Trace } from '../../sim/types';
-import { Timeline } from '../Timeline';
-import { timelinePng, timelineSvgText } from '../export';
+import type { Trace } from '../../src/sim/types';
+import { Timeline } from '../../src/timeline/Timeline';
+import { timelinePng, timelineSvgText } from '../../src/timeline/export';
 import { syntheticTrace } from './synthetic';
 import { buildPreviewTraces, PREVIEW_CASES } from './traces';
 
