@@ -63,7 +63,9 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
       return strategyDefinition(settings.strategy).claim.shape === 'select-then-update' ? 'select' : 'claim';
     case 'selected': {
       const claim = strategyDefinition(settings.strategy).claim;
-      if (claim.shape !== 'select-then-update') throw new Error(`worker ${worker.id} selected a run, but the ${settings.strategy} claim is one statement`);
+      if (claim.shape !== 'select-then-update' || !isSelectThenUpdateAction(claim.action)) {
+        throw new Error(`worker ${worker.id} selected a run, but the ${settings.strategy} claim has no update step`);
+      }
       return claim.action;
     }
     case 'in-transaction':

@@ -69,8 +69,10 @@ export type ClaimShape =
       shape: 'select-then-update';
       select: LabStatement;
       update: LabStatement;
-      /** The trace's name for the update step. */
-      action: SelectThenUpdateAction;
+      /** The trace's name for the update step (the union of these is derived in index.ts). */
+      action: string;
+      /** The timeline's word under the update step's mark (a few letters). */
+      markWord: string;
       /** Its WHERE re-checks that the run is still pending, so losing the race matches 0 rows. */
       checksPending: boolean;
     };

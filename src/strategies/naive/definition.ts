@@ -19,6 +19,7 @@ export const naive = {
       kind: 'recheck-row',
     }),
     action: 'naive-update',
+    markWord: 'UPDATE',
     checksPending: false,
   },
   ...SHARED_WRITES,
