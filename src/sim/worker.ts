@@ -2,7 +2,7 @@
  * A worker's behaviour as pure functions: what it does next, which statement that is, and how it reads
  * the database's answer. The engine runs the statement; this file only decides.
  */
-import { COMMIT, isSelectThenUpdateAction, type LabStatement, selectThenUpdateShape, strategyDefinition } from '../strategies';
+import { COMMIT, isSelectThenUpdateAction, type LabStatement, selectThenUpdateShape, type StrategyDefinition, strategyDefinition } from '../strategies';
 import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
 import type {
@@ -57,12 +57,20 @@ export function believesItOwns(worker: WorkerState): boolean {
   return worker.runId !== null && (worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null));
 }
 
+/**
+ * The definition a worker plays. The one place a strategy is looked up: a strategy whose statements the
+ * learner typed would come from the settings here, as a StrategyDefinition built from its texts.
+ */
+export function definitionOf(settings: Settings): StrategyDefinition {
+  return strategyDefinition(settings.strategy);
+}
+
 export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
   switch (worker.phase) {
     case 'ready':
-      return strategyDefinition(settings.strategy).claim.shape === 'select-then-update' ? 'select' : 'claim';
+      return definitionOf(settings).claim.shape === 'select-then-update' ? 'select' : 'claim';
     case 'selected': {
-      const claim = strategyDefinition(settings.strategy).claim;
+      const claim = definitionOf(settings).claim;
       if (claim.shape !== 'select-then-update' || !isSelectThenUpdateAction(claim.action)) {
         throw new Error(`worker ${worker.id} selected a run, but the ${settings.strategy} claim has no update step`);
       }
@@ -95,7 +103,7 @@ export interface StatementPlan {
 }
 
 export function planAction(action: WorkerAction, worker: WorkerState, scenario: Scenario, settings: Settings): StatementPlan {
-  const strategy = strategyDefinition(settings.strategy);
+  const strategy = definitionOf(settings);
   const values: Record<ParamName, Value> = {
     worker: worker.id,
     leaseSeconds: scenario.leaseSeconds,
