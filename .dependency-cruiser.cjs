@@ -1,10 +1,10 @@
 /**
  * The layers of src/, enforced by `npm run layers` (run by `npm test` right after lint).
  *
- *   sql ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
+ *   sql ← strategies ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
  *
- * Each layer's rule lists what it may import; anything else in src/ is a violation. sql and sim are the pure
- * foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios;
+ * Each layer's rule lists what it may import; anything else in src/ is a violation. sql, strategies (the claim strategies
+ * as data: their .sql files and definitions) and sim are the pure foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios;
  * persist/ is the one way anything is kept in the browser's storage, below everything that keeps something. The
  * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
  * the views (ui, timeline, charts) reach everything below only through the store. app/ is the composition root
@@ -27,30 +27,31 @@ const nodeOnly = ['^src/(cli|live)/', '^src/db/postgres-', '^src/offline/vite-pl
 module.exports = {
   forbidden: [
     layer('sql', []),
-    layer('sim', ['sql']),
-    layer('scenarios', ['sql', 'sim']),
+    layer('strategies', ['sql']),
+    layer('sim', ['sql', 'strategies']),
+    layer('scenarios', ['sql', 'strategies', 'sim']),
     // the one persistence mechanism (versions, migrations, guarded storage): imports nothing
     layer('persist', []),
-    layer('lessons', ['sql', 'sim', 'scenarios', 'persist']),
-    layer('db', ['sql', 'sim']),
-    layer('engine', ['sql', 'sim', 'scenarios', 'db']),
-    layer('worker', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
-    layer('explorer', ['sql', 'sim', 'scenarios', 'db', 'engine']),
+    layer('lessons', ['sql', 'strategies', 'sim', 'scenarios', 'persist']),
+    layer('db', ['sql', 'strategies', 'sim']),
+    layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'db']),
+    layer('worker', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('explorer', ['sql', 'strategies', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
-    layer('store', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'worker', 'explorer']),
+    layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'worker', 'explorer']),
     // the views reach the engine only through the store
-    layer('charts', ['sql', 'sim', 'scenarios', 'lessons', 'store']),
-    layer('timeline', ['sql', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
-    layer('ui', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
+    layer('charts', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store']),
+    layer('timeline', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
+    layer('ui', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
     // the composition root: builds every engine and store and hands them to the views; nothing below imports it
-    layer('app', ['sql', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
-    layer('cli', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
-    layer('live', ['sql', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
+    layer('app', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
+    layer('cli', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('live', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
     {
       name: 'sim-is-pure',
-      comment: 'sim/ imports no package at all: no framework, driver or renderer',
+      comment: 'sim/ and the strategies it runs import no package at all: no framework, driver or renderer',
       severity: 'error',
-      from: { path: '^src/sim/' },
+      from: { path: '^src/(sim|strategies)/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] },
     },
     {

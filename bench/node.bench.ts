@@ -16,6 +16,7 @@ import { threeWorkers } from '../src/scenarios/three-workers';
 import { seedJson } from '../src/sim/seed';
 import type { Scenario } from '../src/sim/types';
 import { sqlText } from '../src/sql/registry';
+import { skipLocked } from '../src/strategies/skip-locked/definition';
 import { machineLine, median, mib, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
       'query(): BEGIN; claim; PREPARE TRANSACTION; ROLLBACK PREPARED',
       async () => {
         await pg.exec('BEGIN');
-        await pg.query(sqlText('claim-skip-locked'), ['A', 60]);
+        await pg.query(skipLocked.claim.claim.text, ['A', 60]);
         await pg.exec(`PREPARE TRANSACTION 'bench'`);
         await pg.exec(`ROLLBACK PREPARED 'bench'`);
       },
@@ -200,7 +201,7 @@ async function main(): Promise<void> {
     [
       'wire: [BEGIN; claim; PREPARE TRANSACTION; held locks] [ROLLBACK PREPARED]',
       async () => {
-        await wire.run([{ command: 'BEGIN' }, { sqlId: 'claim-skip-locked', params: ['A', 60] }, { command: `PREPARE TRANSACTION 'bench'` }, { sqlId: 'held-locks-pglite' }]);
+        await wire.run([{ command: 'BEGIN' }, { statement: skipLocked.claim.claim, params: ['A', 60] }, { command: `PREPARE TRANSACTION 'bench'` }, { sqlId: 'held-locks-pglite' }]);
         await wire.run([{ command: `ROLLBACK PREPARED 'bench'` }]);
       },
     ],

@@ -47,11 +47,11 @@ export class BridgeLab implements LabDatabase {
   }
 
   execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    return this.call('execute', { session, ...request }) as Promise<StatementOutcome>;
+    return this.call('execute', { session, ...byId(request) }) as Promise<StatementOutcome>;
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    return this.call('execute-claim', { session, ...request }) as Promise<StatementOutcome>;
+    return this.call('execute-claim', { session, ...byId(request) }) as Promise<StatementOutcome>;
   }
 
   retryBlocked(session: SessionId): Promise<StatementOutcome> {
@@ -129,4 +129,9 @@ export async function findLiveBridge(scriptUrl: string): Promise<URL | null> {
 /** Live mode's launch secret, as the page put it in the engine worker's name (src/worker/spawn.ts). */
 export function launchSecretOf(workerName: string): string | null {
   return /\blive=([A-Za-z0-9_-]+)$/.exec(workerName)?.[1] ?? null;
+}
+
+/** The page names the lab's statement by id; the bridge looks its text up itself (src/live/requests.ts). */
+function byId(request: StatementRequest): { sqlId: string; params: StatementRequest['params']; clockIso: string } {
+  return { sqlId: request.statement.id, params: request.params, clockIso: request.clockIso };
 }

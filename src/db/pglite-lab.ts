@@ -11,9 +11,11 @@
  * together, one call into Postgres per batch. The learner's console uses PGlite's query() as usual.
  */
 import type { PGliteInterface } from '@electric-sql/pglite';
-import type { RunRow, StatementOutcome } from '../sim/types';
+import type { RunRow, StatementOutcome, Value } from '../sim/types';
 import type { ConsoleStatement } from '../sql/console';
-import { PROBES, parameterCount, type SqlId, sqlText } from '../sql/registry';
+import { highestParameter, sqlText } from '../sql/registry';
+import { BUILT_IN_STRATEGIES, CANCEL_REQUEST, type LabStatement, PAGE_STATEMENTS, type StatementText, type StrategyDefinition } from '../strategies';
+import type { FencedPair, ParamName } from '../strategies/types';
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { consoleError, consoleValue } from './console-answer';
 import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
@@ -66,9 +68,10 @@ interface Waiting {
   request: StatementRequest;
   claim: boolean;
   /**
-   * For a plain FOR UPDATE claim: the runs it found when it began to wait, in the order it visits them.
-   * A real server's waiter keeps this list: once the lock is free it locks these rows one by one,
-   * re-checking each, keeps every lock it took, and claims the first row that still qualifies.
+   * For a claim whose statement relocks what it found after a wait (a plain FOR UPDATE claim, see
+   * AfterWait): the runs it found when it began to wait, in the order it visits them. A real server's
+   * waiter keeps this list: once the lock is free it locks these rows one by one, re-checking each, keeps
+   * every lock it took, and claims the first row that still qualifies.
    */
   found: number[] | null;
 }
@@ -98,8 +101,8 @@ export class PGliteLab implements LabDatabase {
   private mayHaveForeignPrepared = true;
   private readonly wire: PGliteWire;
   /** Statements Postgres answered with a command that writes no rows (SELECT): no read of runs after them. */
-  private readonly readOnly = new Set<SqlId>();
-  private readonly parameterCounts = new Map<SqlId, number>();
+  private readonly readOnly = new WeakSet<StatementText>();
+  private readonly parameterCounts = new WeakMap<StatementText, number>();
 
   private constructor(readonly pg: PGliteInterface) {
     this.wire = new PGliteWire(pg);
@@ -153,11 +156,15 @@ export class PGliteLab implements LabDatabase {
     const wait = await this.probe(session, request, false, clock);
     if (wait) return this.block(session, request, false, wait.holders);
     // A statement that writes: the committed rows are read in the same call, as every step shows them next.
-    const readsAfter = !this.readOnly.has(request.sqlId);
-    const results = await this.run([...clock, { sqlId: request.sqlId, params: request.params, mayFail: true }, ...(readsAfter ? [{ sqlId: 'runs-snapshot' as const }] : [])]);
+    const readsAfter = !this.readOnly.has(request.statement);
+    const results = await this.run([
+      ...clock,
+      { statement: request.statement, params: request.params, mayFail: true },
+      ...(readsAfter ? [{ sqlId: 'runs-snapshot' as const }] : []),
+    ]);
     const result = results[clock.length]!;
     if (result.error) return toOutcomeError(result.error);
-    if (!result.writes) this.readOnly.add(request.sqlId);
+    if (!result.writes) this.readOnly.add(request.statement);
     // Outside a claim every statement commits on its own: rows it wrote are committed rows.
     if (result.affectedRows > 0) this.runsRead = runRowsOf(results.at(-1)!);
     return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
@@ -172,7 +179,7 @@ export class PGliteLab implements LabDatabase {
     const clock = this.clockPieces(request.clockIso);
     const wait = await this.probe(session, request, true, clock);
     if (wait) return this.block(session, request, true, wait.holders, found ?? wait.found);
-    const claim: LabPiece = { sqlId: request.sqlId, params: request.params, mayFail: true };
+    const claim: LabPiece = { statement: request.statement, params: request.params, mayFail: true };
     // PREPARE goes in the same call as the claim, and the read of the locks it keeps after it: a claim that
     // found a row is parked at once. One that found none parked an empty transaction, committed just below
     // (nothing in it to see); one that failed made PREPARE roll back, as PREPARE does in a failed transaction.
@@ -181,7 +188,9 @@ export class PGliteLab implements LabDatabase {
     if (found === null) {
       results = await this.run([...clock, { command: 'BEGIN' }, claim, ...park]);
     } else {
-      const lockedRun = await this.relockFound(found, [...clock, { command: 'BEGIN' }]);
+      const afterWait = request.statement.afterWait;
+      if (afterWait.kind !== 'relock-found') throw new Error(`${request.statement.id} does not relock what it found`);
+      const lockedRun = await this.relockFound(found, afterWait.relock, [...clock, { command: 'BEGIN' }]);
       if (lockedRun !== null) {
         await this.run([{ command: 'ROLLBACK' }]);
         return this.block(session, request, true, await this.holdersOfRun(lockedRun, session), found);
@@ -210,10 +219,10 @@ export class PGliteLab implements LabDatabase {
    * the rows it had found, in order, up to the first that still qualifies, as a real server's waiter does.
    * Returns a run whose row someone else holds (the claim must wait again), or null.
    */
-  private async relockFound(found: number[], opening: LabPiece[]): Promise<number | null> {
+  private async relockFound(found: number[], relock: StatementText, opening: LabPiece[]): Promise<number | null> {
     let before = opening;
     for (const runId of found) {
-      const row = (await this.run([...before, { sqlId: 'relock-candidate', params: [runId], mayFail: true }])).at(-1)!;
+      const row = (await this.run([...before, { statement: relock, params: [runId], mayFail: true }])).at(-1)!;
       before = [];
       if (row.error) {
         if (row.error.code !== LOCK_NOT_AVAILABLE) throw row.error;
@@ -355,10 +364,9 @@ export class PGliteLab implements LabDatabase {
       await this.wire.run([{ command: 'BEGIN' }, ...statements(run), { command: 'ROLLBACK' }]);
     };
     const gid = safeGid('lease_lab_warm_up');
-    const worker = WARM_UP_WORKER;
     // As a claim step runs it (see claimTransaction), but the prepared transaction is rolled back at once.
-    const claimCycle = (sqlId: SqlId) => () => [
-      { sqlId, params: [worker, 60] },
+    const claimCycle = (claim: WarmUpStatement) => (run: number) => [
+      warmUpPieceOf(claim, run),
       { command: `PREPARE TRANSACTION '${gid}'` },
       { sqlId: 'held-locks-pglite' as const },
       { command: `ROLLBACK PREPARED '${gid}'` },
@@ -366,36 +374,14 @@ export class PGliteLab implements LabDatabase {
       { sqlId: 'runs-snapshot' as const },
       { command: 'BEGIN' },
     ];
+    const each = (list: readonly WarmUpStatement[]) => (run: number) => list.map((item) => warmUpPieceOf(item, run));
+    const { claims, twoStep, writes, endings, probes } = WARM_UP;
     return [
-      piece(claimCycle('claim-skip-locked')),
-      piece((run) => [
-        { sqlId: 'set-clock', params: [WARM_UP_CLOCK] },
-        { sqlId: 'naive-select' },
-        { sqlId: 'naive-update', params: [run, worker, 60] },
-        { sqlId: 'cas-claim', params: [run, worker, 60] },
-      ]),
-      piece(claimCycle('claim-nowait')),
-      piece(claimCycle('claim-for-update')),
-      piece((run) => [
-        { sqlId: 'heartbeat-fenced', params: [run, worker, 1, 60] },
-        { sqlId: 'heartbeat-unfenced', params: [run, worker, 60] },
-        { sqlId: 'work-fenced', params: [run, 1, 1] },
-        { sqlId: 'work-unfenced', params: [run, 1] },
-      ]),
-      piece((run) => [
-        { sqlId: 'complete-fenced', params: [run, 1, 'warm-up'] },
-        { sqlId: 'complete-unfenced', params: [run, 'warm-up'] },
-        { sqlId: 'cancel-request', params: [run] },
-        { sqlId: 'cancel-ack-fenced', params: [run, 1] },
-        { sqlId: 'cancel-ack-unfenced', params: [run] },
-      ]),
-      piece((run) => [
-        { sqlId: 'claim-candidates' },
-        { sqlId: 'relock-candidate', params: [run] },
-        { sqlId: 'probe-cas-claim', params: [run] },
-        { sqlId: 'probe-naive-update', params: [run] },
-        { sqlId: 'probe-heartbeat-fenced', params: [run, worker, 1] },
-      ]),
+      ...claims.map((claim) => piece(claimCycle(claim))),
+      piece((run) => [{ sqlId: 'set-clock', params: [WARM_UP_CLOCK] }, ...each(twoStep)(run)]),
+      piece(each(writes)),
+      piece(each(endings)),
+      piece(each(probes)),
       // The commit of a claim that found nothing: an empty prepared transaction, committed.
       piece(() => [{ command: `PREPARE TRANSACTION '${gid}'` }, { command: `COMMIT PREPARED '${gid}'` }, { command: 'BEGIN' }]),
     ];
@@ -417,9 +403,10 @@ export class PGliteLab implements LabDatabase {
 
   /**
    * Would the statement wait for a row lock? Only parked transactions hold locks, so with none parked it
-   * cannot. Otherwise run the statement's NOWAIT twin inside a transaction that is always rolled back, in
-   * one call with the clock. When it would wait: the sessions holding the locks, and for a plain FOR UPDATE
-   * claim the runs it has found (read in the same call, under the same clock); null when it would not.
+   * cannot. Otherwise run the statement's NOWAIT probe inside a transaction that is always rolled back, in
+   * one call with the clock. When it would wait: the sessions holding the locks, and for a statement that
+   * relocks what it found after a wait, the runs it has found (read in the same call, under the same
+   * clock); null when it would not.
    */
   private async probe(
     session: SessionId,
@@ -427,22 +414,22 @@ export class PGliteLab implements LabDatabase {
     claim: boolean,
     clock: LabPiece[],
   ): Promise<{ holders: SessionId[]; found: number[] | null } | null> {
-    const probeId: SqlId | undefined = PROBES[request.sqlId];
+    const { probe, afterWait } = request.statement;
     const others = [...this.parked].filter((s) => s !== session);
-    if (!probeId || others.length === 0) return null;
-    const findsCandidates = request.sqlId === 'claim-for-update';
+    if (!probe || others.length === 0) return null;
+    const candidates = afterWait.kind === 'relock-found' ? afterWait.candidates : null;
     // The probe only asks; whatever it locked or aborted ends with the ROLLBACK, before anything else is read.
     const results = await this.run([
       ...clock,
       { command: 'BEGIN' },
-      { sqlId: probeId, params: request.params.slice(0, this.parameterCount(probeId)), mayFail: true },
+      { statement: probe, params: request.params.slice(0, this.parameterCount(probe)), mayFail: true },
       { command: 'ROLLBACK' },
-      ...(findsCandidates ? [{ sqlId: 'claim-candidates' as const }] : []),
+      ...(candidates ? [{ statement: candidates }] : []),
     ]);
     // Any other error belongs to the statement itself; it will raise it when it runs.
     const wouldWait = results[clock.length + 1]!.error?.code === LOCK_NOT_AVAILABLE;
     if (!wouldWait) return null;
-    const found = findsCandidates ? results.at(-1)!.rows.map((row) => Number(row.run_id)) : null;
+    const found = candidates ? results.at(-1)!.rows.map((row) => Number(row.run_id)) : null;
     return { holders: await this.holdersFor(request, claim, others), found };
   }
 
@@ -486,11 +473,11 @@ export class PGliteLab implements LabDatabase {
   }
 
   /** How many parameters a probe takes, counted once per statement. */
-  private parameterCount(sqlId: SqlId): number {
-    let count = this.parameterCounts.get(sqlId);
+  private parameterCount(probe: StatementText): number {
+    let count = this.parameterCounts.get(probe);
     if (count === undefined) {
-      count = parameterCount(sqlId);
-      this.parameterCounts.set(sqlId, count);
+      count = highestParameter(probe.text);
+      this.parameterCounts.set(probe, count);
     }
     return count;
   }
@@ -499,6 +486,40 @@ export class PGliteLab implements LabDatabase {
 /** Warm-up statements name no real worker, and set a clock of their own (rolled back with them). */
 const WARM_UP_WORKER = 'warm_up';
 const WARM_UP_CLOCK = '2030-01-01T00:00:00.000Z';
+
+/** A statement the warm-up runs, and the values it takes. */
+interface WarmUpStatement {
+  statement: StatementText;
+  params: readonly ParamName[];
+}
+
+/** A worker's values for the warm-up: generation 1, a 60 s lease. */
+function warmUpPieceOf({ statement, params }: WarmUpStatement, run: number): LabPiece {
+  const values: Record<ParamName, Value> = { worker: WARM_UP_WORKER, leaseSeconds: 60, run, generation: 1, costCents: 1, result: 'warm-up' };
+  return { statement, params: params.map((name) => values[name]) };
+}
+
+/**
+ * What the warm-up runs, from the strategies' definitions: each atomic claim as a claim step runs it; the
+ * two-step claims' statements; the owner's writes; the completions and the cancel (apart, as before the
+ * strategies were data); the probes (with their statement's first values) and what a resumed claim reads.
+ */
+const WARM_UP = (() => {
+  const distinct = (list: WarmUpStatement[]) => [...new Map(list.map((item) => [item.statement.id, item])).values()];
+  const own = (statement: LabStatement): WarmUpStatement => ({ statement, params: statement.params });
+  const claims = distinct(BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'one-statement' ? [own(d.claim.claim)] : [])));
+  const twoStep = distinct(BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'select-then-update' ? [own(d.claim.select), own(d.claim.update)] : [])));
+  const pairs = (pick: (d: StrategyDefinition) => FencedPair[]) => BUILT_IN_STRATEGIES.flatMap((d) => pick(d).flatMap((pair) => [own(pair.fenced), own(pair.unfenced)]));
+  const writes = distinct(pairs((d) => [d.heartbeat, d.work]));
+  const endings = distinct([...pairs((d) => [d.complete]), own(CANCEL_REQUEST), ...pairs((d) => [d.cancelAck])]);
+  const probes = distinct(
+    [...PAGE_STATEMENTS.values()].flatMap((s) => [
+      ...(s.afterWait.kind === 'relock-found' ? [{ statement: s.afterWait.candidates, params: [] }, { statement: s.afterWait.relock, params: ['run' as const] }] : []),
+      ...(s.probe ? [{ statement: s.probe, params: s.params.slice(0, highestParameter(s.probe.text)) }] : []),
+    ]),
+  );
+  return { claims, twoStep, writes, endings, probes };
+})();
 
 /** A statement for this.run(): mayFail when its error is an answer (the learner's statement, a probe). */
 type LabPiece = WirePiece & { mayFail?: boolean };

@@ -16,9 +16,13 @@
 import type { PGlite, PGliteInterface } from '@electric-sql/pglite';
 import type { Value } from '../sim/types';
 import { type SqlId, sqlText } from '../sql/registry';
+import type { StatementText } from '../strategies';
 
-/** One statement of a batch: a lab statement by id with its parameters, or a command without parameters. */
-export type WirePiece = { sqlId: SqlId; params?: readonly Value[] } | { command: string };
+/**
+ * One statement of a batch: one of src/sql/ by id, or a statement value (a strategy's, perhaps typed by
+ * the learner), with its parameters; or a command without parameters.
+ */
+export type WirePiece = { sqlId: SqlId; params?: readonly Value[] } | { statement: StatementText; params?: readonly Value[] } | { command: string };
 
 export interface WireResult {
   /** Rows as objects keyed by column name, values parsed as PGlite's `query()` parses them. */
@@ -46,6 +50,8 @@ export class WireError extends Error {
 /** What Postgres said about a prepared statement when it was parsed: its parameter types and columns. */
 interface Described {
   name: string;
+  /** The text it was prepared from: a statement of the same id with another text is prepared again. */
+  text: string;
   paramTypes: number[];
   columns: { name: string; type: number }[];
 }
@@ -57,10 +63,10 @@ const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Prepared statements live in the session, so every PGliteWire on one PGlite shares what it prepared. */
-const preparedBySession = new WeakMap<PGliteInterface, Map<SqlId, Described>>();
+const preparedBySession = new WeakMap<PGliteInterface, Map<string, Described>>();
 
 export class PGliteWire {
-  private readonly described: Map<SqlId, Described>;
+  private readonly described: Map<string, Described>;
   private readonly handlers: TypeHandlers;
 
   constructor(private readonly pg: PGliteInterface) {
@@ -87,8 +93,17 @@ export class PGliteWire {
    * before it. A command is one statement (its rows are read with the columns it describes).
    */
   async run(pieces: readonly WirePiece[]): Promise<WireResult[]> {
-    const unprepared = [...new Set(pieces.flatMap((piece) => ('sqlId' in piece && !this.described.has(piece.sqlId) ? [piece.sqlId] : [])))];
-    if (unprepared.length > 0) await this.prepare(unprepared);
+    const unprepared = new Map<string, string>();
+    for (const piece of pieces) {
+      if ('command' in piece) continue;
+      // A file's text never changes; a statement value's may (the learner edits it) under the same id.
+      if ('sqlId' in piece) {
+        if (!this.described.has(piece.sqlId)) unprepared.set(piece.sqlId, sqlText(piece.sqlId));
+      } else if (this.described.get(piece.statement.id)?.text !== piece.statement.text) {
+        unprepared.set(piece.statement.id, piece.statement.text);
+      }
+    }
+    if (unprepared.size > 0) await this.prepare(unprepared);
     const message = new MessageWriter();
     const columns: (Described['columns'] | null)[] = [];
     for (const piece of pieces) {
@@ -97,10 +112,11 @@ export class PGliteWire {
         columns.push(null);
         continue;
       }
-      const described = this.described.get(piece.sqlId)!;
+      const id = 'sqlId' in piece ? piece.sqlId : piece.statement.id;
+      const described = this.described.get(id)!;
       const params = piece.params ?? [];
       if (params.length !== described.paramTypes.length) {
-        throw new Error(`${piece.sqlId} takes ${described.paramTypes.length} parameters, got ${params.length}`);
+        throw new Error(`${id} takes ${described.paramTypes.length} parameters, got ${params.length}`);
       }
       message.bind(described.name, params.map((value, i) => this.serialize(value, described.paramTypes[i]!)));
       message.execute();
@@ -113,20 +129,20 @@ export class PGliteWire {
   }
 
   /** Parse and Describe each statement once; a statement that does not parse is an error of the caller's. */
-  private async prepare(sqlIds: readonly SqlId[]): Promise<void> {
+  private async prepare(texts: ReadonlyMap<string, string>): Promise<void> {
     const message = new MessageWriter();
-    for (const sqlId of sqlIds) {
+    for (const [id, text] of texts) {
       // Closing first makes this safe even if the session already has a statement of that name.
-      message.closeStatement(statementName(sqlId));
-      message.parse(statementName(sqlId), sqlText(sqlId));
-      message.describeStatement(statementName(sqlId));
+      message.closeStatement(statementName(id));
+      message.parse(statementName(id), text);
+      message.describeStatement(statementName(id));
       message.sync();
     }
     const replies = await this.send(message.bytes());
-    sqlIds.forEach((sqlId, i) => {
+    [...texts].forEach(([id, text], i) => {
       const reply = replies[i];
-      if (!reply || reply.error) throw reply?.error ?? new Error(`no answer from Postgres while preparing ${sqlId}`);
-      this.described.set(sqlId, { name: statementName(sqlId), paramTypes: reply.paramTypes, columns: reply.columns ?? [] });
+      if (!reply || reply.error) throw reply?.error ?? new Error(`no answer from Postgres while preparing ${id}`);
+      this.described.set(id, { name: statementName(id), text, paramTypes: reply.paramTypes, columns: reply.columns ?? [] });
     });
   }
 
@@ -184,8 +200,8 @@ export function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-function statementName(sqlId: SqlId): string {
-  return `lease_lab_${sqlId.replaceAll('-', '_')}`;
+function statementName(id: string): string {
+  return `lease_lab_${id.replaceAll('-', '_')}`;
 }
 
 /** Command tags that end in the number of rows written ("UPDATE 1", "INSERT 0 5"). */

@@ -5,12 +5,14 @@
 import type { ConsoleStatement } from '../sql/console';
 import type { SqlId } from '../sql/registry';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
+import type { LabStatement } from '../strategies';
 
 /** A worker's id, or 'OP' for the operator who requests cancellations. */
 export type SessionId = string;
 
 export interface StatementRequest {
-  sqlId: SqlId;
+  /** The statement, with what an adapter needs to know about waiting: its NOWAIT probe and what it does after a wait. */
+  statement: LabStatement;
   params: Value[];
   /** The virtual clock for this statement, as ISO text; sim.now() returns it. */
   clockIso: string;

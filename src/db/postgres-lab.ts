@@ -16,7 +16,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/types';
-import { PROBES, type SqlId, sqlText } from '../sql/registry';
+import { sqlText } from '../sql/registry';
+import type { LabStatement } from '../strategies';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
@@ -220,7 +221,7 @@ export class PostgresLab implements LabDatabase {
   }
 
   execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    return this.send(session, request, this.mayWait(session, request.sqlId) ? 'write' : 'read');
+    return this.send(session, request, this.mayWait(session, request.statement) ? 'write' : 'read');
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
@@ -302,8 +303,8 @@ export class PostgresLab implements LabDatabase {
    * Can this statement wait for a row lock? Only a write can (the statements PGlite has to probe), and
    * only while another session has a transaction open: nobody else holds a row lock otherwise.
    */
-  private mayWait(id: SessionId, sqlId: SqlId): boolean {
-    if (PROBES[sqlId] === undefined) return false;
+  private mayWait(id: SessionId, statement: LabStatement): boolean {
+    if (statement.probe === null) return false;
     return [...this.sessions.values()].some((other) => other.id !== id && other.inTransaction && !other.dead);
   }
 
@@ -318,7 +319,7 @@ export class PostgresLab implements LabDatabase {
       await session.client.query(sqlText('transaction-begin'));
       session.inTransaction = true;
     }
-    const answer: Promise<Answer> = session.client.query(sqlText(request.sqlId), request.params).then(
+    const answer: Promise<Answer> = session.client.query(request.statement.text, request.params).then(
       (result) => ({ ok: true, rows: result.rows.map(normalizeRow) }),
       (error: unknown) => ({ ok: false, error }),
     );

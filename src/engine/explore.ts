@@ -14,6 +14,7 @@ import type { LabDatabase } from '../db/port';
 import { detectAnomalies, STUCK_HEARTBEATS } from '../sim/anomalies';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
 import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
+import { CLAIM_ACTIONS } from '../strategies';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
 export type { Exploration, ExploreProgress, OutcomeGroup };
@@ -142,7 +143,7 @@ function historyKey(steps: readonly TraceStep[]): string {
   const streaks = new Map<string, number>();
   for (const step of steps) {
     if ((step.action === 'cancel-request' || step.action === 'kill') && step.runId !== null) cancelled.add(step.runId);
-    if (step.actor.length === 1 && step.runId !== null && cancelled.has(step.runId) && ['claim', 'naive-update', 'cas-claim', 'select'].includes(step.action)) {
+    if (step.actor.length === 1 && step.runId !== null && cancelled.has(step.runId) && (step.action === 'select' || CLAIM_ACTIONS.includes(step.action))) {
       claimedAfterCancel.add(`${step.actor}:${step.runId}`);
     }
     const streakKey = `${step.actor}:${step.runId}`;

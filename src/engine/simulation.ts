@@ -24,7 +24,7 @@ import type {
   WorkerState,
 } from '../sim/types';
 import { believesItOwns, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/worker';
-import { type SqlId, sqlText } from '../sql/registry';
+import { CANCEL_REQUEST, type LabStatement } from '../strategies';
 
 const OPERATOR: SessionId = 'OP';
 
@@ -203,14 +203,14 @@ export class Simulation {
     const worker = this.workers.get(id)!;
     const action = nextAction(worker, this.scenario, this.settings, this.clockSeconds);
     const plan = planAction(action, worker, this.scenario, this.settings);
-    const request = { sqlId: plan.sqlId, params: plan.params, clockIso: clockIso(this.clockSeconds) };
+    const request = { statement: plan.statement, params: plan.params, clockIso: clockIso(this.clockSeconds) };
     const outcome =
       plan.mode === 'commit'
         ? await this.db.commit(id)
         : plan.mode === 'claim-transaction'
           ? await this.db.executeClaim(id, request)
           : await this.db.execute(id, request);
-    await this.recordWorkerStep(worker, action, plan.sqlId, plan.params, outcome, { token, tokenIndex, resumed: false });
+    await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
     const endedTransaction = plan.mode === 'commit' && outcome.status === 'ok';
     if (endedTransaction) await this.wakeWaiters(token, tokenIndex);
   }
@@ -218,7 +218,7 @@ export class Simulation {
   private async recordWorkerStep(
     before: WorkerState,
     action: WorkerAction,
-    sqlId: SqlId,
+    statement: LabStatement,
     params: TraceStep['params'],
     outcome: StatementOutcome,
     at: { token: string; tokenIndex: number; resumed: boolean },
@@ -244,8 +244,8 @@ export class Simulation {
       tokenIndex: at.tokenIndex,
       actor: before.id,
       action,
-      sqlId,
-      sql: sqlText(sqlId),
+      sqlId: statement.id,
+      sql: statement.text,
       params,
       outcome,
       verdict: interpretation.verdict,
@@ -278,7 +278,7 @@ export class Simulation {
       const action = worker.waitingAction;
       const resumedFrom = { ...worker, phase: worker.generation === null ? ('ready' as const) : ('owner' as const) };
       const plan = planAction(action, resumedFrom, this.scenario, this.settings);
-      await this.recordWorkerStep(resumedFrom, action, plan.sqlId, plan.params, outcome, { token, tokenIndex, resumed: true });
+      await this.recordWorkerStep(resumedFrom, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: true });
     }
   }
 
@@ -358,7 +358,7 @@ export class Simulation {
   }
 
   private async cancel(runId: number, token: string, tokenIndex: number): Promise<void> {
-    const request = { sqlId: 'cancel-request' as const, params: [runId], clockIso: clockIso(this.clockSeconds) };
+    const request = { statement: CANCEL_REQUEST, params: [runId], clockIso: clockIso(this.clockSeconds) };
     const outcome = await this.db.execute(OPERATOR, request);
     if (outcome.status === 'blocked') {
       this.operatorWait = { runId, token, tokenIndex };
@@ -394,8 +394,8 @@ export class Simulation {
       tokenIndex,
       actor: 'operator',
       action: 'cancel-request',
-      sqlId: 'cancel-request',
-      sql: sqlText('cancel-request'),
+      sqlId: CANCEL_REQUEST.id,
+      sql: CANCEL_REQUEST.text,
       params: [runId],
       outcome,
       verdict,

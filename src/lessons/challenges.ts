@@ -5,6 +5,7 @@
 import { findScenario } from '../scenarios';
 import { listWorkers } from '../sim/anomalies';
 import type { Settings, Trace, TraceStep } from '../sim/types';
+import { ATOMIC_STRATEGY_IDS } from '../strategies';
 import { baseScenarioId } from './trace-read';
 import type { Challenge, Judgement } from './types';
 
@@ -12,7 +13,7 @@ const NAIVE: Settings = { strategy: 'naive', fencing: false };
 const ATOMIC: Settings = { strategy: 'skip-locked', fencing: true };
 const ATOMIC_UNFENCED: Settings = { strategy: 'skip-locked', fencing: false };
 
-const ATOMIC_STRATEGIES = ['skip-locked', 'for-update', 'nowait'];
+const ATOMIC_STRATEGIES: readonly string[] = ATOMIC_STRATEGY_IDS;
 
 function verdict(won: boolean, message: string, steps: number[] = []): Judgement {
   return { won, message, steps };

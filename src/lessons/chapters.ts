@@ -128,7 +128,7 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         sql: {
           sqlId: 'naive-update',
-          caption: 'src/sql/naive-update.sql: step two, write',
+          caption: 'src/strategies/naive/naive-update.sql: step two, write',
           clauses: [
             {
               match: 'WHERE run_id = $1',
@@ -160,7 +160,7 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         sql: {
           sqlId: 'cas-claim',
-          caption: 'src/sql/cas-claim.sql',
+          caption: 'src/strategies/cas/cas-claim.sql',
           clauses: [
             {
               match: "AND status = 'pending'",
@@ -219,7 +219,7 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         sql: {
           sqlId: 'claim-skip-locked',
-          caption: 'src/sql/claim-skip-locked.sql',
+          caption: 'src/strategies/skip-locked/claim-skip-locked.sql',
           clauses: [
             {
               match: 'WITH candidate AS (',
@@ -526,7 +526,7 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         sql: {
           sqlId: 'claim-skip-locked',
-          caption: 'src/sql/claim-skip-locked.sql: the reclaim branch',
+          caption: 'src/strategies/skip-locked/claim-skip-locked.sql: the reclaim branch',
           clauses: [
             {
               match: "OR (status = 'running' AND lease_expires_at < now())",

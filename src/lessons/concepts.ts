@@ -2,14 +2,23 @@
  * The concept table: each idea, the SQL in this lab that implements it, Temporal's equivalent, and how
  * production Postgres queues do it (facts from RESEARCH.md, with their sources).
  */
+import { BUILT_IN_STRATEGIES } from '../strategies';
 import type { ConceptRow } from './types';
+
+/** Every built-in claim's statements: the atomic claims, then the two-step claims from compare-and-set back to the naive pair. */
+const CLAIM_STATEMENT_IDS: string[] = [
+  ...new Set([
+    ...BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'one-statement' ? [d.claim.claim.id] : [])),
+    ...BUILT_IN_STRATEGIES.toReversed().flatMap((d) => (d.claim.shape === 'select-then-update' ? [d.claim.update.id, d.claim.select.id] : [])),
+  ]),
+];
 
 export const CONCEPTS: readonly ConceptRow[] = [
   {
     id: 'claim',
     name: 'Claim',
     meaning: 'An atomic state change that makes one worker the owner of a run.',
-    labSql: ['claim-skip-locked', 'claim-for-update', 'claim-nowait', 'cas-claim', 'naive-select', 'naive-update'],
+    labSql: CLAIM_STATEMENT_IDS,
     labNote: 'The atomic claim chooses and takes a run in one statement; compare-and-set and the naive pair show the steps on the way there.',
     temporal: 'A worker polls a task queue and the server records the activity start atomically; a second start of the same task gets TaskAlreadyStarted.',
     temporalSources: ['temporal-started'],

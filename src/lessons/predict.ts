@@ -17,6 +17,7 @@ import { threeWorkers } from '../scenarios/three-workers';
 import { clockLabel } from '../sim/clock';
 import { pick, seededRandom } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
+import { STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
 import type { Choice, PredictGenerator, PredictInstance } from './types';
 
@@ -83,15 +84,9 @@ function generator(id: string, title: string, chapterId: string, base: Scenario,
   };
 }
 
-const RACE_STRATEGIES: Strategy[] = ['naive', 'cas', 'skip-locked'];
+const RACE_STRATEGIES: Strategy[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).raceQuestion);
 
-const STRATEGY_IN_WORDS: Record<Strategy, string> = {
-  naive: 'the naive claim (SELECT a pending run, then UPDATE it)',
-  cas: 'compare-and-set (SELECT, then UPDATE … WHERE status = \'pending\')',
-  'skip-locked': 'the atomic claim (one statement, FOR UPDATE SKIP LOCKED)',
-  'for-update': 'the claim with plain FOR UPDATE',
-  nowait: 'the claim with FOR UPDATE NOWAIT',
-};
+const inWords = (strategy: Strategy) => strategyDefinition(strategy).inWords;
 
 /** Two workers poll together: which run does the second one end up with? */
 export const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
@@ -109,11 +104,11 @@ export const claimRace = generator('claim-race', 'Two workers poll at once', 'ra
   const scenario = scenarioVariant(race, safeTag(key), { runs, defaultStrategy: strategy, defaultFencing: false });
   return {
     key,
-    facts: [`claim: ${STRATEGY_IN_WORDS[strategy]}`, `${first} moves first`, `run ${older} is older than run ${newer}`],
+    facts: [`claim: ${inWords(strategy)}`, `${first} moves first`, `run ${older} is older than run ${newer}`],
     scenario,
     settings: { strategy, fencing: false },
     schedule,
-    prompt: `Workers ${first} and ${second} poll for work at the same moment using ${STRATEGY_IN_WORDS[strategy]}. Run ${older} was created a minute before run ${newer}. The scheduler plays ${schedule.join(', ')}. When it stops, which run is ${second} working on?`,
+    prompt: `Workers ${first} and ${second} poll for work at the same moment using ${inWords(strategy)}. Run ${older} was created a minute before run ${newer}. The scheduler plays ${schedule.join(', ')}. When it stops, which run is ${second} working on?`,
     choices: [
       ...[older, newer].sort((x, y) => x - y).map((runId) => ({ id: `run-${runId}`, label: `Run ${runId}` })),
       { id: 'none', label: 'No run: it found nothing to claim' },
@@ -137,12 +132,9 @@ export const claimRace = generator('claim-race', 'Two workers poll at once', 'ra
   };
 });
 
-const LOCK_STRATEGIES: Strategy[] = ['for-update', 'nowait', 'skip-locked'];
-const LOCK_CLAUSE: Record<string, string> = {
-  'for-update': 'plain FOR UPDATE',
-  nowait: 'FOR UPDATE NOWAIT',
-  'skip-locked': 'FOR UPDATE SKIP LOCKED',
-};
+/** The claims with a locking clause, in the question's order: the one that waits, the one that fails, the one that skips. */
+const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flatMap((when) => STRATEGY_IDS.filter((id) => strategyDefinition(id).lock?.whenLocked === when));
+const lockClause = (strategy: Strategy) => strategyDefinition(strategy).lock!.clause;
 
 /** One worker holds the row lock; what does the other's claim do? */
 export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
@@ -164,13 +156,13 @@ export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-mode
   choices.push({ id: 'nothing', label: 'It returns no row: nothing to claim' }, { id: 'same', label: `It claims run ${locked} as well` });
   return {
     key,
-    facts: [`lock clause: ${LOCK_CLAUSE[strategy]}`, runCount === 1 ? 'one run' : 'two runs', `${first} claims first`],
+    facts: [`lock clause: ${lockClause(strategy)}`, runCount === 1 ? 'one run' : 'two runs', `${first} claims first`],
     scenario,
     settings: { strategy, fencing: true },
     schedule,
     prompt: `${first} has just run the claim: it locked run ${locked} and its transaction is still open. ${
       runCount === 2 ? `Run ${spare} is pending too (it is newer).` : `Run ${locked} is the only run.`
-    } Now ${second} runs the same claim, written with ${LOCK_CLAUSE[strategy]}. What does ${second}'s statement do?`,
+    } Now ${second} runs the same claim, written with ${lockClause(strategy)}. What does ${second}'s statement do?`,
     choices,
     answerFrom(trace) {
       const step = stepsAtToken(trace, 1).find((s) => s.actor === second);

@@ -2,21 +2,22 @@
  * Line-level views of SQL text: a walkthrough's clauses and a spot-the-bug question's faulty line are
  * located by the text they contain, never by a line number typed by hand, so they follow the SQL files.
  */
-import { SQL_IDS, type SqlId, sqlText } from '../sql/registry';
+import { labStatementText } from '../strategies';
 import type { SqlClause } from './types';
 
-export function isSqlId(id: string): id is SqlId {
-  return (SQL_IDS as readonly string[]).includes(id);
+/** One of the lab's statements: in src/sql/ or a strategy's folder. */
+export function isSqlId(id: string): boolean {
+  return labStatementText(id) !== null;
 }
 
 /** The lab's statement text, or null for an unknown id. */
 export function labSql(id: string): string | null {
-  return isSqlId(id) ? sqlText(id) : null;
+  return labStatementText(id)?.text ?? null;
 }
 
-/** src/sql/<id>.sql: where a learner finds the statement in the repository. */
+/** src/sql/<id>.sql or src/strategies/<strategy>/<id>.sql: where a learner finds the statement in the repository. */
 export function sqlPath(id: string): string {
-  return `src/sql/${id}.sql`;
+  return labStatementText(id)?.file ?? `src/sql/${id}.sql`;
 }
 
 export function sqlLines(sql: string): string[] {

@@ -6,26 +6,7 @@
 import type { SessionId, StatementRequest } from '../db/port';
 import type { Value } from '../sim/types';
 import { type ConsoleStatement, checkConsoleSql } from '../sql/console';
-import { parameterCount, type SqlId } from '../sql/registry';
-
-/** The statements a worker or the operator runs (src/sim/worker.ts plans them); the lab's plumbing stays in the bridge. */
-export const PAGE_STATEMENTS: ReadonlySet<SqlId> = new Set<SqlId>([
-  'naive-select',
-  'naive-update',
-  'cas-claim',
-  'claim-skip-locked',
-  'claim-for-update',
-  'claim-nowait',
-  'heartbeat-fenced',
-  'heartbeat-unfenced',
-  'work-fenced',
-  'work-unfenced',
-  'complete-fenced',
-  'complete-unfenced',
-  'cancel-ack-fenced',
-  'cancel-ack-unfenced',
-  'cancel-request',
-]);
+import { PAGE_STATEMENTS } from '../strategies';
 
 /** The operations the bridge offers: the LabDatabase port, plus the console. */
 export const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
@@ -82,16 +63,18 @@ export function checkRequest(op: Operation, body: unknown): CheckedRequest {
 }
 
 function statement(fields: Record<string, unknown>): StatementRequest {
+  // Only the statements a worker or the operator runs (src/strategies/ defines them); the lab's plumbing stays in the bridge.
   const sqlId = fields.sqlId;
-  if (typeof sqlId !== 'string' || !PAGE_STATEMENTS.has(sqlId as SqlId)) throw new RefusedRequest(`"${shown(sqlId).slice(0, 60)}" is not one of the lab's statements`);
-  const id = sqlId as SqlId;
+  const found = typeof sqlId === 'string' ? PAGE_STATEMENTS.get(sqlId) : undefined;
+  if (!found) throw new RefusedRequest(`"${shown(sqlId).slice(0, 60)}" is not one of the lab's statements`);
   const params = fields.params;
-  if (!Array.isArray(params) || params.length !== parameterCount(id)) throw new RefusedRequest(`${id} takes ${parameterCount(id)} parameters`);
+  const count = found.params.length;
+  if (!Array.isArray(params) || params.length !== count) throw new RefusedRequest(`${found.id} takes ${count} parameters`);
   for (const value of params) {
     const scalar = value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 1000);
     if (!scalar) throw new RefusedRequest('parameters must be short strings, numbers, booleans or null');
   }
-  return { sqlId: id, params: params as Value[], clockIso: instant(fields.clockIso) };
+  return { statement: found, params: params as Value[], clockIso: instant(fields.clockIso) };
 }
 
 function sessionId(value: unknown): SessionId {

@@ -2,6 +2,7 @@
  * Checkers that read a finished trace and name what went wrong. They are separate from the engine:
  * they see only the recorded steps, as a learner would.
  */
+import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
 import type { Anomaly, TraceStep, WorkerId, WorkerState } from './types';
 
 interface Belief {
@@ -100,7 +101,7 @@ function supersedingClaim(steps: readonly TraceStep[], before: number, runId: nu
   for (let i = before - 1; i >= 0; i--) {
     const step = steps[i]!;
     const owner = step.workers.find((w) => w.runId === runId && w.generation === generation);
-    if (owner && step.actor === owner.id && ['claim', 'naive-update', 'cas-claim'].includes(step.action)) return step.index;
+    if (owner && step.actor === owner.id && CLAIM_ACTIONS.includes(step.action)) return step.index;
   }
   return null;
 }
@@ -201,11 +202,11 @@ function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
 
 /**
  * A run left 'running' under a worker that crashed (or was killed), when the claim in use reads only
- * pending runs (the naive and compare-and-set claims begin with the naive SELECT): no one will ever
+ * pending runs (the select-then-update claims begin with a SELECT of pending runs): no one will ever
  * reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
  */
 function strandedRuns(steps: readonly TraceStep[]): Anomaly[] {
-  if (!steps.some((s) => s.sqlId === 'naive-select')) return [];
+  if (!steps.some((s) => s.action === 'select')) return [];
   const last = steps.at(-1);
   if (!last) return [];
   const out: Anomaly[] = [];
@@ -215,7 +216,7 @@ function strandedRuns(steps: readonly TraceStep[]): Anomaly[] {
     if (owner?.phase !== 'crashed') continue;
     const end = steps.findLast((s) => (s.action === 'crash' && s.actor === owner.id) || (s.action === 'kill' && s.runId === run.run_id));
     if (!end) continue;
-    const claim = steps.findLast((s) => s.index < end.index && s.actor === owner.id && s.runId === run.run_id && ['naive-update', 'cas-claim'].includes(s.action) && s.verdict === 'ok');
+    const claim = steps.findLast((s) => s.index < end.index && s.actor === owner.id && s.runId === run.run_id && SELECT_THEN_UPDATE_ACTIONS.includes(s.action) && s.verdict === 'ok');
     out.push({
       kind: 'stranded-run',
       runId: run.run_id,

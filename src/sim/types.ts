@@ -3,20 +3,17 @@
  * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
  */
 
+import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyId } from '../strategies';
+
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
 
-export type Strategy = 'naive' | 'cas' | 'skip-locked' | 'for-update' | 'nowait';
+/** A built-in claim strategy's id: one folder of src/strategies/ each (the union comes from their definitions). */
+export type Strategy = StrategyId;
 
-export const STRATEGIES: readonly Strategy[] = ['naive', 'cas', 'skip-locked', 'for-update', 'nowait'];
+export const STRATEGIES: readonly Strategy[] = STRATEGY_IDS;
 
-export const STRATEGY_LABELS: Record<Strategy, string> = {
-  naive: 'Naive SELECT then UPDATE',
-  cas: 'Compare-and-set UPDATE',
-  'skip-locked': 'Atomic claim (FOR UPDATE SKIP LOCKED)',
-  'for-update': 'Claim with plain FOR UPDATE (waits)',
-  nowait: 'Claim with FOR UPDATE NOWAIT (errors)',
-};
+export const STRATEGY_LABELS: Record<Strategy, string> = LABELS;
 
 /** A run as the scenario seeds it. Times are seconds on the virtual clock. */
 export interface RunSeed {
@@ -75,8 +72,7 @@ export interface Settings {
 /** What a worker does when it is scheduled next. */
 export type WorkerAction =
   | 'select'
-  | 'naive-update'
-  | 'cas-claim'
+  | SelectThenUpdateAction
   | 'claim'
   | 'commit'
   | 'heartbeat'
@@ -175,14 +171,17 @@ export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event
 
 export type Actor = WorkerId | 'clock' | 'operator';
 
+/** What a step is: a worker's action, or an event of the clock, a fault, or the operator. */
+export type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
+
 export interface TraceStep {
   index: number;
   /** The schedule token that caused this step, and its position in the schedule. */
   token: string;
   tokenIndex: number;
   actor: Actor;
-  /** A worker action, or an event: 'advance', 'pause', 'resume', 'crash', 'cancel-request', 'kill'. */
-  action: string;
+  action: TraceAction;
+  /** The statement's id and the exact text that ran (a strategy's statement may be one the learner typed). */
   sqlId: string | null;
   sql: string | null;
   params: Value[];

@@ -2,7 +2,8 @@
  * A worker's behaviour as pure functions: what it does next, which statement that is, and how it reads
  * the database's answer. The engine runs the statement; this file only decides.
  */
-import type { SqlId } from '../sql/registry';
+import { COMMIT, isSelectThenUpdateAction, type LabStatement, selectThenUpdateShape, type StrategyDefinition, strategyDefinition } from '../strategies';
+import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
 import type {
   RunRow,
@@ -56,12 +57,25 @@ export function believesItOwns(worker: WorkerState): boolean {
   return worker.runId !== null && (worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null));
 }
 
+/**
+ * The definition a worker plays. The one place a strategy is looked up: a strategy whose statements the
+ * learner typed would come from the settings here, as a StrategyDefinition built from its texts.
+ */
+export function definitionOf(settings: Settings): StrategyDefinition {
+  return strategyDefinition(settings.strategy);
+}
+
 export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
   switch (worker.phase) {
     case 'ready':
-      return settings.strategy === 'naive' || settings.strategy === 'cas' ? 'select' : 'claim';
-    case 'selected':
-      return settings.strategy === 'naive' ? 'naive-update' : 'cas-claim';
+      return definitionOf(settings).claim.shape === 'select-then-update' ? 'select' : 'claim';
+    case 'selected': {
+      const claim = definitionOf(settings).claim;
+      if (claim.shape !== 'select-then-update' || !isSelectThenUpdateAction(claim.action)) {
+        throw new Error(`worker ${worker.id} selected a run, but the ${settings.strategy} claim has no update step`);
+      }
+      return claim.action;
+    }
     case 'in-transaction':
       return 'commit';
     case 'owner': {
@@ -81,54 +95,48 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
 }
 
 export interface StatementPlan {
-  sqlId: SqlId;
+  /** The statement to run: its text is what runs and what the trace shows. */
+  statement: LabStatement;
   params: Value[];
   /** autocommit: one statement; claim-transaction: BEGIN, the statement, and keep the transaction open if it returned rows; commit: end the open transaction. */
   mode: 'autocommit' | 'claim-transaction' | 'commit';
 }
 
-const CLAIM_SQL: Record<'skip-locked' | 'for-update' | 'nowait', SqlId> = {
-  'skip-locked': 'claim-skip-locked',
-  'for-update': 'claim-for-update',
-  nowait: 'claim-nowait',
-};
-
 export function planAction(action: WorkerAction, worker: WorkerState, scenario: Scenario, settings: Settings): StatementPlan {
-  const run = worker.runId;
-  const gen = worker.generation;
-  const lease = scenario.leaseSeconds;
-  const fenced = settings.fencing;
+  const strategy = definitionOf(settings);
+  const values: Record<ParamName, Value> = {
+    worker: worker.id,
+    leaseSeconds: scenario.leaseSeconds,
+    run: worker.runId,
+    generation: worker.generation,
+    costCents: scenario.costPerCallCents,
+    result: `answer from ${worker.id}`,
+  };
+  const plan = (statement: LabStatement, mode: StatementPlan['mode'] = 'autocommit'): StatementPlan => ({
+    statement,
+    params: statement.params.map((name) => values[name]),
+    mode,
+  });
+  const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);
+  if (action === 'select' || isSelectThenUpdateAction(action)) {
+    if (strategy.claim.shape !== 'select-then-update') throw new Error(`${action} needs a select-then-update strategy`);
+    return plan(action === 'select' ? strategy.claim.select : strategy.claim.update);
+  }
   switch (action) {
-    case 'select':
-      return { sqlId: 'naive-select', params: [], mode: 'autocommit' };
-    case 'naive-update':
-      return { sqlId: 'naive-update', params: [run, worker.id, lease], mode: 'autocommit' };
-    case 'cas-claim':
-      return { sqlId: 'cas-claim', params: [run, worker.id, lease], mode: 'autocommit' };
     case 'claim': {
-      if (settings.strategy === 'naive' || settings.strategy === 'cas') throw new Error('claim needs an atomic strategy');
-      return { sqlId: CLAIM_SQL[settings.strategy], params: [worker.id, lease], mode: 'claim-transaction' };
+      if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
+      return plan(strategy.claim.claim, 'claim-transaction');
     }
     case 'commit':
-      return { sqlId: 'transaction-commit', params: [], mode: 'commit' };
+      return plan(COMMIT, 'commit');
     case 'heartbeat':
-      return fenced
-        ? { sqlId: 'heartbeat-fenced', params: [run, worker.id, gen, lease], mode: 'autocommit' }
-        : { sqlId: 'heartbeat-unfenced', params: [run, worker.id, lease], mode: 'autocommit' };
+      return write(strategy.heartbeat);
     case 'work':
-      return fenced
-        ? { sqlId: 'work-fenced', params: [run, gen, scenario.costPerCallCents], mode: 'autocommit' }
-        : { sqlId: 'work-unfenced', params: [run, scenario.costPerCallCents], mode: 'autocommit' };
-    case 'complete': {
-      const result = `answer from ${worker.id}`;
-      return fenced
-        ? { sqlId: 'complete-fenced', params: [run, gen, result], mode: 'autocommit' }
-        : { sqlId: 'complete-unfenced', params: [run, result], mode: 'autocommit' };
-    }
+      return write(strategy.work);
+    case 'complete':
+      return write(strategy.complete);
     case 'cancel-ack':
-      return fenced
-        ? { sqlId: 'cancel-ack-fenced', params: [run, gen], mode: 'autocommit' }
-        : { sqlId: 'cancel-ack-unfenced', params: [run], mode: 'autocommit' };
+      return write(strategy.cancelAck);
   }
 }
 
@@ -186,60 +194,56 @@ export function interpretOutcome(
     return { worker, verdict: 'error', note: `${id}'s statement failed with ${outcome.code}: ${outcome.message}. ${id} stops.`, staleWrite };
   }
 
-  switch (action) {
-    case 'select': {
-      if (!first) return pollAgainOrStop(worker, scenario, `${id} found no pending run.`);
-      worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
-      return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.`, staleWrite: null };
-    }
-    case 'naive-update':
-    case 'cas-claim':
-    case 'claim': {
-      if (!first) {
-        if (action === 'cas-claim') {
-          const attempts = worker.claimAttempts + 1;
-          const retry = attempts < scenario.maxClaimAttempts;
-          const note = `${id}'s compare-and-set matched 0 rows: run ${run} was no longer pending, so ${id} lost the race ${retry ? 'and looks again' : 'and gives up'}.`;
-          worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null };
-          return { worker, verdict: 'empty', note, staleWrite: null };
-        }
-        if (action === 'claim') return pollAgainOrStop(worker, scenario, `${id} claimed nothing: no run was pending or expired, or every candidate was locked.`);
-        worker = { ...worker, phase: 'no-work', runId: null };
-        return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
+  if (action === 'select') {
+    if (!first) return pollAgainOrStop(worker, scenario, `${id} found no pending run.`);
+    worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
+    return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.`, staleWrite: null };
+  }
+  // The update of a select-then-update claim; null for the atomic claim.
+  const twoStep = isSelectThenUpdateAction(action) ? selectThenUpdateShape(action) : null;
+  if (action === 'claim' || twoStep) {
+    if (!first) {
+      if (twoStep?.checksPending) {
+        const attempts = worker.claimAttempts + 1;
+        const retry = attempts < scenario.maxClaimAttempts;
+        const note = `${id}'s compare-and-set matched 0 rows: run ${run} was no longer pending, so ${id} lost the race ${retry ? 'and looks again' : 'and gives up'}.`;
+        worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null };
+        return { worker, verdict: 'empty', note, staleWrite: null };
       }
-      const generation = Number(first.lease_generation);
-      worker = {
-        ...worker,
-        phase: action === 'claim' ? 'in-transaction' : 'owner',
-        runId: Number(first.run_id),
-        generation,
-        leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
-        lastHeartbeatSeconds: clockSeconds,
-        workDone: 0,
-        cancelSeen: first.cancel_requested === true,
-      };
-      const held = action === 'claim' ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
-      const unchecked = action === 'naive-update' ? ' The UPDATE did not check that the run was still pending.' : '';
-      const leaseOver = runBefore?.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
-      const tookOver =
-        runBefore?.status !== 'running' || runBefore.lease_owner === id
-          ? ''
-          : leaseOver
-            ? ` It took the run over from ${runBefore.lease_owner}, whose lease had expired.`
-            : ` It overwrote ${runBefore.lease_owner}'s claim, which was still valid.`;
-      return {
-        worker,
-        verdict: 'ok',
-        note: `${id} now owns run ${first.run_id} with generation ${generation}.${tookOver}${unchecked}${held}`,
-        staleWrite: null,
-      };
+      if (action === 'claim') return pollAgainOrStop(worker, scenario, `${id} claimed nothing: no run was pending or expired, or every candidate was locked.`);
+      worker = { ...worker, phase: 'no-work', runId: null };
+      return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
     }
-    case 'commit': {
-      worker = { ...worker, phase: 'owner' };
-      return { worker, verdict: 'ok', note: `${id} committed its claim of run ${run}; the row lock is released.`, staleWrite: null };
-    }
-    default:
-      break;
+    const generation = Number(first.lease_generation);
+    worker = {
+      ...worker,
+      phase: action === 'claim' ? 'in-transaction' : 'owner',
+      runId: Number(first.run_id),
+      generation,
+      leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
+      lastHeartbeatSeconds: clockSeconds,
+      workDone: 0,
+      cancelSeen: first.cancel_requested === true,
+    };
+    const held = action === 'claim' ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
+    const unchecked = twoStep && !twoStep.checksPending ? ' The UPDATE did not check that the run was still pending.' : '';
+    const leaseOver = runBefore?.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
+    const tookOver =
+      runBefore?.status !== 'running' || runBefore.lease_owner === id
+        ? ''
+        : leaseOver
+          ? ` It took the run over from ${runBefore.lease_owner}, whose lease had expired.`
+          : ` It overwrote ${runBefore.lease_owner}'s claim, which was still valid.`;
+    return {
+      worker,
+      verdict: 'ok',
+      note: `${id} now owns run ${first.run_id} with generation ${generation}.${tookOver}${unchecked}${held}`,
+      staleWrite: null,
+    };
+  }
+  if (action === 'commit') {
+    worker = { ...worker, phase: 'owner' };
+    return { worker, verdict: 'ok', note: `${id} committed its claim of run ${run}; the row lock is released.`, staleWrite: null };
   }
 
   // The authoritative writes: heartbeat, work, complete, cancel-ack.

@@ -1,6 +1,7 @@
 /**
- * Every statement the lab can run, by id. The text here is the text executed and the text shown:
- * nothing is assembled from pieces, and values always travel as $n parameters.
+ * Every statement the lab runs that is not a claim strategy's own, by id (the strategies' statements live
+ * in src/strategies/<id>/). The text here is the text executed and the text shown: nothing is assembled
+ * from pieces, and values always travel as $n parameters.
  */
 import arrayTypesPglite from './array-types-pglite.sql?raw';
 import backpressureArrive from './backpressure-arrive.sql?raw';
@@ -20,11 +21,6 @@ import cancelAckFenced from './cancel-ack-fenced.sql?raw';
 import cancelAckUnfenced from './cancel-ack-unfenced.sql?raw';
 import cancelBackend from './cancel-backend.sql?raw';
 import cancelRequest from './cancel-request.sql?raw';
-import casClaim from './cas-claim.sql?raw';
-import claimCandidates from './claim-candidates.sql?raw';
-import claimForUpdate from './claim-for-update.sql?raw';
-import claimNowait from './claim-nowait.sql?raw';
-import claimSkipLocked from './claim-skip-locked.sql?raw';
 import clearRuns from './clear-runs.sql?raw';
 import completeFenced from './complete-fenced.sql?raw';
 import completeUnfenced from './complete-unfenced.sql?raw';
@@ -47,21 +43,17 @@ import liveSchemaState from './live-schema-state.sql?raw';
 import liveSessionSetup from './live-session-setup.sql?raw';
 import lockWaitersPostgres from './lock-waiters-postgres.sql?raw';
 import naiveSelect from './naive-select.sql?raw';
-import naiveUpdate from './naive-update.sql?raw';
 import observerSetup from './observer-setup.sql?raw';
 import preparedTransactions from './prepared-transactions.sql?raw';
 import probeCancelAckFenced from './probe-cancel-ack-fenced.sql?raw';
 import probeCancelAckUnfenced from './probe-cancel-ack-unfenced.sql?raw';
 import probeCancelRequest from './probe-cancel-request.sql?raw';
-import probeCasClaim from './probe-cas-claim.sql?raw';
 import probeCompleteFenced from './probe-complete-fenced.sql?raw';
 import probeCompleteUnfenced from './probe-complete-unfenced.sql?raw';
 import probeHeartbeatFenced from './probe-heartbeat-fenced.sql?raw';
 import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
-import probeNaiveUpdate from './probe-naive-update.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
 import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
-import relockCandidate from './relock-candidate.sql?raw';
 import runsAndLocksPglite from './runs-and-locks-pglite.sql?raw';
 import runsSnapshot from './runs-snapshot.sql?raw';
 import runsTablePresent from './runs-table-present.sql?raw';
@@ -98,11 +90,6 @@ const texts = {
   'cancel-ack-unfenced': cancelAckUnfenced,
   'cancel-backend': cancelBackend,
   'cancel-request': cancelRequest,
-  'cas-claim': casClaim,
-  'claim-candidates': claimCandidates,
-  'claim-for-update': claimForUpdate,
-  'claim-nowait': claimNowait,
-  'claim-skip-locked': claimSkipLocked,
   'clear-runs': clearRuns,
   'complete-fenced': completeFenced,
   'complete-unfenced': completeUnfenced,
@@ -125,21 +112,17 @@ const texts = {
   'live-session-setup': liveSessionSetup,
   'lock-waiters-postgres': lockWaitersPostgres,
   'naive-select': naiveSelect,
-  'naive-update': naiveUpdate,
   'observer-setup': observerSetup,
   'prepared-transactions': preparedTransactions,
   'probe-cancel-ack-fenced': probeCancelAckFenced,
   'probe-cancel-ack-unfenced': probeCancelAckUnfenced,
   'probe-cancel-request': probeCancelRequest,
-  'probe-cas-claim': probeCasClaim,
   'probe-complete-fenced': probeCompleteFenced,
   'probe-complete-unfenced': probeCompleteUnfenced,
   'probe-heartbeat-fenced': probeHeartbeatFenced,
   'probe-heartbeat-unfenced': probeHeartbeatUnfenced,
-  'probe-naive-update': probeNaiveUpdate,
   'probe-work-fenced': probeWorkFenced,
   'probe-work-unfenced': probeWorkUnfenced,
-  'relock-candidate': relockCandidate,
   'runs-and-locks-pglite': runsAndLocksPglite,
   'runs-snapshot': runsSnapshot,
   'runs-table-present': runsTablePresent,
@@ -164,32 +147,22 @@ export const SQL_IDS = Object.keys(texts) as SqlId[];
 
 /** The statement's text, trimmed of the file's trailing newline (and of a final `;`, which drivers reject in extended protocol). */
 export function sqlText(id: SqlId): string {
-  return texts[id].trim().replace(/;$/, '');
+  return statementText(texts[id]);
 }
 
-/**
- * PGlite is one session and never returns from a lock wait, so before a statement that might wait the
- * PGlite adapter runs this probe: the same row test with NOWAIT, which fails at once where the statement
- * would wait. It takes the first parameters of the statement it stands for.
- */
-export const PROBES: Partial<Record<SqlId, SqlId>> = {
-  'claim-for-update': 'claim-nowait',
-  'naive-update': 'probe-naive-update',
-  'cas-claim': 'probe-cas-claim',
-  'heartbeat-fenced': 'probe-heartbeat-fenced',
-  'heartbeat-unfenced': 'probe-heartbeat-unfenced',
-  'work-fenced': 'probe-work-fenced',
-  'work-unfenced': 'probe-work-unfenced',
-  'complete-fenced': 'probe-complete-fenced',
-  'complete-unfenced': 'probe-complete-unfenced',
-  'cancel-ack-fenced': 'probe-cancel-ack-fenced',
-  'cancel-ack-unfenced': 'probe-cancel-ack-unfenced',
-  'cancel-request': 'probe-cancel-request',
-};
+/** A .sql file's text as the lab sends it: trimmed, without a final `;`. */
+export function statementText(raw: string): string {
+  return raw.trim().replace(/;$/, '');
+}
 
 /** How many parameters a statement takes: the highest $n in its text. */
 export function parameterCount(id: SqlId): number {
+  return highestParameter(sqlText(id));
+}
+
+/** The highest $n in a statement's text. */
+export function highestParameter(text: string): number {
   let highest = 0;
-  for (const match of sqlText(id).matchAll(/\$(\d+)/g)) highest = Math.max(highest, Number(match[1]));
+  for (const match of text.matchAll(/\$(\d+)/g)) highest = Math.max(highest, Number(match[1]));
   return highest;
 }

@@ -4,6 +4,7 @@
  */
 import { clockLabel } from '../sim/clock';
 import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
+import { BUILT_IN_STRATEGIES } from '../strategies';
 
 export const VERDICT_NAMES: Record<Verdict, string> = {
   ok: 'ok',
@@ -25,8 +26,7 @@ export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
 
 const ACTION_LABELS: Record<string, string> = {
   select: 'SELECT',
-  'naive-update': 'UPDATE',
-  'cas-claim': 'CAS',
+  ...Object.fromEntries(BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'select-then-update' ? [[d.claim.action, d.claim.markWord]] : []))),
   claim: 'claim',
   commit: 'commit',
   heartbeat: 'hb',

@@ -8,10 +8,24 @@
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sqlText } from '../../src/sql/registry';
+import { type StrategyId, strategyDefinition } from '../../src/strategies';
 import { testDatabaseUrl } from './differential';
 
 type Level = 'READ COMMITTED' | 'REPEATABLE READ' | 'SERIALIZABLE';
 const LEASE_SECONDS = 60;
+
+/** The claim statement a strategy runs (for a select-then-update claim: its UPDATE), exactly as the lab runs it. */
+function claimText(id: StrategyId): string {
+  const claim = strategyDefinition(id).claim;
+  return claim.shape === 'one-statement' ? claim.claim.text : claim.update.text;
+}
+
+/** The plain read of the select-then-update claims. */
+function pendingSelectText(): string {
+  const claim = strategyDefinition('naive').claim;
+  if (claim.shape !== 'select-then-update') throw new Error('the naive claim reads, then updates');
+  return claim.select.text;
+}
 
 let url: string;
 let a: pg.Client;
@@ -86,30 +100,30 @@ describe('isolation levels on a real server', () => {
     ['SERIALIZABLE', { sqlstate: '40001' }],
   ])('a compare-and-set UPDATE that waited on the first claim, at %s', async (level, expected) => {
     await a.query('BEGIN');
-    await a.query(sqlText('cas-claim'), [123, 'A', LEASE_SECONDS]);
-    const outcome = await afterWaiting(level, sqlText('cas-claim'), [123, 'B', LEASE_SECONDS]);
+    await a.query(claimText('cas'), [123, 'A', LEASE_SECONDS]);
+    const outcome = await afterWaiting(level, claimText('cas'), [123, 'B', LEASE_SECONDS]);
     // READ COMMITTED re-checks status = 'pending' on A's new row version: 0 rows, B learns it lost.
     expect(outcome).toEqual(expected);
   });
 
   it('a plain FOR UPDATE claim that waited gets run 124 at READ COMMITTED, and 40001 at REPEATABLE READ', async () => {
     await a.query('BEGIN');
-    await a.query(sqlText('claim-for-update'), ['A', LEASE_SECONDS]);
-    const readCommitted = await afterWaiting('READ COMMITTED', sqlText('claim-for-update'), ['B', LEASE_SECONDS]);
+    await a.query(claimText('for-update'), ['A', LEASE_SECONDS]);
+    const readCommitted = await afterWaiting('READ COMMITTED', claimText('for-update'), ['B', LEASE_SECONDS]);
     expect(readCommitted).toMatchObject({ rows: [{ run_id: 124 }] });
 
     await seedRuns();
     await a.query('BEGIN');
-    await a.query(sqlText('claim-for-update'), ['A', LEASE_SECONDS]);
-    const repeatableRead = await afterWaiting('REPEATABLE READ', sqlText('claim-for-update'), ['B', LEASE_SECONDS]);
+    await a.query(claimText('for-update'), ['A', LEASE_SECONDS]);
+    const repeatableRead = await afterWaiting('REPEATABLE READ', claimText('for-update'), ['B', LEASE_SECONDS]);
     expect(repeatableRead).toEqual({ sqlstate: '40001' });
   });
 
   it('a SKIP LOCKED claim at REPEATABLE READ fails with 40001 when the row it would lock changed after its snapshot', async () => {
     await b.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
     await b.query('SELECT 1');
-    await a.query(sqlText('claim-skip-locked'), ['A', LEASE_SECONDS]); // commits: run 123 is A's
-    const outcome = await b.query(sqlText('claim-skip-locked'), ['B', LEASE_SECONDS]).then(
+    await a.query(claimText('skip-locked'), ['A', LEASE_SECONDS]); // commits: run 123 is A's
+    const outcome = await b.query(claimText('skip-locked'), ['B', LEASE_SECONDS]).then(
       (result) => ({ rows: result.rows }),
       (error: { code: string }) => ({ sqlstate: error.code }),
     );
@@ -123,12 +137,12 @@ describe('isolation levels on a real server', () => {
     async (level) => {
       for (const client of [a, b]) await client.query(`SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL ${level}`);
       try {
-        const seenByA = await a.query(sqlText('naive-select'));
-        const seenByB = await b.query(sqlText('naive-select'));
+        const seenByA = await a.query(pendingSelectText());
+        const seenByB = await b.query(pendingSelectText());
         expect(seenByA.rows[0].run_id).toBe(123);
         expect(seenByB.rows[0].run_id).toBe(123);
-        const updatedByA = await a.query(sqlText('naive-update'), [123, 'A', LEASE_SECONDS]);
-        const updatedByB = await b.query(sqlText('naive-update'), [123, 'B', LEASE_SECONDS]);
+        const updatedByA = await a.query(claimText('naive'), [123, 'A', LEASE_SECONDS]);
+        const updatedByB = await b.query(claimText('naive'), [123, 'B', LEASE_SECONDS]);
         expect([updatedByA.rowCount, updatedByB.rowCount]).toEqual([1, 1]);
         const row = await a.query('SELECT lease_owner, lease_generation FROM runs WHERE run_id = 123');
         expect(row.rows[0]).toEqual({ lease_owner: 'B', lease_generation: 20 });

@@ -176,7 +176,7 @@ describe('ChallengesView, ExitCriteriaView, ConceptTable, progress controls', ()
   it('renders the concept table with a row per concept and real source links', () => {
     const html = renderToStaticMarkup(createElement(ConceptTable, {}));
     expect(html.match(/<th scope="row">/g)).toHaveLength(CONCEPTS.length);
-    expect(html).toContain('src/sql/claim-skip-locked.sql');
+    expect(html).toContain('src/strategies/skip-locked/claim-skip-locked.sql');
     expect(html).toContain('href="https://github.com/graphile/worker/blob/abfb4cf/src/sql/getJobs.ts"');
     expect(html).toContain('tabindex="0"');
   });

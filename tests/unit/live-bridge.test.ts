@@ -14,6 +14,7 @@ import { LAB_SCHEMA_NOTE, labTableStatements } from '../../src/db/postgres-lab';
 import { type CheckedRequest, checkRequest, RefusedRequest } from '../../src/live/requests';
 import { type Bridge, type LiveBackend, startBridge } from '../../src/live/server';
 import { sqlText } from '../../src/sql/registry';
+import { PAGE_STATEMENTS } from '../../src/strategies';
 
 const received: CheckedRequest[] = [];
 const backend: LiveBackend = {
@@ -84,7 +85,7 @@ describe('the live bridge', () => {
     const answer = await send('/live/execute', { body: claim, headers: { 'x-lease-lab-token': token } });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ value: { status: 'ok', rows: [], rowCount: 0 } });
-    expect(received).toEqual([{ op: 'execute', session: 'A', statement: { sqlId: 'claim-skip-locked', params: ['A', 60], clockIso: claim.clockIso } }]);
+    expect(received).toEqual([{ op: 'execute', session: 'A', statement: { statement: PAGE_STATEMENTS.get('claim-skip-locked'), params: ['A', 60], clockIso: claim.clockIso } }]);
   });
 
   it('refuses a statement id that is not one of the workers\' statements, and never runs it', async () => {

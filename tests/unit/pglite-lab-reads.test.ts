@@ -13,6 +13,7 @@ import { seededSchedules } from '../../src/engine/enumerate';
 import { SCENARIOS } from '../../src/scenarios';
 import { STRATEGIES, type StatementOutcome } from '../../src/sim/types';
 import { sqlText } from '../../src/sql/registry';
+import { forUpdate } from '../../src/strategies/for-update/definition';
 import { labDatabase } from '../support/lab';
 
 /** The lab, checked against Postgres after every call that may change what it shows. */
@@ -94,15 +95,17 @@ describe('the lab’s statements on the wire', () => {
   it('answer each statement of a batch on its own: an error ends only its own statement', async () => {
     const db = await labDatabase();
     const wire = new PGliteWire(db.pg);
+    const relock = forUpdate.claim.claim.afterWait.kind === 'relock-found' ? forUpdate.claim.claim.afterWait.relock : null;
+    if (!relock) throw new Error('the plain FOR UPDATE claim relocks what it found');
     const [first, failed, after] = await wire.run([
       { command: 'SELECT 1 AS one' },
-      { sqlId: 'relock-candidate', params: ['not a number'] },
+      { statement: relock, params: ['not a number'] },
       { sqlId: 'set-clock', params: ['2030-01-01T15:00:07Z'] },
     ]);
     expect(first).toMatchObject({ rows: [{ one: 1 }], error: null });
     expect(failed?.error).toMatchObject({ code: '22P02' });
     expect(after).toMatchObject({ rows: [{ set_config: '2030-01-01T15:00:07Z' }], error: null });
-    await expect(wire.one('relock-candidate', ['not a number'])).rejects.toMatchObject({ code: '22P02' });
+    await expect(wire.one('cancel-request', ['not a number'])).rejects.toMatchObject({ code: '22P02' });
   });
 
   it('carry text that is not ASCII, and values longer than the first buffer, both ways', async () => {

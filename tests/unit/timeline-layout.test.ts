@@ -103,7 +103,7 @@ describe('marks', () => {
 
   it('gives each verdict its own shape, so colour is never the only cue', () => {
     const verdicts: Verdict[] = ['ok', 'empty', 'rejected', 'error', 'blocked', 'event'];
-    const shapes = verdicts.map((verdict) => markShape({ verdict, action: 'x' }));
+    const shapes = verdicts.map((verdict) => markShape({ verdict, action: 'work' }));
     expect(new Set(shapes).size).toBe(verdicts.length);
     expect(markShape({ verdict: 'event', action: 'crash' })).toBe('cross');
   });
@@ -543,7 +543,7 @@ function handTrace(steps: Partial<TraceStep>[], workers = ['A']): Trace {
 
 /** A long, repetitive trace: A and B take turns, and the clock moves every 50 steps. */
 function longTrace(length: number): Trace {
-  const actions = ['claim', 'commit', 'work', 'complete'];
+  const actions = ['claim', 'commit', 'work', 'complete'] as const;
   return handTrace(
     Array.from({ length }, (_, i) => ({
       actor: i % 2 === 0 ? 'A' : 'B',

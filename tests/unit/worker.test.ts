@@ -48,9 +48,21 @@ describe('what a worker does next', () => {
   });
 
   it('puts the generation in every write only when fencing is on', () => {
-    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ sqlId: 'complete-fenced', params: [123, 18, 'answer from A'] });
-    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ sqlId: 'complete-unfenced', params: [123, 'answer from A'] });
-    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ sqlId: 'heartbeat-fenced', params: [123, 'A', 18, 60] });
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'complete-fenced' }, params: [123, 18, 'answer from A'] });
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ statement: { id: 'complete-unfenced' }, params: [123, 'answer from A'] });
+    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'heartbeat-fenced' }, params: [123, 'A', 18, 60] });
+    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ statement: { id: 'heartbeat-unfenced' }, params: [123, 'A', 60] });
+    expect(planAction('work', owner(), race, { strategy: 'naive', fencing: true })).toMatchObject({ statement: { id: 'work-fenced' }, params: [123, 18, race.costPerCallCents] });
+  });
+
+  it("plans each strategy's claim from its definition", () => {
+    const ready = { ...owner(), phase: 'ready' as const, runId: null, generation: null };
+    expect(planAction('claim', ready, race, { strategy: 'for-update', fencing: true })).toMatchObject({ statement: { id: 'claim-for-update' }, params: ['A', 60], mode: 'claim-transaction' });
+    expect(planAction('select', ready, race, { strategy: 'cas', fencing: true })).toMatchObject({ statement: { id: 'naive-select' }, params: [], mode: 'autocommit' });
+    const selected = { ...ready, phase: 'selected' as const, runId: 123 };
+    expect(planAction('cas-claim', selected, race, { strategy: 'cas', fencing: true })).toMatchObject({ statement: { id: 'cas-claim' }, params: [123, 'A', 60] });
+    expect(planAction('commit', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'transaction-commit' }, params: [], mode: 'commit' });
+    expect(() => planAction('claim', ready, race, { strategy: 'naive', fencing: true })).toThrow(/atomic/);
   });
 
   it('says why a worker cannot move', () => {

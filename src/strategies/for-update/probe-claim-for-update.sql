@@ -1,0 +1,19 @@
+-- The plain FOR UPDATE claim's probe: the same claim under NOWAIT, which fails with 55P03 where the claim
+-- would wait. It runs inside a transaction the lab always rolls back.
+WITH candidate AS (
+  SELECT run_id
+  FROM runs
+  WHERE status = 'pending'
+     OR (status = 'running' AND lease_expires_at < now())
+  ORDER BY created_at
+  LIMIT 1
+  FOR UPDATE NOWAIT
+)
+UPDATE runs
+SET status           = 'running',
+    lease_owner      = $1,
+    lease_expires_at = now() + make_interval(secs => $2),
+    lease_generation = lease_generation + 1,
+    heartbeat_at     = now()
+WHERE run_id IN (SELECT run_id FROM candidate)
+RETURNING run_id, lease_generation, lease_expires_at, cancel_requested;

@@ -1,0 +1,90 @@
+/**
+ * The built-in claim strategies, and everything derived from them: the Strategy union, the picker's
+ * labels, the statements a worker may run (for the live bridge and the warm-up), the trace's claim
+ * actions. Adding a strategy is a folder beside these with its .sql files and definition.ts, plus its
+ * line here.
+ */
+import { cas } from './cas/definition';
+import { forUpdate } from './for-update/definition';
+import { naive } from './naive/definition';
+import { nowait } from './nowait/definition';
+import { SQL_IDS, type SqlId } from '../sql/registry';
+import { CANCEL_REQUEST, COMMIT } from './shared';
+import { sharedText } from './statement';
+import { skipLocked } from './skip-locked/definition';
+import type { ClaimShape, LabStatement, StatementText, StrategyDefinition } from './types';
+
+/** In the picker's order. */
+export const BUILT_IN_STRATEGIES = [naive, cas, skipLocked, forUpdate, nowait] as const satisfies readonly StrategyDefinition[];
+
+type BuiltIn = (typeof BUILT_IN_STRATEGIES)[number];
+
+export type StrategyId = BuiltIn['id'];
+
+/** The trace's names for the update step of the select-then-update claims. */
+export type SelectThenUpdateAction = Extract<BuiltIn['claim'], { shape: 'select-then-update' }>['action'];
+
+export const STRATEGY_IDS: readonly StrategyId[] = BUILT_IN_STRATEGIES.map((definition) => definition.id);
+
+export const STRATEGY_LABELS = Object.fromEntries(BUILT_IN_STRATEGIES.map((definition) => [definition.id, definition.label])) as Record<StrategyId, string>;
+
+const BY_ID = new Map<string, StrategyDefinition>(BUILT_IN_STRATEGIES.map((definition) => [definition.id, definition]));
+
+export function isStrategyId(id: string): id is StrategyId {
+  return BY_ID.has(id);
+}
+
+export function strategyDefinition(id: StrategyId): StrategyDefinition {
+  return BY_ID.get(id)!;
+}
+
+/** The ids of the strategies whose claim is one statement inside a transaction (the atomic claims). */
+export const ATOMIC_STRATEGY_IDS: readonly StrategyId[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).claim.shape === 'one-statement');
+
+const SELECT_THEN_UPDATE = new Map(
+  BUILT_IN_STRATEGIES.flatMap((definition) => (definition.claim.shape === 'select-then-update' ? [[definition.claim.action, definition.claim] as const] : [])),
+);
+
+export function isSelectThenUpdateAction(action: string): action is SelectThenUpdateAction {
+  return SELECT_THEN_UPDATE.has(action as SelectThenUpdateAction);
+}
+
+/** The claim whose update step the trace names `action`. */
+export function selectThenUpdateShape(action: SelectThenUpdateAction): Extract<ClaimShape, { shape: 'select-then-update' }> {
+  return SELECT_THEN_UPDATE.get(action)!;
+}
+
+/** The updates of the select-then-update claims, as the trace names them. */
+export const SELECT_THEN_UPDATE_ACTIONS: readonly string[] = [...SELECT_THEN_UPDATE.keys()];
+
+/** Trace actions that claim a run: the atomic claim and the update of a select-then-update claim. */
+export const CLAIM_ACTIONS: readonly string[] = ['claim', ...SELECT_THEN_UPDATE_ACTIONS];
+
+/** Every statement a strategy's worker may run in any role, in the order the definitions list them. */
+export function workerStatements(definition: StrategyDefinition): LabStatement[] {
+  const claim = definition.claim.shape === 'one-statement' ? [definition.claim.claim] : [definition.claim.select, definition.claim.update];
+  const writes = [definition.heartbeat, definition.work, definition.complete, definition.cancelAck].flatMap((pair) => [pair.fenced, pair.unfenced]);
+  return [...claim, ...writes];
+}
+
+/** Every statement a worker or the operator of the built-in strategies may run, once each, by id. */
+export const PAGE_STATEMENTS: ReadonlyMap<string, LabStatement> = new Map(
+  [...BUILT_IN_STRATEGIES.flatMap(workerStatements), CANCEL_REQUEST].map((statement) => [statement.id, statement]),
+);
+
+/** Every text a built-in strategy's statements bring: the statements, their probes, and what a resumed claim reads. */
+export const STRATEGY_TEXTS: ReadonlyMap<string, StatementText> = new Map(
+  [...PAGE_STATEMENTS.values()].flatMap((statement) => {
+    const after = statement.afterWait.kind === 'relock-found' ? [statement.afterWait.candidates, statement.afterWait.relock] : [];
+    return [statement, ...(statement.probe ? [statement.probe] : []), ...after].map((text) => [text.id, { id: text.id, text: text.text, file: text.file }] as const);
+  }),
+);
+
+/** Any statement of the lab by id (src/sql/ or a strategy's), with its text and file; null for an unknown id. */
+export function labStatementText(id: string): StatementText | null {
+  if ((SQL_IDS as readonly string[]).includes(id)) return sharedText(id as SqlId);
+  return STRATEGY_TEXTS.get(id) ?? null;
+}
+
+export { CANCEL_REQUEST, COMMIT };
+export type { LabStatement, StatementText, StrategyDefinition } from './types';

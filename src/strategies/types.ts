@@ -1,0 +1,124 @@
+/**
+ * What a claim strategy is, as data. A strategy is the statements a worker runs in each role, the words
+ * the lessons and the picker use for it, and, per statement, whether it can wait for a row lock, how the
+ * lab probes that on PGlite (which never returns from a wait), and what it does once the lock is free.
+ *
+ * A statement is a value with its text, not only a file's id, so a strategy whose statements the learner
+ * typed (with its probe and after-wait behaviour derived from PostgreSQL's parse tree) fits the same shape.
+ */
+
+/** The values a worker can pass to a statement; a statement takes some of them, in $n order. */
+export type ParamName = 'worker' | 'leaseSeconds' | 'run' | 'generation' | 'costCents' | 'result';
+
+/** A statement's text and the id that names it (in a trace, a PGlite prepared statement, the live bridge). */
+export interface StatementText {
+  /** Unique among the lab's statements: a file's name without `.sql` for the lab's own. */
+  id: string;
+  /** The text executed and shown, exactly. */
+  text: string;
+  /** Where the learner finds it in the repository; null for a statement typed in the browser. */
+  file: string | null;
+}
+
+/**
+ * What a statement that waited for a row lock does once the holder's transaction ends, and so what the
+ * lab must do on PGlite, where the wait itself cannot happen. After a wait a READ COMMITTED statement
+ * keeps the rows it found before waiting and re-checks the locked row's newest version (EvalPlanQual).
+ */
+export type AfterWait =
+  /** It takes no lock another transaction could hold (SKIP LOCKED, NOWAIT, a plain SELECT): never waits. */
+  | { kind: 'cannot-wait' }
+  /**
+   * It waits on the one row its $1 names and re-checks that row's newest version: the same answer as
+   * running it again once the lock is free, which is what the lab does on PGlite.
+   */
+  | { kind: 'recheck-row' }
+  /**
+   * A claim that locks the first qualifying row of a list (a plain FOR UPDATE under LIMIT): once free it
+   * locks the rows it had found, in order, re-checking each, keeps every lock it took, and claims the first
+   * that still qualifies. `candidates` reads that list as the claim sees it; `relock` locks one row by id
+   * ($1) with NOWAIT and says whether it still qualifies.
+   */
+  | { kind: 'relock-found'; candidates: StatementText; relock: StatementText };
+
+export interface LabStatement extends StatementText {
+  /** The values it takes: $1 is params[0], and so on. */
+  params: readonly ParamName[];
+  /**
+   * The same row test under NOWAIT, run (and rolled back) before the statement where it might wait:
+   * 55P03 means it would. It takes a prefix of the statement's parameters. Null when it cannot wait.
+   */
+  probe: StatementText | null;
+  afterWait: AfterWait;
+}
+
+/** A write that exists with the fence (it checks the lease generation) and without. */
+export interface FencedPair {
+  fenced: LabStatement;
+  unfenced: LabStatement;
+}
+
+/**
+ * How a strategy claims. One statement: BEGIN, the claim, and the transaction stays open (its row lock
+ * held) until the worker's next step commits it. Select then update: a plain read of a pending run, then
+ * an autocommit UPDATE of that run by id.
+ */
+export type ClaimShape =
+  | { shape: 'one-statement'; claim: LabStatement }
+  | {
+      shape: 'select-then-update';
+      select: LabStatement;
+      update: LabStatement;
+      /** The trace's name for the update step (the union of these is derived in index.ts). */
+      action: string;
+      /** The timeline's word under the update step's mark (a few letters). */
+      markWord: string;
+      /** Its WHERE re-checks that the run is still pending, so losing the race matches 0 rows. */
+      checksPending: boolean;
+    };
+
+/** The update steps of the select-then-update claims, as traces name them. */
+export type SelectThenUpdateAction = 'naive-update' | 'cas-claim';
+
+/** How a claim's locking clause meets a row another transaction has locked (the lessons' wait/fail/skip question). */
+export type WhenLocked = 'waits' | 'errors' | 'skips';
+
+export interface StrategyDefinition {
+  id: string;
+  /** The strategy picker's label. */
+  label: string;
+  /** The claim as a sentence's object: "Workers A and B poll using <inWords>." */
+  inWords: string;
+  /** The claim's locking clause as the lessons name it, and what it does on a locked row; null when its claim locks no row it chose. */
+  lock: { clause: string; whenLocked: WhenLocked } | null;
+  /** Two workers polling at once under this claim make a good "which run does B get" question. */
+  raceQuestion: boolean;
+  claim: ClaimShape;
+  /** The owner's writes; most strategies share the lab's (see shared.ts). */
+  heartbeat: FencedPair;
+  work: FencedPair;
+  complete: FencedPair;
+  cancelAck: FencedPair;
+}
+
+/**
+ * Each role's parameters and the columns its RETURNING gives the worker (the worker reads these). Unfenced
+ * writes take the same parameters without `generation`.
+ */
+export const ROLE_CONTRACTS = {
+  claim: { params: ['worker', 'leaseSeconds'], returning: ['run_id', 'lease_generation', 'lease_expires_at', 'cancel_requested'] },
+  select: { params: [], returning: ['run_id', 'lease_generation'] },
+  'claim-update': { params: ['run', 'worker', 'leaseSeconds'], returning: ['run_id', 'lease_generation', 'lease_expires_at', 'cancel_requested'] },
+  heartbeat: { params: ['run', 'worker', 'generation', 'leaseSeconds'], returning: ['lease_expires_at', 'cancel_requested'] },
+  work: { params: ['run', 'generation', 'costCents'], returning: ['progress', 'cancel_requested'] },
+  complete: { params: ['run', 'generation', 'result'], returning: ['status', 'result'] },
+  'cancel-ack': { params: ['run', 'generation'], returning: ['status'] },
+} as const satisfies Record<string, { params: readonly ParamName[]; returning: readonly string[] }>;
+
+export type Role = keyof typeof ROLE_CONTRACTS;
+
+/** The parameters a role's statement takes, fenced or not. */
+export function roleParams(role: Role, fenced: boolean): readonly ParamName[] {
+  const params: readonly ParamName[] = ROLE_CONTRACTS[role].params;
+  return fenced ? params : params.filter((name) => name !== 'generation');
+}
