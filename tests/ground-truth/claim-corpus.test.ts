@@ -1,0 +1,108 @@
+// The truth corpus on a real PostgreSQL: each claim/complete variant played by two connections in the
+// scene of src/sql/analyze/scenario.ts, once with A committing and once with A rolling back. The outcome
+// each file declares (A's rows, whether B waits, B's rows after A ends) must be what the server does; the
+// predictor (tests/unit/analyze-predict.test.ts) must agree with the same declarations.
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { isoAt, renderRows, sceneFor } from '../../src/sql/analyze/scenario';
+import { createDatabase } from '../support/postgres-server';
+import { type CorpusOutcome, type CorpusVariant, readCorpus } from '../support/claim-corpus';
+
+const sqlFile = (name: string) => readFileSync(new URL(`../../src/sql/${name}.sql`, import.meta.url), 'utf8');
+
+let url: string;
+let a: pg.Client;
+let b: pg.Client;
+let observer: pg.Client;
+
+beforeAll(async () => {
+  url = await createDatabase(inject('postgresUrl'), 'claim_corpus');
+  const setup = new pg.Client({ connectionString: url });
+  await setup.connect();
+  await setup.query(sqlFile('schema'));
+  await setup.end();
+  [a, b, observer] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+  for (const client of [a, b, observer]) await client.connect();
+  for (const client of [a, b]) {
+    await client.query(sqlFile('session-setup'));
+    // A guard only: a wait is detected through pg_stat_activity long before this.
+    await client.query("SET lock_timeout = '60s'");
+  }
+});
+
+afterAll(async () => {
+  for (const client of [a, b, observer]) await client?.end();
+});
+
+async function reset(variant: CorpusVariant): Promise<void> {
+  const scene = sceneFor(variant.role);
+  const seed = scene.runs.map((run) => ({
+    ...run,
+    tenant: 'acme',
+    created_at: isoAt(run.created_at),
+    lease_expires_at: run.lease_expires_at === null ? null : isoAt(run.lease_expires_at),
+    heartbeat_at: run.heartbeat_at === null ? null : isoAt(run.heartbeat_at),
+  }));
+  await observer.query('TRUNCATE runs');
+  await observer.query(sqlFile('seed-runs'), [JSON.stringify(seed)]);
+  for (const client of [a, b]) await client.query(sqlFile('set-clock'), [isoAt(scene.now)]);
+}
+
+type Result = { rows: string } | { error: string };
+
+const render = (result: Result) => ('rows' in result ? result.rows : `error ${result.error}`);
+
+async function attempt(client: pg.Client, variant: CorpusVariant, params: unknown[]): Promise<Result> {
+  try {
+    const result = await client.query(variant.sql, params);
+    return { rows: renderRows(variant.role, result.rows) };
+  } catch (error) {
+    return { error: (error as { code?: string }).code ?? String(error) };
+  }
+}
+
+/** Resolves true once B's backend waits for a lock, false if B's statement returns first. */
+async function waitsForLock(pid: number, statement: Promise<unknown>): Promise<boolean> {
+  let returned = false;
+  void statement.then(() => {
+    returned = true;
+  });
+  const deadline = Date.now() + 30_000;
+  while (!returned) {
+    const { rows } = await observer.query<{ wait_event_type: string | null }>('SELECT wait_event_type FROM pg_stat_activity WHERE pid = $1', [pid]);
+    if (rows[0]?.wait_event_type === 'Lock') return true;
+    if (Date.now() > deadline) throw new Error('B neither returned nor waited for a lock within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  return false;
+}
+
+async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Promise<CorpusOutcome> {
+  await reset(variant);
+  const scene = sceneFor(variant.role);
+  const bPid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+  await a.query('BEGIN');
+  const aResult = await attempt(a, variant, scene.params.a);
+  await b.query('BEGIN');
+  const bStatement = attempt(b, variant, scene.params.b);
+  const bWaits = await waitsForLock(bPid, bStatement);
+  await a.query(ending);
+  const bResult = await bStatement;
+  await b.query('ROLLBACK');
+  const rendered = render(bResult);
+  return { a: render(aResult), bWaits, bAfterCommit: rendered, bAfterRollback: rendered };
+}
+
+describe('the claim corpus on a real PostgreSQL, two connections', () => {
+  for (const variant of readCorpus()) {
+    it(`${variant.file}: ${variant.title}`, async () => {
+      const committed = await play(variant, 'COMMIT');
+      const rolledBack = await play(variant, 'ROLLBACK');
+      const seen: CorpusOutcome = { a: committed.a, bWaits: committed.bWaits, bAfterCommit: committed.bAfterCommit, bAfterRollback: rolledBack.bAfterRollback };
+      expect(rolledBack.a).toBe(committed.a);
+      expect(rolledBack.bWaits).toBe(committed.bWaits);
+      expect(seen).toEqual(variant.outcome);
+    });
+  }
+});
