@@ -1,10 +1,14 @@
 // The truth corpus on a real PostgreSQL: each claim/complete variant played by two connections in the
 // scene of src/sql/analyze/scenario.ts, once with A committing and once with A rolling back. The outcome
 // each file declares (A's rows, whether B waits, B's rows after A ends) must be what the server does; the
-// predictor (tests/unit/analyze-predict.test.ts) must agree with the same declarations.
+// predictor (tests/unit/analyze-predict.test.ts) must agree with the same declarations. For every shape the
+// analyzer accepts, its derived NOWAIT probe, run by B while A's transaction is open, must fail with 55P03
+// exactly when B's statement then waits; a waiting finder's derived candidates and relock must run.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Analysis, analyzeWith } from '../../src/sql/analyze/analyze';
+import { loadParser } from '../../src/sql/analyze/parser';
 import { isoAt, renderRows, sceneFor } from '../../src/sql/analyze/scenario';
 import { createDatabase } from '../support/postgres-server';
 import { type CorpusOutcome, type CorpusVariant, readCorpus } from '../support/claim-corpus';
@@ -78,12 +82,51 @@ async function waitsForLock(pid: number, statement: Promise<unknown>): Promise<b
   return false;
 }
 
+/** B's probe and after-wait statements, each in a transaction rolled back at once: 55P03, or null when it ran. */
+async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe: string | null; relock: string | null }> {
+  if (!analysis.ok) return { probe: null, relock: null };
+  const inRolledBack = async (sql: string, values: unknown[]) => {
+    await b.query('BEGIN');
+    try {
+      return await b.query(sql, values);
+    } finally {
+      await b.query('ROLLBACK');
+    }
+  };
+  const codeOf = async (sql: string, values: unknown[]) => {
+    try {
+      await inRolledBack(sql, values);
+      return null;
+    } catch (error) {
+      return (error as { code?: string }).code ?? String(error);
+    }
+  };
+  const { probe, afterWait } = analysis.shape;
+  const probeCode = await codeOf(probe.text, params.slice(0, probe.parameterCount));
+  let relock: string | null = null;
+  if (afterWait.lockingFinder) {
+    const { candidates, relock: relockText, runParameter } = afterWait.lockingFinder;
+    const found = await inRolledBack(candidates, params.slice(0, runParameter - 1));
+    expect(found.rows.length).toBeGreaterThan(0);
+    const values = [...params.slice(0, runParameter - 1), found.rows[0]!.run_id];
+    relock = await codeOf(relockText, values);
+  }
+  return { probe: probeCode, relock };
+}
+
+let parser: Awaited<ReturnType<typeof loadParser>>;
+beforeAll(async () => {
+  parser = await loadParser();
+});
+
 async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Promise<CorpusOutcome> {
   await reset(variant);
   const scene = sceneFor(variant.role);
   const bPid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   await a.query('BEGIN');
   const aResult = await attempt(a, variant, scene.params.a);
+  const analysis = analyzeWith(parser, variant.sql, variant.role);
+  const probed = await probeAsB(analysis, scene.params.b);
   await b.query('BEGIN');
   const bStatement = attempt(b, variant, scene.params.b);
   const bWaits = await waitsForLock(bPid, bStatement);
@@ -91,6 +134,11 @@ async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Prom
   const bResult = await bStatement;
   await b.query('ROLLBACK');
   const rendered = render(bResult);
+  if (analysis.ok) {
+    expect(probed.probe === '55P03', `the probe ${probed.probe ?? 'ran'} but B ${bWaits ? 'waited' : 'did not wait'}`).toBe(bWaits);
+    if (probed.probe !== null) expect(probed.probe).toBe('55P03');
+    if (probed.relock !== null) expect(probed.relock).toBe('55P03');
+  }
   return { a: render(aResult), bWaits, bAfterCommit: rendered, bAfterRollback: rendered };
 }
 

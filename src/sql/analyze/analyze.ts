@@ -64,7 +64,8 @@ export interface AfterWait {
   /**
    * A finder that waits for a lock (FOR … without SKIP LOCKED / NOWAIT): the rows it had found, in the
    * order it looks at them (read under the same clock as the probe), and the statement that locks one of
-   * them again and says whether it still qualifies ($runParameter is that run's id).
+   * them again and says whether it still qualifies. Both take the role's parameters $1…$(runParameter - 1);
+   * $runParameter is the run's id in the relock.
    */
   lockingFinder: { candidates: string; relock: string; runParameter: number } | null;
 }
@@ -205,7 +206,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   const recheck = splitRecheck(update.whereClause, targetName, cteNames);
   const updateLock: LockStrength = 'no key update';
   const probe = probeOf(update, targetName, updateLock, role);
-  const lockingFinder = locks[0] && locks[0].wait === 'wait' ? relockOf(statement, highest + 1) : null;
+  const lockingFinder = locks[0] && locks[0].wait === 'wait' ? relockOf(statement, role) : null;
   return {
     role,
     kind: 'update',
@@ -444,7 +445,7 @@ const STRENGTH_NODES: Record<LockStrength, string> = {
 };
 
 /**
- * The NOWAIT twin: WITH (every locking clause made NOWAIT) SELECT target.run_id FROM runs, its FROM list
+ * The NOWAIT twin: WITH (every waiting locking clause made NOWAIT) SELECT target.run_id FROM runs, its FROM list
  * WHERE its WHERE FOR NO KEY UPDATE OF target NOWAIT. It takes every row lock the statement would, in the
  * same order, so 55P03 means the statement would wait. Parameters below the highest it uses but missing
  * from it are referenced with their type, so PostgreSQL can type them all.
@@ -455,24 +456,19 @@ function probeOf(update: JsonObject, targetName: string, lock: LockStrength, rol
   const fromClause = structuredClone(list(update.fromClause));
   for (const part of [withClause, whereClause, fromClause]) {
     walk((part ?? null) as Json, (node) => {
-      if (node.type === 'LockingClause' && node.body.waitPolicy === 'LockWaitBlock') node.body.waitPolicy = 'LockWaitError';
+      if (node.type !== 'LockingClause') return true;
+      // A NOWAIT the statement has itself never waits: it fails, and the statement can simply be run. In the
+      // probe it skips instead, so that the probe's 55P03 always means "would wait" (when the statement's own
+      // NOWAIT would not fail, its finder meets no locked row and the skip changes nothing).
+      if (node.body.waitPolicy === 'LockWaitError') node.body.waitPolicy = 'LockWaitSkip';
+      else if (node.body.waitPolicy === 'LockWaitBlock') node.body.waitPolicy = 'LockWaitError';
       return true;
     });
   }
   const column = (table: string, name: string): Json => ({ ColumnRef: { fields: [{ String: { sval: table } }, { String: { sval: name } }] } });
   const used = parametersIn({ w: withClause ?? null, f: fromClause, c: whereClause } as Json);
   const highest = Math.max(0, ...used);
-  const typed: Json[] = [];
-  for (let n = 1; n <= highest; n++) {
-    if (used.includes(n)) continue;
-    const type = CONTRACTS[role].parameters[n - 1]!.type;
-    typed.push({
-      ResTarget: {
-        name: `unused_${n}`,
-        val: { TypeCast: { arg: { ParamRef: { number: n } }, typeName: { names: [{ String: { sval: type === 'text' ? 'text' : 'int4' } }], typemod: -1 } } },
-      },
-    });
-  }
+  const typed = typedGaps(used, highest, role);
   const select: Json = {
     SelectStmt: {
       targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }, ...typed],
@@ -495,11 +491,28 @@ function probeOf(update: JsonObject, targetName: string, lock: LockStrength, rol
   return { text: deparseStatement(select), parameterCount: highest };
 }
 
+/** `$n::type AS unused_n` for each parameter below `highest` that `used` lacks, so PostgreSQL can type it. */
+function typedGaps(used: readonly number[], highest: number, role: Role): Json[] {
+  const typed: Json[] = [];
+  for (let n = 1; n <= highest; n++) {
+    if (used.includes(n)) continue;
+    const type = CONTRACTS[role].parameters[n - 1]!.type;
+    typed.push({
+      ResTarget: {
+        name: `unused_${n}`,
+        val: { TypeCast: { arg: { ParamRef: { number: n } }, typeName: { names: [{ String: { sval: type === 'text' ? 'text' : 'int4' } }], typemod: -1 } } },
+      },
+    });
+  }
+  return typed;
+}
+
 /**
  * For a finder that waits: the runs it looks at, in its order (its SELECT without LIMIT and lock), and the
- * statement that locks one of them ($run) with NOWAIT and says whether it still passes the finder's WHERE.
+ * statement that locks one of them with NOWAIT and says whether it still passes the finder's WHERE. The
+ * run's id is the parameter after the last one the finder uses (the role's own come first, typed).
  */
-function relockOf(statement: JsonObject, runParameter: number): AfterWait['lockingFinder'] {
+function relockOf(statement: JsonObject, role: Role): AfterWait['lockingFinder'] {
   let finder: JsonObject | null = null;
   walk(statement, (node) => {
     if (node.type === 'SelectStmt' && list(node.body.lockingClause).length > 0) finder = node.body;
@@ -510,9 +523,11 @@ function relockOf(statement: JsonObject, runParameter: number): AfterWait['locki
   const range = body(list(select.fromClause)[0], 'RangeVar')!;
   const name = text(body({ Alias: range.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
   const runId: Json = { ColumnRef: { fields: [{ String: { sval: name } }, { String: { sval: 'run_id' } }] } };
+  const finderParameters = parametersIn((select.whereClause ?? null) as Json);
+  const runParameter = Math.max(0, ...finderParameters) + 1;
   const candidates: Json = {
     SelectStmt: {
-      targetList: [{ ResTarget: { val: runId } }],
+      targetList: [{ ResTarget: { val: runId } }, ...typedGaps(finderParameters, runParameter - 1, role)],
       fromClause: structuredClone(list(select.fromClause)),
       ...(select.whereClause ? { whereClause: structuredClone(select.whereClause) } : {}),
       ...(list(select.sortClause).length > 0 ? { sortClause: structuredClone(select.sortClause) } : {}),
@@ -524,7 +539,7 @@ function relockOf(statement: JsonObject, runParameter: number): AfterWait['locki
   const qualifies: Json = select.whereClause ? structuredClone(select.whereClause) : { A_Const: { boolval: { boolval: true } } };
   const relock: Json = {
     SelectStmt: {
-      targetList: [{ ResTarget: { val: runId } }, { ResTarget: { name: 'qualifies', val: qualifies } }],
+      targetList: [{ ResTarget: { val: runId } }, { ResTarget: { name: 'qualifies', val: qualifies } }, ...typedGaps(finderParameters, runParameter - 1, role)],
       fromClause: structuredClone(list(select.fromClause)),
       whereClause: { A_Expr: { kind: 'AEXPR_OP', name: [{ String: { sval: '=' } }], lexpr: runId, rexpr: { ParamRef: { number: runParameter } } } },
       lockingClause: [{ LockingClause: { strength: clause.strength as Json, waitPolicy: 'LockWaitError' } }],
