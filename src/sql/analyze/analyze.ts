@@ -154,6 +154,16 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
     });
     throw refused(refusal(isolation ? 'isolation' : 'transaction-control'));
   }
+  if (top.type === 'VariableSetStmt') {
+    const name = (text(top.body.name) ?? '').toLowerCase();
+    const levels = [...list(top.body.args).map((arg) => body(arg, 'DefElem')?.arg), ...list(top.body.args)]
+      .map((arg) => text((body(arg ?? null, 'A_Const')?.sval as JsonObject | undefined)?.sval))
+      .filter((level): level is string => level !== null);
+    const strict = levels.some((level) => /repeatable read|serializable/i.test(level));
+    if (name === 'transaction' || name === 'session characteristics' || name.endsWith('transaction_isolation')) {
+      throw refused(refusal(strict ? 'isolation' : 'transaction-control'));
+    }
+  }
   if (SETTING_KINDS.has(top.type)) throw refused(refusal('settings'));
   if (top.type === 'LockStmt') throw refused(refusal('table-lock', 'LOCK TABLE'));
   if (top.type !== 'UpdateStmt') throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}`));
