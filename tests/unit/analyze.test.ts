@@ -158,3 +158,13 @@ describe('every refusal, reached by an example', () => {
     expect(refusalOf(analyzeWith(parser, claim('pg_try_advisory_xact_lock(run_id)'), 'claim'))).toBe('table-lock');
   });
 });
+
+describe('docs/check-your-own-claim.md (the README draft)', () => {
+  it('lists every refusal as refusals.ts words it, and the corpus table as the corpus files declare it', async () => {
+    const { refusalList } = await import('../../src/sql/analyze/print-refusals');
+    const { corpusTable } = await import('../support/claim-corpus');
+    const doc = readFileSync(new URL('../../docs/check-your-own-claim.md', import.meta.url), 'utf8');
+    expect(doc).toContain(refusalList());
+    expect(doc).toContain(corpusTable());
+  });
+});

@@ -14,7 +14,7 @@
 import { deparseSync } from 'pgsql-deparser';
 import { CONTRACTS, KEY_COLUMNS, type Parameter, type Role } from './contract';
 import { loadParser, type Parser, type ParseTree } from './parser';
-import { type Refusal, refusal } from './refusals';
+import { ALLOWED_FUNCTIONS, type Refusal, refusal } from './refusals';
 import { body, type Json, type JsonObject, list, names, nodeOf, text, walk } from './tree';
 
 export type LockStrength = 'update' | 'no key update' | 'share' | 'key share';
@@ -122,25 +122,8 @@ function syntaxError(statement: string, message: string, cursor: number): Analyz
 const TRANSACTION_KINDS = new Set(['TransactionStmt']);
 const SETTING_KINDS = new Set(['VariableSetStmt', 'VariableShowStmt', 'DiscardStmt']);
 
-/**
- * Functions a statement may call: none writes, waits, locks or reads the wall clock. now() is the lab's
- * virtual clock (sim.now() comes first on the search path); CURRENT_TIMESTAMP and clock_timestamp() are not.
- */
-const ALLOWED_FUNCTIONS = new Set([
-  'now',
-  'make_interval',
-  'extract',
-  'date_part',
-  'count',
-  'min',
-  'max',
-  'abs',
-  'lower',
-  'upper',
-  'length',
-  'concat',
-  'to_timestamp',
-]);
+// Functions (./refusals.ts ALLOWED_FUNCTIONS): none writes, waits, locks or reads the wall clock. now() is
+// the lab's virtual clock (sim.now() comes first on the search path); CURRENT_TIMESTAMP and clock_timestamp() are not.
 
 function shapeOf(statement: JsonObject, role: Role): Shape {
   const top = nodeOf(statement);

@@ -23,7 +23,7 @@ export const REFUSALS = {
   'recursive-cte': 'WITH RECURSIVE: not a claim pattern the lab can follow through a lock wait',
   'set-returning': 'a function in FROM (set-returning): not a claim pattern the lab reproduces',
   function:
-    'calls a function the lab does not know to be free of side effects or of the wall clock (only now(), make_interval, coalesce, greatest, least, extract, count… are allowed)',
+    'calls a function outside the lab’s list of those free of side effects and of the wall clock: now() (the lab’s clock), make_interval, extract, date_part, count, min, max, abs, lower, upper, length, concat, to_timestamp (coalesce, greatest and least are allowed too)',
   'changes-key': 'changes run_id: the lab follows each run by its id (and an UPDATE of a key takes a stronger lock)',
   'parameter-out-of-contract': 'uses a parameter the role does not get',
   'parameter-gap': 'leaves out a parameter below one it uses: PostgreSQL cannot tell that parameter’s type (could not determine data type of parameter $n)',
@@ -32,7 +32,7 @@ export const REFUSALS = {
   'several-locking-clauses': 'more than one locking clause: the lab follows one lock-taking finder through a wait',
   'locking-join': 'a locking clause on a query that reads more than runs alone: after a wait the lab re-checks one row of runs at a time',
   'locking-with-sub-select':
-    'a locking finder whose WHERE has its own sub-select: after a wait PostgreSQL re-checks the row against that sub-select’s old result, which the lab cannot replay',
+    'a locking finder whose WHERE has its own sub-select: after a wait PostgreSQL re-checks the row with that sub-select read as before the wait (the statement’s snapshot), which the lab’s relock, a new statement, cannot replay',
   'locking-in-in-list':
     'a lock-taking sub-select inside IN (…): PostgreSQL may run it once per row it joins (plan-dependent), locking and returning more rows than its LIMIT; write it as a CTE',
   'locking-correlated': 'a lock-taking sub-select that refers to the outer row: it runs once per row, and what it locks depends on the plan',
@@ -40,6 +40,23 @@ export const REFUSALS = {
   'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
   'no-where': 'an UPDATE without WHERE changes every run',
 } as const;
+
+/** The functions a statement may call (checked by ./analyze.ts; named in the `function` refusal above). */
+export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'now',
+  'make_interval',
+  'extract',
+  'date_part',
+  'count',
+  'min',
+  'max',
+  'abs',
+  'lower',
+  'upper',
+  'length',
+  'concat',
+  'to_timestamp',
+]);
 
 export type RefusalId = keyof typeof REFUSALS;
 
