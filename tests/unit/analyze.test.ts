@@ -43,6 +43,20 @@ describe('syntax errors', () => {
     const analysis = analyzeWith(parser, 'UPDATE runs SET status = ', 'complete');
     expect(!analysis.ok && analysis.error.kind === 'syntax' && analysis.error.message).toBe('syntax error at end of input');
   });
+  it('the cursor counts characters as PostgreSQL does, outside the basic plane too', () => {
+    const sql = "UPDATE runs SET status = '😀'\n  WERE run_id = $1";
+    const analysis = analyzeWith(parser, sql, 'complete');
+    if (analysis.ok || analysis.error.kind !== 'syntax') throw new Error('expected a syntax error');
+    expect(sql.slice(analysis.error.cursor)).toMatch(/^WERE/);
+    expect([analysis.error.line, analysis.error.column]).toEqual([2, 3]);
+  });
+  it('hostile input: a NUL character, a statement too long, deep nesting', () => {
+    expect(analyzeWith(parser, "UPDATE runs SET status = 'done'\u0000 WHERE", 'complete')).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(analyzeWith(parser, `${claim('run_id = 1')} ${'-- padding\n'.repeat(2000)}`, 'claim')).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    const nested = `UPDATE runs SET status = ${'('.repeat(7000)}'done'${')'.repeat(7000)} WHERE run_id = $1 AND lease_generation = $2 AND result IS DISTINCT FROM $3 RETURNING status, result`;
+    const analysis = analyzeWith(parser, nested, 'complete');
+    expect(analysis.ok || analysis.error.kind).not.toBe('invalid');
+  });
   it('an empty statement and one of comments only are errors, not refusals', () => {
     expect(analyzeWith(parser, '  ', 'claim')).toMatchObject({ ok: false, error: { kind: 'empty' } });
     expect(analyzeWith(parser, '-- nothing', 'claim')).toMatchObject({ ok: false, error: { kind: 'empty' } });

@@ -73,6 +73,7 @@ export interface AfterWait {
 export type AnalyzeError =
   | { kind: 'syntax'; message: string; cursor: number; line: number; column: number }
   | { kind: 'empty'; message: string }
+  | { kind: 'invalid'; message: string }
   | { kind: 'refused'; refusal: Refusal; message: string };
 
 export type Analysis = { ok: true; shape: Shape } | { ok: false; error: AnalyzeError };
@@ -84,8 +85,18 @@ export async function analyzeStatement(statement: string, role: Role): Promise<A
 
 const PG_VERSION = 180004;
 
+/** Far above any claim (the lab's are under 700 characters), far below what makes the analysis slow. */
+export const MAX_STATEMENT_LENGTH = 16_000;
+
 export function analyzeWith(parser: Parser, statement: string, role: Role): Analysis {
   if (statement.trim() === '') return { ok: false, error: { kind: 'empty', message: 'the statement is empty' } };
+  if (statement.length > MAX_STATEMENT_LENGTH) {
+    return { ok: false, error: { kind: 'invalid', message: `the statement is ${statement.length} characters long; the lab takes at most ${MAX_STATEMENT_LENGTH}` } };
+  }
+  // The parser reads a C string, which would end at a NUL; PostgreSQL rejects the character outright.
+  if (statement.includes('\u0000')) {
+    return { ok: false, error: { kind: 'invalid', message: 'invalid byte sequence for encoding "UTF8": 0x00 (the statement contains a NUL character)' } };
+  }
   const parsed = parser.parse(statement);
   if (!parsed.ok) return { ok: false, error: syntaxError(statement, parsed.error.message, parsed.error.cursor) };
   const statements = parsed.tree.stmts ?? [];
