@@ -167,6 +167,10 @@ describe('every refusal, reached by an example', () => {
     expect(refusalOf(analyzeWith(parser, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 'claim'))).toBe('isolation');
     expect(refusalOf(analyzeWith(parser, 'BEGIN', 'claim'))).toBe('transaction-control');
   });
+  it('a locking clause on a UNION is refused as PostgreSQL refuses it', () => {
+    const union = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs UNION SELECT run_id FROM runs FOR UPDATE)');
+    expect(refusalOf(analyzeWith(parser, union, 'claim'))).toBe('locking-aggregate');
+  });
   it('the wall clock and advisory locks are refused', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
     expect(refusalOf(analyzeWith(parser, claim('pg_try_advisory_xact_lock(run_id)'), 'claim'))).toBe('table-lock');

@@ -334,8 +334,10 @@ function lockingClauses(statement: JsonObject, targetName: string): LockingClaus
       if (text(parent.body.subLinkType) !== 'EXPR_SUBLINK') throw refused(refusal('locking-correlated', 'EXISTS or ALL sub-select'));
       where = { kind: 'sub-select' };
     } else if (parent?.type === 'RangeSubselect') throw refused(refusal('locking-join', 'a locking sub-select in FROM'));
+    else if (parent?.type === 'SelectStmt') throw refused(refusal('locking-aggregate', 'a branch of UNION / INTERSECT / EXCEPT'));
     else where = { kind: 'top level' };
     if (refersTo(select, targetName) && where.kind === 'sub-select') throw refused(refusal('locking-correlated'));
+    if (text(select.op) !== 'SETOP_NONE') throw refused(refusal('locking-aggregate', 'UNION / INTERSECT / EXCEPT'));
     const from = list(select.fromClause);
     const onlyRuns = from.length === 1 && text(body(from[0], 'RangeVar')?.relname) === 'runs';
     if (!onlyRuns) throw refused(refusal('locking-join'));

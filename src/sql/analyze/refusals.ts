@@ -36,7 +36,8 @@ export const REFUSALS = {
   'locking-in-in-list':
     'a lock-taking sub-select inside IN (…): PostgreSQL may run it once per row it joins (plan-dependent), locking and returning more rows than its LIMIT; write it as a CTE',
   'locking-correlated': 'a lock-taking sub-select that refers to the outer row: it runs once per row, and what it locks depends on the plan',
-  'locking-aggregate': 'a locking clause with GROUP BY, DISTINCT, a window or an aggregate: PostgreSQL rejects it, so the lab does too',
+  'locking-aggregate':
+    'a locking clause with GROUP BY, DISTINCT, an aggregate or UNION / INTERSECT / EXCEPT: PostgreSQL rejects it, so the lab does too',
   'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
   'no-where': 'an UPDATE without WHERE changes every run',
 } as const;
