@@ -114,6 +114,18 @@ async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe:
   return { probe: probeCode, relock };
 }
 
+/** The resume recipe's `found` query, run by B before its statement: the frozen values, then the targets. */
+async function foundAsB(sql: string, frozenCount: number, params: unknown[]): Promise<unknown[]> {
+  await b.query('BEGIN');
+  try {
+    const row = (await b.query(sql, params)).rows[0] as Record<string, unknown>;
+    const frozen = Array.from({ length: frozenCount }, (_, i) => row[`frozen_${i + 1}`]);
+    return [...frozen.map((value) => (value === null ? null : JSON.stringify(value))), row.targets];
+  } finally {
+    await b.query('ROLLBACK');
+  }
+}
+
 let parser: Awaited<ReturnType<typeof loadParser>>;
 beforeAll(async () => {
   parser = await loadParser();
@@ -127,6 +139,8 @@ async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Prom
   const aResult = await attempt(a, variant, scene.params.a);
   const analysis = analyzeWith(parser, variant.sql, variant.role);
   const probed = await probeAsB(analysis, scene.params.b);
+  const resume = analysis.ok && 'found' in analysis.shape.afterWait.resume ? analysis.shape.afterWait.resume : null;
+  const found = resume ? await foundAsB(resume.found, resume.frozenCount, scene.params.b) : null;
   await b.query('BEGIN');
   const bStatement = attempt(b, variant, scene.params.b);
   const bWaits = await waitsForLock(bPid, bStatement);
@@ -134,6 +148,12 @@ async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Prom
   const bResult = await bStatement;
   await b.query('ROLLBACK');
   const rendered = render(bResult);
+  if (resume && found) {
+    // What the lab would do on PGlite: once A has ended, the statement resumed with what it found before.
+    const resumed = await attempt(b, { ...variant, sql: resume.statement }, [...scene.params.b, ...found]);
+    await b.query('ROLLBACK').catch(() => undefined);
+    expect(render(resumed), `the resumed statement: ${resume.statement}`).toBe(rendered);
+  }
   if (analysis.ok) {
     expect(probed.probe === '55P03', `the probe ${probed.probe ?? 'ran'} but B ${bWaits ? 'waited' : 'did not wait'}`).toBe(bWaits);
     if (probed.probe !== null) expect(probed.probe).toBe('55P03');

@@ -12,7 +12,7 @@
  * sub-select's result still sees the rows found before waiting.
  */
 import { deparseSync } from 'pgsql-deparser';
-import { CONTRACTS, KEY_COLUMNS, type Parameter, type Role } from './contract';
+import { CONTRACTS, KEY_COLUMNS, type Parameter, type Role, RUNS_COLUMN_TYPES } from './contract';
 import { loadParser, type Parser, type ParseTree } from './parser';
 import { ALLOWED_FUNCTIONS, type Refusal, refusal } from './refusals';
 import { body, type Json, type JsonObject, list, names, nodeOf, text, walk } from './tree';
@@ -68,6 +68,15 @@ export interface AfterWait {
    * $runParameter is the run's id in the relock.
    */
   lockingFinder: { candidates: string; relock: string; runParameter: number } | null;
+  /**
+   * For a statement whose CTEs and sub-selects take no lock: how to resume it once the lock holder is
+   * gone, as PostgreSQL would. `found` runs before waiting (the role's parameters; one row): the JSON of
+   * each CTE's rows and each sub-select's value, and `targets`, the runs its UPDATE matched then. `statement`
+   * is the UPDATE with those values frozen in ($n+1… in `found`'s column order, as jsonb) and restricted to
+   * `targets` (the last parameter, integer[]): run after the wait, it re-evaluates the WHERE on each row's
+   * newest version against the values found before, as EvalPlanQual does. null: `why` says why not.
+   */
+  resume: { found: string; statement: string; frozenCount: number } | { why: string };
 }
 
 export type AnalyzeError =
@@ -223,7 +232,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
     finder,
     recheck,
     probe,
-    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder },
+    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, role, locks.length > 0) },
   };
 }
 
@@ -554,6 +563,119 @@ function relockOf(statement: JsonObject, role: Role): AfterWait['lockingFinder']
     },
   };
   return { candidates: deparseStatement(candidates), relock: deparseStatement(relock), runParameter };
+}
+
+const typeName = (name: string): Json => {
+  const array = name.endsWith('[]');
+  const base = name.replace(/\[\]$/, '');
+  return { names: [{ String: { sval: base === 'integer' ? 'int4' : base } }], typemod: -1, ...(array ? { arrayBounds: [{ Integer: { ival: -1 } }] } : {}) };
+};
+const cast = (arg: Json, type: string): Json => ({ TypeCast: { arg, typeName: typeName(type) } });
+const param = (n: number): Json => ({ ParamRef: { number: n } });
+const call = (name: string, ...args: Json[]): Json => ({ FuncCall: { funcname: [{ String: { sval: name } }], args, funcformat: 'COERCE_EXPLICIT_CALL' } });
+const column = (...fields: string[]): Json => ({ ColumnRef: { fields: fields.map((sval) => ({ String: { sval } })) } });
+const selectOf = (fields: JsonObject): Json => ({ SelectStmt: { limitOption: 'LIMIT_OPTION_DEFAULT', op: 'SETOP_NONE', ...fields } });
+// COALESCE is an expression of its own in PostgreSQL's tree, not a function call.
+const coalesce = (...args: Json[]): Json => ({ CoalesceExpr: { args } });
+const subLink = (type: string, subselect: Json): Json => ({ SubLink: { subLinkType: type, subselect } });
+
+/** The SQL type of a sub-select's or CTE's output column, when it is a column of runs (or min/max of one). */
+function outputType(value: Json): string | null {
+  const ref = body(value, 'ColumnRef');
+  if (ref) return RUNS_COLUMN_TYPES[names(ref.fields).at(-1) ?? ''] ?? null;
+  const fn = body(value, 'FuncCall');
+  const fnName = (names(fn?.funcname).at(-1) ?? '').toLowerCase();
+  if (fn && (fnName === 'min' || fnName === 'max')) return outputType(list(fn.args)[0] ?? null);
+  if (fn && fnName === 'count') return 'bigint';
+  return null;
+}
+
+function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boolean): AfterWait['resume'] {
+  if (locks) return { why: 'a locking finder: see lockingFinder, or the finder skips or fails instead of waiting' };
+  const highest = CONTRACTS[role].parameters.length;
+  const frozen: Json[] = [];
+  const resumed = structuredClone(update);
+  let next = highest + 1;
+  let why: string | null = null;
+  // Each CTE: its rows as JSON before waiting; in the resumed statement, those rows again, typed.
+  for (const item of list((resumed.withClause as JsonObject | undefined)?.ctes)) {
+    const cte = body(item, 'CommonTableExpr')!;
+    const name = text(cte.ctename)!;
+    const targets = list(body(cte.ctequery, 'SelectStmt')?.targetList).map((t) => body(t, 'ResTarget')!);
+    const columns = targets.map((t) => ({ name: outputName(t), type: outputType(t.val as Json) }));
+    const untyped = columns.find((c) => c.type === null);
+    if (untyped) why ??= `the CTE ${name} returns ${untyped.name}, which is not a column of runs`;
+    frozen.push(coalesce(subLink('EXPR_SUBLINK', selectOf({ targetList: [{ ResTarget: { val: call('jsonb_agg', call('to_jsonb', column('frozen'))) } }], fromClause: [{ RangeVar: { relname: name, alias: { aliasname: 'frozen' }, inh: true, relpersistence: 'p' } }] })), cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb')));
+    cte.ctequery = selectOf({
+      targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
+      fromClause: [
+        {
+          RangeFunction: {
+            functions: [{ List: { items: [call('jsonb_to_recordset', cast(param(next), 'jsonb')), null] } }],
+            alias: { aliasname: 'frozen' },
+            coldeflist: columns.map((c) => ({ ColumnDef: { colname: c.name, typeName: typeName(c.type ?? 'text'), is_local: true } })),
+          },
+        },
+      ],
+    });
+    next++;
+  }
+  // Each scalar sub-select of the UPDATE's WHERE: its value before waiting, as jsonb, cast back.
+  const freezeSubLinks = (value: Json): Json => {
+    const link = body(value, 'SubLink');
+    if (link && text(link.subLinkType) === 'EXPR_SUBLINK') {
+      const select = body(link.subselect, 'SelectStmt')!;
+      const only = body(list(select.targetList)[0], 'ResTarget');
+      const type = only ? outputType(only.val as Json) : null;
+      if (!type) why ??= 'a sub-select whose value is not a column of runs';
+      frozen.push(call('to_jsonb', structuredClone(value)));
+      const frozenValue = cast({ A_Expr: { kind: 'AEXPR_OP', name: [{ String: { sval: '#>>' } }], lexpr: cast(param(next++), 'jsonb'), rexpr: cast({ A_Const: { sval: { sval: '{}' } } }, 'text[]') } }, type ?? 'text');
+      return frozenValue;
+    }
+    if (link) {
+      // An IN / EXISTS over the (frozen) CTEs reads what was found before waiting; one over runs would not.
+      let readsRuns = false;
+      walk(link.subselect as Json, (node) => {
+        if (node.type === 'RangeVar' && text(node.body.relname) === 'runs') readsRuns = true;
+        return !readsRuns;
+      });
+      if (readsRuns) why ??= 'an IN / EXISTS sub-select over runs in the WHERE';
+      return value;
+    }
+    if (Array.isArray(value)) return value.map(freezeSubLinks);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, freezeSubLinks(v)]));
+    return value;
+  };
+  const originalWhere = structuredClone(update.whereClause!);
+  resumed.whereClause = {
+    BoolExpr: {
+      boolop: 'AND_EXPR',
+      args: [freezeSubLinks(resumed.whereClause!), { A_Expr: { kind: 'AEXPR_OP_ANY', name: [{ String: { sval: '=' } }], lexpr: column(targetName, 'run_id'), rexpr: cast(param(next), 'integer[]') } }],
+    },
+  };
+  if (why) return { why };
+  const foundTargets: Json = {
+    SubLink: {
+      subLinkType: 'ARRAY_SUBLINK',
+      subselect: selectOf({ targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }], fromClause: [{ RangeVar: update.relation as Json }, ...structuredClone(list(update.fromClause))], whereClause: originalWhere }),
+    },
+  };
+  const found = selectOf({
+    targetList: [...frozen.map((val, i) => ({ ResTarget: { name: `frozen_${i + 1}`, val } })), { ResTarget: { name: 'targets', val: foundTargets } }],
+    ...(update.withClause ? { withClause: structuredClone(update.withClause) } : {}),
+  });
+  const foundText = deparseStatement(found);
+  const used = parametersIn(found);
+  const gaps = typedGaps(used, highest, role);
+  const foundWithTypes = gaps.length > 0 ? deparseStatement({ SelectStmt: { ...(body(found, 'SelectStmt') as JsonObject), targetList: [...list(body(found, 'SelectStmt')!.targetList), ...gaps] } }) : foundText;
+  return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length };
+}
+
+function outputName(target: JsonObject): string {
+  const alias = text(target.name);
+  if (alias) return alias;
+  const ref = body(target.val, 'ColumnRef');
+  return ref ? (names(ref.fields).at(-1) ?? '?column?') : '?column?';
 }
 
 function afterWaitSummary(lock: LockingClause | undefined, recheck: Shape['recheck']): string {

@@ -75,4 +75,25 @@ export const RUNS_COLUMNS: readonly string[] = [
   'finished_at',
 ];
 
+/** Each column's SQL type (src/sql/schema.sql). */
+export const RUNS_COLUMN_TYPES: Readonly<Record<string, string>> = {
+  run_id: 'integer',
+  tenant: 'text',
+  status: 'text',
+  lease_owner: 'text',
+  lease_expires_at: 'timestamptz',
+  lease_generation: 'integer',
+  heartbeat_at: 'timestamptz',
+  cancel_requested: 'boolean',
+  created_at: 'timestamptz',
+  progress: 'integer',
+  cost_cents: 'integer',
+  result: 'text',
+  work_steps: 'integer',
+  call_cost_cents: 'integer',
+  call_started_at: 'timestamptz',
+  claimed_at: 'timestamptz',
+  finished_at: 'timestamptz',
+};
+
 export const KEY_COLUMNS: readonly string[] = ['run_id'];
