@@ -153,6 +153,8 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'locking-correlated': ['claim', claim('run_id = (SELECT r.run_id FROM runs r WHERE r.created_at < runs.created_at LIMIT 1 FOR UPDATE)')],
   'locking-aggregate': ['claim', claim('run_id IN (SELECT m FROM a)', 'WITH a AS (SELECT max(run_id) AS m FROM runs FOR UPDATE)')],
   'where-current-of': ['claim', claim('CURRENT OF c')],
+  'key-share-finder': ['claim', claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE SKIP LOCKED)')],
+  'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
 
@@ -170,6 +172,11 @@ describe('every refusal, reached by an example', () => {
   it('a locking clause on a UNION is refused as PostgreSQL refuses it', () => {
     const union = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs UNION SELECT run_id FROM runs FOR UPDATE)');
     expect(refusalOf(analyzeWith(parser, union, 'claim'))).toBe('locking-aggregate');
+  });
+  it('an engine-only refusal still gives the predictor its shape', () => {
+    const keyShare = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE)');
+    expect(refusalOf(analyzeWith(parser, keyShare, 'claim'))).toBe('key-share-finder');
+    expect(analyzeWith(parser, keyShare, 'claim', { engineRefusals: false }).ok).toBe(true);
   });
   it('the wall clock and advisory locks are refused', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');

@@ -97,7 +97,15 @@ const PG_VERSION = 180004;
 /** Far above any claim (the lab's are under 700 characters), far below what makes the analysis slow. */
 export const MAX_STATEMENT_LENGTH = 16_000;
 
-export function analyzeWith(parser: Parser, statement: string, role: Role): Analysis {
+export interface AnalyzeOptions {
+  /**
+   * false: also give the shape of statements PostgreSQL runs fine but the lab's engine cannot replay
+   * (refusals.ts ENGINE_ONLY), as the predictor needs. Default true.
+   */
+  engineRefusals?: boolean;
+}
+
+export function analyzeWith(parser: Parser, statement: string, role: Role, options: AnalyzeOptions = {}): Analysis {
   if (statement.trim() === '') return { ok: false, error: { kind: 'empty', message: 'the statement is empty' } };
   if (statement.length > MAX_STATEMENT_LENGTH) {
     return { ok: false, error: { kind: 'invalid', message: `the statement is ${statement.length} characters long; the lab takes at most ${MAX_STATEMENT_LENGTH}` } };
@@ -112,7 +120,13 @@ export function analyzeWith(parser: Parser, statement: string, role: Role): Anal
   if (statements.length === 0) return { ok: false, error: { kind: 'empty', message: 'the statement is only comments' } };
   try {
     if (statements.length > 1) throw refused(refusal('several-statements', `${statements.length} statements`));
-    return { ok: true, shape: shapeOf(statements[0]!.stmt as JsonObject, role) };
+    const shape = shapeOf(statements[0]!.stmt as JsonObject, role);
+    if (options.engineRefusals !== false) {
+      if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
+      const { resume } = shape.afterWait;
+      if (shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
+    }
+    return { ok: true, shape };
   } catch (error) {
     if (error instanceof Refused) return { ok: false, error: { kind: 'refused', refusal: error.refusal, message: error.refusal.reason } };
     throw error;

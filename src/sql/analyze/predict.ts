@@ -92,7 +92,7 @@ export function predict(statement: JsonObject, shape: Shape, scene: Scene): Pred
 
 /** Analyze, then predict: a refused shape cannot be predicted either. */
 export function predictStatement(parser: Parser, statement: string, role: Role, scene: Scene): PredictResult {
-  const analysis = analyzeWith(parser, statement, role);
+  const analysis = analyzeWith(parser, statement, role, { engineRefusals: false });
   if (!analysis.ok) return { ok: false, reason: analysis.error.message };
   const parsed = parser.parse(statement);
   if (!parsed.ok) return { ok: false, reason: parsed.error.message };

@@ -38,6 +38,10 @@ export const REFUSALS = {
   'locking-correlated': 'a lock-taking sub-select that refers to the outer row: it runs once per row, and what it locks depends on the plan',
   'locking-aggregate':
     'a locking clause with GROUP BY, DISTINCT, an aggregate or UNION / INTERSECT / EXCEPT: PostgreSQL rejects it, so the lab does too',
+  'key-share-finder':
+    'FOR KEY SHARE in the finder: it does not conflict with the lock an UPDATE holds (FOR NO KEY UPDATE), so the statement waits at its UPDATE still holding the row its finder found (on a real server: one run claimed twice), and the lab cannot replay that wait',
+  'cannot-resume':
+    'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape',
   'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
   'no-where': 'an UPDATE without WHERE changes every run',
 } as const;
@@ -60,6 +64,12 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 export type RefusalId = keyof typeof REFUSALS;
+
+/**
+ * Refusals about the lab's engine only: PostgreSQL's behaviour with the shape is known (the predictor
+ * models it), but the lab cannot replay it on one PGlite session.
+ */
+export const ENGINE_ONLY: ReadonlySet<RefusalId> = new Set(['key-share-finder', 'cannot-resume']);
 
 export interface Refusal {
   id: RefusalId;
