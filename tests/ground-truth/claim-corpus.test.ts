@@ -83,8 +83,8 @@ async function waitsForLock(pid: number, statement: Promise<unknown>): Promise<b
 }
 
 /** B's probe and after-wait statements, each in a transaction rolled back at once: 55P03, or null when it ran. */
-async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe: string | null; relock: string | null }> {
-  if (!analysis.ok) return { probe: null, relock: null };
+async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe: string | null; relock: string | null; candidates: number[] }> {
+  if (!analysis.ok) return { probe: null, relock: null, candidates: [] };
   const inRolledBack = async (sql: string, values: unknown[]) => {
     await b.query('BEGIN');
     try {
@@ -104,14 +104,16 @@ async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe:
   const { probe, afterWait } = analysis.shape;
   const probeCode = await codeOf(probe.text, params.slice(0, probe.parameterCount));
   let relock: string | null = null;
+  let candidateIds: number[] = [];
   if (afterWait.lockingFinder) {
     const { candidates, relock: relockText, runParameter } = afterWait.lockingFinder;
     const found = await inRolledBack(candidates, params.slice(0, runParameter - 1));
     expect(found.rows.length).toBeGreaterThan(0);
+    candidateIds = found.rows.map((row) => Number(row.run_id));
     const values = [...params.slice(0, runParameter - 1), found.rows[0]!.run_id];
     relock = await codeOf(relockText, values);
   }
-  return { probe: probeCode, relock };
+  return { probe: probeCode, relock, candidates: candidateIds };
 }
 
 /** The resume recipe's `found` query, run by B before its statement: the frozen values, then the targets. */
@@ -148,11 +150,24 @@ async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Prom
   const bResult = await bStatement;
   await b.query('ROLLBACK');
   const rendered = render(bResult);
+  // What the lab would do on PGlite once A has ended, in a transaction of B's rolled back after.
   if (resume && found) {
-    // What the lab would do on PGlite: once A has ended, the statement resumed with what it found before.
+    await b.query('BEGIN');
     const resumed = await attempt(b, { ...variant, sql: resume.statement }, [...scene.params.b, ...found]);
-    await b.query('ROLLBACK').catch(() => undefined);
+    await b.query('ROLLBACK');
     expect(render(resumed), `the resumed statement: ${resume.statement}`).toBe(rendered);
+  }
+  const finder = analysis.ok ? analysis.shape.afterWait.lockingFinder : null;
+  if (finder && bWaits) {
+    // Relock the runs found before the wait, in order, up to the first that still qualifies; then the statement.
+    await b.query('BEGIN');
+    for (const run of probed.candidates) {
+      const row = (await b.query(finder.relock, [...scene.params.b.slice(0, finder.runParameter - 1), run])).rows[0];
+      if (row?.qualifies) break;
+    }
+    const relocked = await attempt(b, variant, scene.params.b);
+    await b.query('ROLLBACK');
+    expect(render(relocked), 'relocking the candidates, then the statement').toBe(rendered);
   }
   if (analysis.ok) {
     expect(probed.probe === '55P03', `the probe ${probed.probe ?? 'ran'} but B ${bWaits ? 'waited' : 'did not wait'}`).toBe(bWaits);
