@@ -1,0 +1,61 @@
+/**
+ * The claim analyzer in Node: parse + derive (shape, NOWAIT probe, after-wait statements) per statement,
+ * for the lab's own claim and completion and for the corpus's variants, and the one-off cost of loading
+ * PostgreSQL's parser (its wasm). Target: ≤ 5 ms per statement.
+ *   node --import tsx --import ./scripts/raw-loader.mjs bench/analyze.bench.ts
+ * BENCH_ANALYZE_RUNS (default 200) analyses of each statement.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeWith } from '../src/sql/analyze/analyze';
+import type { Role } from '../src/sql/analyze/contract';
+import { loadParser } from '../src/sql/analyze/parser';
+import { machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv } from './lib';
+
+const RUNS = runsFromEnv('BENCH_ANALYZE_RUNS', 200);
+const TARGET_MS = 5;
+
+const here = import.meta.dirname;
+const labFile = (name: string) => readFileSync(join(here, '..', 'src', 'sql', `${name}.sql`), 'utf8');
+const corpusDir = join(here, '..', 'tests', 'ground-truth', 'claim-corpus');
+
+const statements: { what: string; role: Role; sql: string }[] = [
+  { what: 'claim-for-update.sql', role: 'claim', sql: labFile('claim-for-update') },
+  { what: 'claim-skip-locked.sql', role: 'claim', sql: labFile('claim-skip-locked') },
+  { what: 'complete-fenced.sql', role: 'complete', sql: labFile('complete-fenced') },
+  { what: 'heartbeat-fenced.sql', role: 'heartbeat', sql: labFile('heartbeat-fenced') },
+];
+const corpus = readdirSync(corpusDir)
+  .filter((file) => file.endsWith('.sql'))
+  .map((file) => {
+    const sql = readFileSync(join(corpusDir, file), 'utf8');
+    return { file, sql, role: (/^-- role: (\w+)/m.exec(sql)?.[1] ?? 'claim') as Role };
+  });
+
+const loadStart = performance.now();
+const parser = await loadParser();
+const loadMs = performance.now() - loadStart;
+
+function timeOne(sql: string, role: Role): number[] {
+  for (let i = 0; i < Math.min(RUNS, 20); i++) analyzeWith(parser, sql, role); // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = performance.now();
+    analyzeWith(parser, sql, role);
+    samples.push(performance.now() - start);
+  }
+  return samples;
+}
+
+const rows: Row[] = [{ what: 'load the parser (first call, once)', median: ms(loadMs, 1), n: 1 }];
+for (const statement of statements) {
+  const samples = timeOne(statement.sql, statement.role);
+  const p95 = quantile(samples, 0.95);
+  rows.push({ what: `parse + derive ${statement.what}`, median: ms(median(samples), 2), p95: ms(p95, 2), range: range(samples, (v) => ms(v, 2)), n: samples.length, target: `≤ ${TARGET_MS} ms`, ok: p95 <= TARGET_MS });
+}
+const perVariant = corpus.map((variant) => median(timeOne(variant.sql, variant.role)));
+const worst = Math.max(...perVariant);
+rows.push({ what: `parse + derive, ${corpus.length} corpus variants (median of each)`, median: ms(median(perVariant), 2), range: range(perVariant, (v) => ms(v, 2)), n: corpus.length, target: `≤ ${TARGET_MS} ms`, ok: worst <= TARGET_MS });
+
+console.log(machineLine());
+printTable('Claim analyzer (Node): PostgreSQL parser + shape, probe and after-wait derivation', rows);

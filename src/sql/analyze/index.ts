@@ -1,0 +1,28 @@
+/**
+ * The analyzer's front door. Everything behind it (PostgreSQL's parser as WebAssembly, the deparser) is
+ * loaded by import() on the first call, so a page that never analyzes a statement never downloads it.
+ *
+ * How an engine on one PGlite session uses a shape (the ground truth, tests/ground-truth/claim-corpus.test.ts,
+ * runs each of these steps on a real server and checks the result):
+ *   1. With another transaction parked, run `probe.text` (parameters $1…$parameterCount) inside BEGIN …
+ *      ROLLBACK: 55P03 means the statement would wait; anything else, send it.
+ *   2. If it would wait and `afterWait.lockingFinder` is set, read `candidates` in the same call; to resume,
+ *      BEGIN, run `relock` for each candidate in order (the role's parameters, then the run id) until one
+ *      qualifies (55P03: wait again), then send the statement, as the lab does today for claim-for-update.
+ *      This assumes the holder's lock on a run conflicts with the finder's (claims hold at least FOR NO KEY
+ *      UPDATE on the runs they took; FOR KEY SHARE finders are refused for that reason).
+ *   3. If it would wait and `afterWait.resume` has `found`, run `found` in the same call (the role's
+ *      parameters) and keep its frozen_n columns (as JSON text) and `targets`; to resume, send
+ *      `resume.statement` with [...parameters, ...frozen, targets] instead of the statement.
+ */
+import type { Analysis } from './analyze';
+import type { Role } from './contract';
+
+export type { AfterWait, Analysis, AnalyzeError, LockingClause, LockStrength, Shape, WaitPolicy } from './analyze';
+export type { Role } from './contract';
+export type { Refusal, RefusalId } from './refusals';
+
+export async function analyzeStatement(statement: string, role: Role): Promise<Analysis> {
+  const { analyzeStatement: analyze } = await import('./analyze');
+  return analyze(statement, role);
+}

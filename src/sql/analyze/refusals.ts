@@ -1,0 +1,81 @@
+/**
+ * Every shape the analyzer refuses, and why, as data: the analyzer names one of these, and the README's
+ * list "Check your own claim — what the analyzer refuses" is printed from this table
+ * (`node --import tsx src/sql/analyze/print-refusals.ts`).
+ *
+ * The lab runs a statement on PGlite, which is one session: it cannot wait for a lock, so it probes with
+ * NOWAIT and later resumes a waiting statement the way PostgreSQL would (EvalPlanQual). A shape is refused
+ * when the lab could not reproduce, on that one session, exactly what a real PostgreSQL 15 does with it.
+ * A refused statement can still be run on a real server (live mode).
+ */
+export const REFUSALS = {
+  'several-statements': 'more than one statement: the lab sends one statement per step',
+  'not-an-update': 'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file',
+  'transaction-control':
+    'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
+  isolation:
+    'REPEATABLE READ or SERIALIZABLE: a transaction at those levels cannot be parked and resumed with its snapshot on one PGlite session (live mode only)',
+  settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
+  'table-lock': 'LOCK TABLE or an advisory lock: the lab can probe and resume only row locks',
+  'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
+  'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
+  'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
+  'recursive-cte': 'WITH RECURSIVE: not a claim pattern the lab can follow through a lock wait',
+  'set-returning': 'a function in FROM (set-returning): not a claim pattern the lab reproduces',
+  function:
+    'calls a function outside the lab’s list of those free of side effects and of the wall clock: now() (the lab’s clock), make_interval, extract, date_part, count, min, max, abs, lower, upper, length, concat, to_timestamp (coalesce, greatest and least are allowed too)',
+  'changes-key': 'changes run_id: the lab follows each run by its id (and an UPDATE of a key takes a stronger lock)',
+  'parameter-out-of-contract': 'uses a parameter the role does not get',
+  'parameter-gap': 'leaves out a parameter below one it uses: PostgreSQL cannot tell that parameter’s type (could not determine data type of parameter $n)',
+  'returning-mismatch': 'RETURNING differs from the lab’s file for this role: the lab reads those columns back, in that order',
+  'returning-old-new': 'RETURNING old/new is PostgreSQL 18 syntax; the lab and live mode target PostgreSQL 15',
+  'several-locking-clauses': 'more than one locking clause: the lab follows one lock-taking finder through a wait',
+  'locking-join': 'a locking clause on a query that reads more than runs alone: after a wait the lab re-checks one row of runs at a time',
+  'locking-with-sub-select':
+    'a locking finder whose WHERE has its own sub-select: after a wait PostgreSQL re-checks the row with that sub-select read as before the wait (the statement’s snapshot), which the lab’s relock, a new statement, cannot replay',
+  'locking-in-in-list':
+    'a lock-taking sub-select inside IN (…): PostgreSQL may run it once per row it joins (plan-dependent), locking and returning more rows than its LIMIT; write it as a CTE',
+  'locking-correlated': 'a lock-taking sub-select that refers to the outer row: it runs once per row, and what it locks depends on the plan',
+  'locking-aggregate':
+    'a locking clause with GROUP BY, DISTINCT, an aggregate or UNION / INTERSECT / EXCEPT: PostgreSQL rejects it, so the lab does too',
+  'key-share-finder':
+    'FOR KEY SHARE in the finder: it does not conflict with the lock an UPDATE holds (FOR NO KEY UPDATE), so the statement waits at its UPDATE still holding the row its finder found (on a real server: one run claimed twice), and the lab cannot replay that wait',
+  'cannot-resume':
+    'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape',
+  'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
+  'no-where': 'an UPDATE without WHERE changes every run',
+} as const;
+
+/** The functions a statement may call (checked by ./analyze.ts; named in the `function` refusal above). */
+export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
+  'now',
+  'make_interval',
+  'extract',
+  'date_part',
+  'count',
+  'min',
+  'max',
+  'abs',
+  'lower',
+  'upper',
+  'length',
+  'concat',
+  'to_timestamp',
+]);
+
+export type RefusalId = keyof typeof REFUSALS;
+
+/**
+ * Refusals about the lab's engine only: PostgreSQL's behaviour with the shape is known (the predictor
+ * models it), but the lab cannot replay it on one PGlite session.
+ */
+export const ENGINE_ONLY: ReadonlySet<RefusalId> = new Set(['key-share-finder', 'cannot-resume']);
+
+export interface Refusal {
+  id: RefusalId;
+  reason: string;
+}
+
+export function refusal(id: RefusalId, detail?: string): Refusal {
+  return { id, reason: detail ? `${REFUSALS[id]} (${detail})` : REFUSALS[id] };
+}

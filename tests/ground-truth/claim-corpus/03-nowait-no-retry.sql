@@ -1,0 +1,25 @@
+-- variant: FOR UPDATE NOWAIT and no retry
+-- role: claim
+-- a: 121@2
+-- b-waits: no
+-- b-after-commit: error 55P03
+-- b-after-rollback: error 55P03
+-- predict: yes
+-- why: B fails at once with lock_not_available and claims nothing
+WITH candidate AS (
+  SELECT run_id
+  FROM runs
+  WHERE status = 'pending'
+     OR (status = 'running' AND lease_expires_at < now())
+  ORDER BY created_at
+  LIMIT 1
+  FOR UPDATE NOWAIT
+)
+UPDATE runs
+SET status           = 'running',
+    lease_owner      = $1,
+    lease_expires_at = now() + make_interval(secs => $2),
+    lease_generation = lease_generation + 1,
+    heartbeat_at     = now()
+WHERE run_id IN (SELECT run_id FROM candidate)
+RETURNING run_id, lease_generation, lease_expires_at, cancel_requested;

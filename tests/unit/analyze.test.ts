@@ -1,0 +1,195 @@
+// The analyzer over PostgreSQL's real parser: syntax errors with PostgreSQL's own message and position,
+// the shapes of the lab's own files (locking clauses, NOWAIT probe, after-wait statements), and every
+// refusal in src/sql/analyze/refusals.ts reached by an example.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
+import type { Role } from '../../src/sql/analyze/contract';
+import { loadParser, type Parser } from '../../src/sql/analyze/parser';
+import { REFUSALS, type RefusalId } from '../../src/sql/analyze/refusals';
+
+let parser: Parser;
+beforeAll(async () => {
+  parser = await loadParser();
+});
+
+const labFile = (name: string) => readFileSync(new URL(`../../src/sql/${name}.sql`, import.meta.url), 'utf8');
+
+function shapeOf(sql: string, role: Role): Shape {
+  const analysis = analyzeWith(parser, sql, role);
+  if (!analysis.ok) throw new Error(`expected a shape, got ${JSON.stringify(analysis.error)}`);
+  return analysis.shape;
+}
+
+function refusalOf(analysis: Analysis): RefusalId | null {
+  return !analysis.ok && analysis.error.kind === 'refused' ? analysis.error.refusal.id : null;
+}
+
+const SET = "SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), lease_generation = lease_generation + 1";
+const RET = 'RETURNING run_id, lease_generation, lease_expires_at, cancel_requested';
+const claim = (where: string, withs = '') => `${withs} UPDATE runs ${SET} WHERE ${where} ${RET}`;
+
+describe('syntax errors', () => {
+  it("PostgreSQL's message, its cursor, and the line and column it points at", () => {
+    const analysis = analyzeWith(parser, "UPDATE runs\nSET status = 'é'\nWERE run_id = $1", 'complete');
+    expect(analysis.ok).toBe(false);
+    if (analysis.ok || analysis.error.kind !== 'syntax') throw new Error('expected a syntax error');
+    expect(analysis.error.message).toBe('syntax error at or near "WERE"');
+    expect(analysis.error.line).toBe(3);
+    expect(analysis.error.column).toBe(1);
+    expect("UPDATE runs\nSET status = 'é'\nWERE run_id = $1".slice(analysis.error.cursor)).toMatch(/^WERE/);
+  });
+  it('an unterminated statement points at its end', () => {
+    const analysis = analyzeWith(parser, 'UPDATE runs SET status = ', 'complete');
+    expect(!analysis.ok && analysis.error.kind === 'syntax' && analysis.error.message).toBe('syntax error at end of input');
+  });
+  it('the cursor counts characters as PostgreSQL does, outside the basic plane too', () => {
+    const sql = "UPDATE runs SET status = '😀'\n  WERE run_id = $1";
+    const analysis = analyzeWith(parser, sql, 'complete');
+    if (analysis.ok || analysis.error.kind !== 'syntax') throw new Error('expected a syntax error');
+    expect(sql.slice(analysis.error.cursor)).toMatch(/^WERE/);
+    expect([analysis.error.line, analysis.error.column]).toEqual([2, 3]);
+  });
+  it('hostile input: a NUL character, a statement too long, deep nesting', () => {
+    expect(analyzeWith(parser, "UPDATE runs SET status = 'done'\u0000 WHERE", 'complete')).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(analyzeWith(parser, `${claim('run_id = 1')} ${'-- padding\n'.repeat(2000)}`, 'claim')).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    const nested = `UPDATE runs SET status = ${'('.repeat(7000)}'done'${')'.repeat(7000)} WHERE run_id = $1 AND lease_generation = $2 AND result IS DISTINCT FROM $3 RETURNING status, result`;
+    const analysis = analyzeWith(parser, nested, 'complete');
+    expect(analysis.ok || analysis.error.kind).not.toBe('invalid');
+  });
+  it('an empty statement and one of comments only are errors, not refusals', () => {
+    expect(analyzeWith(parser, '  ', 'claim')).toMatchObject({ ok: false, error: { kind: 'empty' } });
+    expect(analyzeWith(parser, '-- nothing', 'claim')).toMatchObject({ ok: false, error: { kind: 'empty' } });
+  });
+});
+
+describe("the lab's own files", () => {
+  it('claim-for-update: a waiting FOR UPDATE finder in a CTE, its probe and its relock', () => {
+    const shape = shapeOf(labFile('claim-for-update'), 'claim');
+    expect(shape.locks).toEqual([
+      expect.objectContaining({ strength: 'update', wait: 'wait', where: { kind: 'cte', name: 'candidate' }, limit: 1, orderBy: ['created_at'] }),
+    ]);
+    expect(shape.finder).toBe('cte');
+    expect(shape.parameters.used).toEqual([1, 2]);
+    expect(shape.recheck).toEqual({ onTheRow: [], againstRowsFoundBefore: ['run_id IN (SELECT run_id FROM candidate)'] });
+    expect(shape.probe.text).toMatch(/FOR UPDATE NOWAIT\)/);
+    expect(shape.probe.text).toMatch(/FOR NO KEY UPDATE OF runs NOWAIT$/);
+    expect(shape.probe.parameterCount).toBe(0);
+    expect(shape.afterWait.lockingFinder?.runParameter).toBe(1);
+    expect(shape.afterWait.lockingFinder?.relock).toMatch(/runs\.run_id = \$1\s+FOR UPDATE NOWAIT$/);
+    expect(shape.afterWait.lockingFinder?.candidates).not.toMatch(/LIMIT|FOR UPDATE/);
+  });
+  it('claim-skip-locked keeps SKIP LOCKED in its probe; claim-nowait probes with SKIP LOCKED (its own NOWAIT never waits)', () => {
+    expect(shapeOf(labFile('claim-skip-locked'), 'claim').probe.text).toMatch(/FOR UPDATE SKIP LOCKED\)/);
+    const nowait = shapeOf(labFile('claim-nowait'), 'claim');
+    expect(nowait.locks[0]?.wait).toBe('nowait');
+    expect(nowait.probe.text).toMatch(/FOR UPDATE SKIP LOCKED\)/);
+    expect(nowait.afterWait.lockingFinder).toBeNull();
+  });
+  it('complete-fenced and heartbeat-fenced: the UPDATE re-checks its own WHERE on the row', () => {
+    const complete = shapeOf(labFile('complete-fenced'), 'complete');
+    expect(complete.finder).toBe('where');
+    expect(complete.recheck.onTheRow).toEqual(['run_id = $1', 'lease_generation = $2']);
+    expect(complete.probe.parameterCount).toBe(2);
+    const heartbeat = shapeOf(labFile('heartbeat-fenced'), 'heartbeat');
+    expect(heartbeat.probe.text).toMatch(/lease_owner = \$2/);
+    expect(shapeOf(labFile('work-fenced'), 'work').returning).toEqual(['progress', 'cancel_requested']);
+  });
+  it('every derived statement parses again', () => {
+    for (const [file, role] of [
+      ['claim-for-update', 'claim'],
+      ['claim-skip-locked', 'claim'],
+      ['complete-fenced', 'complete'],
+      ['heartbeat-fenced', 'heartbeat'],
+    ] as const) {
+      const shape = shapeOf(labFile(file), role);
+      for (const text of [shape.probe.text, shape.afterWait.lockingFinder?.candidates, shape.afterWait.lockingFinder?.relock]) {
+        if (text) expect(parser.parse(text).ok, text).toBe(true);
+      }
+    }
+  });
+  it('a probe references, with their types, the parameters below the highest it uses', () => {
+    const shape = shapeOf("UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 AND $2::integer > 0 AND result IS DISTINCT FROM $3 RETURNING status, result", 'complete');
+    expect(shape.probe.parameterCount).toBe(3);
+    const lean = shapeOf("UPDATE runs SET status = 'done', result = $3, lease_generation = $2, progress = progress + 0 * $1 WHERE result = $3 RETURNING status, result", 'complete');
+    expect(lean.probe.text).toMatch(/CAST\(\$1 AS int4\) AS unused_1/);
+    expect(lean.probe.text).toMatch(/CAST\(\$2 AS int4\) AS unused_2/);
+  });
+  it('a scalar sub-select that locks is a finder in a sub-select', () => {
+    const shape = shapeOf(claim("run_id = (SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR SHARE)"), 'claim');
+    expect(shape.locks[0]).toMatchObject({ strength: 'share', wait: 'wait', where: { kind: 'sub-select' } });
+    expect(shape.finder).toBe('sub-select');
+  });
+});
+
+const REFUSED: Record<RefusalId, [Role, string]> = {
+  'several-statements': ['claim', `${claim('run_id = 1')}; SELECT 1`],
+  'not-an-update': ['claim', 'SELECT run_id FROM runs FOR UPDATE'],
+  'transaction-control': ['claim', 'COMMIT'],
+  isolation: ['claim', 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ'],
+  settings: ['claim', "SET lock_timeout = '1s'"],
+  'table-lock': ['claim', 'LOCK TABLE runs'],
+  'wrong-target': ['complete', "UPDATE jobs SET status = 'done' WHERE id = $1 RETURNING status, result"],
+  'other-table': ['claim', claim('run_id IN (SELECT run_id FROM queue)')],
+  'data-modifying-cte': ['claim', claim('run_id IN (SELECT run_id FROM gone)', 'WITH gone AS (DELETE FROM runs RETURNING run_id)')],
+  'recursive-cte': ['claim', claim('run_id IN (SELECT n FROM r)', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3)')],
+  'set-returning': ['claim', claim('run_id IN (SELECT g FROM generate_series(1, 3) g)')],
+  function: ['claim', claim('run_id = 1 AND random() < 0.5')],
+  'changes-key': ['claim', `UPDATE runs SET run_id = run_id + 1000, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2) WHERE run_id = 1 ${RET}`],
+  'parameter-out-of-contract': ['claim', claim('run_id = $3')],
+  'parameter-gap': ['complete', "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 RETURNING status, result"],
+  'returning-mismatch': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id`],
+  'returning-old-new': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING old.run_id, lease_generation, lease_expires_at, cancel_requested`],
+  'several-locking-clauses': [
+    'claim',
+    claim('run_id IN (SELECT run_id FROM a) AND run_id = (SELECT run_id FROM runs LIMIT 1 FOR UPDATE)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR UPDATE)'),
+  ],
+  'locking-join': ['claim', claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT r.run_id FROM runs r, runs s WHERE r.run_id = s.run_id LIMIT 1 FOR UPDATE)')],
+  'locking-with-sub-select': [
+    'claim',
+    claim("run_id IN (SELECT run_id FROM a)", "WITH a AS (SELECT run_id FROM runs WHERE (SELECT count(*) FROM runs WHERE status = 'running') < 3 ORDER BY created_at LIMIT 1 FOR UPDATE)"),
+  ],
+  'locking-in-in-list': ['claim', claim("run_id IN (SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)")],
+  'locking-correlated': ['claim', claim('run_id = (SELECT r.run_id FROM runs r WHERE r.created_at < runs.created_at LIMIT 1 FOR UPDATE)')],
+  'locking-aggregate': ['claim', claim('run_id IN (SELECT m FROM a)', 'WITH a AS (SELECT max(run_id) AS m FROM runs FOR UPDATE)')],
+  'where-current-of': ['claim', claim('CURRENT OF c')],
+  'key-share-finder': ['claim', claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE SKIP LOCKED)')],
+  'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
+  'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
+};
+
+describe('every refusal, reached by an example', () => {
+  for (const [id, [role, sql]] of Object.entries(REFUSED) as [RefusalId, [Role, string]][]) {
+    it(`${id}: ${REFUSALS[id]}`, () => {
+      const analysis = analyzeWith(parser, sql, role);
+      expect(analysis.ok ? 'accepted' : analysis.error.kind === 'refused' ? refusalOf(analysis) : analysis.error.message).toBe(id);
+    });
+  }
+  it("BEGIN ISOLATION LEVEL SERIALIZABLE is refused for its isolation level; a plain BEGIN as transaction control", () => {
+    expect(refusalOf(analyzeWith(parser, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 'claim'))).toBe('isolation');
+    expect(refusalOf(analyzeWith(parser, 'BEGIN', 'claim'))).toBe('transaction-control');
+  });
+  it('a locking clause on a UNION is refused as PostgreSQL refuses it', () => {
+    const union = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs UNION SELECT run_id FROM runs FOR UPDATE)');
+    expect(refusalOf(analyzeWith(parser, union, 'claim'))).toBe('locking-aggregate');
+  });
+  it('an engine-only refusal still gives the predictor its shape', () => {
+    const keyShare = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE)');
+    expect(refusalOf(analyzeWith(parser, keyShare, 'claim'))).toBe('key-share-finder');
+    expect(analyzeWith(parser, keyShare, 'claim', { engineRefusals: false }).ok).toBe(true);
+  });
+  it('the wall clock and advisory locks are refused', () => {
+    expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
+    expect(refusalOf(analyzeWith(parser, claim('pg_try_advisory_xact_lock(run_id)'), 'claim'))).toBe('table-lock');
+  });
+});
+
+describe('docs/check-your-own-claim.md (the README draft)', () => {
+  it('lists every refusal as refusals.ts words it, and the corpus table as the corpus files declare it', async () => {
+    const { refusalList } = await import('../../src/sql/analyze/print-refusals');
+    const { corpusTable } = await import('../support/claim-corpus');
+    const doc = readFileSync(new URL('../../docs/check-your-own-claim.md', import.meta.url), 'utf8');
+    expect(doc).toContain(refusalList());
+    expect(doc).toContain(corpusTable());
+  });
+});
