@@ -1,7 +1,7 @@
 // The analyzer over PostgreSQL's real parser: syntax errors with PostgreSQL's own message and position,
 // the shapes of the lab's own files (locking clauses, NOWAIT probe, after-wait statements), and every
 // refusal in src/sql/analyze/refusals.ts reached by an example.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
@@ -13,7 +13,14 @@ beforeAll(async () => {
   parser = await loadParser();
 });
 
-const labFile = (name: string) => readFileSync(new URL(`../../src/sql/${name}.sql`, import.meta.url), 'utf8');
+/** One of the lab's own statement files: shared ones in src/sql/, a strategy's own in src/strategies/<id>/. */
+function labFile(name: string): string {
+  const src = new URL('../../src/', import.meta.url);
+  const folders = ['sql', ...readdirSync(new URL('strategies/', src), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `strategies/${e.name}`)];
+  const found = folders.map((folder) => new URL(`${folder}/${name}.sql`, src)).find((url) => existsSync(url));
+  if (!found) throw new Error(`no lab file ${name}.sql`);
+  return readFileSync(found, 'utf8');
+}
 
 function shapeOf(sql: string, role: Role): Shape {
   const analysis = analyzeWith(parser, sql, role);

@@ -1,5 +1,5 @@
 // The page analyze-parser.spec.ts drives: nothing of the analyzer loads until the button is pressed.
-import claimSkipLocked from '../../../src/sql/claim-skip-locked.sql?raw';
+import claimSkipLocked from '../../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
 
 const out = document.getElementById('out')!;
 document.getElementById('analyze')!.addEventListener('click', async () => {
