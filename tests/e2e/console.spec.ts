@@ -197,7 +197,14 @@ test('a statement nested too deeply for PGlite is named as such, long text stays
   await openConsole(page);
   const deep = `SELECT ${Array.from({ length: 4_001 }, () => '1').join('+')} AS total`;
   await runSql(page, deep);
-  await expect(result(page)).toContainText('PGlite could not parse this statement: it nests too deeply');
+  const nestsTooDeeply = 'PGlite could not parse this statement: it nests too deeply';
+  await expect(result(page)).toContainText(new RegExp(`${nestsTooDeeply}|did not finish within 1.5 s`));
+  if (!(await result(page).innerText()).includes(nestsTooDeeply)) {
+    // On a starved machine (a fresh-clone run at load 27 on 2 cores) the watchdog can stop the first try
+    // before PGlite answers: that is the watchdog's job. On the spare Postgres it now runs on, try again.
+    await runSql(page, deep);
+  }
+  await expect(result(page)).toContainText(nestsTooDeeply);
   await expect(result(page)).toContainText('A real PostgreSQL server parses it');
   // The editor colours only the start of a long statement.
   expect(await panel(page).locator('.console-highlight span').count()).toBeLessThanOrEqual(1_000);
