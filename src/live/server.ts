@@ -208,7 +208,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           },
         );
       },
-      (error: Error) => reply(response, error.message.includes('too large') ? 413 : 400, { error: error.message }),
+      (error: Error) => reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message }),
     ).catch((error: unknown) => failed(response, error));
   }
 
@@ -246,6 +246,11 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 
+/** A request body over MAX_BODY_BYTES: answered with 413, the rest of it never read. */
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
+
 function readJson(request: IncomingMessage): Promise<unknown> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
@@ -253,7 +258,7 @@ function readJson(request: IncomingMessage): Promise<unknown> {
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        fail(new Error('the request is too large'));
+        fail(new BodyTooLarge(`the request is larger than ${MAX_BODY_BYTES / 1024} KB`));
         request.destroy();
       } else chunks.push(chunk);
     });

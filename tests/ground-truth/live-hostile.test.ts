@@ -44,6 +44,46 @@ describe('the live console on a real server', () => {
   });
 });
 
+describe('a console answer larger than the bridge may fetch', () => {
+  it('is refused by size, measured on the server before any row is sent, and the bridge answers the next statement', async () => {
+    backend = await connectBackend(url);
+    const consoleSql = async (sql: string, cursor = true) =>
+      (await backend!.run({ op: 'console', statement: { sql, command: sql.split(' ')[0]!.toUpperCase(), cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
+        kind: string;
+        code?: string;
+        message?: string;
+        rows?: unknown[][];
+        rowCount?: number;
+      };
+    // One value over the cap; many small rows over it together; and a query the lexer did not take for a cursor
+    // (an alias named share): each is measured by the server, none is fetched.
+    for (const [sql, cursor] of [
+      ["SELECT repeat('x', 5000000) AS big", true],
+      ["SELECT repeat('x', 10000) AS part FROM generate_series(1, 1000)", true],
+      ["SELECT repeat('x', 5000000) AS share", false],
+    ] as const) {
+      const answer = await consoleSql(sql, cursor);
+      expect(answer.kind, sql).toBe('error');
+      expect(answer.code, sql).toBe('54000');
+      expect(answer.message, sql).toContain('the result is too large for the console');
+    }
+    // Below the cap, the rows come back with their types and NULLs as before.
+    expect(await consoleSql("SELECT 1 AS n, true AS yes, NULL::text AS nothing, '' AS empty, 'a\"b\\c' AS odd, now() AS at")).toMatchObject({
+      kind: 'rows',
+      rows: [[1, true, null, '', 'a"b\\c', '2030-01-01 15:00:00+00']],
+      rowCount: 1,
+    });
+    expect(await consoleSql('SELECT g FROM generate_series(1, 1500) g')).toMatchObject({ kind: 'rows', rowCount: 1500 });
+    // Postgres's error position still points into what the learner typed, through either cursor or none.
+    expect(await consoleSql('SELECT nosuch FROM runs')).toMatchObject({ kind: 'error', code: '42703', position: 8 });
+    expect(await consoleSql('SELECT 1 AS share, nosuch', false)).toMatchObject({ kind: 'error', code: '42703', position: 20 });
+    // A write the lexer sent as it is still meets the read-only transaction, in Postgres's words.
+    expect(await consoleSql('WITH gone AS (DELETE FROM runs RETURNING *) SELECT * FROM gone', false)).toMatchObject({ kind: 'error', code: '25006' });
+    await backend.close();
+    backend = null;
+  });
+});
+
 describe('the live console\'s role', () => {
   it('runs as lease_lab_console: a superuser\'s powers stay out of reach, advisory locks are released, nothing outside the lab changes', async () => {
     backend = await connectBackend(url);
