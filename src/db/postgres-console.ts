@@ -112,11 +112,15 @@ export class PostgresConsole {
     const client = await openClient(url, APPLICATION_NAME);
     await client.query(sqlText('live-session-setup'));
     let refusal: string | null = null;
+    const user = String((await client.query(bridgeSql('current-role'))).rows[0]?.name ?? 'you');
     try {
       await client.query(sqlText('live-console-role'));
+      const problem = (await client.query<{ problem: string }>(bridgeSql('console-role-check'))).rows[0]?.problem;
+      if (problem) throw new Error(`${problem}; the console will not run under it`);
     } catch (error) {
       // Without a role of no privileges the console would run as the connecting role: it stays off instead.
-      refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]})`;
+      // There is no allow-list fallback: the functions a statement may reach cannot be told from its text alone.
+      refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]}). A role that may create roles can set it up once: CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO ${client.escapeIdentifier(user)}`;
     }
     return new PostgresConsole(client, refusal, url);
   }

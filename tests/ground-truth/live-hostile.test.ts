@@ -117,28 +117,79 @@ describe('the live console\'s role', () => {
   });
 });
 
-describe('a connecting role that cannot set up the console\'s role', () => {
-  it('gets live mode with the console off, saying why', async () => {
+describe('a connecting role without CREATEROLE', () => {
+  const plainUrl = () => {
+    const plain = new URL(url);
+    plain.username = 'lease_lab_plain';
+    return plain.toString();
+  };
+  const consoleAs = async (sql: string) =>
+    (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
+      kind: string;
+      message: string;
+      rows?: unknown[][];
+    };
+
+  beforeAll(async () => {
     await inspector.query(`DO $$ BEGIN
-      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_console') THEN CREATE ROLE lease_lab_console NOLOGIN; END IF;
-      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_plain') THEN CREATE ROLE lease_lab_plain LOGIN; END IF;
+      IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_plain') THEN CREATE ROLE lease_lab_plain LOGIN NOCREATEROLE NOSUPERUSER; END IF;
     END $$`);
     await inspector.query('GRANT CREATE ON DATABASE live_hostile TO lease_lab_plain');
     // The earlier cases' schema belongs to the superuser; this role makes its own.
     await dropSchema(url);
-    const plain = new URL(url);
-    plain.username = 'lease_lab_plain';
+    expect((await inspector.query("SELECT rolcreaterole, rolsuper FROM pg_roles WHERE rolname = 'lease_lab_plain'")).rows).toEqual([{ rolcreaterole: false, rolsuper: false }]);
+  });
+
+  afterAll(async () => {
+    await inspector.query('REVOKE CREATE ON DATABASE live_hostile FROM lease_lab_plain');
+  });
+
+  it('gets live mode with the console off, saying why and how a role that may create roles can set it up', async () => {
+    await inspector.query('DROP ROLE IF EXISTS lease_lab_console');
     const before = await catalogSnapshot(inspector);
-    backend = await connectBackend(plain.toString());
-    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message: string };
+    backend = await connectBackend(plainUrl());
+    const answer = await consoleAs('SELECT 1');
     expect(answer.kind).toBe('error');
     expect(answer.message).toContain('the console is off on this server');
+    expect(answer.message).toContain('permission denied to create role');
+    expect(answer.message).toContain('CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO "lease_lab_plain"');
+    // The rest of live mode works: the workers are the connecting role's.
     expect(await backend.run({ op: 'runs' })).toEqual([]);
     await backend.close();
     backend = null;
-    expect(await dropSchema(plain.toString())).toBe('dropped');
+    expect(await dropSchema(plainUrl())).toBe('dropped');
     expect(await catalogSnapshot(inspector)).toEqual(before);
-    await inspector.query('REVOKE CREATE ON DATABASE live_hostile FROM lease_lab_plain');
+  });
+
+  it('runs the console as lease_lab_console once it is set up for it, where it cannot end the lab\'s own connections', async () => {
+    await inspector.query('CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO "lease_lab_plain"');
+    backend = await connectBackend(plainUrl());
+    const before = await catalogSnapshot(inspector);
+    expect((await consoleAs('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
+    // As the connecting role, any statement could end the lab's workers (they are its own backends).
+    const killed = await consoleAs("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'lease\\_lab\\_%'");
+    expect(killed.kind).toBe('error');
+    expect(killed.message).toMatch(/permission denied to terminate process|must be a member of the role whose process is being terminated/);
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    await backend.close();
+    backend = null;
+    expect(await dropSchema(plainUrl())).toBe('dropped');
+  });
+
+  it('keeps the console off when lease_lab_console has been given powers of another role', async () => {
+    await inspector.query('GRANT pg_signal_backend TO lease_lab_console');
+    try {
+      backend = await connectBackend(plainUrl());
+      const answer = await consoleAs('SELECT 1');
+      expect(answer.kind).toBe('error');
+      expect(answer.message).toContain('the role lease_lab_console is a member of pg_signal_backend; the console will not run under it');
+      await backend.close();
+      backend = null;
+      expect(await dropSchema(plainUrl())).toBe('dropped');
+    } finally {
+      await inspector.query('REVOKE pg_signal_backend FROM lease_lab_console');
+    }
   });
 });
 

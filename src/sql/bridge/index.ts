@@ -2,18 +2,22 @@
  * Statements of the live bridge and the CLI's `--db` that the browser never runs, by id, as the registry
  * (../registry.ts) keeps the lab's own. Their text is the text executed.
  */
+import consoleRoleCheck from './console-role-check.sql?raw';
 import consoleShapeDeclare from './console-shape-declare.sql?raw';
 import consoleShapeFetch from './console-shape-fetch.sql?raw';
 import consoleSizedDeclare from './console-sized-declare.sql?raw';
 import consoleTry from './console-try.sql?raw';
 import consoleTryUndo from './console-try-undo.sql?raw';
+import currentRole from './current-role.sql?raw';
 
 const texts = {
+  'console-role-check': consoleRoleCheck,
   'console-shape-declare': consoleShapeDeclare,
   'console-shape-fetch': consoleShapeFetch,
   'console-sized-declare': consoleSizedDeclare,
   'console-try': consoleTry,
   'console-try-undo': consoleTryUndo,
+  'current-role': currentRole,
 } as const;
 
 export type BridgeSqlId = keyof typeof texts;
