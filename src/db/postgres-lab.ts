@@ -13,9 +13,11 @@
  * transaction open) is sent inside BEGIN … COMMIT, committed when the engine collects its answer: its
  * effect appears at its own step, as it does on PGlite, and the statement itself is exactly the one shown.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/types';
+import { bridgeSql } from '../sql/bridge';
 import { PROBES, type SqlId, sqlText } from '../sql/registry';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
@@ -54,9 +56,12 @@ export interface PostgresLabOptions {
   /**
    * 'lease_lab' (live mode): the table and the clock live in the lab's own schema, created when missing;
    * an existing lease_lab schema is used only if it carries the lab's comment (live-schema.sql).
-   * 'public' (the default, for the CLI and the ground-truth tests): runs in public, the clock in sim.
+   * 'own' (the command line's --db): a schema of this lab's own, named for the process
+   * (lease_lab_cli_<pid>_<random>), marked, and dropped without CASCADE on close: never live mode's, nor
+   * another run's.
+   * 'public' (the default, for the ground-truth tests): runs in public, the clock in sim.
    */
-  schema?: 'public' | 'lease_lab';
+  schema?: 'public' | 'lease_lab' | 'own';
   /** On a lock wait, attach the server's pg_locks rows that prove it (live mode shows them to the learner). */
   lockEvidence?: boolean;
 }
@@ -104,6 +109,22 @@ export async function ensureLabSchema(client: pg.Client, url: string): Promise<v
   }
 }
 
+/** The command line's own schema (own-schema-create.sql) with the lab's tables in it; the observer is left in it. */
+async function createOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
+  await client.query(sqlText('transaction-begin'));
+  try {
+    await client.query(bridgeSql('own-schema-session'), [name]);
+    await client.query(bridgeSql('own-schema-create'));
+    for (const statement of labTableStatements()) await client.query(statement);
+    await client.query(sqlText('transaction-commit'));
+  } catch (error) {
+    await client.query(sqlText('transaction-rollback')).catch(() => undefined);
+    const code = (error as { code?: unknown }).code;
+    const why = code === '42501' ? `the role may not create a schema there (it needs CREATE on the database): ${firstLine(error, url)}` : firstLine(error, url);
+    throw userFacing(`cannot create the schema ${name} in ${redactUrl(url)}: ${why}`);
+  }
+}
+
 /** Drops the lab's schema if it is there and is the lab's (see ensureLabSchema). */
 export async function dropLabSchema(client: pg.Client, url: string): Promise<'dropped' | 'absent'> {
   const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
@@ -147,8 +168,16 @@ export class PostgresLab implements LabDatabase {
     private readonly url: string,
     private observerClient: pg.Client,
     private readonly options: PostgresLabOptions,
+    /** With schema 'own': the schema's name, dropped on close. */
+    readonly ownSchema: string | null = null,
   ) {
     this.watchObserver(observerClient);
+  }
+
+  /** Puts a connection in the lab's schema: runs and now() resolve to the lab's own. */
+  private async enterSchema(client: pg.Client): Promise<void> {
+    if (this.ownSchema) await client.query(bridgeSql('own-schema-session'), [this.ownSchema]);
+    else await client.query(sqlText(this.options.schema === 'lease_lab' ? 'live-session-setup' : 'session-setup'));
   }
 
   private watchObserver(client: pg.Client): void {
@@ -169,7 +198,7 @@ export class PostgresLab implements LabDatabase {
       let client: pg.Client | null = null;
       try {
         client = await openClient(this.url, OBSERVER_NAME);
-        if (this.options.schema === 'lease_lab') await client.query(sqlText('live-session-setup'));
+        if (this.options.schema === 'lease_lab' || this.ownSchema) await this.enterSchema(client);
         await client.query(sqlText('observer-setup'));
         this.observerClient.end().catch(() => undefined);
         this.observerClient = client;
@@ -186,11 +215,14 @@ export class PostgresLab implements LabDatabase {
 
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
   static async connect(url: string, workers: string[], options: PostgresLabOptions = {}): Promise<PostgresLab> {
+    const ownSchema = options.schema === 'own' ? `lease_lab_cli_${process.pid}_${randomBytes(4).toString('hex')}` : null;
     const observer = await openClient(url, OBSERVER_NAME);
     try {
       await checkServerVersion(observer, url);
       if (options.schema === 'lease_lab') {
         await ensureLabSchema(observer, url);
+      } else if (options.schema === 'own') {
+        await createOwnSchema(observer, url, ownSchema!);
       } else {
         const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
         // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
@@ -202,7 +234,7 @@ export class PostgresLab implements LabDatabase {
       if ((error as { userFacing?: boolean }).userFacing) throw error;
       throw userFacing(`cannot set up the lab's tables in ${redactUrl(url)}: ${firstLine(error, url)}`);
     }
-    const lab = new PostgresLab(url, observer, options);
+    const lab = new PostgresLab(url, observer, options, ownSchema);
     try {
       await lab.ensureSessions([...workers, OPERATOR]);
     } catch (error) {
@@ -292,10 +324,24 @@ export class PostgresLab implements LabDatabase {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
-    const clients = [...[...this.sessions.values()].map((s) => s.client), this.observerClient];
+    const clients = [...[...this.sessions.values()].map((s) => s.client)];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    // The workers are gone, so nothing of theirs holds the table: the run's own schema can go.
+    let dropFailure: unknown = null;
+    if (this.ownSchema) {
+      try {
+        await (await this.observer()).query(bridgeSql('own-schema-drop'));
+      } catch (error) {
+        dropFailure = error;
+      }
+    }
+    this.closing = true;
+    await this.observerClient.end().catch(() => undefined);
+    if (dropFailure) {
+      const detail = String((dropFailure as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
+      throw userFacing(`cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
+    }
   }
 
   /**
@@ -430,7 +476,7 @@ export class PostgresLab implements LabDatabase {
     client.on('error', () => {
       session.dead = true;
     });
-    await client.query(sqlText(this.options.schema === 'lease_lab' ? 'live-session-setup' : 'session-setup'));
+    await this.enterSchema(client);
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
     this.sessions.set(id, session);

@@ -3,6 +3,8 @@
  * bridge's backend, nothing outside the lab's schema changes (a catalog snapshot before and after), and
  * stopping the bridge never drops anything of the user's.
  */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveBackend, connectBackend, dropSchema } from '../../src/live/server';
@@ -229,5 +231,43 @@ describe('dropping the lab schema', () => {
     await inspector.query('DROP VIEW public.lab_runs; DROP TABLE public.child');
     expect(await dropSchema(url)).toBe('dropped');
     expect((await inspector.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'lease_lab'")).rows[0].n).toBe(0);
+  });
+});
+
+/** The command line, as the user runs it (npm run sim -- …), without waiting for it: several run at once. */
+function simAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], { cwd: join(__dirname, '../..') });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the command line beside live mode on one database', () => {
+  it('works in a schema of each run\'s own: two runs at once and the bridge never touch each other, and the runs leave nothing behind', { timeout: 180_000 }, async () => {
+    backend = await connectBackend(url);
+    const seed = JSON.stringify([{ run_id: 7, tenant: 'acme', status: 'pending', lease_generation: 0, cancel_requested: false, created_at: '2030-01-01T14:00:00Z', progress: 0, cost_cents: 0 }]);
+    await backend.run({ op: 'reset', seedJson: seed, sessions: ['A', 'B'] });
+    const before = await catalogSnapshot(inspector);
+    const runs = await Promise.all([simAsync('run', 'race', '--db', url, '--json'), simAsync('run', 'lock-wait', '--strategy', 'for-update', '--db', url, '--json')]);
+    for (const run of runs) {
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(JSON.parse(run.stdout).database).toBe('postgres');
+    }
+    // The bridge's table still holds what the bridge put there, and its schema is still there.
+    expect(((await backend.run({ op: 'runs' })) as { run_id: number }[]).map((row) => row.run_id)).toEqual([7]);
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lease\\_lab%' ORDER BY 1")).rows).toEqual([{ nspname: 'lease_lab' }]);
+    await backend.close();
+    backend = null;
+    expect(await dropSchema(url)).toBe('dropped');
   });
 });

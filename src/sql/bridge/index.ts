@@ -9,6 +9,9 @@ import consoleSizedDeclare from './console-sized-declare.sql?raw';
 import consoleTry from './console-try.sql?raw';
 import consoleTryUndo from './console-try-undo.sql?raw';
 import currentRole from './current-role.sql?raw';
+import ownSchemaCreate from './own-schema-create.sql?raw';
+import ownSchemaDrop from './own-schema-drop.sql?raw';
+import ownSchemaSession from './own-schema-session.sql?raw';
 
 const texts = {
   'console-role-check': consoleRoleCheck,
@@ -18,6 +21,9 @@ const texts = {
   'console-try': consoleTry,
   'console-try-undo': consoleTryUndo,
   'current-role': currentRole,
+  'own-schema-create': ownSchemaCreate,
+  'own-schema-drop': ownSchemaDrop,
+  'own-schema-session': ownSchemaSession,
 } as const;
 
 export type BridgeSqlId = keyof typeof texts;
