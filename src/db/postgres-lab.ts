@@ -25,8 +25,10 @@ import { normalizeRow, toOutcomeError } from './values';
 
 const APP_PREFIX = 'lease_lab_';
 const OBSERVER_NAME = `${APP_PREFIX}observer`;
-/** Waits before each try to reopen the observer's connection. */
+/** Waits before each try to reopen the observer's connection; the last repeats until it is back. */
 const OBSERVER_RECONNECT_DELAYS_MS = [0, 250, 500, 1000, 2000];
+/** How long a statement waits for the observer to be reconnected before it fails (and the page falls back to PGlite). */
+const OBSERVER_WAIT_MS = 4000;
 const OPERATOR: SessionId = 'OP';
 const TERMINATE_WAIT_MS = 5000;
 /** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
@@ -182,19 +184,30 @@ export class PostgresLab implements LabDatabase {
 
   private watchObserver(client: pg.Client): void {
     client.on('end', () => {
-      if (client === this.observerClient) this.observerGone = true;
+      if (client !== this.observerClient || this.closing) return;
+      this.observerGone = true;
+      this.reconnecting ??= this.reconnectObserver();
     });
   }
 
-  /**
-   * The observer, reopened with backoff after its connection ended (the server restarted): 5 tries over
-   * about 4 s, then one line saying the bridge could not reconnect.
-   */
-  private async observer(): Promise<pg.Client> {
-    if (!this.observerGone || this.closing) return this.observerClient;
-    let last: unknown = null;
-    for (const delay of OBSERVER_RECONNECT_DELAYS_MS) {
-      await sleep(delay, undefined);
+  /** The observer's reconnection in progress, or null: it starts the moment the connection ends. */
+  private reconnecting: Promise<pg.Client> | null = null;
+  private reconnectAttempts = 0;
+  private reconnectProblem: string | null = null;
+
+  /** Whether the lab's connection to the server is up, or being reopened (the page says so while it is). */
+  connectionState(): { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null } {
+    return this.observerGone ? { state: 'reconnecting', attempts: this.reconnectAttempts, problem: this.reconnectProblem } : { state: 'up' };
+  }
+
+  /** Reopens the observer after its connection ended (a server restart): tries again and again, waiting longer each time up to 2 s. */
+  private async reconnectObserver(): Promise<pg.Client> {
+    this.reconnectAttempts = 0;
+    for (;;) {
+      await sleep(OBSERVER_RECONNECT_DELAYS_MS[Math.min(this.reconnectAttempts, OBSERVER_RECONNECT_DELAYS_MS.length - 1)]!, undefined);
+      // Never rejects (nobody may be waiting for it): a lab that is closing keeps its ended connection.
+      if (this.closing) return this.observerClient;
+      this.reconnectAttempts++;
       let client: pg.Client | null = null;
       try {
         client = await openClient(this.url, OBSERVER_NAME);
@@ -203,14 +216,27 @@ export class PostgresLab implements LabDatabase {
         this.observerClient.end().catch(() => undefined);
         this.observerClient = client;
         this.observerGone = false;
+        this.reconnectProblem = null;
+        this.reconnecting = null;
         this.watchObserver(client);
         return client;
       } catch (error) {
-        last = error;
+        this.reconnectProblem = firstLine(error, this.url);
         await client?.end().catch(() => undefined);
       }
     }
-    throw userFacing(`the connection to ${redactUrl(this.url)} was lost and reconnecting failed: ${firstLine(last, this.url)}`);
+  }
+
+  /**
+   * The observer; after its connection ended, the reconnected one, waited for up to OBSERVER_WAIT_MS: a
+   * statement does not wait for longer, and its error carries the learner back to PGlite.
+   */
+  private async observer(): Promise<pg.Client> {
+    if (!this.observerGone || this.closing) return this.observerClient;
+    this.reconnecting ??= this.reconnectObserver();
+    const reconnected = await Promise.race([this.reconnecting, sleep(OBSERVER_WAIT_MS, null)]);
+    if (reconnected) return reconnected;
+    throw userFacing(`the connection to ${redactUrl(this.url)} was lost and reconnecting failed: ${this.reconnectProblem ?? 'no answer'}`);
   }
 
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */

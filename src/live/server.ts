@@ -33,9 +33,14 @@ export interface LiveInfo {
 }
 
 /** The part of the lab the API drives: the LabDatabase port and the console. A test can stand in for it. */
+/** The bridge's connection to its server, as the page's banner shows it. */
+export type LiveHealth = { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null };
+
 export interface LiveBackend {
   info: LiveInfo;
   run(request: CheckedRequest): Promise<unknown>;
+  /** Answered at once, without the queue: while the server is away the page says that the bridge is reconnecting. */
+  health?(): LiveHealth;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function connectBackend(url: string): Promise<LiveBackend> {
     return {
       info: { version, where: describeServer(url), schema: 'lease_lab' },
       run: (request) => runOnLab(lab, open, request),
+      health: () => lab.connectionState(),
       async close() {
         await Promise.all([lab.close(), open.close()]);
       },
@@ -178,6 +184,11 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           // The newest tab takes the bridge over: one learner, one set of workers on the server.
           token = randomUUID();
           reply(response, 200, { value: { ...backend.info, token } });
+          return;
+        }
+        // Nothing secret: whether the bridge is reconnecting to its server. Any tab of the bridge may ask.
+        if (name === 'health') {
+          reply(response, 200, { value: backend.health?.() ?? { state: 'up' } });
           return;
         }
         if (!isOperation(name)) {
