@@ -14,7 +14,7 @@ import type { ConsoleAnswer, ConsoleValue } from './port';
 import { parseRecordText } from './record-text';
 import { bridgeSql, sizedDeclare } from '../sql/bridge';
 import { openClient } from './postgres-connection';
-import type { ConsoleStatement } from '../sql/console';
+import { type ConsoleStatement, lexSql } from '../sql/console';
 import { sqlText } from '../sql/registry';
 
 const APPLICATION_NAME = 'lease_lab_console';
@@ -79,6 +79,35 @@ function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArray
   return { ...config, queryMode: 'extended' } as unknown as pg.QueryArrayConfig;
 }
 
+/**
+ * Functions the console does not call on a real server, though lease_lab_console may execute them, with why.
+ * set_config: SET LOCAL ROLE is checked against the session's user, not the current role, so
+ * set_config('role', 'postgres', true) inside the learner's statement switches back to the connecting role
+ * (any role it belongs to; every role, for a superuser), and functions that check privileges while they run
+ * (pg_terminate_backend, replication slots, dblink) then run with its powers. pg_logical_emit_message:
+ * PUBLIC may execute it, and a non-transactional message stays in the write-ahead log after the ROLLBACK.
+ */
+const NOT_ON_A_LIVE_SERVER: Record<string, string> = {
+  set_config: "set_config('role', …) would take the statement out of the role lease_lab_console and back to the role the bridge connected as",
+  pg_logical_emit_message: 'it writes to the write-ahead log, which no ROLLBACK takes back',
+};
+
+/**
+ * Why the statement may not run under lease_lab_console, or null: it names one of NOT_ON_A_LIVE_SERVER,
+ * however spelled (quoted, qualified, any case). A Unicode-escaped name (U&"…") could spell one, so those
+ * are refused too.
+ */
+export function roleEscape(sql: string): string | null {
+  for (const token of lexSql(sql)) {
+    if (token.kind !== 'identifier' && token.kind !== 'keyword') continue;
+    if (/^u&"/i.test(token.text)) return 'the console does not run Unicode-escaped names (U&"…") on a live server: they could name a function it refuses';
+    const name = token.text.startsWith('"') ? token.text.slice(1, -1).replaceAll('""', '"') : token.text.toLowerCase();
+    const why = Object.hasOwn(NOT_ON_A_LIVE_SERVER, name) ? NOT_ON_A_LIVE_SERVER[name] : undefined;
+    if (why) return `the console does not run ${name} on a live server: ${why}`;
+  }
+  return null;
+}
+
 export class PostgresConsole {
   /** refusal: why the console is off (the connecting role could not set up lease_lab_console); null when it runs. */
   /** The connection ended (a server restart): the next statement reopens it. */
@@ -133,6 +162,8 @@ export class PostgresConsole {
 
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
     if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
+    const refused = roleEscape(statement.sql);
+    if (refused) return { kind: 'error', code: '42501', message: refused, detail: null, hint: 'Read a setting with current_setting(…) or SHOW; everything else the console runs as before.', position: null, ms: 0 };
     await this.reopenIfGone();
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
     await this.client.query(sqlText('live-console-begin'));

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveBackend, connectBackend, dropSchema } from '../../src/live/server';
+import { checkRequest, RefusedRequest } from '../../src/live/requests';
 import { catalogSnapshot } from '../support/catalog-snapshot';
 import { testDatabaseUrl } from './differential';
 
@@ -43,6 +44,157 @@ describe('the live console on a real server', () => {
     expect(await catalogSnapshot(inspector)).toEqual(before);
     await backend.close();
     backend = null;
+  });
+});
+
+/**
+ * The red team's console statements, as the page would send them: the bridge's checker refuses some with a
+ * reason; the rest reach the server as lease_lab_console inside BEGIN READ ONLY … ROLLBACK. Each ends in a
+ * clear message (or in rows that change nothing), and afterwards nothing outside the lab has changed.
+ * `VICTIM_PID` stands for a backend of the tests' own, `LAB_PID` for one of the lab's workers.
+ */
+const REFUSED_BY_CHECKER: [string, RegExp][] = [
+  ['SELECT 1 AS one --x\r; COMMIT; UPDATE public.victim SET v = 0; --\n', /One statement at a time/],
+  ['SELECT 1; SELECT 2', /One statement at a time/],
+  ['COMMIT', /its own BEGIN READ ONLY … ROLLBACK/],
+  ['BEGIN', /its own BEGIN READ ONLY … ROLLBACK/],
+  ['SAVEPOINT a', /its own BEGIN READ ONLY … ROLLBACK/],
+  ['SET ROLE postgres', /Settings belong to the session/],
+  ['RESET ROLE', /Settings belong to the session/],
+  ['SET SESSION AUTHORIZATION postgres', /Settings belong to the session/],
+  ["COPY (SELECT 1) TO PROGRAM 'id'", /COPY reads and writes files/],
+  ["COPY public.victim FROM '/etc/passwd'", /COPY reads and writes files/],
+  ['DO $$ BEGIN END $$', /Code blocks \(DO, CALL\) are not run/],
+  ['CALL x()', /Code blocks \(DO, CALL\) are not run/],
+  ['CREATE EXTENSION dblink', /The console is read-only: CREATE/],
+  ['CREATE TABLE public.t (x int)', /The console is read-only: CREATE/],
+  ['DROP TABLE public.victim', /The console is read-only: DROP/],
+  ["ALTER SYSTEM SET work_mem = '1GB'", /The console is read-only: ALTER/],
+  ['ALTER ROLE lease_lab_console SUPERUSER', /The console is read-only: ALTER/],
+  ['GRANT postgres TO lease_lab_console', /The console is read-only: GRANT/],
+  ['REVOKE ALL ON public.victim FROM PUBLIC', /The console is read-only: REVOKE/],
+  ['TRUNCATE runs', /The console is read-only: TRUNCATE/],
+  ["COMMENT ON TABLE runs IS 'x'", /The console is read-only: COMMENT/],
+  ['REFRESH MATERIALIZED VIEW x', /The console is read-only: REFRESH/],
+  ['LISTEN x', /LISTEN and NOTIFY are not run/],
+  ["NOTIFY x, 'y'", /LISTEN and NOTIFY are not run/],
+  ['PREPARE p AS SELECT 1', /Cursors and prepared statements/],
+  ['DECLARE c CURSOR FOR SELECT 1', /Cursors and prepared statements/],
+  ["ROLLBACK PREPARED 'x'", /Prepared transactions are the lab’s parked workers/],
+  ['LOCK public.victim', /Locks belong to the workers/],
+  ['VACUUM', /Maintenance commands are not run/],
+  ['CHECKPOINT', /Maintenance commands are not run/],
+  ['REINDEX TABLE runs', /CLUSTER and REINDEX wait/],
+  ["LOAD 'x'", /Loading libraries is not possible/],
+  ['DISCARD ALL', /DISCARD would reset/],
+];
+
+const REFUSED_BY_SERVER: [string, RegExp][] = [
+  ['SELECT pg_terminate_backend(VICTIM_PID)', /must be a superuser to terminate superuser process/],
+  ['SELECT pg_terminate_backend(LAB_PID)', /must be a superuser to terminate superuser process/],
+  ['SELECT pg_terminate_backend(pg_backend_pid())', /must be a superuser to terminate superuser process/],
+  ['SELECT pg_cancel_backend(VICTIM_PID)', /must be a superuser to cancel superuser query/],
+  ["SELECT pg_create_physical_replication_slot('lease_lab_hostile')", /must be superuser or replication role/],
+  ["SELECT pg_create_logical_replication_slot('x', 'test_decoding')", /must be superuser or replication role/],
+  ["SELECT pg_drop_replication_slot('x')", /must be superuser or replication role/],
+  ["SELECT pg_replication_origin_create('x')", /permission denied for function/],
+  ['SELECT pg_stat_reset()', /permission denied for function pg_stat_reset/],
+  ["SELECT pg_stat_reset_shared('bgwriter')", /permission denied for function pg_stat_reset_shared/],
+  ['SELECT pg_reload_conf()', /permission denied for function pg_reload_conf/],
+  ['SELECT pg_rotate_logfile()', /permission denied for function pg_rotate_logfile/],
+  ['SELECT pg_switch_wal()', /permission denied for function pg_switch_wal/],
+  ['SELECT pg_promote()', /permission denied for function pg_promote/],
+  ['SELECT pg_log_backend_memory_contexts(pg_backend_pid())', /permission denied for function/],
+  ["SELECT pg_import_system_collations('pg_catalog')", /must be superuser/],
+  ["SELECT pg_read_file('PG_VERSION')", /permission denied for function pg_read_file/],
+  ["SELECT pg_read_binary_file('global/pg_control')", /permission denied for function pg_read_binary_file/],
+  ["SELECT pg_ls_dir('.')", /permission denied for function pg_ls_dir/],
+  ["SELECT pg_stat_file('PG_VERSION')", /permission denied for function pg_stat_file/],
+  ['SELECT pg_ls_logdir()', /permission denied for function pg_ls_logdir/],
+  ['SELECT pg_ls_waldir()', /permission denied for function pg_ls_waldir/],
+  ['SELECT pg_ls_tmpdir()', /permission denied for function pg_ls_tmpdir/],
+  ['SELECT pg_current_logfile()', /permission denied for function pg_current_logfile/],
+  ["SELECT lo_import('/etc/passwd')", /permission denied for function lo_import/],
+  ["SELECT lo_export(1, '/tmp/lease-lab-x')", /permission denied for function lo_export/],
+  ['SELECT rolpassword FROM pg_authid', /permission denied for table pg_authid/],
+  ['TABLE pg_authid', /permission denied for table pg_authid/],
+  ['VALUES ((SELECT rolpassword FROM pg_authid LIMIT 1))', /permission denied for table pg_authid/],
+  ['SELECT * FROM pg_shadow', /permission denied for view pg_shadow/],
+  ['SELECT * FROM pg_largeobject', /permission denied for table pg_largeobject/],
+  ["SELECT current_setting('data_directory')", /pg_read_all_settings/],
+  ['SHOW hba_file', /pg_read_all_settings/],
+  ['SELECT * FROM public.victim', /permission denied for table victim/],
+  ["SELECT nextval('public.victim_seq')", /permission denied for sequence victim_seq/],
+  ["SELECT setval('public.victim_seq', 5)", /permission denied for sequence victim_seq/],
+  ["SELECT set_config('role', 'postgres', true), pg_terminate_backend(VICTIM_PID)", /does not run set_config on a live server/],
+  ["SELECT pg_catalog.\"set_config\"('session_authorization', 'postgres', false)", /does not run set_config on a live server/],
+  ["SELECT U&\"set\\0063onfig\"('role', 'postgres', true)", /Unicode-escaped names/],
+  ["SELECT pg_logical_emit_message(false, 'x', 'y')", /does not run pg_logical_emit_message/],
+  ["SELECT set_config('transaction_read_only', 'off', true)", /does not run set_config/],
+  ['SELECT pg_sleep(10)', /canceling statement due to statement timeout/],
+  ['SELECT * FROM runs FOR UPDATE', /cannot execute SELECT FOR UPDATE in a read-only transaction/],
+  ["UPDATE runs SET status = 'done'", /cannot execute UPDATE in a read-only transaction/],
+  ['INSERT INTO public.victim VALUES (3, 3)', /cannot execute INSERT in a read-only transaction/],
+  ['DELETE FROM public.victim', /cannot execute DELETE in a read-only transaction/],
+  ['WITH x AS (DELETE FROM public.victim RETURNING *) SELECT * FROM x', /read-only transaction/],
+  ["EXPLAIN ANALYZE UPDATE runs SET status = 'x'", /cannot execute UPDATE in a read-only transaction/],
+  ["SELECT repeat('x', 5000000) AS share", /the result is too large for the console/],
+  ['SELECT 1 /* unterminated', /unterminated \/\* comment/],
+];
+
+/** dblink, where the server has it: a connection from the console's role to the same server. */
+const DBLINK: [string, RegExp][] = [
+  ["SELECT public.dblink_exec('dbname=live_hostile user=postgres', 'UPDATE public.victim SET v = 0')", /password or GSSAPI delegated credentials required|password is required/],
+  ["SELECT * FROM public.dblink('dbname=live_hostile user=postgres', 'SELECT 1') AS t(x int)", /password or GSSAPI delegated credentials required|password is required/],
+  ["SELECT public.dblink_connect_u('dbname=live_hostile')", /permission denied for function dblink_connect_u/],
+];
+
+describe('the red team\'s console statements on a real server', () => {
+  it('each ends in a clear message, and nothing outside the lab changes', { timeout: 120_000 }, async () => {
+    const available = await inspector.query("SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'dblink'");
+    // The Debian PostgreSQL the tests use ships dblink (postgresql-contrib is part of the server package).
+    expect(available.rows[0].n).toBe(1);
+    await inspector.query('CREATE EXTENSION IF NOT EXISTS dblink; CREATE SEQUENCE IF NOT EXISTS public.victim_seq');
+    backend = await connectBackend(url);
+    const victimPid = String((await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+    const labPid = String((await inspector.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lease_lab_A' AND datname = current_database()")).rows[0].pid);
+    const before = await catalogSnapshot(inspector);
+    const attempt = async (raw: string): Promise<{ by: 'checker' | 'server'; kind: string; message: string }> => {
+      const sql = raw.replaceAll('\\r', '\r').replaceAll('\\n', '\n').replaceAll('VICTIM_PID', victimPid).replaceAll('LAB_PID', labPid);
+      try {
+        const checked = checkRequest('console', { sql, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 });
+        const answer = (await backend!.run(checked)) as { kind: string; message?: string };
+        return { by: 'server', kind: answer.kind, message: answer.message ?? '' };
+      } catch (error) {
+        if (!(error instanceof RefusedRequest)) throw error;
+        return { by: 'checker', kind: 'refused', message: error.message };
+      }
+    };
+    let cases = 0;
+    for (const [sql, reason] of REFUSED_BY_CHECKER) {
+      const result = await attempt(sql);
+      expect(result.by, sql).toBe('checker');
+      expect(result.message, sql).toMatch(reason);
+      cases++;
+    }
+    for (const [sql, reason] of [...REFUSED_BY_SERVER, ...DBLINK]) {
+      const result = await attempt(sql);
+      expect(result, sql).toMatchObject({ by: 'server', kind: 'error' });
+      expect(result.message, sql).toMatch(reason);
+      cases++;
+    }
+    // Allowed, and harmless: their effects end with the console's ROLLBACK (advisory locks are released after it).
+    for (const sql of ["SELECT pg_advisory_lock(hashtext('lease_lab.claim'))", 'SELECT pg_try_advisory_lock(1), pg_advisory_lock_shared(2)', "SELECT pg_notify('x', 'y')", 'SELECT txid_current()', 'SELECT lo_create(0)', "SELECT 1 AS share, pg_cancel_backend(1)"]) {
+      expect(await attempt(sql), sql).toMatchObject({ by: 'server', kind: 'rows' });
+      cases++;
+    }
+    expect(cases).toBeGreaterThanOrEqual(90);
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
+    expect(await attempt('SELECT count(*)::int AS n FROM runs')).toMatchObject({ by: 'server', kind: 'rows' });
+    await backend.close();
+    backend = null;
+    await inspector.query('DROP EXTENSION dblink; DROP SEQUENCE public.victim_seq');
   });
 });
 
@@ -169,7 +321,7 @@ describe('a connecting role without CREATEROLE', () => {
     const before = await catalogSnapshot(inspector);
     expect((await consoleAs('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
     // As the connecting role, any statement could end the lab's workers (they are its own backends).
-    const killed = await consoleAs("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'lease\\_lab\\_%'");
+    const killed = await consoleAs("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = session_user AND application_name LIKE 'lease\\_lab\\_%'");
     expect(killed.kind).toBe('error');
     expect(killed.message).toMatch(/permission denied to terminate process|must be a member of the role whose process is being terminated/);
     expect(await catalogSnapshot(inspector)).toEqual(before);
