@@ -423,3 +423,54 @@ describe('the command line beside live mode on one database', () => {
     expect(await dropSchema(url)).toBe('dropped');
   });
 });
+
+describe('hostile command lines against a real server', () => {
+  it('each ends in one line and exit code 2, or in a run in its own schema; nothing of the user\'s changes', { timeout: 180_000 }, async () => {
+    await inspector.query('CREATE TABLE IF NOT EXISTS public.runs (id int PRIMARY KEY, note text); INSERT INTO public.runs VALUES (1, $$mine$$) ON CONFLICT DO NOTHING');
+    await inspector.query(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_nocreate') THEN CREATE ROLE lease_lab_nocreate LOGIN; END IF; END $$`);
+    await inspector.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
+    const before = await catalogSnapshot(inspector);
+    const target = (change: (u: URL) => void) => {
+      const u = new URL(url);
+      change(u);
+      return u.toString();
+    };
+    const searchPath = target((u) => u.searchParams.set('options', '-c search_path=public'));
+    const missing = target((u) => {
+      u.pathname = '/no_such_database';
+    });
+    const injected = target((u) => {
+      u.pathname = '/live_hostile; DROP TABLE public.runs';
+    });
+    const noCreate = target((u) => {
+      u.username = 'lease_lab_nocreate';
+    });
+    const [pathRun, missingRun, injectedRun, noCreateRun, notUrl, badSchedule] = await Promise.all([
+      simAsync('run', 'race', '--db', searchPath, '--json'),
+      simAsync('run', 'race', '--db', missing),
+      simAsync('run', 'race', '--db', injected),
+      simAsync('run', 'race', '--db', noCreate),
+      simAsync('run', 'race', '--db', 'mysql://root@localhost/x'),
+      simAsync('run', 'race', '--db', url, '--schedule', "A,B;DROP TABLE public.runs"),
+    ]);
+    // A search_path in the URL changes nothing: every connection is put in the run's own schema.
+    expect(pathRun.stderr).toBe('');
+    expect(pathRun.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(pathRun.stdout).anomalies)).toContain('duplicate-execution');
+    for (const [run, says] of [
+      [missingRun, /database "no_such_database" does not exist/],
+      [injectedRun, /does not exist/],
+      [noCreateRun, /cannot create the schema lease_lab_cli_\d+_[0-9a-f]+ in .*: the role may not create a schema there/],
+      [notUrl, /--db takes pglite or a postgres:\/\/ URL/],
+      [badSchedule, /schedule/i],
+    ] as const) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toMatch(says);
+    }
+    expect(await catalogSnapshot(inspector)).toEqual(before);
+    expect((await inspector.query("SELECT count(*)::int AS n FROM pg_namespace WHERE nspname LIKE 'lease\\_lab\\_cli%'")).rows).toEqual([{ n: 0 }]);
+    expect((await inspector.query('SELECT note FROM public.runs')).rows).toEqual([{ note: 'mine' }]);
+  });
+});
