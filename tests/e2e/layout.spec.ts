@@ -3,7 +3,7 @@
  * sit on each other (checked by their bounding boxes).
  */
 import type { Page } from '@playwright/test';
-import { expect, openLab, slider, stepToEnd, test } from './fixtures';
+import { expect, openLab, runsTable, slider, stepToEnd, test } from './fixtures';
 
 /** How far the page is wider than the window (0: no horizontal scrolling). */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -82,4 +82,24 @@ for (const [width, height] of [
       }
     });
   }
+}
+
+for (const [width, height] of [
+  [1440, 900],
+  [1280, 800],
+] as const) {
+  test(`the runs table's rows come into view by scrolling the page at ${width}×${height}, with the selected step beside them`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+    const rows = runsTable(page).locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    // Scroll the page (not any panel) until the table's last row would sit in the middle of the window.
+    await rows.last().evaluate((row) => {
+      window.scrollTo(0, row.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+    });
+    // In view, and not clipped by a column that scrolls on its own.
+    await expect(rows.first()).toBeInViewport();
+    await expect(rows.last()).toBeInViewport();
+    await expect(page.getByRole('complementary', { name: 'Selected step' })).toBeInViewport();
+  });
 }
