@@ -163,22 +163,10 @@ async function openDatabase(spec: string, workers: string[]): Promise<LabDatabas
     return bootLabDatabase();
   }
   if (/^postgres(ql)?:\/\//.test(spec)) {
-    // As live mode does: only in the lab's own marked schema (never a table of the user's), dropped again
-    // on close, without CASCADE.
-    const { PostgresLab, dropLabSchema } = await import('../db/postgres-lab');
-    const { openClient } = await import('../db/postgres-connection');
-    const lab = await PostgresLab.connect(spec, workers, { schema: 'lease_lab' });
-    const closeLab = lab.close.bind(lab);
-    lab.close = async () => {
-      await closeLab();
-      const client = await openClient(spec, 'lease_lab_drop');
-      try {
-        await dropLabSchema(client, spec);
-      } finally {
-        await client.end().catch(() => undefined);
-      }
-    };
-    return lab;
+    // Only in a schema of this run's own (lease_lab_cli_<pid>_<random>, marked), never a table of the user's
+    // nor live mode's lease_lab: it is dropped again on close, without CASCADE.
+    const { PostgresLab } = await import('../db/postgres-lab');
+    return PostgresLab.connect(spec, workers, { schema: 'own' });
   }
   throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
 }

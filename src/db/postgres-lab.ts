@@ -13,9 +13,11 @@
  * transaction open) is sent inside BEGIN … COMMIT, committed when the engine collects its answer: its
  * effect appears at its own step, as it does on PGlite, and the statement itself is exactly the one shown.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
 import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/types';
+import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
@@ -24,8 +26,10 @@ import { normalizeRow, toOutcomeError } from './values';
 
 const APP_PREFIX = 'lease_lab_';
 const OBSERVER_NAME = `${APP_PREFIX}observer`;
-/** Waits before each try to reopen the observer's connection. */
+/** Waits before each try to reopen the observer's connection; the last repeats until it is back. */
 const OBSERVER_RECONNECT_DELAYS_MS = [0, 250, 500, 1000, 2000];
+/** How long a statement waits for the observer to be reconnected before it fails (and the page falls back to PGlite). */
+const OBSERVER_WAIT_MS = 4000;
 const OPERATOR: SessionId = 'OP';
 const TERMINATE_WAIT_MS = 5000;
 /** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
@@ -55,9 +59,12 @@ export interface PostgresLabOptions {
   /**
    * 'lease_lab' (live mode): the table and the clock live in the lab's own schema, created when missing;
    * an existing lease_lab schema is used only if it carries the lab's comment (live-schema.sql).
-   * 'public' (the default, for the CLI and the ground-truth tests): runs in public, the clock in sim.
+   * 'own' (the command line's --db): a schema of this lab's own, named for the process
+   * (lease_lab_cli_<pid>_<random>), marked, and dropped without CASCADE on close: never live mode's, nor
+   * another run's.
+   * 'public' (the default, for the ground-truth tests): runs in public, the clock in sim.
    */
-  schema?: 'public' | 'lease_lab';
+  schema?: 'public' | 'lease_lab' | 'own';
   /** On a lock wait, attach the server's pg_locks rows that prove it (live mode shows them to the learner). */
   lockEvidence?: boolean;
 }
@@ -105,6 +112,22 @@ export async function ensureLabSchema(client: pg.Client, url: string): Promise<v
   }
 }
 
+/** The command line's own schema (own-schema-create.sql) with the lab's tables in it; the observer is left in it. */
+async function createOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
+  await client.query(sqlText('transaction-begin'));
+  try {
+    await client.query(bridgeSql('own-schema-session'), [name]);
+    await client.query(bridgeSql('own-schema-create'));
+    for (const statement of labTableStatements()) await client.query(statement);
+    await client.query(sqlText('transaction-commit'));
+  } catch (error) {
+    await client.query(sqlText('transaction-rollback')).catch(() => undefined);
+    const code = (error as { code?: unknown }).code;
+    const why = code === '42501' ? `the role may not create a schema there (it needs CREATE on the database): ${firstLine(error, url)}` : firstLine(error, url);
+    throw userFacing(`cannot create the schema ${name} in ${redactUrl(url)}: ${why}`);
+  }
+}
+
 /** Drops the lab's schema if it is there and is the lab's (see ensureLabSchema). */
 export async function dropLabSchema(client: pg.Client, url: string): Promise<'dropped' | 'absent'> {
   const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
@@ -148,50 +171,85 @@ export class PostgresLab implements LabDatabase {
     private readonly url: string,
     private observerClient: pg.Client,
     private readonly options: PostgresLabOptions,
+    /** With schema 'own': the schema's name, dropped on close. */
+    readonly ownSchema: string | null = null,
   ) {
     this.watchObserver(observerClient);
   }
 
+  /** Puts a connection in the lab's schema: runs and now() resolve to the lab's own. */
+  private async enterSchema(client: pg.Client): Promise<void> {
+    if (this.ownSchema) await client.query(bridgeSql('own-schema-session'), [this.ownSchema]);
+    else await client.query(sqlText(this.options.schema === 'lease_lab' ? 'live-session-setup' : 'session-setup'));
+  }
+
   private watchObserver(client: pg.Client): void {
     client.on('end', () => {
-      if (client === this.observerClient) this.observerGone = true;
+      if (client !== this.observerClient || this.closing) return;
+      this.observerGone = true;
+      this.reconnecting ??= this.reconnectObserver();
     });
   }
 
-  /**
-   * The observer, reopened with backoff after its connection ended (the server restarted): 5 tries over
-   * about 4 s, then one line saying the bridge could not reconnect.
-   */
-  private async observer(): Promise<pg.Client> {
-    if (!this.observerGone || this.closing) return this.observerClient;
-    let last: unknown = null;
-    for (const delay of OBSERVER_RECONNECT_DELAYS_MS) {
-      await sleep(delay, undefined);
+  /** The observer's reconnection in progress, or null: it starts the moment the connection ends. */
+  private reconnecting: Promise<pg.Client> | null = null;
+  private reconnectAttempts = 0;
+  private reconnectProblem: string | null = null;
+
+  /** Whether the lab's connection to the server is up, or being reopened (the page says so while it is). */
+  connectionState(): { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null } {
+    return this.observerGone ? { state: 'reconnecting', attempts: this.reconnectAttempts, problem: this.reconnectProblem } : { state: 'up' };
+  }
+
+  /** Reopens the observer after its connection ended (a server restart): tries again and again, waiting longer each time up to 2 s. */
+  private async reconnectObserver(): Promise<pg.Client> {
+    this.reconnectAttempts = 0;
+    for (;;) {
+      await sleep(OBSERVER_RECONNECT_DELAYS_MS[Math.min(this.reconnectAttempts, OBSERVER_RECONNECT_DELAYS_MS.length - 1)]!, undefined);
+      // Never rejects (nobody may be waiting for it): a lab that is closing keeps its ended connection.
+      if (this.closing) return this.observerClient;
+      this.reconnectAttempts++;
       let client: pg.Client | null = null;
       try {
         client = await openClient(this.url, OBSERVER_NAME);
-        if (this.options.schema === 'lease_lab') await client.query(sqlText('live-session-setup'));
+        if (this.options.schema === 'lease_lab' || this.ownSchema) await this.enterSchema(client);
         await client.query(sqlText('observer-setup'));
         this.observerClient.end().catch(() => undefined);
         this.observerClient = client;
         this.observerGone = false;
+        this.reconnectProblem = null;
+        this.reconnecting = null;
         this.watchObserver(client);
         return client;
       } catch (error) {
-        last = error;
+        this.reconnectProblem = firstLine(error, this.url);
         await client?.end().catch(() => undefined);
       }
     }
-    throw userFacing(`the connection to ${redactUrl(this.url)} was lost and reconnecting failed: ${firstLine(last, this.url)}`);
+  }
+
+  /**
+   * The observer; after its connection ended, the reconnected one, waited for up to OBSERVER_WAIT_MS: a
+   * statement does not wait for longer, and its error carries the learner back to PGlite.
+   */
+  private async observer(): Promise<pg.Client> {
+    if (!this.observerGone || this.closing) return this.observerClient;
+    this.reconnecting ??= this.reconnectObserver();
+    const reconnected = await Promise.race([this.reconnecting, sleep(OBSERVER_WAIT_MS, null)]);
+    if (reconnected) return reconnected;
+    throw userFacing(`the connection to ${redactUrl(this.url)} was lost and reconnecting failed: ${this.reconnectProblem ?? 'no answer'}`);
   }
 
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
   static async connect(url: string, workers: string[], options: PostgresLabOptions = {}): Promise<PostgresLab> {
+    const ownSchema = options.schema === 'own' ? `lease_lab_cli_${process.pid}_${randomBytes(4).toString('hex')}` : null;
     const observer = await openClient(url, OBSERVER_NAME);
     try {
       await checkServerVersion(observer, url);
       if (options.schema === 'lease_lab') {
         await ensureLabSchema(observer, url);
+      } else if (options.schema === 'own') {
+        await createOwnSchema(observer, url, ownSchema!);
       } else {
         const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
         // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
@@ -203,7 +261,7 @@ export class PostgresLab implements LabDatabase {
       if ((error as { userFacing?: boolean }).userFacing) throw error;
       throw userFacing(`cannot set up the lab's tables in ${redactUrl(url)}: ${firstLine(error, url)}`);
     }
-    const lab = new PostgresLab(url, observer, options);
+    const lab = new PostgresLab(url, observer, options, ownSchema);
     try {
       await lab.ensureSessions([...workers, OPERATOR]);
     } catch (error) {
@@ -293,10 +351,24 @@ export class PostgresLab implements LabDatabase {
   }
 
   async close(): Promise<void> {
-    this.closing = true;
-    const clients = [...[...this.sessions.values()].map((s) => s.client), this.observerClient];
+    const clients = [...[...this.sessions.values()].map((s) => s.client)];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
+    // The workers are gone, so nothing of theirs holds the table: the run's own schema can go.
+    let dropFailure: unknown = null;
+    if (this.ownSchema) {
+      try {
+        await (await this.observer()).query(bridgeSql('own-schema-drop'));
+      } catch (error) {
+        dropFailure = error;
+      }
+    }
+    this.closing = true;
+    await this.observerClient.end().catch(() => undefined);
+    if (dropFailure) {
+      const detail = String((dropFailure as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
+      throw userFacing(`cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
+    }
   }
 
   /**
@@ -431,7 +503,7 @@ export class PostgresLab implements LabDatabase {
     client.on('error', () => {
       session.dead = true;
     });
-    await client.query(sqlText(this.options.schema === 'lease_lab' ? 'live-session-setup' : 'session-setup'));
+    await this.enterSchema(client);
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
     this.sessions.set(id, session);

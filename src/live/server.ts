@@ -33,9 +33,14 @@ export interface LiveInfo {
 }
 
 /** The part of the lab the API drives: the LabDatabase port and the console. A test can stand in for it. */
+/** The bridge's connection to its server, as the page's banner shows it. */
+export type LiveHealth = { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null };
+
 export interface LiveBackend {
   info: LiveInfo;
   run(request: CheckedRequest): Promise<unknown>;
+  /** Answered at once, without the queue: while the server is away the page says that the bridge is reconnecting. */
+  health?(): LiveHealth;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,7 @@ export async function connectBackend(url: string): Promise<LiveBackend> {
     return {
       info: { version, where: describeServer(url), schema: 'lease_lab' },
       run: (request) => runOnLab(lab, open, request),
+      health: () => lab.connectionState(),
       async close() {
         await Promise.all([lab.close(), open.close()]);
       },
@@ -180,6 +186,11 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           reply(response, 200, { value: { ...backend.info, token } });
           return;
         }
+        // Nothing secret: whether the bridge is reconnecting to its server. Any tab of the bridge may ask.
+        if (name === 'health') {
+          reply(response, 200, { value: backend.health?.() ?? { state: 'up' } });
+          return;
+        }
         if (!isOperation(name)) {
           reply(response, 404, { error: `there is no operation "${name.slice(0, 40)}"` });
           return;
@@ -208,7 +219,7 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
           },
         );
       },
-      (error: Error) => reply(response, error.message.includes('too large') ? 413 : 400, { error: error.message }),
+      (error: Error) => reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message }),
     ).catch((error: unknown) => failed(response, error));
   }
 
@@ -246,6 +257,11 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 
+/** A request body over MAX_BODY_BYTES: answered with 413, the rest of it never read. */
+class BodyTooLarge extends Error {
+  override name = 'BodyTooLarge';
+}
+
 function readJson(request: IncomingMessage): Promise<unknown> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
@@ -253,7 +269,7 @@ function readJson(request: IncomingMessage): Promise<unknown> {
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        fail(new Error('the request is too large'));
+        fail(new BodyTooLarge(`the request is larger than ${MAX_BODY_BYTES / 1024} KB`));
         request.destroy();
       } else chunks.push(chunk);
     });

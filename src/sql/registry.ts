@@ -30,7 +30,6 @@ import heldLocksPglite from './held-locks-pglite.sql?raw';
 import heldLocksPostgres from './held-locks-postgres.sql?raw';
 import liveConsoleBegin from './live-console-begin.sql?raw';
 import liveConsoleCountRest from './live-console-count-rest.sql?raw';
-import liveConsoleDeclare from './live-console-declare.sql?raw';
 import liveConsoleFetch from './live-console-fetch.sql?raw';
 import liveConsoleSettings from './live-console-settings.sql?raw';
 import liveLockEvidence from './live-lock-evidence.sql?raw';
@@ -99,7 +98,6 @@ const texts = {
   'held-locks-postgres': heldLocksPostgres,
   'live-console-begin': liveConsoleBegin,
   'live-console-count-rest': liveConsoleCountRest,
-  'live-console-declare': liveConsoleDeclare,
   'live-console-fetch': liveConsoleFetch,
   'live-console-role': liveConsoleRole,
   'live-console-set-role': liveConsoleSetRole,

@@ -7,7 +7,7 @@
  */
 import { memo, type Ref, type SVGProps } from 'react';
 import type { AnomalyKind } from '../sim/types';
-import type { LegendKey, TimelineLayout, TimelineLink, TimelineMark } from './layout';
+import { EXPIRY_HEAD_HALF_WIDTH, type LegendKey, type TimelineLayout, type TimelineLink, type TimelineMark } from './layout';
 import type { LeaseState } from './model';
 import { symbolPath, TIMELINE_CSS } from './theme';
 
@@ -201,7 +201,7 @@ const Bar = memo(function Bar({ bar, uid }: { bar: TimelineLayout['bars'][number
       {bar.expiries.map((e) => (
         <g key={`e-${e.seconds}-${e.x}`}>
           <line className="tl-expiry" x1={f(e.x)} x2={f(e.x)} y1={f(y - 2)} y2={f(y + h + 4)} />
-          <path className="tl-expiry-head" d={`M${f(e.x - 4.5)},${f(y - 7)}H${f(e.x + 4.5)}L${f(e.x)},${f(y - 1)}Z`} />
+          <path className="tl-expiry-head" d={`M${f(e.x - EXPIRY_HEAD_HALF_WIDTH)},${f(y - 7)}H${f(e.x + EXPIRY_HEAD_HALF_WIDTH)}L${f(e.x)},${f(y - 1)}Z`} />
         </g>
       ))}
     </g>

@@ -661,14 +661,15 @@ function leaseBars(
       const s0 = Math.max(x0, sx(change.u));
       const next = changes[i + 1];
       const s1 = next ? sx(next.u) : x1;
-      const textX = Math.max(s0, plot.left) + 4;
-      const room = Math.min(s1, plot.right) - 4 - textX;
+      // A segment's words keep clear of the expiry marker's head at either end (it was drawn touching them).
+      const textX = Math.max(s0, plot.left) + 4 + (marksExpiry(change) ? EXPIRY_HEAD_HALF_WIDTH : 0);
+      const room = Math.min(s1, plot.right) - 4 - (next && marksExpiry(next) ? EXPIRY_HEAD_HALF_WIDTH : 0) - textX;
       const words = segmentWords(change.state, change.detail, lease, label);
       const text = words.find((w) => textWidth(w, BAR_FONT) <= room) ?? null;
       return { x0: s0, x1: s1, state: change.state, text, textX };
     });
     const expiries = changes
-      .filter((c) => (c.state === 'expired' || c.state === 'orphan-expired') && c.detail !== null)
+      .filter(marksExpiry)
       .map((c) => ({ x: sx(c.u), seconds: c.detail!, label: `lease expired at ${clockLabel(c.detail!)}` }));
     bars.push({
       worker: lease.worker,
@@ -776,4 +777,12 @@ function stepNumberTicks(first: number, end: number, xOf: (step: number) => numb
     if ((i + 1) % every === 0 || (every > 1 && i === 0)) ticks.push({ x: xOf(i), label: String(i + 1), anchor: 'middle', step: i });
   }
   return ticks;
+}
+
+/** Half the width of the expiry marker's head (TimelineSvg draws it 9 px wide, centred on the expiry). */
+export const EXPIRY_HEAD_HALF_WIDTH = 4.5;
+
+/** A lease change drawn with an expiry marker: the clock passed lease_expires_at. */
+function marksExpiry(change: { state: string; detail: number | null }): boolean {
+  return (change.state === 'expired' || change.state === 'orphan-expired') && change.detail !== null;
 }

@@ -1,15 +1,25 @@
 import { useLab } from '../store/react';
+import { useBridgeHealth } from './useBridgeHealth';
 
 /** Which database the lab runs on, when it is not the usual PGlite: a live server, or why live mode is off. */
 function DatabaseBanner() {
   const database = useLab((s) => s.engineDatabase);
+  const health = useBridgeHealth(database?.kind === 'live');
   if (database?.kind === 'live') {
     return (
       <div className="banner banner-live">
         <strong>
           Live: PostgreSQL {database.version} at {database.where}
         </strong>
-        <span>Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.</span>
+        {health.state === 'reconnecting' ? (
+          <output className="banner-reconnecting">
+            Reconnecting… the bridge lost its connection to the server and is trying again (attempt {health.attempts}
+            {health.problem ? `: ${health.problem}` : ''}). If the server is not back within a few seconds, your next step runs on PGlite in this tab, from
+            where you are.
+          </output>
+        ) : (
+          <span>Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.</span>
+        )}
       </div>
     );
   }

@@ -83,6 +83,28 @@ test('the naive race and the paused worker with fencing run on the real server',
   await expect(outcome(page)).toContainText("A's write was rejected: it holds generation 18, the run is at 19");
 });
 
+test('a server restart: the page says the bridge is reconnecting and what happens if it cannot, then clears it, and the lab goes on live', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openLive(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await stepTimes(page, 2);
+  const banner = page.locator('.banner-live');
+  await expect(banner).toContainText('Every step runs on this server');
+  server.pause();
+  try {
+    await expect(banner.locator('.banner-reconnecting')).toContainText('Reconnecting…', { timeout: 30_000 });
+    await expect(banner).toContainText('your next step runs on PGlite in this tab');
+  } finally {
+    server.resume();
+  }
+  await expect(banner.locator('.banner-reconnecting')).toHaveCount(0, { timeout: 30_000 });
+  await expect(banner).toContainText('Every step runs on this server');
+  // Still live: the next step runs on the restarted server, and nothing fell back to PGlite.
+  await stepTimes(page, 1);
+  await expect(slider(page)).toHaveValue('3');
+  await expect(page.locator('.banner-warning')).toHaveCount(0);
+  await expect(notices(page)).not.toContainText('went back to PGlite');
+});
+
 test('plain FOR UPDATE really waits, pg_locks proves it, a link replays it, and a lost bridge falls back to PGlite', async ({ page, allowedProblems }) => {
   await openLive(page, 'scenario=lock-wait&strategy=for-update&fencing=on&schedule=&step=0');
   await stepTimes(page, 2);

@@ -1,7 +1,7 @@
 /**
  * What a database holds outside the lab's schema, as text to compare before and after a hostile case:
  * tables and views (with their row counts for tables), constraints, the roles and their table privileges,
- * replication slots and session advisory locks. Equal snapshots: nothing outside lease_lab changed.
+ * replication slots, session advisory locks, large objects and extensions. Equal snapshots: nothing outside lease_lab changed.
  * Roles are the cluster's, shared by test files running side by side: the lab's own (lease_lab_console,
  * documented in the README) and the tests' (lease_lab_*) are left out of the list.
  */
@@ -31,5 +31,17 @@ export async function catalogSnapshot(client: pg.Client, labSchema = 'lease_lab'
   );
   const slots = await client.query('SELECT slot_name, slot_type FROM pg_replication_slots ORDER BY 1');
   const advisory = await client.query(`SELECT classid, objid, objsubid FROM pg_locks WHERE locktype = 'advisory' ORDER BY 1, 2, 3`);
-  return { relations: relations.rows, rowCounts, constraints: constraints.rows, roles: roles.rows, grants: grants.rows, slots: slots.rows, advisory: advisory.rows };
+  const largeObjects = await client.query('SELECT count(*)::int AS n FROM pg_largeobject_metadata');
+  const extensions = await client.query('SELECT extname FROM pg_extension ORDER BY 1');
+  return {
+    relations: relations.rows,
+    rowCounts,
+    constraints: constraints.rows,
+    roles: roles.rows,
+    grants: grants.rows,
+    slots: slots.rows,
+    advisory: advisory.rows,
+    largeObjects: largeObjects.rows,
+    extensions: extensions.rows,
+  };
 }

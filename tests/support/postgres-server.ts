@@ -19,6 +19,10 @@ export interface PostgresServer {
   /** The server's version, e.g. "15.18". */
   version: string;
   stop(): Promise<void>;
+  /** Shuts the server down as an administrator would (pg_ctl stop -m fast): every client's connection ends. */
+  pause(): void;
+  /** Starts it again on the same port and data, after pause(): as a restart looks to the clients. */
+  resume(): void;
 }
 
 const INSTALL_ROOT = '/usr/lib/postgresql';
@@ -61,10 +65,19 @@ export async function startPostgresServer(database = 'lease_lab'): Promise<Postg
       '-c autovacuum=off',
       '-c max_connections=200',
     ].join(' ');
-    run('pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions]);
+    const start = () => run('pg_ctl', ['start', '-D', dataDir, '-l', logFile, '-w', '-t', '60', '-o', serverOptions]);
+    start();
     started = true;
     const url = await createDatabase(`postgres://${SERVER_USER}@127.0.0.1:${port}/postgres`, database);
-    return { url, version: await serverVersion(url), stop };
+    const pause = () => {
+      run('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+      started = false;
+    };
+    const resume = () => {
+      start();
+      started = true;
+    };
+    return { url, version: await serverVersion(url), stop, pause, resume };
   } catch (error) {
     const log = existsSync(logFile) ? `\nserver log:\n${readFileSync(logFile, 'utf8').slice(-2000)}` : '';
     await stop();

@@ -177,6 +177,15 @@ describe('hostile requests to the live bridge', () => {
   });
 });
 
+describe('the live bridge\'s health', () => {
+  it('says whether the bridge is reconnecting, to any tab of its own origin, and nothing more', async () => {
+    const health = await send('/live/health', { body: {} });
+    expect(health.status).toBe(200);
+    expect(JSON.parse(health.body)).toEqual({ value: { state: 'up' } });
+    expect((await send('/live/health', { body: {}, headers: { origin: 'http://evil.example' } })).status).toBe(403);
+  });
+});
+
 describe('checkRequest', () => {
   const refusal = (op: Parameters<typeof checkRequest>[0], body: unknown) => {
     try {

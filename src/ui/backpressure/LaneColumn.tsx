@@ -16,9 +16,15 @@ function useWidth<T extends HTMLElement>(): [React.RefObject<T | null>, number] 
   useEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const observer = new ResizeObserver(() => setWidth(Math.floor(element.clientWidth)));
+    // The width a chart may take: inside the element's padding (clientWidth includes it; a chart that
+    // took it stuck out of the lane, and out of the page at 1440 px).
+    const measure = () => {
+      const style = getComputedStyle(element);
+      setWidth(Math.floor(element.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight)));
+    };
+    const observer = new ResizeObserver(measure);
     observer.observe(element);
-    setWidth(Math.floor(element.clientWidth));
+    measure();
     return () => observer.disconnect();
   }, []);
   return [ref, width];

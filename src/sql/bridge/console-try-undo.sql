@@ -1,0 +1,1 @@
+ROLLBACK TO SAVEPOINT lease_lab_console_try;

@@ -1,1 +1,0 @@
-DECLARE lease_lab_console NO SCROLL CURSOR FOR

@@ -1,0 +1,105 @@
+/**
+ * Layout bugs of issue 18 that only a browser shows: the page never scrolls sideways, and labels never
+ * sit on each other (checked by their bounding boxes).
+ */
+import type { Page } from '@playwright/test';
+import { expect, openLab, runsTable, slider, stepToEnd, test } from './fixtures';
+
+/** How far the page is wider than the window (0: no horizontal scrolling). */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+for (const [width, height] of [
+  [390, 844],
+  [1440, 900],
+] as const) {
+  test(`the backpressure lab fits a ${width}×${height} window, its SQL open`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/#backpressure&preset=starvation');
+    await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
+    await expect(page.locator('output.bp-clock')).not.toContainText('…', { timeout: 150_000 });
+    // Every statement open: its code scrolls in its own box, the page does not.
+    await page.locator('.bp-sql details').evaluateAll((all) => {
+      for (const details of all) (details as HTMLDetailsElement).open = true;
+    });
+    await expect(page.locator('.bp-sql details:not([open])')).toHaveCount(0);
+    await expect(page.locator('svg.bp-waits')).toHaveCount(2);
+    await expect.poll(() => overflow(page)).toBe(0);
+    // Each chart stays inside its lane.
+    for (const chart of await page.locator('.bp-lane').all()) {
+      const inside = await chart.evaluate((lane) => {
+        const box = lane.getBoundingClientRect();
+        return [...lane.querySelectorAll('svg, canvas')].every((el) => el.getBoundingClientRect().right <= box.right + 0.5);
+      });
+      expect(inside).toBe(true);
+    }
+  });
+}
+
+/**
+ * Pairs of the timeline's words that touch: two texts on one line closer than 2 px, or a text within 1 px
+ * of a lease's expiry marker. Texts stacked in one column (a mark's label over its sublabel) share a pixel
+ * or two of their line boxes; only boxes that overlap by more than 3 px vertically count as one line.
+ */
+async function crowdedLabels(page: Page): Promise<string[]> {
+  return page.locator('svg.tl-svg').evaluate((svg) => {
+    const box = (el: Element) => el.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter((t) => box(t).width > 0 && (t.textContent ?? '').trim() !== '');
+    // The marker: its head above the bar and its line through it (a line's box has no width: count its 1.5 px stroke).
+    const heads = [...svg.querySelectorAll('path.tl-expiry-head, line.tl-expiry')];
+    const found: string[] = [];
+    const sameLine = (a: DOMRect, b: DOMRect) => Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 3;
+    for (let i = 0; i < texts.length; i++) {
+      for (let j = i + 1; j < texts.length; j++) {
+        const [a, b] = [box(texts[i]!), box(texts[j]!)];
+        if (sameLine(a, b) && a.left < b.right + 2 && b.left < a.right + 2) found.push(`"${texts[i]!.textContent}" touches "${texts[j]!.textContent}"`);
+      }
+      for (const head of heads) {
+        const [a, b] = [box(texts[i]!), box(head)];
+        const [left, right] = [b.left - 0.75, b.right + 0.75];
+        if (a.left < right + 1 && left < a.right + 1 && a.top < b.bottom && b.top < a.bottom) found.push(`"${texts[i]!.textContent}" touches an expiry marker`);
+      }
+    }
+    return found;
+  });
+}
+
+for (const [width, height] of [
+  [1440, 900],
+  [390, 844],
+] as const) {
+  for (const strategy of ['skip-locked', 'naive']) {
+    test(`crash-orphan under ${strategy} at ${width}×${height}: no timeline label touches another or an expiry marker, at any step`, async ({ page }) => {
+      test.setTimeout(240_000);
+      await page.setViewportSize({ width, height });
+      await openLab(page, `scenario=crash-orphan&strategy=${strategy}&fencing=on`);
+      await stepToEnd(page);
+      const last = Number(await slider(page).getAttribute('max'));
+      for (let step = last; step >= 1; step--) {
+        await slider(page).fill(String(step));
+        // The timeline draws one task behind the store: wait for its selected step's tick.
+        await expect(page.locator('text.tl-step-tick-selected')).toHaveText(String(step));
+        expect(await crowdedLabels(page), `step ${step}`).toEqual([]);
+      }
+    });
+  }
+}
+
+for (const [width, height] of [
+  [1440, 900],
+  [1280, 800],
+] as const) {
+  test(`the runs table's rows come into view by scrolling the page at ${width}×${height}, with the selected step beside them`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+    const rows = runsTable(page).locator('tbody tr');
+    await expect(rows).toHaveCount(2);
+    // Scroll the page (not any panel) until the table's last row would sit in the middle of the window.
+    await rows.last().evaluate((row) => {
+      window.scrollTo(0, row.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+    });
+    // In view, and not clipped by a column that scrolls on its own.
+    await expect(rows.first()).toBeInViewport();
+    await expect(rows.last()).toBeInViewport();
+    await expect(page.getByRole('complementary', { name: 'Selected step' })).toBeInViewport();
+  });
+}
