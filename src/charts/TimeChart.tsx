@@ -2,10 +2,11 @@
  * A time series chart: React owns the canvas, the chart draws inside it. Drag to pan, wheel (or pinch)
  * to zoom; every chart sharing the ZoomSync follows. Redraws are coalesced to one per frame.
  */
-import { select, type ZoomBehavior, type ZoomTransform, zoom, zoomIdentity } from 'd3';
+import { select } from 'd3';
 import { useEffect, useRef } from 'react';
 import { chartColors, useThemeVersion } from './colors';
-import { type ChartColors, type ChartSpec, drawChart, MARGIN, plotWidth, xScale } from './draw';
+import { attachAxisZoom } from './axis-zoom';
+import { type ChartColors, type ChartSpec, drawChart, MARGIN, plotWidth } from './draw';
 import type { Domain, ZoomSync } from './zoom-sync';
 
 export interface TimeChartProps<T> {
@@ -16,6 +17,9 @@ export interface TimeChartProps<T> {
   height: number;
   label: string;
 }
+
+/** How far in a chart zooms: a four-hundredth of its range. */
+const MAX_ZOOM = 400;
 
 export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps<T>) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -50,40 +54,18 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
     };
     redraw.current = schedule;
 
-    // Zoom: the transform maps the full range onto the plot; the shared domain is what it shows.
-    const behaviour: ZoomBehavior<HTMLCanvasElement, unknown> = zoom<HTMLCanvasElement, unknown>()
-      .scaleExtent([1, 400])
-      .extent(() => [
-        [MARGIN.left, 0],
-        [MARGIN.left + plotWidth(width), height],
-      ])
-      .translateExtent([
-        [MARGIN.left, 0],
-        [MARGIN.left + plotWidth(width), height],
-      ])
-      .on('zoom', (event: { transform: ZoomTransform; sourceEvent: unknown }) => {
-        if (!event.sourceEvent) return;
-        const base = xScale(latest.current.full, width);
-        const [from, to] = event.transform.rescaleX(base).domain() as [number, number];
-        sync.set(event.transform.k === 1 ? null : [from, to], canvas);
-      });
+    // Zoom (axis-zoom.ts): drag, wheel and pinch are d3-zoom's own gestures; the shared domain is what it shows.
+    const axis = attachAxisZoom(canvas, {
+      full: () => latest.current.full,
+      plot: () => [MARGIN.left, MARGIN.left + plotWidth(width)],
+      spans: () => ({ min: (latest.current.full[1] - latest.current.full[0]) / MAX_ZOOM, max: latest.current.full[1] - latest.current.full[0] }),
+      onChange: (shown, _source, transform) => sync.set(transform.k === 1 ? null : shown, canvas),
+    });
     const selection = select(canvas);
-    selection.call(behaviour).on('dblclick.zoom', null);
     selection.on('dblclick', () => sync.set(null, null));
-    // Follow other charts: put this chart's own zoom state where the shared domain says.
+    // Follow other charts: show what the shared domain says.
     const follow = (domain: Domain | null, source: object | null) => {
-      if (source !== canvas) {
-        const [start, end] = latest.current.full;
-        const span = Math.max(1e-9, end - start);
-        if (domain === null) selection.property('__zoom', zoomIdentity);
-        else {
-          const k = span / Math.max(1e-9, domain[1] - domain[0]);
-          const base = xScale(latest.current.full, width);
-          // The zoom maps screen x to x * k + t; the domain's start must land on the plot's left edge.
-          const t = MARGIN.left - base(domain[0]) * k;
-          selection.property('__zoom', zoomIdentity.translate(t, 0).scale(k));
-        }
-      }
+      if (source !== canvas) axis.show(domain ?? latest.current.full);
       schedule();
     };
     const unsubscribe = sync.subscribe(follow);
@@ -93,7 +75,8 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
     return () => {
       unsubscribe();
       resize.disconnect();
-      selection.on('.zoom', null).on('dblclick', null);
+      axis.detach();
+      selection.on('dblclick', null);
       if (frame) cancelAnimationFrame(frame);
     };
   }, [sync, height]);

@@ -11,7 +11,7 @@
  */
 import type { LabDatabase } from '../db/port';
 import { seededRandom } from '../sim/random';
-import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
+import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import type { Scenario, Settings, Trace, WorkerId } from '../sim/types';
 import { Simulation } from './simulation';
 
@@ -44,11 +44,9 @@ export interface Choice {
   lane: number;
 }
 
-const WORKER_TOKEN = /^[A-Z]$/;
-
 /** The scenario's script minus its worker steps: what happens to the workers, in script order. */
 export function environmentLane(scenario: Scenario): string[] {
-  return scenario.script.filter((token) => !WORKER_TOKEN.test(token));
+  return scenario.script.filter((token) => !isWorkerToken(token));
 }
 
 export async function enumerateSchedules(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Enumeration> {

@@ -13,6 +13,7 @@
 import type { LabDatabase } from '../db/port';
 import { detectAnomalies, STUCK_HEARTBEATS } from '../sim/anomalies';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
+import { isWorkerToken } from '../sim/schedule';
 import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
 import { CLAIM_ACTIONS } from '../strategies';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
@@ -186,7 +187,7 @@ function someoneWaits(steps: readonly TraceStep[]): boolean {
  * worker's next move depends on its own state and the clock, which neither changes.
  */
 function footprintOf(token: string, before: readonly TraceStep[], added: readonly TraceStep[]): Footprint | null {
-  if (!/^[A-Z]$/.test(token) || added.length !== 1 || someoneWaits(before)) return null;
+  if (!isWorkerToken(token) || added.length !== 1 || someoneWaits(before)) return null;
   const step = added[0]!;
   if (step.actor !== token || step.resumed || step.verdict === 'blocked') return null;
   if (ROW_WRITES.has(step.action) && typeof step.params[0] === 'number') return { worker: token, rows: [step.params[0]] };

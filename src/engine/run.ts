@@ -3,7 +3,7 @@
  */
 import type { LabDatabase } from '../db/port';
 import { pick, seededRandom } from '../sim/random';
-import { ScheduleError } from '../sim/schedule';
+import { isWorkerToken, ScheduleError } from '../sim/schedule';
 import type { Scenario, Settings, Trace } from '../sim/types';
 import { Simulation } from './simulation';
 
@@ -27,7 +27,7 @@ export function nextPolicyToken(sim: Simulation, finish: Finish, last: string | 
     return next === null ? null : `+${next - sim.clock}`;
   }
   if (finish.kind === 'random') return pick(random, movable);
-  const after = movable.find((id) => last !== undefined && /^[A-Z]$/.test(last) && id > last);
+  const after = movable.find((id) => last !== undefined && isWorkerToken(last) && id > last);
   return after ?? movable[0]!;
 }
 
@@ -60,7 +60,7 @@ export async function runSchedule(db: LabDatabase, scenario: Scenario, settings:
       const token = nextPolicyToken(sim, finish, last, random);
       if (token === null) break;
       await sim.apply(token);
-      if (/^[A-Z]$/.test(token)) last = token;
+      if (isWorkerToken(token)) last = token;
     }
   }
   return sim.trace();

@@ -4,6 +4,7 @@
  */
 import { findScenario } from '../scenarios';
 import { listWorkers } from '../sim/anomalies';
+import { isClockToken } from '../sim/schedule';
 import type { Settings, Trace, TraceStep } from '../sim/types';
 import { ATOMIC_STRATEGY_IDS } from '../strategies';
 import { baseScenarioId } from './trace-read';
@@ -98,7 +99,7 @@ const atomicRace: Challenge = {
     if (!ATOMIC_STRATEGIES.includes(trace.settings.strategy)) {
       return verdict(false, 'This challenge is about the atomic claim: choose FOR UPDATE SKIP LOCKED (or plain FOR UPDATE, or NOWAIT).');
     }
-    const clockMoves = trace.schedule.filter((token) => token.startsWith('+'));
+    const clockMoves = trace.schedule.filter(isClockToken);
     const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution');
     if (clockMoves.length > 0) {
       return verdict(

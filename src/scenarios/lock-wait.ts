@@ -1,22 +1,16 @@
-import type { Scenario } from '../sim/types';
+import { defineScenario } from './define';
 
-export const lockWait: Scenario = {
+export const lockWait = defineScenario({
   id: 'lock-wait',
   title: 'A holds its claim open: does B wait, fail or skip?',
   summary: 'A has locked run 123 and not committed yet when B claims. Plain FOR UPDATE makes B wait,\nNOWAIT makes B fail at once, SKIP LOCKED hands B the next run.',
-  workers: [{ id: 'A' }, { id: 'B' }],
   runs: [
     { runId: 123, createdAtSeconds: -120, leaseGeneration: 17 },
     { runId: 124, createdAtSeconds: -60 },
   ],
   defaultStrategy: 'for-update',
-  defaultFencing: true,
-  leaseSeconds: 60,
   heartbeatSeconds: 20,
   workSteps: 1,
-  costPerCallCents: 40,
-  maxClaimAttempts: 3,
-  faults: [],
   script: ['A', 'B', 'A', 'B', 'A', 'B', 'A', 'B'],
   concepts: ['atomic-claim', 'for-update', 'nowait'],
-};
+});

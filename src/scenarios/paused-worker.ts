@@ -1,20 +1,13 @@
-import type { Scenario } from '../sim/types';
+import { defineScenario } from './define';
 
-export const pausedWorker: Scenario = {
+export const pausedWorker = defineScenario({
   id: 'paused-worker',
   title: 'A pauses past its lease, then writes',
   summary: 'A owns run 123 with generation 18 and freezes for 90 s. B reclaims the run as generation 19.\nA wakes and writes its result: fencing rejects it; without fencing both believe they own the run.',
-  workers: [{ id: 'A' }, { id: 'B' }],
-  runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
-  defaultStrategy: 'skip-locked',
-  defaultFencing: true,
-  leaseSeconds: 60,
-  // No heartbeat thread here: the point is what A's first write after waking does.
+  // No heartbeat thread here (as by default, but on purpose): the point is what A's first write after waking does.
   heartbeatSeconds: null,
   workSteps: 1,
-  costPerCallCents: 40,
-  maxClaimAttempts: 3,
   faults: [{ kind: 'pause', worker: 'A', atSeconds: 10, forSeconds: 90 }],
   script: ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A', 'B'],
   concepts: ['fencing', 'lease'],
-};
+});

@@ -1,6 +1,6 @@
-import type { Scenario } from '../sim/types';
+import { defineScenario } from './define';
 
-export const threeWorkers: Scenario = {
+export const threeWorkers = defineScenario({
   id: 'three-workers',
   title: 'Three workers, three runs, one atomic claim',
   summary: 'Each claim locks the oldest free run inside its transaction. SKIP LOCKED lets the next worker\npass over a run someone is claiming, so every run gets exactly one owner.',
@@ -16,14 +16,8 @@ export const threeWorkers: Scenario = {
     { runId: 124, createdAtSeconds: -120 },
     { runId: 125, createdAtSeconds: -60 },
   ],
-  defaultStrategy: 'skip-locked',
-  defaultFencing: true,
-  leaseSeconds: 60,
   heartbeatSeconds: 20,
   workSteps: 1,
-  costPerCallCents: 40,
-  maxClaimAttempts: 3,
-  faults: [],
   script: ['A', 'B', 'C', 'A', 'B', 'C', 'A', 'B', 'C', 'A', 'B', 'C'],
   concepts: ['atomic-claim', 'skip-locked'],
-};
+});

@@ -23,12 +23,24 @@ export class ScheduleError extends Error {
   override name = 'ScheduleError';
 }
 
+/** A worker's step: the worker's one capital letter ("A"). */
+export function isWorkerToken(token: string): boolean {
+  return /^[A-Z]$/.test(token);
+}
+
+/** A move of the clock: "+" and whole seconds ("+30"), whether or not within MAX_ADVANCE_SECONDS. */
+export function isClockToken(token: string): boolean {
+  return /^\+\d+$/.test(token);
+}
+
+/** Digits a clock move may have; longer ones are no schedule step at all, not an out-of-range move. */
+const MAX_ADVANCE_DIGITS = 6;
+
 export function parseToken(text: string): Token {
   const token = text.trim();
-  if (/^[A-Z]$/.test(token)) return { kind: 'step', worker: token };
-  const advance = /^\+(\d{1,6})$/.exec(token);
-  if (advance) {
-    const seconds = Number(advance[1]);
+  if (isWorkerToken(token)) return { kind: 'step', worker: token };
+  if (isClockToken(token) && token.length <= 1 + MAX_ADVANCE_DIGITS) {
+    const seconds = Number(token.slice(1));
     if (seconds < 1 || seconds > MAX_ADVANCE_SECONDS) {
       throw new ScheduleError(`"${token}": the clock moves between 1 and ${MAX_ADVANCE_SECONDS} seconds at a time`);
     }

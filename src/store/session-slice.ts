@@ -7,6 +7,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { detectAnomalies } from '../sim/anomalies';
+import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { EngineError, WatchdogError } from '../worker/client';
 import { checkConsoleSql } from '../sql/console';
@@ -35,9 +36,8 @@ export { STATEMENT_LIMIT_MS } from '../worker/client';
 
 /** How a token reads in "while …" and "… cannot happen now". */
 export function describeToken(token: string): string {
-  if (/^[A-Z]$/.test(token)) return `stepping worker ${token}`;
-  const advance = /^\+(\d+)$/.exec(token);
-  if (advance) return `moving the clock ${advance[1]} s`;
+  if (isWorkerToken(token)) return `stepping worker ${token}`;
+  if (isClockToken(token)) return `moving the clock ${token.slice(1)} s`;
   const [kind, target] = token.split(':');
   switch (kind) {
     case 'pause':
@@ -274,7 +274,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           async () => {
             const before = get();
             if (!before.loaded) return false;
-            if (/^[A-Z]$/.test(token)) {
+            if (isWorkerToken(token)) {
               const state = snapshotAfter(before.steps, before.position, before.initialRuns, before.initialWorkers);
               if (!movableWorkers(state.workers).includes(token)) {
                 const worker = state.workers.find((w) => w.id === token);

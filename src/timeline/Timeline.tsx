@@ -6,8 +6,9 @@
  * layout() uses to leave out marks that are not in view, so panning costs the same for 100 steps
  * as for 10,000.
  */
-import { bisector } from 'd3';
+import { bisector, type ZoomTransform } from 'd3';
 import { type CSSProperties, type KeyboardEvent, type PointerEvent, type Ref, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type AxisZoom, attachAxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
 import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
@@ -49,18 +50,13 @@ function stepAt(layout: TimelineLayout, x: number, y: number): number | null {
   return mark.step;
 }
 
-function zoomed(layout: TimelineLayout, factor: number, anchorX?: number): TimelineView {
-  const [x0, x1] = layout.view;
-  const span = x1 - x0;
-  const plotWidth = layout.plot.right - layout.plot.left;
-  const t = anchorX === undefined ? 0.5 : Math.max(0, Math.min(1, (anchorX - layout.plot.left) / plotWidth));
-  const anchor = x0 + t * span;
-  const next = Math.max(layout.zoom.minSpan, Math.min(layout.zoom.maxSpan, span * factor));
-  return { x0: anchor - t * next, x1: anchor - t * next + next };
+/** One wheel event's zoom, as a power of two: the span changes by e^(0.002 px) (a line is 16 px, a page 400). */
+function wheelZoom(event: WheelEvent): number {
+  return (-event.deltaY * wheelUnit(event) * 0.002) / Math.LN2;
 }
 
-function panned(view: readonly [number, number], du: number): TimelineView {
-  return { x0: view[0] + du, x1: view[1] + du };
+function wheelUnit(event: WheelEvent): number {
+  return event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
 }
 
 function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
@@ -110,11 +106,13 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const [hovered, setHovered] = useState<number | null>(null);
   const drag = useRef<{
     id: number;
-    /** Pointer x where the current base view was taken. */
+    /** Pointer x where the drag began. */
     x: number;
+    /** The zoom's transform when the drag began: the drag pans from it. */
+    from: ZoomTransform;
+    /** The view laid out while the drawing slides. */
     base: TimelineView;
     slot: number;
-    domain: [number, number];
     /** How far the drawing may slide before it must be laid out again, in px. */
     reach: number;
     shift: number;
@@ -154,35 +152,6 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     return () => observer.disconnect();
   }, [fixedWidth]);
 
-  // Wheel: Ctrl/⌘ + wheel (and trackpad pinch) zooms around the pointer; horizontal or Shift + wheel
-  // pans; a plain vertical wheel is left to scroll the page. Listened to natively: React's wheel
-  // listener is passive and cannot prevent the page from zooming.
-  useEffect(() => {
-    const svg = svgElement.current;
-    if (!svg) return;
-    const onWheel = (event: WheelEvent) => {
-      const current = layoutRef.current;
-      const unit = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? 400 : 1;
-      const x = event.clientX - svg.getBoundingClientRect().left;
-      if (event.ctrlKey || event.metaKey) {
-        event.preventDefault();
-        requestView(zoomed(current, Math.exp(event.deltaY * unit * 0.002), x));
-        return;
-      }
-      const dx = Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.shiftKey ? event.deltaY : 0;
-      if (dx === 0) return;
-      event.preventDefault();
-      requestView(panned(frame.current ? [frame.current.view.x0, frame.current.view.x1] : current.view, (dx * unit) / current.slot));
-    };
-    svg.addEventListener('wheel', onWheel, { passive: false });
-    return () => svg.removeEventListener('wheel', onWheel);
-  }, [requestView]);
-
-  const localPoint = (event: { clientX: number; clientY: number }) => {
-    const box = svgElement.current?.getBoundingClientRect();
-    return box ? { x: event.clientX - box.left, y: event.clientY - box.top } : { x: 0, y: 0 };
-  };
-
   /** Once per frame, React state catches up with the drag (handlers only update the ref). */
   const dragFrame = useRef<number | null>(null);
   const syncDrag = useCallback(() => {
@@ -202,15 +171,75 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     [],
   );
 
+  // Zoom and pan go through the charts' zoom behaviour (axis-zoom.ts). Ctrl/⌘ + wheel (and trackpad
+  // pinch) is d3-zoom's own gesture and zooms around the pointer; a drag, a horizontal or Shift + wheel,
+  // the buttons and the keys are driven from here; a plain vertical wheel is left to scroll the page.
+  const axis = useRef<AxisZoom | null>(null);
+  useEffect(() => {
+    const svg = svgElement.current;
+    if (!svg) return;
+    const zoom = attachAxisZoom(svg, {
+      full: () => layoutRef.current.domain,
+      plot: () => [layoutRef.current.plot.left, layoutRef.current.plot.right],
+      spans: () => ({ min: layoutRef.current.zoom.minSpan, max: layoutRef.current.zoom.maxSpan }),
+      filter: (event) => event.type === 'wheel' && ((event as WheelEvent).ctrlKey || (event as WheelEvent).metaKey),
+      wheelDelta: wheelZoom,
+      onChange: (shown, source) => {
+        const d = drag.current;
+        if (d?.moved) {
+          // The drawing slides by how far the view moved from the laid-out one, until the overscan runs out.
+          const dx = (d.base.x0 - shown[0]) * d.slot;
+          if (Math.abs(dx) > d.reach) {
+            d.base = { x0: shown[0], x1: shown[1] };
+            d.shift = 0;
+          } else {
+            d.shift = dx;
+          }
+          syncDrag();
+        } else if (source?.type === 'wheel') requestView({ x0: shown[0], x1: shown[1] });
+        else setView({ x0: shown[0], x1: shown[1] });
+      },
+    });
+    axis.current = zoom;
+    zoom.show(layoutRef.current.view);
+    const onWheel = (event: WheelEvent) => {
+      if (event.ctrlKey || event.metaKey) return;
+      const dx = Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.shiftKey ? event.deltaY : 0;
+      if (dx === 0) return;
+      event.preventDefault();
+      zoom.pan(zoom.transform(), -dx * wheelUnit(event), event);
+    };
+    svg.addEventListener('wheel', onWheel, { passive: false });
+    return () => {
+      svg.removeEventListener('wheel', onWheel);
+      zoom.detach();
+      axis.current = null;
+    };
+  }, [requestView, syncDrag]);
+  // What the learner sees is the laid-out view: the zoom follows it whenever it moved otherwise (a new
+  // step, a reset, a resize), except while a wheel's view waits for its frame or a drag slides the drawing.
+  useLayoutEffect(() => {
+    const zoom = axis.current;
+    if (!zoom || frame.current || drag.current?.moved) return;
+    const [x0, x1] = zoom.shown();
+    const span = layout.view[1] - layout.view[0];
+    if (Math.abs(x0 - layout.view[0]) > span * 1e-9 || Math.abs(x1 - layout.view[1]) > span * 1e-9) zoom.show(layout.view);
+  }, [layout]);
+
+  const localPoint = (event: { clientX: number; clientY: number }) => {
+    const box = svgElement.current?.getBoundingClientRect();
+    return box ? { x: event.clientX - box.left, y: event.clientY - box.top } : { x: 0, y: 0 };
+  };
+
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || !axis.current) return;
     const span = layout.view[1] - layout.view[0];
     drag.current = {
       id: event.pointerId,
       x: event.clientX,
+      from: axis.current.transform(),
       base: { x0: layout.view[0], x1: layout.view[1] },
       slot: layout.slot,
-      domain: layout.domain,
       reach: span * layout.slot * 0.9,
       shift: 0,
       moved: false,
@@ -219,25 +248,15 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const onPointerMove = (event: PointerEvent<SVGSVGElement>) => {
     const d = drag.current;
     if (d && d.id === event.pointerId) {
-      // Dragging right shows earlier steps; stop at either end of the trace.
+      // Dragging right shows earlier steps; the zoom stops at either end of the trace.
       const raw = event.clientX - d.x;
-      const dx = Math.max(-(d.domain[1] - d.base.x1) * d.slot, Math.min((d.base.x0 - d.domain[0]) * d.slot, raw));
       if (!d.moved && Math.abs(raw) > 4) {
         d.moved = true;
         event.currentTarget.setPointerCapture(event.pointerId);
         setHovered(null);
         setOverscan(d.base.x1 - d.base.x0);
       }
-      if (!d.moved) return;
-      if (Math.abs(dx) > d.reach) {
-        // Out of overscan: take the new window as the base and lay out around it.
-        d.base = panned([d.base.x0, d.base.x1], -dx / d.slot);
-        d.x += dx;
-        d.shift = 0;
-      } else {
-        d.shift = dx;
-      }
-      syncDrag();
+      if (d.moved) axis.current?.pan(d.from, raw, event.nativeEvent);
       return;
     }
     const p = localPoint(event);
@@ -247,8 +266,9 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const endDrag = () => {
     const d = drag.current;
     drag.current = null;
-    if (!d?.moved) return;
-    setView(panned([d.base.x0, d.base.x1], -d.shift / d.slot));
+    if (!d?.moved || !axis.current) return;
+    const [x0, x1] = axis.current.shown();
+    setView({ x0, x1 });
     setShift(0);
     setOverscan(0);
   };
@@ -267,8 +287,8 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   };
   const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
     // Arrow keys belong to the app (step back / forward); the timeline only zooms.
-    if (event.key === '+' || event.key === '=') setView(zoomed(layout, 1 / ZOOM_STEP));
-    else if (event.key === '-' || event.key === '_') setView(zoomed(layout, ZOOM_STEP));
+    if (event.key === '+' || event.key === '=') axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent);
+    else if (event.key === '-' || event.key === '_') axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent);
     else if (event.key === '0') setView(null);
     else return;
     event.preventDefault();
@@ -296,10 +316,10 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
       <style>{TIMELINE_HTML_CSS}</style>
       <div className="tl-toolbar">
         <span className="tl-hint">drag to pan · Ctrl + wheel to zoom</span>
-        <button type="button" aria-label="Zoom out" onClick={() => setView(zoomed(layout, ZOOM_STEP))} disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}>
+        <button type="button" aria-label="Zoom out" onClick={(event) => axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent)} disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}>
           −
         </button>
-        <button type="button" aria-label="Zoom in" onClick={() => setView(zoomed(layout, 1 / ZOOM_STEP))} disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}>
+        <button type="button" aria-label="Zoom in" onClick={(event) => axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent)} disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}>
           +
         </button>
         <button type="button" onClick={() => setView(null)} disabled={!zoomedIn || (atDefault.x0 === layout.view[0] && atDefault.x1 === layout.view[1])}>

@@ -3,6 +3,7 @@
  * text of a step's tooltip. Pure functions of a trace step.
  */
 import { clockLabel } from '../sim/clock';
+import { isClockToken } from '../sim/schedule';
 import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
 import { BUILT_IN_STRATEGIES } from '../strategies';
 
@@ -40,7 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
 
 /** The word under a mark: short enough to sit under a 40 px slot. */
 export function markLabel(step: TraceStep): string {
-  if (step.action === 'advance') return step.token.startsWith('+') ? `${step.token} s` : 'clock';
+  if (step.action === 'advance') return isClockToken(step.token) ? `${step.token} s` : 'clock';
   if (step.action === 'cancel-request') return step.runId === null ? 'cancel' : `cancel ${step.runId}`;
   if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
   return ACTION_LABELS[step.action] ?? step.action;

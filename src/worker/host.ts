@@ -11,7 +11,7 @@ import { nextPolicyToken } from '../engine/run';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
 import { clockIso } from '../sim/clock';
-import { MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
+import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type TraceStep } from '../sim/types';
 import { checkConsoleSql } from '../sql/console';
 import type { ApplyRequest, ApplyResult, ConsoleRequest, ConsoleResult, EndStatus, LoadRequest, LoadResult, RefusedToken } from './protocol';
@@ -185,7 +185,7 @@ export class EngineHost {
   }
 
   private noteWorker(token: string): void {
-    if (/^[A-Z]$/.test(token.trim())) this.lastWorker = token.trim();
+    if (isWorkerToken(token.trim())) this.lastWorker = token.trim();
   }
 
   private current(): Simulation {

@@ -106,3 +106,20 @@ test('a changed knob is in the link, survives Back from the race lab and a reloa
   await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
   await expect(lane(page, 'fifo').locator('figure[data-chart="waits"]')).toHaveText(fifoText ?? '');
 });
+
+test('a wheel over one chart zooms every chart of both claims; a double-click shows everything again', async ({ page }) => {
+  await openBackpressure(page, STARVATION);
+  const fifoQueue = lane(page, 'fifo').locator('figure[data-chart="queue"] canvas');
+  const fairCost = lane(page, 'fair').locator('figure[data-chart="cost"] canvas');
+  const pixels = (canvas: typeof fairCost) => canvas.evaluate((element: HTMLCanvasElement) => element.toDataURL());
+  const whole = await pixels(fairCost);
+  const box = (await fifoQueue.boundingBox())!;
+  await fifoQueue.scrollIntoViewIfNeeded();
+  const shown = (await fifoQueue.boundingBox())!;
+  expect(shown.width).toBe(box.width);
+  await page.mouse.move(shown.x + shown.width / 2, shown.y + shown.height / 2);
+  await page.mouse.wheel(0, -400);
+  await expect.poll(() => pixels(fairCost)).not.toBe(whole);
+  await fifoQueue.dblclick();
+  await expect.poll(() => pixels(fairCost)).toBe(whole);
+});

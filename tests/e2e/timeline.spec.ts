@@ -36,3 +36,63 @@ test('zoomed in, each new step scrolls into view; Reset zoom widens the view aga
   await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeDisabled();
   expect(await marks.count()).toBeGreaterThan(zoomed + 5);
 });
+
+/** The steps whose marks are drawn, lowest first. */
+async function drawnSteps(page: Page): Promise<number[]> {
+  const steps = await timeline(page)
+    .locator('path.tl-mark[data-step]')
+    .evaluateAll((marks) => marks.map((mark) => Number(mark.getAttribute('data-step'))));
+  return [...new Set(steps)].sort((a, b) => a - b);
+}
+
+test('the keys, Ctrl + wheel and a drag zoom and pan the timeline; a plain wheel leaves it; a click still selects', async ({ page }) => {
+  await openLab(page, 'scenario=heartbeat&strategy=cas&fencing=on&schedule=&step=0');
+  await stepTimes(page, 12);
+  const reset = page.getByRole('button', { name: 'Reset zoom' });
+  const all = await drawnSteps(page);
+  expect(all.length).toBeGreaterThan(8);
+  const svg = timeline(page);
+
+  // Keys: + zooms in about the middle, 0 resets.
+  await svg.focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('+');
+  await expect(reset).toBeEnabled();
+  await expect.poll(async () => (await drawnSteps(page)).length).toBeLessThan(all.length);
+  await page.keyboard.press('0');
+  await expect(reset).toBeDisabled();
+  await expect.poll(() => drawnSteps(page)).toEqual(all);
+
+  // A plain vertical wheel scrolls the page, not the timeline.
+  const box = (await svg.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, 120);
+  await expect(reset).toBeDisabled();
+
+  // Ctrl + wheel zooms in around the pointer.
+  const middle = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  await svg.scrollIntoViewIfNeeded();
+  const shown = (await svg.boundingBox())!;
+  middle.x = shown.x + shown.width / 2;
+  middle.y = shown.y + shown.height / 2;
+  await page.mouse.move(middle.x, middle.y);
+  await page.keyboard.down('Control');
+  await page.mouse.wheel(0, -600);
+  await page.keyboard.up('Control');
+  await expect(reset).toBeEnabled();
+  await expect.poll(async () => (await drawnSteps(page)).length).toBeLessThan(all.length);
+
+  // Dragging right brings earlier steps into view.
+  const before = await drawnSteps(page);
+  expect(before[0]!).toBeGreaterThan(0);
+  await page.mouse.move(middle.x - 200, middle.y);
+  await page.mouse.down();
+  await page.mouse.move(middle.x + 200, middle.y, { steps: 8 });
+  await page.mouse.up();
+  await expect.poll(async () => (await drawnSteps(page))[0]!).toBeLessThan(before[0]!);
+
+  // A click without a drag selects the step under it (one in the middle of the view, clear of its edges).
+  const inView = await drawnSteps(page);
+  const target = inView[Math.floor(inView.length / 2)]!;
+  await svg.locator(`path.tl-mark[data-step="${target}"]`).first().click();
+  await expect(svg).toHaveAttribute('data-selected', String(target));
+});
