@@ -5,7 +5,7 @@
  *   node --import tsx --import ./scripts/raw-loader.mjs bench/analyze.bench.ts
  * BENCH_ANALYZE_RUNS (default 200) analyses of each statement.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeWith } from '../src/sql/analyze/analyze';
 import type { Role } from '../src/sql/analyze/contract';
@@ -16,7 +16,14 @@ const RUNS = runsFromEnv('BENCH_ANALYZE_RUNS', 200);
 const TARGET_MS = 5;
 
 const here = import.meta.dirname;
-const labFile = (name: string) => readFileSync(join(here, '..', 'src', 'sql', `${name}.sql`), 'utf8');
+/** One of the lab's own statement files: a strategy's own in src/strategies/<id>/, shared ones in src/sql/. */
+const labFile = (name: string) => {
+  const src = join(here, '..', 'src');
+  const folders = [join(src, 'sql'), ...readdirSync(join(src, 'strategies'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(src, 'strategies', e.name))];
+  const found = folders.map((folder) => join(folder, `${name}.sql`)).find((path) => existsSync(path));
+  if (!found) throw new Error(`no lab file ${name}.sql`);
+  return readFileSync(found, 'utf8');
+};
 const corpusDir = join(here, '..', 'tests', 'ground-truth', 'claim-corpus');
 
 const statements: { what: string; role: Role; sql: string }[] = [
