@@ -16,7 +16,9 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
                           [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
-                          [--sample N [--seed N]] [--json]`;
+                          [--sample N [--seed N]] [--json]
+       npm run sim -- check <scenario> --claim FILE [--fencing on|off] [--method fast|brute-force] [--json]
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -27,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'list') return list(rest);
   if (command === 'run') return run(rest);
   if (command === 'explore') return explore(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list, run and explore`);
+  if (command === 'check') return check(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore and check`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {
@@ -151,6 +154,35 @@ async function explore(args: string[]): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     console.log(values.json ? JSON.stringify(result, null, 2) : formatExploration(result, seconds));
     return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+async function check(args: string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    claim: { type: 'string' },
+    fencing: { type: 'string' },
+    method: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
+  const method = (values.method as string | undefined) ?? 'fast';
+  if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
+  const file = values.claim as string | undefined;
+  if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
+  const { claimStrategyFromFile, checkReport, formatCheck, guardNeverWaits } = await import('./check');
+  const { definition, summary } = await claimStrategyFromFile(file);
+  const custom = { ...settings, definition };
+  const db = guardNeverWaits(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
+  try {
+    const { exploreBruteForce, exploreFast } = await import('../engine/explore');
+    const started = performance.now();
+    const result = method === 'fast' ? await exploreFast(db, scenario, custom) : await exploreBruteForce(db, scenario, custom);
+    const seconds = (performance.now() - started) / 1000;
+    const report = checkReport(scenario, custom, file, summary, result);
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
+    return report.exitCode;
   } finally {
     await db.close();
   }
