@@ -5,10 +5,10 @@
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { LabDatabase, StatementOutcome } from '../db/port';
+import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { analyzeStatement } from '../sql/analyze';
-import type { Scenario, Settings } from '../sim/types';
+import type { Scenario, Settings, StatementOutcome } from '../sim/types';
 import { CUSTOM_CLAIM_IDS, customClaimStrategy } from '../strategies/custom';
 import type { LabStatement, StrategyDefinition } from '../strategies';
 
