@@ -4,8 +4,8 @@
  * - The lab's claim files, passed as typed text, give exactly the built-in strategy's outcome groups (the
  *   same counts and the same shortest witnesses) over every schedule: the analyzer's probe and, for the plain
  *   FOR UPDATE claim, its derived relock recipe, behave as the hand-written files do.
- * - A claim the checker finds unsafe (corpus 12: a reclaim that does not bump the generation) has its
- *   witnesses replayed on a real PostgreSQL, one connection per worker: the same outcome, the same final
+ * - A claim the checker finds unsafe (corpus 12: a reclaim that does not bump the generation; the README's
+ *   example, a claim that takes running runs whatever their lease) has its witnesses replayed on a real PostgreSQL, one connection per worker: the same outcome, the same final
  *   runs, every step compared by the differential harness.
  */
 import { readFileSync } from 'node:fs';
@@ -63,12 +63,17 @@ describe('a custom claim with the text of a built-in one', () => {
   });
 });
 
+const UNSAFE = [
+  { file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql', scenario: 'paused-worker', fencing: true, unsafe: 'duplicate-execution:123' },
+  { file: 'docs/examples/claim-ignores-the-lease.sql', scenario: 'race', fencing: false, unsafe: 'duplicate-execution:123 split-ownership:123' },
+] as const;
+
 describe('an unsafe custom claim on a real server', () => {
-  it('corpus 12 in paused-worker: every witness ends the same on PostgreSQL, duplicate execution included', async ({ signal }) => {
-    const scenario = findScenario('paused-worker')!;
-    const settings = await customSettings('tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql', true);
+  it.for(UNSAFE)('$file in $scenario: every witness ends the same on PostgreSQL, $unsafe included', async ({ file, scenario: id, fencing, unsafe }, { signal }) => {
+    const scenario = findScenario(id)!;
+    const settings = await customSettings(file, fencing);
     const explored = await exploreFast(dbs.pglite, scenario, settings);
-    expect(explored.groups.map((group) => group.key)).toContain('duplicate-execution:123');
+    expect(explored.groups.map((group) => group.key)).toContain(unsafe);
     const witnesses: ExploredSchedule[] = [];
     for (const group of explored.groups) {
       const trace = await runSchedule(dbs.pglite, scenario, settings, group.witness);

@@ -64,6 +64,13 @@ describe('npm run sim -- check', () => {
     expect(witness.link).toContain('claim=');
   });
 
+  it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", () => {
+    const { code, stdout } = sim('check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
+    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution or split ownership \(exit 1\)$/m);
+  });
+
   it('the duplicate execution replays step by step with run: the witness ends in it', () => {
     const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     const report = JSON.parse(stdout) as Report;
