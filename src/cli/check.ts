@@ -139,6 +139,8 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`

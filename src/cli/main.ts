@@ -14,7 +14,7 @@ class UsageError extends Error {}
 
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
-                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE] [--db pglite|postgres://…] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
        npm run sim -- check <scenario> --claim FILE [--fencing on|off] [--method fast|brute-force] [--json]
@@ -89,10 +89,17 @@ async function run(args: string[]): Promise<number> {
     finish: { type: 'string' },
     fencing: { type: 'string' },
     strategy: { type: 'string' },
+    claim: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  if (values.claim !== undefined) {
+    // A witness of `check`, replayed step by step with the same claim.
+    if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
+    const { claimStrategyFromFile } = await import('./check');
+    settings.definition = (await claimStrategyFromFile(values.claim as string)).definition;
+  }
   let finish: Finish = { kind: 'round-robin' };
   if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
   if (values.finish !== undefined) {
@@ -111,7 +118,9 @@ async function run(args: string[]): Promise<number> {
     onInapplicable = 'skip';
   }
 
-  const db = await openDatabase((values.db as string | undefined) ?? 'pglite', scenario.workers.map((w) => w.id));
+  const spec = (values.db as string | undefined) ?? 'pglite';
+  let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
+  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardNeverWaits(db);
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));

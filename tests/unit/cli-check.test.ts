@@ -71,10 +71,15 @@ describe('npm run sim -- check', () => {
     expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution or split ownership \(exit 1\)$/m);
   });
 
-  it('the duplicate execution replays step by step with run: the witness ends in it', () => {
+  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', () => {
     const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     const report = JSON.parse(stdout) as Report;
     const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
+    const replayed = sim('run', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--schedule', witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const own = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
+    expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
+    expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
     // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
     const builtIn = sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
     expect(builtIn.code).toBe(0);
@@ -105,6 +110,8 @@ describe('npm run sim -- check', () => {
     [['check', 'race', '--claim', SKIP_LOCKED, '--fencing', 'maybe'], /--fencing takes on or off/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /Unknown option '--strategy'/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'magic'], /--method takes fast or brute-force/],
+    [['run', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /--claim and --strategy cannot go together/],
+    [['run', 'race', '--claim', corpus('04-cte-without-lock.sql')], /refused: its finder takes no row lock/],
   ])('bad arguments %j: one line, exit 2', (args, message) => {
     const { code, stdout, stderr } = sim(...(args as string[]));
     expect(code).toBe(2);
