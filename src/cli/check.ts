@@ -63,16 +63,24 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
 }
 
 /**
- * The port, with one guard: a claim built as one that never waits must never be found waiting (its UPDATE
- * met a row another worker holds that its finder did not lock). The engine would run it again once the lock
- * is free, which is not what PostgreSQL does, so the check stops and says so instead of guessing.
+ * The port, with two guards on a custom claim. One built as never waiting must never be found waiting (its
+ * UPDATE met a row another worker holds that its finder did not lock): the engine would run it again once
+ * the lock is free, which is not what PostgreSQL does. And a claim that took several runs at once: the lab's
+ * worker follows one run per claim, so the others would sit claimed and unworked in a way the lab does not
+ * model. In both cases the check stops and says so instead of guessing.
  */
-export function guardNeverWaits(db: LabDatabase): LabDatabase {
+export function guardCustomClaim(db: LabDatabase): LabDatabase {
   const executeClaim = db.executeClaim.bind(db);
   db.executeClaim = async (session, request): Promise<StatementOutcome> => {
     const outcome = await executeClaim(session, request);
     const statement: LabStatement = request.statement;
-    if (outcome.status === 'blocked' && statement.id === CUSTOM_CLAIM_IDS.claim && statement.afterWait.kind === 'cannot-wait') {
+    if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
+    if (outcome.status === 'ok' && outcome.rowCount > 1) {
+      throw new CheckInputError(
+        `${statement.file ?? 'the claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
+      );
+    }
+    if (outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
       throw new CheckInputError(
         `${statement.file ?? 'the claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
       );

@@ -120,7 +120,7 @@ async function run(args: string[]): Promise<number> {
 
   const spec = (values.db as string | undefined) ?? 'pglite';
   let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
-  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardNeverWaits(db);
+  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardCustomClaim(db);
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
@@ -180,10 +180,10 @@ async function check(args: string[]): Promise<number> {
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
   const file = values.claim as string | undefined;
   if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
-  const { claimStrategyFromFile, checkReport, formatCheck, guardNeverWaits } = await import('./check');
+  const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim } = await import('./check');
   const { definition, summary } = await claimStrategyFromFile(file);
   const custom = { ...settings, definition };
-  const db = guardNeverWaits(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
+  const db = guardCustomClaim(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
   try {
     const { exploreBruteForce, exploreFast } = await import('../engine/explore');
     const started = performance.now();

@@ -34,8 +34,11 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   if (lock.strength !== 'update' && lock.strength !== 'no key update') {
     return { ok: false, reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; run it on a real server (live mode)` };
   }
-  if (lock.limit === null) {
-    return { ok: false, reason: 'a waiting finder without LIMIT locks every row it finds: the lab replays only a waiting finder under LIMIT (it claims the first row that still qualifies); run it on a real server (live mode)' };
+  if (lock.limit !== 1) {
+    return {
+      ok: false,
+      reason: `a waiting finder ${lock.limit === null ? 'without LIMIT' : `under LIMIT ${lock.limit}`}: the lab replays only a waiting finder under LIMIT 1 (after the wait it claims the first row it had found that still qualifies); run it on a real server (live mode)`,
+    };
   }
   if (finder.runParameter !== 1) {
     return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; run it on a real server (live mode)' };
