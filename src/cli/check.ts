@@ -7,9 +7,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
-import { analyzeStatement } from '../sql/analyze';
+import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, customClaimStrategy, customCompletion } from '../strategies/custom';
 import type { LabStatement, StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -23,22 +23,22 @@ class CheckInputError extends Error {
 }
 
 /** The claim file's text, or a one-line reason it cannot be read. */
-function readClaimFile(path: string): string {
+function readClaimFile(path: string, flag = '--claim'): string {
   let size: number;
   try {
     const stat = statSync(path);
-    if (!stat.isFile()) throw new CheckInputError(`--claim ${path}: not a file`);
+    if (!stat.isFile()) throw new CheckInputError(`${flag} ${path}: not a file`);
     size = stat.size;
   } catch (error) {
     if (error instanceof CheckInputError) throw error;
     const code = (error as { code?: string }).code;
-    throw new CheckInputError(`--claim ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? 'unknown error'})`}`);
+    throw new CheckInputError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? 'unknown error'})`}`);
   }
-  if (size > MAX_FILE_BYTES) throw new CheckInputError(`--claim ${path}: ${size} bytes, far more than a claim statement (at most ${MAX_FILE_BYTES})`);
+  if (size > MAX_FILE_BYTES) throw new CheckInputError(`${flag} ${path}: ${size} bytes, far more than a claim statement (at most ${MAX_FILE_BYTES})`);
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CheckInputError(`--claim ${path}: cannot read it (${(error as { code?: string }).code ?? 'unknown error'})`);
+    throw new CheckInputError(`${flag} ${path}: cannot read it (${(error as { code?: string }).code ?? 'unknown error'})`);
   }
 }
 
@@ -46,12 +46,7 @@ function readClaimFile(path: string): string {
 export async function claimStrategyFromFile(path: string): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
   const analysis = await analyzeStatement(text, 'claim');
-  if (!analysis.ok) {
-    const error = analysis.error;
-    if (error.kind === 'syntax') throw new CheckInputError(`${path}:${error.line}:${error.column}: syntax error: ${error.message}`);
-    if (error.kind === 'refused') throw new CheckInputError(`${path}: refused (${error.refusal.id}): ${error.refusal.reason}`);
-    throw new CheckInputError(`${path}: ${error.message}`);
-  }
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
   const built = customClaimStrategy(text, analysis.shape, path);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
   const lock = analysis.shape.locks[0];
@@ -60,6 +55,22 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
   const words = afterWait === 'cannot-wait' ? 'never waits for a row lock its finder meets' : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary };
+}
+
+/** The definition with the completion of `path` as both its fenced and its unfenced completion. */
+export async function withCompletionFromFile(definition: StrategyDefinition, path: string): Promise<StrategyDefinition> {
+  const text = readClaimFile(path, '--complete');
+  const analysis = await analyzeStatement(text, 'complete');
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
+  const built = customCompletion(text, analysis.shape, path);
+  if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
+  return { ...definition, label: `${definition.label} and your completion (${path})`, complete: { fenced: built.statement, unfenced: built.statement } };
+}
+
+function analyzeErrorLine(path: string, error: AnalyzeError): string {
+  if (error.kind === 'syntax') return `${path}:${error.line}:${error.column}: syntax error: ${error.message}`;
+  if (error.kind === 'refused') return `${path}: refused (${error.refusal.id}): ${error.refusal.reason}`;
+  return `${path}: ${error.message}`;
 }
 
 /**
@@ -110,7 +121,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
 
 export interface CheckReport {
   scenario: string;
-  claim: { file: string; summary: string };
+  claim: { file: string; summary: string; complete: string | null };
   fencing: boolean;
   coverage: Exploration['coverage'];
   method: Exploration['method'];
@@ -120,12 +131,12 @@ export interface CheckReport {
   exitCode: 0 | 1;
 }
 
-export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration): CheckReport {
+export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration, complete: string | null = null): CheckReport {
   const groups = result.groups.map((group) => ({ ...group, unsafe: isUnsafe(group), link: witnessLink(scenario, settings, group.witness) }));
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
     scenario: scenario.id,
-    claim: { file, summary },
+    claim: { file, summary, complete },
     fencing: settings.fencing,
     coverage: result.coverage,
     method: result.method,
@@ -147,7 +158,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${report.claim.complete ? ` --complete ${report.claim.complete}` : ''} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1

@@ -6,7 +6,7 @@
  */
 import type { Shape } from '../sql/analyze';
 import { SHARED_WRITES } from './shared';
-import { roleParams, type AfterWait, type StatementText, type StrategyDefinition } from './types';
+import { type AfterWait, type LabStatement, roleParams, type StatementText, type StrategyDefinition } from './types';
 
 /** The statement ids a custom claim brings (the prepared statements' names on PGlite; none is a lab file's). */
 export const CUSTOM_CLAIM_IDS = { claim: 'your-claim', probe: 'your-claim-probe', candidates: 'your-claim-candidates', relock: 'your-claim-relock' } as const;
@@ -46,6 +46,37 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   const text = (id: string, body: string): StatementText => ({ id, text: body, file });
   return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
 }
+
+/**
+ * A completion someone wrote, for both the fenced and the unfenced write (it takes the fenced parameters:
+ * $1 run, $2 generation, $3 result). Played only where running it again after a wait is what PostgreSQL
+ * does: its own WHERE names the row by `run_id = $1` and reads no other row, so after the wait PostgreSQL
+ * re-checks that one row's newest version against the whole WHERE, as a fresh run does.
+ */
+export function customCompletion(text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
+  if (shape.role !== 'complete') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a completion` };
+  const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
+  if (!byId) {
+    return {
+      ok: false,
+      reason:
+        'the lab replays a waiting completion only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)',
+    };
+  }
+  return {
+    ok: true,
+    statement: {
+      id: CUSTOM_COMPLETE_ID,
+      text: text.trim().replace(/;$/, ''),
+      file,
+      params: roleParams('complete', true),
+      probe: { id: `${CUSTOM_COMPLETE_ID}-probe`, text: shape.probe.text, file },
+      afterWait: { kind: 'recheck-row' },
+    },
+  };
+}
+
+export const CUSTOM_COMPLETE_ID = 'your-complete';
 
 /** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
 export function customClaimStrategy(text: string, shape: Shape, file: string | null): CustomClaim {

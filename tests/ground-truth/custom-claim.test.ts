@@ -17,10 +17,21 @@ import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
 import type { Settings } from '../../src/sim/types';
-import { customClaimStrategy } from '../../src/strategies/custom';
+import { customClaimStrategy, customCompletion } from '../../src/strategies/custom';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay, wakesSeveralWaiters } from './differential';
 
 const root = join(__dirname, '../..');
+
+/** The lab's claim with the completion of `path` (fenced and unfenced alike). */
+async function completionSettings(path: string, fencing: boolean): Promise<Settings> {
+  const settings = await customSettings('src/strategies/skip-locked/claim-skip-locked.sql', fencing);
+  const text = readFileSync(join(root, path), 'utf8');
+  const analysis = await analyzeStatement(text, 'complete');
+  if (!analysis.ok) throw new Error(`${path}: ${analysis.error.message}`);
+  const built = customCompletion(text, analysis.shape, path);
+  if (!built.ok) throw new Error(`${path}: ${built.reason}`);
+  return { ...settings, definition: { ...settings.definition!, complete: { fenced: built.statement, unfenced: built.statement } } };
+}
 
 async function customSettings(path: string, fencing: boolean): Promise<Settings> {
   const text = readFileSync(join(root, path), 'utf8');
@@ -66,12 +77,23 @@ describe('a custom claim with the text of a built-in one', () => {
 const UNSAFE = [
   { file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql', scenario: 'paused-worker', fencing: true, unsafe: 'duplicate-execution:123' },
   { file: 'docs/examples/claim-ignores-the-lease.sql', scenario: 'race', fencing: false, unsafe: 'duplicate-execution:123 split-ownership:123' },
+  { file: 'tests/ground-truth/claim-corpus/32-complete-by-id-only.sql', scenario: 'paused-worker', fencing: true, unsafe: 'split-ownership:123' },
 ] as const;
+
+describe('a custom completion with the text of the lab\'s fenced one', () => {
+  it.for(['paused-worker', 'crash-orphan'])('src/sql/complete-fenced.sql in %s (fencing on) gives the built-in groups exactly', async (id) => {
+    const scenario = findScenario(id)!;
+    const builtIn = await exploreFast(dbs.pglite, scenario, { strategy: 'skip-locked', fencing: true });
+    const custom = await exploreFast(dbs.pglite, scenario, await completionSettings('src/sql/complete-fenced.sql', true));
+    expect(builtIn.total).toBeGreaterThan(1);
+    expect(custom.groups).toEqual(builtIn.groups);
+  });
+});
 
 describe('an unsafe custom claim on a real server', () => {
   it.for(UNSAFE)('$file in $scenario: every witness ends the same on PostgreSQL, $unsafe included', async ({ file, scenario: id, fencing, unsafe }, { signal }) => {
     const scenario = findScenario(id)!;
-    const settings = await customSettings(file, fencing);
+    const settings = file.includes('complete') ? await completionSettings(file, fencing) : await customSettings(file, fencing);
     const explored = await exploreFast(dbs.pglite, scenario, settings);
     expect(explored.groups.map((group) => group.key)).toContain(unsafe);
     const witnesses: ExploredSchedule[] = [];

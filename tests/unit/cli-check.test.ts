@@ -71,6 +71,27 @@ describe('npm run sim -- check', () => {
     expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution or split ownership \(exit 1\)$/m);
   });
 
+  it('--complete: a completion by run id only lets the paused worker overwrite the new owner\'s run: split ownership, exit 1', () => {
+    const { code, stdout } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    const split = report.groups.find((group) => group.key === 'split-ownership:123')!;
+    expect(split.unsafe).toBe(true);
+    const replayed = sim('run', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--schedule', split.witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
+    expect(trace.anomalies.map((anomaly) => anomaly.kind)).toEqual(['split-ownership']);
+    expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
+  });
+
+  it('--complete: a completion without the run id is refused, exit 2', () => {
+    const { code, stdout, stderr } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('34-complete-by-generation-only.sql'));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/);
+  });
+
   it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', () => {
     const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     const report = JSON.parse(stdout) as Report;
@@ -116,6 +137,8 @@ describe('npm run sim -- check', () => {
     [['check', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /Unknown option '--strategy'/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'magic'], /--method takes fast or brute-force/],
     [['run', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /--claim and --strategy cannot go together/],
+    [['run', 'race', '--complete', SKIP_LOCKED], /--complete goes with --claim FILE/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--complete', join(dir, 'missing.sql')], /--complete .*missing\.sql: no such file/],
     [['run', 'race', '--claim', corpus('04-cte-without-lock.sql')], /refused: its finder takes no row lock/],
   ])('bad arguments %j: one line, exit 2', (args, message) => {
     const { code, stdout, stderr } = sim(...(args as string[]));
