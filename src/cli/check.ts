@@ -9,7 +9,7 @@ import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy, customCompletion } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { LabStatement, StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -57,14 +57,26 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
   return { definition: built.definition, summary };
 }
 
-/** The definition with the completion of `path` as both its fenced and its unfenced completion. */
-export async function withCompletionFromFile(definition: StrategyDefinition, path: string): Promise<StrategyDefinition> {
-  const text = readClaimFile(path, '--complete');
-  const analysis = await analyzeStatement(text, 'complete');
+const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
+
+/** The definition with the statement of `path` as both its fenced and its unfenced write for `role`. */
+export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string): Promise<StrategyDefinition> {
+  const text = readClaimFile(path, `--${role}`);
+  const analysis = await analyzeStatement(text, role);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customCompletion(text, analysis.shape, path);
+  const built = customWrite(role, text, analysis.shape, path);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
-  return { ...definition, label: `${definition.label} and your completion (${path})`, complete: { fenced: built.statement, unfenced: built.statement } };
+  return { ...definition, label: `${definition.label}, your ${role} (${path})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
+}
+
+/** The claim's strategy with each write given in `files` (by role) in place of the lab's. */
+export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>): Promise<StrategyDefinition> {
+  let result = definition;
+  for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
+    const path = files[role];
+    if (path !== undefined) result = await withWriteFromFile(result, role, path);
+  }
+  return result;
 }
 
 function analyzeErrorLine(path: string, error: AnalyzeError): string {
@@ -121,7 +133,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
 
 export interface CheckReport {
   scenario: string;
-  claim: { file: string; summary: string; complete: string | null };
+  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>> };
   fencing: boolean;
   coverage: Exploration['coverage'];
   method: Exploration['method'];
@@ -131,12 +143,12 @@ export interface CheckReport {
   exitCode: 0 | 1;
 }
 
-export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration, complete: string | null = null): CheckReport {
+export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration, writes: Partial<Record<WriteRole, string>> = {}): CheckReport {
   const groups = result.groups.map((group) => ({ ...group, unsafe: isUnsafe(group), link: witnessLink(scenario, settings, group.witness) }));
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
     scenario: scenario.id,
-    claim: { file, summary, complete },
+    claim: { file, summary, writes },
     fencing: settings.fencing,
     coverage: result.coverage,
     method: result.method,
@@ -158,7 +170,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${report.claim.complete ? ` --complete ${report.claim.complete}` : ''} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1

@@ -14,10 +14,10 @@ class UsageError extends Error {}
 
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
-                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--complete FILE]] [--db pglite|postgres://…] [--json]
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
-       npm run sim -- check <scenario> --claim FILE [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
+       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
                           (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
@@ -90,6 +90,8 @@ async function run(args: string[]): Promise<number> {
     fencing: { type: 'string' },
     strategy: { type: 'string' },
     claim: { type: 'string' },
+    heartbeat: { type: 'string' },
+    work: { type: 'string' },
     complete: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
@@ -98,11 +100,11 @@ async function run(args: string[]): Promise<number> {
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim.
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
-    const { claimStrategyFromFile, withCompletionFromFile } = await import('./check');
+    const { claimStrategyFromFile, withWritesFromFiles } = await import('./check');
     const { definition } = await claimStrategyFromFile(values.claim as string);
-    settings.definition = values.complete === undefined ? definition : await withCompletionFromFile(definition, values.complete as string);
-  } else if (values.complete !== undefined) {
-    throw new UsageError('--complete goes with --claim FILE');
+    settings.definition = await withWritesFromFiles(definition, writeFiles(values));
+  } else if (Object.keys(writeFiles(values)).length > 0) {
+    throw new UsageError('--heartbeat, --work and --complete go with --claim FILE');
   }
   let finish: Finish = { kind: 'round-robin' };
   if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
@@ -175,6 +177,8 @@ async function explore(args: string[]): Promise<number> {
 async function check(args: string[]): Promise<number> {
   const { values, positionals } = options(args, {
     claim: { type: 'string' },
+    heartbeat: { type: 'string' },
+    work: { type: 'string' },
     complete: { type: 'string' },
     fencing: { type: 'string' },
     method: { type: 'string' },
@@ -185,10 +189,11 @@ async function check(args: string[]): Promise<number> {
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
   const file = values.claim as string | undefined;
   if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
-  const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withCompletionFromFile } = await import('./check');
+  const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withWritesFromFiles } = await import('./check');
   const claim = await claimStrategyFromFile(file);
-  const summary = values.complete === undefined ? claim.summary : `${claim.summary}; completion: ${values.complete as string} (both fenced and unfenced)`;
-  const definition = values.complete === undefined ? claim.definition : await withCompletionFromFile(claim.definition, values.complete as string);
+  const writes = writeFiles(values);
+  const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${path} (fenced and unfenced alike)`)].join('; ');
+  const definition = await withWritesFromFiles(claim.definition, writes);
   const custom = { ...settings, definition };
   const db = guardCustomClaim(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
   try {
@@ -196,12 +201,22 @@ async function check(args: string[]): Promise<number> {
     const started = performance.now();
     const result = method === 'fast' ? await exploreFast(db, scenario, custom) : await exploreBruteForce(db, scenario, custom);
     const seconds = (performance.now() - started) / 1000;
-    const report = checkReport(scenario, custom, file, summary, result, (values.complete as string | undefined) ?? null);
+    const report = checkReport(scenario, custom, file, summary, result, writes);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {
     await db.close();
   }
+}
+
+/** The owner's writes given as files (--heartbeat, --work, --complete). */
+function writeFiles(values: { heartbeat?: unknown; work?: unknown; complete?: unknown }): Partial<Record<'heartbeat' | 'work' | 'complete', string>> {
+  const files: Partial<Record<'heartbeat' | 'work' | 'complete', string>> = {};
+  for (const role of ['heartbeat', 'work', 'complete'] as const) {
+    const path = values[role];
+    if (typeof path === 'string') files[role] = path;
+  }
+  return files;
 }
 
 async function openDatabase(spec: string, workers: string[]): Promise<LabDatabase> {

@@ -47,36 +47,39 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
 }
 
+/** The owner's writes someone may write, and the ids of their statements. */
+export const CUSTOM_WRITE_IDS = { heartbeat: 'your-heartbeat', work: 'your-work', complete: 'your-complete' } as const;
+
+export type WriteRole = keyof typeof CUSTOM_WRITE_IDS;
+
 /**
- * A completion someone wrote, for both the fenced and the unfenced write (it takes the fenced parameters:
- * $1 run, $2 generation, $3 result). Played only where running it again after a wait is what PostgreSQL
+ * An owner's write someone wrote (heartbeat, work or completion), for both the fenced and the unfenced write:
+ * it takes the role's fenced parameters. Played only where running it again after a wait is what PostgreSQL
  * does: its own WHERE names the row by `run_id = $1` and reads no other row, so after the wait PostgreSQL
  * re-checks that one row's newest version against the whole WHERE, as a fresh run does.
  */
-export function customCompletion(text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
-  if (shape.role !== 'complete') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a completion` };
+export function customWrite(role: WriteRole, text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
+  if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
   const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
   if (!byId) {
     return {
       ok: false,
-      reason:
-        'the lab replays a waiting completion only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)',
+      reason: `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)`,
     };
   }
+  const id = CUSTOM_WRITE_IDS[role];
   return {
     ok: true,
     statement: {
-      id: CUSTOM_COMPLETE_ID,
+      id,
       text: text.trim().replace(/;$/, ''),
       file,
-      params: roleParams('complete', true),
-      probe: { id: `${CUSTOM_COMPLETE_ID}-probe`, text: shape.probe.text, file },
+      params: roleParams(role, true),
+      probe: { id: `${id}-probe`, text: shape.probe.text, file },
       afterWait: { kind: 'recheck-row' },
     },
   };
 }
-
-export const CUSTOM_COMPLETE_ID = 'your-complete';
 
 /** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
 export function customClaimStrategy(text: string, shape: Shape, file: string | null): CustomClaim {

@@ -17,20 +17,24 @@ import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
 import type { Settings } from '../../src/sim/types';
-import { customClaimStrategy, customCompletion } from '../../src/strategies/custom';
+import { customClaimStrategy, customWrite, type WriteRole } from '../../src/strategies/custom';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay, wakesSeveralWaiters } from './differential';
 
 const root = join(__dirname, '../..');
 
-/** The lab's claim with the completion of `path` (fenced and unfenced alike). */
-async function completionSettings(path: string, fencing: boolean): Promise<Settings> {
+/** The lab's claim with the owner's writes of `files` (each fenced and unfenced alike). */
+async function writesSettings(files: Partial<Record<WriteRole, string>>, fencing: boolean): Promise<Settings> {
   const settings = await customSettings('src/strategies/skip-locked/claim-skip-locked.sql', fencing);
-  const text = readFileSync(join(root, path), 'utf8');
-  const analysis = await analyzeStatement(text, 'complete');
-  if (!analysis.ok) throw new Error(`${path}: ${analysis.error.message}`);
-  const built = customCompletion(text, analysis.shape, path);
-  if (!built.ok) throw new Error(`${path}: ${built.reason}`);
-  return { ...settings, definition: { ...settings.definition!, complete: { fenced: built.statement, unfenced: built.statement } } };
+  let definition = settings.definition!;
+  for (const [role, path] of Object.entries(files) as [WriteRole, string][]) {
+    const text = readFileSync(join(root, path), 'utf8');
+    const analysis = await analyzeStatement(text, role);
+    if (!analysis.ok) throw new Error(`${path}: ${analysis.error.message}`);
+    const built = customWrite(role, text, analysis.shape, path);
+    if (!built.ok) throw new Error(`${path}: ${built.reason}`);
+    definition = { ...definition, [role]: { fenced: built.statement, unfenced: built.statement } };
+  }
+  return { ...settings, definition };
 }
 
 async function customSettings(path: string, fencing: boolean): Promise<Settings> {
@@ -80,11 +84,17 @@ const UNSAFE = [
   { file: 'tests/ground-truth/claim-corpus/32-complete-by-id-only.sql', scenario: 'paused-worker', fencing: true, unsafe: 'split-ownership:123' },
 ] as const;
 
-describe('a custom completion with the text of the lab\'s fenced one', () => {
-  it.for(['paused-worker', 'crash-orphan'])('src/sql/complete-fenced.sql in %s (fencing on) gives the built-in groups exactly', async (id) => {
+const SAME_WRITES = [
+  { scenario: 'paused-worker', files: { complete: 'src/sql/complete-fenced.sql' } },
+  { scenario: 'crash-orphan', files: { complete: 'src/sql/complete-fenced.sql' } },
+  { scenario: 'heartbeat', files: { heartbeat: 'src/sql/heartbeat-fenced.sql', work: 'src/sql/work-fenced.sql', complete: 'src/sql/complete-fenced.sql' } },
+] as const;
+
+describe("custom owner's writes with the text of the lab's fenced ones", () => {
+  it.for(SAME_WRITES)('$files in $scenario (fencing on) give the built-in groups exactly', async ({ scenario: id, files }) => {
     const scenario = findScenario(id)!;
     const builtIn = await exploreFast(dbs.pglite, scenario, { strategy: 'skip-locked', fencing: true });
-    const custom = await exploreFast(dbs.pglite, scenario, await completionSettings('src/sql/complete-fenced.sql', true));
+    const custom = await exploreFast(dbs.pglite, scenario, await writesSettings(files, true));
     expect(builtIn.total).toBeGreaterThan(1);
     expect(custom.groups).toEqual(builtIn.groups);
   });
@@ -93,7 +103,7 @@ describe('a custom completion with the text of the lab\'s fenced one', () => {
 describe('an unsafe custom claim on a real server', () => {
   it.for(UNSAFE)('$file in $scenario: every witness ends the same on PostgreSQL, $unsafe included', async ({ file, scenario: id, fencing, unsafe }, { signal }) => {
     const scenario = findScenario(id)!;
-    const settings = file.includes('complete') ? await completionSettings(file, fencing) : await customSettings(file, fencing);
+    const settings = file.includes('complete') ? await writesSettings({ complete: file }, fencing) : await customSettings(file, fencing);
     const explored = await exploreFast(dbs.pglite, scenario, settings);
     expect(explored.groups.map((group) => group.key)).toContain(unsafe);
     const witnesses: ExploredSchedule[] = [];

@@ -137,7 +137,9 @@ describe('npm run sim -- check', () => {
     [['check', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /Unknown option '--strategy'/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'magic'], /--method takes fast or brute-force/],
     [['run', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /--claim and --strategy cannot go together/],
-    [['run', 'race', '--complete', SKIP_LOCKED], /--complete goes with --claim FILE/],
+    [['run', 'race', '--complete', SKIP_LOCKED], /--heartbeat, --work and --complete go with --claim FILE/],
+    [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--work', SKIP_LOCKED], /claim-skip-locked\.sql: refused \(returning-mismatch\)/],
+    [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--heartbeat', corpus('34-complete-by-generation-only.sql')], /refused/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--complete', join(dir, 'missing.sql')], /--complete .*missing\.sql: no such file/],
     [['run', 'race', '--claim', corpus('04-cte-without-lock.sql')], /refused: its finder takes no row lock/],
   ])('bad arguments %j: one line, exit 2', (args, message) => {

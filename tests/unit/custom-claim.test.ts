@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeStatement } from '../../src/sql/analyze';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy, customCompletion } from '../../src/strategies/custom';
+import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite } from '../../src/strategies/custom';
 
 const corpus = (name: string) => join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`);
 
@@ -59,14 +59,14 @@ describe('customClaimStrategy', () => {
   });
 });
 
-describe('customCompletion', () => {
+describe('customWrite (complete)', () => {
   it.each(['31-complete-fenced', '32-complete-by-id-only', '33-complete-by-status-only', '35-complete-fenced-and-running', '36-complete-not-done'])(
     '%s names its run by run_id = $1: run again after a wait (recheck-row)',
     async (name) => {
       const text = readFileSync(corpus(name), 'utf8');
       const analysis = await analyzeStatement(text, 'complete');
       if (!analysis.ok) throw new Error(analysis.error.message);
-      const built = customCompletion(text, analysis.shape, name);
+      const built = customWrite('complete', text, analysis.shape, name);
       if (!built.ok) throw new Error(built.reason);
       expect(built.statement.afterWait).toEqual({ kind: 'recheck-row' });
       expect(built.statement.params).toEqual(['run', 'generation', 'result']);
@@ -78,7 +78,7 @@ describe('customCompletion', () => {
     const text = readFileSync(corpus('34-complete-by-generation-only'), 'utf8');
     const analysis = await analyzeStatement(text, 'complete');
     if (!analysis.ok) throw new Error(analysis.error.message);
-    const built = customCompletion(text, analysis.shape, 'x');
+    const built = customWrite('complete', text, analysis.shape, 'x');
     expect(built.ok).toBe(false);
   });
 });
