@@ -6,7 +6,7 @@ import { STRATEGY_LABELS, type Scenario, type Trace } from '../sim/types';
 export function formatTrace(trace: Trace, scenario: Scenario): string {
   const lines: string[] = [];
   lines.push(`${scenario.title}`);
-  lines.push(`strategy: ${STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`);
+  lines.push(`strategy: ${trace.settings.definition?.label ?? STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`);
   lines.push(`schedule: ${trace.schedule.join(',')}`);
   lines.push('');
   lines.push(`${'#'.padStart(3)}  ${'clock'.padEnd(8)}  ${'who'.padEnd(8)}  ${'action'.padEnd(14)}  ${'result'.padEnd(8)}  what happened`);

@@ -14,9 +14,11 @@ class UsageError extends Error {}
 
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
-                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')}] [--db pglite|postgres://…] [--json]
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
-                          [--sample N [--seed N]] [--json]`;
+                          [--sample N [--seed N]] [--json]
+       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -27,7 +29,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'list') return list(rest);
   if (command === 'run') return run(rest);
   if (command === 'explore') return explore(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list, run and explore`);
+  if (command === 'check') return check(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore and check`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {
@@ -86,10 +89,23 @@ async function run(args: string[]): Promise<number> {
     finish: { type: 'string' },
     fencing: { type: 'string' },
     strategy: { type: 'string' },
+    claim: { type: 'string' },
+    heartbeat: { type: 'string' },
+    work: { type: 'string' },
+    complete: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  if (values.claim !== undefined) {
+    // A witness of `check`, replayed step by step with the same claim.
+    if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
+    const { claimStrategyFromFile, withWritesFromFiles } = await import('./check');
+    const { definition } = await claimStrategyFromFile(values.claim as string);
+    settings.definition = await withWritesFromFiles(definition, writeFiles(values));
+  } else if (Object.keys(writeFiles(values)).length > 0) {
+    throw new UsageError('--heartbeat, --work and --complete go with --claim FILE');
+  }
   let finish: Finish = { kind: 'round-robin' };
   if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
   if (values.finish !== undefined) {
@@ -108,7 +124,9 @@ async function run(args: string[]): Promise<number> {
     onInapplicable = 'skip';
   }
 
-  const db = await openDatabase((values.db as string | undefined) ?? 'pglite', scenario.workers.map((w) => w.id));
+  const spec = (values.db as string | undefined) ?? 'pglite';
+  let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
+  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardCustomClaim(db);
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
@@ -154,6 +172,51 @@ async function explore(args: string[]): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+async function check(args: string[]): Promise<number> {
+  const { values, positionals } = options(args, {
+    claim: { type: 'string' },
+    heartbeat: { type: 'string' },
+    work: { type: 'string' },
+    complete: { type: 'string' },
+    fencing: { type: 'string' },
+    method: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
+  const method = (values.method as string | undefined) ?? 'fast';
+  if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
+  const file = values.claim as string | undefined;
+  if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
+  const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withWritesFromFiles } = await import('./check');
+  const claim = await claimStrategyFromFile(file);
+  const writes = writeFiles(values);
+  const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${path} (fenced and unfenced alike)`)].join('; ');
+  const definition = await withWritesFromFiles(claim.definition, writes);
+  const custom = { ...settings, definition };
+  const db = guardCustomClaim(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
+  try {
+    const { exploreBruteForce, exploreFast } = await import('../engine/explore');
+    const started = performance.now();
+    const result = method === 'fast' ? await exploreFast(db, scenario, custom) : await exploreBruteForce(db, scenario, custom);
+    const seconds = (performance.now() - started) / 1000;
+    const report = checkReport(scenario, custom, file, summary, result, writes);
+    console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
+    return report.exitCode;
+  } finally {
+    await db.close();
+  }
+}
+
+/** The owner's writes given as files (--heartbeat, --work, --complete). */
+function writeFiles(values: { heartbeat?: unknown; work?: unknown; complete?: unknown }): Partial<Record<'heartbeat' | 'work' | 'complete', string>> {
+  const files: Partial<Record<'heartbeat' | 'work' | 'complete', string>> = {};
+  for (const role of ['heartbeat', 'work', 'complete'] as const) {
+    const path = values[role];
+    if (typeof path === 'string') files[role] = path;
+  }
+  return files;
 }
 
 async function openDatabase(spec: string, workers: string[]): Promise<LabDatabase> {

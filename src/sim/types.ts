@@ -3,7 +3,7 @@
  * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
  */
 
-import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyId } from '../strategies';
+import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -67,6 +67,11 @@ export interface Scenario {
 export interface Settings {
   strategy: Strategy;
   fencing: boolean;
+  /**
+   * A strategy built from statements someone wrote (see strategies/custom.ts), played instead of the
+   * built-in `strategy` names; absent for the built-in ones.
+   */
+  definition?: StrategyDefinition;
 }
 
 /** What a worker does when it is scheduled next. */

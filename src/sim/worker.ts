@@ -62,7 +62,7 @@ export function believesItOwns(worker: WorkerState): boolean {
  * learner typed would come from the settings here, as a StrategyDefinition built from its texts.
  */
 export function definitionOf(settings: Settings): StrategyDefinition {
-  return strategyDefinition(settings.strategy);
+  return settings.definition ?? strategyDefinition(settings.strategy);
 }
 
 export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
@@ -72,7 +72,7 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
     case 'selected': {
       const claim = definitionOf(settings).claim;
       if (claim.shape !== 'select-then-update' || !isSelectThenUpdateAction(claim.action)) {
-        throw new Error(`worker ${worker.id} selected a run, but the ${settings.strategy} claim has no update step`);
+        throw new Error(`worker ${worker.id} selected a run, but the ${definitionOf(settings).id} claim has no update step`);
       }
       return claim.action;
     }

@@ -1,0 +1,111 @@
+/**
+ * A strategy whose claim is a statement someone wrote (the CLI's `check --claim FILE`; later the browser's
+ * "Your SQL"), built from PostgreSQL's parse tree as the analyzer reads it. The claim's text runs exactly
+ * as written; the analyzer gives its NOWAIT probe; its after-wait behaviour must be one the engine already
+ * replays exactly on PGlite, or the strategy is refused with the reason. The owner's writes are the lab's.
+ */
+import type { Shape } from '../sql/analyze';
+import { SHARED_WRITES } from './shared';
+import { type AfterWait, type LabStatement, roleParams, type StatementText, type StrategyDefinition } from './types';
+
+/** The statement ids a custom claim brings (the prepared statements' names on PGlite; none is a lab file's). */
+export const CUSTOM_CLAIM_IDS = { claim: 'your-claim', probe: 'your-claim-probe', candidates: 'your-claim-candidates', relock: 'your-claim-relock' } as const;
+
+export type CustomClaim = { ok: true; definition: StrategyDefinition } | { ok: false; reason: string };
+
+/** Why the engine cannot follow this claim through a lock wait, or the after-wait recipe it replays exactly. */
+function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: AfterWait } | { ok: false; reason: string } {
+  const locks = shape.locks;
+  if (locks.length === 0) {
+    // PostgreSQL keeps what its CTE or sub-select found and re-checks the locked row against it (the
+    // analyzer's "resume" recipe); the engine can only relock a locking finder's rows or run a statement again.
+    return {
+      ok: false,
+      reason:
+        'its finder takes no row lock, so when its UPDATE waits PostgreSQL re-checks the locked row against the rows it found before waiting (corpus 04: two workers get the same run); the lab cannot replay that on PGlite yet: run it on a real server (live mode)',
+    };
+  }
+  if (locks.every((lock) => lock.wait !== 'wait')) return { ok: true, afterWait: { kind: 'cannot-wait' } };
+  const [lock] = locks;
+  const finder = shape.afterWait.lockingFinder;
+  if (locks.length !== 1 || !lock || !finder) {
+    return { ok: false, reason: 'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape' };
+  }
+  if (lock.strength !== 'update' && lock.strength !== 'no key update') {
+    return { ok: false, reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; run it on a real server (live mode)` };
+  }
+  if (lock.limit !== 1) {
+    return {
+      ok: false,
+      reason: `a waiting finder ${lock.limit === null ? 'without LIMIT' : `under LIMIT ${lock.limit}`}: the lab replays only a waiting finder under LIMIT 1 (after the wait it claims the first row it had found that still qualifies); run it on a real server (live mode)`,
+    };
+  }
+  if (finder.runParameter !== 1) {
+    return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; run it on a real server (live mode)' };
+  }
+  const text = (id: string, body: string): StatementText => ({ id, text: body, file });
+  return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
+}
+
+/** The owner's writes someone may write, and the ids of their statements. */
+export const CUSTOM_WRITE_IDS = { heartbeat: 'your-heartbeat', work: 'your-work', complete: 'your-complete' } as const;
+
+export type WriteRole = keyof typeof CUSTOM_WRITE_IDS;
+
+/**
+ * An owner's write someone wrote (heartbeat, work or completion), for both the fenced and the unfenced write:
+ * it takes the role's fenced parameters. Played only where running it again after a wait is what PostgreSQL
+ * does: its own WHERE names the row by `run_id = $1` and reads no other row, so after the wait PostgreSQL
+ * re-checks that one row's newest version against the whole WHERE, as a fresh run does.
+ */
+export function customWrite(role: WriteRole, text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
+  if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
+  const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
+  if (!byId) {
+    return {
+      ok: false,
+      reason: `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)`,
+    };
+  }
+  const id = CUSTOM_WRITE_IDS[role];
+  return {
+    ok: true,
+    statement: {
+      id,
+      text: text.trim().replace(/;$/, ''),
+      file,
+      params: roleParams(role, true),
+      probe: { id: `${id}-probe`, text: shape.probe.text, file },
+      afterWait: { kind: 'recheck-row' },
+    },
+  };
+}
+
+/** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
+export function customClaimStrategy(text: string, shape: Shape, file: string | null): CustomClaim {
+  if (shape.role !== 'claim') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a claim` };
+  const after = afterWaitOf(shape, file);
+  if (!after.ok) return after;
+  const claim = {
+    id: CUSTOM_CLAIM_IDS.claim,
+    text: text.trim().replace(/;$/, ''),
+    file,
+    params: roleParams('claim', true),
+    // Kept even for a claim that skips or fails instead of waiting: its UPDATE may still meet a row another
+    // worker holds, and a wait must never reach PGlite.
+    probe: { id: CUSTOM_CLAIM_IDS.probe, text: shape.probe.text, file },
+    afterWait: after.afterWait,
+  };
+  return {
+    ok: true,
+    definition: {
+      id: 'your-claim',
+      label: `Your claim (${file ?? 'typed'})`,
+      inWords: 'your claim',
+      lock: null,
+      raceQuestion: false,
+      claim: { shape: 'one-statement', claim },
+      ...SHARED_WRITES,
+    },
+  };
+}

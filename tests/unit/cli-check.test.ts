@@ -1,0 +1,152 @@
+/**
+ * `npm run sim -- check`: one exit code per answer. 0: no schedule ends in duplicate execution or split
+ * ownership; 1: some does; 2: bad input, as one line. The claims are the lab's file and corpus variants whose
+ * behaviour on PostgreSQL tests/ground-truth/claim-corpus.test.ts checks.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const projectRoot = join(__dirname, '../..');
+const corpus = (name: string) => join(projectRoot, 'tests/ground-truth/claim-corpus', name);
+const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
+
+function sim(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout: 240_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'lease-lab-check-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+interface Report {
+  total: number;
+  exitCode: number;
+  unsafeSchedules: number;
+  groups: { key: string; count: number; witness: string[]; unsafe: boolean; link: string }[];
+}
+
+describe('npm run sim -- check', () => {
+  it("the lab's own atomic claim as --claim: every race schedule is safe, exit 0", () => {
+    const { code, stdout, stderr } = sim('check', 'race', '--claim', SKIP_LOCKED);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^race: all \d+ schedules with your claim /);
+    expect(stdout).toMatch(/claim: FOR UPDATE SKIP LOCKED in the CTE candidate/);
+    expect(stdout).toMatch(/no anomaly/);
+    expect(stdout).toMatch(/exit 0\)$/m);
+  });
+
+  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', () => {
+    const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    expect(report.exitCode).toBe(1);
+    const unsafe = report.groups.filter((group) => group.unsafe);
+    expect(unsafe.map((group) => group.key)).toContain('duplicate-execution:123');
+    expect(report.unsafeSchedules).toBe(unsafe.reduce((sum, group) => sum + group.count, 0));
+    expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.total);
+    // The fence never stops the paused worker: its generation is still the run's.
+    expect(report.groups.some((group) => group.key.includes('stale-write-rejected'))).toBe(false);
+    const witness = unsafe[0]!;
+    expect(witness.witness.length).toBeGreaterThan(0);
+    expect(witness.link).toContain(`schedule=${witness.witness.join(',')}`);
+    expect(witness.link).toContain('claim=');
+  });
+
+  it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", () => {
+    const { code, stdout } = sim('check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'));
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
+    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution or split ownership \(exit 1\)$/m);
+  });
+
+  it('--complete: a completion by run id only lets the paused worker overwrite the new owner\'s run: split ownership, exit 1', () => {
+    const { code, stdout } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    const split = report.groups.find((group) => group.key === 'split-ownership:123')!;
+    expect(split.unsafe).toBe(true);
+    const replayed = sim('run', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--schedule', split.witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
+    expect(trace.anomalies.map((anomaly) => anomaly.kind)).toEqual(['split-ownership']);
+    expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
+  });
+
+  it('--complete: a completion without the run id is refused, exit 2', () => {
+    const { code, stdout, stderr } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('34-complete-by-generation-only.sql'));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/);
+  });
+
+  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', () => {
+    const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+    const report = JSON.parse(stdout) as Report;
+    const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
+    const replayed = sim('run', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--schedule', witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const own = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
+    expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
+    expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
+    // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
+    const builtIn = sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
+    expect(builtIn.code).toBe(0);
+    const trace = JSON.parse(builtIn.stdout) as { anomalies: { kind: string }[] };
+    expect(trace.anomalies.map((anomaly) => anomaly.kind)).toContain('stale-write-rejected');
+  });
+
+  it.each([
+    ['a syntax error, with its line and column', () => file('syntax.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('SKIP LOCKED', 'SKIPP LOCKED')), /syntax\.sql:8:14: syntax error: syntax error at or near "SKIPP"/],
+    ['a shape the analyzer refuses', () => file('jobs.sql', "UPDATE jobs SET status = 'running' WHERE id = 1 RETURNING run_id, lease_generation, lease_expires_at, cancel_requested"), /jobs\.sql: refused \(wrong-target\): the UPDATE changes a table other than runs/],
+    ['a finder without a lock (the engine cannot resume it yet)', () => corpus('04-cte-without-lock.sql'), /04-cte-without-lock\.sql: refused: its finder takes no row lock/],
+    ['a waiting FOR SHARE finder', () => corpus('05-for-share.sql'), /refused: a waiting FOR SHARE finder/],
+    ['a claim that takes two runs at once', () => corpus('23-limit-2-skip-locked.sql'), /23-limit-2-skip-locked\.sql: refused: one claim took 2 runs \(123, 124\)/],
+    ['a waiting finder under LIMIT 2', () => file('limit-2.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('LIMIT 1', 'LIMIT 2').replace(' SKIP LOCKED', '')), /refused: a waiting finder under LIMIT 2/],
+    ['a statement past the analyzer\'s length limit', () => file('long.sql', `${readFileSync(SKIP_LOCKED, 'utf8')}\n-- ${'x'.repeat(20_000)}`), /long\.sql: /],
+    ['bytes that are not a statement', () => file('binary.sql', '\u0000\u0001\u00ff\u0000garbage'), /binary\.sql: /],
+    ['a file far too large', () => file('huge.sql', 'x'.repeat(1_100_000)), /huge\.sql: 1100000 bytes, far more than a claim statement/],
+    ['an empty file', () => file('empty.sql', '  \n'), /empty\.sql: /],
+    ['a missing file', () => join(dir, 'missing.sql'), /--claim .*missing\.sql: no such file/],
+    ['a directory', () => dir, /: not a file/],
+  ])('%s: one line, exit 2', (_what, path, message) => {
+    const { code, stdout, stderr } = sim('check', 'race', '--claim', path());
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    [['check', 'race'], /check needs --claim FILE/],
+    [['check', 'nope', '--claim', SKIP_LOCKED], /unknown scenario "nope"/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--fencing', 'maybe'], /--fencing takes on or off/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /Unknown option '--strategy'/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'magic'], /--method takes fast or brute-force/],
+    [['run', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /--claim and --strategy cannot go together/],
+    [['run', 'race', '--complete', SKIP_LOCKED], /--heartbeat, --work and --complete go with --claim FILE/],
+    [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--work', SKIP_LOCKED], /claim-skip-locked\.sql: refused \(returning-mismatch\)/],
+    [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--heartbeat', corpus('34-complete-by-generation-only.sql')], /refused/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--complete', join(dir, 'missing.sql')], /--complete .*missing\.sql: no such file/],
+    [['run', 'race', '--claim', corpus('04-cte-without-lock.sql')], /refused: its finder takes no row lock/],
+  ])('bad arguments %j: one line, exit 2', (args, message) => {
+    const { code, stdout, stderr } = sim(...(args as string[]));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message as RegExp);
+  });
+});

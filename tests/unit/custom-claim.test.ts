@@ -1,0 +1,84 @@
+/**
+ * A claim someone wrote becomes a strategy only with an after-wait behaviour the engine replays exactly on
+ * PGlite; every other shape is refused with its reason. The claims are corpus variants whose behaviour on
+ * PostgreSQL tests/ground-truth/claim-corpus.test.ts checks.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { analyzeStatement } from '../../src/sql/analyze';
+import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite } from '../../src/strategies/custom';
+
+const corpus = (name: string) => join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`);
+
+async function build(name: string) {
+  const text = readFileSync(corpus(name), 'utf8');
+  const analysis = await analyzeStatement(text, 'claim');
+  if (!analysis.ok) throw new Error(analysis.error.message);
+  return { text, analysis, built: customClaimStrategy(text, analysis.shape, `${name}.sql`) };
+}
+
+describe('customClaimStrategy', () => {
+  it.each(['01-atomic-skip-locked', '03-nowait-no-retry', '06-for-share-skip-locked', '09-for-no-key-update-skip-locked', '17-update-eq-subselect-skip-locked'])(
+    '%s never waits at its finder: cannot-wait, with the analyzer\'s probe kept as the guard',
+    async (name) => {
+      const { analysis, built } = await build(name);
+      if (!built.ok || built.definition.claim.shape !== 'one-statement') throw new Error(`refused: ${built.ok ? 'two steps' : built.reason}`);
+      const claim = built.definition.claim.claim;
+      expect(claim.afterWait).toEqual({ kind: 'cannot-wait' });
+      expect(claim.id).toBe(CUSTOM_CLAIM_IDS.claim);
+      expect(claim.params).toEqual(['worker', 'leaseSeconds']);
+      expect(claim.probe?.text).toBe(analysis.ok ? analysis.shape.probe.text : '');
+      expect(claim.text).not.toMatch(/;\s*$/);
+    },
+  );
+
+  it.each(['02-for-update-wait', '10-for-no-key-update', '16-update-eq-subselect-for-update', '26-for-update-wait-pending-only'])(
+    '%s waits under LIMIT 1: relock-found with the analyzer\'s candidates and relock',
+    async (name) => {
+      const { analysis, built } = await build(name);
+      if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error('refused');
+      const after = built.definition.claim.claim.afterWait;
+      if (after.kind !== 'relock-found') throw new Error(after.kind);
+      expect(after.candidates.text).toBe(analysis.shape.afterWait.lockingFinder?.candidates);
+      expect(after.relock.text).toBe(analysis.shape.afterWait.lockingFinder?.relock);
+    },
+  );
+
+  it.each([
+    ['04-cte-without-lock', /finder takes no row lock/],
+    ['19-cte-no-lock-recheck-in-update', /finder takes no row lock/],
+    ['24-materialized-cte-without-lock', /finder takes no row lock/],
+    ['05-for-share', /a waiting FOR SHARE finder/],
+    ['20-update-every-claimable', /finder takes no row lock/],
+    ['27-for-update-wait-param-in-finder', /depend on the worker's parameters/],
+  ])('%s is refused: %s', async (name, reason) => {
+    const { built } = await build(name);
+    expect(built.ok).toBe(false);
+    if (!built.ok) expect(built.reason).toMatch(reason);
+  });
+});
+
+describe('customWrite (complete)', () => {
+  it.each(['31-complete-fenced', '32-complete-by-id-only', '33-complete-by-status-only', '35-complete-fenced-and-running', '36-complete-not-done'])(
+    '%s names its run by run_id = $1: run again after a wait (recheck-row)',
+    async (name) => {
+      const text = readFileSync(corpus(name), 'utf8');
+      const analysis = await analyzeStatement(text, 'complete');
+      if (!analysis.ok) throw new Error(analysis.error.message);
+      const built = customWrite('complete', text, analysis.shape, name);
+      if (!built.ok) throw new Error(built.reason);
+      expect(built.statement.afterWait).toEqual({ kind: 'recheck-row' });
+      expect(built.statement.params).toEqual(['run', 'generation', 'result']);
+      expect(built.statement.probe?.text).toBe(analysis.shape.probe.text);
+    },
+  );
+
+  it('34-complete-by-generation-only matches by generation alone: refused', async () => {
+    const text = readFileSync(corpus('34-complete-by-generation-only'), 'utf8');
+    const analysis = await analyzeStatement(text, 'complete');
+    if (!analysis.ok) throw new Error(analysis.error.message);
+    const built = customWrite('complete', text, analysis.shape, 'x');
+    expect(built.ok).toBe(false);
+  });
+});
