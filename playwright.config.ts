@@ -1,4 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
+// Specs import the lab's own modules (scenario lists, strategy labels), some of which import `file.sql?raw`
+// as Vite does: the loader lets Playwright's Node read them too, in the runner and in every worker.
+import './scripts/raw-loader.mjs';
 
 /**
  * Browser tests in Debian's Chromium (no browser download) against the built app served by
