@@ -4,7 +4,7 @@
  * For measuring how the timeline copes with thousands of steps.
  */
 import { clockIso } from '../../src/sim/clock';
-import { initialWorker } from '../../src/sim/worker';
+import { initialWorker } from '../../src/sim/simulated-worker';
 import type { RunRow, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 
 const CYCLE = ['claim', 'commit', 'work', 'heartbeat', 'work', 'complete'] as const;

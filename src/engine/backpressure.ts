@@ -11,7 +11,7 @@ import type { BackpressureDatabase, BackpressureStatement, BackpressureTransacti
 import { arrivalsFor } from '../sim/backpressure/arrivals';
 import { totalRuns } from '../sim/backpressure/presets';
 import type { Arrival, BackpressureAction, BackpressureConfig, BackpressureWorker, ClaimPolicy, ClaimRecord, LaneResult, Limit, TickMetrics } from '../sim/backpressure/types';
-import { nextAction, turnOrder, workerIds } from '../sim/backpressure/worker';
+import { nextBackpressureAction, turnOrder, workerIds } from '../sim/backpressure/simulated-worker';
 import { clockIso } from '../sim/clock';
 import type { Row, StatementOutcome } from '../sim/types';
 import type { SqlId } from '../sql/registry';
@@ -24,7 +24,7 @@ export const MAX_SECONDS = 200_000;
 const CLIENTS = 'clients';
 const OBSERVER = 'observer';
 
-export const CLAIM_SQL: Record<ClaimPolicy, SqlId> = { fifo: 'claim-fifo-tenant', fair: 'claim-fair-tenant' };
+export const CLAIM_POLICY_SQL: Record<ClaimPolicy, SqlId> = { fifo: 'claim-fifo-tenant', fair: 'claim-fair-tenant' };
 
 const limit = (value: Limit): number => value ?? NO_LIMIT;
 
@@ -32,7 +32,7 @@ const limit = (value: Limit): number => value ?? NO_LIMIT;
 export function claimStatements(policy: ClaimPolicy, worker: string, config: BackpressureConfig): BackpressureStatement[] {
   return [
     { sqlId: 'backpressure-claim-lock', params: [] },
-    { sqlId: CLAIM_SQL[policy], params: [worker, limit(config.maxActiveRuns), limit(config.maxActivePerTenant)] },
+    { sqlId: CLAIM_POLICY_SQL[policy], params: [worker, limit(config.maxActiveRuns), limit(config.maxActivePerTenant)] },
   ];
 }
 
@@ -104,7 +104,7 @@ export class BackpressureSimulation {
     const arrivals = this.arrivingAt(second);
     const moves: { worker: BackpressureWorker; action: BackpressureAction }[] = [];
     for (const worker of turnOrder(this.workers, second)) {
-      const action = nextAction(worker, second);
+      const action = nextBackpressureAction(worker, second);
       if (action !== null) moves.push({ worker, action });
     }
     const previous = this.ticks.at(-1);

@@ -15,7 +15,7 @@ import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedu
 import type { Scenario, Settings, Trace, WorkerId } from '../sim/types';
 import { Simulation } from './simulation';
 
-export interface ExploreOptions {
+export interface EnumerateOptions {
   /** Stop after this many complete schedules; the answer then says it was cut. */
   limit?: number;
   /** Steps a stuck worker (spec.stuck) may take in one schedule. */
@@ -49,7 +49,7 @@ export function environmentLane(scenario: Scenario): string[] {
   return scenario.script.filter((token) => !isWorkerToken(token));
 }
 
-export async function enumerateSchedules(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Enumeration> {
+export async function enumerateSchedules(db: LabDatabase, scenario: Scenario, settings: Settings, options: EnumerateOptions = {}): Promise<Enumeration> {
   const schedules: ExploredSchedule[] = [];
   const explorer = exploreSchedules(db, scenario, settings, options);
   for (;;) {
@@ -64,7 +64,7 @@ export async function* exploreSchedules(
   db: LabDatabase,
   scenario: Scenario,
   settings: Settings,
-  options: ExploreOptions = {},
+  options: EnumerateOptions = {},
 ): AsyncGenerator<ExploredSchedule, { cut: boolean }> {
   const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
   const limit = options.limit ?? DEFAULT_LIMIT;
@@ -122,7 +122,7 @@ export async function seededSchedules(
   settings: Settings,
   count: number,
   seed: number,
-  options: Pick<ExploreOptions, 'stuckStepLimit'> & {
+  options: Pick<EnumerateOptions, 'stuckStepLimit'> & {
     /** Called with each schedule as it is found; with it, the schedules are not also kept and returned. */
     onSchedule?: (explored: ExploredSchedule) => void;
   } = {},

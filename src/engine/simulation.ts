@@ -23,7 +23,7 @@ import type {
   WorkerId,
   WorkerState,
 } from '../sim/types';
-import { believesItOwns, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/worker';
+import { believesItOwns, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement } from '../strategies';
 
 const OPERATOR: SessionId = 'OP';

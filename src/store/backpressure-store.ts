@@ -98,7 +98,7 @@ export function linkOf(state: BackpressureState): string {
   return encodeBackpressureLink({ presetId: state.presetId, config: state.config, at: state.at });
 }
 
-export const SPEEDS = [10, 30, 60, 120] as const;
+export const BACKPRESSURE_SPEEDS = [10, 30, 60, 120] as const;
 
 export function createBackpressureStore(deps: BackpressureDeps): BackpressureStore {
   let engine: BackpressureEngine | null = null;

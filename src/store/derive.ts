@@ -5,7 +5,7 @@
 import { byFirstStep, detectAnomalies } from '../sim/anomalies';
 import { clockLabel, secondsOf } from '../sim/clock';
 import type { Anomaly, LockHolding, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
-import { isFinished, whyCannotMove } from '../sim/worker';
+import { isFinished, whyCannotMove } from '../sim/simulated-worker';
 
 /** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
 export interface Snapshot {

@@ -19,7 +19,7 @@ export interface Prefs {
   speed: number;
 }
 
-export const SPEEDS = [0.5, 1, 2, 4] as const;
+export const PLAYBACK_SPEEDS = [0.5, 1, 2, 4] as const;
 export const DEFAULT_PREFS: Prefs = { theme: 'system', speed: 1 };
 
 export type { StorageLike };
@@ -54,7 +54,7 @@ export const PREFS_FORMAT: SavedFormat<Prefs> = {
   decode(value) {
     const data = value as Partial<Prefs>;
     const theme = data.theme === 'light' || data.theme === 'dark' ? data.theme : 'system';
-    const speed = SPEEDS.find((s) => s === data.speed) ?? DEFAULT_PREFS.speed;
+    const speed = PLAYBACK_SPEEDS.find((s) => s === data.speed) ?? DEFAULT_PREFS.speed;
     return { theme, speed };
   },
   encode: (prefs) => ({ theme: prefs.theme, speed: prefs.speed }),

@@ -3,7 +3,7 @@
  * until nothing more can happen. It reads the store directly, so speed changes apply at once.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import { DEFAULT_PREFS, SPEEDS } from './persist';
+import { DEFAULT_PREFS, PLAYBACK_SPEEDS } from './persist';
 import type { LabDeps, LabState, PlaybackSlice } from './types';
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -45,7 +45,7 @@ export function createPlaybackSlice(deps: LabDeps): StateCreator<LabState, [], [
         else get().play();
       },
       setSpeed(speed) {
-        if ((SPEEDS as readonly number[]).includes(speed)) set({ speed });
+        if ((PLAYBACK_SPEEDS as readonly number[]).includes(speed)) set({ speed });
       },
     };
   };

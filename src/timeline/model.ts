@@ -8,7 +8,7 @@ import { findScenario } from '../scenarios';
 import { detectAnomalies } from '../sim/anomalies';
 import { secondsOf } from '../sim/clock';
 import type { Actor, Anomaly, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
-import { believesItOwns } from '../sim/worker';
+import { believesItOwns } from '../sim/simulated-worker';
 
 /** Extra room, in slots, where the virtual clock moves between two steps: the visible gap. */
 export const CLOCK_GAP_SLOTS = 0.6;

@@ -1,4 +1,4 @@
-import { SPEEDS } from '../store/persist';
+import { PLAYBACK_SPEEDS } from '../store/persist';
 import { useLab } from '../store/react';
 import { useReady } from './hooks';
 
@@ -33,7 +33,7 @@ export function PlaybackControls() {
       <label className="inline-field">
         <span>Speed</span>
         <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
-          {SPEEDS.map((s) => (
+          {PLAYBACK_SPEEDS.map((s) => (
             <option key={s} value={s}>
               {s} step{s === 1 ? '' : 's'}/s
             </option>

@@ -36,7 +36,7 @@ interface Engine {
 /**
  * The rest of PGlite's file bundle: the lab starts with only the files its own statements read (see
  * bootLab's `bundle`). Anything else that runs SQL on PGlite (the console, the backpressure lab) waits
- * for this; it is fetched once the learner pauses (see whenIdle), or at once when something needs it.
+ * for this; it is fetched once the learner pauses (see whenRequestsPause), or at once when something needs it.
  */
 let completeBundle: () => Promise<void> = () => Promise.resolve();
 
@@ -62,7 +62,7 @@ ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(e
 ready.then(
   ({ pglite }) => {
     lastRequestAt = performance.now();
-    whenIdle(() => {
+    whenRequestsPause(() => {
       // Failures are reported to whatever needs the bundle, when it asks.
       completeBundle().catch(() => undefined);
       warmUp(pglite);
@@ -72,9 +72,9 @@ ready.then(
 );
 
 /** Runs `then` once no request has come for WARM_UP_WHEN_IDLE_MS and none is in flight. */
-function whenIdle(then: () => void): void {
+function whenRequestsPause(then: () => void): void {
   const wait = lastRequestAt + WARM_UP_WHEN_IDLE_MS - performance.now();
-  if (wait > 0 || requestsInFlight > 0) setTimeout(() => whenIdle(then), Math.max(wait, 50));
+  if (wait > 0 || requestsInFlight > 0) setTimeout(() => whenRequestsPause(then), Math.max(wait, 50));
   else then();
 }
 

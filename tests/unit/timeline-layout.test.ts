@@ -1,6 +1,6 @@
 /** The timeline's layout, on traces recorded by the real engine (PGlite) and on small hand-built ones. */
 import { byFirstStep } from '../../src/sim/anomalies';
-import { initialWorker } from '../../src/sim/worker';
+import { initialWorker } from '../../src/sim/simulated-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Settings, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 import { ANOMALY_NAMES } from '../../src/timeline/describe';

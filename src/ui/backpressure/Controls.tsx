@@ -1,5 +1,5 @@
 import { formatSeconds } from '../../charts/draw';
-import { allDone, lastShowable, SPEEDS } from '../../store/backpressure-store';
+import { allDone, lastShowable, BACKPRESSURE_SPEEDS } from '../../store/backpressure-store';
 import { useBackpressure } from './context';
 
 export function Controls() {
@@ -24,7 +24,7 @@ export function Controls() {
       <label className="bp-speed">
         Speed{' '}
         <select value={s.speed} onChange={(e) => s.setSpeed(Number(e.target.value))}>
-          {SPEEDS.map((speed) => (
+          {BACKPRESSURE_SPEEDS.map((speed) => (
             <option key={speed} value={speed}>
               {speed} s per second
             </option>

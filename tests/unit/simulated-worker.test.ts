@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { race } from '../../src/scenarios/race';
 import { stuckHeartbeat } from '../../src/scenarios/stuck-heartbeat';
 import type { RunRow, WorkerState } from '../../src/sim/types';
-import { initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../../src/sim/worker';
+import { initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../../src/sim/simulated-worker';
 
 const owner = (over: Partial<WorkerState> = {}): WorkerState => ({
   ...initialWorker({ id: 'A' }),

@@ -9,7 +9,7 @@ export function workerIds(count: number): string[] {
 }
 
 /** The worker's move this second, or null while its model call is still running. */
-export function nextAction(worker: BackpressureWorker, second: number): BackpressureAction | null {
+export function nextBackpressureAction(worker: BackpressureWorker, second: number): BackpressureAction | null {
   if (worker.runId === null) return 'claim';
   if (worker.callDueAt === null) return 'call-start';
   return second >= worker.callDueAt ? 'call-finish' : null;
