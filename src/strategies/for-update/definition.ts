@@ -2,10 +2,13 @@
 import { SHARED_WRITES } from '../shared';
 import { mayWait, strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
+import claimNowait from '../nowait/claim-nowait.sql?raw';
 import claimCandidates from './claim-candidates.sql?raw';
 import claimForUpdate from './claim-for-update.sql?raw';
-import probeClaimForUpdate from './probe-claim-for-update.sql?raw';
 import relockCandidate from './relock-candidate.sql?raw';
+
+/** Its NOWAIT probe is the NOWAIT strategy's claim: the same row test, failing with 55P03 where this one would wait. */
+const PROBE = strategyText('nowait', 'claim-nowait', claimNowait);
 
 export const forUpdate = {
   id: 'for-update',
@@ -15,7 +18,7 @@ export const forUpdate = {
   raceQuestion: false,
   claim: {
     shape: 'one-statement',
-    claim: mayWait(strategyText('for-update', 'claim-for-update', claimForUpdate), roleParams('claim', true), strategyText('for-update', 'probe-claim-for-update', probeClaimForUpdate), {
+    claim: mayWait(strategyText('for-update', 'claim-for-update', claimForUpdate), roleParams('claim', true), PROBE, {
       kind: 'relock-found',
       candidates: strategyText('for-update', 'claim-candidates', claimCandidates),
       relock: strategyText('for-update', 'relock-candidate', relockCandidate),
