@@ -10,6 +10,7 @@ import type { PGliteLab } from '../../src/db/pglite-lab';
 import { runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
 import { CHALLENGES, findChallenge } from '../../src/lessons/challenges';
+import { parseProgress } from '../../src/lessons/progress';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { ScheduleError } from '../../src/sim/schedule';
 import type { Scenario, Settings, Trace } from '../../src/sim/types';
@@ -210,5 +211,33 @@ describe('each challenge is won on exactly its condition', () => {
     const challenge = findChallenge('lost-lease')!;
     const paused = challenge.judge(await play(scenarioOf('lost-lease'), challenge.settings, ['A', 'A', 'A', 'pause:A', '+61', 'B', 'B', 'resume:A', 'A']));
     expect(paused).toMatchObject({ won: false, message: expect.stringMatching(/pause:A/) });
+  });
+});
+
+describe('saved progress from before the puzzles', () => {
+  it('reads every challenge a learner won or took hints on in the first five, under the same ids', () => {
+    const saved = JSON.stringify({
+      version: 1,
+      chapters: {},
+      quiz: {},
+      predictions: {},
+      challenges: {
+        'double-run': { won: true, wonAt: 1700000000000, hints: 3 },
+        'atomic-race': { won: true, wonAt: 1700000001000, hints: 0 },
+        'split-ownership': { won: false, wonAt: null, hints: 2 },
+        'sticky-cancel': { won: true, wonAt: 1700000002000, hints: 1 },
+        'free-stuck': { won: false, wonAt: null, hints: 1 },
+      },
+      currentChapter: null,
+    });
+    const parsed = parseProgress(saved);
+    expect(parsed.notice).toBeNull();
+    expect(parsed.progress.challenges).toEqual({
+      'double-run': { won: true, wonAt: 1700000000000, hints: 3 },
+      'atomic-race': { won: true, wonAt: 1700000001000, hints: 0 },
+      'split-ownership': { won: false, wonAt: null, hints: 2 },
+      'sticky-cancel': { won: true, wonAt: 1700000002000, hints: 1 },
+      'free-stuck': { won: false, wonAt: null, hints: 1 },
+    });
   });
 });
