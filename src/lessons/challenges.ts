@@ -75,7 +75,7 @@ const doubleRun: Challenge = {
       const calls = paidCalls(trace, 124).length;
       return verdict(
         true,
-        `${listWorkers(second.workers)} both held a claim on run 124 and both paid for it (${plural(calls, 'model call')}), while run 123 had one owner. Nobody started at the same moment: the reads only had to fall between one SELECT and its UPDATE.`,
+        `${listWorkers(second.workers)} both held a claim on run 124 and both paid for it (${plural(calls, 'model call')}), while run 123 had one owner. A had claimed run 123 alone; the two reads of run 124 only had to fall between one SELECT and its UPDATE.`,
         second.steps,
       );
     }
@@ -92,7 +92,7 @@ const atomicRace: Challenge = {
   title: 'Take run 123 from A without moving the clock',
   goal: 'With the atomic claim, let A claim run 123 first. Then get B to pay for a model call on run 123, with the clock standing still (no +N steps) and no run executed twice.',
   lesson:
-    'A claim is not a claim until it commits. While A\'s transaction is open its row lock keeps every other claim off run 123 (SKIP LOCKED passes over it, plain FOR UPDATE waits, NOWAIT fails), so there is no window to slip into. But when A dies before committing, its transaction rolls back and the run is pending again at once, with no lease to wait out. After the commit, only the lease can free it.',
+    'A claim is not a claim until it commits. While A\'s transaction is open its row lock keeps every other claim off run 123 (SKIP LOCKED passes over it, plain FOR UPDATE waits, NOWAIT fails), so there is no window to slip into. But when A\'s process dies before committing, Postgres sees its connection close and rolls the transaction back: the run is pending again at once, with no lease to wait out. (A machine that vanishes without closing its connection keeps the lock until the server notices, through idle_in_transaction_session_timeout or TCP keepalives.) After the commit, only the lease can free it.',
   scenarioId: 'race',
   settings: ATOMIC,
   chapterId: 'atomic-claim',
@@ -286,7 +286,7 @@ const atomicDuplicate: Challenge = {
     if (early || !trace) return early!;
     const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution');
     if (duplicate) {
-      return verdict(true, `${duplicate.message} Fencing was on all along: it rejects the stale owner's next write to the row, but the model calls were paid before anyone could check.`, duplicate.steps);
+      return verdict(true, `${duplicate.message} Fencing was on all along: it rejects any later write by the stale owner, but the model calls were paid before anything checked.`, duplicate.steps);
     }
     const takeover = trace.steps.find((step) => isClaim(step) && step.verdict === 'ok' && step.workers.some((w) => w.id !== step.actor && w.runId === step.runId && w.phase === 'owner'));
     if (takeover) return verdict(false, `${takeover.actor} took run ${takeover.runId} over at ${stepLabel(takeover)} while its first owner still believed it owned it. Both owners have to pay for a model call on it.`, [takeover.index]);
