@@ -1,169 +1,193 @@
 /**
- * Be the scheduler: challenges the learner plays in the lab. Each is judged from the trace of the run
- * the app currently shows (a pure function of the trace), with three hints of increasing help.
+ * Be the scheduler: challenges the learner plays in the lab, in the spirit of The Deadlock Empire (you
+ * are the scheduler and try to break the code). Each is judged from the trace of the run the app shows
+ * (a pure function of its steps), on exactly the condition its goal states, with three hints of
+ * increasing help. None is won by the scenario's own script, by a prefix of it or by one worker moving
+ * alone: tests/unit/lesson-challenges.test.ts plays those against every challenge.
  */
 import { findScenario } from '../scenarios';
 import { listWorkers } from '../sim/anomalies';
-import { isClockToken } from '../sim/schedule';
-import type { Settings, Trace, TraceStep } from '../sim/types';
-import { ATOMIC_STRATEGY_IDS } from '../strategies';
-import { baseScenarioId } from './trace-read';
-import type { Challenge, Judgement } from './types';
+import { clockLabel } from '../sim/clock';
+import type { Settings, Strategy, Trace, TraceStep } from '../sim/types';
+import { ATOMIC_STRATEGY_IDS, STRATEGY_IDS, strategyDefinition } from '../strategies';
+import { notPlayable, type PlayedWith, plural, stepLabel, tokensOfKind, verdict } from './challenge-judging';
+import type { Challenge } from './types';
 
 const NAIVE: Settings = { strategy: 'naive', fencing: false };
+const CAS: Settings = { strategy: 'cas', fencing: true };
 const ATOMIC: Settings = { strategy: 'skip-locked', fencing: true };
 const ATOMIC_UNFENCED: Settings = { strategy: 'skip-locked', fencing: false };
+const FOR_UPDATE: Settings = { strategy: 'for-update', fencing: true };
+const NOWAIT: Settings = { strategy: 'nowait', fencing: true };
 
-const ATOMIC_STRATEGIES: readonly string[] = ATOMIC_STRATEGY_IDS;
+const ATOMIC_CLAIMS: PlayedWith = { strategies: ATOMIC_STRATEGY_IDS, why: 'is about the atomic claim' };
+const SELECT_THEN_UPDATE_IDS: readonly Strategy[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).claim.shape === 'select-then-update');
+const ANY_CLAIM: PlayedWith = { strategies: STRATEGY_IDS, why: 'is played with one of the lab’s claims' };
 
-function verdict(won: boolean, message: string, steps: number[] = []): Judgement {
-  return { won, message, steps };
+/** The paid model calls on a run (a resumed step was paid for when it was first issued). */
+function paidCalls(trace: Trace, runId: number): TraceStep[] {
+  return trace.steps.filter((step) => step.action === 'work' && !step.resumed && step.verdict === 'ok' && step.runId === runId);
 }
 
-function noTrace(trace: Trace | null, scenarioIds: readonly string[] | null): Judgement | null {
-  if (!trace) return verdict(false, 'Open the challenge in the lab and play a schedule; your run is checked as you go.');
-  if (scenarioIds && !scenarioIds.includes(baseScenarioId(trace.scenario))) {
-    const wanted = scenarioIds.map((id) => `"${findScenario(id)?.title ?? id}"`).join(' or ');
-    return verdict(false, `This run is of another scenario. The challenge is played on ${wanted}: use "Open in the lab".`);
-  }
-  return null;
+function duplicateOf(trace: Trace, runId: number) {
+  return trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution' && anomaly.runId === runId);
 }
 
-function stepLabel(step: TraceStep): string {
-  return `step ${step.index + 1}`;
+/** The first step at which a worker went from wanting to own this run to having claimed it. */
+function claimOf(trace: Trace, actor: string, runId: number): TraceStep | undefined {
+  return trace.steps.find((step) => step.actor === actor && step.verdict === 'ok' && step.runId === runId && step.workers.find((w) => w.id === actor)?.generation !== null && isClaim(step));
 }
 
-function sameSchedule(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((token, i) => token === b[i]);
+function isClaim(step: TraceStep): boolean {
+  return step.action === 'claim' || step.action === 'naive-update' || step.action === 'cas-claim';
 }
+
+// ---- 1. The naive race, away from the start --------------------------------------------------------
 
 const doubleRun: Challenge = {
   id: 'double-run',
-  title: 'Make run 123 execute twice',
-  goal: 'With the naive claim (SELECT, then UPDATE), schedule workers A and B so that both pay for model calls on run 123. Build the interleaving yourself, one step at a time; it can be done in six steps.',
-  lesson: 'The naive claim is broken by timing alone: both reads happen before either write, and the blind UPDATE lets both claims through.',
-  scenarioId: 'race',
+  title: 'Make run 124 execute twice',
+  goal: 'Three workers and the naive claim (SELECT, then UPDATE). Get two workers to pay for model calls on run 124, while run 123, the oldest, is executed by one worker only.',
+  lesson:
+    'The naive claim breaks wherever two reads of the same run fall between one worker\'s SELECT and its UPDATE: not only at the start, and not only on the first run. A schedule where each worker writes before the next one reads looks safe, which is why this bug survives tests.',
+  scenarioId: 'three-workers',
   settings: NAIVE,
   chapterId: 'select-then-update',
   hints: [
-    'A worker on the naive claim takes two steps to claim: first it reads (SELECT), then it writes (UPDATE).',
-    'What if both workers read before either of them writes?',
-    'Try A, B, A, B: both read run 123, then both write it. One more step for each worker and both have paid for the same run.',
+    'Every worker reads the oldest pending run. While run 123 is pending, that is the run everyone reads.',
+    'Let one worker claim run 123 (its SELECT and its UPDATE) before anyone else reads. What does the next reader see?',
+    'Try A, A; then B and C both read (B, C), both write (B, C) and both work (B, C).',
   ],
-  solution: ['A', 'B', 'A', 'B', 'A', 'B'],
+  solution: ['A', 'A', 'B', 'C', 'B', 'C', 'B', 'C'],
   judge(trace) {
-    const early = noTrace(trace, ['race']);
+    const early = notPlayable(trace, ['three-workers'], { strategies: ['naive'], why: 'is about the naive claim' });
     if (early || !trace) return early!;
-    if (trace.settings.strategy !== 'naive') {
-      return verdict(false, 'This challenge is about the naive claim: set the claim back to "Naive SELECT then UPDATE".');
-    }
-    const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution' && anomaly.runId === 123);
-    if (duplicate) {
-      if (sameSchedule(trace.schedule, findScenario('race')?.script ?? [])) {
-        return verdict(false, "That is the scenario's own script. Be the scheduler: start from an empty schedule and build the interleaving yourself.");
-      }
-      const size = trace.schedule.length;
-      const calls = trace.steps.filter((step) => step.action === 'work' && !step.resumed && step.runId === 123).length;
+    const first = duplicateOf(trace, 123);
+    if (first) {
       return verdict(
-        true,
-        `${listWorkers(duplicate.workers)} both held a claim on run 123 and both paid for it: ${calls} model call${calls === 1 ? '' : 's'} paid so far, with two owners. You used ${size} step${size === 1 ? '' : 's'}${size <= 6 ? ', as few as it takes.' : '; it can be done in 6.'}`,
-        duplicate.steps,
+        false,
+        `${first.message} That is the race everyone finds first. This challenge wants run 124 executed twice and run 123 by one worker only: press Reset and let one worker claim run 123 alone.`,
+        first.steps,
       );
     }
-    const reads = trace.steps.filter((step) => step.action === 'select' && step.verdict === 'ok' && step.runId === 123);
-    if (reads.length < 2) {
-      return verdict(false, 'No duplicate yet. For both workers to claim run 123, both have to read it as pending first.');
+    const second = duplicateOf(trace, 124);
+    if (second) {
+      const calls = paidCalls(trace, 124).length;
+      return verdict(
+        true,
+        `${listWorkers(second.workers)} both held a claim on run 124 and both paid for it (${plural(calls, 'model call')}), while run 123 had one owner. A had claimed run 123 alone; the two reads of run 124 only had to fall between one SELECT and its UPDATE.`,
+        second.steps,
+      );
     }
-    return verdict(false, 'Both workers have read run 123. Keep going: a duplicate shows up once both have claimed it and each has paid for a model call.');
+    const readers = new Set(trace.steps.filter((s) => s.action === 'select' && s.verdict === 'ok' && s.runId === 124).map((s) => s.actor));
+    if (readers.size >= 2) return verdict(false, `${listWorkers([...readers].sort())} have read run 124 as pending. Keep going: both have to write their claim and pay for a model call.`);
+    return verdict(false, readers.size === 1 ? 'One worker has read run 124. For a duplicate a second one has to read it before the first one writes.' : 'Nobody has read run 124 yet: a worker only reads it once run 123 is no longer pending.');
   },
 };
 
+// ---- 2. The atomic claim with the clock still ------------------------------------------------------
+
 const atomicRace: Challenge = {
   id: 'atomic-race',
-  title: 'Try to make the atomic claim double-execute',
-  goal: 'Same two workers, but with the atomic claim. Use any interleaving, pause, resume or crash a worker, cancel or kill a run: try to make a run execute twice. One rule: keep the clock still (no +N steps). The challenge is complete when the two claims overlap in time (one worker claims while the other\'s claim transaction is still open) and you have seen what happens.',
+  title: 'Take run 123 from A without moving the clock',
+  goal: 'With the atomic claim, let A claim run 123 first. Then get B to pay for a model call on run 123, with the clock standing still (no +N steps) and no run executed twice.',
   lesson:
-    'The first claim locks the row it chose and holds the lock until its transaction ends. A second claim cannot take a locked row: SKIP LOCKED passes over it, plain FOR UPDATE waits and then re-checks it, NOWAIT fails. Choosing and taking are one statement, so there is no window to slip into. What the atomic claim cannot prevent is a lease running out under a live worker; that is the job of heartbeats and fencing.',
+    'A claim is not a claim until it commits. While A\'s transaction is open its row lock keeps every other claim off run 123 (SKIP LOCKED passes over it, plain FOR UPDATE waits, NOWAIT fails), so there is no window to slip into. But when A\'s process dies before committing, Postgres sees its connection close and rolls the transaction back: the run is pending again at once, with no lease to wait out. (A machine that vanishes without closing its connection keeps the lock until the server notices, through idle_in_transaction_session_timeout or TCP keepalives.) After the commit, only the lease can free it.',
   scenarioId: 'race',
   settings: ATOMIC,
   chapterId: 'atomic-claim',
   hints: [
-    'The naive claim broke because of a gap between reading and writing. Where is the gap in the atomic claim?',
-    'After a worker\'s claim step its transaction is still open: it holds the row lock until its next step (commit). Schedule the other worker in between.',
-    'Play A, then B. Then try the same with the claim set to plain FOR UPDATE or NOWAIT, and with pause:A or crash:A between them.',
+    'Once A has committed its claim, run 123 is free again only when A finishes it or its lease runs out, and a lease needs the clock.',
+    'Before A commits, its claim is only an open transaction. What happens to an open transaction when its worker dies?',
+    'Try A, crash:A, then B three times.',
   ],
-  solution: ['A', 'B'],
+  solution: ['A', 'crash:A', 'B', 'B', 'B'],
   judge(trace) {
-    const early = noTrace(trace, null);
+    const early = notPlayable(trace, ['race'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
-    if (!ATOMIC_STRATEGIES.includes(trace.settings.strategy)) {
-      return verdict(false, 'This challenge is about the atomic claim: choose FOR UPDATE SKIP LOCKED (or plain FOR UPDATE, or NOWAIT).');
-    }
-    const clockMoves = trace.schedule.filter(isClockToken);
+    const clockMoves = tokensOfKind(trace, ['advance']);
     const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution');
     if (clockMoves.length > 0) {
       return verdict(
         false,
-        `Your schedule moves the clock (${clockMoves.join(', ')}). If a lease runs out while its worker is still busy, the claim rightly hands the run to another worker${
-          duplicate ? ' — which is what happened here' : ''
-        }. That is a problem for leases and fencing, not for the claim: keep the clock still.`,
+        `Your schedule moves the clock (${clockMoves.join(', ')}). Once a lease runs out the claim rightly hands the run to another worker${duplicate ? ', which is what happened here' : ''}: that is a question for leases and fencing ("Make the atomic claim execute a run twice"). Keep the clock still.`,
         duplicate?.steps ?? [],
       );
     }
     if (duplicate) {
       return verdict(false, `The engine reports a duplicate with the clock standing still: ${duplicate.message} That should be impossible; please report this schedule: ${trace.schedule.join(', ')}.`, duplicate.steps);
     }
-    const overlap = trace.steps.find(
-      (step) => step.action === 'claim' && step.workers.some((worker) => worker.id !== step.actor && worker.phase === 'in-transaction'),
-    );
-    if (!overlap) {
-      return verdict(false, 'No run executed twice, but your claims never overlapped. Get one worker to claim while the other has claimed and not yet committed.');
+    const byA = claimOf(trace, 'A', 123);
+    const byB = claimOf(trace, 'B', 123);
+    if (byB && (!byA || byB.index < byA.index)) {
+      return verdict(false, 'B claimed run 123 before A did. The challenge is to take it from A: press Reset and let A claim first.', [byB.index]);
     }
-    const holder = overlap.workers.find((worker) => worker.id !== overlap.actor && worker.phase === 'in-transaction')!;
-    return verdict(
-      true,
-      `At ${stepLabel(overlap)} ${overlap.actor} claimed while ${holder.id}'s claim transaction still held run ${holder.runId}: ${overlap.note} Still no run executed twice.`,
-      [overlap.index],
-    );
+    if (!byA) return verdict(false, 'A has not claimed run 123 yet: step A first.');
+    const call = paidCalls(trace, 123).find((step) => step.actor === 'B' && step.index > byA.index);
+    if (call && byB) {
+      const end = trace.steps.find((step) => step.index > byA.index && step.index < byB.index && ((step.actor === 'A' && step.action === 'crash') || (step.action === 'kill' && step.runId === 123)));
+      const how = end ? `${end.action === 'crash' ? 'A crashed' : 'the operator killed A'} at ${stepLabel(end)} with its claim uncommitted` : "A's claim was undone";
+      return verdict(
+        true,
+        `B paid for a model call on run 123 at ${stepLabel(call)}, with the clock still at ${clockLabel(call.clockSeconds)}: ${how}, so its transaction rolled back and run 123 was pending again when B claimed it (${stepLabel(byB)}). No run executed twice.`,
+        [byA.index, ...(end ? [end.index] : []), byB.index, call.index],
+      );
+    }
+    if (byB) return verdict(false, 'B owns run 123. Now let B pay for a model call on it.', [byB.index]);
+    const overlap = trace.steps.find((step) => step.actor === 'B' && isClaim(step) && step.workers.some((w) => w.id === 'A' && w.phase === 'in-transaction'));
+    if (overlap) {
+      return verdict(
+        false,
+        `At ${stepLabel(overlap)} B claimed while A's claim transaction still held run 123: ${overlap.note} A locked row cannot be taken. Find a way for A to let go of it without committing.`,
+        [overlap.index],
+      );
+    }
+    return verdict(false, 'A has claimed run 123 and B has not got it. While A holds the claim, no other claim will take the run.');
   },
 };
 
+// ---- 3. Split ownership from a slow worker ---------------------------------------------------------
+
 const splitOwnership: Challenge = {
   id: 'split-ownership',
-  title: 'Cause split ownership',
-  goal: 'With the atomic claim, get a stale owner to commit a write after another worker has taken its run over. You control the clock and the pause.',
-  lesson: 'A correct claim is not enough: once a lease expires under a frozen worker, that worker still believes it owns the run. Only a write that checks the generation (fencing) stops its result from landing.',
-  scenarioId: 'paused-worker',
+  title: 'Cause split ownership without a pause',
+  goal: 'With the atomic claim and fencing off, get a stale owner to commit a write after another worker has taken its run over. Nobody freezes or dies here: no pause:, crash: or kill: steps, only the workers and the clock.',
+  lesson:
+    'A correct claim is not enough: once a lease runs out under a worker that is merely slow, that worker still believes it owns the run, and nothing stops it writing. Only a write that checks the generation (fencing) keeps its result out: turn fencing on and replay, and the same write is rejected.',
+  scenarioId: 'crash-orphan',
   settings: ATOMIC_UNFENCED,
   chapterId: 'fencing',
   hints: [
-    'Split ownership needs two owners: the run has to be reclaimed while its first owner is not looking.',
-    'A freezes at 15:00:10 and wakes 90 s later; its lease is 60 s. Move the clock past the lease, let B claim and commit, then let A wake and write.',
-    'Fencing must be off: with it on, the stale write is rejected. Try A, A, A, +10, +51, B, B, B, +40, A.',
+    'Split ownership needs two owners: the run has to be taken over while its first owner is still alive.',
+    'Nobody heartbeats in this scenario. A model call that takes longer than the 60 s lease is enough: move the clock past the lease while A is mid-run.',
+    'Try A, A, A, +61, B, B, then A once more.',
   ],
-  solution: ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A'],
+  solution: ['A', 'A', 'A', '+61', 'B', 'B', 'A'],
   judge(trace) {
-    const early = noTrace(trace, null);
+    const early = notPlayable(trace, ['crash-orphan'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
-    if (trace.settings.strategy === 'naive') {
-      return verdict(false, 'With the naive claim, split ownership is just the race. Use the atomic claim: the point is that a correct claim is not enough.');
+    const forbidden = tokensOfKind(trace, ['pause', 'resume', 'crash', 'kill']);
+    if (forbidden.length > 0) {
+      return verdict(false, `Your schedule uses ${forbidden.join(', ')}. This one is played without freezing or killing anyone: a worker that is only slow is enough. Press Reset and use the workers and the clock.`);
     }
     const split = trace.anomalies.find((anomaly) => anomaly.kind === 'split-ownership');
-    if (split) {
+    if (split && !trace.settings.fencing) {
       return verdict(true, `${split.message} The unfenced write only checked that the run was running. Turn fencing on and replay: the same write is rejected.`, split.steps);
     }
-    const rejected = trace.anomalies.find((anomaly) => anomaly.kind === 'stale-write-rejected');
+    const staleStep = trace.steps.find((step) => step.staleWrite !== null && step.verdict === 'rejected');
     if (trace.settings.fencing) {
-      return rejected
-        ? verdict(false, `Fencing is on, so the stale write was rejected: ${rejected.message} That is fencing doing its job. Turn it off to see what it prevents.`, rejected.steps)
+      return staleStep
+        ? verdict(false, `Fencing is on, so the stale write was rejected (${stepLabel(staleStep)}): ${staleStep.note} That is fencing doing its job. Turn it off to see what it prevents.`, [staleStep.index])
         : verdict(false, 'Fencing is on: a stale write cannot commit. Turn fencing off for this challenge.');
     }
-    const reclaimed = trace.steps.some((step) => step.action === 'claim' && step.verdict === 'ok' && step.note.includes('took the run over'));
-    return reclaimed
-      ? verdict(false, 'A run was taken over. Now let its old owner wake up (or move again) and write.')
-      : verdict(false, 'No run has changed hands yet. A run is only taken over once its lease has expired.');
+    const takeover = trace.steps.find((step) => step.actor !== 'A' && isClaim(step) && step.verdict === 'ok' && step.runId === 123);
+    return takeover
+      ? verdict(false, `${takeover.actor} took run 123 over at ${stepLabel(takeover)}. Now let its old owner write.`, [takeover.index])
+      : verdict(false, 'No run has changed hands yet. A run is taken over only once its lease has expired.');
   },
 };
+
+// ---- 4. A durable cancel outlives its worker -------------------------------------------------------
 
 const stickyCancel: Challenge = {
   id: 'sticky-cancel',
@@ -180,7 +204,7 @@ const stickyCancel: Challenge = {
   ],
   solution: ['A', 'A', 'A', 'cancel:123', 'crash:A', '+61', 'B', 'B', 'B'],
   judge(trace) {
-    const early = noTrace(trace, ['cancel-durable', 'cancel-kill']);
+    const early = notPlayable(trace, ['cancel-durable', 'cancel-kill'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
     const lost = trace.anomalies.find((anomaly) => anomaly.kind === 'lost-cancel' && anomaly.runId === 123);
     if (lost) return verdict(false, `The cancel was lost: ${lost.message} Use cancel:123, which is stored in the row, rather than kill:123.`, lost.steps);
@@ -206,10 +230,12 @@ const stickyCancel: Challenge = {
   },
 };
 
+// ---- 5. A stuck worker keeps its lease -------------------------------------------------------------
+
 const freeStuck: Challenge = {
   id: 'free-stuck',
   title: 'Free run 123 from a stuck worker',
-  goal: 'A is stuck inside a model call but keeps heartbeating, so its lease never runs out. Get B to own run 123.',
+  goal: 'A claims run 123 and gets stuck inside a model call, but keeps heartbeating, so its lease never runs out. Get B to own run 123 after A has claimed it.',
   lesson: 'A heartbeat stops only when the worker stops. Here you had to stop A by hand; a real system needs a progress check (Module 09) to decide that a live worker is stuck.',
   scenarioId: 'stuck-heartbeat',
   settings: ATOMIC,
@@ -221,9 +247,13 @@ const freeStuck: Challenge = {
   ],
   solution: ['A', 'A', '+20', 'A', 'crash:A', '+61', 'B'],
   judge(trace) {
-    const early = noTrace(trace, ['stuck-heartbeat']);
+    const early = notPlayable(trace, ['stuck-heartbeat'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
+    const byA = claimOf(trace, 'A', 123);
     const taken = trace.steps.find((step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'ok' && step.workers.find((w) => w.id === 'B')?.runId === 123);
+    if (taken && (!byA || taken.index < byA.index)) {
+      return verdict(false, 'B claimed run 123 before A ever had it. The puzzle is to free the run from a stuck A: press Reset and let A claim first.', [taken.index]);
+    }
     if (taken) {
       const how = trace.steps.find((step) => step.actor === 'A' && (step.action === 'crash' || step.action === 'pause'));
       return verdict(true, `B took run 123 at ${stepLabel(taken)}${how ? `, after A ${how.action === 'crash' ? 'crashed' : 'froze'}` : ''}: ${taken.note}`, [taken.index]);
@@ -234,7 +264,304 @@ const freeStuck: Challenge = {
   },
 };
 
-export const CHALLENGES: readonly Challenge[] = [doubleRun, atomicRace, splitOwnership, stickyCancel, freeStuck];
+// ---- 6. The atomic claim and a lease that runs out -------------------------------------------------
+
+const atomicDuplicate: Challenge = {
+  id: 'atomic-duplicate',
+  title: 'Make the atomic claim execute a run twice',
+  goal: 'The claim that held in "Take run 123 from A", with fencing on, but now the clock is yours too. Get A and B both to pay for model calls on one run.',
+  lesson:
+    'A lease trades a stranded run for a possible duplicate: when it runs out under a worker that is still working, the claim hands the run out again. Fencing keeps the stale worker\'s writes out of the row, but it cannot take back the model calls already paid for. Heartbeats well inside the lease are what make this rare.',
+  scenarioId: 'race',
+  settings: ATOMIC,
+  chapterId: 'lease',
+  hints: [
+    'The claim takes a pending run, or a running one whose lease has expired.',
+    'A lease expires when its owner does not renew it in time, and the owner need not be dead: A renews only when it next moves.',
+    'Try A, A, A, +61, then B, B, B.',
+  ],
+  solution: ['A', 'A', 'A', '+61', 'B', 'B', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['race'], { ...ATOMIC_CLAIMS, fencing: true });
+    if (early || !trace) return early!;
+    const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution');
+    if (duplicate) {
+      return verdict(true, `${duplicate.message} Fencing was on all along: it rejects any later write by the stale owner, but the model calls were paid before anything checked.`, duplicate.steps);
+    }
+    const takeover = trace.steps.find((step) => isClaim(step) && step.verdict === 'ok' && step.workers.some((w) => w.id !== step.actor && w.runId === step.runId && w.phase === 'owner'));
+    if (takeover) return verdict(false, `${takeover.actor} took run ${takeover.runId} over at ${stepLabel(takeover)} while its first owner still believed it owned it. Both owners have to pay for a model call on it.`, [takeover.index]);
+    return verdict(false, 'No run has been handed out twice. While a lease is valid, no claim will take its run.');
+  },
+};
+
+// ---- 7. A stored cancel that comes too late --------------------------------------------------------
+
+const lateCancel: Challenge = {
+  id: 'late-cancel',
+  title: 'Lose a cancel that is stored in the row',
+  goal: 'Use cancel:123 (the durable request, not kill:) and still have run 123 end done instead of cancelled. Nobody crashes.',
+  lesson:
+    'A cooperative cancel is seen only at a check. A request that arrives after the worker\'s last check loses to its completion, because the completing UPDATE does not look at cancel_requested. To let a cancel win that race, the completion itself has to refuse a row whose cancel_requested is set, and the worker has to handle the 0 rows.',
+  scenarioId: 'cancel-durable',
+  settings: ATOMIC,
+  chapterId: 'cancellation',
+  hints: [
+    "A worker reads cancel_requested only where a statement returns it: its claim, each model call's write, each heartbeat.",
+    "What does A's completion check? Look at the SQL of A's last step.",
+    'Let A make all three model calls first (A five times), then cancel:123, then A.',
+  ],
+  solution: ['A', 'A', 'A', 'A', 'A', 'cancel:123', 'A'],
+  judge(trace) {
+    const early = notPlayable(trace, ['cancel-durable'], ANY_CLAIM);
+    if (early || !trace) return early!;
+    const forbidden = tokensOfKind(trace, ['kill', 'crash']);
+    if (forbidden.length > 0) return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Killing a worker loses a cancel too easily; here the request is stored and every worker stays alive.`);
+    const request = trace.steps.find((step) => step.action === 'cancel-request' && step.verdict === 'ok' && step.runId === 123);
+    if (!request) return verdict(false, 'No cancel has been stored yet: add cancel:123 to the schedule.');
+    const completed = trace.steps.find((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId === 123 && step.index > request.index);
+    if (completed) {
+      return verdict(
+        true,
+        `The cancel was stored at ${stepLabel(request)}, yet ${completed.actor} marked run 123 done at ${stepLabel(completed)}: its completion write checks ${trace.settings.fencing ? 'the generation' : "that the run is 'running'"}, not cancel_requested, and it had made its last check before the request arrived.`,
+        [request.index, completed.index],
+      );
+    }
+    const ack = trace.steps.find((step) => step.action === 'cancel-ack' && step.verdict === 'ok' && step.runId === 123);
+    if (ack) return verdict(false, `${ack.actor} saw the request and cancelled run 123 (${stepLabel(ack)}): the cancel won. Send it later, after the worker's last check.`, [request.index, ack.index]);
+    return verdict(false, 'The request is stored and run 123 is not done yet. Whoever reads cancel_requested next will stop.');
+  },
+};
+
+// ---- 8. A lock held open ---------------------------------------------------------------------------
+
+/** The longest stretch of virtual time a worker spent blocked, with the steps where it began and ended. */
+function longestWait(trace: Trace): { worker: string; holders: string[]; seconds: number; from: TraceStep; to: TraceStep } | null {
+  const since = new Map<string, TraceStep>();
+  let best: ReturnType<typeof longestWait> = null;
+  for (const step of trace.steps) {
+    for (const worker of step.workers) {
+      if (worker.phase !== 'blocked') {
+        since.delete(worker.id);
+        continue;
+      }
+      const from = since.get(worker.id) ?? step;
+      since.set(worker.id, from);
+      const seconds = step.clockSeconds - from.clockSeconds;
+      if (!best || seconds > best.seconds) best = { worker: worker.id, holders: worker.blockedOn, seconds, from, to: step };
+    }
+  }
+  return best;
+}
+
+const longWait: Challenge = {
+  id: 'long-wait',
+  title: 'Keep B waiting 30 s for a lock',
+  goal: "With plain FOR UPDATE, make B wait on A's row lock while at least 30 s pass on the clock.",
+  lesson:
+    'A claim transaction left open keeps its row locked for as long as it stays open, and with plain FOR UPDATE every other claimer queues behind it: by default Postgres has no lock timeout (lock_timeout is 0). That is why a claim commits at once and the long work happens outside its transaction. SKIP LOCKED would have passed over the row.',
+  scenarioId: 'lock-wait',
+  settings: FOR_UPDATE,
+  chapterId: 'lock-modes',
+  hints: [
+    "B waits only while A holds a lock: between A's claim and its commit.",
+    'Clock steps (+N) can be played while B waits, and A does not have to commit.',
+    'Try A, B, +30.',
+  ],
+  solution: ['A', 'B', '+30'],
+  judge(trace) {
+    const early = notPlayable(trace, ['lock-wait'], { strategies: ['for-update'], why: 'is about plain FOR UPDATE, the claim that waits' });
+    if (early || !trace) return early!;
+    const wait = longestWait(trace);
+    if (!wait) return verdict(false, "Nobody has waited for a lock yet. A worker waits when it claims a row another worker's open claim holds.");
+    const span = [wait.from.index, wait.to.index];
+    if (wait.seconds >= 30) {
+      return verdict(
+        true,
+        `${wait.worker} waited on ${listWorkers(wait.holders)}'s row lock from ${clockLabel(wait.from.clockSeconds)} to ${clockLabel(wait.to.clockSeconds)}: ${wait.seconds} s of virtual time with nothing to do, and nothing would have stopped it waiting longer.`,
+        span,
+      );
+    }
+    return verdict(false, `${wait.worker} has waited ${wait.seconds} s so far (${stepLabel(wait.from)} to ${stepLabel(wait.to)}). Move the clock while it still waits.`, span);
+  },
+};
+
+// ---- 9. An orphan nobody rescues -------------------------------------------------------------------
+
+const stranded: Challenge = {
+  id: 'stranded',
+  title: 'Strand a run under a dead owner',
+  goal: "With compare-and-set, crash A once it has claimed run 123 and let its lease run out. Then have B look for work: B must pass over run 123, whose lease has expired, and take run 124.",
+  lesson:
+    "A lease helps only if some claim looks at it. The select-then-update claims read only pending runs, so a run whose owner died stays 'running' for ever: an orphan nobody rescues. The lab's atomic claims also take running runs whose lease has expired.",
+  scenarioId: 'race',
+  settings: CAS,
+  chapterId: 'orphan-reclaim',
+  hints: [
+    'A crash leaves the row as it was: running, owned by A, with a lease that will run out.',
+    "What does the claim's SELECT look for? Read its WHERE.",
+    'Try A, A, crash:A, +61, B.',
+  ],
+  solution: ['A', 'A', 'crash:A', '+61', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['race'], {
+      strategies: SELECT_THEN_UPDATE_IDS,
+      why: 'is about a claim that begins with a SELECT of pending runs (the atomic claims take expired leases, and would rescue run 123)',
+    });
+    if (early || !trace) return early!;
+    const orphan = trace.anomalies.find((anomaly) => anomaly.kind === 'stranded-run' && anomaly.runId === 123);
+    const claimA = claimOf(trace, 'A', 123);
+    const lease = findScenario('race')!.leaseSeconds;
+    const expiresAt = claimA ? claimA.clockSeconds + lease : null;
+    const lookAfter =
+      expiresAt === null ? undefined : trace.steps.find((step) => step.actor === 'B' && step.action === 'select' && step.verdict === 'ok' && step.runId === 124 && step.clockSeconds > expiresAt);
+    if (orphan && lookAfter && expiresAt !== null) {
+      return verdict(
+        true,
+        `At ${clockLabel(lookAfter.clockSeconds)}, past the end of A's lease (${clockLabel(expiresAt)}), B's SELECT read run 124 and passed over run 123. ${orphan.message}`,
+        [...orphan.steps, lookAfter.index],
+      );
+    }
+    if (!claimA) return verdict(false, 'A has not claimed run 123 yet: A reads it, then claims it.');
+    const lookedEarly = trace.steps.find((step) => step.actor === 'B' && step.action === 'select' && step.verdict === 'ok' && step.clockSeconds <= expiresAt!);
+    if (lookedEarly) return verdict(false, `B looked for work at ${clockLabel(lookedEarly.clockSeconds)}, while A's lease on run 123 was still valid (until ${clockLabel(expiresAt!)}). Press Reset and let the lease run out first.`, [lookedEarly.index]);
+    if (!trace.steps.some((step) => step.actor === 'A' && step.action === 'crash')) return verdict(false, 'A is alive and owns run 123. Crash it.');
+    const clock = trace.steps.at(-1)!.clockSeconds;
+    if (clock <= expiresAt!) return verdict(false, `A is dead; its lease on run 123 runs until ${clockLabel(expiresAt!)}. Move the clock past it.`);
+    return verdict(false, "A's lease on run 123 has expired. Now let B look for work.");
+  },
+};
+
+// ---- 10. The naive claim's good luck ---------------------------------------------------------------
+
+const luckyNaive: Challenge = {
+  id: 'lucky-naive',
+  title: 'Let the naive claim get lucky',
+  goal: 'With the naive claim, finish all three runs, each by a different worker, with no run executed twice and no stale write.',
+  lesson:
+    'The naive claim passes every run in which no worker reads between another one\'s SELECT and UPDATE. Its bug is in the timing, not in the code path, so a test that happens to schedule workers politely passes. A claim has to be right for every interleaving, not for the ones you tried.',
+  scenarioId: 'three-workers',
+  settings: NAIVE,
+  chapterId: 'race',
+  hints: [
+    "The naive claim goes wrong only when a second worker reads a run between the first one's SELECT and UPDATE.",
+    'A worker that has written its claim is safe to follow: the next reader sees the next pending run.',
+    'Let each worker claim before the next one reads: A, A, then B, B, then C, C; then let each work and complete.',
+  ],
+  solution: ['A', 'A', 'B', 'B', 'C', 'C', 'A', 'A', 'B', 'B', 'C', 'C'],
+  judge(trace) {
+    const early = notPlayable(trace, ['three-workers'], { strategies: ['naive'], why: 'is about the naive claim' });
+    if (early || !trace) return early!;
+    const bad = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution' || anomaly.kind === 'split-ownership');
+    if (bad) return verdict(false, `${bad.message} The naive claim was unlucky this time: press Reset and schedule so that nobody reads a run between another worker's SELECT and UPDATE.`, bad.steps);
+    const completions = trace.steps.filter((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId !== null);
+    const finishers = new Set(completions.map((step) => step.actor));
+    const runs = findScenario('three-workers')!.runs.length;
+    if (completions.length === runs && finishers.size === runs) {
+      return verdict(
+        true,
+        `${completions.map((step) => `${step.actor} finished run ${step.runId}`).join(', ')}: every run once, no anomaly, with the claim that broke in "Make run 124 execute twice".`,
+        completions.map((step) => step.index),
+      );
+    }
+    if (completions.length > 0 && finishers.size < completions.length) return verdict(false, 'One worker has finished more than one run: each run has to be finished by a different worker.');
+    return verdict(false, `${plural(completions.length, 'run')} of ${runs} finished, no anomaly so far. Keep going.`);
+  },
+};
+
+// ---- 11. NOWAIT does not look past a locked row ----------------------------------------------------
+
+const nowaitGivesUp: Challenge = {
+  id: 'nowait-gives-up',
+  title: 'Make NOWAIT give up while a run is free',
+  goal: 'With FOR UPDATE NOWAIT, make B give up looking for work while run 124 is still pending.',
+  lesson:
+    "NOWAIT does not wait and does not skip: the claim tries to lock the oldest candidate and fails at once (55P03) if someone holds it, even when a free run sits right behind it. A worker that retries a few times and gives up leaves free work undone. That is why queues claim with SKIP LOCKED.",
+  scenarioId: 'lock-wait',
+  settings: NOWAIT,
+  chapterId: 'lock-modes',
+  hints: [
+    'NOWAIT does not wait for a locked row: the claim fails at once and the worker tries again, up to three times.',
+    'Which row does the claim try to lock? The oldest candidate, whether or not someone holds it.',
+    'Try A, then B three times.',
+  ],
+  solution: ['A', 'B', 'B', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['lock-wait'], { strategies: ['nowait'], why: 'is about FOR UPDATE NOWAIT' });
+    if (early || !trace) return early!;
+    const quit = trace.steps.find((step) => step.actor !== 'clock' && step.actor !== 'operator' && step.workers.find((w) => w.id === step.actor)?.phase === 'gave-up');
+    if (quit) {
+      const free = quit.runs.filter((run) => run.status === 'pending').map((run) => run.run_id);
+      const failures = trace.steps.filter((step) => step.actor === quit.actor && step.action === 'claim' && step.verdict === 'error');
+      if (free.length > 0) {
+        return verdict(
+          true,
+          `${quit.actor} gave up at ${stepLabel(quit)} after ${plural(failures.length, 'failed claim')}, while run ${free.join(' and ')} was pending all along: each claim tried to lock the run another worker held and failed instead of moving on.`,
+          [...failures.map((step) => step.index), quit.index],
+        );
+      }
+      return verdict(false, `${quit.actor} gave up, but no run was pending any more: it had nothing left to take. Give up earlier, while run 124 is free.`, [quit.index]);
+    }
+    const failed = trace.steps.filter((step) => step.action === 'claim' && step.verdict === 'error');
+    if (failed.length > 0) return verdict(false, `${plural(failed.length, 'claim')} failed with 55P03 so far. A worker gives up after three failed claims.`, failed.map((step) => step.index));
+    return verdict(false, 'No claim has failed yet. A NOWAIT claim fails when the row it tries to lock is held by an open claim.');
+  },
+};
+
+// ---- 12. A live worker loses its lease -------------------------------------------------------------
+
+const lostLease: Challenge = {
+  id: 'lost-lease',
+  title: 'Make a live worker lose its lease',
+  goal: "A renews its 60 s lease every 30 s. Without pausing, crashing or killing it, make one of A's heartbeats fail because B has taken run 123 over.",
+  lesson:
+    'A heartbeat interval is a promise the worker has to keep: renewing is a write the worker makes, so a worker that does not get round to it for longer than the lease loses the lease while alive. The failed renewal (0 rows) is its signal to stop; a worker that ignored it would be the stale owner fencing exists for.',
+  scenarioId: 'heartbeat',
+  settings: ATOMIC,
+  chapterId: 'heartbeat',
+  hints: [
+    'A heartbeats only when it moves: the clock can run ahead of it.',
+    "If more than 60 s pass between two of A's renewals, its lease has expired, and the claim takes expired leases.",
+    'Try A, A, A, +61, B, B, then A.',
+  ],
+  solution: ['A', 'A', 'A', '+61', 'B', 'B', 'A'],
+  judge(trace) {
+    const early = notPlayable(trace, ['heartbeat'], ATOMIC_CLAIMS);
+    if (early || !trace) return early!;
+    const forbidden = tokensOfKind(trace, ['pause', 'resume', 'crash', 'kill']);
+    if (forbidden.length > 0) return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Here A stays alive and awake: press Reset and use the workers and the clock.`);
+    const failed = trace.steps.find((step) => {
+      if (step.actor !== 'A' || step.action !== 'heartbeat' || step.outcome?.status !== 'ok' || step.outcome.rowCount !== 0) return false;
+      const owner = step.runs.find((run) => run.run_id === step.runId)?.lease_owner;
+      return owner !== null && owner !== undefined && owner !== 'A';
+    });
+    if (failed) {
+      const owner = failed.runs.find((run) => run.run_id === failed.runId)!.lease_owner;
+      const takeover = claimOf(trace, owner!, failed.runId!);
+      return verdict(true, `A's heartbeat at ${stepLabel(failed)} matched 0 rows: ${owner} had taken run ${failed.runId} over${takeover ? ` at ${stepLabel(takeover)}` : ''}. A was alive all along; it just renewed too late.`, [
+        ...(takeover ? [takeover.index] : []),
+        failed.index,
+      ]);
+    }
+    const takeover = trace.steps.find((step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'ok' && step.runId === 123);
+    if (takeover) return verdict(false, `B took run 123 over at ${stepLabel(takeover)}. Now let A try to renew its lease.`, [takeover.index]);
+    return verdict(false, 'A still holds its lease. A lease runs out only if more than 60 s pass without a renewal.');
+  },
+};
+
+export const CHALLENGES: readonly Challenge[] = [
+  doubleRun,
+  luckyNaive,
+  atomicRace,
+  longWait,
+  nowaitGivesUp,
+  atomicDuplicate,
+  lostLease,
+  freeStuck,
+  stranded,
+  splitOwnership,
+  stickyCancel,
+  lateCancel,
+];
 
 export function findChallenge(id: string): Challenge | undefined {
   return CHALLENGES.find((challenge) => challenge.id === id);

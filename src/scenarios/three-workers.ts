@@ -2,7 +2,7 @@ import { defineScenario } from './define';
 
 export const threeWorkers = defineScenario({
   id: 'three-workers',
-  title: 'Three workers, three runs, one atomic claim',
+  title: 'Three workers, three runs',
   summary: 'Each claim locks the oldest free run inside its transaction. SKIP LOCKED lets the next worker\npass over a run someone is claiming, so every run gets exactly one owner.',
   summaries: {
     naive: 'Each worker reads the oldest pending run, then claims it with an UPDATE that checks nothing. Workers\nthat read before anyone writes all claim the same run: nothing stops a double claim.',

@@ -240,12 +240,12 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await expect(lab(page)).toBeInViewport();
   const scenario = lab(page).getByRole('combobox', { name: 'Scenario', exact: true });
   const strategy = lab(page).getByRole('combobox', { name: 'Strategy', exact: true });
-  await expect(scenario).toHaveValue('race');
+  await expect(scenario).toHaveValue('three-workers');
   await expect(strategy).toHaveValue('naive');
   await labReady(page);
   await expectLabAt(page, 0);
 
-  // A wrong turn first: the atomic claim cannot be made to double-run.
+  // A wrong turn first: the challenge is about the naive claim.
   await strategy.selectOption({ label: STRATEGY_LABELS['skip-locked'] });
   await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`\\(${escapeRe(STRATEGY_LABELS['skip-locked'])}, fencing off\\)`));
   await stepWorker(page, 'A');
@@ -258,17 +258,24 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await strategy.selectOption({ label: STRATEGY_LABELS.naive });
   await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`\\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 2 of 2 steps shown`));
   await expect(verdict).not.toContainText('about the naive claim');
+  // The race everyone finds first: both read run 123, both claim it, both pay. Not what this challenge asks.
   await stepWorker(page, 'A');
   await stepWorker(page, 'B');
-  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
-  // A pays for a model call: B has not worked yet, so this is not yet a double execution.
   await stepWorker(page, 'A');
-  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
   await expect(labStatus(page)).not.toContainText('executed by both');
   await stepWorker(page, 'B');
   await expect(labStatus(page)).toContainText('executed by both A and B');
+  await expect(verdict).toContainText('That is the race everyone finds first');
+  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+
+  // From a fresh start: A claims run 123 alone, then B and C race for run 124.
+  await lab(page).getByRole('button', { name: 'Reset', exact: true }).click();
+  await expectLabAt(page, 0);
+  for (const worker of ['A', 'A', 'B', 'C', 'B', 'C', 'B']) await stepWorker(page, worker);
+  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+  await stepWorker(page, 'C');
   await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
-  await expect(verdict).toContainText('You used 6 steps, as few as it takes.');
+  await expect(verdict).toContainText('B and C both held a claim on run 124');
   await expect(card.locator('.ll-badge')).toHaveText('Won ✓');
   await expect(card).toContainText(challenge.lesson);
   await expect(summary(page)).toContainText(`Challenges 1/${CHALLENGES.length}`);
@@ -278,12 +285,67 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   expect(await exitScore(page)).toEqual({ met: 1, criteria: before.criteria, left: before.left - required });
   await expect(criterion(page).getByRole('heading', { level: 3 })).toHaveAccessibleName('I can explain the race (done)');
   await expect(criterion(page).locator('.ll-requirements > li')).toHaveText(Array(required).fill(/\(done\)$/));
-  await expect(requirement(page, 'Win the challenge "Cause split ownership"')).toContainText('(to do)');
+  await expect(requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)).toContainText('(to do)');
   await expect(panel(page).locator('.ll-criterion.is-met')).toHaveCount(1);
 
   // A requirement still to do links to where it is done.
-  await requirement(page, 'Win the challenge "Cause split ownership"').getByRole('link').click();
+  await requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`).getByRole('link').click();
   await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
+});
+
+test('a puzzle: a hint, the obvious schedule not won, the winning one won, and both still there after a reload', async ({ page }) => {
+  const challenge = CHALLENGES.find((c) => c.id === 'atomic-race')!;
+  const card = (p: Page) => panel(p).getByRole('article', { name: new RegExp(`^${escapeRe(challenge.title)}`) });
+  await openApp(page, '#lesson/challenge/atomic-race');
+  await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
+  await expect(card(page)).toContainText(`Claim: ${STRATEGY_LABELS['skip-locked']}; fencing on.`);
+  await expect(card(page).locator('.ll-badge')).toHaveText('Not yet');
+
+  // Hints come one at a time.
+  await card(page).getByRole('button', { name: 'Show hint 1 of 3' }).click();
+  const hints = card(page).getByRole('list', { name: 'Hints' });
+  await expect(hints.getByRole('listitem')).toHaveText([challenge.hints[0]]);
+  await expect(card(page).getByRole('button', { name: 'Show hint 2 of 3' })).toBeEnabled();
+
+  // It opens in the lab at a fresh start, with its scenario, claim and fencing.
+  await card(page).getByRole('button', { name: 'Open in the lab', exact: true }).click();
+  await expect(lab(page).getByRole('combobox', { name: 'Scenario', exact: true })).toHaveValue('race');
+  await expect(lab(page).getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('skip-locked');
+  await expect(lab(page).getByRole('switch', { name: 'Fencing' })).toBeChecked();
+  await labReady(page);
+  await expectLabAt(page, 0);
+
+  // The obvious schedule: the claims overlap, and B passes over A's locked run. Not won.
+  await stepWorker(page, 'A');
+  await stepWorker(page, 'B');
+  const verdict = card(page).getByRole('status');
+  await expect(verdict.locator('.ll-verdict')).toHaveText('Not yet.');
+  await expect(verdict).toContainText("B claimed while A's claim transaction still held run 123");
+
+  // From a fresh start: A claims, dies before committing, and B takes the run with the clock still.
+  await lab(page).getByRole('button', { name: 'Reset', exact: true }).click();
+  await expectLabAt(page, 0);
+  await stepWorker(page, 'A');
+  const before = Number(await slider(page).inputValue());
+  await lab(page).getByRole('button', { name: 'Crash worker A', exact: true }).click();
+  await expectLabAt(page, before + 1);
+  await stepWorker(page, 'B');
+  await stepWorker(page, 'B');
+  await expect(card(page).locator('.ll-badge')).toHaveText('Not yet');
+  await stepWorker(page, 'B');
+  await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
+  await expect(verdict).toContainText('A crashed at step 2 with its claim uncommitted');
+  await expect(card(page).locator('.ll-badge')).toHaveText('Won ✓');
+  await expect(card(page)).toContainText(challenge.lesson);
+
+  // A reload keeps the win and the hint.
+  await page.reload();
+  await labReady(page);
+  await page.getByRole('button', { name: 'Lesson ↓' }).click();
+  await openTab(page, 'Challenges');
+  await expect(card(page).locator('.ll-badge')).toHaveText('Won ✓');
+  await expect(card(page).getByRole('list', { name: 'Hints' }).getByRole('listitem')).toHaveText([challenge.hints[0]]);
+  await expect(summary(page)).toContainText(`Challenges 1/${CHALLENGES.length}`);
 });
 
 test('chapter: Continue through the narration and open its example in the lab at that point', async ({ page }) => {

@@ -1,13 +1,12 @@
 /**
  * The lesson against the real engine on PGlite: every narration mark shows what its text says, every
- * predict question's answer is read from a real run (and differs between seeds), every challenge can be
- * won, and the atomic claim never double-executes however the scheduler interleaves workers.
+ * predict question's answer is read from a real run (and differs between seeds), and the atomic claim
+ * never double-executes however the scheduler interleaves workers. The challenges are in lesson-challenges.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { Simulation } from '../../src/engine/simulation';
-import { CHALLENGES, findChallenge } from '../../src/lessons/challenges';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { PREDICT_GENERATORS } from '../../src/lessons/predict';
 import { createEngineRunner } from '../support/lesson-runner';
@@ -99,57 +98,6 @@ describe('predict-then-run', () => {
   });
 });
 
-describe('challenges', () => {
-  it.each(CHALLENGES.map((c) => [c.id, c] as const))('%s can be won by some schedule', async (_, challenge) => {
-    const trace = await cachedRun(findScenario(challenge.scenarioId)!, challenge.settings, challenge.solution);
-    const judgement = challenge.judge(trace);
-    expect(judgement.won, judgement.message).toBe(true);
-    expect(judgement.steps.every((index) => index >= 0 && index < trace.steps.length)).toBe(true);
-  });
-
-  it('double-run: is not won by replaying the scenario script, nor with a safe claim', async () => {
-    const challenge = findChallenge('double-run')!;
-    const race = findScenario('race')!;
-    expect(challenge.judge(await cachedRun(race, challenge.settings, race.script)).won).toBe(false);
-    const cas = challenge.judge(await cachedRun(race, { strategy: 'cas', fencing: false }, challenge.solution));
-    expect(cas.won).toBe(false);
-    expect(cas.message).toMatch(/naive/);
-  });
-
-  it('double-run: is not won until both workers have paid for a model call on run 123', async () => {
-    const challenge = findChallenge('double-run')!;
-    const race = findScenario('race')!;
-    const onlyA = challenge.judge(await cachedRun(race, challenge.settings, ['A', 'B', 'A', 'B', 'A']));
-    expect(onlyA.won).toBe(false);
-    const both = challenge.judge(await cachedRun(race, challenge.settings, ['A', 'B', 'A', 'B', 'A', 'B']));
-    expect(both.won).toBe(true);
-    expect(both.message).toMatch(/^A and B both held a claim on run 123 and both paid for it: 2 model calls/);
-  });
-
-  it('atomic-race: a clock move that lets a lease run out is explained, not counted', async () => {
-    const challenge = findChallenge('atomic-race')!;
-    const trace = await cachedRun(findScenario('race')!, challenge.settings, ['A', 'A', 'A', '+61', 'B', 'B', 'B']);
-    expect(trace.anomalies.some((a) => a.kind === 'duplicate-execution')).toBe(true);
-    const judgement = challenge.judge(trace);
-    expect(judgement.won).toBe(false);
-    expect(judgement.message).toMatch(/clock/);
-  });
-
-  it('split-ownership: cannot be won with fencing on', async () => {
-    const challenge = findChallenge('split-ownership')!;
-    const trace = await cachedRun(findScenario('paused-worker')!, { ...challenge.settings, fencing: true }, challenge.solution);
-    const judgement = challenge.judge(trace);
-    expect(judgement.won).toBe(false);
-    expect(judgement.message).toMatch(/[Ff]encing is on/);
-  });
-
-  it('sticky-cancel: a kill instead of a stored cancel loses', async () => {
-    const challenge = findChallenge('sticky-cancel')!;
-    const trace = await cachedRun(findScenario('cancel-kill')!, challenge.settings, findScenario('cancel-kill')!.script);
-    expect(challenge.judge(trace).won).toBe(false);
-  });
-});
-
 /** A random schedule without clock moves: steps, pauses, resumes, crashes, cancels and kills. */
 async function randomWalk(scenario: Scenario, settings: Settings, seed: number): Promise<Trace> {
   const random = seededRandom(seed);
@@ -178,7 +126,6 @@ describe('the atomic claim cannot double-execute while the clock stands still', 
   const PER_CASE = 14;
 
   it(`finds no duplicate in ${SCENARIOS.length * STRATEGIES.length * PER_CASE} random schedules`, async () => {
-    const atomicRace = findChallenge('atomic-race')!;
     let overlaps = 0;
     let schedules = 0;
     for (const id of SCENARIOS) {
@@ -188,9 +135,9 @@ describe('the atomic claim cannot double-execute while the clock stands still', 
           schedules++;
           const bad = trace.anomalies.filter((a) => a.kind === 'duplicate-execution' || a.kind === 'split-ownership');
           expect(bad, `${id} ${strategy}: ${trace.schedule.join(',')}`).toEqual([]);
-          const judgement = atomicRace.judge(trace);
-          expect(judgement.message).not.toMatch(/impossible/);
-          if (judgement.won) overlaps++;
+          // A claim made while another worker's claim transaction is still open: the overlap a double claim would need.
+          const overlap = trace.steps.some((step) => step.action === 'claim' && step.workers.some((w) => w.id !== step.actor && w.phase === 'in-transaction'));
+          if (overlap) overlaps++;
         }
       }
     }

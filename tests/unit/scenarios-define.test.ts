@@ -13,6 +13,12 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'race',
     title: 'Two workers, one pending run',
     summary: 'A and B poll for work at the same moment. With SELECT then UPDATE both read run 123 as pending,\nboth claim it, and both pay for its model calls.',
+    summaries: {
+      cas: 'A and B poll for work at the same moment and both read run 123 as pending. Compare-and-set lets only\nthe first UPDATE through: the other matches 0 rows, looks again and takes run 124.',
+      'skip-locked': 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s claim skips the locked row and takes run 124. No run is claimed twice.',
+      'for-update': 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s plain FOR UPDATE waits for A to commit, then takes run 124. No run is claimed twice.',
+      nowait: 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s NOWAIT claim fails at once (55P03), tries again and takes run 124. No run is claimed twice.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }, { runId: 124, createdAtSeconds: -60, leaseGeneration: 3 }],
     defaultStrategy: 'naive',
@@ -28,7 +34,7 @@ const BEFORE_DEFAULTS: Scenario[] = [
   },
   {
     id: 'three-workers',
-    title: 'Three workers, three runs, one atomic claim',
+    title: 'Three workers, three runs',
     summary: 'Each claim locks the oldest free run inside its transaction. SKIP LOCKED lets the next worker\npass over a run someone is claiming, so every run gets exactly one owner.',
     summaries: {
       naive: 'Each worker reads the oldest pending run, then claims it with an UPDATE that checks nothing. Workers\nthat read before anyone writes all claim the same run: nothing stops a double claim.',
@@ -56,7 +62,13 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'lock-wait',
     title: 'A holds its claim open: does B wait, fail or skip?',
-    summary: 'A has locked run 123 and not committed yet when B claims. Plain FOR UPDATE makes B wait,\nNOWAIT makes B fail at once, SKIP LOCKED hands B the next run.',
+    summary: 'A has locked run 123 and not committed yet when B claims. With plain FOR UPDATE B waits for A\'s\nlock; once A commits, B\'s claim finds run 123 taken and takes run 124.',
+    summaries: {
+      'skip-locked': 'A has locked run 123 and not committed yet when B claims. With SKIP LOCKED B passes over the\nlocked row at once and takes run 124: nobody waits.',
+      nowait: 'A has locked run 123 and not committed yet when B claims. With NOWAIT B\'s claim fails at once\n(55P03); B tries again once A has committed and takes run 124.',
+      naive: 'The naive claim holds no lock between its SELECT and its UPDATE, so there is nothing to wait for:\nA and B both read run 123, both claim it and both pay for it.',
+      cas: 'Compare-and-set holds no lock between its SELECT and its UPDATE, so nobody waits: both read run 123,\nA\'s UPDATE wins, B\'s matches 0 rows, and B looks again and takes run 124.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }, { runId: 124, createdAtSeconds: -60 }],
     defaultStrategy: 'for-update',
@@ -95,6 +107,10 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'heartbeat',
     title: 'Heartbeats keep a long run owned',
     summary: "A needs longer than one 60 s lease. Every 30 s it renews the lease, so when B looks for work\nat 1:30 the run is still A's, though the first lease ran out long ago.",
+    summaries: {
+      naive: 'A needs longer than one 60 s lease and renews it every 30 s. B looks for work at 1:30 and finds none:\nthis claim reads only pending runs, so B would pass over run 123 even had the lease run out.',
+      cas: 'A needs longer than one 60 s lease and renews it every 30 s. B looks for work at 1:30 and finds none:\nthis claim reads only pending runs, so B would pass over run 123 even had the lease run out.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
     defaultStrategy: 'skip-locked',
@@ -112,6 +128,10 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'stuck-heartbeat',
     title: 'Alive but stuck: heartbeats without progress',
     summary: 'A renews its lease on time but never finishes a model call. The lease never expires, so no one\nrescues the run: a heartbeat says the worker is alive, not that it is getting anywhere.',
+    summaries: {
+      naive: 'A renews its lease on time but never finishes a model call. No one rescues the run, and not because of\nthe lease: this claim reads only pending runs. A heartbeat says the worker is alive, not that it is getting anywhere.',
+      cas: 'A renews its lease on time but never finishes a model call. No one rescues the run, and not because of\nthe lease: this claim reads only pending runs. A heartbeat says the worker is alive, not that it is getting anywhere.',
+    },
     workers: [{ id: 'A', stuck: true }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
     defaultStrategy: 'skip-locked',
@@ -129,6 +149,10 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'paused-worker',
     title: 'A pauses past its lease, then writes',
     summary: 'A owns run 123 with generation 18 and freezes for 90 s. B reclaims the run as generation 19.\nA wakes and writes its result: fencing rejects it; without fencing both believe they own the run.',
+    summaries: {
+      naive: 'A owns run 123 with generation 18 and freezes for 90 s. Its lease runs out, but this claim reads only\npending runs: B finds no work, and A wakes and finishes the run. No takeover, so nothing for fencing to reject.',
+      cas: 'A owns run 123 with generation 18 and freezes for 90 s. Its lease runs out, but this claim reads only\npending runs: B finds no work, and A wakes and finishes the run. No takeover, so nothing for fencing to reject.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
     defaultStrategy: 'skip-locked',
@@ -146,6 +170,10 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'cancel-durable',
     title: 'Durable cancellation: the request lives in the row',
     summary: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next\nsafe point and stops; had A died first, whoever reclaimed the run would see it too.',
+    summaries: {
+      naive: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next safe point\nand stops. Had A died first, this claim would never take the run again: the request would sit in a stranded row.',
+      cas: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next safe point\nand stops. Had A died first, this claim would never take the run again: the request would sit in a stranded row.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
     defaultStrategy: 'skip-locked',
@@ -163,6 +191,10 @@ const BEFORE_DEFAULTS: Scenario[] = [
     id: 'cancel-kill',
     title: 'Cancelling by killing the process',
     summary: 'The operator kills A to stop run 123, but nothing records that the run should stop.\nThe lease expires, B reclaims the run and carries on: the cancel is lost.',
+    summaries: {
+      naive: 'The operator kills A to stop run 123, but nothing records that the run should stop. The lease expires,\nyet this claim reads only pending runs: the run stays running under a dead worker, stranded.',
+      cas: 'The operator kills A to stop run 123, but nothing records that the run should stop. The lease expires,\nyet this claim reads only pending runs: the run stays running under a dead worker, stranded.',
+    },
     workers: [{ id: 'A' }, { id: 'B' }],
     runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
     defaultStrategy: 'skip-locked',
