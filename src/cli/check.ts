@@ -52,7 +52,12 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
   const afterWait = claim.shape === 'one-statement' ? claim.claim.afterWait.kind : 'none';
-  const words = afterWait === 'cannot-wait' ? 'never waits for a row lock its finder meets' : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+  const words =
+    afterWait === 'cannot-wait'
+      ? 'never waits for a row lock its finder meets'
+      : afterWait === 'resume-found'
+        ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
+        : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary };
 }
