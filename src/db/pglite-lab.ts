@@ -598,7 +598,9 @@ function valuesFound(row: Record<string, unknown>, frozenCount: number): Extract
     const value = row[`frozen_${i + 1}`];
     return value === null || value === undefined ? null : JSON.stringify(value);
   });
-  const targets = Array.isArray(row.targets) ? row.targets.map(Number) : [];
+  // The wire leaves an integer[] as Postgres's text, {121,122}; an empty array is {}.
+  const text = String(row.targets ?? '{}');
+  const targets = Array.isArray(row.targets) ? row.targets.map(Number) : text.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
   return { kind: 'values', frozen, targets };
 }
 
