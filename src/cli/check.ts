@@ -1,6 +1,7 @@
 /**
  * `npm run sim -- check <scenario> --claim FILE`: someone's own claim statement, read by PostgreSQL's parser,
- * played over every schedule of a scenario on PGlite. Exit 1 when some schedule ends in duplicate execution
+ * played over every schedule of a scenario on PGlite, or with `--db URL` on a PostgreSQL server with one
+ * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in duplicate execution
  * or split ownership, 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
@@ -95,9 +96,10 @@ function analyzeErrorLine(path: string, error: AnalyzeError): string {
  * UPDATE met a row another worker holds that its finder did not lock): the engine would run it again once
  * the lock is free, which is not what PostgreSQL does. And a claim that took several runs at once: the lab's
  * worker follows one run per claim, so the others would sit claimed and unworked in a way the lab does not
- * model. In both cases the check stops and says so instead of guessing.
+ * model. In both cases the check stops and says so instead of guessing. On a real server (`where`
+ * 'postgres') only the second applies.
  */
-export function guardCustomClaim(db: LabDatabase): LabDatabase {
+export function guardCustomClaim(db: LabDatabase, where: 'pglite' | 'postgres' = 'pglite'): LabDatabase {
   const executeClaim = db.executeClaim.bind(db);
   db.executeClaim = async (session, request): Promise<StatementOutcome> => {
     const outcome = await executeClaim(session, request);
@@ -108,7 +110,8 @@ export function guardCustomClaim(db: LabDatabase): LabDatabase {
         `${statement.file ?? 'the claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
       );
     }
-    if (outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
+    // On a real server the wait is real, and what follows it is the server's own.
+    if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
       throw new CheckInputError(
         `${statement.file ?? 'the claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
       );
@@ -136,27 +139,43 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
   return `#${parts.join('&')}`;
 }
 
+/** Where the schedules ran: PGlite in this process, or a PostgreSQL server (host:port/database). */
+export type CheckDatabase = { kind: 'pglite' } | { kind: 'postgres'; server: string };
+
 export interface CheckReport {
   scenario: string;
+  database: CheckDatabase;
   claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>> };
   fencing: boolean;
   coverage: Exploration['coverage'];
   method: Exploration['method'];
+  /** A sample's seed (`--seed` replays it) and why it sampled; null when every schedule was played. */
+  sample: { seed: number; because: string | null } | null;
   total: number;
   groups: (OutcomeGroup & { unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
 }
 
-export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration, writes: Partial<Record<WriteRole, string>> = {}): CheckReport {
+export function checkReport(
+  scenario: Scenario,
+  settings: Settings,
+  file: string,
+  summary: string,
+  result: Exploration,
+  writes: Partial<Record<WriteRole, string>> = {},
+  database: CheckDatabase = { kind: 'pglite' },
+): CheckReport {
   const groups = result.groups.map((group) => ({ ...group, unsafe: isUnsafe(group), link: witnessLink(scenario, settings, group.witness) }));
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
     scenario: scenario.id,
+    database,
     claim: { file, summary, writes },
     fencing: settings.fencing,
     coverage: result.coverage,
     method: result.method,
+    sample: result.coverage === 'sample' ? { seed: result.seed ?? 0, because: result.sampledBecause ?? null } : null,
     total: result.total,
     groups,
     unsafeSchedules,
@@ -166,7 +185,11 @@ export function checkReport(scenario: Scenario, settings: Settings, file: string
 
 export function formatCheck(report: CheckReport, seconds: number): string {
   const lines: string[] = [];
-  lines.push(`${report.scenario}: all ${report.total} schedules with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (explored ${report.method} on PGlite in ${seconds.toFixed(2)} s)`);
+  const on = report.database.kind === 'pglite' ? 'PGlite' : `the PostgreSQL server ${report.database.server}, one connection per worker`;
+  const which = report.sample
+    ? `a sample of ${report.total} schedules, seed ${report.sample.seed}${report.sample.because ? ` (not every schedule: ${report.sample.because})` : ''}`
+    : `all ${report.total} schedules`;
+  lines.push(`${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`);
   lines.push(`claim: ${report.claim.summary}`);
   lines.push('');
   for (const group of report.groups) {
@@ -175,12 +198,16 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} ${files} --schedule …`);
+  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${report.scenario} ${files} --sample ${report.total} --seed ${report.sample.seed}`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`
-      : `safe here: no schedule ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0)`,
+      : report.sample
+        ? `no schedule of this sample ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0; a sample is not every schedule)`
+        : `safe here: no schedule ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0)`,
   );
   return lines.join('\n');
 }
