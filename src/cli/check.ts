@@ -10,7 +10,7 @@ import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, type CustomOptions, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { LabStatement, StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -43,12 +43,15 @@ function readClaimFile(path: string, flag = '--claim'): string {
   }
 }
 
-/** The strategy that claims with the file's statement, or a one-line error. */
-export async function claimStrategyFromFile(path: string): Promise<{ definition: StrategyDefinition; summary: string }> {
+/**
+ * The strategy that claims with the file's statement, or a one-line error. `onServer` (check --db): the
+ * shapes PostgreSQL runs but PGlite cannot replay through a wait are played too, since the wait is real there.
+ */
+export async function claimStrategyFromFile(path: string, options: CustomOptions = {}): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
-  const analysis = await analyzeStatement(text, 'claim');
+  const analysis = await analyzeStatement(text, 'claim', { engineRefusals: !options.onServer });
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customClaimStrategy(text, analysis.shape, path);
+  const built = customClaimStrategy(text, analysis.shape, path, options);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
@@ -58,7 +61,9 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
       ? 'never waits for a row lock its finder meets'
       : afterWait === 'resume-found'
         ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
-        : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+        : afterWait === 'server-only'
+          ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
+          : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary };
 }
@@ -66,21 +71,21 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
 const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
 
 /** The definition with the statement of `path` as both its fenced and its unfenced write for `role`. */
-export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string): Promise<StrategyDefinition> {
+export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string, options: CustomOptions = {}): Promise<StrategyDefinition> {
   const text = readClaimFile(path, `--${role}`);
-  const analysis = await analyzeStatement(text, role);
+  const analysis = await analyzeStatement(text, role, { engineRefusals: !options.onServer });
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customWrite(role, text, analysis.shape, path);
+  const built = customWrite(role, text, analysis.shape, path, options);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
   return { ...definition, label: `${definition.label}, your ${role} (${path})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
 }
 
 /** The claim's strategy with each write given in `files` (by role) in place of the lab's. */
-export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>): Promise<StrategyDefinition> {
+export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>, options: CustomOptions = {}): Promise<StrategyDefinition> {
   let result = definition;
   for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
     const path = files[role];
-    if (path !== undefined) result = await withWriteFromFile(result, role, path);
+    if (path !== undefined) result = await withWriteFromFile(result, role, path, options);
   }
   return result;
 }
@@ -199,8 +204,9 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   }
   lines.push('');
   const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} ${files} --schedule …`);
-  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${report.scenario} ${files} --sample ${report.total} --seed ${report.sample.seed}`);
+  const server = report.database.kind === 'postgres' ? ' --db URL' : '';
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} ${files}${server} --schedule …`);
+  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${report.scenario} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1

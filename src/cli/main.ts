@@ -100,12 +100,14 @@ async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  const spec = (values.db as string | undefined) ?? 'pglite';
   if (values.claim !== undefined) {
-    // A witness of `check`, replayed step by step with the same claim.
+    // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
     const { claimStrategyFromFile, withWritesFromFiles } = await import('./check');
-    const { definition } = await claimStrategyFromFile(values.claim as string);
-    settings.definition = await withWritesFromFiles(definition, writeFiles(values));
+    const onServer = { onServer: spec !== 'pglite' };
+    const { definition } = await claimStrategyFromFile(values.claim as string, onServer);
+    settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer);
   } else if (Object.keys(writeFiles(values)).length > 0) {
     throw new UsageError('--heartbeat, --work and --complete go with --claim FILE');
   }
@@ -127,9 +129,8 @@ async function run(args: string[]): Promise<number> {
     onInapplicable = 'skip';
   }
 
-  const spec = (values.db as string | undefined) ?? 'pglite';
   let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
-  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardCustomClaim(db);
+  if (settings.definition) db = (await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres');
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
@@ -206,10 +207,12 @@ async function check(args: string[]): Promise<number> {
   const spec = (values.db as string | undefined) ?? 'pglite';
   if (spec !== 'pglite' && !/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withWritesFromFiles } = await import('./check');
-  const claim = await claimStrategyFromFile(file);
+  // On a server the waits are real: shapes PGlite cannot follow through a wait are played there too.
+  const onServer = { onServer: spec !== 'pglite' };
+  const claim = await claimStrategyFromFile(file, onServer);
   const writes = writeFiles(values);
   const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${path} (fenced and unfenced alike)`)].join('; ');
-  const definition = await withWritesFromFiles(claim.definition, writes);
+  const definition = await withWritesFromFiles(claim.definition, writes, onServer);
   const custom = { ...settings, definition };
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
   const db = guardCustomClaim(await openDatabase(spec, scenario.workers.map((w) => w.id)), where.kind);

@@ -82,8 +82,9 @@ interface Waiting {
 
 /**
  * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
- * with several runs matched. On a real server its UPDATE locks the matched runs it passes before the one
- * it waits for and holds them while it waits; PGlite's probe holds nothing.
+ * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
+ * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
+ * on a server only (AfterWait 'server-only').
  */
 export class UnreplayableWait extends Error {
   readonly userFacing = true;
@@ -511,6 +512,8 @@ export class PGliteLab implements LabDatabase {
   }
 
   private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[], found: FoundBeforeWait | null = null): StatementOutcome {
+    const { afterWait, file } = request.statement;
+    if (afterWait.kind === 'server-only') throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: it would wait here, and ${afterWait.why}`);
     this.waiting.set(session, { request, claim, found });
     this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
     return { status: 'blocked', holders };

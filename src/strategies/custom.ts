@@ -21,6 +21,14 @@ export const CUSTOM_CLAIM_IDS = {
 
 export type CustomClaim = { ok: true; definition: StrategyDefinition } | { ok: false; reason: string };
 
+/**
+ * `onServer`: the statements run on a PostgreSQL server, where a wait is real, so a shape whose after-wait
+ * PGlite cannot replay is kept (as server-only) rather than refused.
+ */
+export interface CustomOptions {
+  onServer?: boolean;
+}
+
 /** Why the engine cannot follow this claim through a lock wait, or the after-wait recipe it replays exactly. */
 function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: AfterWait } | { ok: false; reason: string } {
   const locks = shape.locks;
@@ -73,15 +81,17 @@ export type WriteRole = keyof typeof CUSTOM_WRITE_IDS;
  * does: its own WHERE names the row by `run_id = $1` and reads no other row, so after the wait PostgreSQL
  * re-checks that one row's newest version against the whole WHERE, as a fresh run does.
  */
-export function customWrite(role: WriteRole, text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
+export function customWrite(
+  role: WriteRole,
+  text: string,
+  shape: Shape,
+  file: string | null,
+  options: CustomOptions = {},
+): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
   if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
   const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
-  if (!byId) {
-    return {
-      ok: false,
-      reason: `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)`,
-    };
-  }
+  const reason = `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (--db, or live mode)`;
+  if (!byId && !options.onServer) return { ok: false, reason };
   const id = CUSTOM_WRITE_IDS[role];
   return {
     ok: true,
@@ -91,16 +101,17 @@ export function customWrite(role: WriteRole, text: string, shape: Shape, file: s
       file,
       params: roleParams(role, true),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
-      afterWait: { kind: 'recheck-row' },
+      afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
     },
   };
 }
 
 /** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
-export function customClaimStrategy(text: string, shape: Shape, file: string | null): CustomClaim {
+export function customClaimStrategy(text: string, shape: Shape, file: string | null, options: CustomOptions = {}): CustomClaim {
   if (shape.role !== 'claim') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a claim` };
-  const after = afterWaitOf(shape, file);
-  if (!after.ok) return after;
+  const replayed = afterWaitOf(shape, file);
+  if (!replayed.ok && !options.onServer) return replayed;
+  const after = replayed.ok ? replayed : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
   const claim = {
     id: CUSTOM_CLAIM_IDS.claim,
     text: text.trim().replace(/;$/, ''),

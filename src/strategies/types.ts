@@ -48,7 +48,12 @@ export type AfterWait =
    * `resume` is the UPDATE with those values frozen in and restricted to those runs, taking
    * [...parameters, ...frozen, targets]; `resumeProbe` is its NOWAIT twin, with the same parameters.
    */
-  | { kind: 'resume-found'; found: StatementText; resume: StatementText; resumeProbe: StatementText; frozenCount: number };
+  | { kind: 'resume-found'; found: StatementText; resume: StatementText; resumeProbe: StatementText; frozenCount: number }
+  /**
+   * What it does after a wait is one the lab cannot replay on PGlite (`why`): it runs only where the wait is
+   * real, on a PostgreSQL server (`check --db`); PGlite refuses it with `why` the moment it would wait.
+   */
+  | { kind: 'server-only'; why: string };
 
 export interface LabStatement extends StatementText {
   /** The values it takes: $1 is params[0], and so on. */

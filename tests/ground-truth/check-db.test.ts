@@ -79,6 +79,24 @@ describe('npm run sim -- check --db URL', () => {
     expect((await client.query('SELECT run_id, note FROM public.runs')).rows).toEqual([{ run_id: 1, note: 'theirs' }]);
   });
 
+  it('a shape PGlite cannot follow through a wait (FOR KEY SHARE, corpus 07) is refused on PGlite and played on the server: a double claim, exit 1', { timeout: 300_000 }, async () => {
+    const file = corpus('07-for-key-share.sql');
+    const [onServer, onPglite] = await Promise.all([sim('check', 'race', '--claim', file, '--db', url, '--json'), sim('check', 'race', '--claim', file)]);
+    expect(onPglite.code).toBe(2);
+    expect(onPglite.stderr).toMatch(/07-for-key-share\.sql: refused \(key-share-finder\)/);
+    expect(onServer.stderr).toBe('');
+    expect(onServer.code).toBe(1);
+    const report = JSON.parse(onServer.stdout) as Report & { claim: { summary: string } };
+    expect(report.claim.summary).toMatch(/after a wait it does what the server does/);
+    expect(report.groups.map((group) => group.key)).toContain('duplicate-execution:123 split-ownership:123');
+    // Its witness, replayed step by step on the server: B's claim waited, then took run 123 from A.
+    const witness = report.groups.find((group) => group.key === 'duplicate-execution:123 split-ownership:123')!.witness;
+    const replayed = await sim('run', 'race', '--claim', file, '--db', url, '--schedule', witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[] };
+    expect(trace.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['duplicate-execution', 'split-ownership']);
+  });
+
   it('the text report names the server, one connection per worker', { timeout: 300_000 }, async () => {
     const { code, stdout } = await sim('check', 'race', '--claim', corpus('14-update-eq-subselect-no-recheck.sql'), '--db', url);
     expect(code).toBe(1);

@@ -7,6 +7,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
+import { UnreplayableWait } from '../../src/db/pglite-lab';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
 import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite } from '../../src/strategies/custom';
 
@@ -71,6 +75,31 @@ describe('customClaimStrategy', () => {
     const { built } = await build(name);
     expect(built.ok).toBe(false);
     if (!built.ok) expect(built.reason).toMatch(reason);
+  });
+});
+
+describe('customClaimStrategy on a server (check --db)', () => {
+  it.each(['05-for-share', '27-for-update-wait-param-in-finder'])('%s, refused on PGlite, is kept as server-only with the reason', async (name) => {
+    const { text, analysis, built } = await build(name);
+    if (built.ok || !analysis.ok) throw new Error('expected a refusal on PGlite');
+    const onServer = customClaimStrategy(text, analysis.shape, `${name}.sql`, { onServer: true });
+    if (!onServer.ok || onServer.definition.claim.shape !== 'one-statement') throw new Error('refused on a server');
+    expect(onServer.definition.claim.claim.afterWait).toEqual({ kind: 'server-only', why: built.reason });
+  });
+
+  it('a server-only claim that would wait on PGlite stops the play with its reason, and never reaches a wait', async () => {
+    const { text, analysis } = await build('05-for-share');
+    if (!analysis.ok) throw new Error(analysis.error.message);
+    const onServer = customClaimStrategy(text, analysis.shape, '05-for-share.sql', { onServer: true });
+    if (!onServer.ok) throw new Error(onServer.reason);
+    const db = await bootLabDatabase();
+    try {
+      const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: onServer.definition }, ['A', 'B'], { finish: { kind: 'none' } });
+      await expect(played).rejects.toThrow(UnreplayableWait);
+      await expect(played).rejects.toThrow(/^05-for-share\.sql: refused on PGlite: it would wait here, and a waiting FOR SHARE finder/);
+    } finally {
+      await db.close();
+    }
   });
 });
 

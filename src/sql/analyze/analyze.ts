@@ -89,8 +89,8 @@ export type AnalyzeError =
 export type Analysis = { ok: true; shape: Shape } | { ok: false; error: AnalyzeError };
 
 /** Loads the parser on first use (a lazy chunk in the browser), then analyzes. */
-export async function analyzeStatement(statement: string, role: Role): Promise<Analysis> {
-  return analyzeWith(await loadParser(), statement, role);
+export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
+  return analyzeWith(await loadParser(), statement, role, options);
 }
 
 const PG_VERSION = 180004;
@@ -101,7 +101,8 @@ export const MAX_STATEMENT_LENGTH = 16_000;
 export interface AnalyzeOptions {
   /**
    * false: also give the shape of statements PostgreSQL runs fine but the lab's engine cannot replay
-   * (refusals.ts ENGINE_ONLY), as the predictor needs. Default true.
+   * (refusals.ts ENGINE_ONLY), as the predictor needs, and as a check on a real server (`--db`) plays them.
+   * Default true.
    */
   engineRefusals?: boolean;
 }

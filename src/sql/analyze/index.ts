@@ -15,14 +15,14 @@
  *      parameters) and keep its frozen_n columns (as JSON text) and `targets`; to resume, send
  *      `resume.statement` with [...parameters, ...frozen, targets] instead of the statement.
  */
-import type { Analysis } from './analyze';
+import type { Analysis, AnalyzeOptions } from './analyze';
 import type { Role } from './contract';
 
-export type { AfterWait, Analysis, AnalyzeError, LockingClause, LockStrength, Shape, WaitPolicy } from './analyze';
+export type { AfterWait, Analysis, AnalyzeError, AnalyzeOptions, LockingClause, LockStrength, Shape, WaitPolicy } from './analyze';
 export type { Role } from './contract';
 export type { Refusal, RefusalId } from './refusals';
 
-export async function analyzeStatement(statement: string, role: Role): Promise<Analysis> {
+export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
   const { analyzeStatement: analyze } = await import('./analyze');
-  return analyze(statement, role);
+  return analyze(statement, role, options);
 }
