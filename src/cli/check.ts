@@ -1,6 +1,7 @@
 /**
  * `npm run sim -- check <scenario> --claim FILE`: someone's own claim statement, read by PostgreSQL's parser,
- * played over every schedule of a scenario on PGlite. Exit 1 when some schedule ends in duplicate execution
+ * played over every schedule of a scenario on PGlite, or with `--db URL` on a PostgreSQL server with one
+ * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in duplicate execution
  * or split ownership, 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
@@ -9,7 +10,7 @@ import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, type CustomOptions, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { LabStatement, StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -42,17 +43,27 @@ function readClaimFile(path: string, flag = '--claim'): string {
   }
 }
 
-/** The strategy that claims with the file's statement, or a one-line error. */
-export async function claimStrategyFromFile(path: string): Promise<{ definition: StrategyDefinition; summary: string }> {
+/**
+ * The strategy that claims with the file's statement, or a one-line error. `onServer` (check --db): the
+ * shapes PostgreSQL runs but PGlite cannot replay through a wait are played too, since the wait is real there.
+ */
+export async function claimStrategyFromFile(path: string, options: CustomOptions = {}): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
-  const analysis = await analyzeStatement(text, 'claim');
+  const analysis = await analyzeStatement(text, 'claim', { engineRefusals: !options.onServer });
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customClaimStrategy(text, analysis.shape, path);
+  const built = customClaimStrategy(text, analysis.shape, path, options);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
   const afterWait = claim.shape === 'one-statement' ? claim.claim.afterWait.kind : 'none';
-  const words = afterWait === 'cannot-wait' ? 'never waits for a row lock its finder meets' : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+  const words =
+    afterWait === 'cannot-wait'
+      ? 'never waits for a row lock its finder meets'
+      : afterWait === 'resume-found'
+        ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
+        : afterWait === 'server-only'
+          ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
+          : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary };
 }
@@ -60,21 +71,21 @@ export async function claimStrategyFromFile(path: string): Promise<{ definition:
 const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
 
 /** The definition with the statement of `path` as both its fenced and its unfenced write for `role`. */
-export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string): Promise<StrategyDefinition> {
+export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string, options: CustomOptions = {}): Promise<StrategyDefinition> {
   const text = readClaimFile(path, `--${role}`);
-  const analysis = await analyzeStatement(text, role);
+  const analysis = await analyzeStatement(text, role, { engineRefusals: !options.onServer });
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customWrite(role, text, analysis.shape, path);
+  const built = customWrite(role, text, analysis.shape, path, options);
   if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
   return { ...definition, label: `${definition.label}, your ${role} (${path})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
 }
 
 /** The claim's strategy with each write given in `files` (by role) in place of the lab's. */
-export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>): Promise<StrategyDefinition> {
+export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>, options: CustomOptions = {}): Promise<StrategyDefinition> {
   let result = definition;
   for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
     const path = files[role];
-    if (path !== undefined) result = await withWriteFromFile(result, role, path);
+    if (path !== undefined) result = await withWriteFromFile(result, role, path, options);
   }
   return result;
 }
@@ -90,9 +101,10 @@ function analyzeErrorLine(path: string, error: AnalyzeError): string {
  * UPDATE met a row another worker holds that its finder did not lock): the engine would run it again once
  * the lock is free, which is not what PostgreSQL does. And a claim that took several runs at once: the lab's
  * worker follows one run per claim, so the others would sit claimed and unworked in a way the lab does not
- * model. In both cases the check stops and says so instead of guessing.
+ * model. In both cases the check stops and says so instead of guessing. On a real server (`where`
+ * 'postgres') only the second applies.
  */
-export function guardCustomClaim(db: LabDatabase): LabDatabase {
+export function guardCustomClaim(db: LabDatabase, where: 'pglite' | 'postgres' = 'pglite'): LabDatabase {
   const executeClaim = db.executeClaim.bind(db);
   db.executeClaim = async (session, request): Promise<StatementOutcome> => {
     const outcome = await executeClaim(session, request);
@@ -103,7 +115,8 @@ export function guardCustomClaim(db: LabDatabase): LabDatabase {
         `${statement.file ?? 'the claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
       );
     }
-    if (outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
+    // On a real server the wait is real, and what follows it is the server's own.
+    if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
       throw new CheckInputError(
         `${statement.file ?? 'the claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
       );
@@ -131,27 +144,43 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
   return `#${parts.join('&')}`;
 }
 
+/** Where the schedules ran: PGlite in this process, or a PostgreSQL server (host:port/database). */
+export type CheckDatabase = { kind: 'pglite' } | { kind: 'postgres'; server: string };
+
 export interface CheckReport {
   scenario: string;
+  database: CheckDatabase;
   claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>> };
   fencing: boolean;
   coverage: Exploration['coverage'];
   method: Exploration['method'];
+  /** A sample's seed (`--seed` replays it) and why it sampled; null when every schedule was played. */
+  sample: { seed: number; because: string | null } | null;
   total: number;
   groups: (OutcomeGroup & { unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
 }
 
-export function checkReport(scenario: Scenario, settings: Settings, file: string, summary: string, result: Exploration, writes: Partial<Record<WriteRole, string>> = {}): CheckReport {
+export function checkReport(
+  scenario: Scenario,
+  settings: Settings,
+  file: string,
+  summary: string,
+  result: Exploration,
+  writes: Partial<Record<WriteRole, string>> = {},
+  database: CheckDatabase = { kind: 'pglite' },
+): CheckReport {
   const groups = result.groups.map((group) => ({ ...group, unsafe: isUnsafe(group), link: witnessLink(scenario, settings, group.witness) }));
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
     scenario: scenario.id,
+    database,
     claim: { file, summary, writes },
     fencing: settings.fencing,
     coverage: result.coverage,
     method: result.method,
+    sample: result.coverage === 'sample' ? { seed: result.seed ?? 0, because: result.sampledBecause ?? null } : null,
     total: result.total,
     groups,
     unsafeSchedules,
@@ -161,7 +190,11 @@ export function checkReport(scenario: Scenario, settings: Settings, file: string
 
 export function formatCheck(report: CheckReport, seconds: number): string {
   const lines: string[] = [];
-  lines.push(`${report.scenario}: all ${report.total} schedules with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (explored ${report.method} on PGlite in ${seconds.toFixed(2)} s)`);
+  const on = report.database.kind === 'pglite' ? 'PGlite' : `the PostgreSQL server ${report.database.server}, one connection per worker`;
+  const which = report.sample
+    ? `a sample of ${report.total} schedules, seed ${report.sample.seed}${report.sample.because ? ` (not every schedule: ${report.sample.because})` : ''}`
+    : `all ${report.total} schedules`;
+  lines.push(`${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`);
   lines.push(`claim: ${report.claim.summary}`);
   lines.push('');
   for (const group of report.groups) {
@@ -170,12 +203,17 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
+  const server = report.database.kind === 'postgres' ? ' --db URL' : '';
+  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} ${files}${server} --schedule …`);
+  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${report.scenario} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`
-      : `safe here: no schedule ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0)`,
+      : report.sample
+        ? `no schedule of this sample ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0; a sample is not every schedule)`
+        : `safe here: no schedule ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0)`,
   );
   return lines.join('\n');
 }

@@ -4,6 +4,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
+import { EXHAUSTIVE_STATE_LIMIT, SAMPLE_SEED, SAMPLE_SIZE } from '../engine/explore';
 import { type Finish, runSchedule } from '../engine/run';
 import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
@@ -17,8 +18,10 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
-       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
+       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
+                          [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
+                          (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -97,12 +100,14 @@ async function run(args: string[]): Promise<number> {
     json: { type: 'boolean' },
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  const spec = (values.db as string | undefined) ?? 'pglite';
   if (values.claim !== undefined) {
-    // A witness of `check`, replayed step by step with the same claim.
+    // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
     const { claimStrategyFromFile, withWritesFromFiles } = await import('./check');
-    const { definition } = await claimStrategyFromFile(values.claim as string);
-    settings.definition = await withWritesFromFiles(definition, writeFiles(values));
+    const onServer = { onServer: spec !== 'pglite' };
+    const { definition } = await claimStrategyFromFile(values.claim as string, onServer);
+    settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer);
   } else if (Object.keys(writeFiles(values)).length > 0) {
     throw new UsageError('--heartbeat, --work and --complete go with --claim FILE');
   }
@@ -124,9 +129,8 @@ async function run(args: string[]): Promise<number> {
     onInapplicable = 'skip';
   }
 
-  const spec = (values.db as string | undefined) ?? 'pglite';
   let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
-  if (settings.definition && spec === 'pglite') db = (await import('./check')).guardCustomClaim(db);
+  if (settings.definition) db = (await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres');
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
@@ -182,30 +186,77 @@ async function check(args: string[]): Promise<number> {
     complete: { type: 'string' },
     fencing: { type: 'string' },
     method: { type: 'string' },
+    db: { type: 'string' },
+    'max-states': { type: 'string' },
+    sample: { type: 'string' },
+    seed: { type: 'string' },
     json: { type: 'boolean' },
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
   const method = (values.method as string | undefined) ?? 'fast';
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
+  const maxStates = values['max-states'] === undefined ? EXHAUSTIVE_STATE_LIMIT : parseCount(values['max-states'] as string, '--max-states', 'a number of distinct states', 1_000_000);
+  const sampleSize = values.sample === undefined ? SAMPLE_SIZE : parseCount(values.sample as string, '--sample', 'a number of schedules', 10_000);
+  // --seed replays a sample: it goes straight to the seeded schedules, without exploring first.
+  const seed = values.seed === undefined ? null : parseSeed(values.seed as string);
+  if (method === 'brute-force' && (seed !== null || values.sample !== undefined || values['max-states'] !== undefined)) {
+    throw new UsageError('--method brute-force plays every schedule: it takes no --max-states, --sample or --seed');
+  }
   const file = values.claim as string | undefined;
   if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
+  const spec = (values.db as string | undefined) ?? 'pglite';
+  if (spec !== 'pglite' && !/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withWritesFromFiles } = await import('./check');
-  const claim = await claimStrategyFromFile(file);
+  // On a server the waits are real: shapes PGlite cannot follow through a wait are played there too.
+  const onServer = { onServer: spec !== 'pglite' };
+  const claim = await claimStrategyFromFile(file, onServer);
   const writes = writeFiles(values);
   const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${path} (fenced and unfenced alike)`)].join('; ');
-  const definition = await withWritesFromFiles(claim.definition, writes);
+  const definition = await withWritesFromFiles(claim.definition, writes, onServer);
   const custom = { ...settings, definition };
-  const db = guardCustomClaim(await openDatabase('pglite', scenario.workers.map((w) => w.id)));
+  const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
+  const db = guardCustomClaim(await openDatabase(spec, scenario.workers.map((w) => w.id)), where.kind);
   try {
-    const { exploreBruteForce, exploreFast } = await import('../engine/explore');
+    const { exploreBruteForce, exploreFast, exploreSample, ExplorationTooLarge } = await import('../engine/explore');
     const started = performance.now();
-    const result = method === 'fast' ? await exploreFast(db, scenario, custom) : await exploreBruteForce(db, scenario, custom);
+    const sample = async (because: string | null) => {
+      const sampled = await exploreSample(db, scenario, custom, sampleSize, seed ?? SAMPLE_SEED);
+      return because ? { ...sampled, sampledBecause: because } : sampled;
+    };
+    let result: Awaited<ReturnType<typeof exploreFast>>;
+    if (method === 'brute-force') result = await exploreBruteForce(db, scenario, custom);
+    else if (seed !== null) result = await sample(null);
+    else {
+      try {
+        result = await exploreFast(db, scenario, custom, { maxStates });
+      } catch (error) {
+        if (!(error instanceof ExplorationTooLarge)) throw error;
+        result = await sample(`it has more than ${maxStates} distinct states`);
+      }
+    }
     const seconds = (performance.now() - started) / 1000;
-    const report = checkReport(scenario, custom, file, summary, result, writes);
+    const report = checkReport(scenario, custom, file, summary, result, writes, where);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {
     await db.close();
+  }
+}
+
+function parseCount(text: string, flag: string, what: string, most: number): number {
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > most) throw new UsageError(`${flag} takes ${what} from 1 to ${most}, not "${clip(text)}"`);
+  return Number(text);
+}
+
+/** host:port/database of a postgres:// URL, for the report: never the user or the password. */
+function serverName(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const socket = parsed.searchParams.get('host');
+    const host = parsed.hostname ? `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}` : (socket ?? 'localhost');
+    return `${host}/${decodeURIComponent(parsed.pathname.replace(/^\//, ''))}`;
+  } catch {
+    throw new UsageError('--db: not a valid postgres:// URL');
   }
 }
 

@@ -64,16 +64,30 @@ const asText = (text: string) => text;
 /** Postgres's own text for values JavaScript would round (int8, numeric) or show less readably (timestamps, json, bytea). */
 const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 1114: asText, 1184: asText, 1700: asText, 3802: asText };
 
+/**
+ * What a waiting claim found when it began to wait, which a real server's waiter keeps (see AfterWait).
+ * `runs` (relock-found, a plain FOR UPDATE finder): the runs it found, in the order it visits them; once
+ * the lock is free it locks them one by one, re-checking each, keeps every lock it took, and claims the
+ * first that still qualifies. `values` (resume-found, a finder that locks nothing): what its CTEs and
+ * sub-selects gave, as JSON text, and the runs its UPDATE matched; once free, the UPDATE re-evaluates its
+ * WHERE on those runs' newest versions against those values.
+ */
+type FoundBeforeWait = { kind: 'runs'; runs: number[] } | { kind: 'values'; frozen: Value[]; targets: number[] };
+
 interface Waiting {
   request: StatementRequest;
   claim: boolean;
-  /**
-   * For a claim whose statement relocks what it found after a wait (a plain FOR UPDATE claim, see
-   * AfterWait): the runs it found when it began to wait, in the order it visits them. A real server's
-   * waiter keeps this list: once the lock is free it locks these rows one by one, re-checking each, keeps
-   * every lock it took, and claims the first row that still qualifies.
-   */
-  found: number[] | null;
+  found: FoundBeforeWait | null;
+}
+
+/**
+ * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
+ * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
+ * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
+ * on a server only (AfterWait 'server-only').
+ */
+export class UnreplayableWait extends Error {
+  readonly userFacing = true;
 }
 
 export class PGliteLab implements LabDatabase {
@@ -175,28 +189,65 @@ export class PGliteLab implements LabDatabase {
   }
 
   /** BEGIN and the claim; then PREPARE (rows) or COMMIT (none). `found`: a waiting claim resumes (see Waiting). */
-  private async claimTransaction(session: SessionId, request: StatementRequest, found: number[] | null): Promise<StatementOutcome> {
+  private async claimTransaction(session: SessionId, request: StatementRequest, found: FoundBeforeWait | null): Promise<StatementOutcome> {
+    if (found?.kind === 'values') return this.resumeClaim(session, request, found);
     const clock = this.clockPieces(request.clockIso);
     const wait = await this.probe(session, request, true, clock);
     if (wait) return this.block(session, request, true, wait.holders, found ?? wait.found);
     const claim: LabPiece = { statement: request.statement, params: request.params, mayFail: true };
-    // PREPARE goes in the same call as the claim, and the read of the locks it keeps after it: a claim that
-    // found a row is parked at once. One that found none parked an empty transaction, committed just below
-    // (nothing in it to see); one that failed made PREPARE roll back, as PREPARE does in a failed transaction.
-    const park: LabPiece[] = [{ command: `PREPARE TRANSACTION '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }];
     let results: WireResult[];
     if (found === null) {
-      results = await this.run([...clock, { command: 'BEGIN' }, claim, ...park]);
+      results = await this.run([...clock, { command: 'BEGIN' }, claim, ...this.parkPieces(session)]);
     } else {
       const afterWait = request.statement.afterWait;
       if (afterWait.kind !== 'relock-found') throw new Error(`${request.statement.id} does not relock what it found`);
-      const lockedRun = await this.relockFound(found, afterWait.relock, [...clock, { command: 'BEGIN' }]);
+      const lockedRun = await this.relockFound(found.runs, afterWait.relock, [...clock, { command: 'BEGIN' }]);
       if (lockedRun !== null) {
         await this.run([{ command: 'ROLLBACK' }]);
-        return this.block(session, request, true, await this.holdersOfRun(lockedRun, session), found);
+        return this.block(session, request, true, await this.holdersOfRuns([lockedRun], session), found);
       }
-      results = await this.run([claim, ...park]);
+      results = await this.run([claim, ...this.parkPieces(session)]);
     }
+    return this.parkClaim(session, results);
+  }
+
+  /**
+   * A claim whose finder locks nothing, once the lock it waited for is free: its UPDATE with what the finder
+   * found before the wait frozen in, restricted to the runs it matched then, so its WHERE is re-evaluated on
+   * their newest versions as a real server's waiter does (EvalPlanQual). A third worker may have locked one
+   * of those runs meanwhile: its NOWAIT twin asks first, and the claim waits again, keeping what it found.
+   */
+  private async resumeClaim(session: SessionId, request: StatementRequest, found: Extract<FoundBeforeWait, { kind: 'values' }>): Promise<StatementOutcome> {
+    const afterWait = request.statement.afterWait;
+    if (afterWait.kind !== 'resume-found') throw new Error(`${request.statement.id} does not resume with what it found`);
+    let opening = this.clockPieces(request.clockIso);
+    const params: Value[] = [...request.params, ...found.frozen, `{${found.targets.join(',')}}`];
+    const others = [...this.parked].filter((s) => s !== session);
+    if (others.length > 0) {
+      const asked = await this.run([
+        ...opening,
+        { command: 'BEGIN' },
+        { statement: afterWait.resumeProbe, params, mayFail: true },
+        { command: 'ROLLBACK' },
+      ]);
+      opening = [];
+      if (asked.at(-2)!.error?.code === LOCK_NOT_AVAILABLE) return this.block(session, request, true, await this.holdersOfRuns(found.targets, session), found);
+    }
+    const resumed: LabPiece = { statement: afterWait.resume, params, mayFail: true };
+    return this.parkClaim(session, await this.run([...opening, { command: 'BEGIN' }, resumed, ...this.parkPieces(session)]));
+  }
+
+  /**
+   * PREPARE goes in the same call as the claim, and the read of the locks it keeps after it: a claim that
+   * found a row is parked at once. One that found none parked an empty transaction, committed just below
+   * (nothing in it to see); one that failed made PREPARE roll back, as PREPARE does in a failed transaction.
+   */
+  private parkPieces(session: SessionId): LabPiece[] {
+    return [{ command: `PREPARE TRANSACTION '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }];
+  }
+
+  /** The claim's answer from the call that ran it and parkPieces(); keeps it parked when it took a run. */
+  private async parkClaim(session: SessionId, results: WireResult[]): Promise<StatementOutcome> {
     const [result, , locks] = results.slice(-3) as [WireResult, WireResult, WireResult];
     if (result.error) {
       this.locksRead = locksFrom(heldLockRowsOf(locks));
@@ -234,11 +285,11 @@ export class PGliteLab implements LabDatabase {
     return null;
   }
 
-  /** The parked sessions that lock this run. */
-  private async holdersOfRun(runId: number, session: SessionId): Promise<SessionId[]> {
+  /** The parked sessions that lock any of these runs. */
+  private async holdersOfRuns(runIds: readonly number[], session: SessionId): Promise<SessionId[]> {
     const locks = await this.locks();
     return locks
-      .filter((lock) => lock.session !== session && lock.runIds.includes(runId))
+      .filter((lock) => lock.session !== session && lock.runIds.some((run) => runIds.includes(run)))
       .map((lock) => lock.session)
       .sort();
   }
@@ -252,7 +303,10 @@ export class PGliteLab implements LabDatabase {
       : await this.execute(session, waiting.request);
     if (outcome.status !== 'blocked') {
       const parkedNote = this.note ? ` ${this.note}` : '';
-      this.note = waiting.found
+      this.note =
+        waiting.found?.kind === 'values'
+          ? `PGlite cannot wait, so when the claim began to wait the lab read what its finder had found (the CTE's rows, the sub-select's value) and the runs its UPDATE matched; once the lock was free it ran the UPDATE with those values frozen in, on those runs only, re-checking its WHERE on their newest versions. That is what a real server's waiter does (EvalPlanQual): it does not take a fresh look.${parkedNote}`
+          : waiting.found
         ? `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.${parkedNote}`
         : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
     }
@@ -413,24 +467,39 @@ export class PGliteLab implements LabDatabase {
     request: StatementRequest,
     claim: boolean,
     clock: LabPiece[],
-  ): Promise<{ holders: SessionId[]; found: number[] | null } | null> {
+  ): Promise<{ holders: SessionId[]; found: FoundBeforeWait | null } | null> {
     const { probe, afterWait } = request.statement;
     const others = [...this.parked].filter((s) => s !== session);
     if (!probe || others.length === 0) return null;
-    const candidates = afterWait.kind === 'relock-found' ? afterWait.candidates : null;
+    const kept: LabPiece | null =
+      afterWait.kind === 'relock-found'
+        ? { statement: afterWait.candidates }
+        : afterWait.kind === 'resume-found'
+          ? { statement: afterWait.found, params: request.params.slice(0, this.parameterCount(afterWait.found)) }
+          : null;
     // The probe only asks; whatever it locked or aborted ends with the ROLLBACK, before anything else is read.
     const results = await this.run([
       ...clock,
       { command: 'BEGIN' },
       { statement: probe, params: request.params.slice(0, this.parameterCount(probe)), mayFail: true },
       { command: 'ROLLBACK' },
-      ...(candidates ? [{ statement: candidates }] : []),
+      ...(kept ? [kept] : []),
     ]);
     // Any other error belongs to the statement itself; it will raise it when it runs.
     const wouldWait = results[clock.length + 1]!.error?.code === LOCK_NOT_AVAILABLE;
     if (!wouldWait) return null;
-    const found = candidates ? results.at(-1)!.rows.map((row) => Number(row.run_id)) : null;
-    return { holders: await this.holdersFor(request, claim, others), found };
+    const read = results.at(-1)!;
+    if (afterWait.kind === 'relock-found') return { holders: await this.holdersFor(request, claim, others), found: { kind: 'runs', runs: read.rows.map((row) => Number(row.run_id)) } };
+    if (afterWait.kind === 'resume-found') {
+      const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
+      if (found.targets.length > 1) {
+        throw new UnreplayableWait(
+          `${request.statement.file ?? 'the claim'}: refused: its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: run it on a real server (--db, or live mode)`,
+        );
+      }
+      return { holders: await this.holdersOfRuns(found.targets, session), found };
+    }
+    return { holders: await this.holdersFor(request, claim, others), found: null };
   }
 
   /** Which parked sessions hold the lock: the holder of the target run, or (for a claim) every parked session. */
@@ -442,7 +511,9 @@ export class PGliteLab implements LabDatabase {
     return (holders.length > 0 ? holders : others).sort();
   }
 
-  private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[], found: number[] | null = null): StatementOutcome {
+  private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[], found: FoundBeforeWait | null = null): StatementOutcome {
+    const { afterWait, file } = request.statement;
+    if (afterWait.kind === 'server-only') throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: it would wait here, and ${afterWait.why}`);
     this.waiting.set(session, { request, claim, found });
     this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
     return { status: 'blocked', holders };
@@ -523,6 +594,18 @@ const WARM_UP = (() => {
 
 /** A statement for this.run(): mayFail when its error is an answer (the learner's statement, a probe). */
 type LabPiece = WirePiece & { mayFail?: boolean };
+
+/** The row of a resume-found claim's `found` query: its frozen_n values as JSON text, and its targets. */
+function valuesFound(row: Record<string, unknown>, frozenCount: number): Extract<FoundBeforeWait, { kind: 'values' }> {
+  const frozen = Array.from({ length: frozenCount }, (_, i) => {
+    const value = row[`frozen_${i + 1}`];
+    return value === null || value === undefined ? null : JSON.stringify(value);
+  });
+  // The wire leaves an integer[] as Postgres's text, {121,122}; an empty array is {}.
+  const text = String(row.targets ?? '{}');
+  const targets = Array.isArray(row.targets) ? row.targets.map(Number) : text.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
+  return { kind: 'values', frozen, targets };
+}
 
 /** Runs as the lab shows them; a `locked_by` column (runs-and-locks-pglite) is not part of a run. */
 function runRowsOf(read: WireResult): RunRow[] {

@@ -9,20 +9,44 @@ import { SHARED_WRITES } from './shared';
 import { type AfterWait, type LabStatement, roleParams, type StatementText, type StrategyDefinition } from './types';
 
 /** The statement ids a custom claim brings (the prepared statements' names on PGlite; none is a lab file's). */
-export const CUSTOM_CLAIM_IDS = { claim: 'your-claim', probe: 'your-claim-probe', candidates: 'your-claim-candidates', relock: 'your-claim-relock' } as const;
+export const CUSTOM_CLAIM_IDS = {
+  claim: 'your-claim',
+  probe: 'your-claim-probe',
+  candidates: 'your-claim-candidates',
+  relock: 'your-claim-relock',
+  found: 'your-claim-found',
+  resume: 'your-claim-resume',
+  resumeProbe: 'your-claim-resume-probe',
+} as const;
 
 export type CustomClaim = { ok: true; definition: StrategyDefinition } | { ok: false; reason: string };
+
+/**
+ * `onServer`: the statements run on a PostgreSQL server, where a wait is real, so a shape whose after-wait
+ * PGlite cannot replay is kept (as server-only) rather than refused.
+ */
+export interface CustomOptions {
+  onServer?: boolean;
+}
 
 /** Why the engine cannot follow this claim through a lock wait, or the after-wait recipe it replays exactly. */
 function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: AfterWait } | { ok: false; reason: string } {
   const locks = shape.locks;
+  const text = (id: string, body: string): StatementText => ({ id, text: body, file });
   if (locks.length === 0) {
-    // PostgreSQL keeps what its CTE or sub-select found and re-checks the locked row against it (the
-    // analyzer's "resume" recipe); the engine can only relock a locking finder's rows or run a statement again.
+    // PostgreSQL keeps what its CTE or sub-select found and re-checks the locked row against it: the
+    // analyzer's resume recipe replays that (the analyzer itself refuses a shape it has no recipe for).
+    const { resume } = shape.afterWait;
+    if ('why' in resume) return { ok: false, reason: `after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape (${resume.why}); run it on a real server (live mode)` };
     return {
-      ok: false,
-      reason:
-        'its finder takes no row lock, so when its UPDATE waits PostgreSQL re-checks the locked row against the rows it found before waiting (corpus 04: two workers get the same run); the lab cannot replay that on PGlite yet: run it on a real server (live mode)',
+      ok: true,
+      afterWait: {
+        kind: 'resume-found',
+        found: text(CUSTOM_CLAIM_IDS.found, resume.found),
+        resume: text(CUSTOM_CLAIM_IDS.resume, resume.statement),
+        resumeProbe: text(CUSTOM_CLAIM_IDS.resumeProbe, resume.probe),
+        frozenCount: resume.frozenCount,
+      },
     };
   }
   if (locks.every((lock) => lock.wait !== 'wait')) return { ok: true, afterWait: { kind: 'cannot-wait' } };
@@ -43,7 +67,6 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   if (finder.runParameter !== 1) {
     return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; run it on a real server (live mode)' };
   }
-  const text = (id: string, body: string): StatementText => ({ id, text: body, file });
   return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
 }
 
@@ -58,15 +81,17 @@ export type WriteRole = keyof typeof CUSTOM_WRITE_IDS;
  * does: its own WHERE names the row by `run_id = $1` and reads no other row, so after the wait PostgreSQL
  * re-checks that one row's newest version against the whole WHERE, as a fresh run does.
  */
-export function customWrite(role: WriteRole, text: string, shape: Shape, file: string | null): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
+export function customWrite(
+  role: WriteRole,
+  text: string,
+  shape: Shape,
+  file: string | null,
+  options: CustomOptions = {},
+): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
   if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
   const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
-  if (!byId) {
-    return {
-      ok: false,
-      reason: `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (live mode)`,
-    };
-  }
+  const reason = `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (--db, or live mode)`;
+  if (!byId && !options.onServer) return { ok: false, reason };
   const id = CUSTOM_WRITE_IDS[role];
   return {
     ok: true,
@@ -76,16 +101,17 @@ export function customWrite(role: WriteRole, text: string, shape: Shape, file: s
       file,
       params: roleParams(role, true),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
-      afterWait: { kind: 'recheck-row' },
+      afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
     },
   };
 }
 
 /** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
-export function customClaimStrategy(text: string, shape: Shape, file: string | null): CustomClaim {
+export function customClaimStrategy(text: string, shape: Shape, file: string | null, options: CustomOptions = {}): CustomClaim {
   if (shape.role !== 'claim') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a claim` };
-  const after = afterWaitOf(shape, file);
-  if (!after.ok) return after;
+  const replayed = afterWaitOf(shape, file);
+  if (!replayed.ok && !options.onServer) return replayed;
+  const after = replayed.ok ? replayed : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
   const claim = {
     id: CUSTOM_CLAIM_IDS.claim,
     text: text.trim().replace(/;$/, ''),

@@ -39,7 +39,21 @@ export type AfterWait =
    * that still qualifies. `candidates` reads that list as the claim sees it; `relock` locks one row by id
    * ($1) with NOWAIT and says whether it still qualifies.
    */
-  | { kind: 'relock-found'; candidates: StatementText; relock: StatementText };
+  | { kind: 'relock-found'; candidates: StatementText; relock: StatementText }
+  /**
+   * A statement whose finder (a CTE or sub-select) takes no lock, so only its UPDATE waits: once free it
+   * keeps what the finder found before waiting and re-evaluates its WHERE on the newest version of each
+   * row it had matched. `found` (the statement's parameters) reads, when the wait begins, the finder's
+   * values as JSON (`frozen_1`…`frozen_<frozenCount>`) and the runs the UPDATE matched (`targets`);
+   * `resume` is the UPDATE with those values frozen in and restricted to those runs, taking
+   * [...parameters, ...frozen, targets]; `resumeProbe` is its NOWAIT twin, with the same parameters.
+   */
+  | { kind: 'resume-found'; found: StatementText; resume: StatementText; resumeProbe: StatementText; frozenCount: number }
+  /**
+   * What it does after a wait is one the lab cannot replay on PGlite (`why`): it runs only where the wait is
+   * real, on a PostgreSQL server (`check --db`); PGlite refuses it with `why` the moment it would wait.
+   */
+  | { kind: 'server-only'; why: string };
 
 export interface LabStatement extends StatementText {
   /** The values it takes: $1 is params[0], and so on. */

@@ -3,7 +3,8 @@
 // each file declares (A's rows, whether B waits, B's rows after A ends) must be what the server does; the
 // predictor (tests/unit/analyze-predict.test.ts) must agree with the same declarations. For every shape the
 // analyzer accepts, its derived NOWAIT probe, run by B while A's transaction is open, must fail with 55P03
-// exactly when B's statement then waits; a waiting finder's derived candidates and relock must run.
+// exactly when B's statement then waits; a waiting finder's derived candidates and relock must run; a finder
+// that locks nothing has its resumed statement and that statement's own probe checked the same way.
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -116,6 +117,19 @@ async function probeAsB(analysis: Analysis, params: unknown[]): Promise<{ probe:
   return { probe: probeCode, relock, candidates: candidateIds };
 }
 
+/** B runs the statement in a transaction rolled back at once: its error code, or null when it ran. */
+async function codeOfAsB(sql: string, params: unknown[]): Promise<string | null> {
+  await b.query('BEGIN');
+  try {
+    await b.query(sql, params);
+    return null;
+  } catch (error) {
+    return (error as { code?: string }).code ?? String(error);
+  } finally {
+    await b.query('ROLLBACK');
+  }
+}
+
 /** The resume recipe's `found` query, run by B before its statement: the frozen values, then the targets. */
 async function foundAsB(sql: string, frozenCount: number, params: unknown[]): Promise<unknown[]> {
   await b.query('BEGIN');
@@ -143,6 +157,11 @@ async function play(variant: CorpusVariant, ending: 'COMMIT' | 'ROLLBACK'): Prom
   const probed = await probeAsB(analysis, scene.params.b);
   const resume = analysis.ok && 'found' in analysis.shape.afterWait.resume ? analysis.shape.afterWait.resume : null;
   const found = resume ? await foundAsB(resume.found, resume.frozenCount, scene.params.b) : null;
+  if (resume && found) {
+    // The resumed statement's own NOWAIT twin, while A's transaction is open: it meets A's row exactly when B's statement waits.
+    const resumeProbe = await codeOfAsB(resume.probe, [...scene.params.b, ...found]);
+    expect(resumeProbe, `the resumed statement's probe: ${resume.probe}`).toBe(probed.probe);
+  }
   await b.query('BEGIN');
   const bStatement = attempt(b, variant, scene.params.b);
   const bWaits = await waitsForLock(bPid, bStatement);

@@ -91,7 +91,8 @@ const SAME_WRITES = [
 ] as const;
 
 describe("custom owner's writes with the text of the lab's fenced ones", () => {
-  it.for(SAME_WRITES)('$files in $scenario (fencing on) give the built-in groups exactly', async ({ scenario: id, files }) => {
+  // heartbeat is explored whole twice here: over a minute on a busy 2-core machine.
+  it.for(SAME_WRITES)('$files in $scenario (fencing on) give the built-in groups exactly', { timeout: 300_000 }, async ({ scenario: id, files }) => {
     const scenario = findScenario(id)!;
     const builtIn = await exploreFast(dbs.pglite, scenario, { strategy: 'skip-locked', fencing: true });
     const custom = await exploreFast(dbs.pglite, scenario, await writesSettings(files, true));

@@ -22,6 +22,15 @@ function sim(...args: string[]) {
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/**
+ * A claim whose finder locks nothing and whose UPDATE matches 123 for A but every pending run for the
+ * others: B, run while A holds 123, would wait on it having matched 124 too.
+ */
+const TWO_TARGETS = `UPDATE runs
+SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), lease_generation = lease_generation + 1, heartbeat_at = now()
+WHERE status = 'pending' AND (run_id = 123 OR $1 <> 'A')
+RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`;
+
 const dir = mkdtempSync(join(tmpdir(), 'lease-lab-check-'));
 function file(name: string, text: string): string {
   const path = join(dir, name);
@@ -84,6 +93,46 @@ describe('npm run sim -- check', () => {
     expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
   });
 
+  it('a CTE without FOR UPDATE: after its wait B re-checks A\'s row against what its CTE found before and claims run 123 too (a double claim), exit 1', () => {
+    const { code, stdout } = sim('check', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report & { claim: { summary: string } };
+    expect(report.claim.summary).toMatch(/re-checks the row it waited for against what its finder found before waiting/);
+    expect(report.groups.find((group) => group.key === 'duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
+    // The schedule of the corpus's scene: A claims, B waits, A commits, B resumes.
+    const replayed = sim('run', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
+    expect(replayed.code).toBe(0);
+    const trace = JSON.parse(replayed.stdout) as { steps: { actor: string; action: string; verdict: string; resumed: boolean; outcome: { rows?: { run_id: number; lease_generation: number }[] } }[] };
+    expect(trace.steps.map((step) => `${step.actor} ${step.action} ${step.verdict}`)).toEqual(['A claim ok', 'B claim blocked', 'A commit ok', 'B claim ok']);
+    const [first, , , resumed] = trace.steps;
+    expect(resumed!.resumed).toBe(true);
+    // A fresh look would have found 123 running and taken 124; PostgreSQL's waiter takes 123 again.
+    expect(resumed!.outcome.rows).toEqual([expect.objectContaining({ run_id: 123, lease_generation: first!.outcome.rows![0]!.lease_generation + 1 })]);
+  });
+
+  // Five runs of the CLI, each starting PGlite: 22 s alone, 82 s in the full suite on a busy 2-core machine.
+  it('past --max-states: a seeded sample, labelled with its size and seed; --seed replays it exactly', { timeout: 300_000 }, () => {
+    const claim = corpus('04-cte-without-lock.sql');
+    const past = sim('check', 'race', '--claim', claim, '--max-states', '20', '--sample', '30');
+    expect(past.code).toBe(1);
+    expect(past.stdout).toMatch(/^race: a sample of 30 schedules, seed 1 \(not every schedule: it has more than 20 distinct states\) with your claim /);
+    expect(past.stdout).toMatch(/replay this sample: npm run sim -- check race --claim .* --sample 30 --seed 1$/m);
+    const first = sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
+    const again = sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
+    const [a, b] = [JSON.parse(first.stdout), JSON.parse(again.stdout)] as (Report & { coverage: string; sample: unknown })[];
+    expect(a!.coverage).toBe('sample');
+    expect(a!.sample).toEqual({ seed: 5, because: null });
+    expect(a!.total).toBe(30);
+    expect(b!.groups).toEqual(a!.groups);
+    // Another seed plays other schedules.
+    const other = JSON.parse(sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '6', '--json').stdout) as Report;
+    expect(other.groups.map((group) => group.witness)).not.toEqual(a!.groups.map((group) => group.witness));
+    // Within the limit, every schedule: no sample.
+    const all = JSON.parse(sim('check', 'race', '--claim', claim, '--json').stdout) as Report & { coverage: string; sample: unknown };
+    expect(all.coverage).toBe('all');
+    expect(all.sample).toBeNull();
+  });
+
   it('--complete: a completion without the run id is refused, exit 2', () => {
     const { code, stdout, stderr } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('34-complete-by-generation-only.sql'));
     expect(code).toBe(2);
@@ -111,7 +160,11 @@ describe('npm run sim -- check', () => {
   it.each([
     ['a syntax error, with its line and column', () => file('syntax.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('SKIP LOCKED', 'SKIPP LOCKED')), /syntax\.sql:8:14: syntax error: syntax error at or near "SKIPP"/],
     ['a shape the analyzer refuses', () => file('jobs.sql', "UPDATE jobs SET status = 'running' WHERE id = 1 RETURNING run_id, lease_generation, lease_expires_at, cancel_requested"), /jobs\.sql: refused \(wrong-target\): the UPDATE changes a table other than runs/],
-    ['a finder without a lock (the engine cannot resume it yet)', () => corpus('04-cte-without-lock.sql'), /04-cte-without-lock\.sql: refused: its finder takes no row lock/],
+    [
+      'a finder without a lock whose UPDATE would wait with two runs matched',
+      () => file('two-targets.sql', TWO_TARGETS),
+      /two-targets\.sql: refused: its UPDATE would wait with 2 runs matched \(123, 124\); on a real server it locks the matched runs it passes/,
+    ],
     ['a waiting FOR SHARE finder', () => corpus('05-for-share.sql'), /refused: a waiting FOR SHARE finder/],
     ['a claim that takes two runs at once', () => corpus('23-limit-2-skip-locked.sql'), /23-limit-2-skip-locked\.sql: refused: one claim took 2 runs \(123, 124\)/],
     ['a waiting finder under LIMIT 2', () => file('limit-2.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('LIMIT 1', 'LIMIT 2').replace(' SKIP LOCKED', '')), /refused: a waiting finder under LIMIT 2/],
@@ -141,7 +194,12 @@ describe('npm run sim -- check', () => {
     [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--work', SKIP_LOCKED], /claim-skip-locked\.sql: refused \(returning-mismatch\)/],
     [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--heartbeat', corpus('34-complete-by-generation-only.sql')], /refused/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--complete', join(dir, 'missing.sql')], /--complete .*missing\.sql: no such file/],
-    [['run', 'race', '--claim', corpus('04-cte-without-lock.sql')], /refused: its finder takes no row lock/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--seed', 'x'], /--seed takes a whole number/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--sample', '0'], /--sample takes a number of schedules from 1 to 10000, not "0"/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--max-states', 'many'], /--max-states takes a number of distinct states/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'brute-force', '--seed', '3'], /--method brute-force plays every schedule: it takes no --max-states, --sample or --seed/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'mysql://me@localhost/lab'], /--db takes pglite or a postgres:\/\/ URL/],
+    [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'postgres://127.0.0.1:1/nothing'], /cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:1\/nothing/],
   ])('bad arguments %j: one line, exit 2', (args, message) => {
     const { code, stdout, stderr } = sim(...(args as string[]));
     expect(code).toBe(2);

@@ -1,11 +1,16 @@
 /**
  * A claim someone wrote becomes a strategy only with an after-wait behaviour the engine replays exactly on
- * PGlite; every other shape is refused with its reason. The claims are corpus variants whose behaviour on
+ * PGlite (cannot-wait, relock-found for a waiting locking finder, resume-found for a finder that locks
+ * nothing); every other shape is refused with its reason. The claims are corpus variants whose behaviour on
  * PostgreSQL tests/ground-truth/claim-corpus.test.ts checks.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
+import { UnreplayableWait } from '../../src/db/pglite-lab';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
 import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite } from '../../src/strategies/custom';
 
@@ -45,17 +50,56 @@ describe('customClaimStrategy', () => {
     },
   );
 
+  it.each(['04-cte-without-lock', '14-update-eq-subselect-no-recheck', '15-update-eq-subselect-recheck', '19-cte-no-lock-recheck-in-update', '20-update-every-claimable', '24-materialized-cte-without-lock', '25-update-eq-min-pending'])(
+    '%s locks nothing at its finder, so only its UPDATE waits: resume-found with the analyzer\'s found, resume and its probe',
+    async (name) => {
+      const { analysis, built } = await build(name);
+      if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error(built.ok ? 'two steps' : built.reason);
+      const after = built.definition.claim.claim.afterWait;
+      const resume = analysis.shape.afterWait.resume;
+      if (after.kind !== 'resume-found' || !('found' in resume)) throw new Error(after.kind);
+      expect(after.found).toEqual({ id: CUSTOM_CLAIM_IDS.found, text: resume.found, file: `${name}.sql` });
+      expect(after.resume.text).toBe(resume.statement);
+      expect(after.resumeProbe.text).toBe(resume.probe);
+      expect(after.frozenCount).toBe(resume.frozenCount);
+      // The resumed statement is restricted to the runs matched before the wait, passed last.
+      expect(resume.statement).toMatch(new RegExp(`= ANY \\(CAST\\(\\$${3 + resume.frozenCount} AS int4\\[\\]\\)\\)`));
+      expect(resume.probe).toMatch(/FOR NO KEY UPDATE OF runs NOWAIT$/);
+    },
+  );
+
   it.each([
-    ['04-cte-without-lock', /finder takes no row lock/],
-    ['19-cte-no-lock-recheck-in-update', /finder takes no row lock/],
-    ['24-materialized-cte-without-lock', /finder takes no row lock/],
     ['05-for-share', /a waiting FOR SHARE finder/],
-    ['20-update-every-claimable', /finder takes no row lock/],
     ['27-for-update-wait-param-in-finder', /depend on the worker's parameters/],
   ])('%s is refused: %s', async (name, reason) => {
     const { built } = await build(name);
     expect(built.ok).toBe(false);
     if (!built.ok) expect(built.reason).toMatch(reason);
+  });
+});
+
+describe('customClaimStrategy on a server (check --db)', () => {
+  it.each(['05-for-share', '27-for-update-wait-param-in-finder'])('%s, refused on PGlite, is kept as server-only with the reason', async (name) => {
+    const { text, analysis, built } = await build(name);
+    if (built.ok || !analysis.ok) throw new Error('expected a refusal on PGlite');
+    const onServer = customClaimStrategy(text, analysis.shape, `${name}.sql`, { onServer: true });
+    if (!onServer.ok || onServer.definition.claim.shape !== 'one-statement') throw new Error('refused on a server');
+    expect(onServer.definition.claim.claim.afterWait).toEqual({ kind: 'server-only', why: built.reason });
+  });
+
+  it('a server-only claim that would wait on PGlite stops the play with its reason, and never reaches a wait', async () => {
+    const { text, analysis } = await build('05-for-share');
+    if (!analysis.ok) throw new Error('refused by the analyzer');
+    const onServer = customClaimStrategy(text, analysis.shape, '05-for-share.sql', { onServer: true });
+    if (!onServer.ok) throw new Error(onServer.reason);
+    const db = await bootLabDatabase();
+    try {
+      const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: onServer.definition }, ['A', 'B'], { finish: { kind: 'none' } });
+      await expect(played).rejects.toThrow(UnreplayableWait);
+      await expect(played).rejects.toThrow(/^05-for-share\.sql: refused on PGlite: it would wait here, and a waiting FOR SHARE finder/);
+    } finally {
+      await db.close();
+    }
   });
 });
 

@@ -74,9 +74,10 @@ export interface AfterWait {
    * each CTE's rows and each sub-select's value, and `targets`, the runs its UPDATE matched then. `statement`
    * is the UPDATE with those values frozen in ($n+1… in `found`'s column order, as jsonb) and restricted to
    * `targets` (the last parameter, integer[]): run after the wait, it re-evaluates the WHERE on each row's
-   * newest version against the values found before, as EvalPlanQual does. null: `why` says why not.
+   * newest version against the values found before, as EvalPlanQual does. `probe` is that statement's
+   * NOWAIT twin (the same parameters): 55P03 means the resumed statement would wait again. null: `why` says why not.
    */
-  resume: { found: string; statement: string; frozenCount: number } | { why: string };
+  resume: { found: string; statement: string; frozenCount: number; probe: string } | { why: string };
 }
 
 export type AnalyzeError =
@@ -88,8 +89,8 @@ export type AnalyzeError =
 export type Analysis = { ok: true; shape: Shape } | { ok: false; error: AnalyzeError };
 
 /** Loads the parser on first use (a lazy chunk in the browser), then analyzes. */
-export async function analyzeStatement(statement: string, role: Role): Promise<Analysis> {
-  return analyzeWith(await loadParser(), statement, role);
+export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
+  return analyzeWith(await loadParser(), statement, role, options);
 }
 
 const PG_VERSION = 180004;
@@ -100,7 +101,8 @@ export const MAX_STATEMENT_LENGTH = 16_000;
 export interface AnalyzeOptions {
   /**
    * false: also give the shape of statements PostgreSQL runs fine but the lab's engine cannot replay
-   * (refusals.ts ENGINE_ONLY), as the predictor needs. Default true.
+   * (refusals.ts ENGINE_ONLY), as the predictor needs, and as a check on a real server (`--db`) plays them.
+   * Default true.
    */
   engineRefusals?: boolean;
 }
@@ -682,7 +684,9 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
   const used = parametersIn(found);
   const gaps = typedGaps(used, highest, role);
   const foundWithTypes = gaps.length > 0 ? deparseStatement({ SelectStmt: { ...(body(found, 'SelectStmt') as JsonObject), targetList: [...list(body(found, 'SelectStmt')!.targetList), ...gaps] } }) : foundText;
-  return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length };
+  // Resumed, the statement may meet a row a third worker locked meanwhile: its own probe says so.
+  const resumedProbe = probeOf(resumed, targetName, 'no key update', role);
+  return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length, probe: resumedProbe.text };
 }
 
 function outputName(target: JsonObject): string {

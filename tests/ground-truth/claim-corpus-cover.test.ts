@@ -1,0 +1,94 @@
+/**
+ * The truth corpus played through the state-graph cover (src/engine/cover.ts): each variant the lab
+ * accepts, as the statement its role runs, takes every step from every state of a two-worker scenario on
+ * PGlite, and each covering schedule is played on a real PostgreSQL, one connection per worker, every step
+ * compared (the differential harness): 0 divergences. A claim plays the race (two workers, one pending
+ * run: who gets it, who waits) and the held claim of lock-wait; a completion plays paused-worker, where a
+ * worker wakes past its lease and completes. A variant the lab refuses (by the analyzer, or while playing:
+ * a claim that took several runs, a wait it cannot replay) must say why in one line.
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { guardCustomClaim } from '../../src/cli/check';
+import { findScenario } from '../../src/scenarios';
+import { analyzeStatement } from '../../src/sql/analyze';
+import type { Settings } from '../../src/sim/types';
+import { customClaimStrategy, customWrite } from '../../src/strategies/custom';
+import { type CorpusVariant, readCorpus } from '../support/claim-corpus';
+import { compareStateGraph, type Databases, describeDivergences, openDatabases, summary } from './differential';
+
+const CASE_TIMEOUT_MS = 600_000;
+
+/** The variants whose finder locks nothing: the after-wait the lab replays with what the finder found (resume-found). */
+const RESUMED = ['04', '14', '15', '19', '24', '25'];
+
+const SCENARIOS = { claim: [{ id: 'race', fencing: false }, { id: 'lock-wait', fencing: true }], complete: [{ id: 'paused-worker', fencing: true }] } as const;
+
+/** A completion plays beside the lab's atomic claim, given as text like any other. */
+const SKIP_LOCKED = readFileSync(new URL('../../src/strategies/skip-locked/claim-skip-locked.sql', import.meta.url), 'utf8');
+
+/** The settings that play the variant, or why the lab refuses it. */
+async function settingsFor(variant: CorpusVariant, fencing: boolean): Promise<{ settings: Settings } | { refused: string }> {
+  const analysis = await analyzeStatement(variant.sql, variant.role);
+  if (!analysis.ok) return { refused: analysis.error.message };
+  const base: Settings = { strategy: 'skip-locked', fencing };
+  if (variant.role === 'claim') {
+    const built = customClaimStrategy(variant.sql, analysis.shape, variant.file);
+    return built.ok ? { settings: { ...base, definition: built.definition } } : { refused: built.reason };
+  }
+  const claim = await analyzeStatement(SKIP_LOCKED, 'claim');
+  if (!claim.ok) throw new Error(claim.error.message);
+  const strategy = customClaimStrategy(SKIP_LOCKED, claim.shape, 'claim-skip-locked.sql');
+  if (!strategy.ok) throw new Error(strategy.reason);
+  const write = customWrite('complete', variant.sql, analysis.shape, variant.file);
+  if (!write.ok) return { refused: write.reason };
+  return { settings: { ...base, definition: { ...strategy.definition, complete: { fenced: write.statement, unfenced: write.statement } } } };
+}
+
+let dbs: Databases;
+
+beforeAll(async () => {
+  dbs = await openDatabases('claim_corpus_cover');
+  // As `check` plays a custom claim: a claim that took several runs stops the play with its reason.
+  guardCustomClaim(dbs.pglite);
+});
+
+afterAll(async () => {
+  await dbs?.close();
+});
+
+const cases = readCorpus().flatMap((variant) => SCENARIOS[variant.role as 'claim' | 'complete'].map((scenario) => ({ variant, ...scenario })));
+
+describe('the claim corpus through the state-graph cover, PGlite against a real PostgreSQL', () => {
+  it('the lab accepts every variant whose finder locks nothing, and most of the corpus', async () => {
+    const accepted: string[] = [];
+    for (const variant of readCorpus()) if ('settings' in (await settingsFor(variant, true))) accepted.push(variant.file);
+    for (const n of RESUMED) expect(accepted.some((file) => file.startsWith(n)), `corpus ${n}`).toBe(true);
+    expect(accepted.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it.for(cases)('$variant.file in $id (fencing $fencing)', { timeout: CASE_TIMEOUT_MS }, async ({ variant, id, fencing }, { signal }) => {
+    const scenario = findScenario(id)!;
+    const prepared = await settingsFor(variant, fencing);
+    if ('refused' in prepared) {
+      // A refusal is one line that says why.
+      expect(prepared.refused).toMatch(/^[^\n]{20,}$/);
+      expect(RESUMED.some((n) => variant.file.startsWith(n)), `${variant.file} is refused: ${prepared.refused}`).toBe(false);
+      return;
+    }
+    let result: Awaited<ReturnType<typeof compareStateGraph>>;
+    try {
+      result = await compareStateGraph(dbs, scenario, prepared.settings, signal);
+    } catch (error) {
+      // Refused while playing (the guard, or a wait the engine cannot replay): a user-facing line.
+      if (!(error as { userFacing?: boolean }).userFacing) throw error;
+      expect((error as Error).message).toMatch(/refused: [^\n]+$/);
+      expect(RESUMED.some((n) => variant.file.startsWith(n)), `${variant.file} is refused while playing: ${(error as Error).message}`).toBe(false);
+      return;
+    }
+    console.info(`${summary(`${variant.file} in ${id}`, result)}; ${result.states} states, ${result.edges} steps`);
+    expect(result.cut).toBe(false);
+    expect(result.schedules).toBeGreaterThan(0);
+    expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
+  });
+});
