@@ -6,6 +6,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { LabDatabase } from '../db/port';
+import { isAuthoredId, specOf } from '../scenarios/authored';
+import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
@@ -126,7 +128,9 @@ function encodeValue(value: string): string {
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
   const claim = settings.definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
-  const parts = [`scenario=${encodeValue(scenario.id)}`, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
+  // A scenario someone wrote travels whole in the link (scenarios/link.ts), as the page writes it.
+  const authored = isAuthoredId(scenario.id) ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`] : [];
+  const parts = [`scenario=${encodeValue(scenario.id)}`, ...authored, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
   if (text !== null) parts.push(`claim=${encodeValue(text)}`);
   return `#${parts.join('&')}`;
 }
@@ -170,7 +174,8 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
+  const which = isAuthoredId(report.scenario) ? "--scenario-link '<a link above>'" : report.scenario;
+  lines.push(`replay a witness step by step: npm run sim -- run ${which} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1

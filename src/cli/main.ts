@@ -9,6 +9,7 @@ import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
+import { scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
 
 class UsageError extends Error {}
 
@@ -18,7 +19,9 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)
+       In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
+         --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -57,13 +60,14 @@ function list(args: string[]): number {
 }
 
 /** The scenario named by the first positional argument, and its settings after --strategy / --fencing. */
-function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown }, command: string) {
-  const [id, extra] = positionals;
-  if (id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"`);
-  const scenario = findScenario(id);
-  if (!scenario) throw new UsageError(`unknown scenario "${clip(id)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  const settings = defaultSettings(scenario);
+function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown }, command: string) {
+  const authored = scenarioFromOptions(values);
+  const [id, extra] = authored && positionals[0] !== undefined ? [undefined, positionals[0]] : positionals;
+  if (!authored && id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')} (or --scenario-link / --scenario-file)`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"${authored ? ': the scenario is the one given by --scenario-link or --scenario-file' : ''}`);
+  const scenario = authored?.scenario ?? findScenario(id!);
+  if (!scenario) throw new UsageError(`unknown scenario "${clip(id!)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const settings = authored?.settings ?? defaultSettings(scenario);
   if (values.strategy !== undefined) {
     if (!STRATEGIES.includes(values.strategy as Strategy)) {
       throw new UsageError(`unknown strategy "${clip(values.strategy as string)}"; the strategies are ${STRATEGIES.join(', ')}`);
@@ -74,7 +78,7 @@ function scenarioAndSettings(positionals: string[], values: { strategy?: unknown
     if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
     settings.fencing = values.fencing === 'on';
   }
-  return { scenario, settings };
+  return { scenario, settings, linkSchedule: authored?.schedule ?? null };
 }
 
 function parseSeed(text: string): number {
@@ -95,8 +99,9 @@ async function run(args: string[]): Promise<number> {
     complete: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
-  const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  const { scenario, settings, linkSchedule } = scenarioAndSettings(positionals, values, 'run');
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim.
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
@@ -116,6 +121,9 @@ async function run(args: string[]): Promise<number> {
   let onInapplicable: 'error' | 'skip' = 'error';
   if (values.schedule !== undefined) {
     schedule = parseSchedule(values.schedule as string);
+  } else if (linkSchedule !== null && linkSchedule.length > 0) {
+    // The schedule the link was shared with: the same view as in the browser.
+    schedule = linkSchedule;
   } else if (values.seed !== undefined) {
     schedule = [];
   } else {
@@ -144,6 +152,7 @@ async function explore(args: string[]): Promise<number> {
     sample: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'explore');
   const method = (values.method as string | undefined) ?? 'fast';
@@ -183,6 +192,7 @@ async function check(args: string[]): Promise<number> {
     fencing: { type: 'string' },
     method: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
   const method = (values.method as string | undefined) ?? 'fast';

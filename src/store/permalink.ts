@@ -6,7 +6,7 @@ import { isBackpressureFragment } from './backpressure-link';
 import { findScenario, SCENARIOS } from '../scenarios';
 import { checkView, type CheckedView, quote, type RawView, type View } from './view';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
-import { type DecodedScenario, decodeScenarioParam, encodeSpec, SCENARIO_KEY } from './scenario-link';
+import { type DecodedScenario, decodeScenarioParam, encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 
 /** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
 export const MAX_LINK_CHARS = 24_000;

@@ -6,7 +6,7 @@
 import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
 import { findScenario } from '../scenarios';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
-import { scenarioFromValue } from './scenario-link';
+import { scenarioFromValue } from '../scenarios/link';
 import { type CheckedView, checkView, type View } from './view';
 
 export const PLACE_KEY = 'lease-lab:place:v1';

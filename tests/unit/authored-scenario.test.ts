@@ -12,7 +12,7 @@ import { adoptAuthored, type ScenarioSpec, scenarioFromSpec, specOf, starterSpec
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalink';
 import { loadPlace, PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
-import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/store/scenario-link';
+import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/scenarios/link';
 import { LocalEngine } from '../../src/worker/local-engine';
 
 let db: Promise<LabDatabase>;

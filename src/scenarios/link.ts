@@ -4,7 +4,7 @@
  * scenario needs is refused before it is decoded), and decoded without trusting any of it: every field is
  * checked by scenarioFromSpec, which holds it to defineScenario's rules.
  */
-import { type ScenarioSpec, SPEC_VERSION, scenarioFromSpec, specShapeProblems } from '../scenarios/authored';
+import { type ScenarioSpec, SPEC_VERSION, scenarioFromSpec, specShapeProblems } from './authored';
 import type { Scenario } from '../sim/types';
 
 /** The link key of an authored scenario. */
