@@ -88,6 +88,9 @@ export function scenarioProblem(scenario: Scenario): string | null {
   return scenarioProblems(scenario)[0]?.message ?? null;
 }
 
+/** A wrong value as a notice shows it; a field left empty (NaN in a form) is said to be empty. */
+const shown = (value: unknown): string => (typeof value === 'number' && Number.isNaN(value) ? 'empty' : String(value));
+
 const isWhole = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** Everything wrong with a scenario, one problem per field, in the order Scenario declares its fields. */
@@ -119,16 +122,16 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
   const runIds = scenario.runs.map((run) => run.runId);
   for (const [index, run] of scenario.runs.entries()) {
     const at = `runs.${index}`;
-    if (!isWhole(run.runId, 1, L.maxRunId)) say(`${at}.runId`, `run ${index + 1}: its id must be a whole number from 1 to ${L.maxRunId}, not ${String(run.runId)}`);
+    if (!isWhole(run.runId, 1, L.maxRunId)) say(`${at}.runId`, `run ${index + 1}: its id must be a whole number from 1 to ${L.maxRunId}, not ${shown(run.runId)}`);
     else if (runIds.indexOf(run.runId) !== index) say(`${at}.runId`, `two runs have id ${run.runId}`);
     if (run.tenant !== undefined && (typeof run.tenant !== 'string' || !TENANT_PATTERN.test(run.tenant))) {
       say(`${at}.tenant`, `run ${index + 1}: a tenant is 1 to 32 small letters, digits, "-" or "_", starting with a letter or digit, not ${JSON.stringify(run.tenant)}`);
     }
-    if (run.costCents !== undefined && !isWhole(run.costCents, 0, L.maxCostCents)) say(`${at}.costCents`, `run ${index + 1}: its cost must be a whole number of cents from 0 to ${L.maxCostCents}, not ${String(run.costCents)}`);
+    if (run.costCents !== undefined && !isWhole(run.costCents, 0, L.maxCostCents)) say(`${at}.costCents`, `run ${index + 1}: its cost must be a whole number of cents from 0 to ${L.maxCostCents}, not ${shown(run.costCents)}`);
   }
-  if (!isWhole(scenario.leaseSeconds, 1, L.maxLeaseSeconds)) say('leaseSeconds', `the lease must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, not ${String(scenario.leaseSeconds)}`);
+  if (!isWhole(scenario.leaseSeconds, 1, L.maxLeaseSeconds)) say('leaseSeconds', `the lease must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, not ${shown(scenario.leaseSeconds)}`);
   if (scenario.heartbeatSeconds !== null && !isWhole(scenario.heartbeatSeconds, 1, L.maxLeaseSeconds)) {
-    say('heartbeatSeconds', `the heartbeat must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, or none, not ${String(scenario.heartbeatSeconds)}`);
+    say('heartbeatSeconds', `the heartbeat must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, or none, not ${shown(scenario.heartbeatSeconds)}`);
   }
   // The same sentences as Simulation.apply's, for a schedule step naming a worker or a run that is not there.
   const noWorker = (id: string) => (workerIds.includes(id) ? null : `this scenario has no worker ${id}; its workers are ${workerIds.join(', ')}`);
@@ -138,9 +141,9 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     const at = `faults.${index}`;
     const why = noWorker(fault.worker);
     if (why) say(`${at}.worker`, `fault ${index + 1} (${fault.kind}): ${why}`);
-    if (!isWhole(fault.atSeconds, 0, L.maxSeconds)) say(`${at}.atSeconds`, `fault ${index + 1} (${fault.kind}): its time must be a whole number of seconds from 0 to ${L.maxSeconds}, not ${String(fault.atSeconds)}`);
+    if (!isWhole(fault.atSeconds, 0, L.maxSeconds)) say(`${at}.atSeconds`, `fault ${index + 1} (${fault.kind}): its time must be a whole number of seconds from 0 to ${L.maxSeconds}, not ${shown(fault.atSeconds)}`);
     if (fault.kind === 'pause' && !isWhole(fault.forSeconds, 1, L.maxSeconds)) {
-      say(`${at}.forSeconds`, `fault ${index + 1} (pause): it must last a whole number of seconds from 1 to ${L.maxSeconds}, not ${String(fault.forSeconds)}`);
+      say(`${at}.forSeconds`, `fault ${index + 1} (pause): it must last a whole number of seconds from 1 to ${L.maxSeconds}, not ${shown(fault.forSeconds)}`);
     }
   }
   if (scenario.script.length > L.maxScriptSteps) say('script', `the schedule has ${scenario.script.length} steps; the lab replays at most ${L.maxScriptSteps}`);
