@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react';
+import { useLab } from '../../store/react';
+import { ClockControls } from '../ClockControls';
+import { EngineBanner } from '../EngineBanner';
+import { useScenario } from '../hooks';
+import { Notices } from '../Notices';
+import { PlaybackControls } from '../PlaybackControls';
+import { StepDetails } from '../StepDetails';
+import { TimelinePanel } from '../TimelinePanel';
+import { useKeyboard } from '../useKeyboard';
+import { fullLabAddress } from './address';
+import { Narration } from './Narration';
+
+/** The address of this view in the full lab, kept up to date as the learner steps (the fragment changes). */
+function useFullLabAddress(): string {
+  const position = useLab((s) => s.position);
+  const schedule = useLab((s) => s.schedule);
+  const [href, setHref] = useState(() => fullLabAddress(window.location.href));
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the address is re-read whenever the view moves
+  useEffect(() => {
+    // The fragment is written a moment after the step (store/sync.ts); read it after that.
+    const timer = setTimeout(() => setHref(fullLabAddress(window.location.href)), 400);
+    return () => clearTimeout(timer);
+  }, [position, schedule]);
+  return href;
+}
+
+/** `?embed`: the timeline, the controls, the step's details and one line of narration; nothing else. */
+export function EmbedLab() {
+  // Keys go to a frame's document only while it has focus: the host page keeps its own keys.
+  useKeyboard();
+  const scenario = useScenario();
+  const strategy = useLab((s) => s.settings.strategy);
+  const fencing = useLab((s) => s.settings.fencing);
+  const href = useFullLabAddress();
+  return (
+    <div className="app embed">
+      <header className="embed-header">
+        <h1 className="embed-title">{scenario.title}</h1>
+        <span className="muted">
+          {strategy}, fencing {fencing ? 'on' : 'off'}
+        </span>
+        <a className="embed-open" href={href} target="_blank" rel="noopener">
+          Open in Lease Lab ↗
+        </a>
+      </header>
+      <EngineBanner />
+      <Notices />
+      <div className="toolbar embed-toolbar">
+        <PlaybackControls />
+        <ClockControls />
+      </div>
+      <Narration />
+      <main className="stage">
+        <section className="stage-main" aria-label="Timeline">
+          <TimelinePanel />
+        </section>
+        <div className="side">
+          <StepDetails />
+        </div>
+      </main>
+    </div>
+  );
+}
