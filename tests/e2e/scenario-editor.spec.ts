@@ -8,6 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
+import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
+import { encodeSpec } from '../../src/scenarios/link';
 import { expect, notices, openLab, position, runsTableAfter, slider, stepTimes, test, waitReady } from './fixtures';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
@@ -178,4 +180,32 @@ test('hostile scenario links end in a clear message and keep the learner where t
   await expect(notices(page)).toContainText('The scenario in the link is not properly encoded');
   await expect(notices(page)).toContainText('The lab opened your saved place instead.');
   await expect(page.locator('#scenario')).toHaveValue('paused-worker');
+});
+
+test('an authored scenario is explored like a built-in one, and its witness links carry it', async ({ page }) => {
+  const spec: ScenarioSpec = {
+    version: 1,
+    title: 'Ours: a 30 s lease and a crash',
+    description: ['A claims run 900 and crashes at 0:05; B reclaims it once the lease is gone.', ''],
+    workers: 2,
+    runs: [{ runId: 900, tenant: 'initech', costCents: 80 }],
+    leaseSeconds: 30,
+    heartbeatSeconds: null,
+    strategy: 'naive',
+    fencing: false,
+    faults: [{ kind: 'crash', worker: 'A', atSeconds: 5 }],
+    script: [],
+  };
+  const id = scenarioFromSpec(spec).scenario!.id;
+  await openLab(page, `scenario=${id}&sc=${encodeSpec(spec)}`);
+  await expect(page.locator('#scenario option:checked')).toHaveText(spec.title);
+  const panel = page.getByRole('region', { name: 'Every schedule' });
+  await panel.scrollIntoViewIfNeeded();
+  await page.getByRole('button', { name: 'Explore all schedules' }).click();
+  await expect(panel.getByRole('status')).toContainText(/Explored all [\d,]+ schedules/, { timeout: 150_000 });
+  const witness = panel.getByRole('list', { name: 'Outcome groups' }).getByRole('listitem').first().getByRole('link', { name: /Open a shortest witness/ });
+  await expect(witness).toHaveAttribute('href', new RegExp(`^#scenario=${id}&sc=1\\.`));
+  await witness.click();
+  await expect(page.locator('#scenario option:checked')).toHaveText(spec.title);
+  await expect(notices(page)).toHaveText('');
 });

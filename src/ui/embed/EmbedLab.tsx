@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { STRATEGY_LABELS } from '../../sim/types';
 import { useLab } from '../../store/react';
 import { ClockControls } from '../ClockControls';
 import { EngineBanner } from '../EngineBanner';
@@ -38,7 +39,7 @@ export function EmbedLab() {
       <header className="embed-header">
         <h1 className="embed-title">{scenario.title}</h1>
         <span className="muted">
-          {strategy}, fencing {fencing ? 'on' : 'off'}
+          {STRATEGY_LABELS[strategy]}, fencing {fencing ? 'on' : 'off'}
         </span>
         <a className="embed-open" href={href} target="_blank" rel="noopener">
           Open in Lease Lab ↗
