@@ -4,6 +4,7 @@
  * project's own static server (whose header allows framing) and step it there. Hostile scenario links end
  * in a clear notice. Screenshots of the editor and the embed at 1440×900 and 390×844 go to test-results/.
  */
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from '@playwright/test';
@@ -15,6 +16,8 @@ import { expect, notices, openLab, position, runsTableAfter, slider, stepTimes, 
 const DIST = process.env.E2E_DIST ?? 'dist';
 const SHOTS = 'test-results/scenario-editor';
 const SCRIPT = 'A,A,A,B,B,B,+120,+301,C,C,C,+60,A';
+/** The id of the scenario the editor downloaded as JSON: the one the page then plays. */
+let downloadedId: string | null = null;
 
 /** Writes the issue's case in the editor: three workers, a 5-minute lease, A pausing at 15:02. */
 async function authorScenario(page: Page, shots = false): Promise<void> {
@@ -50,6 +53,14 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
   }
   await steps.fill(SCRIPT);
   await expect(editor.getByText('Ready to play.')).toBeVisible();
+  if (shots) {
+    // The same scenario as JSON, for `npm run sim -- run --scenario-file` (tests/unit/cli-scenario.test.ts).
+    const [file] = await Promise.all([page.waitForEvent('download'), editor.getByRole('button', { name: 'Download JSON' }).click()]);
+    const spec = JSON.parse(readFileSync((await file.path())!, 'utf8')) as ScenarioSpec;
+    expect(spec).toMatchObject({ version: 1, workers: 3, leaseSeconds: 300, heartbeatSeconds: null, runs: [{ runId: 501 }, { runId: 502, tenant: 'globex', costCents: 120 }], script: SCRIPT.split(',') });
+    expect(spec.faults).toEqual([{ kind: 'pause', worker: 'A', atSeconds: 120, forSeconds: 360 }]);
+    downloadedId = scenarioFromSpec(spec).scenario?.id ?? null;
+  }
   await editor.getByRole('button', { name: 'Play this scenario' }).click();
   await expect(editor).toBeHidden();
 }
@@ -68,6 +79,7 @@ test('author a scenario, play it, and open its link in a fresh browser: the same
   // The address carries the whole scenario (sc=) with the view.
   await expect.poll(() => new URL(page.url()).hash).toMatch(/^#scenario=authored-[0-9a-f]{8}&sc=1\.[\w-]+&strategy=skip-locked&fencing=on&schedule=.*&step=9$/);
   const link = page.url();
+  expect(new URL(link).hash).toContain(`#scenario=${downloadedId}&`);
 
   const fresh = await browser.newContext();
   try {

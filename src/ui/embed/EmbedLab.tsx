@@ -3,6 +3,7 @@ import { STRATEGY_LABELS } from '../../sim/types';
 import { useLab } from '../../store/react';
 import { ClockControls } from '../ClockControls';
 import { EngineBanner } from '../EngineBanner';
+import { HelpDialog } from '../HelpDialog';
 import { useScenario } from '../hooks';
 import { Notices } from '../Notices';
 import { PlaybackControls } from '../PlaybackControls';
@@ -60,6 +61,8 @@ export function EmbedLab() {
           <StepDetails />
         </div>
       </main>
+      {/* "?" opens the keys' help here too (and Escape closes it): without it, "?" would leave the keys waiting on a dialog that is not there. */}
+      <HelpDialog />
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScenario } from '../../scenarios';
 import { isAuthoredId, rememberAuthored, type ScenarioSpec, specOf, starterSpec } from '../../scenarios/authored';
 import { useLab } from '../../store/react';
+import { download } from '../download';
 import { BasicsFields } from './BasicsFields';
 import { FaultsFields } from './FaultsFields';
 import { checkSpec } from './problems';
@@ -74,6 +75,14 @@ function EditorForm({ spec, setSpec, close, play }: { spec: ScenarioSpec; setSpe
         <p className="editor-status" aria-live="polite">
           {count === 0 ? 'Ready to play.' : `${count} field${count === 1 ? ' needs' : 's need'} fixing before it can play.`}
         </p>
+        <button
+          type="button"
+          onClick={() => download(new Blob([`${JSON.stringify(spec, null, 2)}\n`], { type: 'application/json' }), 'lease-lab-scenario.json')}
+          disabled={count > 0}
+          title="The scenario as JSON, for npm run sim -- run --scenario-file FILE"
+        >
+          Download JSON
+        </button>
         <button type="button" onClick={close}>
           Cancel
         </button>
