@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { FRAME_ANCESTORS } from '../../src/live/page-policy';
 import { storageAfterFirstAct } from '../../src/store/gated-storage';
 import type { StorageLike } from '../../src/store/persist';
-import { embedAddress, fullLabAddress, iframeSnippet, isEmbedAddress } from '../../src/ui/embed/address';
+import { embedAddress, fullLabAddress, iframeSnippet, isEmbedAddress, withFragment } from '../../src/ui/embed/address';
 
 describe('embed addresses', () => {
   const href = 'https://lab.example/sub/?live=no#scenario=race&schedule=A,B&step=2';
@@ -12,6 +12,7 @@ describe('embed addresses', () => {
     expect(isEmbedAddress(new URL(embedAddress(href)).search)).toBe(true);
     expect(fullLabAddress(embedAddress(href))).toBe(href);
     expect(isEmbedAddress('?live=no')).toBe(false);
+    expect(withFragment(embedAddress(href), 'scenario=race&step=5')).toBe('https://lab.example/sub/?live=no&embed#scenario=race&step=5');
   });
 
   it('the snippet frames the embedded view, its attributes escaped', () => {

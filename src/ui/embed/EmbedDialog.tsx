@@ -1,10 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
+import { encodeView } from '../../store/permalink';
+import { useLabStore } from '../../store/react';
+import { viewOf } from '../../store/sync';
 import { useScenario } from '../hooks';
-import { iframeSnippet } from './address';
+import { iframeSnippet, withFragment } from './address';
 
 /** The <iframe> snippet for the view on screen, to paste into a course page; null closes it. */
 export function EmbedDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const scenario = useScenario();
+  const store = useLabStore();
   const ref = useRef<HTMLDialogElement>(null);
   const [copied, setCopied] = useState(false);
   const [snippet, setSnippet] = useState('');
@@ -12,13 +16,13 @@ export function EmbedDialog({ open, onClose }: { open: boolean; onClose: () => v
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) {
-      // The address holds the view as it is now (the store writes it a moment after each step).
-      setSnippet(iframeSnippet(window.location.href, scenario.title));
+      // The view as the store has it now (the address bar is written a moment after each step).
+      setSnippet(iframeSnippet(withFragment(window.location.href, encodeView(viewOf(store.getState()))), scenario.title));
       setCopied(false);
       dialog.showModal();
     }
     if (!open && dialog.open) dialog.close();
-  }, [open, scenario.title]);
+  }, [open, scenario.title, store]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(snippet);

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { STRATEGY_LABELS } from '../../sim/types';
+import { encodeView } from '../../store/permalink';
 import { useLab } from '../../store/react';
 import { ClockControls } from '../ClockControls';
 import { EngineBanner } from '../EngineBanner';
@@ -10,21 +11,16 @@ import { PlaybackControls } from '../PlaybackControls';
 import { StepDetails } from '../StepDetails';
 import { TimelinePanel } from '../TimelinePanel';
 import { useKeyboard } from '../useKeyboard';
-import { fullLabAddress } from './address';
+import { fullLabAddress, withFragment } from './address';
 import { Narration } from './Narration';
 
-/** The address of this view in the full lab, kept up to date as the learner steps (the fragment changes). */
+/** The address of the view on screen in the full lab, from the store (the address bar is written a moment later). */
 function useFullLabAddress(): string {
-  const position = useLab((s) => s.position);
+  const scenarioId = useLab((s) => s.scenarioId);
+  const settings = useLab((s) => s.settings);
   const schedule = useLab((s) => s.schedule);
-  const [href, setHref] = useState(() => fullLabAddress(window.location.href));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the address is re-read whenever the view moves
-  useEffect(() => {
-    // The fragment is written a moment after the step (store/sync.ts); read it after that.
-    const timer = setTimeout(() => setHref(fullLabAddress(window.location.href)), 400);
-    return () => clearTimeout(timer);
-  }, [position, schedule]);
-  return href;
+  const position = useLab((s) => s.position);
+  return useMemo(() => fullLabAddress(withFragment(window.location.href, encodeView({ scenarioId, settings, schedule, position }))), [scenarioId, settings, schedule, position]);
 }
 
 /** `?embed`: the timeline, the controls, the step's details and one line of narration; nothing else. */

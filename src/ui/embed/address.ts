@@ -5,6 +5,13 @@ export function isEmbedAddress(search: string): boolean {
   return new URLSearchParams(search).has(EMBED_PARAM);
 }
 
+/** The page's address with `fragment` (a view's link, store/permalink.ts) in place of its own. */
+export function withFragment(href: string, fragment: string): string {
+  const url = new URL(href);
+  url.hash = fragment;
+  return url.toString();
+}
+
 /** The same view, embedded: the page's address with `?embed` (other query parameters kept). */
 export function embedAddress(href: string): string {
   const url = new URL(href);
