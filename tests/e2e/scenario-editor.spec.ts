@@ -5,6 +5,7 @@
  * in a clear notice. Screenshots of the editor and the embed at 1440×900 and 390×844 go to test-results/.
  */
 import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from '@playwright/test';
@@ -220,4 +221,27 @@ test('an authored scenario is explored like a built-in one, and its witness link
   await witness.click();
   await expect(page.locator('#scenario option:checked')).toHaveText(spec.title);
   await expect(notices(page)).toHaveText('');
+});
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+}
+
+test('the editor (a field in error) and the embedded lab have no serious accessibility violations, light and dark', async ({ page }) => {
+  await openLab(page);
+  await page.getByRole('button', { name: 'Write a scenario…' }).click();
+  const editor = page.getByRole('dialog', { name: 'Your scenario' });
+  await editor.getByLabel('Lease (seconds)').fill('0');
+  await expect(editor.getByLabel('Lease (seconds)')).toHaveAccessibleDescription('The lease must be a whole number of seconds from 1 to 3600, not 0.');
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page), `editor, ${colorScheme}`).toEqual([]);
+  }
+  await page.goto('/?embed#scenario=paused-worker&schedule=A,A,A&step=3');
+  await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    expect(await seriousViolations(page), `embed, ${colorScheme}`).toEqual([]);
+  }
 });
