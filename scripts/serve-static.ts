@@ -4,7 +4,8 @@
  * `x.wasm.gz`, written by the build) sent with Content-Encoding when the browser accepts them, long
  * caching for hashed assets, the whole site under any sub-path, and the page's Content-Security-Policy
  * repeated as a header on every response (so it covers the Web Worker's script too, which a <meta> tag
- * does not) with `frame-ancestors 'none'` added (which a <meta> tag cannot carry).
+ * does not) with `frame-ancestors *` added (which a <meta> tag cannot carry): any page may embed the
+ * static lab (`?embed`); live mode's bridge (src/live/server.ts) refuses every frame.
  *
  *   node --import tsx scripts/serve-static.ts dist [--port 4180] [--mount /some/sub/path/] [--host 127.0.0.1]
  */
@@ -30,7 +31,7 @@ export interface StaticServerOptions {
   precompressed?: boolean;
   /**
    * The Content-Security-Policy header. Default: the policy in the served index.html's <meta> tag plus
-   * `frame-ancestors 'none'`; null: none.
+   * `frame-ancestors *`; null: none.
    */
   contentSecurityPolicy?: string | null;
 }
@@ -47,7 +48,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<S
   const root = resolve(options.root);
   const mount = `/${(options.mount ?? '/').replace(/^\/+|\/+$/g, '')}/`.replace(/^\/\/$/, '/');
   const precompressed = options.precompressed !== false;
-  const policy = options.contentSecurityPolicy === undefined ? headerContentSecurityPolicy(root) : options.contentSecurityPolicy;
+  const policy = options.contentSecurityPolicy === undefined ? headerContentSecurityPolicy(root, 'any-origin') : options.contentSecurityPolicy;
   const server = createServer((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
     response.setHeader('X-Content-Type-Options', 'nosniff');

@@ -22,6 +22,8 @@ import { LabProvider } from '../store/react';
 import { connectOutside } from '../store/sync';
 import { trailingCopy } from '../store/trailing';
 import { App } from '../ui/App';
+import { isEmbedAddress } from '../ui/embed/address';
+import { storageAfterFirstAct } from '../store/gated-storage';
 import { BackpressureContext } from '../ui/backpressure/context';
 import { ConsoleHistoryContext } from '../ui/console/context';
 import { ExplorerContext } from '../ui/explorer/context';
@@ -59,7 +61,9 @@ function progressLoader(): ProgressLoader & { store: ProgressStore | null } {
 
 /** Starts the stores and renders the page with React DOM's createRoot (main.tsx loads it apart); returns what undoes the links to the outside (for hot reload). */
 export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): () => void {
-  const storage = localStorageOrNull();
+  // Embedded in another page (?embed): nothing is kept in the learner's browser until they act in the frame.
+  const embedded = isEmbedAddress(window.location.search);
+  const storage = embedded ? storageAfterFirstAct(localStorageOrNull(), window) : localStorageOrNull();
   const store = createLabStore({ engine, storage });
   const disconnectOutside = connectOutside(store, window, storage);
   // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
@@ -90,7 +94,8 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
     // The offline copy (a built app only; the dev server has none) is fetched once Postgres is up, so
     // it never competes with the start, and in the first pause in the learner's steps (store/quiet.ts),
     // so it never slows the first ones down; by then most files are in the HTTP cache anyway.
-    if (import.meta.env.PROD && 'serviceWorker' in navigator) whenQuiet(store, () => void saveOfflineCopy(navigator.serviceWorker));
+    // Not for an embedded lab: it keeps nothing in the learner's browser (store/gated-storage.ts).
+    if (import.meta.env.PROD && 'serviceWorker' in navigator && !embedded) whenQuiet(store, () => void saveOfflineCopy(navigator.serviceWorker));
   });
   followConnection(window);
 
@@ -111,7 +116,7 @@ export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): 
               <BackpressureContext.Provider value={backpressure}>
                 <ConsoleHistoryContext.Provider value={history}>
                   <ProgressLoaderContext.Provider value={progress}>
-                    <App />
+                    <App embedded={embedded} />
                   </ProgressLoaderContext.Provider>
                 </ConsoleHistoryContext.Provider>
               </BackpressureContext.Provider>

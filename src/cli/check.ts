@@ -7,6 +7,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import type { LabDatabase } from '../db/port';
+import { isAuthoredId, specOf } from '../scenarios/authored';
+import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings, StatementOutcome } from '../sim/types';
@@ -139,7 +141,9 @@ function encodeValue(value: string): string {
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
   const claim = settings.definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
-  const parts = [`scenario=${encodeValue(scenario.id)}`, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
+  // A scenario someone wrote travels whole in the link (scenarios/link.ts), as the page writes it.
+  const authored = isAuthoredId(scenario.id) ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`] : [];
+  const parts = [`scenario=${encodeValue(scenario.id)}`, ...authored, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
   if (text !== null) parts.push(`claim=${encodeValue(text)}`);
   return `#${parts.join('&')}`;
 }
@@ -203,10 +207,11 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`         link: ${group.link}`);
   }
   lines.push('');
+  const target = isAuthoredId(report.scenario) ? "--scenario-link '<a link above>'" : report.scenario;
   const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
   const server = report.database.kind === 'postgres' ? ' --db URL' : '';
-  lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} ${files}${server} --schedule …`);
-  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${report.scenario} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
+  lines.push(`replay a witness step by step: npm run sim -- run ${target} ${files}${server} --schedule …`);
+  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${target} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
   lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
   lines.push(
     report.exitCode === 1

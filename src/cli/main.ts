@@ -10,6 +10,7 @@ import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
+import { scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
 
 class UsageError extends Error {}
 
@@ -21,7 +22,9 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)`;
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)
+       In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
+         --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -60,13 +63,14 @@ function list(args: string[]): number {
 }
 
 /** The scenario named by the first positional argument, and its settings after --strategy / --fencing. */
-function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown }, command: string) {
-  const [id, extra] = positionals;
-  if (id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"`);
-  const scenario = findScenario(id);
-  if (!scenario) throw new UsageError(`unknown scenario "${clip(id)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
-  const settings = defaultSettings(scenario);
+function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown }, command: string) {
+  const authored = scenarioFromOptions(values);
+  const [id, extra] = authored && positionals[0] !== undefined ? [undefined, positionals[0]] : positionals;
+  if (!authored && id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')} (or --scenario-link / --scenario-file)`);
+  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"${authored ? ': the scenario is the one given by --scenario-link or --scenario-file' : ''}`);
+  const scenario = authored?.scenario ?? findScenario(id!);
+  if (!scenario) throw new UsageError(`unknown scenario "${clip(id!)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
+  const settings = authored?.settings ?? defaultSettings(scenario);
   if (values.strategy !== undefined) {
     if (!STRATEGIES.includes(values.strategy as Strategy)) {
       throw new UsageError(`unknown strategy "${clip(values.strategy as string)}"; the strategies are ${STRATEGIES.join(', ')}`);
@@ -77,7 +81,7 @@ function scenarioAndSettings(positionals: string[], values: { strategy?: unknown
     if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
     settings.fencing = values.fencing === 'on';
   }
-  return { scenario, settings };
+  return { scenario, settings, linkSchedule: authored?.schedule ?? null };
 }
 
 function parseSeed(text: string): number {
@@ -98,8 +102,9 @@ async function run(args: string[]): Promise<number> {
     complete: { type: 'string' },
     db: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
-  const { scenario, settings } = scenarioAndSettings(positionals, values, 'run');
+  const { scenario, settings, linkSchedule } = scenarioAndSettings(positionals, values, 'run');
   const spec = (values.db as string | undefined) ?? 'pglite';
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
@@ -121,6 +126,9 @@ async function run(args: string[]): Promise<number> {
   let onInapplicable: 'error' | 'skip' = 'error';
   if (values.schedule !== undefined) {
     schedule = parseSchedule(values.schedule as string);
+  } else if (linkSchedule !== null && linkSchedule.length > 0) {
+    // The schedule the link was shared with: the same view as in the browser.
+    schedule = linkSchedule;
   } else if (values.seed !== undefined) {
     schedule = [];
   } else {
@@ -148,6 +156,7 @@ async function explore(args: string[]): Promise<number> {
     sample: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'explore');
   const method = (values.method as string | undefined) ?? 'fast';
@@ -191,6 +200,7 @@ async function check(args: string[]): Promise<number> {
     sample: { type: 'string' },
     seed: { type: 'string' },
     json: { type: 'boolean' },
+    ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
   const method = (values.method as string | undefined) ?? 'fast';

@@ -4,6 +4,7 @@
  * starts a fresh one). The lab's own engine worker is never involved.
  */
 import type { Exploration, ExploreProgress } from '../sim/exploration';
+import { authoredFor } from '../scenarios/authored';
 import type { Settings } from '../sim/types';
 import type { ExploreRequest, FromExplorer } from './protocol';
 
@@ -52,7 +53,7 @@ export class WorkerExplorer implements ExplorerRunner {
     return new Promise<Explored>((resolve, reject) => {
       const id = this.nextId++;
       this.pending = { id, resolve, reject, onEvent };
-      const request: ExploreRequest = { id, scenarioId, settings };
+      const request: ExploreRequest = { id, scenarioId, settings, ...authoredFor(scenarioId) };
       worker.postMessage(request);
     });
   }

@@ -8,6 +8,7 @@ import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { exploreForLab } from '../engine/explore';
 import { findScenario } from '../scenarios';
+import { adoptAuthored } from '../scenarios/authored';
 import type { ExploreRequest, FromExplorer } from './protocol';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
@@ -27,10 +28,10 @@ scope.onmessage = (event: MessageEvent<ExploreRequest>) => {
   chain = chain.then(() => explore(request));
 };
 
-async function explore({ id, scenarioId, settings }: ExploreRequest): Promise<void> {
+async function explore({ id, scenarioId, settings, authored }: ExploreRequest): Promise<void> {
   try {
     const db = await ready;
-    const scenario = findScenario(scenarioId);
+    const scenario = findScenario(scenarioId) ?? (authored?.id === scenarioId ? adoptAuthored(authored) : undefined);
     if (!scenario) throw new Error(`there is no scenario ${scenarioId}`);
     const begun = performance.now();
     const exploration = await exploreForLab(db, scenario, settings, { onProgress: (progress) => post({ kind: 'progress', id, progress }) });

@@ -4,12 +4,14 @@
  * that worker. Everything is plain data (structured clone).
  */
 import type { Exploration, ExploreProgress } from '../sim/exploration';
-import type { Settings } from '../sim/types';
+import type { Scenario, Settings } from '../sim/types';
 
 export interface ExploreRequest {
   id: number;
   scenarioId: string;
   settings: Settings;
+  /** An authored scenario (scenarios/authored.ts), which the explorer's worker has not met; checked there again. */
+  authored?: Scenario;
 }
 
 export type FromExplorer =

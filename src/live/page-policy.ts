@@ -1,7 +1,9 @@
 /**
  * The page's Content-Security-Policy is written once, in index.html's <meta> tag. Servers that serve the
- * build (npm run serve, the live bridge) send the same policy as a header, with `frame-ancestors 'none'`
- * added: a <meta> policy cannot say that.
+ * build (npm run serve / npm start, the live bridge) send the same policy as a header, with
+ * `frame-ancestors` added: a <meta> policy cannot say that. The static lab may be framed by any page (an
+ * instructor embeds it in a course page with `?embed`); live mode, which drives a real server with a
+ * launch secret in its address, never.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,9 +14,15 @@ export function metaContentSecurityPolicy(html: string): string | null {
   return tag ? (/\scontent="([^"]*)"/i.exec(tag)?.[1] ?? null) : null;
 }
 
-/** The header policy for a built app in `root` (its index.html's policy, framing refused), or null without one. */
-export function headerContentSecurityPolicy(root: string): string | null {
+/** Who may frame the page: any origin (the static build), or no one (live mode). */
+export type Framing = 'any-origin' | 'none';
+
+/** The `frame-ancestors` directive for each: `*` matches every http(s) page. */
+export const FRAME_ANCESTORS: Record<Framing, string> = { 'any-origin': 'frame-ancestors *', none: "frame-ancestors 'none'" };
+
+/** The header policy for a built app in `root` (its index.html's policy and who may frame it), or null without one. */
+export function headerContentSecurityPolicy(root: string, framing: Framing): string | null {
   const page = join(root, 'index.html');
   const policy = existsSync(page) ? metaContentSecurityPolicy(readFileSync(page, 'utf8')) : null;
-  return policy ? `${policy}; frame-ancestors 'none'` : null;
+  return policy ? `${policy}; ${FRAME_ANCESTORS[framing]}` : null;
 }

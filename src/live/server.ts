@@ -122,7 +122,7 @@ export interface Bridge {
 /** Serves the app in `dist` and the API on host:port (0: a free port). The backend is closed with the bridge. */
 export async function startBridge(backend: LiveBackend, options: { host: string; port: number; dist: string; log?: (line: string) => void }): Promise<Bridge> {
   const root = resolve(options.dist);
-  const pageHeaders = securityHeaders(headerContentSecurityPolicy(root));
+  const pageHeaders = securityHeaders(headerContentSecurityPolicy(root, 'none'));
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let token: string | null = null;
   let chain: Promise<unknown> = Promise.resolve();

@@ -1,4 +1,5 @@
 import type { Scenario, Settings, Strategy } from '../sim/types';
+import { findAuthored } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
@@ -12,8 +13,9 @@ import { threeWorkers } from './three-workers';
 /** Every scenario, in the order the lesson meets them. */
 export const SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, crashOrphan, heartbeat, stuckHeartbeat, pausedWorker, cancelDurable, cancelKill];
 
+/** A built-in scenario, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {
-  return SCENARIOS.find((scenario) => scenario.id === id);
+  return SCENARIOS.find((scenario) => scenario.id === id) ?? findAuthored(id);
 }
 
 /** What the learner will see in this scenario under this strategy. */

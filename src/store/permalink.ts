@@ -5,6 +5,8 @@
 import { isBackpressureFragment } from './backpressure-link';
 import { findScenario, SCENARIOS } from '../scenarios';
 import { checkView, type CheckedView, quote, type RawView, type View } from './view';
+import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
+import { type DecodedScenario, decodeScenarioParam, encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 
 /** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
 export const MAX_LINK_CHARS = 24_000;
@@ -19,6 +21,7 @@ function encodeValue(value: string): string {
 export function encodeView(view: View): string {
   const parts = [
     `scenario=${encodeValue(view.scenarioId)}`,
+    ...authoredPart(view.scenarioId),
     `strategy=${encodeValue(view.settings.strategy)}`,
     `fencing=${view.settings.fencing ? 'on' : 'off'}`,
     `schedule=${encodeValue(view.schedule.join(','))}`,
@@ -55,6 +58,9 @@ export function decodeView(fragment: string): CheckedView | null {
     }
     if ((KEYS as readonly string[]).includes(key)) raw[key] = value;
   }
+  const authored = authoredInLink(text);
+  if (authored?.scenario) raw.scenario = authored.scenario.id;
+  if (authored?.problem) problems.push(authored.problem);
   if (Object.keys(raw).length === 0) {
     problems.push(`The link has none of ${KEYS.join(', ')}, so the lab opened the first scenario.`);
     return { view: checkView({ scenario: undefined }).view, problems };
@@ -88,6 +94,8 @@ export function decodeLink(fragment: string, keep: KeptPlace | null): CheckedVie
 /** Why a link names no scenario the lab has, in plain words; null when it names one. */
 function whyNoScenario(text: string): string | null {
   if (text.length > MAX_LINK_CHARS) return `The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it.`;
+  const authored = authoredInLink(text);
+  if (authored) return authored.problem;
   let named: string | null = null;
   let unreadable = false;
   for (const pair of text.split('&')) {
@@ -100,6 +108,30 @@ function whyNoScenario(text: string): string | null {
   if (named === null) return `The link names no scenario (it should start with "scenario=", e.g. scenario=${SCENARIOS[0]!.id}).`;
   if (findScenario(named)) return null;
   return `There is no scenario ${quote(named)}. The scenarios are: ${SCENARIOS.map((s) => s.id).join(', ')}.`;
+}
+
+// --- Authored scenarios (scenarios/authored.ts): the whole scenario travels in the link, as `sc=`. ---
+
+/** The `sc=` part for an authored scenario's view; nothing for a built-in one. */
+function authoredPart(scenarioId: string): string[] {
+  const scenario = isAuthoredId(scenarioId) ? findScenario(scenarioId) : undefined;
+  return scenario ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`] : [];
+}
+
+/**
+ * The authored scenario a link carries (remembered, so the view can name it by id), or why it could not be
+ * read; null when the link carries none. It stands for the link's `scenario=`, which only names it.
+ */
+function authoredInLink(text: string): DecodedScenario | null {
+  let found: DecodedScenario | null = null;
+  for (const pair of text.split('&')) {
+    const eq = pair.indexOf('=');
+    if (safeDecode(eq < 0 ? pair : pair.slice(0, eq)) !== SCENARIO_KEY) continue;
+    const value = safeDecode(eq < 0 ? '' : pair.slice(eq + 1));
+    found = value === null ? { scenario: null, problem: 'The scenario in the link is not properly encoded, so the lab could not read it.' } : decodeScenarioParam(value);
+  }
+  if (found?.scenario) rememberAuthored(found.scenario);
+  return found;
 }
 
 function safeDecode(text: string): string | null {

@@ -4,6 +4,9 @@
  * checked like a link: storage can be stale (an older version) or edited by hand.
  */
 import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
+import { findScenario } from '../scenarios';
+import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
+import { scenarioFromValue } from '../scenarios/link';
 import { type CheckedView, checkView, type View } from './view';
 
 export const PLACE_KEY = 'lease-lab:place:v1';
@@ -41,10 +44,22 @@ export const PLACE_FORMAT: SavedFormat<CheckedView> = {
   },
   decode(value) {
     const record = value as Record<string, unknown>;
+    // An authored scenario is saved with the place (as in a link), so a reload without a link finds it.
+    if (record.authored !== undefined) {
+      const authored = scenarioFromValue(record.authored, (why) => ({ scenario: null, problem: `The scenario you wrote could not be restored: ${why}.` }));
+      if (authored.scenario) rememberAuthored(authored.scenario);
+      else return { view: checkView({ scenario: undefined }).view, problems: [authored.problem] };
+    }
     return checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
   },
-  encode: ({ view }) => ({ version: PLACE_VERSION, scenario: view.scenarioId, ...view.settings, schedule: view.schedule, step: view.position }),
+  encode: ({ view }) => ({ version: PLACE_VERSION, scenario: view.scenarioId, ...authoredOf(view.scenarioId), ...view.settings, schedule: view.schedule, step: view.position }),
 };
+
+/** The spec of an authored scenario, to be saved with the place; nothing for a built-in one. */
+function authoredOf(scenarioId: string): { authored?: unknown } {
+  const scenario = isAuthoredId(scenarioId) ? findScenario(scenarioId) : undefined;
+  return scenario ? { authored: specOf(scenario) } : {};
+}
 
 /** The preferences as stored: { theme, speed }; anything out of range reads as the default. */
 export const PREFS_FORMAT: SavedFormat<Prefs> = {

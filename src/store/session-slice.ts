@@ -6,6 +6,7 @@
  */
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
+import { authoredFor } from '../scenarios/authored';
 import { detectAnomalies } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
@@ -87,6 +88,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         settings: basis.settings,
         schedule: basis.schedule,
         onInapplicable: mode,
+        ...authoredFor(basis.scenarioId),
       });
       set({
         scenarioId: result.scenarioId,

@@ -4,6 +4,7 @@ import { useAfterStart, useFramesDrawn, useWhenSettledAndQuiet } from './deferre
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
 import { lazyPanel } from './lazyPanel';
+import { EmbedLab } from './embed/EmbedLab';
 import { HelpDialog } from './HelpDialog';
 import { useProgressLoader } from './lesson/useLessonProgress';
 import { Notices } from './Notices';
@@ -33,8 +34,11 @@ function fetchPanelsBelow(): void {
 /** The address the page was opened at: the lab rewrites it once loaded, and a lesson link in it is for the lesson, which comes later. */
 const ADDRESS_AT_START = window.location.hash;
 
-export function App() {
-  return useBackpressureShown() ? (
+/** The page: the whole lab, or (`embedded`, the address has ?embed) the lab without the page's chrome. */
+export function App({ embedded = false }: { embedded?: boolean }) {
+  const backpressure = useBackpressureShown();
+  if (embedded) return <EmbedLab />;
+  return backpressure ? (
     <Suspense fallback={<p className="lazy-loading">Loading the backpressure lab…</p>}>
       <BackpressureView />
     </Suspense>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLab, useLabStore } from '../store/react';
 import { timelinePng, timelineSvgText } from '../timeline/export';
 import { download } from './download';
+import { EmbedDialog } from './embed/EmbedDialog';
 import { timelineSvg } from './timelineRef';
 
 /** Downloads of what the learner sees, and the link to it, folded into one menu. */
@@ -9,6 +10,7 @@ export function ExportMenu() {
   const store = useLabStore();
   const ready = useLab((s) => s.loaded);
   const [copied, setCopied] = useState(false);
+  const [embedding, setEmbedding] = useState(false);
   const menu = useRef<HTMLDetailsElement>(null);
 
   useEffect(() => {
@@ -66,6 +68,7 @@ export function ExportMenu() {
     done();
   };
   return (
+    <>
     <details ref={menu} className="menu">
       <summary>{copied ? 'Link copied' : 'Export'}</summary>
       <div className="menu-items">
@@ -81,7 +84,19 @@ export function ExportMenu() {
         <button type="button" onClick={() => void copyLink()} disabled={!ready}>
           Copy link
         </button>
+        <button
+          type="button"
+          onClick={() => {
+            done();
+            setEmbedding(true);
+          }}
+          disabled={!ready}
+        >
+          Embed…
+        </button>
       </div>
     </details>
+    <EmbedDialog open={embedding} onClose={() => setEmbedding(false)} />
+    </>
   );
 }

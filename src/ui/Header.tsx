@@ -6,6 +6,7 @@ import { FencingSwitch } from './FencingSwitch';
 import { OfflineIndicator } from './OfflineIndicator';
 import { useScenario } from './hooks';
 import { ScenarioPicker } from './ScenarioPicker';
+import { ScenarioEditor } from './scenario-editor/ScenarioEditor';
 import { StrategyPicker } from './StrategyPicker';
 import { ThemeToggle } from './ThemeToggle';
 
@@ -34,6 +35,7 @@ export function Header() {
         <h1 title="Job claims, leases and fencing on a real Postgres (PGlite) in your browser">Lease Lab</h1>
         <div className="settings">
           <ScenarioPicker />
+          <ScenarioEditor />
           <StrategyPicker />
           <FencingSwitch />
         </div>

@@ -1,4 +1,5 @@
 import { SCENARIOS } from '../scenarios';
+import { isAuthoredId } from '../scenarios/authored';
 import { useLab } from '../store/react';
 import { useScenario } from './hooks';
 
@@ -14,6 +15,12 @@ export function ScenarioPicker() {
             {s.title}
           </option>
         ))}
+        {/* A scenario someone wrote (the editor, or a link), listed while it is the one on screen. */}
+        {isAuthoredId(scenario.id) ? (
+          <optgroup label="Written by you (or whoever sent the link)">
+            <option value={scenario.id}>{scenario.title}</option>
+          </optgroup>
+        ) : null}
       </select>
     </div>
   );

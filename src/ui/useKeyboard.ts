@@ -11,6 +11,8 @@ export function useKeyboard(): void {
       const state = store.getState();
       // The help dialog is modal: it handles its own keys (Escape closes it; "?" toggles it).
       if (state.helpOpen && event.key !== '?') return;
+      // The scenario editor is modal too: its buttons and fields take their own keys (Space presses a button).
+      if (event.target instanceof Element && event.target.closest('dialog.scenario-editor')) return;
       const command = commandFor(event);
       if (!command) return;
       event.preventDefault();

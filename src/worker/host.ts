@@ -10,6 +10,7 @@ import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
+import { adoptAuthored } from '../scenarios/authored';
 import { clockIso } from '../sim/clock';
 import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type TraceStep } from '../sim/types';
@@ -48,7 +49,7 @@ export class EngineHost {
   }
 
   async load(request: LoadRequest): Promise<LoadResult> {
-    const scenario = findScenario(request.scenarioId);
+    const scenario = findScenario(request.scenarioId) ?? (request.authored?.id === request.scenarioId ? adoptAuthored(request.authored) : undefined);
     if (!scenario) throw new Error(`there is no scenario "${request.scenarioId}"`);
     if (!STRATEGIES.includes(request.settings.strategy)) throw new Error(`there is no strategy "${request.settings.strategy}"`);
     if (request.schedule.length > MAX_SCHEDULE_LENGTH) throw new Error(`a schedule may have at most ${MAX_SCHEDULE_LENGTH} steps`);

@@ -37,6 +37,8 @@ export interface LoadRequest {
    * 'stop': keep the tokens before the first one that cannot apply (a link someone shared).
    */
   onInapplicable: 'skip' | 'stop';
+  /** An authored scenario (scenarios/authored.ts), which the engine's context has not met; checked there again. */
+  authored?: Scenario;
 }
 
 export interface LoadResult {

@@ -1,0 +1,227 @@
+/**
+ * Scenarios someone wrote in the page's editor (or a file, or a link): a ScenarioSpec, the few things an
+ * author chooses, made into a Scenario by defineScenario() so it is checked exactly as the lab's own are.
+ * Its id is a hash of its content, so two different authored scenarios never share one (views, saved
+ * places and explorations are keyed by scenario id). The lab remembers the ones it has met in this
+ * JavaScript context (the page, a Web Worker, the CLI) so findScenario() finds them like the built-in ones.
+ */
+import { STRATEGIES, type Fault, type Scenario, type Strategy } from '../sim/types';
+import { defineScenario, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems } from './define';
+
+export const SPEC_VERSION = 1;
+
+/** Every authored scenario's id starts with this; no built-in one does. */
+export const AUTHORED_PREFIX = 'authored-';
+
+/** A seeded run as the author gives it; runs are created in the order listed (the first is the oldest). */
+export interface SpecRun {
+  runId: number;
+  tenant: string;
+  costCents: number;
+}
+
+export interface ScenarioSpec {
+  version: typeof SPEC_VERSION;
+  title: string;
+  /** Two short lines: what the learner will see. The second may be empty. */
+  description: [string, string];
+  /** 2 to 4: workers A, B, C, D. */
+  workers: number;
+  runs: SpecRun[];
+  leaseSeconds: number;
+  /** null: workers never heartbeat. */
+  heartbeatSeconds: number | null;
+  strategy: Strategy;
+  fencing: boolean;
+  faults: Fault[];
+  /** The scripted interleaving as schedule tokens; empty: the lab's round-robin. */
+  script: string[];
+}
+
+export const WORKER_LETTERS = ['A', 'B', 'C', 'D'] as const;
+
+/** Seconds between two seeded runs' created_at: the first listed is the oldest, so it is claimed first. */
+const RUN_SPACING_SECONDS = 60;
+
+/** What the editor opens with: the lab's usual two workers and one run. */
+export function starterSpec(): ScenarioSpec {
+  return {
+    version: SPEC_VERSION,
+    title: 'My scenario',
+    description: ['Two workers race for one run.', ''],
+    workers: 2,
+    runs: [{ runId: 123, tenant: 'acme', costCents: 0 }],
+    leaseSeconds: 60,
+    heartbeatSeconds: 20,
+    strategy: 'skip-locked',
+    fencing: true,
+    faults: [],
+    script: [],
+  };
+}
+
+/** The scenario a spec describes, or every problem with it (one per field, each in plain words). */
+export function scenarioFromSpec(spec: ScenarioSpec): { scenario: Scenario; problems: [] } | { scenario: null; problems: ScenarioProblem[] } {
+  const shape = specShapeProblems(spec);
+  if (shape.length > 0) return { scenario: null, problems: shape };
+  const draft = draftOf(spec);
+  const problems = scenarioProblems(draft);
+  if (problems.length > 0) return { scenario: null, problems };
+  return { scenario: defineScenario(draft), problems: [] };
+}
+
+/** The spec as a draft Scenario, its id the hash of everything else. */
+function draftOf(spec: ScenarioSpec): Scenario {
+  const [first, second] = spec.description;
+  const summary = second.trim() === '' ? first : `${first}\n${second}`;
+  const body: Omit<Scenario, 'id'> = {
+    title: spec.title,
+    summary,
+    workers: WORKER_LETTERS.slice(0, spec.workers).map((id) => ({ id })),
+    runs: spec.runs.map((run, index) => ({
+      runId: run.runId,
+      tenant: run.tenant,
+      costCents: run.costCents,
+      createdAtSeconds: -RUN_SPACING_SECONDS * (spec.runs.length - index),
+    })),
+    defaultStrategy: spec.strategy,
+    defaultFencing: spec.fencing,
+    leaseSeconds: spec.leaseSeconds,
+    heartbeatSeconds: spec.heartbeatSeconds,
+    workSteps: 2,
+    costPerCallCents: 40,
+    maxClaimAttempts: 3,
+    faults: spec.faults.map((fault) => (fault.kind === 'pause' ? { kind: 'pause', worker: fault.worker, atSeconds: fault.atSeconds, forSeconds: fault.forSeconds } : { kind: 'crash', worker: fault.worker, atSeconds: fault.atSeconds })),
+    script: [...spec.script],
+    concepts: [],
+  };
+  return { id: `${AUTHORED_PREFIX}${contentHash(JSON.stringify(body))}`, ...body };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * What is wrong with the shape of a spec that came from outside (a link, a file): a field missing or of
+ * the wrong type. Ranges and names are defineScenario's to check, once the shape is right.
+ */
+export function specShapeProblems(value: unknown): ScenarioProblem[] {
+  if (!isRecord(value)) return [{ field: 'scenario', message: 'the scenario is not an object of fields' }];
+  const problems: ScenarioProblem[] = [];
+  const say = (field: string, message: string) => problems.push({ field, message });
+  if (value.version !== SPEC_VERSION) {
+    const newer = typeof value.version === 'number' && value.version > SPEC_VERSION;
+    say('version', newer ? `the scenario was written by a newer Lease Lab (version ${value.version}); this one reads version ${SPEC_VERSION}` : `the scenario has no version this lab reads (it reads version ${SPEC_VERSION})`);
+    return problems;
+  }
+  if (typeof value.title !== 'string') say('title', 'the title must be text');
+  if (!Array.isArray(value.description) || value.description.length !== 2 || !value.description.every((line) => typeof line === 'string')) say('description', 'the description must be two lines of text');
+  else if (value.description.some((line) => (line as string).includes('\n'))) say('description', 'each line of the description is one line');
+  if (!isInteger(value.workers) || value.workers < SCENARIO_LIMITS.minWorkers || value.workers > SCENARIO_LIMITS.maxWorkers) {
+    say('workers', `a scenario has ${SCENARIO_LIMITS.minWorkers} to ${SCENARIO_LIMITS.maxWorkers} workers, not ${short(value.workers)}`);
+  }
+  if (!Array.isArray(value.runs)) say('runs', 'the runs must be a list');
+  else if (value.runs.length > SCENARIO_LIMITS.maxRuns) say('runs', `a scenario seeds 1 to ${SCENARIO_LIMITS.maxRuns} runs, not ${value.runs.length}`);
+  else {
+    for (const [index, run] of value.runs.entries()) {
+      if (!isRecord(run)) say(`runs.${index}`, `run ${index + 1} is not an object of fields`);
+      else {
+        if (typeof run.runId !== 'number') say(`runs.${index}.runId`, `run ${index + 1}: its id must be a number`);
+        if (typeof run.tenant !== 'string') say(`runs.${index}.tenant`, `run ${index + 1}: its tenant must be text`);
+        if (typeof run.costCents !== 'number') say(`runs.${index}.costCents`, `run ${index + 1}: its cost must be a number of cents`);
+      }
+    }
+  }
+  if (typeof value.leaseSeconds !== 'number') say('leaseSeconds', 'the lease must be a number of seconds');
+  if (value.heartbeatSeconds !== null && typeof value.heartbeatSeconds !== 'number') say('heartbeatSeconds', 'the heartbeat must be a number of seconds, or none (null)');
+  if (typeof value.strategy !== 'string' || !(STRATEGIES as readonly string[]).includes(value.strategy)) say('strategy', `there is no strategy ${short(value.strategy)}; the strategies are: ${STRATEGIES.join(', ')}`);
+  if (typeof value.fencing !== 'boolean') say('fencing', 'fencing must be true or false');
+  if (!Array.isArray(value.faults)) say('faults', 'the faults must be a list');
+  else if (value.faults.length > SCENARIO_LIMITS.maxFaults) say('faults', `a scenario has at most ${SCENARIO_LIMITS.maxFaults} faults, not ${value.faults.length}`);
+  else {
+    for (const [index, fault] of value.faults.entries()) {
+      const at = `faults.${index}`;
+      if (!isRecord(fault) || (fault.kind !== 'pause' && fault.kind !== 'crash')) say(at, `fault ${index + 1} must be a pause or a crash`);
+      else {
+        if (typeof fault.worker !== 'string') say(`${at}.worker`, `fault ${index + 1}: it must name a worker`);
+        if (typeof fault.atSeconds !== 'number') say(`${at}.atSeconds`, `fault ${index + 1}: its time must be a number of seconds`);
+        if (fault.kind === 'pause' && typeof fault.forSeconds !== 'number') say(`${at}.forSeconds`, `fault ${index + 1}: how long it lasts must be a number of seconds`);
+      }
+    }
+  }
+  if (!Array.isArray(value.script)) say('script', 'the schedule must be a list of steps');
+  else if (value.script.length > SCENARIO_LIMITS.maxScriptSteps) say('script', `the schedule has ${value.script.length} steps; the lab replays at most ${SCENARIO_LIMITS.maxScriptSteps}`);
+  else if (!value.script.every((step) => typeof step === 'string')) say('script', 'every step of the schedule must be text, such as A or +30');
+  return problems;
+}
+
+const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
+
+function short(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: enough to tell a learner's few scenarios apart; not a secret. */
+function contentHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** The spec an authored scenario was made from, so a link or saved place can carry it. */
+export function specOf(scenario: Scenario): ScenarioSpec {
+  const [first = '', second = ''] = scenario.summary.split('\n');
+  return {
+    version: SPEC_VERSION,
+    title: scenario.title,
+    description: [first, second],
+    workers: scenario.workers.length,
+    runs: scenario.runs.map((run) => ({ runId: run.runId, tenant: run.tenant ?? 'acme', costCents: run.costCents ?? 0 })),
+    leaseSeconds: scenario.leaseSeconds,
+    heartbeatSeconds: scenario.heartbeatSeconds,
+    strategy: scenario.defaultStrategy,
+    fencing: scenario.defaultFencing,
+    faults: scenario.faults.map((fault) => ({ ...fault })),
+    script: [...scenario.script],
+  };
+}
+
+/** The authored scenarios met in this context, by id. A learner meets a handful; the oldest are let go. */
+const remembered = new Map<string, Scenario>();
+const MAX_REMEMBERED = 32;
+
+/** Makes an authored scenario findable by its id here (findScenario). */
+export function rememberAuthored(scenario: Scenario): void {
+  remembered.delete(scenario.id);
+  remembered.set(scenario.id, scenario);
+  while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+}
+
+export function findAuthored(id: string): Scenario | undefined {
+  return remembered.get(id);
+}
+
+export function isAuthoredId(id: string): boolean {
+  return id.startsWith(AUTHORED_PREFIX);
+}
+
+/**
+ * An authored scenario that came over a boundary (a request to a Web Worker): rebuilt from its spec, so
+ * it is checked again and its id must match its content; then remembered.
+ */
+export function adoptAuthored(sent: Scenario): Scenario {
+  const built = scenarioFromSpec(specOf(sent));
+  if (built.scenario === null) throw new Error(`the authored scenario is not valid: ${built.problems[0]?.message}`);
+  if (built.scenario.id !== sent.id) throw new Error(`the authored scenario "${sent.id}" does not match its content`);
+  rememberAuthored(built.scenario);
+  return built.scenario;
+}
+
+/** For a request to another context (a Web Worker): the authored scenario it names, which that context may not have met. */
+export function authoredFor(scenarioId: string): { authored?: Scenario } {
+  const scenario = isAuthoredId(scenarioId) ? findAuthored(scenarioId) : undefined;
+  return scenario ? { authored: scenario } : {};
+}

@@ -1,0 +1,57 @@
+import { WORKER_LETTERS } from '../../scenarios/authored';
+import { SCENARIO_LIMITS } from '../../scenarios/define';
+import { STRATEGIES, STRATEGY_LABELS, type Strategy } from '../../sim/types';
+import { Field, NumberInput } from './Field';
+import type { PartProps } from './types';
+
+const WORKER_COUNTS = Array.from({ length: SCENARIO_LIMITS.maxWorkers - SCENARIO_LIMITS.minWorkers + 1 }, (_, index) => SCENARIO_LIMITS.minWorkers + index);
+
+/** Workers, lease and heartbeat, and the strategy and fencing the scenario opens with. */
+export function SetupFields({ spec, problems, change }: PartProps) {
+  const heartbeats = spec.heartbeatSeconds !== null;
+  return (
+    <fieldset className="editor-part">
+      <legend>Workers and leases</legend>
+      <Field id="editor-workers" label="Workers" problem={problems.get('workers')}>
+        {(describedBy) => (
+          <select id="editor-workers" value={spec.workers} onChange={(e) => change((s) => ({ ...s, workers: Number(e.target.value) }))} aria-describedby={describedBy}>
+            {WORKER_COUNTS.map((count) => (
+              <option key={count} value={count}>
+                {count}: {WORKER_LETTERS.slice(0, count).join(', ')}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field id="editor-lease" label="Lease (seconds)" problem={problems.get('leaseSeconds')}>
+        {(describedBy, invalid) => <NumberInput id="editor-lease" value={spec.leaseSeconds} min={1} max={SCENARIO_LIMITS.maxLeaseSeconds} onChange={(value) => change((s) => ({ ...s, leaseSeconds: value }))} describedBy={describedBy} invalid={invalid} />}
+      </Field>
+      <div className="editor-field checkbox-field">
+        <label>
+          <input type="checkbox" checked={heartbeats} onChange={(e) => change((s) => ({ ...s, heartbeatSeconds: e.target.checked ? Math.max(1, Math.floor(s.leaseSeconds / 3)) : null }))} /> Workers heartbeat
+        </label>
+      </div>
+      {heartbeats ? (
+        <Field id="editor-heartbeat" label="Heartbeat every (seconds)" problem={problems.get('heartbeatSeconds')}>
+          {(describedBy, invalid) => <NumberInput id="editor-heartbeat" value={spec.heartbeatSeconds ?? Number.NaN} min={1} onChange={(value) => change((s) => ({ ...s, heartbeatSeconds: value }))} describedBy={describedBy} invalid={invalid} />}
+        </Field>
+      ) : null}
+      <Field id="editor-strategy" label="Claim strategy" problem={problems.get('strategy')}>
+        {() => (
+          <select id="editor-strategy" value={spec.strategy} onChange={(e) => change((s) => ({ ...s, strategy: e.target.value as Strategy }))}>
+            {STRATEGIES.map((strategy) => (
+              <option key={strategy} value={strategy}>
+                {STRATEGY_LABELS[strategy]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <div className="editor-field checkbox-field">
+        <label>
+          <input type="checkbox" checked={spec.fencing} onChange={(e) => change((s) => ({ ...s, fencing: e.target.checked }))} /> Fencing on
+        </label>
+      </div>
+    </fieldset>
+  );
+}
