@@ -5,12 +5,11 @@
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { LabDatabase } from '../db/port';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
-import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
-import type { LabStatement, StrategyDefinition } from '../strategies';
+import type { Scenario, Settings } from '../sim/types';
+import { customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import type { StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -85,33 +84,8 @@ function analyzeErrorLine(path: string, error: AnalyzeError): string {
   return `${path}: ${error.message}`;
 }
 
-/**
- * The port, with two guards on a custom claim. One built as never waiting must never be found waiting (its
- * UPDATE met a row another worker holds that its finder did not lock): the engine would run it again once
- * the lock is free, which is not what PostgreSQL does. And a claim that took several runs at once: the lab's
- * worker follows one run per claim, so the others would sit claimed and unworked in a way the lab does not
- * model. In both cases the check stops and says so instead of guessing.
- */
-export function guardCustomClaim(db: LabDatabase): LabDatabase {
-  const executeClaim = db.executeClaim.bind(db);
-  db.executeClaim = async (session, request): Promise<StatementOutcome> => {
-    const outcome = await executeClaim(session, request);
-    const statement: LabStatement = request.statement;
-    if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
-    if (outcome.status === 'ok' && outcome.rowCount > 1) {
-      throw new CheckInputError(
-        `${statement.file ?? 'the claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
-      );
-    }
-    if (outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
-      throw new CheckInputError(
-        `${statement.file ?? 'the claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
-      );
-    }
-    return outcome;
-  };
-  return db;
-}
+/** The port, guarded against what the lab cannot play of a custom claim (see db/custom-claim-guard.ts). */
+export { guardCustomClaim } from '../db/custom-claim-guard';
 
 export function isUnsafe(group: OutcomeGroup): boolean {
   return group.key.split(' ').some((part) => (UNSAFE_KINDS as readonly string[]).includes(part.split(':')[0]!));
@@ -171,7 +145,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   }
   lines.push('');
   lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
-  lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
+  lines.push('(the links carry your claim in claim=: the page opens it under "Your SQL")');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`

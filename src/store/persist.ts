@@ -5,6 +5,7 @@
  */
 import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
 import { type CheckedView, checkView, type View } from './view';
+import { checkTexts, yourSqlTextsOf } from './your-sql';
 
 export const PLACE_KEY = 'lease-lab:place:v1';
 /** Written into the saved place; a place without it is from the first release, which had the same shape. */
@@ -41,9 +42,16 @@ export const PLACE_FORMAT: SavedFormat<CheckedView> = {
   },
   decode(value) {
     const record = value as Record<string, unknown>;
-    return checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+    const checked = checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+    // Added in place (older labs ignore it): the statements of "Your SQL", built again when the place opens.
+    const yourSql = checkTexts(record.yourSql);
+    return yourSql ? { ...checked, yourSql } : checked;
   },
-  encode: ({ view }) => ({ version: PLACE_VERSION, scenario: view.scenarioId, ...view.settings, schedule: view.schedule, step: view.position }),
+  encode: ({ view }) => {
+    const yourSql = yourSqlTextsOf(view.settings.definition);
+    const { strategy, fencing } = view.settings;
+    return { version: PLACE_VERSION, scenario: view.scenarioId, strategy, fencing, schedule: view.schedule, step: view.position, ...(yourSql ? { yourSql } : {}) };
+  },
 };
 
 /** The preferences as stored: { theme, speed }; anything out of range reads as the default. */

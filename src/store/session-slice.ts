@@ -20,6 +20,7 @@ import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, type View } from './view';
+import { buildYourSql, describeProblem, type YourSqlBuilt, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -140,11 +141,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     async function openView(checked: CheckedView, title: string): Promise<void> {
-      const { view, problems } = checked;
+      const { problems } = checked;
+      let view = checked.view;
       set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
       const task = async () => {
-        const result = await load(view, 'stop');
         const all = [...problems];
+        if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all);
+        const result = await load(view, 'stop');
         const stop = result.refused[0];
         let position: number;
         if (stop) {
@@ -157,6 +160,23 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (all.length > 0) get().notify('warning', title, all);
       };
       await enqueue('opening the scenario', task, undefined, task);
+    }
+
+    /**
+     * The view with the link's or saved place's own statements built in, shown in the editor either way;
+     * when they cannot be played, the view keeps its built-in strategy and `problems` says why.
+     */
+    async function withYourSql(view: View, texts: YourSqlTexts, problems: string[]): Promise<View> {
+      let built: YourSqlBuilt;
+      try {
+        built = await buildYourSql(texts);
+      } catch (error) {
+        built = { ok: false, problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+      }
+      set({ yourSql: { ...get().yourSql, open: true, draft: texts, checking: false, problem: built.ok ? null : built.problem } });
+      if (built.ok) return { ...view, settings: { ...view.settings, definition: built.definition } };
+      problems.push(`Its SQL was not played: ${describeProblem(built.problem)}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
+      return view;
     }
 
     async function changeSettings(settings: Settings, what: string): Promise<void> {
@@ -237,7 +257,14 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       chooseStrategy(strategy: Strategy) {
-        return changeSettings({ ...get().settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
+        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft).
+        const { definition: _yours, ...settings } = get().settings;
+        set({ yourSql: { ...get().yourSql, open: false } });
+        return changeSettings({ ...settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
+      },
+
+      playDefinition(definition) {
+        return changeSettings({ ...get().settings, definition }, 'With your SQL');
       },
 
       setFencing(on) {
