@@ -140,13 +140,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       }
     }
 
-    async function openView(checked: CheckedView, title: string): Promise<void> {
+    async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
       const { problems } = checked;
       let view = checked.view;
       set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
       const task = async () => {
         const all = [...problems];
-        if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all);
+        if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
         const result = await load(view, 'stop');
         const stop = result.refused[0];
         let position: number;
@@ -163,17 +163,19 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /**
-     * The view with the link's or saved place's own statements built in, shown in the editor either way;
-     * when they cannot be played, the view keeps its built-in strategy and `problems` says why.
+     * The view with the link's or saved place's own statements built in; when they cannot be played, the
+     * view keeps its built-in strategy and `problems` says why. The editor shows a link's statements, but
+     * after a reload (the saved place) the learner's own draft, which may be newer than what they applied.
      */
-    async function withYourSql(view: View, texts: YourSqlTexts, problems: string[]): Promise<View> {
+    async function withYourSql(view: View, texts: YourSqlTexts, problems: string[], from: 'link' | 'saved'): Promise<View> {
       let built: YourSqlBuilt;
       try {
         built = await buildYourSql(texts);
       } catch (error) {
         built = { ok: false, problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
       }
-      set({ yourSql: { ...get().yourSql, open: true, draft: texts, checking: false, problem: built.ok ? null : built.problem } });
+      const draft = from === 'saved' ? (get().yourSql.draft ?? texts) : texts;
+      set({ yourSql: { ...get().yourSql, open: true, draft, checking: false, problem: built.ok ? null : built.problem } });
       if (built.ok) return { ...view, settings: { ...view.settings, definition: built.definition } };
       problems.push(`Its SQL was not played: ${describeProblem(built.problem)}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
       return view;
@@ -240,7 +242,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         // A link that names no real scenario opens the saved place instead of overwriting it.
         const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
         if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
-        if (saved) return openView(saved, 'Your saved place could not be restored exactly.');
+        if (saved) return openView(saved, 'Your saved place could not be restored exactly.', 'saved');
         return openView({ view: defaultView(), problems: [] }, '');
       },
 
