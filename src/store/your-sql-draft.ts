@@ -3,7 +3,7 @@
  * back what they were writing even before they applied it. Stored: { version: 1, claim, heartbeat, work,
  * complete } (a write null: the lab's own file).
  */
-import { forgetSaved, loadSaved, type SavedFormat, saveSaved, type StorageLike } from '../persist/saved';
+import { loadSaved, type SavedFormat, saveSaved, type StorageLike } from '../persist/saved';
 import { checkTexts, type YourSqlTexts } from './your-sql';
 
 export const DRAFT_KEY = 'lease-lab:your-sql:v1';
@@ -53,8 +53,4 @@ export function loadDraft(storage: StorageLike | null): LoadedDraft {
 /** False when the browser refused (no storage, full or blocked). */
 export function saveDraft(storage: StorageLike | null, texts: YourSqlTexts): boolean {
   return saveSaved(storage, DRAFT_FORMAT, texts).ok;
-}
-
-export function forgetDraft(storage: StorageLike | null): void {
-  forgetSaved(storage, DRAFT_KEY);
 }
