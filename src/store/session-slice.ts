@@ -20,7 +20,7 @@ import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, type View } from './view';
-import { buildYourSql, describeProblem, type YourSqlBuilt, type YourSqlTexts } from './your-sql';
+import { buildYourSql, describeProblem, refusalIn, type YourSqlBuilt, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -119,6 +119,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
     async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: (error: WatchdogError) => Explanation): Promise<void> {
       set({ playing: false });
+      const refusal = get().settings.definition ? refusalIn(error) : null;
+      if (refusal !== null) return refusedMidway(refusal);
       if (!(error instanceof WatchdogError)) {
         if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
@@ -140,6 +142,26 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       }
     }
 
+    /**
+     * The engine stopped a step of the learner's own claim that the lab cannot play (db/custom-claim-guard.ts):
+     * the steps before it are replayed, so the lab stands where it was, and the editor shows the reason.
+     * If even those cannot be played with it (the claim was just applied to a schedule), it starts afresh.
+     */
+    async function refusedMidway(reason: string): Promise<void> {
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
+      const { position } = get();
+      try {
+        const result = await load(basis(), 'skip');
+        set({ position: Math.min(position, result.steps.length), intended: result.schedule });
+        get().notify('warning', 'Your claim cannot take that step in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab kept your steps before it.']);
+      } catch (again) {
+        if (refusalIn(again) === null) throw again;
+        await load({ ...basis(), schedule: [] }, 'stop');
+        set({ position: 0, intended: [] });
+        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab started the scenario afresh with your claim.']);
+      }
+    }
+
     async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
       const { problems } = checked;
       let view = checked.view;
@@ -147,10 +169,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const task = async () => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
-        const result = await load(view, 'stop');
+        const { result, refusal } = await loadYourView(view);
         const stop = result.refused[0];
         let position: number;
-        if (stop) {
+        if (refusal !== null) {
+          all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
+          position = 0;
+        } else if (stop) {
           all.push(`Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`);
           position = Math.min(view.position ?? result.steps.length, result.steps.length);
         } else {
@@ -160,6 +185,21 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (all.length > 0) get().notify('warning', title, all);
       };
       await enqueue('opening the scenario', task, undefined, task);
+    }
+
+    /**
+     * Loads a view; if it plays the learner's claim and the lab cannot follow it through the schedule
+     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason.
+     */
+    async function loadYourView(view: View): Promise<{ result: LoadResult; refusal: string | null }> {
+      try {
+        return { result: await load(view, 'stop'), refusal: null };
+      } catch (error) {
+        const refusal = view.settings.definition ? refusalIn(error) : null;
+        if (refusal === null) throw error;
+        set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
+        return { result: await load({ ...view, schedule: [] }, 'stop'), refusal };
+      }
     }
 
     /**
@@ -255,7 +295,11 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async chooseScenario(id) {
         const scenario = findScenario(id);
         if (!scenario) return;
-        await openView({ view: { ...defaultView(id), position: 0 }, problems: [] }, '');
+        const view = defaultView(id);
+        // Your SQL goes with the learner to the next scenario (with that scenario's fencing).
+        const { definition } = get().settings;
+        if (definition) view.settings = { ...view.settings, definition };
+        await openView({ view: { ...view, position: 0 }, problems: [] }, '');
       },
 
       chooseStrategy(strategy: Strategy) {

@@ -36,8 +36,11 @@ async function applyNoBump(page: Page): Promise<string> {
 
 test('edit the claim, apply, step it: the parser is fetched on the first Apply only, and the steps run your SQL', async ({ page }) => {
   const wasm: string[] = [];
+  const parserCode: string[] = [];
   page.on('request', (request) => {
-    if (/libpg-query.*\.wasm$/.test(new URL(request.url()).pathname)) wasm.push(request.url());
+    const path = new URL(request.url()).pathname;
+    if (/libpg-query.*\.wasm$/.test(path)) wasm.push(path);
+    if (/\/(analyze|libpg-query)-[^/]*\.js$/.test(path)) parserCode.push(path);
   });
   await openLab(page, START);
   await openEditor(page);
@@ -51,9 +54,11 @@ test('edit the claim, apply, step it: the parser is fetched on the first Apply o
   await editor(page).getByLabel('Write my own heartbeat').uncheck();
   await page.waitForLoadState('networkidle');
   expect(wasm, 'the parser is not part of the first load').toEqual([]);
+  expect(parserCode, 'nor is the analyzer\'s code').toEqual([]);
 
   const mine = await applyNoBump(page);
   expect(wasm).toHaveLength(1);
+  expect(parserCode.length).toBeGreaterThan(0);
   await expect(page).toHaveURL(/strategy=your-sql&.*claim=WITH%20candidate/);
   expect(await runsTableAfter(page, 0)).toMatch(/123\s+pending\s+NULL\s+17\s/);
   await stepTimes(page, 2);

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { guardCustomClaim } from '../../src/db/custom-claim-guard';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { PROGRESS_STORAGE_KEY } from '../../src/lessons/progress';
@@ -228,5 +229,53 @@ describe('links with statements in them, on the real engine', () => {
     await store.getState().chooseStrategy('naive');
     expect(store.getState().settings).toEqual({ strategy: 'naive', fencing: true });
     expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
+  });
+});
+
+describe('a claim the analyzer accepts but the lab cannot play at some step (db/custom-claim-guard.ts)', () => {
+  // No LIMIT: one claim takes every claimable run, and the lab's worker follows one run per claim.
+  const TAKES_ALL = corpus('21-cte-skip-locked-no-limit');
+  let guarded: Promise<LabDatabase>;
+  beforeAll(() => {
+    guarded = bootLabDatabase().then(guardCustomClaim);
+  });
+
+  it('a step: the lab stays where it was, and the editor and a notice give the reason', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=&claim=${encodeURIComponent(TAKES_ALL)}`);
+    expect(store.getState().settings.definition).toBeDefined();
+    expect(await store.getState().stepWorker('A')).toBe(false);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.settings.definition).toBeDefined();
+    expect(state.steps).toEqual([]);
+    expect(said(store)).toContain('Your claim cannot take that step in the lab. One claim took 2 runs (123, 124)');
+    expect(state.yourSql.problem).toMatchObject({ role: 'claim', kind: 'refused', reason: expect.stringContaining('one run per claim') });
+  });
+
+  it('a link whose schedule reaches that step: the lab opens at the steps before it', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&claim=${encodeURIComponent(TAKES_ALL)}`);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.scenarioId).toBe('race');
+    expect(said(store)).toContain('Your claim cannot play this schedule in the lab: one claim took 2 runs (123, 124)');
+    expect(state.steps).toEqual([]);
+    // The lab still works: the built-in strategies play as ever.
+    await store.getState().chooseStrategy('skip-locked');
+    expect(await store.getState().stepWorker('A')).toBe(true);
+  });
+
+  it('applied to a schedule it cannot play: the scenario starts afresh with it', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=A,B&step=2');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', TAKES_ALL);
+    expect(await store.getState().applyYourSql()).toBe(true);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(yourSqlTextsOf(state.settings.definition)?.claim).toBe(TAKES_ALL);
+    expect(state.steps).toEqual([]);
+    expect(said(store)).toContain('The lab started the scenario afresh with your claim.');
   });
 });
