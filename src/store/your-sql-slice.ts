@@ -89,7 +89,7 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
               role: null,
               kind: 'invalid',
               message:
-                'in live mode the bridge runs only the lab\'s own statements; check your claim on a real server with npm run sim -- check <scenario> --claim FILE --db URL',
+                'in live mode the bridge runs only the lab\'s own statements; play your claim on your server from the command line: npm run sim -- run <scenario> --claim FILE --db URL',
             },
           });
           return false;

@@ -13,6 +13,7 @@ const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&
 const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
 const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
 const claimText = (page: Page) => page.getByLabel('Your claim', { exact: true });
+const status = (page: Page) => editor(page).locator('.your-sql-status');
 const applyButton = (page: Page) => editor(page).getByRole('button', { name: 'Apply' });
 const BUMP = /^\s*lease_generation = lease_generation \+ 1,\n/m;
 
@@ -30,7 +31,7 @@ async function applyNoBump(page: Page): Promise<string> {
   const mine = prefilled.replace(BUMP, '');
   await claimText(page).fill(mine);
   await applyButton(page).click();
-  await expect(editor(page).getByRole('status')).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
   return mine;
 }
 
@@ -128,7 +129,7 @@ test('a syntax error shows PostgreSQL\'s message, its line and column, and a car
   await expect(problem).toContainText('line 4, column 8');
   await expect(problem.getByTestId('your-sql-caret')).toHaveText("  WERE status = 'pending'\n       ^");
   // Nothing was played: the lab still plays the strategy chosen before.
-  await expect(editor(page).getByRole('status')).toContainText('Not applied yet');
+  await expect(status(page)).toContainText('Not applied yet');
   await expect(page).toHaveURL(/strategy=skip-locked/);
 });
 

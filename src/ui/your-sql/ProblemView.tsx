@@ -24,7 +24,8 @@ export function ProblemView({ problem }: { problem: YourSqlProblem }) {
           <strong>{whose} is refused here:</strong> <span className="your-sql-message">{problem.reason}</span>
         </p>
         <p className="your-sql-hint">
-          PostgreSQL itself runs it: try it on a real server, in live mode or with <code>npm run sim -- check race --claim FILE --db URL</code>.
+          A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet, and its live mode plays only the lab's own statements so far, so try it on a
+          server of your own with two sessions (two psql windows).
         </p>
       </div>
     );

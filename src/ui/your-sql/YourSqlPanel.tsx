@@ -47,9 +47,10 @@ function YourSqlEditor() {
         <button type="button" className="primary" disabled={editor.checking} onClick={() => void apply()}>
           {editor.checking ? 'Checking…' : 'Apply'}
         </button>
-        <output className="your-sql-status" aria-live="polite">
+        {/* Not an <output> (role status): the lab's outcome is the one status region of the lab. */}
+        <p className="your-sql-status" aria-live="polite">
           {editor.checking ? 'Reading it with PostgreSQL\'s parser…' : applied ? 'Playing your SQL.' : playing ? 'Playing your last applied SQL; apply to play these edits.' : 'Not applied yet: the lab plays the strategy chosen before.'}
-        </output>
+        </p>
       </div>
       {editor.problem ? <ProblemView problem={editor.problem} /> : null}
     </section>
