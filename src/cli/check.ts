@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings } from '../sim/types';
-import { customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import { CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -96,12 +96,22 @@ function encodeValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2B/g, '+');
 }
 
-/** The lab's link to a witness, with the claim's text in `claim=` (the browser's "Your SQL" reads it). */
+/**
+ * The lab's link to a witness, with the claim's text in `claim=` and each write given as a file in
+ * `heartbeat=`, `work=`, `complete=`: the page's "Your SQL" opens the same statements (store/your-sql-link.ts).
+ */
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
-  const claim = settings.definition?.claim;
+  const definition = settings.definition;
+  const claim = definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
-  const parts = [`scenario=${encodeValue(scenario.id)}`, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
+  const parts = [`scenario=${encodeValue(scenario.id)}`];
+  if (text !== null) parts.push('strategy=your-sql');
+  parts.push(`fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`);
   if (text !== null) parts.push(`claim=${encodeValue(text)}`);
+  for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
+    const write = definition?.[WRITE_KEYS[role]].fenced;
+    if (text !== null && write?.id === CUSTOM_WRITE_IDS[role]) parts.push(`${role}=${encodeValue(write.text)}`);
+  }
   return `#${parts.join('&')}`;
 }
 
@@ -145,7 +155,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   }
   lines.push('');
   lines.push(`replay a witness step by step: npm run sim -- run ${report.scenario} --claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'} --schedule …`);
-  lines.push('(the links carry your claim in claim=: the page opens it under "Your SQL")');
+  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`

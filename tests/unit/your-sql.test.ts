@@ -8,7 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guardCustomClaim } from '../../src/db/custom-claim-guard';
+import { witnessLink } from '../../src/cli/check';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
+import { findScenario } from '../../src/scenarios';
 import type { LabDatabase } from '../../src/db/port';
 import { PROGRESS_STORAGE_KEY } from '../../src/lessons/progress';
 import { createLabStore } from '../../src/store/lab-store';
@@ -60,6 +62,17 @@ describe('the link codec', () => {
     const decoded = decodeView(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(NO_LOCK)}`);
     expect(decoded?.problems).toEqual([]);
     expect(decoded?.yourSql?.claim).toBe(NO_LOCK);
+  });
+
+  it('opens the CLI check\'s witness links with their writes, as the check played them', async () => {
+    const built = await buildYourSql(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
+    if (!built.ok) throw new Error(JSON.stringify(built.problem));
+    const scenario = findScenario('paused-worker')!;
+    const link = witnessLink(scenario, { strategy: 'skip-locked', fencing: true, definition: built.definition }, ['A', 'A', '+10']);
+    const decoded = decodeView(link);
+    expect(decoded?.problems).toEqual([]);
+    expect(decoded?.view).toMatchObject({ scenarioId: 'paused-worker', schedule: ['A', 'A', '+10'], settings: { fencing: true } });
+    expect(decoded?.yourSql).toEqual(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
   });
 
   it('a link without any of your SQL has none', () => {
