@@ -6,6 +6,7 @@
  * (tests/ground-truth/claim-corpus/12): with it a reclaim keeps the old fencing token, so fencing rejects
  * nothing and a paused worker's run is done twice.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, openLab, runsTableAfter, stepTimes, test } from './fixtures';
 
@@ -146,11 +147,21 @@ test('a refused shape shows the analyzer\'s reason and says it runs on a real se
   await expect(page).toHaveURL(/strategy=skip-locked/);
 });
 
-test('the editor reads well on a wide screen and on a phone', async ({ page }, testInfo) => {
+test('the editor reads well on a wide screen and on a phone, light and dark, with a syntax error shown', async ({ page }, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page, START);
   await openEditor(page);
   await editor(page).getByLabel('Write my own completion').check();
+  await page.getByLabel('Your completion', { exact: true }).fill('UPDATE runs\nSET status = \'done\'\nWERE run_id = $1\nRETURNING status, result');
+  await applyButton(page).click();
+  await expect(editor(page).getByRole('alert')).toContainText('Your completion: PostgreSQL says syntax error at or near "WERE" at line 3, column 1', { timeout: 60_000 });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include('.your-sql').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
   await editor(page).screenshot({ path: testInfo.outputPath('your-sql-1440.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await editor(page).scrollIntoViewIfNeeded();
@@ -158,4 +169,6 @@ test('the editor reads well on a wide screen and on a phone', async ({ page }, t
   const overflow = await editor(page).evaluate((element) => element.scrollWidth - element.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: testInfo.outputPath('your-sql-390.png') });
+  await editor(page).getByRole('alert').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('your-sql-390-error.png') });
 });
