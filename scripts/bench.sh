@@ -7,7 +7,7 @@
 #   npm run bench -- explore      the interleaving explorer only (Node)
 #   npm run bench -- backpressure the backpressure lab only (Node and Chromium)
 #   npm run bench -- robustness   hang recovery, UI fuzzing speed, large console answers (figures the tests no longer assert)
-#   npm run bench -- analyze      reading a learner's statement with PostgreSQL's parser (Node)
+#   npm run bench -- analyze      reading a learner's statement with PostgreSQL's parser (Node and Chromium)
 # BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +15,7 @@ what="${1:-all}"
 case "$what" in all|node|browser|explore|backpressure|robustness|analyze) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure|robustness|analyze]" >&2; exit 2 ;; esac
 
 bash scripts/ensure-deps.sh node
-case "$what" in all|browser|backpressure|robustness) bash scripts/ensure-deps.sh chromium ;; esac
+case "$what" in all|browser|backpressure|robustness|analyze) bash scripts/ensure-deps.sh chromium ;; esac
 run() { node --import tsx --import ./scripts/raw-loader.mjs "$@"; }
 
 run scripts/build-datadir.ts

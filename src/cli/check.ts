@@ -6,14 +6,13 @@
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { LabDatabase } from '../db/port';
+import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import type { Exploration, OutcomeGroup } from '../engine/explore';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
-import type { Scenario, Settings, StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, type CustomOptions, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
-import type { LabStatement, StrategyDefinition } from '../strategies';
+import type { Scenario, Settings } from '../sim/types';
+import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import type { StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -98,35 +97,8 @@ function analyzeErrorLine(path: string, error: AnalyzeError): string {
   return `${path}: ${error.message}`;
 }
 
-/**
- * The port, with two guards on a custom claim. One built as never waiting must never be found waiting (its
- * UPDATE met a row another worker holds that its finder did not lock): the engine would run it again once
- * the lock is free, which is not what PostgreSQL does. And a claim that took several runs at once: the lab's
- * worker follows one run per claim, so the others would sit claimed and unworked in a way the lab does not
- * model. In both cases the check stops and says so instead of guessing. On a real server (`where`
- * 'postgres') only the second applies.
- */
-export function guardCustomClaim(db: LabDatabase, where: 'pglite' | 'postgres' = 'pglite'): LabDatabase {
-  const executeClaim = db.executeClaim.bind(db);
-  db.executeClaim = async (session, request): Promise<StatementOutcome> => {
-    const outcome = await executeClaim(session, request);
-    const statement: LabStatement = request.statement;
-    if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
-    if (outcome.status === 'ok' && outcome.rowCount > 1) {
-      throw new CheckInputError(
-        `${statement.file ?? 'the claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
-      );
-    }
-    // On a real server the wait is real, and what follows it is the server's own.
-    if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
-      throw new CheckInputError(
-        `${statement.file ?? 'the claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
-      );
-    }
-    return outcome;
-  };
-  return db;
-}
+/** The port, guarded against what the lab cannot play of a custom claim (see db/custom-claim-guard.ts). */
+export { guardCustomClaim } from '../db/custom-claim-guard';
 
 export function isUnsafe(group: OutcomeGroup): boolean {
   return group.key.split(' ').some((part) => (UNSAFE_KINDS as readonly string[]).includes(part.split(':')[0]!));
@@ -137,14 +109,24 @@ function encodeValue(value: string): string {
   return encodeURIComponent(value).replace(/%2C/g, ',').replace(/%3A/g, ':').replace(/%2B/g, '+');
 }
 
-/** The lab's link to a witness, with the claim's text in `claim=` (the browser's "Your SQL" reads it). */
+/**
+ * The lab's link to a witness, with the claim's text in `claim=` and each write given as a file in
+ * `heartbeat=`, `work=`, `complete=`: the page's "Your SQL" opens the same statements (store/your-sql-link.ts).
+ */
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
-  const claim = settings.definition?.claim;
+  const definition = settings.definition;
+  const claim = definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
   // A scenario someone wrote travels whole in the link (scenarios/link.ts), as the page writes it.
   const authored = isAuthoredId(scenario.id) ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`] : [];
-  const parts = [`scenario=${encodeValue(scenario.id)}`, ...authored, `fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`];
+  const parts = [`scenario=${encodeValue(scenario.id)}`, ...authored];
+  if (text !== null) parts.push('strategy=your-sql');
+  parts.push(`fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`);
   if (text !== null) parts.push(`claim=${encodeValue(text)}`);
+  for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
+    const write = definition?.[WRITE_KEYS[role]].fenced;
+    if (text !== null && write?.id === CUSTOM_WRITE_IDS[role]) parts.push(`${role}=${encodeValue(write.text)}`);
+  }
   return `#${parts.join('&')}`;
 }
 
@@ -212,7 +194,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   const server = report.database.kind === 'postgres' ? ' --db URL' : '';
   lines.push(`replay a witness step by step: npm run sim -- run ${target} ${files}${server} --schedule …`);
   if (report.sample) lines.push(`replay this sample: npm run sim -- check ${target} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
-  lines.push('(the links carry your claim in claim=, for the page\'s "Your SQL"; the page does not read it yet)');
+  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   lines.push(
     report.exitCode === 1
       ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`

@@ -4,6 +4,7 @@
  * The page ends this worker to cancel; nothing here needs to be interruptible.
  */
 /// <reference lib="webworker" />
+import { guardCustomClaim } from '../db/custom-claim-guard';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { exploreForLab } from '../engine/explore';
@@ -17,7 +18,8 @@ const post = (message: FromExplorer) => scope.postMessage(message);
 const started = performance.now();
 const ready: Promise<PGliteLab> = bootLab().then(({ db }) => {
   post({ kind: 'ready', bootMs: Math.round(performance.now() - started) });
-  return db;
+  // A learner's own claim ("Your SQL") is explored here too: what the lab cannot play of it fails with the reason.
+  return guardCustomClaim(db);
 });
 ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(error) }));
 

@@ -8,6 +8,7 @@ import { createPlaybackSlice } from './playback-slice';
 import { createSessionSlice } from './session-slice';
 import type { LabDeps, LabState } from './types';
 import { createUiSlice } from './ui-slice';
+import { createYourSqlSlice } from './your-sql-slice';
 
 export type LabStore = StoreApi<LabState>;
 
@@ -16,6 +17,7 @@ export function createLabStore(deps: LabDeps): LabStore {
     ...createSessionSlice(deps)(...a),
     ...createPlaybackSlice(deps)(...a),
     ...createUiSlice()(...a),
+    ...createYourSqlSlice(deps)(...a),
   }));
   const prefs = loadPrefs(deps.storage);
   store.setState({ theme: prefs.theme, speed: prefs.speed });

@@ -7,6 +7,8 @@ import { findScenario, SCENARIOS } from '../scenarios';
 import { checkView, type CheckedView, quote, type RawView, type View } from './view';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
 import { type DecodedScenario, decodeScenarioParam, encodeSpec, SCENARIO_KEY } from '../scenarios/link';
+import { yourSqlTextsOf } from './your-sql';
+import { encodeYourSql, readYourSql, YOUR_SQL_KEYS, YOUR_SQL_STRATEGY } from './your-sql-link';
 
 /** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
 export const MAX_LINK_CHARS = 24_000;
@@ -19,14 +21,17 @@ function encodeValue(value: string): string {
 }
 
 export function encodeView(view: View): string {
+  const yourSql = yourSqlTextsOf(view.settings.definition);
   const parts = [
     `scenario=${encodeValue(view.scenarioId)}`,
     ...authoredPart(view.scenarioId),
-    `strategy=${encodeValue(view.settings.strategy)}`,
+    `strategy=${encodeValue(yourSql ? YOUR_SQL_STRATEGY : view.settings.strategy)}`,
     `fencing=${view.settings.fencing ? 'on' : 'off'}`,
     `schedule=${encodeValue(view.schedule.join(','))}`,
   ];
   if (view.position !== null) parts.push(`step=${view.position}`);
+  // Your SQL travels last, after the short fields a reader looks for.
+  if (yourSql) parts.push(encodeYourSql(yourSql));
   return parts.join('&');
 }
 
@@ -46,6 +51,7 @@ export function decodeView(fragment: string): CheckedView | null {
     return { view: checked.view, problems: [`The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it and opened the first scenario.`] };
   }
   const raw: Record<string, string> = {};
+  const yourSqlFields: Record<string, string> = {};
   const problems: string[] = [];
   for (const pair of text.split('&')) {
     if (pair === '') continue;
@@ -57,6 +63,7 @@ export function decodeView(fragment: string): CheckedView | null {
       continue;
     }
     if ((KEYS as readonly string[]).includes(key)) raw[key] = value;
+    if ((YOUR_SQL_KEYS as readonly string[]).includes(key)) yourSqlFields[key] = value;
   }
   const authored = authoredInLink(text);
   if (authored?.scenario) raw.scenario = authored.scenario.id;
@@ -65,9 +72,12 @@ export function decodeView(fragment: string): CheckedView | null {
     problems.push(`The link has none of ${KEYS.join(', ')}, so the lab opened the first scenario.`);
     return { view: checkView({ scenario: undefined }).view, problems };
   }
+  // Your SQL (see your-sql-link.ts): its statements are built when the view opens; strategy=your-sql is not a built-in id.
+  const yourSql = readYourSql(yourSqlFields, raw.strategy, problems);
+  if (raw.strategy === YOUR_SQL_STRATEGY) delete raw.strategy;
   const fields: RawView = { ...raw };
   const checked = checkView(fields);
-  return { view: checked.view, problems: [...problems, ...checked.problems] };
+  return { view: checked.view, problems: [...problems, ...checked.problems], ...(yourSql ? { yourSql } : {}) };
 }
 
 /** A place the learner already has, kept when a link cannot say which scenario to open. */

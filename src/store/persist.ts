@@ -8,6 +8,7 @@ import { findScenario } from '../scenarios';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
 import { scenarioFromValue } from '../scenarios/link';
 import { type CheckedView, checkView, type View } from './view';
+import { checkTexts, yourSqlTextsOf } from './your-sql';
 
 export const PLACE_KEY = 'lease-lab:place:v1';
 /** Written into the saved place; a place without it is from the first release, which had the same shape. */
@@ -50,9 +51,25 @@ export const PLACE_FORMAT: SavedFormat<CheckedView> = {
       if (authored.scenario) rememberAuthored(authored.scenario);
       else return { view: checkView({ scenario: undefined }).view, problems: [authored.problem] };
     }
-    return checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+    const checked = checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+    // Added in place (older labs ignore it): the statements of "Your SQL", built again when the place opens.
+    const yourSql = checkTexts(record.yourSql);
+    return yourSql ? { ...checked, yourSql } : checked;
   },
-  encode: ({ view }) => ({ version: PLACE_VERSION, scenario: view.scenarioId, ...authoredOf(view.scenarioId), ...view.settings, schedule: view.schedule, step: view.position }),
+  encode: ({ view }) => {
+    const yourSql = yourSqlTextsOf(view.settings.definition);
+    const { strategy, fencing } = view.settings;
+    return {
+      version: PLACE_VERSION,
+      scenario: view.scenarioId,
+      ...authoredOf(view.scenarioId),
+      strategy,
+      fencing,
+      schedule: view.schedule,
+      step: view.position,
+      ...(yourSql ? { yourSql } : {}),
+    };
+  },
 };
 
 /** The spec of an authored scenario, to be saved with the place; nothing for a built-in one. */

@@ -21,6 +21,7 @@ import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, type View } from './view';
+import { buildYourSql, describeProblem, refusalIn, type YourSqlBuilt, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -120,6 +121,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
     async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: (error: WatchdogError) => Explanation): Promise<void> {
       set({ playing: false });
+      const refusal = get().settings.definition ? refusalIn(error) : null;
+      if (refusal !== null) return refusedMidway(refusal);
       if (!(error instanceof WatchdogError)) {
         if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
@@ -141,15 +144,40 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       }
     }
 
-    async function openView(checked: CheckedView, title: string): Promise<void> {
-      const { view, problems } = checked;
+    /**
+     * The engine stopped a step of the learner's own claim that the lab cannot play (db/custom-claim-guard.ts):
+     * the steps before it are replayed, so the lab stands where it was, and the editor shows the reason.
+     * If even those cannot be played with it (the claim was just applied to a schedule), it starts afresh.
+     */
+    async function refusedMidway(reason: string): Promise<void> {
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
+      const { position } = get();
+      try {
+        const result = await load(basis(), 'skip');
+        set({ position: Math.min(position, result.steps.length), intended: result.schedule });
+        get().notify('warning', 'Your claim cannot take that step in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab kept your steps before it.']);
+      } catch (again) {
+        if (refusalIn(again) === null) throw again;
+        await load({ ...basis(), schedule: [] }, 'stop');
+        set({ position: 0, intended: [] });
+        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab started the scenario afresh with your claim.']);
+      }
+    }
+
+    async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
+      const { problems } = checked;
+      let view = checked.view;
       set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
       const task = async () => {
-        const result = await load(view, 'stop');
         const all = [...problems];
+        if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
+        const { result, refusal } = await loadYourView(view);
         const stop = result.refused[0];
         let position: number;
-        if (stop) {
+        if (refusal !== null) {
+          all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
+          position = 0;
+        } else if (stop) {
           all.push(`Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`);
           position = Math.min(view.position ?? result.steps.length, result.steps.length);
         } else {
@@ -159,6 +187,40 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (all.length > 0) get().notify('warning', title, all);
       };
       await enqueue('opening the scenario', task, undefined, task);
+    }
+
+    /**
+     * Loads a view; if it plays the learner's claim and the lab cannot follow it through the schedule
+     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason.
+     */
+    async function loadYourView(view: View): Promise<{ result: LoadResult; refusal: string | null }> {
+      try {
+        return { result: await load(view, 'stop'), refusal: null };
+      } catch (error) {
+        const refusal = view.settings.definition ? refusalIn(error) : null;
+        if (refusal === null) throw error;
+        set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
+        return { result: await load({ ...view, schedule: [] }, 'stop'), refusal };
+      }
+    }
+
+    /**
+     * The view with the link's or saved place's own statements built in; when they cannot be played, the
+     * view keeps its built-in strategy and `problems` says why. The editor shows a link's statements, but
+     * after a reload (the saved place) the learner's own draft, which may be newer than what they applied.
+     */
+    async function withYourSql(view: View, texts: YourSqlTexts, problems: string[], from: 'link' | 'saved'): Promise<View> {
+      let built: YourSqlBuilt;
+      try {
+        built = await buildYourSql(texts);
+      } catch (error) {
+        built = { ok: false, problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+      }
+      const draft = from === 'saved' ? (get().yourSql.draft ?? texts) : texts;
+      set({ yourSql: { ...get().yourSql, open: true, draft, checking: false, problem: built.ok ? null : built.problem } });
+      if (built.ok) return { ...view, settings: { ...view.settings, definition: built.definition } };
+      problems.push(`Its SQL was not played: ${describeProblem(built.problem)}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
+      return view;
     }
 
     async function changeSettings(settings: Settings, what: string): Promise<void> {
@@ -222,7 +284,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         // A link that names no real scenario opens the saved place instead of overwriting it.
         const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
         if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
-        if (saved) return openView(saved, 'Your saved place could not be restored exactly.');
+        if (saved) return openView(saved, 'Your saved place could not be restored exactly.', 'saved');
         return openView({ view: defaultView(), problems: [] }, '');
       },
 
@@ -235,11 +297,22 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async chooseScenario(id) {
         const scenario = findScenario(id);
         if (!scenario) return;
-        await openView({ view: { ...defaultView(id), position: 0 }, problems: [] }, '');
+        const view = defaultView(id);
+        // Your SQL goes with the learner to the next scenario (with that scenario's fencing).
+        const { definition } = get().settings;
+        if (definition) view.settings = { ...view.settings, definition };
+        await openView({ view: { ...view, position: 0 }, problems: [] }, '');
       },
 
       chooseStrategy(strategy: Strategy) {
-        return changeSettings({ ...get().settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
+        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft).
+        const { definition: _yours, ...settings } = get().settings;
+        set({ yourSql: { ...get().yourSql, open: false } });
+        return changeSettings({ ...settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
+      },
+
+      playDefinition(definition) {
+        return changeSettings({ ...get().settings, definition }, 'With your SQL');
       },
 
       setFencing(on) {

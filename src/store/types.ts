@@ -4,6 +4,9 @@ import type { Engine } from '../worker/client';
 import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
+import type { YourSqlRole } from './your-sql';
+import type { YourSqlEditor } from './your-sql-slice';
+import type { StrategyDefinition } from '../strategies';
 
 export type EnginePhase = 'starting' | 'ready' | 'failed';
 
@@ -50,6 +53,8 @@ export interface SessionSlice {
   openLink(fragment: string): Promise<void>;
   chooseScenario(id: string): Promise<void>;
   chooseStrategy(strategy: Strategy): Promise<void>;
+  /** Plays a strategy built from the learner's own statements ("Your SQL"), replaying the schedule with it. */
+  playDefinition(definition: StrategyDefinition): Promise<void>;
   setFencing(on: boolean): Promise<void>;
   /** Reveals the next step, or plays the script's next move, or lets the policy choose. False when nothing could happen. */
   step(): Promise<boolean>;
@@ -100,7 +105,18 @@ export interface UiSlice {
   setTheme(theme: ThemeChoice): void;
 }
 
-export type LabState = SessionSlice & PlaybackSlice & UiSlice;
+export interface YourSqlSlice {
+  yourSql: YourSqlEditor;
+  /** The picker chose "Your SQL": the editor opens with the saved draft, or the current strategy's statements. */
+  openYourSql(): void;
+  closeYourSql(): void;
+  /** A role's text; null for a write: use the lab's own file. */
+  editYourSql(role: YourSqlRole, text: string | null): void;
+  /** Analyzes the draft and, if every statement is accepted, plays it. False when it was not. */
+  applyYourSql(): Promise<boolean>;
+}
+
+export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice;
 
 export interface LabDeps {
   engine: Engine;

@@ -5,6 +5,7 @@
 import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { formatToken, MAX_SCHEDULE_LENGTH, parseToken, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
+import type { YourSqlTexts } from './your-sql';
 
 export interface View {
   scenarioId: string;
@@ -27,6 +28,11 @@ export interface CheckedView {
   view: View;
   /** What was wrong, in plain words; empty when the view was fine. */
   problems: string[];
+  /**
+   * "Your SQL" statements the link or saved place carries, not yet analyzed: opening the view builds them
+   * into `view.settings.definition` (or says why it could not).
+   */
+  yourSql?: YourSqlTexts;
 }
 
 export function defaultView(scenarioId: string = SCENARIOS[0]!.id): View {

@@ -17,6 +17,7 @@ import { Toolbar } from './Toolbar';
 import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
 import { WorkerCards } from './WorkerCards';
+import { YourSqlPanel } from './your-sql/YourSqlPanel';
 
 // Each in a chunk of its own: the first render and the first script are the lab's. The panels below the
 // lab are fetched once it has started and the page is idle, and shown in the first pause (deferred.ts).
@@ -62,6 +63,7 @@ function RaceLab() {
             <Toolbar />
             <EngineBanner />
             <Notices />
+            <YourSqlPanel />
           </>
         ) : null}
         <main className="stage">

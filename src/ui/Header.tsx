@@ -13,7 +13,12 @@ import { ThemeToggle } from './ThemeToggle';
 function Summary() {
   const scenario = useScenario();
   const strategy = useLab((s) => s.settings.strategy);
-  const [first, second] = scenarioSummary(scenario, strategy).split('\n');
+  const yours = useLab((s) => s.settings.definition !== undefined);
+  // The scenarios' summaries tell what the lab's own strategies do; with the learner's SQL, nobody knows yet.
+  const summary = yours
+    ? `${scenario.title}, with your SQL.\nWhat happens is what PostgreSQL does with your statements: step through it, or explore every schedule below.`
+    : scenarioSummary(scenario, strategy);
+  const [first, second] = summary.split('\n');
   return (
     <p id="scenario-summary" className="summary">
       {first}

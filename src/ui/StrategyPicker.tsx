@@ -1,18 +1,31 @@
 import { STRATEGIES, STRATEGY_LABELS, type Strategy } from '../sim/types';
 import { useLab } from '../store/react';
+import { YOUR_SQL_LABEL } from '../store/your-sql';
+import { YOUR_SQL_STRATEGY } from '../store/your-sql-link';
 
 export function StrategyPicker() {
   const strategy = useLab((s) => s.settings.strategy);
+  // "Your SQL" while its statements play, or while its editor is open (the lab plays the old strategy until Apply).
+  const yours = useLab((s) => s.settings.definition !== undefined || s.yourSql.open);
   const chooseStrategy = useLab((s) => s.chooseStrategy);
+  const openYourSql = useLab((s) => s.openYourSql);
   return (
     <div className="field">
       <label htmlFor="strategy">Strategy</label>
-      <select id="strategy" value={strategy} onChange={(e) => void chooseStrategy(e.target.value as Strategy)}>
+      <select
+        id="strategy"
+        value={yours ? YOUR_SQL_STRATEGY : strategy}
+        onChange={(e) => {
+          if (e.target.value === YOUR_SQL_STRATEGY) openYourSql();
+          else void chooseStrategy(e.target.value as Strategy);
+        }}
+      >
         {STRATEGIES.map((s) => (
           <option key={s} value={s}>
             {STRATEGY_LABELS[s]}
           </option>
         ))}
+        <option value={YOUR_SQL_STRATEGY}>{YOUR_SQL_LABEL}…</option>
       </select>
     </div>
   );

@@ -13,6 +13,7 @@
 /// <reference lib="webworker" />
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
+import { guardCustomClaim } from '../db/custom-claim-guard';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
@@ -130,7 +131,8 @@ async function startPGlite() {
   markStart('files-in', bootStarted + marks.files);
   markStart('postgres-started', bootStarted + marks.started);
   markStart('lab-open');
-  const host = newHost(lab);
+  // A learner's own claim ("Your SQL"): what the lab cannot play of it fails the step with the reason.
+  const host = newHost(guardCustomClaim(lab));
   // A first, small replay compiles the query paths while the start is still being waited for, so the
   // learner's first request is not the one that pays for it (and is not mistaken for a hang). Three
   // steps of the first scenario's script: its two reads and its first claim, whose UPDATE took 8–10 ms

@@ -53,7 +53,9 @@ export class EngineHost {
     if (!scenario) throw new Error(`there is no scenario "${request.scenarioId}"`);
     if (!STRATEGIES.includes(request.settings.strategy)) throw new Error(`there is no strategy "${request.settings.strategy}"`);
     if (request.schedule.length > MAX_SCHEDULE_LENGTH) throw new Error(`a schedule may have at most ${MAX_SCHEDULE_LENGTH} steps`);
-    const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true };
+    // A definition comes only from the page's "Your SQL", built from statements the analyzer accepted.
+    const definition = request.settings.definition;
+    const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true, ...(definition ? { definition } : {}) };
     const sim = new Simulation(this.db, scenario, settings);
     this.sim = sim;
     // A load starts the learner afresh: whatever had the database has lost it.

@@ -10,6 +10,9 @@ const BROKEN: { name: string; fragment: string; says: RegExp; scenario: string; 
   { name: 'absurd length', fragment: `scenario=race&schedule=${'A,'.repeat(20_000)}`, says: /characters long/, scenario: 'race', position: '0' },
   { name: 'HTML in a parameter', fragment: `scenario=${encodeURIComponent('<img src=x onerror=alert(1)>')}&strategy=${encodeURIComponent('<b>bold</b>')}`, says: /There is no scenario "<img src=x onerror=alert\(1\)>"/, scenario: 'race', position: '0' },
   { name: 'bad percent-encoding', fragment: 'scenario=paused-worker&schedule=A%E0%A4%A', says: /not properly encoded/, scenario: 'paused-worker', position: '0' },
+  // "Your SQL" in a link (store/your-sql-link.ts): statements PostgreSQL's parser rejects, or a shape the lab refuses, are not played.
+  { name: 'Your SQL that is markup', fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, says: /Its SQL was not played: the claim: line 1, column 1: syntax error at or near "<"/, scenario: 'race', position: '2' },
+  { name: 'Your SQL that is not a claim', fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('DROP TABLE runs')}`, says: /Its SQL was not played: the claim: refused/, scenario: 'race', position: '2' },
 ];
 
 for (const link of BROKEN) {

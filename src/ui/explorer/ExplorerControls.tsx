@@ -14,7 +14,7 @@ export function ExplorerControls() {
   return (
     <div className="explorer-controls">
       <p className="explorer-intro">
-        One interleaving can be lucky. Play <em>all</em> of them for <strong>{scenario.title}</strong> with {STRATEGY_LABELS[settings.strategy]}, fencing{' '}
+        One interleaving can be lucky. Play <em>all</em> of them for <strong>{scenario.title}</strong> with {settings.definition?.label ?? STRATEGY_LABELS[settings.strategy]}, fencing{' '}
         {settings.fencing ? 'on' : 'off'}, and count how they end.
       </p>
       <div className="explorer-buttons">

@@ -1,6 +1,7 @@
 import { findScenario } from '../../scenarios';
 import { STRATEGY_LABELS } from '../../sim/types';
 import { useLab } from '../../store/react';
+import { sameTexts, yourSqlTextsOf } from '../../store/your-sql';
 import { useExplorer } from './context';
 import { OutcomeBars } from './OutcomeBars';
 
@@ -13,8 +14,8 @@ export function ExplorerResult() {
   const labSettings = useLab((s) => s.settings);
   if (!result || phase !== 'done') return null;
   const title = findScenario(result.scenario)?.title ?? result.scenario;
-  const setting = `${STRATEGY_LABELS[result.settings.strategy]}, fencing ${result.settings.fencing ? 'on' : 'off'}`;
-  const elsewhere = labScenario !== result.scenario || labSettings.strategy !== result.settings.strategy || labSettings.fencing !== result.settings.fencing;
+  const setting = `${result.settings.definition?.label ?? STRATEGY_LABELS[result.settings.strategy]}, fencing ${result.settings.fencing ? 'on' : 'off'}`;
+  const elsewhere = labScenario !== result.scenario || labSettings.strategy !== result.settings.strategy || !sameTexts(yourSqlTextsOf(labSettings.definition), yourSqlTextsOf(result.settings.definition)) || labSettings.fencing !== result.settings.fencing;
   const seconds = ms === null ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
   return (
     <div className="explorer-result">

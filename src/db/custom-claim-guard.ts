@@ -1,0 +1,40 @@
+/**
+ * Two guards on a claim someone wrote, for every engine that plays one (the CLI's check, the page's lab and
+ * its explorer). A claim built as never waiting must never be found waiting (its UPDATE met a row another
+ * worker holds that its finder did not lock): the engine would run it again once the lock is free, which is
+ * not what PostgreSQL does. And a claim that took several runs at once: the lab's worker follows one run per
+ * claim, so the others would sit claimed and unworked in a way the lab does not model. In both cases the
+ * step fails with a one-line reason (an error with `userFacing` set) instead of guessing. On a real server
+ * (`where` 'postgres') only the second applies.
+ */
+import type { StatementOutcome } from '../sim/types';
+import type { LabStatement } from '../strategies';
+import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
+import type { LabDatabase } from './port';
+
+export class CustomClaimRefused extends Error {
+  readonly userFacing = true;
+}
+
+/** The same port, its executeClaim checked as above; built-in claims pass straight through. */
+export function guardCustomClaim<T extends LabDatabase>(db: T, where: 'pglite' | 'postgres' = 'pglite'): T {
+  const executeClaim = db.executeClaim.bind(db);
+  db.executeClaim = async (session, request): Promise<StatementOutcome> => {
+    const outcome = await executeClaim(session, request);
+    const statement: LabStatement = request.statement;
+    if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
+    if (outcome.status === 'ok' && outcome.rowCount > 1) {
+      throw new CustomClaimRefused(
+        `${statement.file ?? 'your claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
+      );
+    }
+    // On a real server the wait is real, and what follows it is the server's own.
+    if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
+      throw new CustomClaimRefused(
+        `${statement.file ?? 'your claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
+      );
+    }
+    return outcome;
+  };
+  return db;
+}

@@ -1,0 +1,125 @@
+/**
+ * "Your SQL": a claim (and, if the learner wants, a heartbeat, work write and completion) typed in the
+ * browser, read by PostgreSQL's own parser (loaded lazily, on the first statement analyzed) and built into
+ * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
+ * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
+ */
+import { analyzeStatement } from '../sql/analyze';
+import type { StrategyDefinition } from '../strategies';
+import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+
+export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
+
+export type YourSqlRole = 'claim' | WriteRole;
+
+/** The statements as typed: the claim always; a write is null while the lab's own file is used. */
+export interface YourSqlTexts {
+  claim: string;
+  heartbeat: string | null;
+  work: string | null;
+  complete: string | null;
+}
+
+/** Why a statement was not accepted, for the editor of its role. */
+export type YourSqlProblem =
+  /** PostgreSQL's own message; line and column count characters from 1, `lineText` is that line. */
+  | { role: YourSqlRole; kind: 'syntax'; message: string; line: number; column: number; lineText: string }
+  /** A shape the lab cannot replay exactly on PGlite: the reason, in one line. */
+  | { role: YourSqlRole; kind: 'refused'; reason: string }
+  /** Empty, too long, a NUL character, too long for a link. */
+  | { role: YourSqlRole | null; kind: 'invalid'; message: string };
+
+export type YourSqlBuilt = { ok: true; definition: StrategyDefinition } | { ok: false; problem: YourSqlProblem };
+
+const DEFINITION_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
+
+export const YOUR_SQL_LABEL = 'Your SQL';
+
+/** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. */
+export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
+  const claimAnalysis = await analyzeStatement(texts.claim, 'claim');
+  if (!claimAnalysis.ok) return { ok: false, problem: problemOf('claim', texts.claim, claimAnalysis.error) };
+  const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null);
+  if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason } };
+  let definition: StrategyDefinition = { ...claim.definition, label: YOUR_SQL_LABEL };
+  for (const role of WRITE_ROLES) {
+    const text = texts[role];
+    if (text === null) continue;
+    const analysis = await analyzeStatement(text, role);
+    if (!analysis.ok) return { ok: false, problem: problemOf(role, text, analysis.error) };
+    const write = customWrite(role, text, analysis.shape, null);
+    if (!write.ok) return { ok: false, problem: { role, kind: 'refused', reason: write.reason } };
+    // The same statement with fencing on and off: a statement typed here says for itself whether it checks the generation.
+    definition = { ...definition, [DEFINITION_KEYS[role]]: { fenced: write.statement, unfenced: write.statement } };
+  }
+  return { ok: true, definition };
+}
+
+type AnalyzeError = Extract<Awaited<ReturnType<typeof analyzeStatement>>, { ok: false }>['error'];
+
+function problemOf(role: YourSqlRole, text: string, error: AnalyzeError): YourSqlProblem {
+  if (error.kind === 'syntax') {
+    const lineText = Array.from(text).join('').split('\n')[error.line - 1] ?? '';
+    return { role, kind: 'syntax', message: error.message, line: error.line, column: error.column, lineText };
+  }
+  if (error.kind === 'refused') return { role, kind: 'refused', reason: error.refusal.reason };
+  return { role, kind: 'invalid', message: error.message };
+}
+
+/** The statements a definition built here plays (as the engine runs them: trimmed, no final ";"); null for a built-in strategy. */
+export function yourSqlTextsOf(definition: StrategyDefinition | undefined): YourSqlTexts | null {
+  if (!definition || definition.claim.shape !== 'one-statement' || definition.claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
+  const own = (role: WriteRole) => {
+    const statement = definition[DEFINITION_KEYS[role]].fenced;
+    return statement.id === CUSTOM_WRITE_IDS[role] ? statement.text : null;
+  };
+  return { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
+}
+
+export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.claim === b.claim && WRITE_ROLES.every((role) => a[role] === b[role]);
+}
+
+/** What a role's words are in the editor and in messages. */
+export const ROLE_NAMES: Record<YourSqlRole, string> = { claim: 'claim', heartbeat: 'heartbeat', work: 'work write', complete: 'completion' };
+
+/** The longest statement kept (the analyzer takes at most this many characters, sql/analyze/analyze.ts). */
+export const MAX_TEXT_CHARS = 16_000;
+
+/** Statements read back from storage (untrusted): null unless a claim string and each write a string or null, none too long. */
+export function checkTexts(value: unknown): YourSqlTexts | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  const text = (v: unknown) => typeof v === 'string' && v.length <= MAX_TEXT_CHARS;
+  if (!text(record.claim)) return null;
+  const writes: Partial<Record<WriteRole, string | null>> = {};
+  for (const role of WRITE_ROLES) {
+    const v = record[role] ?? null;
+    if (v !== null && !text(v)) return null;
+    writes[role] = v as string | null;
+  }
+  return { claim: record.claim as string, heartbeat: writes.heartbeat ?? null, work: writes.work ?? null, complete: writes.complete ?? null };
+}
+
+/** A problem as part of a sentence: "the claim's line 3, column 1: syntax error at or near "WERE"". */
+export function describeProblem(problem: YourSqlProblem): string {
+  const whose = problem.role === null ? '' : `the ${ROLE_NAMES[problem.role]}: `;
+  switch (problem.kind) {
+    case 'syntax':
+      return `${whose}line ${problem.line}, column ${problem.column}: ${problem.message}`;
+    case 'refused':
+      return `${whose}refused: ${problem.reason}`;
+    case 'invalid':
+      return `${whose}${problem.message}`;
+  }
+}
+
+/**
+ * The reason in an engine's error when it stopped a step of a claim typed here that the lab cannot play
+ * (db/custom-claim-guard.ts says "your claim: refused: …"; the message is all that crosses the Web Worker), or null.
+ */
+export function refusalIn(error: unknown): string | null {
+  const message = error instanceof Error ? error.message : String(error);
+  return /^your claim: refused: (.+)$/s.exec(message)?.[1] ?? null;
+}

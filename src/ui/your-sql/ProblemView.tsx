@@ -1,0 +1,40 @@
+import { ROLE_NAMES, type YourSqlProblem } from '../../store/your-sql';
+
+/** PostgreSQL's syntax error with its line, column and a caret under the text, or the lab's reason for refusing. */
+export function ProblemView({ problem }: { problem: YourSqlProblem }) {
+  const whose = problem.role === null ? 'Your SQL' : `Your ${ROLE_NAMES[problem.role]}`;
+  if (problem.kind === 'syntax') {
+    return (
+      <div className="your-sql-problem" role="alert">
+        <p>
+          <strong>{whose}: PostgreSQL says</strong> <span className="your-sql-message">{problem.message}</span> at line {problem.line}, column {problem.column}.
+        </p>
+        <pre className="your-sql-caret" data-testid="your-sql-caret">
+          {problem.lineText}
+          {'\n'}
+          {`${' '.repeat(Math.max(0, problem.column - 1))}^`}
+        </pre>
+      </div>
+    );
+  }
+  if (problem.kind === 'refused') {
+    return (
+      <div className="your-sql-problem" role="alert">
+        <p>
+          <strong>{whose} is refused here:</strong> <span className="your-sql-message">{problem.reason}</span>
+        </p>
+        <p className="your-sql-hint">
+          A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet, and its live mode plays only the lab's own statements so far, so try it on a
+          server of your own with two sessions (two psql windows).
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className="your-sql-problem" role="alert">
+      <p>
+        <strong>{whose}:</strong> <span className="your-sql-message">{problem.message}</span>
+      </p>
+    </div>
+  );
+}

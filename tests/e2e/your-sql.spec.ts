@@ -1,0 +1,174 @@
+/**
+ * "Your SQL" in the page: the learner's own claim edited, checked by PostgreSQL's parser (fetched only on
+ * the first Apply), stepped, explored in the explorer's own worker, and shared by a link that opens the
+ * same view in a new browser context; a syntax error shows PostgreSQL's message and position, a refused
+ * shape the analyzer's reason. The claim edited here is the lab's atomic claim without its generation bump
+ * (tests/ground-truth/claim-corpus/12): with it a reclaim keeps the old fencing token, so fencing rejects
+ * nothing and a paused worker's run is done twice.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, openLab, runsTableAfter, stepTimes, test } from './fixtures';
+
+const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
+const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
+const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
+const claimText = (page: Page) => page.getByLabel('Your claim', { exact: true });
+const status = (page: Page) => editor(page).locator('.your-sql-status');
+const applyButton = (page: Page) => editor(page).getByRole('button', { name: 'Apply' });
+const BUMP = /^\s*lease_generation = lease_generation \+ 1,\n/m;
+
+async function openEditor(page: Page): Promise<void> {
+  await picker(page).selectOption('your-sql');
+  await expect(editor(page)).toBeVisible();
+}
+
+/** Opens the editor and types the claim without the generation bump, then applies it. */
+async function applyNoBump(page: Page): Promise<string> {
+  await openEditor(page);
+  const prefilled = await claimText(page).inputValue();
+  expect(prefilled).toContain('FOR UPDATE SKIP LOCKED');
+  expect(prefilled).toMatch(BUMP);
+  const mine = prefilled.replace(BUMP, '');
+  await claimText(page).fill(mine);
+  await applyButton(page).click();
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  return mine;
+}
+
+test('edit the claim, apply, step it: the parser is fetched on the first Apply only, and the steps run your SQL', async ({ page }) => {
+  const wasm: string[] = [];
+  const parserCode: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (/libpg-query.*\.wasm$/.test(path)) wasm.push(path);
+    if (/\/(analyze|libpg-query)-[^/]*\.js$/.test(path)) parserCode.push(path);
+  });
+  await openLab(page, START);
+  await openEditor(page);
+  // Each role's parameters and RETURNING columns beside it.
+  await expect(editor(page)).toContainText('$1 worker (text)');
+  await expect(editor(page)).toContainText('$2 lease seconds (integer)');
+  await expect(editor(page).locator('.your-sql-contract').first()).toContainText('run_idlease_generationlease_expires_atcancel_requested');
+  await editor(page).getByLabel('Write my own heartbeat').check();
+  await expect(page.getByLabel('Your heartbeat', { exact: true })).toHaveValue(/UPDATE runs/);
+  await expect(editor(page)).toContainText('$3 generation (integer)');
+  await editor(page).getByLabel('Write my own heartbeat').uncheck();
+  await page.waitForLoadState('networkidle');
+  expect(wasm, 'the parser is not part of the first load').toEqual([]);
+  expect(parserCode, 'nor is the analyzer\'s code').toEqual([]);
+
+  const mine = await applyNoBump(page);
+  expect(wasm).toHaveLength(1);
+  expect(parserCode.length).toBeGreaterThan(0);
+  await expect(page).toHaveURL(/strategy=your-sql&.*claim=WITH%20candidate/);
+  expect(await runsTableAfter(page, 0)).toMatch(/123\s+pending\s+NULL\s+17\s/);
+  await stepTimes(page, 2);
+  // A's claim ran as typed (and A committed it): the run is A's, and its generation was not bumped.
+  expect((await runsTableAfter(page, 2)).replace(/\n\(changed\)\n/g, '')).toMatch(/123\s+running\s+A\s+17\s/);
+  // Back to A's claim: the step details show the SQL that ran.
+  await page.getByRole('button', { name: 'Back', exact: true }).click();
+  await runsTableAfter(page, 1);
+  await expect(page.getByRole('region', { name: 'SQL', exact: true })).toContainText(mine.trim().split('\n')[0]!);
+  await expect(page.getByRole('region', { name: 'SQL', exact: true })).not.toContainText('lease_generation + 1');
+});
+
+test('explore your claim: the explorer\'s worker plays it (no stale write is ever rejected; some schedules run 123 twice)', async ({ page }) => {
+  await openLab(page, START);
+  await applyNoBump(page);
+  const panel = page.getByRole('region', { name: 'Every schedule' });
+  await panel.scrollIntoViewIfNeeded();
+  await expect(panel).toContainText('with Your SQL, fencing on');
+  await panel.getByRole('button', { name: 'Explore all schedules' }).click();
+  await expect(panel.getByRole('status')).toContainText(/Explored all [\d,]+ schedules/, { timeout: 180_000 });
+  const groups = panel.getByRole('list', { name: 'Outcome groups' }).getByRole('listitem');
+  await expect(groups.filter({ hasText: 'duplicate execution of run 123' }).first()).toBeVisible();
+  // The lab's own claim bumps the generation, so there fencing rejects the paused worker's stale writes.
+  await expect(panel.getByRole('list', { name: 'Outcome groups' })).not.toContainText('stale write rejected');
+  const witness = groups.filter({ hasText: 'duplicate execution of run 123' }).first().getByRole('link', { name: /Open a shortest witness/ });
+  await expect(witness).toHaveAttribute('href', /strategy=your-sql&.*claim=WITH%20candidate/);
+});
+
+test('the link opens the same view in a new browser context, and the draft survives a reload', async ({ page, browser }) => {
+  await openLab(page, START);
+  const mine = await applyNoBump(page);
+  await stepTimes(page, 3);
+  const table = await runsTableAfter(page, 3);
+  await expect(page).toHaveURL(/step=3/);
+  const link = page.url();
+
+  const other = await browser.newContext();
+  try {
+    const fresh = await other.newPage();
+    await fresh.goto(link);
+    await expect(editor(fresh)).toBeVisible({ timeout: 90_000 });
+    await expect(claimText(fresh)).toHaveValue(mine.trim().replace(/;$/, ''));
+    await expect(picker(fresh)).toHaveValue('your-sql');
+    expect(await runsTableAfter(fresh, 3)).toBe(table);
+    await expect(fresh.locator('.notices')).not.toContainText('could not be opened');
+  } finally {
+    await other.close();
+  }
+
+  // A draft that was never applied comes back after a reload.
+  await claimText(page).fill(`${mine}\n-- still thinking`);
+  await page.goto('/');
+  await expect(picker(page)).toHaveValue('your-sql', { timeout: 90_000 });
+  await openEditor(page);
+  await expect(claimText(page)).toHaveValue(/-- still thinking$/);
+});
+
+test('a syntax error shows PostgreSQL\'s message, its line and column, and a caret under the text', async ({ page }) => {
+  await openLab(page, START);
+  await openEditor(page);
+  const broken = (await claimText(page).inputValue()).replace("  WHERE status = 'pending'", "  WERE status = 'pending'");
+  await claimText(page).fill(broken);
+  await applyButton(page).click();
+  const problem = editor(page).getByRole('alert');
+  // PostgreSQL reads WERE as an alias of runs, so the error is at the word after it.
+  await expect(problem).toContainText('syntax error at or near "status"', { timeout: 60_000 });
+  await expect(problem).toContainText('line 4, column 8');
+  await expect(problem.getByTestId('your-sql-caret')).toHaveText("  WERE status = 'pending'\n       ^");
+  // Nothing was played: the lab still plays the strategy chosen before.
+  await expect(status(page)).toContainText('Not applied yet');
+  await expect(page).toHaveURL(/strategy=skip-locked/);
+});
+
+test('a refused shape shows the analyzer\'s reason and says it runs on a real server', async ({ page }) => {
+  await openLab(page, START);
+  await openEditor(page);
+  // The CTE without FOR UPDATE (corpus 04): PostgreSQL hands the run to two workers, which PGlite cannot replay.
+  const noLock = (await claimText(page).inputValue()).replace(/^\s*FOR UPDATE SKIP LOCKED\n/m, '');
+  await claimText(page).fill(noLock);
+  await applyButton(page).click();
+  const problem = editor(page).getByRole('alert');
+  await expect(problem).toContainText('its finder takes no row lock', { timeout: 60_000 });
+  await expect(problem).toContainText('real server');
+  await expect(page).toHaveURL(/strategy=skip-locked/);
+});
+
+test('the editor reads well on a wide screen and on a phone, light and dark, with a syntax error shown', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, START);
+  await openEditor(page);
+  await editor(page).getByLabel('Write my own completion').check();
+  await page.getByLabel('Your completion', { exact: true }).fill('UPDATE runs\nSET status = \'done\'\nWERE run_id = $1\nRETURNING status, result');
+  await applyButton(page).click();
+  await expect(editor(page).getByRole('alert')).toContainText('Your completion: PostgreSQL says syntax error at or near "WERE" at line 3, column 1', { timeout: 60_000 });
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include('.your-sql').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await editor(page).screenshot({ path: testInfo.outputPath('your-sql-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await editor(page).scrollIntoViewIfNeeded();
+  // Nothing of the editor is wider than the phone's screen.
+  const overflow = await editor(page).evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: testInfo.outputPath('your-sql-390.png') });
+  await editor(page).getByRole('alert').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: testInfo.outputPath('your-sql-390-error.png') });
+});

@@ -1,0 +1,294 @@
+/**
+ * "Your SQL" outside the browser: the link codec (round trip, the CLI's claim= links, bounded size, hostile
+ * values), the saved draft (versioned, damaged, newer), and the real store and engine (PGlite in Node)
+ * opening links with statements in them: played when the analyzer accepts them, refused with the reason
+ * otherwise, and never at the cost of the learner's saved place or lesson progress.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { guardCustomClaim } from '../../src/db/custom-claim-guard';
+import { witnessLink } from '../../src/cli/check';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
+import { findScenario } from '../../src/scenarios';
+import type { LabDatabase } from '../../src/db/port';
+import { PROGRESS_STORAGE_KEY } from '../../src/lessons/progress';
+import { createLabStore } from '../../src/store/lab-store';
+import { decodeView, encodeView } from '../../src/store/permalink';
+import { loadPlace, PLACE_KEY, type StorageLike } from '../../src/store/persist';
+import { buildYourSql, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
+import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
+import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
+import { prefill } from '../../src/store/your-sql-slice';
+import { LocalEngine } from '../../src/worker/local-engine';
+
+const corpus = (name: string) =>
+  readFileSync(join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`), 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n')
+    .trim()
+    // As the engine runs a statement (and a link carries it): without the final ";".
+    .replace(/;$/, '');
+
+const NO_BUMP = corpus('12-reclaim-without-generation-bump');
+const NO_LOCK = corpus('04-cte-without-lock');
+const COMPLETE_BY_ID = corpus('32-complete-by-id-only');
+
+function memoryStorage(): StorageLike & { items: Map<string, string> } {
+  const items = new Map<string, string>();
+  return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
+}
+
+const texts = (claim: string, writes: Partial<Omit<YourSqlTexts, 'claim'>> = {}): YourSqlTexts => ({ claim, heartbeat: null, work: null, complete: null, ...writes });
+
+describe('the link codec', () => {
+  it('carries the statements, exactly, and reads them back', async () => {
+    const built = await buildYourSql(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
+    if (!built.ok) throw new Error(JSON.stringify(built.problem));
+    const fragment = encodeView({ scenarioId: 'paused-worker', settings: { strategy: 'skip-locked', fencing: true, definition: built.definition }, schedule: ['A', 'A'], position: 2 });
+    expect(fragment).toMatch(/^scenario=paused-worker&strategy=your-sql&fencing=on&schedule=A,A&step=2&claim=WITH%20candidate/);
+    expect(fragment).toContain('&complete=UPDATE%20runs');
+    expect(fragment).not.toContain('heartbeat=');
+    const decoded = decodeView(fragment);
+    expect(decoded?.problems).toEqual([]);
+    expect(decoded?.yourSql).toEqual(yourSqlTextsOf(built.definition));
+    expect(decoded?.yourSql).toEqual(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
+    // The built-in strategy stands in until the statements are built.
+    expect(decoded?.view.settings).toEqual({ strategy: 'skip-locked', fencing: true });
+  });
+
+  it('opens the CLI check\'s links, which carry claim= and no strategy', () => {
+    const decoded = decodeView(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(NO_LOCK)}`);
+    expect(decoded?.problems).toEqual([]);
+    expect(decoded?.yourSql?.claim).toBe(NO_LOCK);
+  });
+
+  it('opens the CLI check\'s witness links with their writes, as the check played them', async () => {
+    const built = await buildYourSql(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
+    if (!built.ok) throw new Error(JSON.stringify(built.problem));
+    const scenario = findScenario('paused-worker')!;
+    const link = witnessLink(scenario, { strategy: 'skip-locked', fencing: true, definition: built.definition }, ['A', 'A', '+10']);
+    const decoded = decodeView(link);
+    expect(decoded?.problems).toEqual([]);
+    expect(decoded?.view).toMatchObject({ scenarioId: 'paused-worker', schedule: ['A', 'A', '+10'], settings: { fencing: true } });
+    expect(decoded?.yourSql).toEqual(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
+  });
+
+  it('a link without any of your SQL has none', () => {
+    expect(decodeView('#scenario=race&strategy=naive&fencing=off&schedule=')?.yourSql).toBeUndefined();
+  });
+
+  it.each([
+    ['strategy=your-sql and no claim', '#scenario=race&strategy=your-sql', 'carries no claim= statement'],
+    ['a heartbeat but no claim', '#scenario=race&strategy=your-sql&heartbeat=UPDATE%20runs', 'but no claim'],
+    ['an empty claim', '#scenario=race&strategy=your-sql&claim=', 'but no claim'],
+    ['statements too long for a link', `#scenario=race&claim=${'x'.repeat(MAX_YOUR_SQL_LINK_CHARS + 1)}`, 'too long'],
+  ])('%s: the view opens with the scenario\'s strategy and says why', (_, fragment, said) => {
+    const decoded = decodeView(fragment);
+    expect(decoded?.yourSql).toBeUndefined();
+    expect(decoded?.view.scenarioId).toBe('race');
+    expect(decoded?.view.settings.strategy).toBe('naive');
+    expect(decoded?.problems.join(' ')).toContain(said);
+  });
+
+  it('says how long statements are when they do not fit a link', () => {
+    expect(tooLongForLink(texts(NO_BUMP))).toBeNull();
+    expect(tooLongForLink(texts(`${NO_BUMP}\n${'-- a comment\n'.repeat(800)}`))).toMatch(/take [\d,]+ characters in a link, more than the 7,500 a link can carry/);
+  });
+});
+
+describe('the saved draft', () => {
+  it('survives a new store on the same storage, versioned', () => {
+    const storage = memoryStorage();
+    expect(saveDraft(storage, texts(NO_BUMP, { work: 'UPDATE runs SET progress = progress + 1 WHERE run_id = $1' }))).toBe(true);
+    expect(JSON.parse(storage.items.get(DRAFT_KEY)!)).toMatchObject({ version: 1, claim: NO_BUMP, heartbeat: null });
+    expect(loadDraft(storage)).toEqual({ kind: 'read', texts: texts(NO_BUMP, { work: 'UPDATE runs SET progress = progress + 1 WHERE run_id = $1' }) });
+  });
+
+  it.each([
+    ['not JSON', '{', 'unreadable'],
+    ['a claim that is not text', JSON.stringify({ version: 1, claim: 42 }), 'unreadable'],
+    ['a write that is not text', JSON.stringify({ version: 1, claim: 'x', work: ['x'] }), 'unreadable'],
+    ['no version', JSON.stringify({ claim: 'x' }), 'unreadable'],
+    ['a statement far too long', JSON.stringify({ version: 1, claim: 'x'.repeat(20_000) }), 'unreadable'],
+  ])('%s: unreadable, and the editor starts from the strategy and says so', (_, stored, kind) => {
+    const storage = memoryStorage();
+    storage.items.set(DRAFT_KEY, stored);
+    expect(loadDraft(storage).kind).toBe(kind);
+    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    store.getState().openYourSql();
+    expect(store.getState().yourSql.draft).toEqual(prefill(store.getState().settings));
+    expect(store.getState().yourSql.note).toContain('could not be read');
+  });
+
+  it('a newer lab\'s draft is shown and never written over', () => {
+    const storage = memoryStorage();
+    const newer = JSON.stringify({ version: 2, claim: NO_BUMP, heartbeat: null, work: null, complete: null, future: true });
+    storage.items.set(DRAFT_KEY, newer);
+    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    store.getState().openYourSql();
+    expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
+    store.getState().editYourSql('claim', 'SELECT 1');
+    expect(storage.items.get(DRAFT_KEY)).toBe(newer);
+    expect(store.getState().yourSql.note).toContain('newer version');
+  });
+
+  it('an edit is saved as it is typed, and a new store opens the editor with it', () => {
+    const storage = memoryStorage();
+    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    store.getState().openYourSql();
+    expect(store.getState().yourSql.draft?.claim).toContain('FOR UPDATE SKIP LOCKED');
+    store.getState().editYourSql('claim', NO_BUMP);
+    store.getState().editYourSql('heartbeat', 'UPDATE runs SET heartbeat_at = now() WHERE run_id = $1');
+    const again = createLabStore({ engine: new LocalEngine(() => db), storage });
+    again.getState().openYourSql();
+    expect(again.getState().yourSql.draft).toEqual(texts(NO_BUMP, { heartbeat: 'UPDATE runs SET heartbeat_at = now() WHERE run_id = $1' }));
+  });
+});
+
+let db: Promise<LabDatabase>;
+beforeAll(() => {
+  db = bootLabDatabase();
+});
+
+/** A store with a saved place and lesson progress, as a returning learner has them. */
+async function returningLearner() {
+  const storage = memoryStorage();
+  storage.items.set(PROGRESS_STORAGE_KEY, '{"version":3,"kept":"exactly"}');
+  const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+  await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
+  return { storage, store };
+}
+
+function said(store: ReturnType<typeof createLabStore>): string {
+  const notice = store.getState().notices.at(-1);
+  return notice ? [notice.title, ...notice.details].join(' ') : '';
+}
+
+describe('links with statements in them, on the real engine', () => {
+  it('an accepted claim is played: the steps run it, and the address is the same link', async () => {
+    const storage = memoryStorage();
+    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const fragment = `scenario=paused-worker&strategy=your-sql&fencing=on&schedule=A,A&step=2&claim=${encodeURIComponent(NO_BUMP)}`;
+    await store.getState().start(`#${fragment}`);
+    const state = store.getState();
+    expect(state.notices).toEqual([]);
+    expect(state.settings.definition?.claim.shape === 'one-statement' && state.settings.definition.claim.claim.text).toBe(NO_BUMP);
+    expect(state.steps[0]).toMatchObject({ sqlId: 'your-claim', sql: NO_BUMP });
+    // No generation bump: A's claim keeps generation 17.
+    expect(state.steps[1]?.runs.find((run) => run.run_id === 123)).toMatchObject({ status: 'running', lease_owner: 'A', lease_generation: 17 });
+    expect(encodeView({ scenarioId: state.scenarioId, settings: state.settings, schedule: state.schedule, position: state.position })).toBe(fragment);
+    expect(state.yourSql).toMatchObject({ open: true, draft: texts(NO_BUMP), problem: null });
+  });
+
+  it.each([
+    ['a shape the lab cannot replay (no lock in the CTE)', NO_LOCK, 'refused: its finder takes no row lock'],
+    ['a statement that is not a claim at all', 'DROP TABLE runs', 'the claim: refused'],
+    ['two statements', `${NO_BUMP};\nDELETE FROM runs`, 'the claim: refused'],
+    ['a syntax error', 'WITH candidate AS (\n  SELEC run_id FROM runs\n)', 'the claim: line 2, column 3: syntax error at or near "SELEC"'],
+    ['a NUL character', 'SELECT 1\u0000', 'NUL'],
+    ['HTML and script', '<script>alert(1)</script>', 'the claim: line 1, column 1: syntax error at or near "<"'],
+  ])('%s: the scenario opens with its own strategy, the notice says why, and nothing saved is lost', async (_, claim, reason) => {
+    const { storage, store } = await returningLearner();
+    const progress = storage.items.get(PROGRESS_STORAGE_KEY);
+    await store.getState().openLink(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&claim=${encodeURIComponent(claim)}`);
+    const state = store.getState();
+    expect(state.scenarioId).toBe('race');
+    expect(state.settings.definition).toBeUndefined();
+    expect(state.steps.length).toBeGreaterThan(0);
+    expect(said(store)).toContain('Its SQL was not played:');
+    expect(said(store)).toContain(reason);
+    expect(said(store)).toContain('your statements are in the editor');
+    expect(state.yourSql.draft?.claim).toBe(claim);
+    expect(state.yourSql.problem).not.toBeNull();
+    expect(storage.items.get(PROGRESS_STORAGE_KEY)).toBe(progress);
+    // The link's statements are not the learner's draft: only typing saves one.
+    expect(storage.items.has(DRAFT_KEY)).toBe(false);
+  });
+
+  it('the saved place keeps your SQL, and a reload plays it again', async () => {
+    const storage = memoryStorage();
+    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', NO_BUMP);
+    expect(await store.getState().applyYourSql()).toBe(true);
+    const { scenarioId, settings, schedule, position } = store.getState();
+    const { savePlace } = await import('../../src/store/persist');
+    savePlace(storage, { scenarioId, settings, schedule, position });
+    expect(JSON.parse(storage.items.get(PLACE_KEY)!)).toMatchObject({ strategy: 'skip-locked', yourSql: texts(NO_BUMP) });
+    expect(loadPlace(storage)?.yourSql).toEqual(texts(NO_BUMP));
+    const again = createLabStore({ engine: new LocalEngine(() => db), storage });
+    await again.getState().start('');
+    expect(yourSqlTextsOf(again.getState().settings.definition)).toEqual(texts(NO_BUMP));
+    expect(again.getState().steps.map((step) => step.action)).toEqual(store.getState().steps.map((step) => step.action));
+  });
+
+  it('Apply with a syntax error keeps PostgreSQL\'s message and position and plays nothing new', async () => {
+    const { store } = await returningLearner();
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', 'UPDATE runs\nSET status = \'running\'\nWERE run_id = 1\nRETURNING run_id');
+    expect(await store.getState().applyYourSql()).toBe(false);
+    expect(store.getState().yourSql.problem).toEqual({ role: 'claim', kind: 'syntax', message: 'syntax error at or near "WERE"', line: 3, column: 1, lineText: 'WERE run_id = 1' });
+    expect(store.getState().settings.definition).toBeUndefined();
+  });
+
+  it('a built-in strategy chosen after your SQL replaces it, and the draft stays', async () => {
+    const { store } = await returningLearner();
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', NO_BUMP);
+    expect(await store.getState().applyYourSql()).toBe(true);
+    await store.getState().chooseStrategy('naive');
+    expect(store.getState().settings).toEqual({ strategy: 'naive', fencing: true });
+    expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
+  });
+});
+
+describe('a claim the analyzer accepts but the lab cannot play at some step (db/custom-claim-guard.ts)', () => {
+  // No LIMIT: one claim takes every claimable run, and the lab's worker follows one run per claim.
+  const TAKES_ALL = corpus('21-cte-skip-locked-no-limit');
+  let guarded: Promise<LabDatabase>;
+  beforeAll(() => {
+    guarded = bootLabDatabase().then(guardCustomClaim);
+  });
+
+  it('a step: the lab stays where it was, and the editor and a notice give the reason', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=&claim=${encodeURIComponent(TAKES_ALL)}`);
+    expect(store.getState().settings.definition).toBeDefined();
+    expect(await store.getState().stepWorker('A')).toBe(false);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.settings.definition).toBeDefined();
+    expect(state.steps).toEqual([]);
+    expect(said(store)).toContain('Your claim cannot take that step in the lab. One claim took 2 runs (123, 124)');
+    expect(state.yourSql.problem).toMatchObject({ role: 'claim', kind: 'refused', reason: expect.stringContaining('one run per claim') });
+  });
+
+  it('a link whose schedule reaches that step: the lab opens at the steps before it', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&claim=${encodeURIComponent(TAKES_ALL)}`);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.scenarioId).toBe('race');
+    expect(said(store)).toContain('Your claim cannot play this schedule in the lab: one claim took 2 runs (123, 124)');
+    expect(state.steps).toEqual([]);
+    // The lab still works: the built-in strategies play as ever.
+    await store.getState().chooseStrategy('skip-locked');
+    expect(await store.getState().stepWorker('A')).toBe(true);
+  });
+
+  it('applied to a schedule it cannot play: the scenario starts afresh with it', async () => {
+    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=A,B&step=2');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', TAKES_ALL);
+    expect(await store.getState().applyYourSql()).toBe(true);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(yourSqlTextsOf(state.settings.definition)?.claim).toBe(TAKES_ALL);
+    expect(state.steps).toEqual([]);
+    expect(said(store)).toContain('The lab started the scenario afresh with your claim.');
+  });
+});
