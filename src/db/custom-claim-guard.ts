@@ -31,7 +31,7 @@ export function guardCustomClaim<T extends LabDatabase>(db: T, where: 'pglite' |
     // On a real server the wait is real, and what follows it is the server's own.
     if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
       throw new CustomClaimRefused(
-        `${statement.file ?? 'your claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: run it on a real server (live mode)`,
+        `${statement.file ?? 'your claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: check it on a real server (npm run sim -- check … --db URL)`,
       );
     }
     return outcome;

@@ -494,7 +494,7 @@ export class PGliteLab implements LabDatabase {
       const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
       if (found.targets.length > 1) {
         throw new UnreplayableWait(
-          `${request.statement.file ?? 'the claim'}: refused: its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: run it on a real server (--db, or live mode)`,
+          `${request.statement.file ?? 'the claim'}: refused: its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: check it on a real server (npm run sim -- check … --db URL)`,
         );
       }
       return { holders: await this.holdersOfRuns(found.targets, session), found };

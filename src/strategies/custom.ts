@@ -37,7 +37,7 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
     // PostgreSQL keeps what its CTE or sub-select found and re-checks the locked row against it: the
     // analyzer's resume recipe replays that (the analyzer itself refuses a shape it has no recipe for).
     const { resume } = shape.afterWait;
-    if ('why' in resume) return { ok: false, reason: `after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape (${resume.why}); run it on a real server (live mode)` };
+    if ('why' in resume) return { ok: false, reason: `after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape (${resume.why}); check it on a real server (npm run sim -- check … --db URL)` };
     return {
       ok: true,
       afterWait: {
@@ -56,16 +56,16 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
     return { ok: false, reason: 'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape' };
   }
   if (lock.strength !== 'update' && lock.strength !== 'no key update') {
-    return { ok: false, reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; run it on a real server (live mode)` };
+    return { ok: false, reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; check it on a real server (npm run sim -- check … --db URL)` };
   }
   if (lock.limit !== 1) {
     return {
       ok: false,
-      reason: `a waiting finder ${lock.limit === null ? 'without LIMIT' : `under LIMIT ${lock.limit}`}: the lab replays only a waiting finder under LIMIT 1 (after the wait it claims the first row it had found that still qualifies); run it on a real server (live mode)`,
+      reason: `a waiting finder ${lock.limit === null ? 'without LIMIT' : `under LIMIT ${lock.limit}`}: the lab replays only a waiting finder under LIMIT 1 (after the wait it claims the first row it had found that still qualifies); check it on a real server (npm run sim -- check … --db URL)`,
     };
   }
   if (finder.runParameter !== 1) {
-    return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; run it on a real server (live mode)' };
+    return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; check it on a real server (npm run sim -- check … --db URL)' };
   }
   return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
 }

@@ -137,12 +137,12 @@ test('a syntax error shows PostgreSQL\'s message, its line and column, and a car
 test('a refused shape shows the analyzer\'s reason and says it runs on a real server', async ({ page }) => {
   await openLab(page, START);
   await openEditor(page);
-  // The CTE without FOR UPDATE (corpus 04): PostgreSQL hands the run to two workers, which PGlite cannot replay.
-  const noLock = (await claimText(page).inputValue()).replace(/^\s*FOR UPDATE SKIP LOCKED\n/m, '');
-  await claimText(page).fill(noLock);
+  // A waiting FOR SHARE finder (corpus 05): after the wait PostgreSQL re-checks the row, which PGlite cannot replay for a share lock.
+  const forShare = (await claimText(page).inputValue()).replace(/^(\s*)FOR UPDATE SKIP LOCKED\n/m, '$1FOR SHARE\n');
+  await claimText(page).fill(forShare);
   await applyButton(page).click();
   const problem = editor(page).getByRole('alert');
-  await expect(problem).toContainText('its finder takes no row lock', { timeout: 60_000 });
+  await expect(problem).toContainText('a waiting FOR SHARE finder', { timeout: 60_000 });
   await expect(problem).toContainText('real server');
   await expect(page).toHaveURL(/strategy=skip-locked/);
 });

@@ -32,7 +32,7 @@ const corpus = (name: string) =>
     .replace(/;$/, '');
 
 const NO_BUMP = corpus('12-reclaim-without-generation-bump');
-const NO_LOCK = corpus('04-cte-without-lock');
+const FOR_SHARE = corpus('05-for-share');
 const COMPLETE_BY_ID = corpus('32-complete-by-id-only');
 
 function memoryStorage(): StorageLike & { items: Map<string, string> } {
@@ -59,9 +59,9 @@ describe('the link codec', () => {
   });
 
   it('opens the CLI check\'s links, which carry claim= and no strategy', () => {
-    const decoded = decodeView(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(NO_LOCK)}`);
+    const decoded = decodeView(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(FOR_SHARE)}`);
     expect(decoded?.problems).toEqual([]);
-    expect(decoded?.yourSql?.claim).toBe(NO_LOCK);
+    expect(decoded?.yourSql?.claim).toBe(FOR_SHARE);
   });
 
   it('opens the CLI check\'s witness links with their writes, as the check played them', async () => {
@@ -183,7 +183,7 @@ describe('links with statements in them, on the real engine', () => {
   });
 
   it.each([
-    ['a shape the lab cannot replay (no lock in the CTE)', NO_LOCK, 'refused: its finder takes no row lock'],
+    ['a shape the lab cannot replay (a waiting FOR SHARE finder)', FOR_SHARE, 'refused: a waiting FOR SHARE finder'],
     ['a statement that is not a claim at all', 'DROP TABLE runs', 'the claim: refused'],
     ['two statements', `${NO_BUMP};\nDELETE FROM runs`, 'the claim: refused'],
     ['a syntax error', 'WITH candidate AS (\n  SELEC run_id FROM runs\n)', 'the claim: line 2, column 3: syntax error at or near "SELEC"'],

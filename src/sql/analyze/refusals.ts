@@ -6,7 +6,7 @@
  * The lab runs a statement on PGlite, which is one session: it cannot wait for a lock, so it probes with
  * NOWAIT and later resumes a waiting statement the way PostgreSQL would (EvalPlanQual). A shape is refused
  * when the lab could not reproduce, on that one session, exactly what a real PostgreSQL 15 does with it.
- * A refused statement can still be run on a real server (live mode).
+ * A refused statement can still be checked on a real server (`npm run sim -- check … --db URL`).
  */
 export const REFUSALS = {
   'several-statements': 'more than one statement: the lab sends one statement per step',
