@@ -1,0 +1,50 @@
+/**
+ * The swarm: generated scenarios (src/scenarios/swarm.ts), one per seed, each played on PGlite as its
+ * script and as a random walk (src/engine/swarm.ts) and replayed on a real PostgreSQL server, every step
+ * compared (rows, locks, worker beliefs, outcomes, anomalies). npm test plays seeds 1…SEEDS_IN_NPM_TEST,
+ * the full ground truth (GROUND_TRUTH=full) seeds 1…SEEDS_IN_FULL_RUN. A seed that disagrees fails with
+ * the command that replays it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playSwarmSeed } from '../../src/engine/swarm';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
+
+const SEEDS_IN_NPM_TEST = 200;
+const SEEDS_IN_FULL_RUN = 1500;
+const SEEDS = process.env.GROUND_TRUTH === 'full' ? SEEDS_IN_FULL_RUN : SEEDS_IN_NPM_TEST;
+/** Seeds per test case: enough that a case is not mostly overhead, few enough that a failure names a short list. */
+const SEEDS_PER_CASE = 10;
+
+let dbs: Databases;
+let schedules = 0;
+const anomalies = new Map<string, number>();
+
+beforeAll(async () => {
+  dbs = await openDatabases('swarm');
+});
+
+afterAll(async () => {
+  await dbs?.close();
+  const seen = [...anomalies.entries()].map(([kind, count]) => `${kind} ${count}`).join(', ');
+  console.info(`swarm ground truth: ${SEEDS} seeds, ${schedules} schedules compared; anomalies the schedules showed: ${seen}`);
+});
+
+const batches = Array.from({ length: Math.ceil(SEEDS / SEEDS_PER_CASE) }, (_, i) => ({ from: i * SEEDS_PER_CASE + 1, to: Math.min(SEEDS, (i + 1) * SEEDS_PER_CASE) }));
+
+describe('generated scenarios (the swarm) agree on PGlite and PostgreSQL', () => {
+  it.for(batches)('seeds $from…$to', { timeout: 300_000 }, async ({ from, to }, { signal }) => {
+    const failures: string[] = [];
+    for (let seed = from; seed <= to && !signal.aborted; seed++) {
+      const played = await playSwarmSeed(dbs.pglite, seed);
+      const result = await compareOnPostgres(dbs.postgres, played.scenario, played.settings, played.schedules, signal);
+      schedules += result.schedules;
+      for (const { trace } of played.schedules) for (const anomaly of trace.anomalies) anomalies.set(anomaly.kind, (anomalies.get(anomaly.kind) ?? 0) + 1);
+      if (result.detailDifferences.length > 0 || result.raced.length > 0) console.info(summary(`swarm seed ${seed}`, result));
+      expect(result.schedules).toBe(2);
+      if (result.divergences.length > 0) {
+        failures.push(`seed ${seed}: ${played.scenario.summary.replace('\n', ' ')}\n  replay: npm run sim -- swarm --seed ${seed} --db postgres://…\n${describeDivergences(result.divergences)}`);
+      }
+    }
+    expect(failures.join('\n\n'), `${failures.length} swarm seed(s) diverge`).toBe('');
+  });
+});
