@@ -18,7 +18,9 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
+                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)
+       npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
+                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -30,7 +32,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'run') return run(rest);
   if (command === 'explore') return explore(rest);
   if (command === 'check') return check(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore and check`);
+  if (command === 'swarm') return (await import('./swarm')).swarm(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore, check and swarm`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {
