@@ -7,8 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
-import { compareSchedule, type Divergence } from '../engine/differential';
-import { playSwarmSeed, type SwarmPlay } from '../engine/swarm';
+import { compareSchedule, type Divergence, type ScheduleComparison } from '../engine/differential';
+import { playSwarmSeed, SWARM_RACE_PLAYS, type SwarmPlay } from '../engine/swarm';
 import { MAX_SWARM_SEED } from '../scenarios/swarm';
 import { clockLabel } from '../sim/clock';
 import type { RunSeed } from '../sim/types';
@@ -23,7 +23,7 @@ class SwarmInputError extends Error {
 interface SeedReport {
   play: SwarmPlay;
   /** Per schedule, in play order; absent without --db. */
-  compared?: { divergence: Divergence | null; detail: Divergence | null; raced: boolean }[];
+  compared?: ScheduleComparison[];
 }
 
 export async function swarm(args: string[]): Promise<number> {
@@ -43,7 +43,7 @@ export async function swarm(args: string[]): Promise<number> {
       const report: SeedReport = { play };
       if (server) {
         report.compared = [];
-        for (const { schedule, trace } of play.schedules) report.compared.push(await compareSchedule(server, play.scenario, play.settings, schedule, trace));
+        for (const { schedule, trace } of play.schedules) report.compared.push(await compareSchedule(server, play.scenario, play.settings, schedule, trace, SWARM_RACE_PLAYS));
       }
       reports.push(report);
       if (!json) console.log(formatSeed(report, db !== null));
@@ -112,7 +112,7 @@ function formatSeed({ play, compared }: SeedReport, withServer: boolean): string
       const d = result.divergence;
       lines.push(`    DIVERGES from PostgreSQL at ${d.where}`, `      pglite:   ${JSON.stringify(d.pglite)}`, `      postgres: ${JSON.stringify(d.postgres)}`);
     } else {
-      const raced = result.raced ? ' (waiters woken together raced; matched on a later play)' : '';
+      const raced = result.raced ? ` (waiters woken together raced; matched on play ${result.plays})` : '';
       const detail = result.detail ? `; differs only in ${describeDetail(result.detail)}` : '';
       lines.push(`    PostgreSQL: the same at every step${raced}${detail}`);
     }

@@ -91,17 +91,30 @@ export interface ScheduleComparison {
   detail: Divergence | null;
   /** The schedule woke several waiters at once and matched only on a later play (see RACE_PLAYS). */
   raced: boolean;
+  /** Plays on the server it took to match (or, with a divergence, the plays made). */
+  plays: number;
 }
 
-/** Plays the schedule on `lab` and compares it with its PGlite trace, replaying a schedule whose waiters race. */
-export async function compareSchedule(lab: LabDatabase, scenario: Scenario, settings: Settings, schedule: string[], pglite: Trace): Promise<ScheduleComparison> {
-  const plays = wakesSeveralWaiters(pglite) ? RACE_PLAYS : 1;
+/**
+ * Plays the schedule on `lab` and compares it with its PGlite trace, replaying a schedule whose waiters race
+ * up to `racePlays` times in all (the swarm, whose generated schedules wake three or four waiters at once,
+ * allows more: see tests/ground-truth/swarm.test.ts).
+ */
+export async function compareSchedule(
+  lab: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  schedule: string[],
+  pglite: Trace,
+  racePlays = RACE_PLAYS,
+): Promise<ScheduleComparison> {
+  const plays = wakesSeveralWaiters(pglite) ? racePlays : 1;
   let result = compareTraces(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
   for (let play = 1; play < plays && result.divergence; play++) {
     result = compareTraces(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
-    if (!result.divergence) return { ...result, raced: true };
+    if (!result.divergence) return { ...result, raced: true, plays: play + 1 };
   }
-  return { ...result, raced: false };
+  return { ...result, raced: false, plays: result.divergence ? plays : 1 };
 }
 
 /** Whether one transaction's end woke two or more waiting statements at once (see RACE_PLAYS). */

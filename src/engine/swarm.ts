@@ -11,6 +11,15 @@ import type { Scenario, Settings } from '../sim/types';
 import { type ExploredSchedule, seededSchedules } from './enumerate';
 import { runSchedule } from './run';
 
+/**
+ * Plays on the server for a swarm schedule whose commit wakes several waiters (see RACE_PLAYS). A generated
+ * scenario can wake three or four at once, a write and claims for the same row among them, and the real
+ * server lets them in in an order of its own: seed 170's script matches PGlite's order in about one play of
+ * three (7 of 20 plays here). 40 plays make missing it rarer than one in ten million (0.65^40); one that never
+ * matches in 40 is a divergence.
+ */
+export const SWARM_RACE_PLAYS = 40;
+
 export interface SwarmPlay {
   seed: number;
   scenario: Scenario;

@@ -57,6 +57,8 @@ export interface Comparison {
   detailDifferences: Divergence[];
   /** Schedules where one commit woke several waiters and the server needed more than one play to match. */
   raced: string[][];
+  /** The most plays on the server any schedule needed to match (1 when none raced). */
+  mostPlays: number;
 }
 
 /**
@@ -69,8 +71,9 @@ export async function compareOnPostgres(
   settings: Settings,
   explored: AsyncIterable<ExploredSchedule> | Iterable<ExploredSchedule>,
   signal?: AbortSignal,
+  racePlays?: number,
 ): Promise<Comparison> {
-  const found: { order: number; schedule: string[]; divergence: Divergence | null; detail: Divergence | null; raced: boolean }[] = [];
+  const found: { order: number; schedule: string[]; divergence: Divergence | null; detail: Divergence | null; raced: boolean; plays: number }[] = [];
   const idle = [...labs];
   const running = new Set<Promise<void>>();
   let order = 0;
@@ -80,7 +83,7 @@ export async function compareOnPostgres(
     while (idle.length === 0) await Promise.race(running);
     const lab = idle.pop()!;
     const at = order++;
-    const job: Promise<void> = compareSchedule(lab, scenario, settings, schedule, trace)
+    const job: Promise<void> = compareSchedule(lab, scenario, settings, schedule, trace, racePlays)
       .then((result) => {
         found.push({ order: at, schedule, ...result });
       })
@@ -100,6 +103,7 @@ export async function compareOnPostgres(
     divergences: found.flatMap((f) => (f.divergence ? [f.divergence] : [])),
     detailDifferences: found.flatMap((f) => (f.detail ? [f.detail] : [])),
     raced: found.flatMap((f) => (f.raced ? [f.schedule] : [])),
+    mostPlays: Math.max(0, ...found.map((f) => f.plays)),
   };
 }
 

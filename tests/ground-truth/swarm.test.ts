@@ -6,7 +6,7 @@
  * disagrees fails with the command that replays it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playSwarmSeed } from '../../src/engine/swarm';
+import { playSwarmSeed, SWARM_RACE_PLAYS } from '../../src/engine/swarm';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 
 const SEEDS_IN_NPM_TEST = 200;
@@ -23,6 +23,8 @@ const SEEDS_PER_CASE = 10;
 
 let dbs: Databases;
 let schedules = 0;
+/** The most plays on the server a racing schedule needed to match (see SWARM_RACE_PLAYS). */
+let mostPlays = 0;
 const anomalies = new Map<string, number>();
 
 beforeAll(async () => {
@@ -32,7 +34,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dbs?.close();
   const seen = [...anomalies.entries()].map(([kind, count]) => `${kind} ${count}`).join(', ');
-  console.info(`swarm ground truth: ${seeds.length} seeds, ${schedules} schedules compared; anomalies the schedules showed: ${seen}`);
+  console.info(`swarm ground truth: ${seeds.length} seeds, ${schedules} schedules compared, at most ${mostPlays} plays to match; anomalies the schedules showed: ${seen}`);
 });
 
 const inRange = Array.from({ length: SEEDS }, (_, i) => i + 1);
@@ -48,7 +50,8 @@ describe('generated scenarios (the swarm) agree on PGlite and PostgreSQL', () =>
     for (const seed of batch) {
       if (signal.aborted) break;
       const played = await playSwarmSeed(dbs.pglite, seed);
-      const result = await compareOnPostgres(dbs.postgres, played.scenario, played.settings, played.schedules, signal);
+      const result = await compareOnPostgres(dbs.postgres, played.scenario, played.settings, played.schedules, signal, SWARM_RACE_PLAYS);
+      mostPlays = Math.max(mostPlays, result.mostPlays);
       schedules += result.schedules;
       for (const { trace } of played.schedules) for (const anomaly of trace.anomalies) anomalies.set(anomaly.kind, (anomalies.get(anomaly.kind) ?? 0) + 1);
       if (result.detailDifferences.length > 0 || result.raced.length > 0) console.info(summary(`swarm seed ${seed}`, result));
