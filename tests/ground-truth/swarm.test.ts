@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playSwarmSeed, SWARM_RACE_PLAYS } from '../../src/engine/swarm';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 
-const SEEDS_IN_NPM_TEST = 200;
+const SEEDS_IN_NPM_TEST = 150;
 const SEEDS_IN_FULL_RUN = 1500;
 const SEEDS = process.env.GROUND_TRUTH === 'full' ? SEEDS_IN_FULL_RUN : SEEDS_IN_NPM_TEST;
 /**
