@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { compareTraces, sameData } from '../../src/engine/differential';
+import { runSchedule } from '../../src/engine/run';
 import { playSwarmSeed } from '../../src/engine/swarm';
+import { defaultSettings } from '../../src/scenarios';
 import { MAX_SWARM_SEED, swarmScenario } from '../../src/scenarios/swarm';
 import { parseToken } from '../../src/sim/schedule';
 import { STRATEGIES } from '../../src/sim/types';
@@ -97,6 +99,21 @@ describe('playing a seed and comparing traces', () => {
 
     const refused = { trace: structuredClone(trace), refused: { index: 4, token: 'A', reason: 'A cannot move' } };
     expect(compareTraces(trace, refused, scenario, settings, schedule).divergence).toMatchObject({ where: 'token 5 (A)', postgres: 'refused: A cannot move' });
+  });
+
+  it('keeps a woken write waiting while a FOR UPDATE claim woken with it holds its row (seed 170, as a real server does)', async () => {
+    const scenario = swarmScenario(170);
+    const trace = await runSchedule(db, scenario, defaultSettings(scenario), 'A,+5,+90,B,C,D,A,A,B,crash:C,D'.split(','));
+    const woken = (token: string) => trace.steps.filter((step) => step.token === token && step.resumed).map((step) => `${step.actor} ${step.action}`);
+    // B's commit wakes C's claim, which relocks run 234 on its way to 231; A's heartbeat of 234 must wait for C.
+    expect(woken('B')).toEqual(['C claim']);
+    expect(trace.steps.find((step) => step.token === 'B' && step.actor === 'C')?.locks).toEqual([{ session: 'C', runIds: [231, 234] }]);
+    const afterB = trace.steps.filter((step) => step.token === 'B').at(-1)!;
+    expect(afterB.workers.find((w) => w.id === 'A')).toMatchObject({ phase: 'blocked', waitingAction: 'heartbeat' });
+    // C's crash hands both runs to D's claim, so A waits on until D commits, then updates nothing: B owns 234.
+    expect(woken('crash:C')).toEqual(['D claim']);
+    expect(woken('D')).toEqual(['A heartbeat']);
+    expect(trace.steps.at(-1)).toMatchObject({ actor: 'A', verdict: 'rejected', outcome: { status: 'ok', rowCount: 0 } });
   });
 
   it('compares data as node:util would: key order aside, types, lengths and missing keys matter', () => {
