@@ -24,7 +24,9 @@ const USAGE = `usage: npm run sim -- list [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
                           (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
-         --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)`;
+         --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
+       npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
+                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -36,7 +38,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'run') return run(rest);
   if (command === 'explore') return explore(rest);
   if (command === 'check') return check(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore and check`);
+  if (command === 'swarm') return (await import('./swarm')).swarm(rest);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore, check and swarm`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {

@@ -300,7 +300,7 @@ export class PGliteLab implements LabDatabase {
     this.waiting.delete(session);
     const outcome = waiting.claim
       ? await this.claimTransaction(session, waiting.request, waiting.found)
-      : await this.execute(session, waiting.request);
+      : ((await this.waitsAgainForRow(session, waiting.request)) ?? (await this.execute(session, waiting.request)));
     if (outcome.status !== 'blocked') {
       const parkedNote = this.note ? ` ${this.note}` : '';
       this.note =
@@ -311,6 +311,22 @@ export class PGliteLab implements LabDatabase {
         : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
     }
     return outcome;
+  }
+
+  /**
+   * A write that waited runs again only once nobody else locks the row it waited for (its first parameter,
+   * the run id): a real server's waiter locks the row's newest version before re-checking its WHERE, so a
+   * claim that locked the row meanwhile (a plain FOR UPDATE claim keeps the rows it relocked, even those that
+   * no longer qualify) keeps it waiting, though the row no longer matches. The write's own probe tests its
+   * WHERE first and would let it through. Blocked again, or null when the write may run.
+   */
+  private async waitsAgainForRow(session: SessionId, request: StatementRequest): Promise<StatementOutcome | null> {
+    const runId = Number(request.params[0]);
+    if (!Number.isInteger(runId) || ![...this.parked].some((s) => s !== session)) return null;
+    const [, relock] = await this.run([{ command: 'BEGIN' }, { sqlId: 'relock-waited-row', params: [runId], mayFail: true }, { command: 'ROLLBACK' }]);
+    if (relock!.error?.code !== LOCK_NOT_AVAILABLE) return null;
+    const holders = await this.holdersOfRuns([runId], session);
+    return this.block(session, request, false, holders.length > 0 ? holders : [...this.parked].filter((s) => s !== session).sort());
   }
 
   async commit(session: SessionId): Promise<StatementOutcome> {

@@ -53,6 +53,7 @@ import probeHeartbeatFenced from './probe-heartbeat-fenced.sql?raw';
 import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
 import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
+import relockWaitedRow from './relock-waited-row.sql?raw';
 import runsAndLocksPglite from './runs-and-locks-pglite.sql?raw';
 import runsSnapshot from './runs-snapshot.sql?raw';
 import runsTablePresent from './runs-table-present.sql?raw';
@@ -121,6 +122,7 @@ const texts = {
   'probe-heartbeat-unfenced': probeHeartbeatUnfenced,
   'probe-work-fenced': probeWorkFenced,
   'probe-work-unfenced': probeWorkUnfenced,
+  'relock-waited-row': relockWaitedRow,
   'runs-and-locks-pglite': runsAndLocksPglite,
   'runs-snapshot': runsSnapshot,
   'runs-table-present': runsTablePresent,

@@ -3,7 +3,6 @@
  * same schedule did on PGlite. What a learner sees must be the same on both; where it is not, the report
  * says exactly where, and how to replay it.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { inject } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
@@ -11,10 +10,12 @@ import type { LabDatabase } from '../../src/db/port';
 import { PostgresLab } from '../../src/db/postgres-lab';
 import { type CoverSummary, coverStateGraph } from '../../src/engine/cover';
 import { type ExploredSchedule, exploreSchedules } from '../../src/engine/enumerate';
-import { Simulation } from '../../src/engine/simulation';
-import { ScheduleError } from '../../src/sim/schedule';
-import { type Scenario, type Settings, STRATEGIES, type Strategy, type Trace, type TraceStep } from '../../src/sim/types';
+import { compareSchedule, type Divergence } from '../../src/engine/differential';
+import { type Scenario, type Settings, STRATEGIES, type Strategy } from '../../src/sim/types';
 import { createDatabase } from '../support/postgres-server';
+
+// The step-by-step comparison itself lives in the engine, where the CLI's swarm uses it too.
+export { type Divergence, replay, wakesSeveralWaiters } from '../../src/engine/differential';
 
 export interface Databases {
   pglite: PGliteLab;
@@ -49,52 +50,6 @@ export async function testDatabaseUrl(name: string): Promise<string> {
   return createDatabase(serverUrl, name);
 }
 
-/** What a learner can see of a step; the same schedule must show the same on both databases. */
-export function observable(step: TraceStep) {
-  const outcome = step.outcome;
-  return {
-    token: step.token,
-    actor: step.actor,
-    action: step.action,
-    sqlId: step.sqlId,
-    params: step.params,
-    resumed: step.resumed,
-    clockSeconds: step.clockSeconds,
-    runId: step.runId,
-    verdict: step.verdict,
-    status: outcome?.status ?? null,
-    blocked: outcome?.status === 'blocked',
-    rows: outcome?.status === 'ok' ? outcome.rows : null,
-    rowCount: outcome?.status === 'ok' ? outcome.rowCount : null,
-    code: outcome?.status === 'error' ? outcome.code : null,
-    runs: step.runs,
-    locks: step.locks,
-  };
-}
-
-/**
- * Details that may differ without changing the lesson: the server's wording of an error, and whom a
- * waiter is said to wait for (a real server names the session ahead of it in the lock queue, PGlite the
- * session that holds the row). Compared and reported, but not failed.
- */
-export function detail(step: TraceStep) {
-  const outcome = step.outcome;
-  return {
-    holders: outcome?.status === 'blocked' ? outcome.holders : null,
-    message: outcome?.status === 'error' ? outcome.message : null,
-  };
-}
-
-export interface Divergence {
-  scenario: string;
-  settings: Settings;
-  schedule: string[];
-  /** Where the two first differ: a step index, a token that applied on one side only, or the final table. */
-  where: string;
-  pglite: unknown;
-  postgres: unknown;
-}
-
 export interface Comparison {
   schedules: number;
   divergences: Divergence[];
@@ -102,15 +57,9 @@ export interface Comparison {
   detailDifferences: Divergence[];
   /** Schedules where one commit woke several waiters and the server needed more than one play to match. */
   raced: string[][];
+  /** The most plays on the server any schedule needed to match (1 when none raced). */
+  mostPlays: number;
 }
-
-/**
- * How often a schedule whose commit wakes several waiting statements at once is played on the server
- * before a difference counts. Those waiters then race for the row on a real server: usually the first
- * to have waited wins (what the engine assumes), but the operating system decides. A rare loss is the
- * server's nondeterminism, not a divergence; never matching PGlite's trace is a divergence.
- */
-const RACE_PLAYS = 8;
 
 /**
  * Plays every schedule on the real server and compares it with its PGlite trace. The PGlite side produces
@@ -122,8 +71,9 @@ export async function compareOnPostgres(
   settings: Settings,
   explored: AsyncIterable<ExploredSchedule> | Iterable<ExploredSchedule>,
   signal?: AbortSignal,
+  racePlays?: number,
 ): Promise<Comparison> {
-  const found: { order: number; schedule: string[]; divergence: Divergence | null; detail: Divergence | null; raced: boolean }[] = [];
+  const found: { order: number; schedule: string[]; divergence: Divergence | null; detail: Divergence | null; raced: boolean; plays: number }[] = [];
   const idle = [...labs];
   const running = new Set<Promise<void>>();
   let order = 0;
@@ -133,7 +83,7 @@ export async function compareOnPostgres(
     while (idle.length === 0) await Promise.race(running);
     const lab = idle.pop()!;
     const at = order++;
-    const job: Promise<void> = playUntilMatch(lab, scenario, settings, schedule, trace)
+    const job: Promise<void> = compareSchedule(lab, scenario, settings, schedule, trace, racePlays)
       .then((result) => {
         found.push({ order: at, schedule, ...result });
       })
@@ -153,93 +103,8 @@ export async function compareOnPostgres(
     divergences: found.flatMap((f) => (f.divergence ? [f.divergence] : [])),
     detailDifferences: found.flatMap((f) => (f.detail ? [f.detail] : [])),
     raced: found.flatMap((f) => (f.raced ? [f.schedule] : [])),
+    mostPlays: Math.max(0, ...found.map((f) => f.plays)),
   };
-}
-
-async function playUntilMatch(lab: LabDatabase, scenario: Scenario, settings: Settings, schedule: string[], pglite: Trace) {
-  const plays = wakesSeveralWaiters(pglite) ? RACE_PLAYS : 1;
-  let result = compare(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
-  for (let play = 1; play < plays && result.divergence; play++) {
-    result = compare(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
-    if (!result.divergence) return { ...result, raced: true };
-  }
-  return { ...result, raced: false };
-}
-
-/** Whether one transaction's end woke two or more waiting statements at once (see RACE_PLAYS). */
-export function wakesSeveralWaiters(trace: Trace): boolean {
-  const waiting = new Set<string>();
-  for (const step of trace.steps) {
-    if (step.resumed) waiting.delete(step.actor);
-    else if (step.verdict === 'blocked') waiting.add(step.actor);
-    const endsTransaction = step.action === 'commit' || step.action === 'crash' || step.action === 'kill';
-    if (endsTransaction && waiting.size >= 2) return true;
-  }
-  return false;
-}
-
-interface Replayed {
-  trace: Trace;
-  /** A token the other database applied that this one refused (the worker could not move here). */
-  refused: { index: number; token: string; reason: string } | null;
-}
-
-/** The schedule from a reset, token by token, stopping at a token that cannot apply here. */
-export async function replay(db: LabDatabase, scenario: Scenario, settings: Settings, schedule: readonly string[]): Promise<Replayed> {
-  const sim = new Simulation(db, scenario, settings);
-  await sim.reset();
-  for (const [index, token] of schedule.entries()) {
-    try {
-      await sim.apply(token);
-    } catch (error) {
-      if (!(error instanceof ScheduleError)) throw error;
-      return { trace: sim.trace(), refused: { index, token, reason: error.message } };
-    }
-  }
-  return { trace: sim.trace(), refused: null };
-}
-
-function compare(
-  pglite: Trace,
-  postgres: Replayed,
-  scenario: Scenario,
-  settings: Settings,
-  schedule: string[],
-): { divergence: Divergence | null; detail: Divergence | null } {
-  const at = (where: string, a: unknown, b: unknown): Divergence => ({ scenario: scenario.id, settings, schedule, where, pglite: a, postgres: b });
-  const theirs = postgres.trace.steps;
-  let detailDifference: Divergence | null = null;
-  for (const [index, step] of pglite.steps.entries()) {
-    const other = theirs[index];
-    if (!other) break;
-    const [a, b] = [observable(step), observable(other)];
-    if (!isDeepStrictEqual(a, b)) return { divergence: at(`step ${index + 1} (token ${step.token})`, onlyDiffering(a, b), onlyDiffering(b, a)), detail: null };
-    const [da, db] = [detail(step), detail(other)];
-    if (!detailDifference && !isDeepStrictEqual(da, db)) detailDifference = at(`step ${index + 1} (token ${step.token})`, da, db);
-  }
-  if (postgres.refused) {
-    const { index, token, reason } = postgres.refused;
-    return { divergence: at(`token ${index + 1} (${token})`, 'applied', `refused: ${reason}`), detail: null };
-  }
-  if (pglite.steps.length !== theirs.length) {
-    return { divergence: at('number of steps', pglite.steps.length, theirs.length), detail: null };
-  }
-  if (!isDeepStrictEqual(pglite.finalRuns, postgres.trace.finalRuns)) {
-    return { divergence: at('final runs table', pglite.finalRuns, postgres.trace.finalRuns), detail: null };
-  }
-  if (!isDeepStrictEqual(pglite.anomalies, postgres.trace.anomalies)) {
-    return { divergence: at('anomalies', pglite.anomalies, postgres.trace.anomalies), detail: null };
-  }
-  return { divergence: null, detail: detailDifference };
-}
-
-/** The fields that differ; the table only when nothing else does (it follows from the outcome otherwise). */
-function onlyDiffering<T extends Record<string, unknown>>(mine: T, theirs: T): Partial<T> {
-  const keys = (Object.keys(mine) as (keyof T)[]).filter((key) => !isDeepStrictEqual(mine[key], theirs[key]));
-  const shown = keys.length > 1 ? keys.filter((key) => key !== 'runs') : keys;
-  const out: Partial<T> = {};
-  for (const key of shown) out[key] = mine[key];
-  return out;
 }
 
 /** Every schedule the enumerator finds on PGlite, compared on the server; `cut` when the limit stopped it. */

@@ -1,0 +1,83 @@
+/** `npm run sim -- swarm`: a seed's scenario and schedules, the same on every run; a server compared step by step; bad input in one line. */
+import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { createDatabase } from '../support/postgres-server';
+
+const projectRoot = join(__dirname, '../..');
+const SIM = ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'swarm'];
+
+function sim(...args: string[]) {
+  const result = spawnSync(process.execPath, [...SIM, ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The same without blocking this process (the server the CLI talks to is started by vitest's global setup). */
+function simAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...SIM, ...args], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run sim -- swarm', () => {
+  it('prints the scenario a seed names and both schedules, byte for byte the same on every run', () => {
+    const first = sim('--seed', '7');
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^seed 7: \d workers.*strategy [a-z-]+, fencing (on|off)\. Faults: /);
+    expect(first.stdout).toMatch(/\n {2}script: [A-Z+:0-9,a-z]+\n/);
+    expect(first.stdout).toMatch(/\n {2}the script as played: \d+ steps, /);
+    expect(first.stdout).toMatch(/\n {2}random walk: \d+ steps, /);
+    expect(sim('--seed', '7').stdout).toBe(first.stdout);
+    expect(sim('--seed', '8').stdout).not.toBe(first.stdout);
+  });
+
+  it('--json --count 3 gives seeds N…N+2 with their scenario, settings, schedules and anomalies', () => {
+    const { code, stdout } = sim('--seed', '20', '--count', '3', '--json');
+    expect(code).toBe(0);
+    const seeds = JSON.parse(stdout) as { seed: number; scenario: { id: string; defaultStrategy: string }; settings: { strategy: string }; schedules: { name: string; schedule: string[]; steps: number; anomalies: unknown[] }[] }[];
+    expect(seeds.map((s) => s.seed)).toEqual([20, 21, 22]);
+    for (const s of seeds) {
+      expect(s.scenario.id).toBe(`swarm-${s.seed}`);
+      expect(s.settings.strategy).toBe(s.scenario.defaultStrategy);
+      expect(s.schedules.map((x) => x.name)).toEqual(['script', 'random walk']);
+      expect(s.schedules[0]!.steps).toBeGreaterThan(0);
+      expect(s.schedules[0]).not.toHaveProperty('postgres');
+    }
+  });
+
+  it('--db compares every step with a real PostgreSQL server', async () => {
+    const url = await createDatabase(inject('postgresUrl'), 'cli_swarm');
+    const { code, stdout, stderr } = await simAsync('--seed', '5', '--count', '2', '--db', url);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    expect(stdout.match(/PostgreSQL: the same at every step/g)).toHaveLength(4);
+    expect(stdout).toMatch(/2 seed\(s\): PGlite and PostgreSQL agree at every step\n$/);
+  });
+
+  it.each([
+    [[], /swarm needs --seed N/],
+    [['--seed', 'x'], /--seed takes a whole number from 0 to 4294967295, not "x"/],
+    [['--seed', '4294967296'], /--seed takes a whole number from 0 to 4294967295/],
+    [['--seed', '-1'], /--seed needs a value; for a value that starts with "-", write --seed=VALUE/],
+    [['--seed', '1', '--count', '0'], /--count takes a number of seeds from 1 to 10000, not "0"/],
+    [['--seed', '4294967295', '--count', '2'], /goes past the last seed, 4294967295/],
+    [['--seed', '1', '--db', 'mysql://x'], /--db takes a postgres:\/\/ URL to compare with/],
+    [['--seed', '1', 'extra'], /unexpected argument "extra"/],
+    [['--seed', '1', '--bogus'], /Unknown option '--bogus'/],
+  ])('bad input %j: one clear line, exit code 2, no stack trace', (args, message) => {
+    const { code, stderr, stdout } = sim(...(args as string[]));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(message);
+  });
+});
