@@ -18,7 +18,7 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force] [--json]
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input)`;
+                          (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
