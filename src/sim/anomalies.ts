@@ -72,7 +72,8 @@ class DoubleClaims implements Checker {
         workers,
         steps: sortedUnique([...(earlier?.steps ?? []), ...froms]),
         raisedAt: earlier?.raisedAt ?? step.index,
-        message: `Workers ${listWorkers(workers)} ${workers.length === 2 ? 'both' : 'all'} believe they own run ${runId}: ${newest.id} claimed it while ${leaseWords(rivals, step.clockSeconds)}.`,
+        // The words name those who believe it now; `workers` keeps everyone who ever shared the claim.
+        message: `Workers ${listWorkers(owners.map((w) => w.id).sort())} ${owners.length === 2 ? 'both' : 'all'} believe they own run ${runId}: ${newest.id} claimed it while ${leaseWords(rivals, step.clockSeconds)}.`,
       });
     }
   }

@@ -47,7 +47,8 @@ describe('npm run sim -- check', () => {
     expect(stdout).toMatch(/exit 0\)$/m);
   });
 
-  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', () => {
+  // The paused-worker checks explore hundreds of schedules: minutes on a busy machine.
+  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', { timeout: 480_000 }, () => {
     const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;
@@ -110,7 +111,7 @@ describe('npm run sim -- check', () => {
     expect(stderr).toMatch(/34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/);
   });
 
-  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', () => {
+  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', { timeout: 480_000 }, () => {
     const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     const report = JSON.parse(stdout) as Report;
     const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
