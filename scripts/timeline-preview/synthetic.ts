@@ -63,6 +63,7 @@ export function syntheticTrace(length: number, workerIds: readonly string[] = ['
       // Only the runs in play: a real trace snapshots the whole (small) table.
       runs: state.runId === null || !runs.has(state.runId) ? [] : [runs.get(state.runId)!],
       locks: [],
+      anomalies: [],
     });
     // A finished worker starts over.
     if (state.phase === 'done') states.set(id, worker(id));

@@ -1,8 +1,8 @@
 /**
  * `npm run sim -- check <scenario> --claim FILE`: someone's own claim statement, read by PostgreSQL's parser,
  * played over every schedule of a scenario on PGlite, or with `--db URL` on a PostgreSQL server with one
- * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in duplicate execution
- * or split ownership, 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
+ * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in a double claim,
+ * duplicate execution or split ownership, 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -17,8 +17,14 @@ import type { StrategyDefinition } from '../strategies';
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
 
-/** The anomalies that make a claim unsafe: one run done twice, or two workers owning it at once. */
-export const UNSAFE_KINDS = ['duplicate-execution', 'split-ownership'] as const;
+/**
+ * The anomalies that make a claim unsafe: a run handed to a second worker while the first one's lease was
+ * live, one run done twice, or a stale owner's write committed over the new owner's.
+ */
+export const UNSAFE_KINDS = ['double-claim', 'duplicate-execution', 'split-ownership'] as const;
+
+/** "double claim, duplicate execution or split ownership". */
+const UNSAFE_WORDS = `${UNSAFE_KINDS.slice(0, -1).join(', ')} or ${UNSAFE_KINDS.at(-1)}`.replace(/-/g, ' ');
 
 class CheckInputError extends Error {
   readonly userFacing = true;
@@ -197,10 +203,10 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   lines.push(
     report.exitCode === 1
-      ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 1)`
+      ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_WORDS} (exit 1)`
       : report.sample
-        ? `no schedule of this sample ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0; a sample is not every schedule)`
-        : `safe here: no schedule ends in ${UNSAFE_KINDS.join(' or ').replace(/-/g, ' ')} (exit 0)`,
+        ? `no schedule of this sample ends in ${UNSAFE_WORDS} (exit 0; a sample is not every schedule)`
+        : `safe here: no schedule ends in ${UNSAFE_WORDS} (exit 0)`,
   );
   return lines.join('\n');
 }

@@ -22,7 +22,7 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
-                          (exit 1: some schedule ends in duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)
+                          (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
          --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
        npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]

@@ -29,6 +29,8 @@ export function observable(step: TraceStep) {
     code: outcome?.status === 'error' ? outcome.code : null,
     runs: step.runs,
     locks: step.locks,
+    // What the checkers knew after this step: each anomaly raised at the same step on both databases.
+    anomalies: step.anomalies,
   };
 }
 

@@ -11,7 +11,7 @@
  * exact; tests check every scenario against brute force.
  */
 import type { LabDatabase } from '../db/port';
-import { detectAnomalies, STUCK_HEARTBEATS } from '../sim/anomalies';
+import { anomaliesAfter, STUCK_HEARTBEATS } from '../sim/anomalies';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
 import { isWorkerToken } from '../sim/schedule';
 import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
@@ -44,6 +44,7 @@ export class ExplorationTooLarge extends Error {
 }
 
 const KIND_LABELS: Record<Anomaly['kind'], string> = {
+  'double-claim': 'double claim',
   'duplicate-execution': 'duplicate execution',
   'split-ownership': 'split ownership',
   'stale-write-rejected': 'stale write rejected',
@@ -151,7 +152,7 @@ function historyKey(steps: readonly TraceStep[]): string {
     if (step.action === 'heartbeat' && step.verdict === 'ok') streaks.set(streakKey, Math.min(STUCK_HEARTBEATS, (streaks.get(streakKey) ?? 0) + 1));
     else if (step.action === 'work' && step.verdict === 'ok') streaks.delete(streakKey);
   }
-  return JSON.stringify([[...cancelled].sort(), [...claimedAfterCancel].sort(), [...streaks.entries()].sort(), outcomeOf(detectAnomalies(steps)).key]);
+  return JSON.stringify([[...cancelled].sort(), [...claimedAfterCancel].sort(), [...streaks.entries()].sort(), outcomeOf(anomaliesAfter(steps, steps.length)).key]);
 }
 
 /**

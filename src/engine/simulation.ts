@@ -5,7 +5,7 @@
  * the same schedule gives the same trace on PGlite and on a real server.
  */
 import type { LabDatabase, SessionId } from '../db/port';
-import { detectAnomalies } from '../sim/anomalies';
+import { AnomalyDetector, anomaliesAfter, type RecordedStep } from '../sim/anomalies';
 import { clockIso, clockLabel } from '../sim/clock';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
@@ -53,6 +53,8 @@ export class Simulation {
   private lockRows: LockHolding[] = [];
   /** For each waiting session: the clock and committed rows when it began to wait (its statement's hidden context). */
   private waitContext = new Map<SessionId, string>();
+  /** Fed every step as it is recorded: the anomalies travel on the steps, detected once. */
+  private anomalies = new AnomalyDetector();
 
   constructor(
     private readonly db: LabDatabase,
@@ -66,6 +68,7 @@ export class Simulation {
     this.workers = new Map(this.scenario.workers.map((spec) => [spec.id, initialWorker(spec)]));
     this.clockSeconds = 0;
     this.steps = [];
+    this.anomalies = new AnomalyDetector();
     this.schedule = [];
     this.waitOrder = [];
     this.waitContext.clear();
@@ -158,7 +161,7 @@ export class Simulation {
       settings: { ...this.settings },
       schedule: [...this.schedule],
       steps: this.steps,
-      anomalies: detectAnomalies(this.steps),
+      anomalies: anomaliesAfter(this.steps, this.steps.length),
       finalRuns: this.runRows,
       database: this.db.kind,
     };
@@ -433,7 +436,7 @@ export class Simulation {
   }
 
   private push(step: Partial<TraceStep> & Pick<TraceStep, 'token' | 'tokenIndex' | 'actor' | 'action' | 'verdict' | 'note'>): void {
-    const full: TraceStep = {
+    const recorded: RecordedStep = {
       index: this.steps.length,
       token: step.token,
       tokenIndex: step.tokenIndex,
@@ -454,7 +457,7 @@ export class Simulation {
       runs: this.runRows,
       locks: this.lockRows,
     };
-    this.steps.push(full);
+    this.steps.push({ ...recorded, anomalies: this.anomalies.observe(recorded, this.steps) });
   }
 }
 

@@ -1,50 +1,23 @@
 /**
- * Checkers that read a finished trace and name what went wrong. They are separate from the engine:
- * they see only the recorded steps, as a learner would.
+ * Checkers that name what went wrong, fed one recorded step at a time as the run goes. They are separate
+ * from the engine's decisions: they see only the recorded steps, as a learner would. The engine records
+ * the list they hold after each step on that step (`TraceStep.anomalies`), so every reader of a trace, a
+ * prefix of it included, reads the anomalies instead of detecting them again.
+ *
+ * A step's list is never changed afterwards: an anomaly that grows (a third worker joins a double claim,
+ * another heartbeat lengthens a streak) is replaced by a new object that keeps the step it was raised at.
  */
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
-import type { Anomaly, TraceStep, WorkerId, WorkerState } from './types';
+import { believesItOwns } from './simulated-worker';
+import type { Anomaly, AnomalyKind, TraceStep, WorkerId, WorkerState } from './types';
 
-interface Belief {
-  worker: WorkerId;
-  runId: number;
-  /** Step where the worker first took this run as its own (read it, or claimed it). */
-  from: number;
-  /** Last step at which it still believed so (inclusive). */
-  to: number;
-}
+/** What a checker sees of a step: all of it but the anomalies, which it is computing. */
+export type RecordedStep = Omit<TraceStep, 'anomalies'>;
 
-/** For every worker, the stretches of steps during which it believed a run was its own. */
-export function beliefs(steps: readonly TraceStep[]): Belief[] {
-  const open = new Map<WorkerId, Belief>();
-  const done: Belief[] = [];
-  for (const step of steps) {
-    for (const worker of step.workers) {
-      const current = open.get(worker.id);
-      const believes = worker.runId !== null && ['selected', 'in-transaction', 'owner', 'blocked'].includes(worker.phase);
-      if (current && (!believes || worker.runId !== current.runId)) {
-        done.push(current);
-        open.delete(worker.id);
-      }
-      if (believes && worker.runId !== null) {
-        const still = open.get(worker.id);
-        if (still) still.to = step.index;
-        else open.set(worker.id, { worker: worker.id, runId: worker.runId, from: step.index, to: step.index });
-      }
-    }
-  }
-  return [...done, ...open.values()];
-}
-
-function paidWork(steps: readonly TraceStep[]): TraceStep[] {
-  // A resumed step was paid for when it was first issued.
-  return steps.filter((s) => s.action === 'work' && !s.resumed && s.runId !== null);
-}
-
-/** A worker that has claimed the run (not merely read it) and is not frozen: it is executing it. */
-function executing(worker: WorkerState, runId: number): boolean {
-  if (worker.runId !== runId || worker.paused) return false;
-  return worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null);
+/** The anomalies known after the first `count` steps, read from the last of them. */
+export function anomaliesAfter(steps: readonly TraceStep[], count: number): Anomaly[] {
+  const shown = Math.max(0, Math.min(count, steps.length));
+  return shown === 0 ? [] : steps[shown - 1]!.anomalies;
 }
 
 /** "A", "A and B", "A, B and C". */
@@ -53,191 +26,330 @@ export function listWorkers(workers: readonly string[]): string {
   return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)}`;
 }
 
+function sortedUnique(indexes: readonly number[]): number[] {
+  return [...new Set(indexes)].sort((x, y) => x - y);
+}
+
+interface Checker {
+  /** Takes in one step; `earlier` holds every step before it. */
+  observe(step: RecordedStep, earlier: readonly TraceStep[]): void;
+  /** Its anomalies after the last step observed, in its own order. */
+  current(): Anomaly[];
+}
+
+/**
+ * Two workers at once believe they own one run, each under a lease it thinks is still live: the claim
+ * handed out a run whose lease had not expired. Raised at the step where the second one comes to believe
+ * it. A worker whose lease has run out (a paused one, say) and that has not noticed is not counted: a
+ * claim may take an expired lease, and whether the old owner's late writes do harm is fencing's question.
+ */
+class DoubleClaims implements Checker {
+  /** For each worker that believes it owns a run: which, and the step its belief began. */
+  private readonly since = new Map<WorkerId, { runId: number; from: number }>();
+  private readonly found = new Map<number, Anomaly>();
+
+  observe(step: RecordedStep): void {
+    for (const worker of step.workers) {
+      if (!believesItOwns(worker)) this.since.delete(worker.id);
+      else if (this.since.get(worker.id)?.runId !== worker.runId) this.since.set(worker.id, { runId: worker.runId!, from: step.index });
+    }
+    const byRun = new Map<number, WorkerState[]>();
+    for (const worker of step.workers) {
+      if (!believesItOwns(worker) || !leaseLive(worker, step.clockSeconds)) continue;
+      byRun.set(worker.runId!, [...(byRun.get(worker.runId!) ?? []), worker]);
+    }
+    for (const [runId, owners] of byRun) {
+      if (owners.length < 2) continue;
+      const earlier = this.found.get(runId);
+      const workers = [...new Set([...(earlier?.workers ?? []), ...owners.map((w) => w.id)])].sort();
+      if (earlier && workers.length === earlier.workers.length) continue;
+      const froms = owners.map((w) => this.since.get(w.id)!.from);
+      const newest = owners.find((w) => w.id === step.actor) ?? owners[froms.indexOf(Math.max(...froms))]!;
+      const rivals = owners.filter((w) => w !== newest);
+      this.found.set(runId, {
+        kind: 'double-claim',
+        runId,
+        workers,
+        steps: sortedUnique([...(earlier?.steps ?? []), ...froms]),
+        raisedAt: earlier?.raisedAt ?? step.index,
+        // The words name those who believe it now; `workers` keeps everyone who ever shared the claim.
+        message: `Workers ${listWorkers(owners.map((w) => w.id).sort())} ${owners.length === 2 ? 'both' : 'all'} believe they own run ${runId}: ${newest.id} claimed it while ${leaseWords(rivals, step.clockSeconds)}.`,
+      });
+    }
+  }
+
+  current(): Anomaly[] {
+    return [...this.found.values()];
+  }
+}
+
+/** Its lease, as the worker knows it, has not expired: the claims take a lease only once it is in the past. */
+function leaseLive(worker: WorkerState, clockSeconds: number): boolean {
+  return worker.leaseExpiresAtSeconds === null || worker.leaseExpiresAtSeconds >= clockSeconds;
+}
+
+function leaseWords(rivals: readonly WorkerState[], clockSeconds: number): string {
+  const [only] = rivals;
+  if (rivals.length === 1 && only?.leaseExpiresAtSeconds != null) {
+    return `${only.id}'s lease on it still had ${only.leaseExpiresAtSeconds - clockSeconds} s to run`;
+  }
+  return `the leases of ${listWorkers(rivals.map((w) => w.id))} were still live`;
+}
+
+/** A worker that has claimed the run (not merely read it) and is not frozen: it is executing it. */
+function executing(worker: WorkerState, runId: number): boolean {
+  if (worker.runId !== runId || worker.paused) return false;
+  return worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null);
+}
+
 /**
  * A run is executed twice when a worker pays for a model call on it while another worker, awake,
  * also holds a claim on it, and that other worker has paid for a model call on it too: both did the work.
  * A worker that redoes the work of a crashed or frozen one is a retry, not this.
  */
-function duplicateExecution(steps: readonly TraceStep[]): Anomaly[] {
-  const found = new Map<number, Anomaly>();
-  const calls = paidWork(steps);
-  /** Per run: pairs of workers who held a claim on it at once while one of them paid. */
-  const overlaps = new Map<number, Set<string>>();
-  for (const call of calls) {
-    const runId = call.runId!;
-    const pairs = overlaps.get(runId) ?? new Set<string>();
-    overlaps.set(runId, pairs);
+class DuplicateExecutions implements Checker {
+  /** Per run: its paid model calls, the pairs of workers who held a claim on it at once while one of them paid, and the anomaly. */
+  private readonly runs = new Map<number, { calls: { index: number; actor: WorkerId }[]; pairs: Set<string>; anomaly: Anomaly | null }>();
+
+  observe(call: RecordedStep): void {
+    // A resumed step was paid for when it was first issued.
+    if (call.action !== 'work' || call.resumed || call.runId === null) return;
+    const runId = call.runId;
+    const run = this.runs.get(runId) ?? { calls: [], pairs: new Set<string>(), anomaly: null };
+    this.runs.set(runId, run);
+    run.calls.push({ index: call.index, actor: call.actor as WorkerId });
     const rivals = call.workers.filter((w) => w.id !== call.actor && executing(w, runId));
-    for (const rival of rivals) pairs.add([call.actor, rival.id].sort().join('/'));
-    const paidSoFar = calls.filter((c) => c.runId === runId && c.index <= call.index);
-    const payers = new Set(paidSoFar.map((c) => c.actor));
-    const workers = [...new Set([...pairs].flatMap((pair) => pair.split('/')))].filter((w) => payers.has(w as WorkerId)).sort() as WorkerId[];
-    const both = [...pairs].some((pair) => pair.split('/').every((w) => payers.has(w as WorkerId)));
-    if (!both) continue;
-    const existing = found.get(runId);
-    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${paidSoFar.length} model call${paidSoFar.length === 1 ? ' was' : 's were'} paid for one run.`;
-    if (existing) {
-      if (rivals.length > 0) existing.steps = [...new Set([...existing.steps, call.index])].sort((x, y) => x - y);
-      existing.workers = workers;
-      existing.message = message;
-      continue;
+    for (const rival of rivals) run.pairs.add([call.actor, rival.id].sort().join('/'));
+    const payers = new Set<string>(run.calls.map((c) => c.actor));
+    const pairs = [...run.pairs].map((pair) => pair.split('/'));
+    if (!pairs.some((pair) => pair.every((w) => payers.has(w)))) return;
+    const workers = [...new Set(pairs.flat())].filter((w) => payers.has(w)).sort() as WorkerId[];
+    const count = run.calls.length;
+    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${count} model call${count === 1 ? ' was' : 's were'} paid for one run.`;
+    const earlier = run.anomaly;
+    if (earlier) {
+      run.anomaly = { ...earlier, workers, message, steps: rivals.length > 0 ? sortedUnique([...earlier.steps, call.index]) : earlier.steps };
+      return;
     }
     // The steps are the model calls that make it a duplicate, not the reads before them: the anomaly is
     // raised at the second worker's call, and an anomaly raised earlier must keep its place before it.
-    const paidBefore = paidSoFar.filter((c) => workers.includes(c.actor as WorkerId)).map((c) => c.index);
-    found.set(runId, {
-      kind: 'duplicate-execution',
-      runId,
-      workers,
-      steps: [...new Set(paidBefore)].sort((x, y) => x - y),
-      message,
-    });
+    const steps = sortedUnique(run.calls.filter((c) => workers.includes(c.actor)).map((c) => c.index));
+    run.anomaly = { kind: 'duplicate-execution', runId, workers, steps, raisedAt: call.index, message };
   }
-  return [...found.values()];
+
+  current(): Anomaly[] {
+    return [...this.runs.values()].flatMap((run) => (run.anomaly ? [run.anomaly] : []));
+  }
 }
 
 /** The step at which the run reached the generation that made a write stale. */
-function supersedingClaim(steps: readonly TraceStep[], before: number, runId: number, generation: number): number | null {
-  for (let i = before - 1; i >= 0; i--) {
-    const step = steps[i]!;
+function supersedingClaim(earlier: readonly TraceStep[], runId: number, generation: number): number | null {
+  for (let i = earlier.length - 1; i >= 0; i--) {
+    const step = earlier[i]!;
     const owner = step.workers.find((w) => w.runId === runId && w.generation === generation);
     if (owner && step.actor === owner.id && CLAIM_ACTIONS.includes(step.action)) return step.index;
   }
   return null;
 }
 
-function staleWrites(steps: readonly TraceStep[]): Anomaly[] {
-  const out: Anomaly[] = [];
-  for (const step of steps) {
+/** A write with a generation the run had moved past: committed (split ownership) or rejected by the fence. */
+class StaleWrites implements Checker {
+  private readonly found: Anomaly[] = [];
+
+  observe(step: RecordedStep, earlier: readonly TraceStep[]): void {
     const stale = step.staleWrite;
-    if (!stale || step.runId === null) continue;
-    if (step.verdict !== 'ok' && step.verdict !== 'rejected') continue;
-    const claim = supersedingClaim(steps, step.index, step.runId, stale.runGeneration);
-    const rival = stale.runOwner ?? '?';
+    if (!stale || step.runId === null) return;
+    if (step.verdict !== 'ok' && step.verdict !== 'rejected') return;
     const committed = step.verdict === 'ok';
-    const kind = committed ? 'split-ownership' : 'stale-write-rejected';
-    const earlier = out.find((a) => a.kind === kind && a.runId === step.runId && a.workers.includes(step.actor));
-    if (earlier) {
-      earlier.steps = [...earlier.steps, step.index];
-      continue;
+    const kind: AnomalyKind = committed ? 'split-ownership' : 'stale-write-rejected';
+    const same = this.found.findIndex((a) => a.kind === kind && a.runId === step.runId && a.workers.includes(step.actor as WorkerId));
+    if (same >= 0) {
+      const before = this.found[same]!;
+      this.found[same] = { ...before, steps: [...before.steps, step.index] };
+      return;
     }
-    out.push({
+    const claim = supersedingClaim(earlier, step.runId, stale.runGeneration);
+    const rival = stale.runOwner ?? '?';
+    this.found.push({
       kind,
       runId: step.runId,
-      workers: [step.actor, rival].filter((w, i, all) => all.indexOf(w) === i).sort(),
+      workers: [step.actor, rival].filter((w, i, all) => all.indexOf(w) === i).sort() as WorkerId[],
       steps: claim === null ? [step.index] : [claim, step.index],
+      raisedAt: step.index,
       message: committed
         ? `${step.actor}'s write to run ${step.runId} committed with stale generation ${stale.heldGeneration} while ${rival} held generation ${stale.runGeneration}: split ownership.`
         : `${step.actor}'s write was rejected: it holds generation ${stale.heldGeneration}, the run is at ${stale.runGeneration}.`,
     });
   }
-  return out;
+
+  current(): Anomaly[] {
+    return [...this.found];
+  }
 }
 
-function lostCancels(steps: readonly TraceStep[]): Anomaly[] {
-  const out: Anomaly[] = [];
-  const stretches = beliefs(steps);
-  for (const cancel of steps) {
-    if ((cancel.action !== 'cancel-request' && cancel.action !== 'kill') || cancel.runId === null) continue;
-    if (cancel.action === 'cancel-request' && cancel.verdict !== 'ok') continue;
-    const runId = cancel.runId;
-    const later = steps.slice(cancel.index + 1);
-    const completed = later.find((s) => s.runId === runId && s.action === 'complete' && s.verdict === 'ok');
-    const carriedOn = later.find(
-      (s) =>
-        s.action === 'work' &&
-        s.runId === runId &&
-        stretches.some((b) => b.worker === s.actor && b.runId === runId && b.from > cancel.index && b.from <= s.index),
-    );
-    const culprit = completed ?? carriedOn;
-    if (!culprit) continue;
-    out.push({
-      kind: 'lost-cancel',
-      runId,
-      workers: [culprit.actor],
-      steps: [cancel.index, culprit.index],
-      message:
-        cancel.action === 'kill'
-          ? `The operator killed run ${runId}'s worker at step ${cancel.index + 1} to stop the run, but nothing recorded that it should stop: ${culprit.actor} ${completed ? 'completed it' : 'picked it up and carried on'}.`
-          : completed
-            ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
-            : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
-    });
+/** The phases in which a worker takes a run as its own: it has read it, or claimed it. */
+const TAKEN_PHASES: readonly WorkerState['phase'][] = ['selected', 'in-transaction', 'owner', 'blocked'];
+
+interface CancelWatch {
+  step: RecordedStep;
+  /** The first later step that completed the run, and the first later model call by a worker that took it after the cancel. */
+  completed: RecordedStep | null;
+  carriedOn: RecordedStep | null;
+  anomaly: Anomaly | null;
+}
+
+/** A run that was cancelled (or whose worker was killed) and was completed or worked on anyway. */
+class LostCancels implements Checker {
+  /** The run each worker has taken as its own, and the steps where each such stretch of belief began. */
+  private readonly taking = new Map<WorkerId, number>();
+  private readonly stretchStarts = new Map<string, number[]>();
+  private readonly cancels: CancelWatch[] = [];
+
+  observe(step: RecordedStep): void {
+    for (const worker of step.workers) {
+      const takes = worker.runId !== null && TAKEN_PHASES.includes(worker.phase);
+      if (!takes) this.taking.delete(worker.id);
+      else if (this.taking.get(worker.id) !== worker.runId) {
+        this.taking.set(worker.id, worker.runId!);
+        const key = `${worker.id}/${worker.runId}`;
+        this.stretchStarts.set(key, [...(this.stretchStarts.get(key) ?? []), step.index]);
+      }
+    }
+    for (const watch of this.cancels) {
+      if (step.runId !== watch.step.runId) continue;
+      if (!watch.completed && step.action === 'complete' && step.verdict === 'ok') watch.completed = step;
+      const takenSince = (this.stretchStarts.get(`${step.actor}/${step.runId}`) ?? []).some((from) => from > watch.step.index && from <= step.index);
+      if (!watch.carriedOn && step.action === 'work' && takenSince) watch.carriedOn = step;
+    }
+    if ((step.action === 'kill' || (step.action === 'cancel-request' && step.verdict === 'ok')) && step.runId !== null) {
+      this.cancels.push({ step, completed: null, carriedOn: null, anomaly: null });
+    }
+    for (const watch of this.cancels) {
+      // A completion found later names the cancel's loss better than the model call before it.
+      const culprit = watch.completed ?? watch.carriedOn;
+      if (!culprit || watch.anomaly?.steps[1] === culprit.index) continue;
+      watch.anomaly = lostCancel(watch.step, culprit, watch.completed !== null, watch.anomaly?.raisedAt ?? step.index);
+    }
   }
-  return out;
+
+  current(): Anomaly[] {
+    return this.cancels.flatMap((watch) => (watch.anomaly ? [watch.anomaly] : []));
+  }
+}
+
+function lostCancel(cancel: RecordedStep, culprit: RecordedStep, completed: boolean, raisedAt: number): Anomaly {
+  const runId = cancel.runId!;
+  return {
+    kind: 'lost-cancel',
+    runId,
+    workers: [culprit.actor as WorkerId],
+    steps: [cancel.index, culprit.index],
+    raisedAt,
+    message:
+      cancel.action === 'kill'
+        ? `The operator killed run ${runId}'s worker at step ${cancel.index + 1} to stop the run, but nothing recorded that it should stop: ${culprit.actor} ${completed ? 'completed it' : 'picked it up and carried on'}.`
+        : completed
+          ? `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} completed it.`
+          : `Run ${runId} was cancelled at step ${cancel.index + 1}, yet ${culprit.actor} picked it up and carried on.`,
+  };
 }
 
 /** Three or more heartbeats in a row on one run with no progress between them. */
 export const STUCK_HEARTBEATS = 3;
 
-function stuckWorkers(steps: readonly TraceStep[]): Anomaly[] {
-  const out: Anomaly[] = [];
-  const streaks = new Map<string, number[]>();
-  const reported = new Set<string>();
-  for (const step of steps) {
-    if (step.runId === null || step.actor === 'clock' || step.actor === 'operator') continue;
+class StuckWorkers implements Checker {
+  private readonly streaks = new Map<string, number[]>();
+  private readonly found = new Map<string, Anomaly>();
+
+  observe(step: RecordedStep): void {
+    if (step.runId === null || step.actor === 'clock' || step.actor === 'operator') return;
     const key = `${step.actor}/${step.runId}`;
-    if (step.action === 'heartbeat' && step.verdict === 'ok') {
-      const streak = [...(streaks.get(key) ?? []), step.index];
-      streaks.set(key, streak);
-      if (streak.length >= STUCK_HEARTBEATS && !reported.has(key)) {
-        reported.add(key);
-        out.push({
-          kind: 'stuck-while-heartbeating',
-          runId: step.runId,
-          workers: [step.actor],
-          steps: streak,
-          message: `${step.actor} renewed its lease on run ${step.runId} ${streak.length} times without making progress: alive, but stuck.`,
-        });
-      } else if (reported.has(key)) {
-        const anomaly = out.find((a) => a.kind === 'stuck-while-heartbeating' && a.runId === step.runId && a.workers[0] === step.actor);
-        if (anomaly) anomaly.steps = streak;
-      }
-    } else if (step.action === 'work' && step.verdict === 'ok') {
-      streaks.delete(key);
+    if (step.action === 'work' && step.verdict === 'ok') this.streaks.delete(key);
+    if (step.action !== 'heartbeat' || step.verdict !== 'ok') return;
+    const streak = [...(this.streaks.get(key) ?? []), step.index];
+    this.streaks.set(key, streak);
+    const earlier = this.found.get(key);
+    // Once raised it shows the latest streak of renewals, a shorter one after progress included.
+    if (earlier) this.found.set(key, { ...earlier, steps: streak });
+    else if (streak.length >= STUCK_HEARTBEATS) {
+      this.found.set(key, {
+        kind: 'stuck-while-heartbeating',
+        runId: step.runId,
+        workers: [step.actor],
+        steps: streak,
+        raisedAt: step.index,
+        message: `${step.actor} renewed its lease on run ${step.runId} ${streak.length} times without making progress: alive, but stuck.`,
+      });
     }
   }
-  return out;
+
+  current(): Anomaly[] {
+    return [...this.found.values()];
+  }
 }
 
 /**
  * A run left 'running' under a worker that crashed (or was killed), when the claim in use reads only
  * pending runs (the select-then-update claims begin with a SELECT of pending runs): no one will ever
  * reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
+ * Judged on the latest step's rows: it holds for as long as the run stays so (a cancel can end it).
  */
-function strandedRuns(steps: readonly TraceStep[]): Anomaly[] {
-  if (!steps.some((s) => s.action === 'select')) return [];
-  const last = steps.at(-1);
-  if (!last) return [];
-  const out: Anomaly[] = [];
-  for (const run of last.runs) {
-    if (run.status !== 'running' || run.lease_owner === null) continue;
-    const owner = last.workers.find((w) => w.id === run.lease_owner);
-    if (owner?.phase !== 'crashed') continue;
-    const end = steps.findLast((s) => (s.action === 'crash' && s.actor === owner.id) || (s.action === 'kill' && s.runId === run.run_id));
-    if (!end) continue;
-    const claim = steps.findLast((s) => s.index < end.index && s.actor === owner.id && s.runId === run.run_id && SELECT_THEN_UPDATE_ACTIONS.includes(s.action) && s.verdict === 'ok');
-    out.push({
-      kind: 'stranded-run',
-      runId: run.run_id,
-      workers: [owner.id],
-      steps: claim ? [claim.index, end.index] : [end.index],
-      message: `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`,
-    });
+class StrandedRuns implements Checker {
+  private claimsSelect = false;
+  /** The last step each worker crashed at, the last step each run's worker was killed at. */
+  private readonly crashes = new Map<string, RecordedStep>();
+  private readonly kills = new Map<number, RecordedStep>();
+  /** The steps at which each worker's select-then-update claim of each run succeeded. */
+  private readonly claims = new Map<string, number[]>();
+  private found: Anomaly[] = [];
+
+  observe(step: RecordedStep): void {
+    if (step.action === 'select') this.claimsSelect = true;
+    if (step.action === 'crash') this.crashes.set(step.actor, step);
+    if (step.action === 'kill' && step.runId !== null) this.kills.set(step.runId, step);
+    if (step.runId !== null && step.verdict === 'ok' && SELECT_THEN_UPDATE_ACTIONS.includes(step.action)) {
+      const key = `${step.actor}/${step.runId}`;
+      this.claims.set(key, [...(this.claims.get(key) ?? []), step.index]);
+    }
+    if (!this.claimsSelect) return;
+    const before = this.found;
+    this.found = [];
+    for (const run of step.runs) {
+      if (run.status !== 'running' || run.lease_owner === null) continue;
+      const owner = step.workers.find((w) => w.id === run.lease_owner);
+      if (owner?.phase !== 'crashed') continue;
+      const ends = [this.crashes.get(owner.id), this.kills.get(run.run_id)].filter((s) => s !== undefined);
+      if (ends.length === 0) continue;
+      const end = ends.reduce((a, b) => (b.index > a.index ? b : a));
+      const claim = (this.claims.get(`${owner.id}/${run.run_id}`) ?? []).findLast((index) => index < end.index);
+      const earlier = before.find((a) => a.runId === run.run_id);
+      const steps = claim === undefined ? [end.index] : [claim, end.index];
+      const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`;
+      const same = earlier && earlier.message === message && earlier.workers[0] === owner.id && earlier.steps.join() === steps.join();
+      this.found.push(same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message });
+    }
   }
-  return out;
+
+  current(): Anomaly[] {
+    return this.found;
+  }
 }
 
 /**
  * Orders anomalies by the step where each began (then kind and run): an order that later steps never
- * change, for lists and rows a learner watches grow. (detectAnomalies orders by the latest step.)
+ * change, for lists and rows a learner watches grow. (A step's list is ordered by the latest step.)
  */
 export function byFirstStep(a: Anomaly, b: Anomaly): number {
   return Math.min(...a.steps) - Math.min(...b.steps) || a.kind.localeCompare(b.kind) || a.runId - b.runId;
 }
 
-export function detectAnomalies(steps: readonly TraceStep[]): Anomaly[] {
-  return [...duplicateExecution(steps), ...staleWrites(steps), ...lostCancels(steps), ...stuckWorkers(steps), ...strandedRuns(steps)].sort(
-    (a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0),
-  );
+/** Every checker, fed each step once as the engine records it. */
+export class AnomalyDetector {
+  private readonly checkers: readonly Checker[] = [new DoubleClaims(), new DuplicateExecutions(), new StaleWrites(), new LostCancels(), new StuckWorkers(), new StrandedRuns()];
+
+  /** Takes in the next step (`earlier` holds every step before it) and returns the anomalies known after it. */
+  observe(step: RecordedStep, earlier: readonly TraceStep[]): Anomaly[] {
+    for (const checker of this.checkers) checker.observe(step, earlier);
+    return this.checkers.flatMap((checker) => checker.current()).sort((a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0));
+  }
 }

@@ -207,6 +207,8 @@ export interface TraceStep {
   runs: RunRow[];
   /** Open transactions after the step and the runs whose rows they lock. */
   locks: LockHolding[];
+  /** Every anomaly known after this step, raised here or earlier (sim/anomalies.ts): read, never re-detected. */
+  anomalies: Anomaly[];
 }
 
 /** An open transaction and the runs it has locked (on PGlite: a parked, prepared transaction). */
@@ -216,6 +218,7 @@ export interface LockHolding {
 }
 
 export type AnomalyKind =
+  | 'double-claim'
   | 'duplicate-execution'
   | 'split-ownership'
   | 'stale-write-rejected'
@@ -229,6 +232,8 @@ export interface Anomaly {
   workers: WorkerId[];
   /** Trace step indexes that show it (the conflicting steps). */
   steps: number[];
+  /** The step at which the checkers first raised it (a later step may add to it, never move this). */
+  raisedAt: number;
   message: string;
 }
 

@@ -2,7 +2,7 @@
  * Pure read-outs of the lab's state for the panels: the step shown, what changed in `runs`, how values,
  * results and worker states read in plain words. Components call these and render; nothing here mutates.
  */
-import { byFirstStep, detectAnomalies } from '../sim/anomalies';
+import { anomaliesAfter, byFirstStep } from '../sim/anomalies';
 import { clockLabel, secondsOf } from '../sim/clock';
 import type { Anomaly, LockHolding, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
 import { isFinished, whyCannotMove } from '../sim/simulated-worker';
@@ -144,9 +144,9 @@ export function movableWorkers(workers: readonly WorkerState[]): string[] {
   return workers.filter((w) => whyCannotMove(w) === null).map((w) => w.id);
 }
 
-/** Anomalies the learner can already see: those of the revealed steps alone. */
+/** Anomalies the learner can already see: those known after the revealed steps, as the last of them carries them. */
 export function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
-  return detectAnomalies(steps.slice(0, Math.max(0, position)));
+  return anomaliesAfter(steps, position);
 }
 
 export interface Outcome {
@@ -161,8 +161,7 @@ export interface Outcome {
  * (the script is done and no worker moves by itself), or null (more can happen).
  */
 export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
-  // revealedAnomalies gives a fresh array, sorted here in place.
-  const findings = revealedAnomalies(steps, position).sort(byFirstStep).map((a) => a.message);
+  const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
   let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';
   if (end !== null && position >= steps.length && steps.length > 0) {

@@ -7,7 +7,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { authoredFor } from '../scenarios/authored';
-import { detectAnomalies } from '../sim/anomalies';
+import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { EngineError, WatchdogError } from '../worker/client';
@@ -504,7 +504,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           settings: { ...settings },
           schedule: [...schedule],
           steps,
-          anomalies: detectAnomalies(steps),
+          anomalies: anomaliesAfter(steps, steps.length),
           finalRuns: steps.at(-1)?.runs ?? initialRuns,
           // Where the steps ran: in live mode a real PostgreSQL server, not the tab's PGlite.
           database: engineDatabase?.kind === 'live' ? 'postgres' : 'pglite',

@@ -17,6 +17,7 @@ export const VERDICT_NAMES: Record<Verdict, string> = {
 };
 
 export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
+  'double-claim': 'double claim',
   'duplicate-execution': 'duplicate execution',
   'split-ownership': 'split ownership',
   'stale-write-rejected': 'stale write rejected',

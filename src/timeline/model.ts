@@ -5,7 +5,7 @@
  * in layout.ts.
  */
 import { findScenario } from '../scenarios';
-import { detectAnomalies } from '../sim/anomalies';
+import { anomaliesAfter } from '../sim/anomalies';
 import { secondsOf } from '../sim/clock';
 import type { Actor, Anomaly, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 import { believesItOwns } from '../sim/simulated-worker';
@@ -258,19 +258,11 @@ function crashes(steps: readonly TraceStep[]): CrashModel[] {
   return out;
 }
 
-const anomalyCache = new WeakMap<Trace, { position: number; anomalies: Anomaly[] }>();
-
 /**
- * The anomalies a learner can see after the first `position` steps: detected on that prefix, so a
- * duplicate execution appears when the second paid call happens, not when both workers have merely read.
- * The whole trace's own list is used once every step is shown.
+ * The anomalies a learner can see after the first `position` steps: those the engine knew after that
+ * step, so a duplicate execution appears when the second paid call happens, not when both workers have
+ * merely read.
  */
 export function anomaliesAt(trace: Trace, position: number): Anomaly[] {
-  const shown = Math.max(0, Math.min(position, trace.steps.length));
-  if (shown >= trace.steps.length) return trace.anomalies;
-  const cached = anomalyCache.get(trace);
-  if (cached && cached.position === shown) return cached.anomalies;
-  const anomalies = detectAnomalies(trace.steps.slice(0, shown));
-  anomalyCache.set(trace, { position: shown, anomalies });
-  return anomalies;
+  return position >= trace.steps.length ? trace.anomalies : anomaliesAfter(trace.steps, position);
 }

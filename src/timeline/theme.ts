@@ -47,6 +47,8 @@ export type PaletteName = keyof typeof PALETTE;
 
 /** The CSS class (and colour name) of each anomaly kind; its dash pattern is a second cue. */
 export const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: string | null }> = {
+  // The duplicate's colour (a double claim is how a duplicate begins), dashed to tell them apart.
+  'double-claim': { color: 'duplicate', dash: '4 2' },
   'duplicate-execution': { color: 'duplicate', dash: null },
   'split-ownership': { color: 'split', dash: null },
   'stale-write-rejected': { color: 'fenced', dash: '6 3' },

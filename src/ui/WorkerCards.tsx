@@ -1,7 +1,9 @@
 import { memo } from 'react';
 import { FINISHED_PHASES } from '../sim/types';
 import { formatCents, type WorkerCard, workerCard } from '../store/derive';
-import { useShownStep } from './hooks';
+import { usePanelLab } from '../store/react';
+import { type Belief, beliefOf, type NextStatement, nextStatementOf } from '../store/worker-belief';
+import { useScenario, useShownStep } from './hooks';
 import { sameFields } from './same';
 
 function leaseText(card: WorkerCard): string {
@@ -10,8 +12,75 @@ function leaseText(card: WorkerCard): string {
   return `${card.leaseLeftSeconds} s left`;
 }
 
+/** The worker's belief beside the row, each disagreement marked with ≠ and said in words, not by colour alone. */
+function BeliefTable({ worker, belief }: { worker: string; belief: Belief }) {
+  const differs = belief.lines.filter((line) => !line.agrees);
+  return (
+    <div className="belief">
+      <table>
+        <caption>Run {belief.runId}: what {worker} believes, what the row says</caption>
+        <thead>
+          <tr>
+            <th scope="col">
+              <span className="visually-hidden">Field</span>
+            </th>
+            <th scope="col">{worker} believes</th>
+            <th scope="col">Row says</th>
+          </tr>
+        </thead>
+        <tbody>
+          {belief.lines.map((line) => (
+            <tr key={line.field} className={line.agrees ? undefined : 'disagrees'} data-field={line.field}>
+              <th scope="row">{line.label}</th>
+              <td>{line.believes}</td>
+              <td>
+                <span className="mark" aria-hidden="true">
+                  {line.agrees ? '=' : '≠'}
+                </span>{' '}
+                {line.row}
+                {line.agrees ? null : <span className="visually-hidden"> (differs)</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {differs.length > 0 ? (
+        <p className="belief-verdict">
+          ≠ The row disagrees on {differs.map((line) => line.label.toLowerCase()).join(', ')}.{belief.note ? ` ${belief.note}` : ''}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function NextLine({ next }: { next: NextStatement }) {
+  return (
+    <p className="next-statement">
+      <span className="next-label">Next:</span>{' '}
+      {next.kind === 'state' ? (
+        <span>{next.words}</span>
+      ) : (
+        <>
+          {next.paused ? <span>once resumed, </span> : null}
+          <code className="next-file">{next.file}</code> <code className="next-line">{next.firstLine}</code>
+        </>
+      )}
+    </p>
+  );
+}
+
+interface CardProps {
+  card: WorkerCard;
+  belief: Belief | null;
+  next: NextStatement;
+}
+
+function sameCard(a: CardProps, b: CardProps): boolean {
+  return sameFields(a.card, b.card) && JSON.stringify(a.belief) === JSON.stringify(b.belief) && JSON.stringify(a.next) === JSON.stringify(b.next);
+}
+
 /** Redrawn only when something on it changed: a step usually moves one worker of several. */
-const Card = memo(function Card({ card }: { card: WorkerCard }) {
+const Card = memo(function Card({ card, belief, next }: CardProps) {
   const finished = (FINISHED_PHASES as readonly string[]).includes(card.phase);
   return (
     <article className={`worker-card worker-${card.id}${finished ? ' finished' : ''}`} aria-label={`Worker ${card.id}`}>
@@ -27,10 +96,12 @@ const Card = memo(function Card({ card }: { card: WorkerCard }) {
           <dt>Run</dt>
           <dd>{card.runId ?? '—'}</dd>
         </div>
-        <div>
-          <dt>Generation</dt>
-          <dd>{card.generation ?? '—'}</dd>
-        </div>
+        {belief ? null : (
+          <div>
+            <dt>Generation</dt>
+            <dd>{card.generation ?? '—'}</dd>
+          </div>
+        )}
         <div>
           <dt>Lease</dt>
           <dd className={card.leaseLeftSeconds !== null && card.leaseLeftSeconds < 0 ? 'warn' : undefined}>{leaseText(card)}</dd>
@@ -46,18 +117,27 @@ const Card = memo(function Card({ card }: { card: WorkerCard }) {
           </dd>
         </div>
       </dl>
+      {belief ? <BeliefTable worker={card.id} belief={belief} /> : null}
+      <NextLine next={next} />
     </article>
   );
-}, (a, b) => sameFields(a.card, b.card));
+}, sameCard);
 
-/** One card per worker: what it believes, after the selected step. */
+/** One card per worker: what it believes beside what its run's row says, after the selected step, and what it runs next. */
 export function WorkerCards() {
   const { after } = useShownStep();
+  const scenario = useScenario();
+  const settings = usePanelLab((s) => s.settings);
   return (
     <section className="workers" aria-label="Workers">
       <h2 className="visually-hidden">Workers</h2>
       {after.workers.map((w) => (
-        <Card key={w.id} card={workerCard(w, after.clockSeconds)} />
+        <Card
+          key={w.id}
+          card={workerCard(w, after.clockSeconds)}
+          belief={beliefOf(w, after.runs.find((run) => run.run_id === w.runId))}
+          next={nextStatementOf(w, scenario, settings, after.clockSeconds)}
+        />
       ))}
     </section>
   );

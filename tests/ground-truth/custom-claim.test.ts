@@ -80,7 +80,7 @@ describe('a custom claim with the text of a built-in one', () => {
 
 const UNSAFE = [
   { file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql', scenario: 'paused-worker', fencing: true, unsafe: 'duplicate-execution:123' },
-  { file: 'docs/examples/claim-ignores-the-lease.sql', scenario: 'race', fencing: false, unsafe: 'duplicate-execution:123 split-ownership:123' },
+  { file: 'docs/examples/claim-ignores-the-lease.sql', scenario: 'race', fencing: false, unsafe: 'double-claim:123 duplicate-execution:123 split-ownership:123' },
   { file: 'tests/ground-truth/claim-corpus/32-complete-by-id-only.sql', scenario: 'paused-worker', fencing: true, unsafe: 'split-ownership:123' },
 ] as const;
 

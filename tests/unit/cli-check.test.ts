@@ -1,6 +1,6 @@
 /**
- * `npm run sim -- check`: one exit code per answer. 0: no schedule ends in duplicate execution or split
- * ownership; 1: some does; 2: bad input, as one line. The claims are the lab's file and corpus variants whose
+ * `npm run sim -- check`: one exit code per answer. 0: no schedule ends in a double claim, duplicate execution
+ * or split ownership; 1: some does; 2: bad input, as one line. The claims are the lab's file and corpus variants whose
  * behaviour on PostgreSQL tests/ground-truth/claim-corpus.test.ts checks.
  */
 import { spawnSync } from 'node:child_process';
@@ -56,7 +56,8 @@ describe('npm run sim -- check', () => {
     expect(stdout).toMatch(/exit 0\)$/m);
   });
 
-  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', () => {
+  // The paused-worker checks explore hundreds of schedules: minutes on a busy machine.
+  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', { timeout: 480_000 }, () => {
     const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;
@@ -76,8 +77,26 @@ describe('npm run sim -- check', () => {
   it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", () => {
     const { code, stdout } = sim('check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'));
     expect(code).toBe(1);
-    expect(stdout).toMatch(/duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
-    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution or split ownership \(exit 1\)$/m);
+    expect(stdout).toMatch(/double claim of run 123 \+ duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
+    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in double claim, duplicate execution or split ownership \(exit 1\)$/m);
+  });
+
+  // 1,450 schedules: far longer than the others on a busy machine.
+  it('a double claim alone is unsafe: the lease-ignoring claim takes the paused worker\'s live run, and the fence rejects its later write', { timeout: 480_000 }, () => {
+    const { code, stdout } = sim('check', 'paused-worker', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'), '--fencing', 'on', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    const double = report.groups.find((group) => group.key === 'double-claim:123 stale-write-rejected:123')!;
+    expect(double.unsafe).toBe(true);
+    // The same fence without the double claim is safe: the old owner's write was stopped.
+    expect(report.groups.find((group) => group.key === 'stale-write-rejected:123')?.unsafe).toBe(false);
+    const replayed = sim('run', 'paused-worker', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'), '--fencing', 'on', '--schedule', double.witness.join(','), '--json');
+    expect(replayed.code).toBe(0);
+    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string; raisedAt: number; message: string }[]; steps: { actor: string; anomalies: unknown[] }[] };
+    const claim = trace.anomalies.find((anomaly) => anomaly.kind === 'double-claim')!;
+    expect(claim.message).toMatch(/^Workers A and B both believe they own run 123: B claimed it while A's lease on it still had \d+ s to run\.$/);
+    expect(trace.steps[claim.raisedAt]!.actor).toBe('B');
+    expect(trace.steps[claim.raisedAt - 1]!.anomalies).toEqual([]);
   });
 
   it('--complete: a completion by run id only lets the paused worker overwrite the new owner\'s run: split ownership, exit 1', () => {
@@ -141,7 +160,7 @@ describe('npm run sim -- check', () => {
     expect(stderr).toMatch(/34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/);
   });
 
-  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', () => {
+  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', { timeout: 480_000 }, () => {
     const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
     const report = JSON.parse(stdout) as Report;
     const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;

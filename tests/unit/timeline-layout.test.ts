@@ -533,6 +533,7 @@ function handTrace(steps: Partial<TraceStep>[], workers = ['A']): Trace {
       workers: workers.map(idle),
       runs: [],
       locks: [],
+      anomalies: [],
       ...s,
     })),
     anomalies: [],

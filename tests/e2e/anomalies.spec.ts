@@ -1,0 +1,87 @@
+/**
+ * The punchline named when it happens: the double claim in the outcome and the timeline's anomaly lane at
+ * the step it is raised at, and worker cards that put what each worker believes beside what the row says,
+ * with the statement it runs next.
+ */
+import type { Page } from '@playwright/test';
+import { expect, openLab, outcome, runsTableAfter, stepTimes, test, timeline } from './fixtures';
+
+const card = (page: Page, worker: string) => page.getByRole('article', { name: `Worker ${worker}` });
+const belief = (page: Page, worker: string, field: 'owner' | 'generation' | 'lease') => card(page, worker).locator(`tr[data-field="${field}"]`);
+const laneLabels = (page: Page) => timeline(page).locator('text.tl-link-label');
+
+test('naive race: the double claim is named at B\'s claim, in the outcome and the anomaly lane', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await stepTimes(page, 3);
+  await runsTableAfter(page, 3);
+  await expect(outcome(page)).not.toContainText('both believe');
+  await expect(laneLabels(page).filter({ hasText: 'double claim' })).toHaveCount(0);
+  await stepTimes(page, 1);
+  await runsTableAfter(page, 4);
+  await expect(outcome(page)).toContainText("Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 60 s to run.");
+  await expect(laneLabels(page).filter({ hasText: /^double claim/ })).toHaveCount(1);
+  await expect(timeline(page)).toHaveAttribute('aria-label', /anomalies: double claim/);
+  // Still one double claim, not a second, once the duplicate execution follows.
+  await stepTimes(page, 2);
+  await runsTableAfter(page, 6);
+  await expect(outcome(page)).toContainText('Run 123 was executed by both A and B');
+  await expect(laneLabels(page).filter({ hasText: /^double claim/ })).toHaveCount(1);
+});
+
+test('worker cards: A believes it owns run 123 while the row says B, marked ≠ in words; each card says what runs next', async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await expect(card(page, 'A')).toContainText('Next: naive-select.sql');
+  await stepTimes(page, 2);
+  await runsTableAfter(page, 2);
+  // Read, not claimed: no belief about a lease yet; the UPDATE comes next.
+  await expect(card(page, 'A').locator('.belief')).toHaveCount(0);
+  await expect(card(page, 'A')).toContainText('Next: naive-update.sql UPDATE runs');
+  await stepTimes(page, 1);
+  await runsTableAfter(page, 3);
+  await expect(belief(page, 'A', 'owner')).toHaveText(/Owner\s*A\s*=\s*A/);
+  await expect(card(page, 'A').locator('tr.disagrees')).toHaveCount(0);
+  await stepTimes(page, 1);
+  await runsTableAfter(page, 4);
+  await expect(belief(page, 'A', 'owner')).toHaveClass(/disagrees/);
+  await expect(belief(page, 'A', 'owner')).toHaveText(/Owner\s*A\s*≠\s*B\s*\(differs\)/);
+  await expect(belief(page, 'A', 'generation')).toHaveText(/Generation\s*18\s*≠\s*19/);
+  await expect(belief(page, 'A', 'lease')).not.toHaveClass(/disagrees/);
+  await expect(card(page, 'A')).toContainText('≠ The row disagrees on owner, generation.');
+  await expect(card(page, 'A')).toContainText('Next: work-unfenced.sql UPDATE runs');
+  // B's belief is the row's.
+  await expect(belief(page, 'B', 'owner')).toHaveText(/Owner\s*B\s*=\s*B/);
+  await expect(card(page, 'B').locator('tr.disagrees')).toHaveCount(0);
+});
+
+test('worker cards: waiting for a lock, crashed and done are said as such', async ({ page }) => {
+  await openLab(page, 'scenario=lock-wait&strategy=for-update&fencing=on&schedule=A,B&step=2');
+  await runsTableAfter(page, 2);
+  await expect(card(page, 'B')).toContainText('Next: waits for the lock held by A');
+  await expect(card(page, 'A')).toContainText('Next: transaction-commit.sql COMMIT');
+  await openLab(page, 'scenario=crash-orphan&strategy=skip-locked&fencing=on&schedule=A,A,crash:A&step=3');
+  await runsTableAfter(page, 3);
+  await expect(card(page, 'A')).toContainText('Next: crashed');
+  await openLab(page, 'scenario=race&strategy=skip-locked&fencing=on&schedule=A,A,A,A,A,A,A&step=7');
+  await expect(card(page, 'A')).toContainText('Next: done');
+});
+
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+]) {
+  test(`worker cards fit at ${viewport.width}×${viewport.height}`, async ({ page }, testInfo) => {
+    await page.setViewportSize(viewport);
+    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+    await runsTableAfter(page, 4);
+    await expect(belief(page, 'A', 'owner')).toHaveClass(/disagrees/);
+    const cards = page.getByRole('region', { name: 'Workers' });
+    for (const worker of ['A', 'B']) {
+      const box = await card(page, worker).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+      expect(box.scroll, `card ${worker} overflows`).toBeLessThanOrEqual(box.client);
+      expect(box.right).toBeLessThanOrEqual(viewport.width);
+    }
+    const file = testInfo.outputPath(`worker-cards-${viewport.width}x${viewport.height}.png`);
+    await cards.screenshot({ path: file });
+    await testInfo.attach('worker cards', { path: file, contentType: 'image/png' });
+  });
+}
