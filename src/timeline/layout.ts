@@ -685,13 +685,11 @@ function leaseBars(
     const reach = valid && expiresAt !== null ? sx(uAtSeconds(model, expiresAt, position)) : present;
     const x1 = Math.max(x0 + 2, present, reach);
     if (!inView(x0, x1)) continue;
-    const renewals = known.slice(1).map((e, i) => ({
-      step: e.step,
-      x: sx(model.u[e.step]!),
-      fromX: sx(uAtSeconds(model, known[i]!.seconds, position)),
-      fromSeconds: known[i]!.seconds,
-      toSeconds: e.seconds,
-    }));
+    const renewals = known.slice(1).flatMap((e, i) => {
+      const from = known[i]!.seconds;
+      if (from === null || e.seconds === null || e.seconds <= from) return [];
+      return [{ step: e.step, x: sx(model.u[e.step]!), fromX: sx(uAtSeconds(model, from, position)), fromSeconds: from, toSeconds: e.seconds }];
+    });
     const label = `run ${lease.runId} · gen ${lease.generation}`;
     const segments: LeaseSegment[] = changes.map((change, i) => {
       const s0 = Math.max(x0, sx(change.u));

@@ -7,7 +7,7 @@
 import { findScenario } from '../scenarios';
 import { detectAnomalies } from '../sim/anomalies';
 import { secondsOf } from '../sim/clock';
-import type { Actor, Anomaly, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
+import type { Actor, Anomaly, RunRow, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
 import { believesItOwns } from '../sim/simulated-worker';
 
 /** Extra room, in slots, where the virtual clock moves between two steps: the visible gap. */
@@ -68,9 +68,11 @@ export interface LeaseModel {
   start: number;
   /**
    * The lease_expires_at the row held for this lease, from each step on: the claim's first, then each
-   * heartbeat that moved it later (a renewal). Empty when the claim never reached the row.
+   * heartbeat that moved it later (a renewal); null once the row holds none for it (another worker's
+   * unfenced write finished the run: status done, lease_expires_at NULL). Empty when the claim never
+   * reached the row.
    */
-  expiresAt: { step: number; seconds: number }[];
+  expiresAt: { step: number; seconds: number | null }[];
   /**
    * The step at which the bar ends: the worker stopped believing in it (a completion, a rejected write), or,
    * after a crash, the row stopped holding it (reclaimed or finished). Null while it lasts.
@@ -155,7 +157,7 @@ function buildModel(trace: Trace, axis: TimelineAxis): TraceModel {
   const built = leases(steps, u, breaks, axis);
   const partial = { axis, u, seconds };
   // Each expiry as far ahead as it is drawn at the step that set it, before later steps are revealed.
-  const reach = Math.max(0, ...built.flatMap((lease) => lease.expiresAt.map((e) => uAtSeconds(partial, e.seconds, e.step + 1))));
+  const reach = Math.max(0, ...built.flatMap((lease) => lease.expiresAt.flatMap((e) => (e.seconds === null ? [] : [uAtSeconds(partial, e.seconds, e.step + 1)]))));
   return {
     axis,
     u,
@@ -238,9 +240,11 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
     return row && row.lease_generation === lease.generation && row.lease_owner === lease.worker ? row : undefined;
   };
   /** The row's lease_expires_at for this lease at this step: a new value is the claim's, or a renewal. */
-  const noteExpiry = (lease: Open, step: TraceStep, seconds: number | null) => {
-    if (seconds === null || seconds === lease.expiry) return;
-    lease.expiry = seconds;
+  const noteExpiry = (lease: Open, step: TraceStep, row: RunRow) => {
+    const seconds = row.status === 'running' ? secondsOf(row.lease_expires_at) : null;
+    const recorded = lease.expiresAt.at(-1);
+    if (recorded ? recorded.seconds === seconds : seconds === null) return;
+    if (seconds !== null) lease.expiry = seconds;
     lease.expiresAt.push({ step: step.index, seconds });
   };
   const expired = (lease: Open, step: TraceStep) => lease.expiry !== null && step.clockSeconds > lease.expiry;
@@ -253,7 +257,7 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
         orphans.splice(orphans.indexOf(lease), 1);
         continue;
       }
-      noteExpiry(lease, step, secondsOf(row.lease_expires_at));
+      noteExpiry(lease, step, row);
       change(lease, step, expired(lease, step) ? 'orphan-expired' : 'orphan', lease.expiry);
     }
     const ids = new Set([...open.keys(), ...step.workers.map((w) => w.id)]);
@@ -280,7 +284,7 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
       }
       const row = step.runs.find((r) => r.run_id === lease.runId);
       const held = heldRow(lease, step);
-      if (held) noteExpiry(lease, step, secondsOf(held.lease_expires_at));
+      if (held) noteExpiry(lease, step, held);
       if (row && row.lease_generation > lease.generation) change(lease, step, 'superseded', row.lease_generation);
       else if (expired(lease, step)) change(lease, step, 'expired', lease.expiry);
       else change(lease, step, 'valid', null);

@@ -22,6 +22,8 @@ beforeAll(async () => {
   traces.heartbeat = await scripted('heartbeat');
   traces.race = await scripted('race', { strategy: 'naive', fencing: false });
   traces.paused = await scripted('paused-worker', { fencing: true });
+  // The README's split-ownership picture: A wakes after B's reclaim and marks the run done, unfenced.
+  traces.pausedUnfenced = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A'], { strategy: 'skip-locked', fencing: false });
   traces.stuck = await scripted('stuck-heartbeat');
 });
 
@@ -51,7 +53,7 @@ describe('lease bars end at lease_expires_at', () => {
     // The claim's expiry, then one entry per heartbeat, each later than the one before; each is the row's.
     expect(lease.expiresAt.map((e) => e.step).slice(1)).toEqual(heartbeats.map((s) => s.index));
     for (const entry of lease.expiresAt) expect(entry.seconds).toBe(rowExpiry(trace, entry.step, lease.runId));
-    for (let i = 1; i < lease.expiresAt.length; i++) expect(lease.expiresAt[i]!.seconds).toBeGreaterThan(lease.expiresAt[i - 1]!.seconds);
+    for (let i = 1; i < lease.expiresAt.length; i++) expect(lease.expiresAt[i]!.seconds).toBeGreaterThan(lease.expiresAt[i - 1]!.seconds!);
 
     for (const axis of ['steps', 'time'] as const) {
       for (const heartbeat of heartbeats) {
@@ -93,6 +95,20 @@ describe('lease bars end at lease_expires_at', () => {
     const a = l.bars.find((b) => b.worker === 'A')!;
     expect(a.segments.map((s) => s.state)).toContain('expired');
     expect(a.x1).toBeLessThanOrEqual(Math.max(a.presentX, a.segments.at(-1)!.x1));
+  });
+
+  it('once another worker’s unfenced write has finished the run (lease_expires_at NULL), the bar no longer reaches ahead', () => {
+    const trace = traces.pausedUnfenced!;
+    const last = trace.steps.length - 1;
+    expect(trace.steps[last]!.runs.find((r) => r.run_id === 123)).toMatchObject({ status: 'done', lease_expires_at: null });
+    const b = layout(trace, trace.steps.length).bars.find((x) => x.worker === 'B')!;
+    expect(b.open).toBe(true);
+    expect(b.expiresAt).toBeNull();
+    expect(b.x1).toBe(b.presentX);
+    // One step earlier the row still held B's lease, and the bar reached its expiry.
+    const before = layout(trace, last).bars.find((x) => x.worker === 'B')!;
+    expect(before.expiresAt).not.toBeNull();
+    expect(before.x1).toBeGreaterThan(before.presentX);
   });
 });
 
