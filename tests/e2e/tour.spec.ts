@@ -3,6 +3,7 @@
  * screen, nothing scrolled), a sheet over the lab on a phone, Continue plays the step in the lab, the keys
  * step the tour and nothing else, and leaving keeps the place and the quiz.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { expect, openLab, slider, test, timeline } from './fixtures';
@@ -155,4 +156,24 @@ test('390×844: the tour is a sheet over the lab, the timeline above it after Co
     await expect(continueButton(page)).toBeInViewport();
   }
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+});
+
+test('the tour and the time-to-scale timeline pass axe, light and dark, on a wide window and a phone', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B30,A&step=5');
+  await page.getByRole('checkbox', { name: 'time to scale' }).check();
+  await tourButton(page).click();
+  await expect(stepHeading(page)).toBeVisible();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const results = await new AxeBuilder({ page }).analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+      expect(serious, `${width}×${height} ${colorScheme}`).toEqual([]);
+    }
+  }
 });
