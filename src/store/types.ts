@@ -98,10 +98,13 @@ export interface PlaybackSlice {
 export interface UiSlice {
   notices: Notice[];
   helpOpen: boolean;
+  /** The docked tour: the lesson's current chapter step beside the timeline (its place is the lesson's progress). */
+  tourOpen: boolean;
   theme: ThemeChoice;
   notify(tone: NoticeTone, title: string, details?: string[]): void;
   dismissNotice(id: number): void;
   setHelpOpen(open: boolean): void;
+  setTourOpen(open: boolean): void;
   setTheme(theme: ThemeChoice): void;
 }
 

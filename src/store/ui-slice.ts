@@ -9,6 +9,7 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
   return (set, get) => ({
     notices: [],
     helpOpen: false,
+    tourOpen: false,
     theme: DEFAULT_PREFS.theme,
     notify(tone, title, details = []) {
       const notice = { id: nextId++, tone, title, details };
@@ -19,6 +20,9 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     },
     setHelpOpen(open) {
       set({ helpOpen: open });
+    },
+    setTourOpen(open) {
+      set({ tourOpen: open });
     },
     setTheme(theme) {
       set({ theme });

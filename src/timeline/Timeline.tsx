@@ -12,6 +12,7 @@ import { type AxisZoom, attachAxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
 import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
+import type { TimelineAxis } from './model';
 import { steady } from './steady';
 import { TIMELINE_HTML_CSS } from './theme';
 import { TimelineSvg } from './TimelineSvg';
@@ -75,6 +76,8 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
 
   // The window along x: null follows the default (every step, or the latest ones); zoom and pan set it.
   const [view, setView] = useState<TimelineView | null>(null);
+  // Steps evenly spaced (the default), or the clock's moves drawn to scale: another x, so the zoom starts over.
+  const [scale, setScale] = useState<TimelineAxis>('steps');
   const traceKey = `${trace.scenario}|${trace.settings.strategy}|${trace.settings.fencing}`;
   const [seen, setSeen] = useState({ traceKey, position: shown });
   // Only with a zoomed view (or a new scenario) is there anything to adjust: the default view follows the
@@ -84,7 +87,7 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     // resets the zoom; a new step scrolls just enough to keep the latest step in view.
     setSeen({ traceKey, position: shown });
     if (seen.traceKey !== traceKey) setView(null);
-    else if (view) setView(followLatest(trace, view, shown));
+    else if (view) setView(followLatest(trace, view, shown, scale));
   }
 
   // While a drag is in progress the drawing is laid out `overscan` slots beyond each side and slid by
@@ -92,8 +95,8 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const [overscan, setOverscan] = useState(0);
   const [shift, setShift] = useState(0);
   const freshLayout = useMemo(
-    () => layoutTimeline(trace, { width, height }, view ?? undefined, { position: shown, overscan }),
-    [trace, width, height, view, shown, overscan],
+    () => layoutTimeline(trace, { width, height }, view ?? undefined, { position: shown, overscan, axis: scale }),
+    [trace, width, height, view, shown, overscan, scale],
   );
   // The drawn layout, as of the last commit: what did not move keeps its objects (steady.ts), so a step
   // redraws only what it changed.
@@ -306,16 +309,28 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   const ariaLabel =
     `Timeline of ${trace.scenario} (${STRATEGY_LABELS[trace.settings.strategy]}, fencing ${trace.settings.fencing ? 'on' : 'off'}): ` +
     `${shown} of ${trace.steps.length} steps shown` +
+    (scale === 'time' ? ', time to scale' : '') +
     (selectedStep ? `; selected ${stepTitle(selectedStep)}` : '') +
     (layout.links.length > 0 ? `; anomalies: ${layout.links.map((l) => l.label).join(', ')}` : '');
   const zoomedIn = view !== null;
-  const atDefault = useMemo(() => defaultView(trace, { width, height }, shown), [trace, width, height, shown]);
+  const atDefault = useMemo(() => defaultView(trace, { width, height }, shown, scale), [trace, width, height, shown, scale]);
 
   return (
     <div ref={rootRef} className={`tl-root${className ? ` ${className}` : ''}`}>
       <style>{TIMELINE_HTML_CSS}</style>
       <div className="tl-toolbar">
         <span className="tl-hint">drag to pan · Ctrl + wheel to zoom</span>
+        <label className="tl-scale" title="Space the steps by the virtual clock: a 60 s lease long, an instant short">
+          <input
+            type="checkbox"
+            checked={scale === 'time'}
+            onChange={(event) => {
+              setScale(event.target.checked ? 'time' : 'steps');
+              setView(null);
+            }}
+          />{' '}
+          time to scale
+        </label>
         <button type="button" aria-label="Zoom out" onClick={(event) => axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent)} disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}>
           −
         </button>

@@ -6,6 +6,7 @@
  * only the overlay and the two step numbers concerned.
  */
 import { memo, type Ref, type SVGProps } from 'react';
+import { clockLabel } from '../sim/clock';
 import type { AnomalyKind } from '../sim/types';
 import { EXPIRY_HEAD_HALF_WIDTH, type LegendKey, type TimelineLayout, type TimelineLink, type TimelineMark } from './layout';
 import type { LeaseState } from './model';
@@ -136,13 +137,15 @@ const Span = memo(function Span({ span }: { span: TimelineLayout['spans'][number
   return (
     <g>
       <rect
-        className={span.kind === 'pause' ? 'tl-pause' : 'tl-wait'}
+        className={span.kind === 'pause' ? 'tl-pause' : span.kind === 'hung' ? 'tl-hung' : 'tl-wait'}
         x={f(span.x0)}
         y={f(span.y)}
         width={f(Math.max(1, span.x1 - span.x0))}
         height={span.height}
         rx={span.height / 2}
-      />
+      >
+        {span.kind === 'hung' ? <title>{`${span.lane}'s model call hangs: it never returns, while heartbeats keep the lease alive`}</title> : null}
+      </rect>
       {span.text ? (
         <text className="tl-span-text" x={f(span.textX)} y={f(span.y + span.height / 2 + 3.5)}>
           {span.text}
@@ -190,7 +193,21 @@ const Bar = memo(function Bar({ bar, uid }: { bar: TimelineLayout['bars'][number
           height={h}
         />
       ))}
+      {/* The lease's time still to come: lighter, up to the row's lease_expires_at. */}
+      {bar.x1 > bar.presentX + 0.5 && orphanAt === undefined ? (
+        <rect className="tl-lease-ahead" x={f(bar.presentX)} y={f(y)} width={f(bar.x1 - bar.presentX)} height={h}>
+          {bar.expiresAt !== null ? <title>{`lease_expires_at ${clockLabel(bar.expiresAt)}`}</title> : null}
+        </rect>
+      ) : null}
       {x1 > x0 ? <path className="tl-lease-edge" d={edge} /> : null}
+      {bar.expiresAt !== null && open ? <line className="tl-lease-end" x1={f(bar.x1)} x2={f(bar.x1)} y1={f(y)} y2={f(y + h)} /> : null}
+      {bar.renewals.map((renewal) => (
+        <g key={`r-${renewal.step}`} className="tl-renewal">
+          <title>{`step ${renewal.step + 1}: the heartbeat moved lease_expires_at from ${clockLabel(renewal.fromSeconds)} to ${clockLabel(renewal.toSeconds)}`}</title>
+          <line className="tl-renewed-from" x1={f(renewal.fromX)} x2={f(renewal.fromX)} y1={f(y + 1)} y2={f(y + h - 1)} />
+          <path className="tl-renewal-mark" d={`M${f(renewal.x - 3.5)},${f(y + h + 4)}L${f(renewal.x)},${f(y + h)}L${f(renewal.x + 3.5)},${f(y + h + 4)}Z`} />
+        </g>
+      ))}
       {bar.segments.map((s) =>
         s.text ? (
           <text key={`t-${s.state}-${s.x0}`} className={`tl-bar-text${s.state === 'valid' ? '' : ' tl-halo'}`} x={f(s.textX)} y={f(y + h / 2 + 3.5)}>
@@ -431,6 +448,16 @@ function LegendSwatch({ swatch, uid }: { swatch: LegendKey; uid: string }) {
           <path className="tl-expiry-head" d={`M${cx - 4.5},-8H${cx + 4.5}L${cx},-2Z`} />
         </g>
       );
+    case 'renewal':
+      return (
+        <g>
+          <rect className="tl-lease" x={0} y={-6} width={22} height={10} />
+          <line className="tl-renewed-from" x1={10} x2={10} y1={-5} y2={3} />
+          <path className="tl-renewal-mark" d="M0.5,8L4,4L7.5,8Z" />
+        </g>
+      );
+    case 'hung':
+      return <rect className="tl-hung" x={0} y={-3} width={22} height={6} rx={3} />;
     case 'pause':
       return <rect className="tl-pause" x={0} y={-6} width={22} height={12} rx={6} />;
     case 'crash':

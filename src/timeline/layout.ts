@@ -11,7 +11,7 @@ import { byFirstStep } from '../sim/anomalies';
 import { clockLabel } from '../sim/clock';
 import type { Actor, AnomalyKind, Trace, TraceStep, Verdict } from '../sim/types';
 import { ANOMALY_NAMES, markLabel, markSublabel, VERDICT_NAMES } from './describe';
-import { anomaliesAt, type ClockBreak, type LeaseState, type TraceModel, traceModel } from './model';
+import { anomaliesAt, type ClockBreak, type LeaseState, PRESENT_EDGE_SLOTS, type TimelineAxis, type TraceModel, traceModel, uAtSeconds } from './model';
 
 export interface TimelineSize {
   width: number;
@@ -32,6 +32,8 @@ export interface LayoutOptions {
    * component slides the drawing sideways and lays it out again only when the overscan runs out.
    */
   overscan?: number;
+  /** The step axis (default) or the time-proportional one. */
+  axis?: TimelineAxis;
 }
 
 export type MarkShape = 'circle' | 'ring' | 'no-entry' | 'triangle' | 'hourglass' | 'diamond' | 'cross';
@@ -90,10 +92,19 @@ export interface TimelineBar {
   segments: LeaseSegment[];
   /** Where the clock passed lease_expires_at while the worker still believed the lease was its own. */
   expiries: { x: number; seconds: number; label: string }[];
+  /**
+   * The heartbeats that moved lease_expires_at on: at the heartbeat's step (x), and where the lease would
+   * have ended without it (fromX), with both times for the tooltip.
+   */
+  renewals: { step: number; x: number; fromX: number; fromSeconds: number; toSeconds: number }[];
+  /** The row's lease_expires_at at the last revealed step while the lease is held (null: not known, or let go). */
+  expiresAt: number | null;
+  /** Where the present ends on this bar: what lies right of it is the lease's time still to come. */
+  presentX: number;
 }
 
 export interface TimelineSpan {
-  kind: 'pause' | 'blocked';
+  kind: 'pause' | 'blocked' | 'hung';
   lane: string;
   fromStep: number;
   /** The step that ended it (the resume, or the step where the waiting statement ran), or null while it lasts. */
@@ -168,6 +179,8 @@ export type LegendKey =
   | 'lease-stale'
   | 'lease-orphan'
   | 'expiry'
+  | 'renewal'
+  | 'hung'
   | 'pause'
   | 'crash'
   | 'clock-break'
@@ -221,6 +234,8 @@ const STEP_AXIS_HEIGHT = 18;
 const LEGEND_ROW_HEIGHT = 20;
 const LEGEND_PAD = 8;
 const LEASE_HEIGHT = 15;
+/** A hung model call's band, under the lease bar. */
+const HUNG_HEIGHT = 6;
 // Horizontal metrics, in px.
 const GUTTER = 64;
 const RIGHT_PAD = 14;
@@ -274,6 +289,8 @@ const LEGEND_ITEMS: { key: LegendKey; label: string }[] = [
   { key: 'lease-stale', label: 'stale lease, still believed' },
   { key: 'lease-orphan', label: 'orphaned lease (worker gone)' },
   { key: 'expiry', label: 'lease expiry' },
+  { key: 'renewal', label: 'heartbeat moved the lease on' },
+  { key: 'hung', label: 'model call hung' },
   { key: 'pause', label: 'paused' },
   { key: 'crash', label: 'crash' },
   { key: 'clock-break', label: 'clock moves' },
@@ -330,7 +347,7 @@ export function timelineHeight(trace: Trace, width: number, position = trace.ste
  */
 function fullDomain(model: TraceModel, plotWidth: number): [number, number] {
   const d0 = -0.6;
-  const needed = (model.u.at(-1) ?? 0) + 0.6 - d0;
+  const needed = Math.max(model.u.at(-1) ?? 0, model.reach) + 0.6 - d0;
   const onePlot = plotWidth / MAX_SLOT;
   if (needed <= onePlot) return [d0, d0 + onePlot];
   const growths = Math.ceil(Math.log(needed / onePlot) / Math.log(DOMAIN_GROWTH) - 1e-9);
@@ -365,8 +382,8 @@ function latestU(model: TraceModel, position: number): number {
  * The window shown before the learner zooms: every step if they fit at a readable width, otherwise a
  * readable window whose last quarter holds the latest revealed step.
  */
-export function defaultView(trace: Trace, size: TimelineSize, position = trace.steps.length): TimelineView {
-  const model = traceModel(trace);
+export function defaultView(trace: Trace, size: TimelineSize, position = trace.steps.length, axis: TimelineAxis = 'steps'): TimelineView {
+  const model = traceModel(trace, axis);
   const plotWidth = plotWidthOf(size);
   const domain = fullDomain(model, plotWidth);
   if (plotWidth / (domain[1] - domain[0]) >= COMFORT_SLOT) return { x0: domain[0], x1: domain[1] };
@@ -384,9 +401,9 @@ export function defaultView(trace: Trace, size: TimelineSize, position = trace.s
  * The same window if the latest revealed step is inside it; otherwise the window of the same width that
  * ends just after that step (what comes later is not revealed, so there is nothing to show beyond it).
  */
-export function followLatest(trace: Trace, view: TimelineView, position: number): TimelineView {
+export function followLatest(trace: Trace, view: TimelineView, position: number, axis: TimelineAxis = 'steps'): TimelineView {
   if (position <= 0) return view;
-  const u = latestU(traceModel(trace), position);
+  const u = latestU(traceModel(trace, axis), position);
   const span = view.x1 - view.x0;
   const room = Math.min(1.2, span / 4);
   if (u > view.x1 - room || u < view.x0 + room) return { x0: u + room - span, x1: u + room };
@@ -413,7 +430,7 @@ function laneIdOf(actor: Actor): string {
 
 /** Lays the timeline out. `view` defaults to defaultView(); marks outside it are left out. */
 export function layoutTimeline(trace: Trace, size: TimelineSize, view?: TimelineView, options: LayoutOptions = {}): TimelineLayout {
-  const model = traceModel(trace);
+  const model = traceModel(trace, options.axis);
   const steps = trace.steps;
   const position = Math.max(0, Math.min(options.position ?? steps.length, steps.length));
   const width = Math.max(120, size.width);
@@ -422,7 +439,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const right = left + plotWidth;
   const domain = fullDomain(model, plotWidth);
   const limits = zoomLimits(domain, plotWidth);
-  const [v0, v1] = clampView(view ?? defaultView(trace, { width, height: size.height }, position), domain, limits);
+  const [v0, v1] = clampView(view ?? defaultView(trace, { width, height: size.height }, position, options.axis), domain, limits);
   const sx = scaleLinear().domain([v0, v1]).range([left, right]);
   const slot = plotWidth / (v1 - v0);
 
@@ -535,8 +552,13 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
     const words =
       span.kind === 'pause'
         ? [seconds !== null ? `paused ${seconds} s` : 'paused', 'paused']
-        : [`waits for ${span.holders.join(' & ') || 'a lock'}`, 'waits'];
-    const height = lane.kind === 'system' ? 14 : 18;
+        : span.kind === 'hung'
+          ? []
+          : [`waits for ${span.holders.join(' & ') || 'a lock'}`, 'waits'];
+    // A hung call is a thin band between the lease bar and the marks (its worker keeps stepping: heartbeats),
+    // with no words of its own, so it never meets a mark's label; its tooltip and the legend name it.
+    const hung = span.kind === 'hung';
+    const height = hung ? HUNG_HEIGHT : lane.kind === 'system' ? 14 : 18;
     const textX = Math.max(x0, left) + r + 6;
     const room = Math.min(x1, right) - r - 6 - textX;
     spans.push({
@@ -546,7 +568,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
       toStep: closed ? span.end : null,
       x0,
       x1,
-      y: lane.markY - height / 2,
+      y: hung ? lane.leaseY + LEASE_HEIGHT + 3 : lane.markY - height / 2,
       height,
       text: words.find((w) => textWidth(w, BAR_FONT) <= room) ?? null,
       textX,
@@ -653,9 +675,21 @@ function leaseBars(
     const closed = lease.end !== null && lease.end < position;
     const last = closed ? lease.end! : position - 1;
     const x0 = sx(model.u[lease.start]!);
-    const x1 = Math.max(x0 + 2, sx(model.u[last]!) + (closed ? 0 : slot * 0.45));
-    if (!inView(x0, x1)) continue;
     const changes = lease.changes.filter((c) => c.step <= last);
+    const known = lease.expiresAt.filter((e) => e.step <= last);
+    const expiresAt = closed ? null : (known.at(-1)?.seconds ?? null);
+    // A lease still valid at the present reaches on to the row's lease_expires_at, ahead of the present;
+    // each heartbeat moves that end. Once let go (completed, rejected) the bar ends where it was let go.
+    const valid = !closed && changes.at(-1)?.state === 'valid';
+    const present = sx(model.u[last]!) + (closed ? 0 : slot * PRESENT_EDGE_SLOTS);
+    const reach = valid && expiresAt !== null ? sx(uAtSeconds(model, expiresAt, position)) : present;
+    const x1 = Math.max(x0 + 2, present, reach);
+    if (!inView(x0, x1)) continue;
+    const renewals = known.slice(1).flatMap((e, i) => {
+      const from = known[i]!.seconds;
+      if (from === null || e.seconds === null || e.seconds <= from) return [];
+      return [{ step: e.step, x: sx(model.u[e.step]!), fromX: sx(uAtSeconds(model, from, position)), fromSeconds: from, toSeconds: e.seconds }];
+    });
     const label = `run ${lease.runId} · gen ${lease.generation}`;
     const segments: LeaseSegment[] = changes.map((change, i) => {
       const s0 = Math.max(x0, sx(change.u));
@@ -683,6 +717,9 @@ function leaseBars(
       open: !closed,
       segments,
       expiries,
+      renewals,
+      expiresAt,
+      presentX: present,
     });
   }
   return bars;
@@ -698,8 +735,10 @@ function placeLinkLabel(
   stops: readonly { x: number }[],
   plot: { left: number; right: number },
 ): { text: string; x: number; anchor: TimelineLink['labelAnchor']; width: number } {
-  const x0 = stops[0]!.x;
-  const x1 = stops.at(-1)!.x;
+  // The bracket's ends as drawn: one panned out of the plot is at its edge (a label after a bracket that
+  // ends left of the plot went into the gutter, over the band's name).
+  const x0 = Math.min(plot.right, Math.max(plot.left, stops[0]!.x));
+  const x1 = Math.min(plot.right, Math.max(plot.left, stops.at(-1)!.x));
   const xs = stops.map((stop) => Math.max(plot.left, Math.min(plot.right, stop.x)));
   const widest = xs.slice(1).reduce((best, x, k) => Math.max(best, x - xs[k]!), 0);
   const gapAt = xs.slice(1).findIndex((x, k) => x - xs[k]! === widest);

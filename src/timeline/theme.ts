@@ -108,6 +108,11 @@ export const TIMELINE_CSS = `
 .tl-pause { fill: var(--_pause); stroke: var(--_pause-edge); stroke-width: 1; stroke-dasharray: 3 2; }
 .tl-wait { fill: var(--_wait); stroke: var(--_wait-edge); stroke-width: 1; stroke-dasharray: 3 2; }
 .tl-span-text { font-size: 10px; fill: var(--_ink); }
+.tl-lease-ahead { fill: var(--_bg); fill-opacity: 0.5; }
+.tl-lease-end { stroke: var(--_lease-edge); stroke-width: 2; }
+.tl-renewed-from { stroke: var(--_lease-edge); stroke-width: 1; stroke-dasharray: 2 2; }
+.tl-renewal-mark { fill: var(--_lease-edge); }
+.tl-hung { fill: var(--_crash); fill-opacity: 0.35; stroke: var(--_crash); stroke-width: 1; stroke-dasharray: 3 2; }
 .tl-select { fill: var(--_select); opacity: 0.32; }
 .tl-hover { fill: var(--_hover); opacity: 0.06; }
 .tl-ring-selected { fill: none; stroke: var(--_ink); stroke-width: 2; }
@@ -143,6 +148,7 @@ export const TIMELINE_HTML_CSS = `
   border: 1px solid var(--_grid); background: var(--_bg); color: var(--_ink); }
 .tl-toolbar button:disabled { opacity: 0.45; cursor: default; }
 .tl-toolbar .tl-hint { color: var(--_muted); margin-right: 4px; }
+.tl-toolbar .tl-scale { display: inline-flex; align-items: center; gap: 2px; margin-right: 6px; cursor: pointer; }
 .tl-tooltip { position: absolute; z-index: 10; pointer-events: none; max-width: 420px; padding: 8px 10px; border-radius: 6px;
   background: var(--_bg); color: var(--_ink); border: 1px solid var(--_grid); box-shadow: 0 4px 14px rgba(0,0,0,0.18); font-size: 12px; line-height: 1.35; }
 .tl-tooltip-title { font-weight: 600; margin-bottom: 4px; }

@@ -16,6 +16,7 @@ import { SqlConsole } from './console/SqlConsole';
 import { Toolbar } from './Toolbar';
 import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
+import { useLab } from '../store/react';
 import { WorkerCards } from './WorkerCards';
 import { YourSqlPanel } from './your-sql/YourSqlPanel';
 
@@ -24,12 +25,15 @@ import { YourSqlPanel } from './your-sql/YourSqlPanel';
 const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () => import('./backpressure/BackpressureView').then((module) => module.BackpressureView));
 const explorer = lazyPanel('The interleaving explorer', () => import('./explorer/ExplorerPanel').then((module) => module.ExplorerPanel));
 const lesson = lazyPanel('The lesson', () => import('./LessonArea').then((module) => module.LessonArea));
+const tour = lazyPanel('The tour', () => import('./lesson/TourPanel').then((module) => module.TourPanel));
 const ExplorerPanel = explorer.Panel;
+const TourPanel = tour.Panel;
 const LessonArea = lesson.Panel;
 
 function fetchPanelsBelow(): void {
   void explorer.fetch();
   void lesson.fetch();
+  void tour.fetch();
 }
 
 /** The address the page was opened at: the lab rewrites it once loaded, and a lesson link in it is for the lesson, which comes later. */
@@ -54,9 +58,10 @@ function RaceLab() {
   // starts in the worker (on two cores, the page gets a quarter to half of one then): the header, the
   // toolbar, the timeline, the worker cards and runs table under it, and the step details beside it.
   const drawn = useFramesDrawn(4);
+  const touring = useLab((s) => s.tourOpen);
   return (
     <>
-      <div className="app" id="lab-top">
+      <div className={touring ? 'app is-touring' : 'app'} id="lab-top">
         <Header />
         {drawn >= 1 ? (
           <>
@@ -81,6 +86,11 @@ function RaceLab() {
           ) : null}
           {drawn >= 4 ? (
             <div className="side">
+              {touring ? (
+                <Suspense fallback={<p className="lazy-loading">Loading the tour…</p>}>
+                  <TourPanel />
+                </Suspense>
+              ) : null}
               <StepDetails />
               <SqlConsole />
             </div>

@@ -32,6 +32,17 @@ function Summary() {
   );
 }
 
+/** Opens or leaves the docked tour; its place is kept in the lesson's progress, so it resumes where it was left. */
+function TourButton() {
+  const open = useLab((s) => s.tourOpen);
+  const setTourOpen = useLab((s) => s.setTourOpen);
+  return (
+    <button type="button" aria-pressed={open} onClick={() => setTourOpen(!open)} title="The lesson's current step beside the timeline">
+      Tour
+    </button>
+  );
+}
+
 export function Header() {
   const setHelpOpen = useLab((s) => s.setHelpOpen);
   return (
@@ -46,6 +57,7 @@ export function Header() {
         </div>
         <div className="header-tools">
           <OfflineIndicator />
+          <TourButton />
           <button type="button" onClick={showLesson}>
             Lesson ↓
           </button>

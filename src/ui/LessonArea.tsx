@@ -29,10 +29,16 @@ export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
     [store],
   );
 
+  // "Read beside the lab": the chapter's place is already the lesson's progress, which the tour reads.
+  const dock = useCallback(() => {
+    store.getState().setTourOpen(true);
+    document.getElementById('lab-top')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  }, [store]);
+
   // The same element while its inputs stand still, so React skips the whole lesson when only the lab moved.
   const hub = useMemo(
-    () => <LessonHub linked={linked} runTrace={runTrace} onOpenScenario={openScenario} currentTrace={currentTrace} />,
-    [linked, runTrace, openScenario, currentTrace],
+    () => <LessonHub linked={linked} runTrace={runTrace} onOpenScenario={openScenario} currentTrace={currentTrace} onDock={dock} />,
+    [linked, runTrace, openScenario, currentTrace, dock],
   );
 
   // The Lesson ↓ button was pressed before the lesson had loaded: it scrolls here now.

@@ -8,6 +8,8 @@ export function useKeyboard(): void {
   const store = useLabStore();
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
+      // A part of the page took the key for itself (the tour's arrows step its narration): not a lab key too.
+      if (event.defaultPrevented) return;
       const state = store.getState();
       // The help dialog is modal: it handles its own keys (Escape closes it; "?" toggles it).
       if (state.helpOpen && event.key !== '?') return;

@@ -450,6 +450,8 @@ describe('legend', () => {
       'lease-stale',
       'lease-orphan',
       'expiry',
+      'renewal',
+      'hung',
       'pause',
       'crash',
       'clock-break',

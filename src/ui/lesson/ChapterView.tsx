@@ -26,6 +26,13 @@ export interface ChapterViewProps {
   nextChapterTitle?: string;
   /** Move focus to the chapter's first heading when it appears (after "Finish chapter"). */
   focusOnMount?: boolean;
+  /**
+   * Shown in the docked tour beside the timeline: the lab already follows each step (onNarrationStep), so
+   * there is no "Open in the lab" button and the summary is left out to keep the panel short.
+   */
+  docked?: boolean;
+  /** Reads this chapter on in the docked tour, beside the lab (offered in the lesson below the lab). */
+  onDock?: () => void;
 }
 
 function isTyping(target: EventTarget): boolean {
@@ -34,12 +41,20 @@ function isTyping(target: EventTarget): boolean {
 }
 
 export function ChapterView(props: ChapterViewProps) {
-  const { chapter, stepIndex, onStepChange, done, onFinish, runTrace, onOpenScenario, onPredicted, onNarrationStep, nextChapterTitle, focusOnMount } = props;
+  const { chapter, stepIndex, onStepChange, done, onFinish, runTrace, onOpenScenario, onPredicted, onNarrationStep, nextChapterTitle, focusOnMount, docked = false, onDock } = props;
   const index = Math.min(Math.max(0, stepIndex), chapter.steps.length - 1);
   const step = chapter.steps[index]!;
   const last = index === chapter.steps.length - 1;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const shown = useRef<string | null>(null);
+  // The step moved by this view's own buttons or keys. The same chapter can be shown twice (the tour
+  // beside the lab, the lesson below it), and only the one the learner used takes the focus: the other
+  // taking it would scroll the page away from the tour.
+  const movedHere = useRef(false);
+  const move = (to: number) => {
+    movedHere.current = true;
+    onStepChange(to);
+  };
   const id = useId();
   const number = CHAPTERS.findIndex((c) => c.id === chapter.id) + 1;
   const scenario = chapter.scenarioId ? findScenario(chapter.scenarioId) : undefined;
@@ -52,17 +67,19 @@ export function ChapterView(props: ChapterViewProps) {
     shown.current = key;
     if (!changed) return;
     onNarrationStep?.(narrationRequest(chapter, step), { chapterId: chapter.id, stepId: step.id });
-    if (!first || focusOnMount) headingRef.current?.focus();
+    const asked = movedHere.current;
+    movedHere.current = false;
+    if (first ? focusOnMount : asked) headingRef.current?.focus();
   }, [chapter, step, onNarrationStep, focusOnMount]);
 
   function onKeyDown(event: KeyboardEvent<HTMLElement>) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || isTyping(event.target)) return;
     if (event.key === 'ArrowRight' && !last) {
       event.preventDefault();
-      onStepChange(index + 1);
+      move(index + 1);
     } else if (event.key === 'ArrowLeft' && index > 0) {
       event.preventDefault();
-      onStepChange(index - 1);
+      move(index - 1);
     }
   }
 
@@ -75,7 +92,7 @@ export function ChapterView(props: ChapterViewProps) {
           {done ? <span className="ll-badge is-done"> Done</span> : null}
         </p>
         <h2 id={`${id}-title`}>{chapter.title}</h2>
-        <p className="ll-summary">{chapter.summary}</p>
+        {docked ? null : <p className="ll-summary">{chapter.summary}</p>}
         {scenario ? (
           <p className="ll-scenario">
             Scenario: <strong>{scenario.title}</strong>
@@ -98,8 +115,13 @@ export function ChapterView(props: ChapterViewProps) {
             <a href={step.view.fragment}>{step.view.label}</a>
           </p>
         ) : null}
-        {request ? (
+        {request && !docked ? (
           <p className="ll-open">
+            {onDock ? (
+              <button type="button" className="ll-primary" onClick={onDock}>
+                Read beside the lab
+              </button>
+            ) : null}{' '}
             <button type="button" onClick={() => onOpenScenario(request)}>
               Open in the lab {positionLabel(request)}
             </button>
@@ -121,7 +143,7 @@ export function ChapterView(props: ChapterViewProps) {
       </section>
 
       <nav className="ll-step-nav" aria-label="Chapter steps">
-        <button type="button" onClick={() => onStepChange(index - 1)} disabled={index === 0}>
+        <button type="button" onClick={() => move(index - 1)} disabled={index === 0}>
           ← Back
         </button>
         {last ? (
@@ -129,11 +151,11 @@ export function ChapterView(props: ChapterViewProps) {
             {done ? (nextChapterTitle ? `Next: ${nextChapterTitle}` : 'Chapter done') : nextChapterTitle ? `Finish chapter, then: ${nextChapterTitle}` : 'Finish the lesson'}
           </button>
         ) : (
-          <button type="button" className="ll-primary" onClick={() => onStepChange(index + 1)}>
+          <button type="button" className="ll-primary" onClick={() => move(index + 1)}>
             Continue →
           </button>
         )}
-        <span className="ll-hint">Tip: ← and → also step through the chapter.</span>
+        <span className="ll-hint">{docked ? 'Continue plays this step in the lab. ← and → here step the tour.' : 'Tip: ← and → also step through the chapter.'}</span>
       </nav>
     </article>
   );

@@ -42,6 +42,8 @@ export interface LessonHubProps {
    */
   linked?: LessonTarget | null;
   onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  /** Reads the current chapter on in the docked tour beside the lab. */
+  onDock?: () => void;
 }
 
 interface Place {
@@ -59,7 +61,7 @@ function initialPlace(initialTab: LessonTab | undefined, linked: LessonTarget | 
   return { tab: initialTab ?? 'chapters' };
 }
 
-export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, linked, onNarrationStep }: LessonHubProps) {
+export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, linked, onNarrationStep, onDock }: LessonHubProps) {
   const [place, setPlace] = useState<Place>(() => initialPlace(initialTab, linked));
   const tabRefs = useRef(new Map<LessonTab, HTMLButtonElement>());
   const id = useId();
@@ -122,6 +124,7 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
             chapterId={place.chapterId}
             onChapterChange={(chapterId) => setPlace({ tab: 'chapters', chapterId })}
             onNarrationStep={onNarrationStep}
+            onDock={onDock}
           />
         ) : null}
         {place.tab === 'quiz' ? <QuizView runTrace={runTrace} onOpenChapter={openChapter} progressStore={progressStore} questionId={place.questionId} /> : null}
@@ -137,7 +140,7 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
       </footer>
     );
     return { bar, notice, otherPanels, footer, openChapter };
-  }, [place, id, progressStore, runTrace, onOpenScenario, onNarrationStep]);
+  }, [place, id, progressStore, runTrace, onOpenScenario, onNarrationStep, onDock]);
 
   return (
     <div className="ll-lesson ll-hub">

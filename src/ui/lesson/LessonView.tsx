@@ -19,9 +19,11 @@ export interface LessonViewProps {
   chapterId?: string;
   onChapterChange?: (chapterId: string) => void;
   onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  /** Reads the current chapter on in the docked tour beside the lab. */
+  onDock?: () => void;
 }
 
-export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId, onChapterChange, onNarrationStep }: LessonViewProps) {
+export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId, onChapterChange, onNarrationStep, onDock }: LessonViewProps) {
   const { state, store } = useLessonProgress(progressStore);
   const progress = state.progress;
   const [ownChapter, setOwnChapter] = useState<string>(() => progress.currentChapter ?? CHAPTERS[0]!.id);
@@ -54,6 +56,15 @@ export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId,
         onOpenScenario={onOpenScenario}
         onPredicted={(generatorId, correct) => store.recordPrediction(generatorId, correct)}
         onNarrationStep={onNarrationStep}
+        onDock={
+          onDock
+            ? () => {
+                // The tour opens at the chapter read here, at the step read here.
+                store.setChapterStep(chapter.id, progress.chapters[chapter.id]?.step ?? 0);
+                onDock();
+              }
+            : undefined
+        }
         nextChapterTitle={next?.title}
         focusOnMount={focusNext.current}
       />
