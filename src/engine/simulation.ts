@@ -324,7 +324,7 @@ export class Simulation {
       return at >= from && at < to;
     });
     if (expired.length === 0) return '';
-    return ` ${expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ')}: the run is an orphan until someone reclaims it.`;
+    return ` ${expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ')}: the row still says running under its old owner, so only a claim that looks for expired leases takes it back; one that reads only pending runs never does.`;
   }
 
   private async fault(kind: 'pause' | 'resume' | 'crash', id: WorkerId, token: string, tokenIndex: number, actor: Actor, timed = false): Promise<void> {
