@@ -88,13 +88,13 @@ describe('npm run sim -- check --db URL', () => {
     expect(onServer.code).toBe(1);
     const report = JSON.parse(onServer.stdout) as Report & { claim: { summary: string } };
     expect(report.claim.summary).toMatch(/after a wait it does what the server does/);
-    expect(report.groups.map((group) => group.key)).toContain('duplicate-execution:123 split-ownership:123');
+    expect(report.groups.map((group) => group.key)).toContain('double-claim:123 duplicate-execution:123 split-ownership:123');
     // Its witness, replayed step by step on the server: B's claim waited, then took run 123 from A.
-    const witness = report.groups.find((group) => group.key === 'duplicate-execution:123 split-ownership:123')!.witness;
+    const witness = report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')!.witness;
     const replayed = await sim('run', 'race', '--claim', file, '--db', url, '--schedule', witness.join(','), '--json');
     expect(replayed.code).toBe(0);
     const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[] };
-    expect(trace.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['duplicate-execution', 'split-ownership']);
+    expect(trace.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['double-claim', 'duplicate-execution', 'split-ownership']);
   });
 
   it('the text report names the server, one connection per worker', { timeout: 300_000 }, async () => {

@@ -117,7 +117,7 @@ describe('npm run sim -- check', () => {
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report & { claim: { summary: string } };
     expect(report.claim.summary).toMatch(/re-checks the row it waited for against what its finder found before waiting/);
-    expect(report.groups.find((group) => group.key === 'duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
+    expect(report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
     // The schedule of the corpus's scene: A claims, B waits, A commits, B resumes.
     const replayed = sim('run', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
     expect(replayed.code).toBe(0);
