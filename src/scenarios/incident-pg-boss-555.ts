@@ -7,11 +7,11 @@ export const incidentPgBoss555 = defineScenario({
   summary:
     "A's job outlives pg-boss's 15-minute expiry; touching it does not move the expiry. B starts the retry\nwhile A still runs, and A's writes still land: pg-boss's guard checks only that the job is active.",
   leaseSeconds: 15 * 60,
-  heartbeatSeconds: 300,
-  workSteps: 3,
+  heartbeatSeconds: 600,
+  workSteps: 2,
   defaultStrategy: 'pg-boss',
   defaultFencing: false,
-  script: ['A', 'A', 'A', '+600', 'A', 'A', '+301', 'B', 'B', 'B', 'A', 'A', 'A', 'B', 'B', 'B'],
+  script: ['A', 'A', 'A', '+600', 'A', '+301', 'B', 'B', 'B', 'A', 'A', 'B', 'B'],
   concepts: ['lease', 'fencing'],
   incident: {
     queue: 'pg-boss',
