@@ -32,7 +32,7 @@ export const oban = {
   queue: {
     name: 'Oban',
     source: 'oban-bg/oban@2939e3134d0812195fbfcfe9a8e8d4bbd30bb23b',
-    files: ['lib/oban/engines/basic.ex', 'lib/oban/plugins/lifeline.ex'],
+    files: ['lib/oban/engines/basic.ex', 'lib/oban/lifeline.ex'],
     ownershipEnds: 'A rescue on a timer: the Lifeline plugin puts an executing job whose attempted_at is older than rescue_after (60 minutes by default) back to available, purely on time.',
     heartbeat: 'None in open-source Oban: nothing renews a job while it runs.',
     completionGuard: 'The id only: complete_job sets state completed where the id matches, with no check of state, node or attempt.',

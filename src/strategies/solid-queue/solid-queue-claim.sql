@@ -4,8 +4,8 @@
 -- executions: status running with lease_owner is the claimed execution, and each claim's
 -- lease_generation is that claimed execution's identity. A claim lasts while its process heartbeats:
 -- the supervisor prunes a process whose heartbeat is older than process_alive_threshold (5 minutes)
--- and releases its claims (app/models/solid_queue/process/prunable.rb). The lab folds that pruning into
--- this claim: lease_expires_at is the last heartbeat + the threshold ($2 seconds).
+-- and fails its claims (app/models/solid_queue/process/prunable.rb). The lab folds the end of a pruned
+-- claim into the next claim of the run: lease_expires_at is the last heartbeat + the threshold ($2 seconds).
 WITH ready AS (
   SELECT run_id AS picked
   FROM runs
