@@ -56,7 +56,14 @@ function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string
 function list(args: string[]): number {
   const { values } = options(args, { json: { type: 'boolean' } });
   if (values.json) {
-    const out = SCENARIOS.map((s) => ({ id: s.id, title: s.title, workers: s.workers.map((w) => w.id), strategies: STRATEGIES }));
+    const out = SCENARIOS.map((s) => ({
+      id: s.id,
+      title: s.title,
+      workers: s.workers.map((w) => w.id),
+      strategies: STRATEGIES,
+      // A replayed incident: where it was reported, the anomaly its script reaches, and the setting that fixes it.
+      ...(s.incident ? { incident: { queue: s.incident.queue, source: s.incident.source, url: s.incident.url, anomaly: s.incident.anomaly, fix: s.incident.fix } } : {}),
+    }));
     console.log(JSON.stringify(out, null, 2));
     return 0;
   }

@@ -2,14 +2,17 @@
  * The concept table: each idea, the SQL in this lab that implements it, Temporal's equivalent, and how
  * production Postgres queues do it (facts from RESEARCH.md, with their sources).
  */
-import { BUILT_IN_STRATEGIES } from '../strategies';
+import { BUILT_IN_STRATEGIES, type StrategyDefinition } from '../strategies';
 import type { ConceptRow } from './types';
 
-/** Every built-in claim's statements: the atomic claims, then the two-step claims from compare-and-set back to the naive pair. */
+/** The lab's own claims (not the production queues', which the queue strategies bring). */
+const LAB_CLAIMS: readonly StrategyDefinition[] = BUILT_IN_STRATEGIES.filter((d: StrategyDefinition) => d.queue === undefined);
+
+/** Every lab claim's statements: the atomic claims, then the two-step claims from compare-and-set back to the naive pair. */
 const CLAIM_STATEMENT_IDS: string[] = [
   ...new Set([
-    ...BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'one-statement' ? [d.claim.claim.id] : [])),
-    ...BUILT_IN_STRATEGIES.toReversed().flatMap((d) => (d.claim.shape === 'select-then-update' ? [d.claim.update.id, d.claim.select.id] : [])),
+    ...LAB_CLAIMS.flatMap((d) => (d.claim.shape === 'one-statement' ? [d.claim.claim.id] : [])),
+    ...LAB_CLAIMS.toReversed().flatMap((d) => (d.claim.shape === 'select-then-update' ? [d.claim.update.id, d.claim.select.id] : [])),
   ]),
 ];
 

@@ -17,7 +17,7 @@ import { threeWorkers } from '../scenarios/three-workers';
 import { clockLabel } from '../sim/clock';
 import { pick, seededRandom } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
-import { STRATEGY_IDS, strategyDefinition } from '../strategies';
+import { LAB_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
 import type { Choice, PredictGenerator, PredictInstance } from './types';
 
@@ -84,7 +84,7 @@ function generator(id: string, title: string, chapterId: string, base: Scenario,
   };
 }
 
-const RACE_STRATEGIES: Strategy[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).raceQuestion);
+const RACE_STRATEGIES: Strategy[] = LAB_STRATEGY_IDS.filter((id) => strategyDefinition(id).raceQuestion);
 
 const inWords = (strategy: Strategy) => strategyDefinition(strategy).inWords;
 
@@ -133,7 +133,7 @@ export const claimRace = generator('claim-race', 'Two workers poll at once', 'ra
 });
 
 /** The claims with a locking clause, in the question's order: the one that waits, the one that fails, the one that skips. */
-const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flatMap((when) => STRATEGY_IDS.filter((id) => strategyDefinition(id).lock?.whenLocked === when));
+const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flatMap((when) => LAB_STRATEGY_IDS.filter((id) => strategyDefinition(id).lock?.whenLocked === when));
 const lockClause = (strategy: Strategy) => strategyDefinition(strategy).lock!.clause;
 
 /** One worker holds the row lock; what does the other's claim do? */

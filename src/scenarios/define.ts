@@ -3,6 +3,8 @@ import type { Scenario } from '../sim/types';
 
 /** What every scenario must say; everything else has a default (see SCENARIO_DEFAULTS). */
 type Stated = 'id' | 'title' | 'summary' | 'script' | 'concepts';
+/** Fields a scenario has only when it says so. */
+type Optional = 'summaries' | 'incident';
 
 export type ScenarioDraft = Pick<Scenario, Stated> & Partial<Omit<Scenario, Stated>>;
 
@@ -10,7 +12,7 @@ export type ScenarioDraft = Pick<Scenario, Stated> & Partial<Omit<Scenario, Stat
  * The lab's usual setup: workers A and B, one pending run 123 at lease generation 17, the atomic claim with
  * fencing, a 60 s lease, no heartbeat, two model calls of 40 cents, three claim attempts, no faults.
  */
-const SCENARIO_DEFAULTS: Omit<Scenario, Stated | 'summaries'> = {
+const SCENARIO_DEFAULTS: Omit<Scenario, Stated | Optional> = {
   workers: [{ id: 'A' }, { id: 'B' }],
   runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
   defaultStrategy: 'skip-locked',
@@ -48,6 +50,7 @@ export function defineScenario(draft: ScenarioDraft): Scenario {
     faults: filled.faults,
     script: filled.script,
     concepts: filled.concepts,
+    ...(filled.incident === undefined ? {} : { incident: filled.incident }),
   };
   const problem = scenarioProblem(scenario);
   if (problem) throw new ScheduleError(`scenario "${scenario.id}": ${problem}`);
@@ -155,6 +158,10 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
       say('script', `step ${index + 1} (${text}): ${why}`);
       break;
     }
+  }
+  const incident = scenario.incident;
+  if (incident && (scenario.defaultStrategy !== incident.queue || scenario.defaultFencing)) {
+    say('incident', `an incident opens under its queue's own guard: strategy ${incident.queue}, fencing off`);
   }
   return problems;
 }

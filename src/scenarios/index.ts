@@ -4,14 +4,24 @@ import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
 import { heartbeat } from './heartbeat';
+import { incidentGraphile169 } from './incident-graphile-169';
+import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
+import { incidentPgBoss555 } from './incident-pg-boss-555';
+import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
 import { pausedWorker } from './paused-worker';
 import { race } from './race';
 import { stuckHeartbeat } from './stuck-heartbeat';
 import { threeWorkers } from './three-workers';
 
-/** Every scenario, in the order the lesson meets them. */
-export const SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, crashOrphan, heartbeat, stuckHeartbeat, pausedWorker, cancelDurable, cancelKill];
+/** The lesson's scenarios, in the order the lesson meets them. */
+export const LESSON_SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, crashOrphan, heartbeat, stuckHeartbeat, pausedWorker, cancelDurable, cancelKill];
+
+/** Production queues' public incidents, replayed (each has its `incident`). */
+export const INCIDENT_SCENARIOS: readonly Scenario[] = [incidentGraphile169, incidentObanHexpm1825, incidentPgBoss555, incidentSolidQueue589];
+
+/** Every scenario: the lesson's, then the incidents. */
+export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...INCIDENT_SCENARIOS];
 
 /** A built-in scenario, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {

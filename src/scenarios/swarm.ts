@@ -10,7 +10,8 @@
  * scenario; a seed names a scenario for one version of the lab.)
  */
 import { pick, seededRandom } from '../sim/random';
-import { type Fault, type RunSeed, type Scenario, STRATEGIES, type WorkerSpec } from '../sim/types';
+import type { Fault, RunSeed, Scenario, WorkerSpec } from '../sim/types';
+import { LAB_STRATEGY_IDS } from '../strategies';
 import { defineScenario } from './define';
 
 /** The largest seed: the generator's state is 32 bits. */
@@ -38,7 +39,8 @@ export function swarmScenario(seed: number): Scenario {
   const maxClaimAttempts = draw.between(1, 3);
   const costPerCallCents = draw.pick(COST_PER_CALL_CENTS);
   const faults = Array.from({ length: draw.between(0, 2) }, () => drawFault(draw, workers));
-  const strategy = draw.pick(STRATEGIES);
+  // The lab's five claims; the production queues' strategies have their own ground truth (graph-queues).
+  const strategy = draw.pick(LAB_STRATEGY_IDS);
   const fencing = draw.chance(0.5);
   const script = drawScript(draw, workers, runs, leaseSeconds);
   return defineScenario({

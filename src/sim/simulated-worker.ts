@@ -261,14 +261,18 @@ export function interpretOutcome(
   const stale = staleWrite ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.` : '';
   switch (action) {
     case 'heartbeat': {
+      const expires = secondsOf(first.lease_expires_at as string | null);
+      // Some queues' heartbeats (or their lack of one) leave the run's expiry where it was.
+      const renewed = runBefore === undefined || expires !== secondsOf(runBefore.lease_expires_at);
       worker = {
         ...worker,
         lastHeartbeatSeconds: clockSeconds,
-        leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
+        leaseExpiresAtSeconds: expires,
         cancelSeen: worker.cancelSeen || first.cancel_requested === true,
       };
       const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
-      return { worker, verdict: 'ok', note: `${id} renewed its lease on run ${run}.${cancel}${stale}`, staleWrite };
+      const what = renewed ? `${id} renewed its lease on run ${run}.` : `${id}'s heartbeat left run ${run}'s lease where it was: this strategy's heartbeat does not move the expiry.`;
+      return { worker, verdict: 'ok', note: `${what}${cancel}${stale}`, staleWrite };
     }
     case 'work': {
       worker = { ...worker, workDone: worker.workDone + 1, cancelSeen: worker.cancelSeen || first.cancel_requested === true };

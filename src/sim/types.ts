@@ -62,6 +62,30 @@ export interface Scenario {
   script: string[];
   /** Concepts this scenario teaches, for the lesson's links. */
   concepts: string[];
+  /** A production queue's public incident, replayed: absent for the lesson's own scenarios. */
+  incident?: Incident;
+}
+
+/**
+ * A public bug report replayed as a scenario: the scenario opens under the queue's strategy with its own
+ * guard (fencing off), where its script reaches `anomaly`; `fix` is the contrasting setting, which must not.
+ */
+export interface Incident {
+  /** The queue it happened under (one of the production queue strategies). */
+  queue: Strategy;
+  /** owner/repo#number (an issue) or owner/repo PR #number. */
+  source: string;
+  url: string;
+  /** What its users saw, in one or two sentences. */
+  whatUsersSaw: string;
+  /** The root cause in the lesson's words (claim, lease, heartbeat, fencing, cancellation, limits). */
+  rootCause: string;
+  /** What the lab leaves out of the report, or plays differently, and why the outcome is the same. */
+  inTheLab: string;
+  /** The anomaly its script reaches under the queue's own guard. */
+  anomaly: AnomalyKind;
+  /** The contrasting setting: the queue's own fix where it has one, else the lab's. */
+  fix: { strategy: Strategy; fencing: boolean; inWords: string };
 }
 
 export interface Settings {

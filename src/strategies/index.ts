@@ -6,16 +6,28 @@
  */
 import { cas } from './cas/definition';
 import { forUpdate } from './for-update/definition';
+import { graphileWorker } from './graphile-worker/definition';
 import { naive } from './naive/definition';
 import { nowait } from './nowait/definition';
+import { oban } from './oban/definition';
+import { pgBoss } from './pg-boss/definition';
+import { procrastinate } from './procrastinate/definition';
+import { river } from './river/definition';
+import { solidQueue } from './solid-queue/definition';
 import { SQL_IDS, type SqlId } from '../sql/registry';
 import { CANCEL_REQUEST, COMMIT } from './shared';
 import { sharedText } from './statement';
 import { skipLocked } from './skip-locked/definition';
 import type { ClaimShape, LabStatement, StatementText, StrategyDefinition } from './types';
 
-/** In the picker's order. */
-export const BUILT_IN_STRATEGIES = [naive, cas, skipLocked, forUpdate, nowait] as const satisfies readonly StrategyDefinition[];
+/** The lab's own claims, in the picker's order. */
+const LAB_STRATEGIES = [naive, cas, skipLocked, forUpdate, nowait] as const satisfies readonly StrategyDefinition[];
+
+/** Production queues' claims, written in the lab's SQL on its runs table (each definition cites the code it follows). */
+const QUEUE_STRATEGIES = [graphileWorker, pgBoss, river, oban, solidQueue, procrastinate] as const satisfies readonly StrategyDefinition[];
+
+/** In the picker's order: the lab's own, then the production queues. */
+export const BUILT_IN_STRATEGIES = [...LAB_STRATEGIES, ...QUEUE_STRATEGIES] as const satisfies readonly StrategyDefinition[];
 
 type BuiltIn = (typeof BUILT_IN_STRATEGIES)[number];
 
@@ -25,6 +37,12 @@ export type StrategyId = BuiltIn['id'];
 export type SelectThenUpdateAction = Extract<BuiltIn['claim'], { shape: 'select-then-update' }>['action'];
 
 export const STRATEGY_IDS: readonly StrategyId[] = BUILT_IN_STRATEGIES.map((definition) => definition.id);
+
+/** The lab's own claims: what the lessons, the quiz and the challenges teach with. */
+export const LAB_STRATEGY_IDS: readonly StrategyId[] = LAB_STRATEGIES.map((definition) => definition.id);
+
+/** The production queues' claims (each definition has its `queue` facts). */
+export const QUEUE_STRATEGY_IDS: readonly StrategyId[] = QUEUE_STRATEGIES.map((definition) => definition.id);
 
 export const STRATEGY_LABELS = Object.fromEntries(BUILT_IN_STRATEGIES.map((definition) => [definition.id, definition.label])) as Record<StrategyId, string>;
 
@@ -38,8 +56,8 @@ export function strategyDefinition(id: StrategyId): StrategyDefinition {
   return BY_ID.get(id)!;
 }
 
-/** The ids of the strategies whose claim is one statement inside a transaction (the atomic claims). */
-export const ATOMIC_STRATEGY_IDS: readonly StrategyId[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).claim.shape === 'one-statement');
+/** The ids of the lab's own strategies whose claim is one statement inside a transaction (the atomic claims). */
+export const ATOMIC_STRATEGY_IDS: readonly StrategyId[] = LAB_STRATEGY_IDS.filter((id) => strategyDefinition(id).claim.shape === 'one-statement');
 
 const SELECT_THEN_UPDATE = new Map(
   BUILT_IN_STRATEGIES.flatMap((definition) => (definition.claim.shape === 'select-then-update' ? [[definition.claim.action, definition.claim] as const] : [])),

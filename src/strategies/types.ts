@@ -113,6 +113,32 @@ export interface StrategyDefinition {
   work: FencedPair;
   complete: FencedPair;
   cancelAck: FencedPair;
+  /** For a production queue's claim: what the lab follows and what it leaves out (see src/strategies/<queue>/definition.ts). */
+  queue?: QueueFacts;
+}
+
+/**
+ * What a production queue's strategy stands for: the queue, the public code it follows, and in the lab's
+ * words how ownership ends, whether anything renews it, what its completion write checks, and what the
+ * fencing switch changes for it. Every sentence must hold for that queue's code at `source`.
+ */
+export interface QueueFacts {
+  /** The queue's name as its users write it. */
+  name: string;
+  /** owner/repo@commit of the code the lab's SQL follows. */
+  source: string;
+  /** The files at that commit the lab's statements follow. */
+  files: readonly string[];
+  /** How a worker's ownership of a run ends. */
+  ownershipEnds: string;
+  /** What renews ownership, if anything. */
+  heartbeat: string;
+  /** What its completion write checks: the lab's unfenced writes use exactly this guard. */
+  completionGuard: string;
+  /** What the fencing switch changes for this queue. */
+  fencingSwitch: string;
+  /** Where the lab's statements differ from the queue's, and why that does not change what the lab shows. */
+  inTheLab: string;
 }
 
 /**

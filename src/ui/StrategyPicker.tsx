@@ -1,7 +1,16 @@
-import { STRATEGIES, STRATEGY_LABELS, type Strategy } from '../sim/types';
+import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS } from '../strategies';
+import { STRATEGY_LABELS, type Strategy } from '../sim/types';
 import { useLab } from '../store/react';
 import { YOUR_SQL_LABEL } from '../store/your-sql';
 import { YOUR_SQL_STRATEGY } from '../store/your-sql-link';
+
+function options(ids: readonly Strategy[]) {
+  return ids.map((s) => (
+    <option key={s} value={s}>
+      {STRATEGY_LABELS[s]}
+    </option>
+  ));
+}
 
 export function StrategyPicker() {
   const strategy = useLab((s) => s.settings.strategy);
@@ -20,12 +29,11 @@ export function StrategyPicker() {
           else void chooseStrategy(e.target.value as Strategy);
         }}
       >
-        {STRATEGIES.map((s) => (
-          <option key={s} value={s}>
-            {STRATEGY_LABELS[s]}
-          </option>
-        ))}
-        <option value={YOUR_SQL_STRATEGY}>{YOUR_SQL_LABEL}…</option>
+        <optgroup label="The lab's claims">{options(LAB_STRATEGY_IDS)}</optgroup>
+        <optgroup label="Production queues">{options(QUEUE_STRATEGY_IDS)}</optgroup>
+        <optgroup label="Your own">
+          <option value={YOUR_SQL_STRATEGY}>{YOUR_SQL_LABEL}…</option>
+        </optgroup>
       </select>
     </div>
   );

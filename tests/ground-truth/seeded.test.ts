@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ExploredSchedule, seededSchedules } from '../../src/engine/enumerate';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
-import { STRATEGIES } from '../../src/sim/types';
+import { LAB_STRATEGY_IDS as STRATEGIES } from '../../src/strategies';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 import { FULL_RUN_ONLY } from './state-graph';
 

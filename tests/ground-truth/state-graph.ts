@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findScenario } from '../../src/scenarios';
-import { type Settings, STRATEGIES, type Strategy } from '../../src/sim/types';
+import type { Settings, Strategy } from '../../src/sim/types';
+import { LAB_STRATEGY_IDS } from '../../src/strategies';
 import { compareStateGraph, type Databases, describeDivergences, fencingInNpmTest, openDatabases, summary } from './differential';
 
 /** A busy machine can make the largest graph take minutes. */
@@ -28,21 +29,39 @@ export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['heartbeat', 'stuck-h
 const ONE_FENCING_IN_NPM_TEST: ReadonlySet<string> = new Set(['crash-orphan']);
 const FULL = process.env.GROUND_TRUTH === 'full';
 
-export function everyState(id: string, strategies: readonly Strategy[] = STRATEGIES): void {
+export interface EveryStateOptions {
+  /**
+   * Names the set of strategies when it is not the lab's own (the production queues: graph-queues.test.ts),
+   * so that its database and its test names differ from the lab's for the same scenario.
+   */
+  group?: string;
+  /** npm test plays only this fencing setting (the full ground truth plays both). */
+  npmTestFencing?: boolean;
+}
+
+export function everyState(id: string, strategies: readonly Strategy[] = LAB_STRATEGY_IDS, { group, npmTestFencing }: EveryStateOptions = {}): void {
   const scenario = findScenario(id);
   const cases = strategies.flatMap((strategy) => [false, true].map((fencing) => ({ strategy, fencing })));
   const oneFencing = ({ strategy, fencing }: Settings) => fencing === fencingInNpmTest(strategy);
-  const inThisRun = FULL ? cases : FULL_RUN_ONLY.has(id) ? [] : ONE_FENCING_IN_NPM_TEST.has(id) ? cases.filter(oneFencing) : cases;
+  const inNpmTest = FULL_RUN_ONLY.has(id)
+    ? []
+    : npmTestFencing !== undefined
+      ? cases.filter((c) => c.fencing === npmTestFencing)
+      : ONE_FENCING_IN_NPM_TEST.has(id)
+        ? cases.filter(oneFencing)
+        : cases;
+  const inThisRun = FULL ? cases : inNpmTest;
   const leftOut = cases.filter((c) => !inThisRun.includes(c));
 
-  describe(`every step from every state of ${id} agrees on PGlite and PostgreSQL`, () => {
+  const of = group === undefined ? id : `${id} under the ${group}`;
+  describe(`every step from every state of ${of} agrees on PGlite and PostgreSQL`, () => {
     for (const { strategy, fencing } of leftOut) it.skip(`${strategy}, fencing ${fencing}: in npm run test:ground-truth:full`, () => {});
     // Nothing to play: no databases to start.
     if (inThisRun.length === 0) return;
     let dbs: Databases;
 
     beforeAll(async () => {
-      dbs = await openDatabases(`graph_${id.replace(/-/g, '_')}`);
+      dbs = await openDatabases(`graph_${group === undefined ? '' : `${group.replace(/\W+/g, '_')}_`}${id.replace(/-/g, '_')}`);
     });
 
     afterAll(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineScenario } from '../../src/scenarios/define';
-import { SCENARIOS } from '../../src/scenarios';
+import { LESSON_SCENARIOS } from '../../src/scenarios';
 import type { Scenario } from '../../src/sim/types';
 
 /**
@@ -212,8 +212,8 @@ const BEFORE_DEFAULTS: Scenario[] = [
 
 describe('defineScenario', () => {
   it('builds every scenario exactly as it was written out in full, field order included', () => {
-    expect(SCENARIOS.map((scenario) => scenario.id)).toEqual(BEFORE_DEFAULTS.map((scenario) => scenario.id));
-    for (const [index, scenario] of SCENARIOS.entries()) {
+    expect(LESSON_SCENARIOS.map((scenario) => scenario.id)).toEqual(BEFORE_DEFAULTS.map((scenario) => scenario.id));
+    for (const [index, scenario] of LESSON_SCENARIOS.entries()) {
       expect(scenario, scenario.id).toStrictEqual(BEFORE_DEFAULTS[index]);
       // Byte for byte: traces and permalinks serialise scenarios' data, so even the key order stays.
       expect(JSON.stringify(scenario), scenario.id).toBe(JSON.stringify(BEFORE_DEFAULTS[index]));

@@ -17,6 +17,7 @@ import {
   CANCEL_REQUEST,
   CLAIM_ACTIONS,
   PAGE_STATEMENTS,
+  QUEUE_STRATEGY_IDS,
   STRATEGY_TEXTS,
   workerStatements,
 } from '../../src/strategies';
@@ -99,8 +100,11 @@ describe('each built-in strategy', () => {
       for (const { role, fenced, statement } of statementsByRole(definition)) {
         const where = `${definition.id} ${role}${fenced ? '' : ' (unfenced)'}: ${statement.id}`;
         const contract: readonly ParamName[] = roleParams(role, fenced);
-        expect(statement.params, where).toEqual(contract);
-        expect(parametersUsed(statement.text), where).toEqual(contract.map((_, i) => i + 1));
+        // A production queue's write may check less than the lab's (pg-boss's touch names no worker): its
+        // parameters are then some of the role's, in the role's order. The lab's own take all of them.
+        const taken = QUEUE_STRATEGY_IDS.includes(definition.id) ? contract.filter((name) => statement.params.includes(name)) : contract;
+        expect(statement.params, where).toEqual(taken);
+        expect(parametersUsed(statement.text), where).toEqual(taken.map((_, i) => i + 1));
         expect(columnsReturned(statement.text), where).toEqual(ROLE_CONTRACTS[role].returning);
       }
     }

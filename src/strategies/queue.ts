@@ -1,0 +1,27 @@
+/**
+ * Builders shared by the production queues' strategies (src/strategies/<queue>/). Each queue's unfenced
+ * writes carry that queue's own guard; its fenced writes are the lab's generation fence (shared.ts), so
+ * the fencing switch reads "the queue's guard" against "the lab's fence" unless a definition says otherwise.
+ */
+import { mayWait, neverWaits, strategyText } from './statement';
+import type { LabStatement, ParamName, StatementText } from './types';
+
+const RECHECK_ROW = { kind: 'recheck-row' } as const;
+
+/** A queue's one-statement claim (every queue here claims with FOR UPDATE SKIP LOCKED, which never waits). */
+export function queueClaim(folder: string, id: string, raw: string): LabStatement {
+  return neverWaits(strategyText(folder, id, raw), ['worker', 'leaseSeconds']);
+}
+
+/** A write on the one row its $1 names, probed with `probe`; after a wait it re-checks that row. */
+export function queueWrite(text: StatementText, params: readonly ParamName[], probe: StatementText): LabStatement {
+  return mayWait(text, params, probe, RECHECK_ROW);
+}
+
+/** The heartbeat of a queue that has none: a plain read of the run (fenced: only while the generation is the claim's). */
+export function noHeartbeat(folder: string, prefix: string, raw: string, rawFenced: string) {
+  return {
+    unfenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat`, raw), ['run']),
+    fenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat-fenced`, rawFenced), ['run', 'generation']),
+  };
+}

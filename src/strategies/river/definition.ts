@@ -1,0 +1,36 @@
+/**
+ * River (riverqueue/river@fdf6cdf): a skip-locked claim, a rescuer for jobs running longer than
+ * RescueStuckJobsAfter, no heartbeat, and a completion guarded by state = 'running' only. Fencing off
+ * plays River's own guard; fencing on puts the lab's generation fence on the owner's writes instead.
+ */
+import { SHARED_WRITES } from '../shared';
+import { noHeartbeat, queueClaim } from '../queue';
+import type { StrategyDefinition } from '../types';
+import claim from './river-claim.sql?raw';
+import heartbeat from './river-no-heartbeat.sql?raw';
+import heartbeatFenced from './river-no-heartbeat-fenced.sql?raw';
+
+export const river = {
+  id: 'river',
+  label: 'River: rescuer after a running time, no heartbeat, complete if running',
+  inWords: "River's claim (skip-locked, a rescue after a running time, completion if still running)",
+  lock: { clause: 'FOR UPDATE SKIP LOCKED', whenLocked: 'skips' },
+  raceQuestion: false,
+  claim: { shape: 'one-statement', claim: queueClaim('river', 'river-claim', claim) },
+  heartbeat: noHeartbeat('river', 'river', heartbeat, heartbeatFenced),
+  // River's completion checks state = 'running' and nothing else: the lab's own unfenced writes check exactly that.
+  work: SHARED_WRITES.work,
+  complete: SHARED_WRITES.complete,
+  cancelAck: SHARED_WRITES.cancelAck,
+  queue: {
+    name: 'River',
+    source: 'riverqueue/river@fdf6cdf12567a5b70c003f5ff850273f09e7efcf',
+    files: ['riverdriver/riverpgxv5/internal/dbsqlc/river_job.sql'],
+    ownershipEnds: 'A rescuer on a timer: it finds running jobs whose attempted_at is older than RescueStuckJobsAfter (1 hour by default) and makes them retryable (or discards them once out of attempts).',
+    heartbeat: 'None: nothing renews a running job (issue #682 asks for one).',
+    completionGuard: "state = 'running' only (JobSetStateIfRunningMany): the attempt is passed but not compared, so a rescued job's first worker still completes it while it is running again.",
+    fencingSwitch: "Off: River's own guard, state = 'running'. On: the lab's generation fence on progress, completion and cancel, which River does not have.",
+    inTheLab:
+      "RescueStuckJobsAfter is the scenario's lease; the rescuer and the retry are folded into the claim, so a run is claimable as soon as its attempt is older than that, with no gap in which the rescuer's write and a completion can race (issue #1302). Priorities, queues and retry backoff are not modelled.",
+  },
+} as const satisfies StrategyDefinition;

@@ -1,0 +1,6 @@
+-- River has no job heartbeat (riverqueue/river issue #682 asks for one): a running job renews nothing.
+-- The lab's worker still looks at its run when its heartbeat is due; this read changes no row and
+-- checks nothing.
+SELECT lease_expires_at, cancel_requested
+FROM runs
+WHERE run_id = $1;

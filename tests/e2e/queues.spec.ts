@@ -1,0 +1,20 @@
+/** The production queues in the lab: their group in the strategy picker, and an incident opened from a link. */
+import { QUEUE_STRATEGY_IDS, STRATEGY_LABELS } from '../../src/strategies';
+import { expect, openLab, outcome, stepToEnd, test, timeline } from './fixtures';
+
+test('the strategy picker groups the six production queues apart from the lab claims', async ({ page }) => {
+  await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0');
+  const group = page.getByLabel('Strategy').locator('optgroup[label="Production queues"] option');
+  await expect(group).toHaveText(QUEUE_STRATEGY_IDS.map((id) => STRATEGY_LABELS[id]));
+  await page.getByLabel('Strategy').selectOption('river');
+  await expect(page).toHaveURL(/strategy=river/);
+  await expect(timeline(page)).toHaveAttribute('aria-label', /River: .*fencing on/);
+});
+
+test('an incident opens under its queue with fencing off and plays to its anomaly', async ({ page }) => {
+  await openLab(page, 'scenario=incident-solid-queue-589');
+  await expect(page.getByLabel('Strategy')).toHaveValue('solid-queue');
+  await expect(outcome(page)).not.toContainText(/split ownership/i);
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/split ownership/i);
+});

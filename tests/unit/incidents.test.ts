@@ -1,0 +1,59 @@
+/**
+ * The production queues' public incidents, replayed (src/scenarios/incident-*.ts): each one's script
+ * reaches the anomaly its report describes under the queue's own guard, and its fix setting does not.
+ * The same scripts on a real PostgreSQL server: tests/ground-truth/graph-queues.test.ts.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defineScenario } from '../../src/scenarios/define';
+import { INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
+import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
+import { runScenario } from '../support/lab';
+
+const kinds = (trace: { anomalies: { kind: string }[] }) => trace.anomalies.map((a) => a.kind);
+
+describe('the incident scenarios', () => {
+  it('are at least four, each under a production queue, titled with its name, the lesson scenarios having none', () => {
+    expect(INCIDENT_SCENARIOS.length).toBeGreaterThanOrEqual(4);
+    for (const scenario of INCIDENT_SCENARIOS) {
+      const incident = scenario.incident!;
+      expect(QUEUE_STRATEGY_IDS, scenario.id).toContain(incident.queue);
+      expect(scenario.title, scenario.id).toContain(strategyDefinition(incident.queue).queue!.name);
+      expect(incident.url, scenario.id).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/(issues|pull)\/\d+$/);
+      expect(incident.url, scenario.id).toContain(incident.source.replace(/ PR #|#/, '/').split('/').slice(0, 2).join('/'));
+    }
+    for (const scenario of LESSON_SCENARIOS) expect(scenario.incident, scenario.id).toBeUndefined();
+  });
+
+  it.for(INCIDENT_SCENARIOS.map((s) => s.id))("%s: its script reaches the reported anomaly under the queue's own guard", async (id) => {
+    const scenario = INCIDENT_SCENARIOS.find((s) => s.id === id)!;
+    const trace = await runScenario(id, 'script');
+    expect(trace.settings).toMatchObject({ strategy: scenario.incident!.queue, fencing: false });
+    expect(kinds(trace)).toContain(scenario.incident!.anomaly);
+  });
+
+  it.for(INCIDENT_SCENARIOS.map((s) => s.id))('%s: its fix setting does not reach it', async (id) => {
+    const { incident } = INCIDENT_SCENARIOS.find((s) => s.id === id)!;
+    const trace = await runScenario(id, 'script', { strategy: incident!.fix.strategy, fencing: incident!.fix.fencing });
+    expect(kinds(trace)).not.toContain(incident!.anomaly);
+  });
+
+  it('refuses an incident that does not open under its own queue with fencing off', () => {
+    const draft = { id: 'x', title: 'X', summary: 'X.', script: ['A'], concepts: [], incident: INCIDENT_SCENARIOS[0]!.incident! };
+    expect(() => defineScenario({ ...draft, defaultStrategy: 'skip-locked' })).toThrow(/opens under its queue's own guard/);
+    expect(() => defineScenario({ ...draft, defaultStrategy: draft.incident.queue, defaultFencing: true })).toThrow(/fencing off/);
+  });
+
+  it('npm run sim -- list --json lists them with their source, anomaly and fix', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'list', '--json'], {
+      cwd: join(__dirname, '../..'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(0);
+    const listed = (JSON.parse(result.stdout) as { id: string; title: string; incident?: { source: string; anomaly: string } }[]).filter((s) => s.incident);
+    expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
+    for (const entry of listed) expect(entry.incident!.source, entry.id).toBe(INCIDENT_SCENARIOS.find((s) => s.id === entry.id)!.incident!.source);
+  });
+});
