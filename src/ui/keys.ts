@@ -16,6 +16,7 @@ export const KEY_HELP: readonly { keys: string; what: string }[] = [
   { keys: '←', what: 'Back one step' },
   { keys: 'R', what: 'Reset the scenario' },
   { keys: '1 – 9', what: 'Step worker A, B, C… yourself' },
+  { keys: '← → in the tour', what: 'Back / Continue the tour, while the focus is in the tour panel' },
   { keys: '?', what: 'Show or hide this help' },
   { keys: 'Tab', what: 'Move between controls; every control works with Enter or Space' },
 ];
