@@ -71,7 +71,8 @@ export const SCENARIO_LIMITS = {
   maxRuns: 8,
   maxRunId: 2_147_483_647,
   maxSeconds: 86_400,
-  maxLeaseSeconds: 3600,
+  // A day: long enough for a queue whose lock lasts hours (graphile-worker's 4-hour rule in its incident).
+  maxLeaseSeconds: 86_400,
   maxCostCents: 10_000_000,
   maxFaults: 8,
   maxScriptSteps: MAX_SCHEDULE_LENGTH,

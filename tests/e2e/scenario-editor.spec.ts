@@ -31,7 +31,7 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
   await editor.getByLabel('Workers', { exact: true }).selectOption('3');
   // A wrong field says what is wrong, under the field, and the scenario cannot be played.
   await editor.getByLabel('Lease (seconds)').fill('0');
-  await expect(editor.getByText('The lease must be a whole number of seconds from 1 to 3600, not 0.')).toBeVisible();
+  await expect(editor.getByText('The lease must be a whole number of seconds from 1 to 86400, not 0.')).toBeVisible();
   await expect(editor.getByRole('button', { name: 'Play this scenario' })).toBeDisabled();
   await editor.getByLabel('Lease (seconds)').fill('300');
   await editor.getByLabel('Workers heartbeat').uncheck();
@@ -233,7 +233,7 @@ test('the editor (a field in error) and the embedded lab have no serious accessi
   await page.getByRole('button', { name: 'Write a scenario…' }).click();
   const editor = page.getByRole('dialog', { name: 'Your scenario' });
   await editor.getByLabel('Lease (seconds)').fill('0');
-  await expect(editor.getByLabel('Lease (seconds)')).toHaveAccessibleDescription('The lease must be a whole number of seconds from 1 to 3600, not 0.');
+  await expect(editor.getByLabel('Lease (seconds)')).toHaveAccessibleDescription('The lease must be a whole number of seconds from 1 to 86400, not 0.');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     expect(await seriousViolations(page), `editor, ${colorScheme}`).toEqual([]);

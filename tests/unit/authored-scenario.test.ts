@@ -81,8 +81,8 @@ describe('a scenario spec', () => {
     ['a run id of 0', { runs: [{ runId: 0, tenant: 'a', costCents: 0 }] }, 'runs.0.runId', 'run 1: its id must be a whole number from 1 to 2147483647, not 0'],
     ['a tenant with spaces', { runs: [{ runId: 1, tenant: 'big corp', costCents: 0 }] }, 'runs.0.tenant', 'run 1: a tenant is 1 to 32 small letters'],
     ['a negative cost', { runs: [{ runId: 1, tenant: 'a', costCents: -5 }] }, 'runs.0.costCents', 'run 1: its cost must be a whole number of cents from 0'],
-    ['a lease of 0 s', { leaseSeconds: 0 }, 'leaseSeconds', 'the lease must be a whole number of seconds from 1 to 3600, not 0'],
-    ['a heartbeat of 2.5 s', { heartbeatSeconds: 2.5 }, 'heartbeatSeconds', 'the heartbeat must be a whole number of seconds from 1 to 3600, or none, not 2.5'],
+    ['a lease of 0 s', { leaseSeconds: 0 }, 'leaseSeconds', 'the lease must be a whole number of seconds from 1 to 86400, not 0'],
+    ['a heartbeat of 2.5 s', { heartbeatSeconds: 2.5 }, 'heartbeatSeconds', 'the heartbeat must be a whole number of seconds from 1 to 86400, or none, not 2.5'],
     ['a fault of a worker not there', { faults: [{ kind: 'crash', worker: 'D', atSeconds: 5 }] }, 'faults.0.worker', 'fault 1 (crash): this scenario has no worker D; its workers are A, B, C'],
     ['a pause of 0 s', { faults: [{ kind: 'pause', worker: 'A', atSeconds: 5, forSeconds: 0 }] }, 'faults.0.forSeconds', 'fault 1 (pause): it must last a whole number of seconds from 1'],
     ['a fault at a negative time', { faults: [{ kind: 'crash', worker: 'A', atSeconds: -1 }] }, 'faults.0.atSeconds', 'fault 1 (crash): its time must be a whole number of seconds from 0'],
@@ -182,7 +182,7 @@ const HOSTILE: [string, string, string][] = [
   ['a missing field', `1.${json({ ...SPEC_BODY, runs: undefined })}`, 'the runs must be a list'],
   ['100 workers', `1.${json({ ...SPEC_BODY, workers: 100 })}`, 'a scenario has 2 to 4 workers, not 100'],
   ['100 000 runs', `1.${json({ ...SPEC_BODY, runs: Array(100_000).fill(0) })}`, 'far more than any scenario needs'],
-  ['a huge number', `1.${b64(JSON.stringify(SPEC_BODY).replace('"leaseSeconds":300', '"leaseSeconds":1e400'))}`, 'the lease must be a whole number of seconds from 1 to 3600, not Infinity'],
+  ['a huge number', `1.${b64(JSON.stringify(SPEC_BODY).replace('"leaseSeconds":300', '"leaseSeconds":1e400'))}`, 'the lease must be a whole number of seconds from 1 to 86400, not Infinity'],
   ['an unknown strategy in HTML', `1.${json({ ...SPEC_BODY, strategy: '<script>alert(1)</script>' })}`, 'there is no strategy "<script>alert(1)</script>"'],
   ['a prototype key', `1.${b64(JSON.stringify(SPEC_BODY).replace('{', '{"__proto__":{"polluted":true},'))}`, ''],
   ['a fault of a worker not there', `1.${json({ ...SPEC_BODY, faults: [{ kind: 'crash', worker: 'Z', atSeconds: 1 }] })}`, 'fault 1 (crash): this scenario has no worker Z'],
@@ -223,7 +223,7 @@ describe('a hostile scenario link', () => {
     await store.getState().start(`#scenario=x&sc=1.${json({ ...SPEC_BODY, leaseSeconds: -3 })}`);
     expect(store.getState().scenarioId).toBe('race');
     expect(store.getState().schedule).toEqual(['A']);
-    expect(said(store)).toContain('the lease must be a whole number of seconds from 1 to 3600, not -3');
+    expect(said(store)).toContain('the lease must be a whole number of seconds from 1 to 86400, not -3');
     expect(said(store)).toContain('The lab opened your saved place instead.');
     expect(JSON.parse(storage.items.get(PLACE_KEY)!).scenario).toBe('race');
   });
