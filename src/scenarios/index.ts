@@ -1,4 +1,5 @@
 import type { Scenario, Settings, Strategy } from '../sim/types';
+import { strategyDefinition } from '../strategies';
 import { findAuthored } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
@@ -30,7 +31,22 @@ export function findScenario(id: string): Scenario | undefined {
 
 /** What the learner will see in this scenario under this strategy. */
 export function scenarioSummary(scenario: Scenario, strategy: Strategy): string {
-  return scenario.summaries?.[strategy] ?? scenario.summary;
+  const own = scenario.summaries?.[strategy];
+  if (own !== undefined) return own;
+  // The default summary tells the story under the lab's own claims; a production queue's claim (other than
+  // in its own incident) gets a line that names it and promises nothing the queue may not do.
+  const definition = strategyDefinition(strategy);
+  const incident = scenario.incident;
+  if (incident && incident.queue !== strategy) {
+    // The incident's story is its queue's; under another claim only its fix, or a plain line, holds.
+    const queueName = strategyDefinition(incident.queue).queue?.name ?? incident.queue;
+    if (strategy === incident.fix.strategy) return `The fix for ${incident.source}: ${incident.fix.inWords}${incident.fix.fencing ? ' (with fencing on)' : ''}.\nThe incident itself plays under ${queueName}'s claim.`;
+    return `${scenario.title}, played with ${definition.inWords} instead of ${queueName}'s.\nStep it to see which run each worker gets.`;
+  }
+  if (definition.queue && !incident) {
+    return `${scenario.title}, played with ${definition.inWords}.\nStep it to see which run each worker gets, and what ${definition.queue.name}'s completion guard lets through.`;
+  }
+  return scenario.summary;
 }
 
 /** The strategy and fencing a scenario opens with. */

@@ -10,8 +10,11 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { runSchedule } from '../../src/engine/run';
 import { SCENARIOS, scenarioSummary } from '../../src/scenarios';
-import { STRATEGIES, type Strategy, type Trace } from '../../src/sim/types';
-import { ATOMIC_STRATEGY_IDS } from '../../src/strategies';
+import type { Strategy, Trace } from '../../src/sim/types';
+import { ATOMIC_STRATEGY_IDS, LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
+
+/** The lab's own claims: the scenarios' summaries tell their stories (a queue's claim gets its own line, below). */
+const STRATEGIES: readonly Strategy[] = LAB_STRATEGY_IDS;
 
 const ATOMIC: readonly Strategy[] = ATOMIC_STRATEGY_IDS;
 const SELECT_THEN_UPDATE: readonly Strategy[] = STRATEGIES.filter((id) => !ATOMIC.includes(id));
@@ -29,8 +32,32 @@ const VOCABULARY: { names: RegExp; what: string; strategies: readonly Strategy[]
   { names: /reads only pending runs/, what: 'a claim that reads only pending runs', strategies: SELECT_THEN_UPDATE },
 ];
 
+/** The lesson's scenarios; an incident's summary is its queue's story (tests/unit/incidents.test.ts plays it). */
+const LESSON_SCENARIOS = SCENARIOS.filter((scenario) => !scenario.incident);
+
+describe('an incident under another claim says so, and under its fix names the fix', () => {
+  const incidents = SCENARIOS.filter((scenario) => scenario.incident);
+  it.each(incidents.map((scenario) => [scenario.id, scenario] as const))('%s', (_, scenario) => {
+    const incident = scenario.incident!;
+    expect(scenarioSummary(scenario, incident.queue)).toBe(scenario.summary);
+    // A fix that is the queue's own guard (fencing on) keeps the queue's story; a fix under another claim names itself.
+    if (incident.fix.strategy !== incident.queue) expect(scenarioSummary(scenario, incident.fix.strategy)).toContain(`The fix for ${incident.source}`);
+    const other = LAB_STRATEGY_IDS.find((id) => id !== incident.fix.strategy)!;
+    expect(scenarioSummary(scenario, other)).toMatch(/instead of .*'s\./);
+  });
+});
+
+describe("under a production queue's claim, the summary names the queue and tells none of the lab's stories", () => {
+  const cases = LESSON_SCENARIOS.flatMap((scenario) => QUEUE_STRATEGY_IDS.map((strategy) => [scenario.id, strategy] as const));
+  it.each(cases)('%s under %s', (id, strategy) => {
+    const summary = scenarioSummary(SCENARIOS.find((s) => s.id === id)!, strategy);
+    expect(summary).toContain(strategyDefinition(strategy).queue!.name);
+    for (const word of VOCABULARY.filter((w) => w.what !== 'a claim that locks its row')) expect(word.names.test(summary), `"${summary}" names ${word.what}`).toBe(false);
+  });
+});
+
 describe('each scenario names only behaviour of the claim it is shown under', () => {
-  const cases = SCENARIOS.flatMap((scenario) => STRATEGIES.map((strategy) => [scenario.id, strategy, scenarioSummary(scenario, strategy)] as const));
+  const cases = LESSON_SCENARIOS.flatMap((scenario) => STRATEGIES.map((strategy) => [scenario.id, strategy, scenarioSummary(scenario, strategy)] as const));
 
   it.each(cases)('%s under %s', (_, strategy, summary) => {
     for (const word of VOCABULARY) {
@@ -90,7 +117,7 @@ afterAll(async () => {
 });
 
 describe("what each summary says happens happens, in the scenario's script, fencing on and off", () => {
-  const cases = SCENARIOS.flatMap((scenario) => STRATEGIES.map((strategy) => [scenario.id, strategy, scenario] as const));
+  const cases = LESSON_SCENARIOS.flatMap((scenario) => STRATEGIES.map((strategy) => [scenario.id, strategy, scenario] as const));
 
   it.each(cases)('%s under %s', async (_, strategy, scenario) => {
     const summary = scenarioSummary(scenario, strategy);
@@ -105,7 +132,7 @@ describe("what each summary says happens happens, in the scenario's script, fenc
   });
 
   it('every summary is checked for something it says', () => {
-    const unchecked = SCENARIOS.flatMap((scenario) =>
+    const unchecked = LESSON_SCENARIOS.flatMap((scenario) =>
       STRATEGIES.filter((strategy) => !EVENTS.some((event) => event.says.test(scenarioSummary(scenario, strategy)))).map((strategy) => `${scenario.id}/${strategy}`),
     );
     expect(unchecked).toEqual([]);

@@ -8,7 +8,7 @@ import { playSwarmSeed } from '../../src/engine/swarm';
 import { defaultSettings } from '../../src/scenarios';
 import { MAX_SWARM_SEED, swarmScenario } from '../../src/scenarios/swarm';
 import { parseToken } from '../../src/sim/schedule';
-import { STRATEGIES } from '../../src/sim/types';
+import { LAB_STRATEGY_IDS } from '../../src/strategies';
 
 const SEEDS = Array.from({ length: 300 }, (_, i) => i + 1);
 
@@ -42,7 +42,7 @@ describe('swarmScenario', () => {
 
   it('covers every strategy, both fencings, both kinds of fault, stuck workers and runs that are not pending', () => {
     const scenarios = SEEDS.map(swarmScenario);
-    expect(new Set(scenarios.map((s) => s.defaultStrategy))).toEqual(new Set(STRATEGIES));
+    expect(new Set(scenarios.map((s) => s.defaultStrategy))).toEqual(new Set(LAB_STRATEGY_IDS));
     expect(new Set(scenarios.map((s) => s.defaultFencing))).toEqual(new Set([true, false]));
     expect(new Set(scenarios.flatMap((s) => s.faults.map((f) => f.kind)))).toEqual(new Set(['pause', 'crash']));
     expect(new Set(scenarios.map((s) => s.workers.length))).toEqual(new Set([2, 3, 4]));
