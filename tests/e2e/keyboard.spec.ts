@@ -41,7 +41,9 @@ test('? opens the keyboard help; Escape closes it', async ({ page }) => {
 
 test('keys are left alone while a field has focus', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
-  await page.getByLabel('Strategy').focus();
+  // The Scenario picker: no title starts with R or 1, so the select's own type-to-choose leaves it alone
+  // (the Strategy picker has "River…", which R would choose, as a select should).
+  await page.getByLabel('Scenario', { exact: true }).focus();
   await page.keyboard.press('r');
   await page.keyboard.press('1');
   await expect(slider(page)).toHaveValue('2');

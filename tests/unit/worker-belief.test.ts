@@ -56,3 +56,16 @@ describe('the next statement', () => {
     }
   });
 });
+
+describe('the next statement while another strategy loads', () => {
+  it('a worker that selected a run under SELECT then UPDATE has no next statement under a one-statement claim: the card waits, it does not throw', async () => {
+    const scenario = findScenario('race')!;
+    const trace = await runScenario('race', 'script', { strategy: 'naive', fencing: false });
+    const selected = trace.steps[0]!.workers.find((w) => w.id === 'A')!;
+    expect(selected.phase).toBe('selected');
+    for (const strategy of ['skip-locked', 'river'] as const) {
+      expect(nextStatementOf(selected, scenario, { strategy, fencing: false }, trace.steps[0]!.clockSeconds)).toEqual({ kind: 'state', words: '…' });
+    }
+    expect(nextStatementOf(selected, scenario, { strategy: 'cas', fencing: false }, trace.steps[0]!.clockSeconds)).toMatchObject({ kind: 'statement', file: 'cas-claim.sql' });
+  });
+});
