@@ -129,6 +129,8 @@ export { freePort };
  */
 export async function createDatabase(url: string, database: string): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`unexpected database name ${database}`);
+  // PostgreSQL cuts a name to 63 bytes without a word, so two long names can meet as one (23505 on pg_database).
+  if (database.length > 63) throw new Error(`database name ${database} is ${database.length} characters; PostgreSQL keeps 63`);
   await withClient(url, (client) => client.query(`CREATE DATABASE ${database}`));
   const target = new URL(url);
   target.pathname = `/${database}`;
