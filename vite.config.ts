@@ -58,7 +58,9 @@ function preloadPageModules(): Plugin {
           for (const name of chunk.imports) add(byName.get(name));
         };
         for (const chunk of chunks.filter(wanted)) add(chunk);
-        return [...files].map((file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' }));
+        return [...files].map(
+          (file): HtmlTagDescriptor => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' }),
+        );
       },
     },
   };
@@ -103,7 +105,11 @@ function eagerCommonJsWrappers(): Plugin {
  * nothing when all is well: its Emscripten glue calls `eval` directly (to load its extensions), and it
  * imports `node:module` behind a check that only passes in Node. Every other log still shows.
  */
-function quietAboutPGlitesOwnCode(level: string, log: Rolldown.RolldownLog, handler: (level: 'warn' | 'info' | 'debug', log: Rolldown.RolldownLog) => void): void {
+function quietAboutPGlitesOwnCode(
+  level: string,
+  log: Rolldown.RolldownLog,
+  handler: (level: 'warn' | 'info' | 'debug', log: Rolldown.RolldownLog) => void,
+): void {
   const fromPGlite = /@electric-sql[\\/]pglite[\\/]/.test(`${log.id ?? ''} ${log.message}`);
   if (fromPGlite && (log.code === 'EVAL' || /"node:module" has been externalized for browser compatibility/.test(log.message))) return;
   handler(level as 'warn' | 'info' | 'debug', log);

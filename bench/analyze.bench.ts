@@ -25,7 +25,12 @@ const here = import.meta.dirname;
 /** One of the lab's own statement files: a strategy's own in src/strategies/<id>/, shared ones in src/sql/. */
 const labFile = (name: string) => {
   const src = join(here, '..', 'src');
-  const folders = [join(src, 'sql'), ...readdirSync(join(src, 'strategies'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(src, 'strategies', e.name))];
+  const folders = [
+    join(src, 'sql'),
+    ...readdirSync(join(src, 'strategies'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => join(src, 'strategies', e.name)),
+  ];
   const found = folders.map((folder) => join(folder, `${name}.sql`)).find((path) => existsSync(path));
   if (!found) throw new Error(`no lab file ${name}.sql`);
   return readFileSync(found, 'utf8');
@@ -64,11 +69,26 @@ const rows: Row[] = [{ what: 'load the parser (first call, once)', median: ms(lo
 for (const statement of statements) {
   const samples = timeOne(statement.sql, statement.role);
   const p95 = quantile(samples, 0.95);
-  rows.push({ what: `parse + derive ${statement.what}`, median: ms(median(samples), 2), p95: ms(p95, 2), range: range(samples, (v) => ms(v, 2)), n: samples.length, target: `≤ ${TARGET_MS} ms`, ok: p95 <= TARGET_MS });
+  rows.push({
+    what: `parse + derive ${statement.what}`,
+    median: ms(median(samples), 2),
+    p95: ms(p95, 2),
+    range: range(samples, (v) => ms(v, 2)),
+    n: samples.length,
+    target: `≤ ${TARGET_MS} ms`,
+    ok: p95 <= TARGET_MS,
+  });
 }
 const perVariant = corpus.map((variant) => median(timeOne(variant.sql, variant.role)));
 const worst = Math.max(...perVariant);
-rows.push({ what: `parse + derive, ${corpus.length} corpus variants (median of each)`, median: ms(median(perVariant), 2), range: range(perVariant, (v) => ms(v, 2)), n: corpus.length, target: `≤ ${TARGET_MS} ms`, ok: worst <= TARGET_MS });
+rows.push({
+  what: `parse + derive, ${corpus.length} corpus variants (median of each)`,
+  median: ms(median(perVariant), 2),
+  range: range(perVariant, (v) => ms(v, 2)),
+  n: corpus.length,
+  target: `≤ ${TARGET_MS} ms`,
+  ok: worst <= TARGET_MS,
+});
 
 console.log(machineLine());
 printTable('Claim analyzer (Node): PostgreSQL parser + shape, probe and after-wait derivation', rows);
@@ -92,13 +112,24 @@ async function browserRows(): Promise<Row[]> {
       await page.goto(`${site.url}analyze.html`);
       await page.waitForFunction(() => typeof (window as unknown as { benchAnalyze?: unknown }).benchAnalyze === 'function');
       const result = await page.evaluate(
-        (runs) => (window as unknown as { benchAnalyze(runs: number): Promise<{ loadMs: number; statements: { what: string; samples: number[] }[] }> }).benchAnalyze(runs),
+        (runs) =>
+          (window as unknown as { benchAnalyze(runs: number): Promise<{ loadMs: number; statements: { what: string; samples: number[] }[] }> }).benchAnalyze(
+            runs,
+          ),
         RUNS,
       );
       const rows: Row[] = [{ what: 'load the parser in the page (first Apply, once)', median: ms(result.loadMs, 1), n: 1 }];
       for (const { what, samples } of result.statements) {
         const p95 = quantile(samples, 0.95);
-        rows.push({ what: `parse + derive ${what}`, median: ms(median(samples), 2), p95: ms(p95, 2), range: range(samples, (v) => ms(v, 2)), n: samples.length, target: `≤ ${TARGET_MS} ms`, ok: p95 <= TARGET_MS });
+        rows.push({
+          what: `parse + derive ${what}`,
+          median: ms(median(samples), 2),
+          p95: ms(p95, 2),
+          range: range(samples, (v) => ms(v, 2)),
+          n: samples.length,
+          target: `≤ ${TARGET_MS} ms`,
+          ok: p95 <= TARGET_MS,
+        });
       }
       return rows;
     } finally {
@@ -110,4 +141,5 @@ async function browserRows(): Promise<Row[]> {
   }
 }
 
-if (process.env.BENCH_ANALYZE_BROWSER !== '0') printTable('Claim analyzer (Chromium): parse + derive per statement, as "Your SQL" applies it', await browserRows());
+if (process.env.BENCH_ANALYZE_BROWSER !== '0')
+  printTable('Claim analyzer (Chromium): parse + derive per statement, as "Your SQL" applies it', await browserRows());

@@ -28,12 +28,29 @@ const SITE = join(tmpdir(), 'lease-lab-bench-backpressure');
 const RUNS = runsFromEnv('BENCH_BP_RUNS', 1000);
 const REPEATS = runsFromEnv('BENCH_BP_REPEATS', 3);
 const PARTS = (process.env.BENCH_BP_PARTS ?? 'node,browser').split(',');
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** 1,000 runs from three tenants, 8 workers, every limit on: the claim, call and answer statements all run. */
 export function benchConfig(runs: number): BackpressureConfig {
   const overload = findPreset('overload')!.config;
-  return { ...overload, workers: 8, streamRuns: runs, arrivalsPerSecond: 2, maxActiveRuns: 8, maxActivePerTenant: 4, maxCallsInFlight: 6, maxCostPerRunCents: 40 };
+  return {
+    ...overload,
+    workers: 8,
+    streamRuns: runs,
+    arrivalsPerSecond: 2,
+    maxActiveRuns: 8,
+    maxActivePerTenant: 4,
+    maxCallsInFlight: 6,
+    maxCostPerRunCents: 40,
+  };
 }
 
 async function nodeHalf(): Promise<void> {
@@ -65,15 +82,22 @@ async function nodeHalf(): Promise<void> {
   const perSecond = median(rates);
   const range = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
   const rows: Row[] = [
-    { what: `simulated steps per second (${RUNS} runs, 8 workers, fair claim)`, median: perSecond.toFixed(0), range: range(rates), n: `${REPEATS} × ${played.steps}`, target: '≥ 2,000 steps/s', ok: perSecond >= 2000 },
-    { what: 'the same per second of this process\'s CPU', median: median(cpuRates).toFixed(0), range: range(cpuRates) },
+    {
+      what: `simulated steps per second (${RUNS} runs, 8 workers, fair claim)`,
+      median: perSecond.toFixed(0),
+      range: range(rates),
+      n: `${REPEATS} × ${played.steps}`,
+      target: '≥ 2,000 steps/s',
+      ok: perSecond >= 2000,
+    },
+    { what: "the same per second of this process's CPU", median: median(cpuRates).toFixed(0), range: range(cpuRates) },
     { what: 'simulated runs per second', median: ((played.totalRuns / median(walls)) * 1000).toFixed(1), n: played.totalRuns },
     { what: 'one whole simulation (wall)', median: `${(median(walls) / 1000).toFixed(1)} s`, n: `${played.ticks.length} simulated s` },
     { what: 'one bare SELECT 1 on the same PGlite (for scale)', median: ms(median(selects), 3), p95: ms(quantile(selects, 0.95), 3), n: selects.length },
   ];
   printTable(`Backpressure engine in Node (PGlite) — ${machineLine()}`, rows);
   console.log(
-    'A step is one worker\'s turn, one transaction: a claim (the claim lock, then the claim), starting a model call (the call lock, then the start) or writing a call\'s answer (one UPDATE). ' +
+    "A step is one worker's turn, one transaction: a claim (the claim lock, then the claim), starting a model call (the call lock, then the start) or writing a call's answer (one UPDATE). " +
       `Each simulated second goes to PGlite as one batch: the arrivals, every worker's transaction, and one query measuring the table. Finished: ${played.finished}.`,
   );
 }
@@ -156,7 +180,9 @@ async function browserHalf(): Promise<void> {
     await page.goto(`${server.url}pages/backpressure.html`);
     await page.waitForFunction(() => document.documentElement.dataset.benchReady === 'true', undefined, { timeout: 120_000 });
     await page.waitForTimeout(500);
-    const redraws = await page.evaluate(() => (window as unknown as { benchBackpressure: { timeRedraws: (n: number) => number[] } }).benchBackpressure.timeRedraws(60));
+    const redraws = await page.evaluate(() =>
+      (window as unknown as { benchBackpressure: { timeRedraws: (n: number) => number[] } }).benchBackpressure.timeRedraws(60),
+    );
     const { frames, longTasks } = await pan(page);
     await page.close();
 
@@ -171,11 +197,23 @@ async function browserHalf(): Promise<void> {
     // Only the app's tab is open now: the bench page was closed.
     const memory = await tabMemory(browser);
     const rows: Row[] = [
-      { what: 'frame interval while panning and zooming (10,000 s per lane, 8 charts)', median: ms(median(frames), 1), p95: ms(quantile(frames, 0.95), 1), n: frames.length, target: 'p95 ≤ 20 ms', ok: quantile(frames, 0.95) <= 20 },
+      {
+        what: 'frame interval while panning and zooming (10,000 s per lane, 8 charts)',
+        median: ms(median(frames), 1),
+        p95: ms(quantile(frames, 0.95), 1),
+        n: frames.length,
+        target: 'p95 ≤ 20 ms',
+        ok: quantile(frames, 0.95) <= 20,
+      },
       { what: 'long tasks (> 50 ms) while panning', median: String(longTasks) },
       { what: 'redrawing all 8 charts once (off screen, 600 px wide)', median: ms(median(redraws), 2), p95: ms(quantile(redraws, 0.95), 2), n: redraws.length },
-      { what: 'tab memory: its renderer\'s RSS, backpressure view done (one Postgres, the race lab\'s)', median: `${(memory.tab / 2 ** 20).toFixed(0)} MiB`, target: '≤ 400 MB', ok: memory.tab <= 400e6 },
-      { what: 'other renderers, not the tab (Chromium\'s UI, a spare)', median: `${(memory.others / 2 ** 20).toFixed(0)} MiB` },
+      {
+        what: "tab memory: its renderer's RSS, backpressure view done (one Postgres, the race lab's)",
+        median: `${(memory.tab / 2 ** 20).toFixed(0)} MiB`,
+        target: '≤ 400 MB',
+        ok: memory.tab <= 400e6,
+      },
+      { what: "other renderers, not the tab (Chromium's UI, a spare)", median: `${(memory.others / 2 ** 20).toFixed(0)} MiB` },
       { what: 'main thread JS heap of that tab', median: `${(heap / 2 ** 20).toFixed(1)} MiB` },
     ];
     printTable(`Backpressure charts in headless Chromium — ${machineLine()}`, rows);

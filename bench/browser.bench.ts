@@ -47,7 +47,15 @@ const LOAD_TIMEOUT_MS = 180_000;
  */
 const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 const MOUNT = '/any/sub/path/';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 type PageKind = 'plain' | 'worker' | 'app' | 'start';
 const PAGES: Record<PageKind, { label: string; path: string }> = {
@@ -144,7 +152,11 @@ function build(config: string, outDir: string): string | null {
     return null;
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-    return stderr.split('\n').filter((line) => line.trim() && !/eval/i.test(line)).slice(-6).join('\n');
+    return stderr
+      .split('\n')
+      .filter((line) => line.trim() && !/eval/i.test(line))
+      .slice(-6)
+      .join('\n');
   }
 }
 
@@ -169,7 +181,8 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
     }, LOAD_TIMEOUT_MS);
     if (!settled) throw new Error(`not ready within ${LOAD_TIMEOUT_MS / 1000} s`);
     const result = await page.evaluate(() => {
-      const b = (window as unknown as { __bench: { ready: number | null; readyBy: string | null; failed: string | null; longtasks: [number, number][] } }).__bench;
+      const b = (window as unknown as { __bench: { ready: number | null; readyBy: string | null; failed: string | null; longtasks: [number, number][] } })
+        .__bench;
       const paint = (name: string) => performance.getEntriesByType('paint').find((e) => e.name === name)?.startTime ?? null;
       const before = b.longtasks.filter(([start]) => b.ready === null || start < b.ready);
       return {
@@ -191,7 +204,8 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
     });
     const { origin, ...loaded } = result;
     const engine = kind === 'app' || kind === 'start' ? await engineMarks(workers, origin).catch(() => undefined) : undefined;
-    if ((kind === 'app' || kind === 'start') && result.ready !== null) stepTimes.push(...(await page.evaluate(timeSteps, { n: STEPS_PER_LOAD, firstAfterMs: FIRST_CLICK_AFTER_MS })));
+    if ((kind === 'app' || kind === 'start') && result.ready !== null)
+      stepTimes.push(...(await page.evaluate(timeSteps, { n: STEPS_PER_LOAD, firstAfterMs: FIRST_CLICK_AFTER_MS })));
     return { ...loaded, engine };
   } finally {
     await context.close();
@@ -287,7 +301,11 @@ interface ChunkSize {
  */
 function jsChunks(appDir: string, firstLoad: ReadonlySet<string>): ChunkSize[] | null {
   if (!existsSync(COMPOSITION)) return null;
-  const lines = readFileSync(COMPOSITION, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as CompositionLine);
+  const lines = readFileSync(COMPOSITION, 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as CompositionLine);
   const chunks = new Map<string, ChunkSize>();
   for (const line of lines) {
     // A worker's build has the worker as its entry (engine.worker-*.js); the page's build never does.
@@ -305,7 +323,10 @@ function jsChunks(appDir: string, firstLoad: ReadonlySet<string>): ChunkSize[] |
       const gzip = existsSync(`${path}.gz`) ? statSync(`${path}.gz`).size : gzipSync(body, { level: 9 }).length;
       const share: Record<CompositionGroup, number> = { app: 0, libraries: 0, pglite: 0 };
       for (const group of Object.keys(share) as CompositionGroup[]) {
-        const code = chunk.modules.filter((m) => m.group === group).map((m) => m.code).join('\n');
+        const code = chunk.modules
+          .filter((m) => m.group === group)
+          .map((m) => m.code)
+          .join('\n');
         share[group] = code ? gzipSync(code, { level: 9 }).length : 0;
       }
       const sum = share.app + share.libraries + share.pglite;
@@ -349,7 +370,9 @@ async function main(): Promise<void> {
     }
   }
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  const kinds = (Object.keys(PAGES) as PageKind[]).filter((kind) => (kind !== 'app' || !appError) && (kind !== 'start' || npmStart) && (!only || only.includes(kind)));
+  const kinds = (Object.keys(PAGES) as PageKind[]).filter(
+    (kind) => (kind !== 'app' || !appError) && (kind !== 'start' || npmStart) && (!only || only.includes(kind)),
+  );
   const results: Record<PageKind, LoadResult[]> = { plain: [], worker: [], app: [], start: [] };
   const stepsOf: Record<PageKind, StepTime[]> = { plain: [], worker: [], app: [], start: [] };
   const failures: string[] = [];
@@ -411,33 +434,100 @@ async function main(): Promise<void> {
   if (Number.isFinite(appReady) && Number.isFinite(plainReady)) {
     // The machine's speed varies from day to day (and with its load); the issue's target is also this ratio.
     const ratio = appReady / plainReady;
-    rows.push({ what: 'the app ready ÷ the plain page ready, same run (medians)', median: ratio.toFixed(2), range: '', n: results.app.length, target: '≤ 0.33', ok: ratio <= 0.33 });
+    rows.push({
+      what: 'the app ready ÷ the plain page ready, same run (medians)',
+      median: ratio.toFixed(2),
+      range: '',
+      n: results.app.length,
+      target: '≤ 0.33',
+      ok: ratio <= 0.33,
+    });
   }
   const startReady = median(results.start.map((r) => r.ready ?? Number.NaN));
   if (Number.isFinite(appReady) && Number.isFinite(startReady)) {
     // npm start must serve what the bench measures as shipped, not a slower dev server.
     const ratio = startReady / appReady;
-    rows.push({ what: '`npm start` ready ÷ the built app ready, same run (medians)', median: ratio.toFixed(2), range: '', n: results.start.length, target: '≤ 1.15 (as fast)', ok: ratio <= 1.15 });
+    rows.push({
+      what: '`npm start` ready ÷ the built app ready, same run (medians)',
+      median: ratio.toFixed(2),
+      range: '',
+      n: results.start.length,
+      target: '≤ 1.15 (as fast)',
+      ok: ratio <= 1.15,
+    });
   }
   if (workerBoots.length > 0) {
-    rows.push(timeRow('  inside the worker: bootLab() → wasm compiled, files and data dir fetched', workerBoots.map((b) => b.marks?.files ?? Number.NaN)));
-    rows.push(timeRow('  inside the worker: bootLab() → Postgres started (PGlite.create)', workerBoots.map((b) => b.marks?.started ?? Number.NaN)));
-    rows.push(timeRow('  inside the worker: bootLab() → lab ready (schema checked)', workerBoots.map((b) => b.ms ?? Number.NaN)));
+    rows.push(
+      timeRow(
+        '  inside the worker: bootLab() → wasm compiled, files and data dir fetched',
+        workerBoots.map((b) => b.marks?.files ?? Number.NaN),
+      ),
+    );
+    rows.push(
+      timeRow(
+        '  inside the worker: bootLab() → Postgres started (PGlite.create)',
+        workerBoots.map((b) => b.marks?.started ?? Number.NaN),
+      ),
+    );
+    rows.push(
+      timeRow(
+        '  inside the worker: bootLab() → lab ready (schema checked)',
+        workerBoots.map((b) => b.ms ?? Number.NaN),
+      ),
+    );
   }
   const engines = results.app.map((r) => r.engine).filter((marks) => marks !== undefined);
-  for (const name of engines.length > 0 ? ENGINE_MARKS : []) rows.push(timeRow(ENGINE_MARK_LABELS[name], engines.map((marks) => marks[name] ?? Number.NaN)));
-  printTable(`Cold start: navigation → … (${LOADS} cold loads each, fresh browser context each${WINDOW_SETTLE_MS > 0 ? `, its window open ${WINDOW_SETTLE_MS} ms before` : ''})`, rows);
+  for (const name of engines.length > 0 ? ENGINE_MARKS : [])
+    rows.push(
+      timeRow(
+        ENGINE_MARK_LABELS[name],
+        engines.map((marks) => marks[name] ?? Number.NaN),
+      ),
+    );
+  printTable(
+    `Cold start: navigation → … (${LOADS} cold loads each, fresh browser context each${WINDOW_SETTLE_MS > 0 ? `, its window open ${WINDOW_SETTLE_MS} ms before` : ''})`,
+    rows,
+  );
 
   if (steps.length > 0) {
     const dom = steps.map((s) => s.dom);
     const frame = steps.map((s) => s.frame);
     const firstDom = steps.filter((s) => s.first).map((s) => s.dom);
     printTable(`Step latency in the app: click Step → timeline updated (first click ${FIRST_CLICK_AFTER_MS} ms after ready)`, [
-      { what: 'click → new mark in the timeline DOM', median: ms(median(dom), 1), p95: ms(quantile(dom, 0.95), 1), range: range(dom, (v) => v.toFixed(0)), n: dom.length },
-      { what: 'click → next animation frame (painted)', median: ms(median(frame), 1), p95: ms(quantile(frame, 0.95), 1), range: range(frame, (v) => v.toFixed(0)), n: frame.length },
+      {
+        what: 'click → new mark in the timeline DOM',
+        median: ms(median(dom), 1),
+        p95: ms(quantile(dom, 0.95), 1),
+        range: range(dom, (v) => v.toFixed(0)),
+        n: dom.length,
+      },
+      {
+        what: 'click → next animation frame (painted)',
+        median: ms(median(frame), 1),
+        p95: ms(quantile(frame, 0.95), 1),
+        range: range(frame, (v) => v.toFixed(0)),
+        n: frame.length,
+      },
       { what: "  the loads' first clicks: click → new mark", median: ms(median(firstDom), 1), range: range(firstDom, (v) => v.toFixed(0)), n: firstDom.length },
       ...(stepsOf.start.length > 0
-        ? [{ what: 'the app as `npm start` serves it: click → new mark', median: ms(median(stepsOf.start.map((s) => s.dom)), 1), p95: ms(quantile(stepsOf.start.map((s) => s.dom), 0.95), 1), range: range(stepsOf.start.map((s) => s.dom), (v) => v.toFixed(0)), n: stepsOf.start.length }]
+        ? [
+            {
+              what: 'the app as `npm start` serves it: click → new mark',
+              median: ms(median(stepsOf.start.map((s) => s.dom)), 1),
+              p95: ms(
+                quantile(
+                  stepsOf.start.map((s) => s.dom),
+                  0.95,
+                ),
+                1,
+              ),
+              range: range(
+                stepsOf.start.map((s) => s.dom),
+                (v) => v.toFixed(0),
+              ),
+              n: stepsOf.start.length,
+            },
+          ]
         : []),
     ]);
   } else if (!appError) {
@@ -446,7 +536,8 @@ async function main(): Promise<void> {
 
   if (!appError) {
     const files = sizesOf(appDir);
-    const sum = (match: (f: FileSize) => boolean) => files.filter(match).reduce((acc, f) => ({ bytes: acc.bytes + f.bytes, gzip: acc.gzip + f.gzip }), { bytes: 0, gzip: 0 });
+    const sum = (match: (f: FileSize) => boolean) =>
+      files.filter(match).reduce((acc, f) => ({ bytes: acc.bytes + f.bytes, gzip: acc.gzip + f.gzip }), { bytes: 0, gzip: 0 });
     const js = sum((f) => f.file.endsWith('.js'));
     const css = sum((f) => f.file.endsWith('.css'));
     const firstLoad = new Set(results.app.flatMap((r) => r.scriptsBeforeReady));

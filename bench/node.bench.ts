@@ -121,21 +121,47 @@ async function main(): Promise<void> {
     ...(target ? { target: `≤ ${(target / 1000).toFixed(1)} s`, ok: median(values) <= target } : {}),
   });
   printTable('PGlite start: call → database answers (bootLab, incl. the lab schema check)', [
-    startRow('plain create (initdb), fresh process', cold.initdb.map((r) => r.bootMs)),
-    startRow('from the pre-built data dir, fresh process', cold['data-dir'].map((r) => r.bootMs), 500),
-    startRow('  of which: files ready (wasm compiled, data read)', cold['data-dir'].map((r) => r.filesMs)),
-    startRow('  of which: until PGlite.create() returned', cold['data-dir'].map((r) => r.startedMs)),
+    startRow(
+      'plain create (initdb), fresh process',
+      cold.initdb.map((r) => r.bootMs),
+    ),
+    startRow(
+      'from the pre-built data dir, fresh process',
+      cold['data-dir'].map((r) => r.bootMs),
+      500,
+    ),
+    startRow(
+      '  of which: files ready (wasm compiled, data read)',
+      cold['data-dir'].map((r) => r.filesMs),
+    ),
+    startRow(
+      '  of which: until PGlite.create() returned',
+      cold['data-dir'].map((r) => r.startedMs),
+    ),
     startRow('from the pre-built data dir, same process again', warm),
-    startRow('  CPU time (all threads) of a plain create, fresh process', cold.initdb.map((r) => r.cpuMs)),
-    startRow('  CPU time (all threads) from the data dir, fresh process', cold['data-dir'].map((r) => r.cpuMs)),
-    startRow('  (importing PGlite + engine modules, fresh process)', [...cold.initdb, ...cold['data-dir']].map((r) => r.importMs)),
+    startRow(
+      '  CPU time (all threads) of a plain create, fresh process',
+      cold.initdb.map((r) => r.cpuMs),
+    ),
+    startRow(
+      '  CPU time (all threads) from the data dir, fresh process',
+      cold['data-dir'].map((r) => r.cpuMs),
+    ),
+    startRow(
+      '  (importing PGlite + engine modules, fresh process)',
+      [...cold.initdb, ...cold['data-dir']].map((r) => r.importMs),
+    ),
   ]);
 
   // 3. Steps and resets on one instance.
   const boot = await bootLab();
   const rssBefore = process.memoryUsage().rss;
   const claimSim = new Simulation(boot.db, threeWorkers, defaultSettings(threeWorkers));
-  const claimCold = await sample(STEPS, () => claimSim.reset(), () => claimSim.apply('A'));
+  const claimCold = await sample(
+    STEPS,
+    () => claimSim.reset(),
+    () => claimSim.apply('A'),
+  );
   // The first few hundred steps after a start share the CPU with V8 compiling Postgres's hot wasm
   // functions in the background (2 cores here): the first sample's tail is that, and it is gone after
   // about 600 steps (measured in blocks of 200: p95 9.4, 1.2, 2.6, 1.0, 0.9 ms). The steady figure is
@@ -144,7 +170,11 @@ async function main(): Promise<void> {
     await claimSim.reset();
     await claimSim.apply('A');
   }
-  const claim = await sample(STEPS, () => claimSim.reset(), () => claimSim.apply('A'));
+  const claim = await sample(
+    STEPS,
+    () => claimSim.reset(),
+    () => claimSim.apply('A'),
+  );
   await claimSim.reset();
   const [claimStep] = await claimSim.apply('A');
 
@@ -171,7 +201,11 @@ async function main(): Promise<void> {
     },
     () => tenSim.reset(),
   );
-  const resetIdle = await sample(STEPS, async () => {}, () => tenSim.reset());
+  const resetIdle = await sample(
+    STEPS,
+    async () => {},
+    () => tenSim.reset(),
+  );
   // The pieces a step and a reset are made of, one call at a time, to see where the time goes: PGlite's
   // query() (parse, plan and run, six calls into the wasm) beside the lab's path (PGliteWire: prepared
   // statements, one call per batch).
@@ -201,7 +235,12 @@ async function main(): Promise<void> {
     [
       'wire: [BEGIN; claim; PREPARE TRANSACTION; held locks] [ROLLBACK PREPARED]',
       async () => {
-        await wire.run([{ command: 'BEGIN' }, { statement: skipLocked.claim.claim, params: ['A', 60] }, { command: `PREPARE TRANSACTION 'bench'` }, { sqlId: 'held-locks-pglite' }]);
+        await wire.run([
+          { command: 'BEGIN' },
+          { statement: skipLocked.claim.claim, params: ['A', 60] },
+          { command: `PREPARE TRANSACTION 'bench'` },
+          { sqlId: 'held-locks-pglite' },
+        ]);
         await wire.run([{ command: `ROLLBACK PREPARED 'bench'` }]);
       },
     ],
@@ -221,7 +260,10 @@ async function main(): Promise<void> {
   await boot.db.close();
 
   printTable('Steps on one instance (Simulation.apply / reset, incl. reading runs and locks after the step)', [
-    stepRow(`claim step: three-workers, A's SKIP LOCKED claim (${claimStep?.sqlId}, parked), steady (after ${CLAIM_STEADY_AFTER} steps)`, claim, { median: 1, p95: 2 }),
+    stepRow(`claim step: three-workers, A's SKIP LOCKED claim (${claimStep?.sqlId}, parked), steady (after ${CLAIM_STEADY_AFTER} steps)`, claim, {
+      median: 1,
+      p95: 2,
+    }),
     stepRow(`  the same, the first ${STEPS} steps after the start (V8 still compiling Postgres's hot wasm functions)`, claimCold, null),
     stepRow(`naive step: race, A's UPDATE after its SELECT (${naiveStep?.sqlId})`, naive, null),
     stepRow('reset, 10 runs, 2 parked transactions to roll back', resetBusy, { median: 2 }),
@@ -242,7 +284,12 @@ async function main(): Promise<void> {
       ok: median(heaps) <= 150 * 2 ** 20,
     },
     { what: 'WASM heap after all the step samples', median: mib(heapBytes), n: 1, target: '≤ 150 MiB', ok: heapBytes <= 150 * 2 ** 20 },
-    { what: 'process RSS growth across bootLab() (fresh process)', median: mib(median(rss)), range: range(rss, (v) => (v / 2 ** 20).toFixed(0)), n: rss.length },
+    {
+      what: 'process RSS growth across bootLab() (fresh process)',
+      median: mib(median(rss)),
+      range: range(rss, (v) => (v / 2 ** 20).toFixed(0)),
+      n: rss.length,
+    },
     { what: 'process RSS growth during the step samples', median: mib(rssAfterSteps - rssBefore), n: 1 },
   ]);
   console.log(`\n(${machineLine()})`);

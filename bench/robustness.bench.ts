@@ -36,7 +36,12 @@ async function consoleFigures(): Promise<Row[]> {
     const times: number[] = [];
     for (let i = 0; i < CONSOLE_ANSWERS + 1; i++) {
       const started = performance.now();
-      const result = await host.console({ type: 'console', sql: 'SELECT g, repeat($$x$$, 3) AS s FROM generate_series(1, 100000) AS g', upTo: 0, maxRows: 500 });
+      const result = await host.console({
+        type: 'console',
+        sql: 'SELECT g, repeat($$x$$, 3) AS s FROM generate_series(1, 100000) AS g',
+        upTo: 0,
+        maxRows: 500,
+      });
       if (result.kind !== 'rows' || result.rowCount !== 100_000) throw new Error(`unexpected console answer: ${JSON.stringify(result).slice(0, 200)}`);
       // The first answer compiles the paths it takes; the learner's later ones are the figure.
       if (i > 0) times.push(performance.now() - started);
@@ -51,8 +56,22 @@ async function consoleFigures(): Promise<Row[]> {
       if (i > 0) refusals.push(performance.now() - started);
     }
     return [
-      { what: 'console: 100,000-row answer (500 rows sent, the rest counted), Node', median: ms(median(times), 1), range: range(times, (v) => v.toFixed(0)), n: times.length, target: '≤ 1.5 s (the statement limit)', ok: median(times) <= 1500 },
-      { what: "console: a locking read of a parked worker's row, refused (25006)", median: ms(median(refusals), 1), range: range(refusals, (v) => v.toFixed(1)), n: refusals.length, target: 'no wait: ≤ 100 ms', ok: median(refusals) <= 100 },
+      {
+        what: 'console: 100,000-row answer (500 rows sent, the rest counted), Node',
+        median: ms(median(times), 1),
+        range: range(times, (v) => v.toFixed(0)),
+        n: times.length,
+        target: '≤ 1.5 s (the statement limit)',
+        ok: median(times) <= 1500,
+      },
+      {
+        what: "console: a locking read of a parked worker's row, refused (25006)",
+        median: ms(median(refusals), 1),
+        range: range(refusals, (v) => v.toFixed(1)),
+        n: refusals.length,
+        target: 'no wait: ≤ 100 ms',
+        ok: median(refusals) <= 100,
+      },
     ];
   } finally {
     await db.close();
@@ -81,8 +100,21 @@ function recoveryFigures(dist: string): Row[] {
     const stopped = found.map((m) => Number(m[1]));
     const restored = found.map((m) => Number(m[2]));
     rows.push(
-      { what: `hang recovery, ${label}: sent → stopped`, median: seconds(median(stopped)), range: range(stopped, (v) => (v / 1000).toFixed(2)), n: stopped.length, target: '1.5 s (the watchdog)' },
-      { what: "  sent → the learner's exact state back and usable", median: seconds(median(restored)), range: range(restored, (v) => (v / 1000).toFixed(2)), n: restored.length, target: '≤ 2 s', ok: restored.length > 0 ? median(restored) <= 2000 : false },
+      {
+        what: `hang recovery, ${label}: sent → stopped`,
+        median: seconds(median(stopped)),
+        range: range(stopped, (v) => (v / 1000).toFixed(2)),
+        n: stopped.length,
+        target: '1.5 s (the watchdog)',
+      },
+      {
+        what: "  sent → the learner's exact state back and usable",
+        median: seconds(median(restored)),
+        range: range(restored, (v) => (v / 1000).toFixed(2)),
+        n: restored.length,
+        target: '≤ 2 s',
+        ok: restored.length > 0 ? median(restored) <= 2000 : false,
+      },
     );
   }
   if (!ok) rows.push({ what: '!! a hang-recovery test failed: run npx playwright test tests/e2e/hostile.spec.ts -g "hang recovery"' });
@@ -95,7 +127,14 @@ function fuzzFigures(dist: string): Row[] {
   if (!line) return [{ what: `!! the fuzz test printed no figure${ok ? '' : ' (it failed)'}` }];
   const [, actions, seeds, took, rate] = line;
   return [
-    { what: `UI fuzzing: ${actions} actions over ${seeds} seeds (two side by side), page loads included`, median: `${rate} actions/s`, range: `${took} s`, n: 1, target: '≥ 20 actions/s (npm test\'s 2,000 in ≤ 100 s)', ok: Number(rate) >= 20 },
+    {
+      what: `UI fuzzing: ${actions} actions over ${seeds} seeds (two side by side), page loads included`,
+      median: `${rate} actions/s`,
+      range: `${took} s`,
+      n: 1,
+      target: "≥ 20 actions/s (npm test's 2,000 in ≤ 100 s)",
+      ok: Number(rate) >= 20,
+    },
     ...(ok ? [] : [{ what: '!! the fuzz test failed: npm run fuzz replays its seeds' }]),
   ];
 }

@@ -26,7 +26,13 @@ export const DATA_DIR_FILE = join(REPO_ROOT, '.cache', 'lab-datadir.tar.gz');
 export const DATA_DIR_META = join(REPO_ROOT, '.cache', 'lab-datadir.json');
 
 /** Files whose content decides the data directory; a change to any of them rebuilds it. */
-const INPUTS = ['src/sql/schema.sql', 'src/db/pglite-open.ts', 'src/db/pglite-boot.ts', 'scripts/build-datadir.ts', 'node_modules/@electric-sql/pglite/package.json'];
+const INPUTS = [
+  'src/sql/schema.sql',
+  'src/db/pglite-open.ts',
+  'src/db/pglite-boot.ts',
+  'scripts/build-datadir.ts',
+  'node_modules/@electric-sql/pglite/package.json',
+];
 
 /** @returns {string} */
 export function dataDirKey() {

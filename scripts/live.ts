@@ -43,7 +43,9 @@ async function main(): Promise<number> {
         if (code === 'EADDRINUSE') throw Object.assign(new Error(`port ${command.port} is in use; choose another with --port`), { userFacing: true });
         throw error;
       }
-      process.stdout.write(`Live: PostgreSQL ${backend.info.version} at ${backend.info.where}, tables in the schema lease_lab.\nOpen ${bridge.url}\n(Ctrl+C stops the bridge and drops the schema.)\n`);
+      process.stdout.write(
+        `Live: PostgreSQL ${backend.info.version} at ${backend.info.where}, tables in the schema lease_lab.\nOpen ${bridge.url}\n(Ctrl+C stops the bridge and drops the schema.)\n`,
+      );
       await new Promise<void>((done) => {
         const stop = () => done();
         process.once('SIGINT', stop);

@@ -17,7 +17,10 @@ const PREVIEW = { width: 1200, height: 630, source: join(ROOT, 'docs/screenshots
 
 const dataUrl = (file: string, type: string) => `data:${type};base64,${readFileSync(file).toString('base64')}`;
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+});
 try {
   const icon = dataUrl(join(PUBLIC, 'favicon.svg'), 'image/svg+xml');
   for (const size of ICON_SIZES) {

@@ -18,7 +18,6 @@ import { parseArgs } from 'node:util';
 import { CONTENT_TYPES } from '../src/live/content-types';
 import { headerContentSecurityPolicy } from '../src/live/page-policy';
 
-
 export interface StaticServerOptions {
   /** The directory to serve. */
   root: string;
@@ -35,7 +34,6 @@ export interface StaticServerOptions {
    */
   contentSecurityPolicy?: string | null;
 }
-
 
 export interface StaticServer {
   /** The site's URL, ending in '/'. */
@@ -150,7 +148,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.log(`Lease Lab is at ${served.url}  (serving ${resolve(root)}; Ctrl+C stops it)`);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'EADDRINUSE' ? `port ${port} is in use (PORT=another npm start picks another)` : code === 'EADDRNOTAVAIL' ? `${host} is not an address of this machine` : String(error);
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${port} is in use (PORT=another npm start picks another)`
+        : code === 'EADDRNOTAVAIL'
+          ? `${host} is not an address of this machine`
+          : String(error);
     console.error(`lease-lab: cannot serve on ${host}:${port}: ${why}`);
     process.exit(2);
   }

@@ -29,7 +29,12 @@ export interface StartedApp {
 /** Runs scripts/start.sh (from `cwd`) on `port` and resolves with its URL once it prints one. */
 export async function startApp(options: { cwd?: string; port?: number; timeoutMs: number }): Promise<StartedApp> {
   const port = options.port ?? (await freePort());
-  const child = spawn('bash', ['scripts/start.sh'], { cwd: options.cwd, env: { ...process.env, PORT: String(port) }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('bash', ['scripts/start.sh'], {
+    cwd: options.cwd,
+    env: { ...process.env, PORT: String(port) },
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const stop = () => {
     if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');

@@ -30,7 +30,22 @@ function lane(seed: number): LaneState {
       running[t] = Math.min(4, Math.max(0, running[t]! + Math.round((random() - 0.5) * 2)));
       cost[t] = cost[t]! + running[t]! * Math.round(random() * 3);
     }
-    ticks.push({ second, arrived: second, pending: [...pending], running: [...running], calling: Math.min(6, running.reduce((a, b) => a + b, 0)), done: 0, stopped: 0, costCents: [...cost], idleClaims: 0, throttledCalls: 0, steps: 8 });
+    ticks.push({
+      second,
+      arrived: second,
+      pending: [...pending],
+      running: [...running],
+      calling: Math.min(
+        6,
+        running.reduce((a, b) => a + b, 0),
+      ),
+      done: 0,
+      stopped: 0,
+      costCents: [...cost],
+      idleClaims: 0,
+      throttledCalls: 0,
+      steps: 8,
+    });
   }
   return { ticks, claims: [], totalRuns: SECONDS, steps: 0, done: true, finished: true };
 }

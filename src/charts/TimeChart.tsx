@@ -90,5 +90,14 @@ export function TimeChart<T>({ spec, full, sync, height, label }: TimeChartProps
     redraw.current();
   }, [theme]);
 
-  return <canvas ref={canvasRef} className="bp-canvas" style={{ height }} role="img" aria-label={label} title="Drag to pan, wheel to zoom, double-click to show everything" />;
+  return (
+    <canvas
+      ref={canvasRef}
+      className="bp-canvas"
+      style={{ height }}
+      role="img"
+      aria-label={label}
+      title="Drag to pan, wheel to zoom, double-click to show everything"
+    />
+  );
 }

@@ -55,13 +55,31 @@ export function WaitBoxes({ rows, maxSeconds, width, label }: { rows: readonly T
             {has ? (
               <>
                 <line stroke="currentColor" strokeWidth={1.5} x1={x(q3)} x2={x(p95)} y1={cy} y2={cy} />
-                <rect fill="currentColor" fillOpacity={0.25} stroke="currentColor" strokeWidth={1.5} x={x(q1)} y={cy - 7} width={Math.max(2, x(q3) - x(q1))} height={14} />
+                <rect
+                  fill="currentColor"
+                  fillOpacity={0.25}
+                  stroke="currentColor"
+                  strokeWidth={1.5}
+                  x={x(q1)}
+                  y={cy - 7}
+                  width={Math.max(2, x(q3) - x(q1))}
+                  height={14}
+                />
                 <line stroke="currentColor" strokeWidth={3} x1={x(median)} x2={x(median)} y1={cy - 8} y2={cy + 8} />
                 <circle fill="currentColor" cx={x(max)} cy={cy} r={3.5} />
               </>
             ) : null}
             {row.stillWaiting > 0 ? (
-              <line className="bp-open-wait" stroke="currentColor" strokeWidth={2} strokeDasharray="3 3" x1={x(0)} x2={x(row.longestOpenWait)} y1={cy + 10} y2={cy + 10} />
+              <line
+                className="bp-open-wait"
+                stroke="currentColor"
+                strokeWidth={2}
+                strokeDasharray="3 3"
+                x1={x(0)}
+                x2={x(row.longestOpenWait)}
+                y1={cy + 10}
+                y2={cy + 10}
+              />
             ) : null}
             <text className="bp-wait-text" x={width - RIGHT + 8} y={cy} dominantBaseline="middle">
               {has ? `median ${formatSeconds(median)} · max ${formatSeconds(max)}` : 'not claimed yet'}

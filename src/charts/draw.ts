@@ -45,7 +45,9 @@ export function plotWidth(width: number): number {
 
 /** x scale: seconds to pixels for the visible domain. */
 export function xScale(domain: readonly [number, number], width: number) {
-  return scaleLinear().domain(domain).range([MARGIN.left, MARGIN.left + plotWidth(width)]);
+  return scaleLinear()
+    .domain(domain)
+    .range([MARGIN.left, MARGIN.left + plotWidth(width)]);
 }
 
 export function formatSeconds(seconds: number): string {
@@ -54,7 +56,14 @@ export function formatSeconds(seconds: number): string {
   return `${minutes}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 }
 
-export function drawChart<T>(ctx: CanvasRenderingContext2D, width: number, height: number, domain: readonly [number, number], spec: ChartSpec<T>, colors: ChartColors): void {
+export function drawChart<T>(
+  ctx: CanvasRenderingContext2D,
+  width: number,
+  height: number,
+  domain: readonly [number, number],
+  spec: ChartSpec<T>,
+  colors: ChartColors,
+): void {
   const x = xScale(domain, width);
   const bottom = height - MARGIN.bottom;
   // Headroom above the highest value or cap, so a cap's line and label never sit on the top edge.
@@ -186,7 +195,15 @@ class RectRuns {
   }
 }
 
-function drawMarks<T>(ctx: CanvasRenderingContext2D, spec: ChartSpec<T>, domain: readonly [number, number], width: number, py: (value: number) => number, first: number, last: number): void {
+function drawMarks<T>(
+  ctx: CanvasRenderingContext2D,
+  spec: ChartSpec<T>,
+  domain: readonly [number, number],
+  width: number,
+  py: (value: number) => number,
+  first: number,
+  last: number,
+): void {
   const columns = Math.ceil(plotWidth(width));
   const perSecond = plotWidth(width) / Math.max(1e-9, domain[1] - domain[0]);
   const { high, low, close, base } = columnsFor(columns);

@@ -78,7 +78,12 @@ export async function claimStrategyFromFile(path: string, options: CustomOptions
 const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
 
 /** The definition with the statement of `path` as both its fenced and its unfenced write for `role`. */
-export async function withWriteFromFile(definition: StrategyDefinition, role: WriteRole, path: string, options: CustomOptions = {}): Promise<StrategyDefinition> {
+export async function withWriteFromFile(
+  definition: StrategyDefinition,
+  role: WriteRole,
+  path: string,
+  options: CustomOptions = {},
+): Promise<StrategyDefinition> {
   const text = readClaimFile(path, `--${role}`);
   const analysis = await analyzeStatement(text, role, { engineRefusals: !options.onServer });
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
@@ -88,7 +93,11 @@ export async function withWriteFromFile(definition: StrategyDefinition, role: Wr
 }
 
 /** The claim's strategy with each write given in `files` (by role) in place of the lab's. */
-export async function withWritesFromFiles(definition: StrategyDefinition, files: Partial<Record<WriteRole, string>>, options: CustomOptions = {}): Promise<StrategyDefinition> {
+export async function withWritesFromFiles(
+  definition: StrategyDefinition,
+  files: Partial<Record<WriteRole, string>>,
+  options: CustomOptions = {},
+): Promise<StrategyDefinition> {
   let result = definition;
   for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
     const path = files[role];
@@ -186,7 +195,9 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   const which = report.sample
     ? `a sample of ${report.total} schedules, seed ${report.sample.seed}${report.sample.because ? ` (not every schedule: ${report.sample.because})` : ''}`
     : `all ${report.total} schedules`;
-  lines.push(`${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`);
+  lines.push(
+    `${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`,
+  );
   lines.push(`claim: ${report.claim.summary}`);
   lines.push('');
   for (const group of report.groups) {
@@ -196,7 +207,9 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   }
   lines.push('');
   const target = isAuthoredId(report.scenario) ? "--scenario-link '<a link above>'" : report.scenario;
-  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes).map(([role, path]) => ` --${role} ${path}`).join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
+  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes)
+    .map(([role, path]) => ` --${role} ${path}`)
+    .join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
   const server = report.database.kind === 'postgres' ? ' --db URL' : '';
   lines.push(`replay a witness step by step: npm run sim -- run ${target} ${files}${server} --schedule …`);
   if (report.sample) lines.push(`replay this sample: npm run sim -- check ${target} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);

@@ -6,7 +6,9 @@ import { STRATEGY_LABELS, type Scenario, type Trace } from '../sim/types';
 export function formatTrace(trace: Trace, scenario: Scenario): string {
   const lines: string[] = [];
   lines.push(`${scenario.title}`);
-  lines.push(`strategy: ${trace.settings.definition?.label ?? STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`);
+  lines.push(
+    `strategy: ${trace.settings.definition?.label ?? STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`,
+  );
   lines.push(`schedule: ${trace.schedule.join(',')}`);
   lines.push('');
   lines.push(`${'#'.padStart(3)}  ${'clock'.padEnd(8)}  ${'who'.padEnd(8)}  ${'action'.padEnd(14)}  ${'result'.padEnd(8)}  what happened`);
@@ -35,10 +37,13 @@ export function formatTrace(trace: Trace, scenario: Scenario): string {
 
 export function formatExploration(result: Exploration, seconds: number): string {
   const lines: string[] = [];
-  const what = result.coverage === 'all' ? `all ${result.total} schedules` : `a sample of ${result.total} seeded random schedules (seed ${result.seed}), not all of them`;
+  const what =
+    result.coverage === 'all' ? `all ${result.total} schedules` : `a sample of ${result.total} seeded random schedules (seed ${result.seed}), not all of them`;
   lines.push(`${result.scenario}: ${what}; strategy ${STRATEGY_LABELS[result.settings.strategy]}; fencing ${result.settings.fencing ? 'on' : 'off'}`);
   const played = result.stepsPlayed === undefined ? '' : ` (${result.stepsPlayed} steps played, ${result.stepsInferred ?? 0} known without playing)`;
-  lines.push(`method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'}${played} in ${seconds.toFixed(2)} s`);
+  lines.push(
+    `method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'}${played} in ${seconds.toFixed(2)} s`,
+  );
   lines.push('');
   for (const group of result.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${result.total}  ${group.label}`);

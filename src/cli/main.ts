@@ -62,7 +62,9 @@ function list(args: string[]): number {
       workers: s.workers.map((w) => w.id),
       strategies: STRATEGIES,
       // A replayed incident: where it was reported, the anomaly its script reaches, and the setting that fixes it.
-      ...(s.incident ? { incident: { queue: s.incident.queue, source: s.incident.source, url: s.incident.url, anomaly: s.incident.anomaly, fix: s.incident.fix } } : {}),
+      ...(s.incident
+        ? { incident: { queue: s.incident.queue, source: s.incident.source, url: s.incident.url, anomaly: s.incident.anomaly, fix: s.incident.fix } }
+        : {}),
     }));
     console.log(JSON.stringify(out, null, 2));
     return 0;
@@ -73,11 +75,17 @@ function list(args: string[]): number {
 }
 
 /** The scenario named by the first positional argument, and its settings after --strategy / --fencing. */
-function scenarioAndSettings(positionals: string[], values: { strategy?: unknown; fencing?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown }, command: string) {
+function scenarioAndSettings(
+  positionals: string[],
+  values: { strategy?: unknown; fencing?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown },
+  command: string,
+) {
   const authored = scenarioFromOptions(values);
   const [id, extra] = authored && positionals[0] !== undefined ? [undefined, positionals[0]] : positionals;
-  if (!authored && id === undefined) throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')} (or --scenario-link / --scenario-file)`);
-  if (extra !== undefined) throw new UsageError(`unexpected argument "${clip(extra)}"${authored ? ': the scenario is the one given by --scenario-link or --scenario-file' : ''}`);
+  if (!authored && id === undefined)
+    throw new UsageError(`${command} needs a scenario; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')} (or --scenario-link / --scenario-file)`);
+  if (extra !== undefined)
+    throw new UsageError(`unexpected argument "${clip(extra)}"${authored ? ': the scenario is the one given by --scenario-link or --scenario-file' : ''}`);
   const scenario = authored?.scenario ?? findScenario(id!);
   if (!scenario) throw new UsageError(`unknown scenario "${clip(id!)}"; the scenarios are ${SCENARIOS.map((s) => s.id).join(', ')}`);
   const settings = authored?.settings ?? defaultSettings(scenario);
@@ -147,7 +155,10 @@ async function run(args: string[]): Promise<number> {
     onInapplicable = 'skip';
   }
 
-  let db = await openDatabase(spec, scenario.workers.map((w) => w.id));
+  let db = await openDatabase(
+    spec,
+    scenario.workers.map((w) => w.id),
+  );
   if (settings.definition) db = (await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres');
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
@@ -174,12 +185,16 @@ async function explore(args: string[]): Promise<number> {
   let sample: number | null = null;
   if (values.sample !== undefined) {
     const text = values.sample as string;
-    if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 10_000) throw new UsageError(`--sample takes a number of schedules from 1 to 10000, not "${clip(text)}"`);
+    if (!/^\d{1,5}$/.test(text) || Number(text) < 1 || Number(text) > 10_000)
+      throw new UsageError(`--sample takes a number of schedules from 1 to 10000, not "${clip(text)}"`);
     sample = Number(text);
   }
   if (values.seed !== undefined && sample === null) throw new UsageError('--seed goes with --sample N');
   const seed = values.seed === undefined ? 1 : parseSeed(values.seed as string);
-  const db = await openDatabase('pglite', scenario.workers.map((w) => w.id));
+  const db = await openDatabase(
+    'pglite',
+    scenario.workers.map((w) => w.id),
+  );
   try {
     const { exploreBruteForce, exploreFast, exploreSample } = await import('../engine/explore');
     const started = performance.now();
@@ -215,7 +230,10 @@ async function check(args: string[]): Promise<number> {
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
   const method = (values.method as string | undefined) ?? 'fast';
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
-  const maxStates = values['max-states'] === undefined ? EXHAUSTIVE_STATE_LIMIT : parseCount(values['max-states'] as string, '--max-states', 'a number of distinct states', 1_000_000);
+  const maxStates =
+    values['max-states'] === undefined
+      ? EXHAUSTIVE_STATE_LIMIT
+      : parseCount(values['max-states'] as string, '--max-states', 'a number of distinct states', 1_000_000);
   const sampleSize = values.sample === undefined ? SAMPLE_SIZE : parseCount(values.sample as string, '--sample', 'a number of schedules', 10_000);
   // --seed replays a sample: it goes straight to the seeded schedules, without exploring first.
   const seed = values.seed === undefined ? null : parseSeed(values.seed as string);
@@ -235,7 +253,13 @@ async function check(args: string[]): Promise<number> {
   const definition = await withWritesFromFiles(claim.definition, writes, onServer);
   const custom = { ...settings, definition };
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
-  const db = guardCustomClaim(await openDatabase(spec, scenario.workers.map((w) => w.id)), where.kind);
+  const db = guardCustomClaim(
+    await openDatabase(
+      spec,
+      scenario.workers.map((w) => w.id),
+    ),
+    where.kind,
+  );
   try {
     const { exploreBruteForce, exploreFast, exploreSample, ExplorationTooLarge } = await import('../engine/explore');
     const started = performance.now();

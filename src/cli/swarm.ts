@@ -43,7 +43,8 @@ export async function swarm(args: string[]): Promise<number> {
       const report: SeedReport = { play };
       if (server) {
         report.compared = [];
-        for (const { schedule, trace } of play.schedules) report.compared.push(await compareSchedule(server, play.scenario, play.settings, schedule, trace, SWARM_RACE_PLAYS));
+        for (const { schedule, trace } of play.schedules)
+          report.compared.push(await compareSchedule(server, play.scenario, play.settings, schedule, trace, SWARM_RACE_PLAYS));
       }
       reports.push(report);
       if (!json) console.log(formatSeed(report, db !== null));
@@ -68,8 +69,10 @@ function swarmOptions(args: string[]): { seed: number; count: number; db: string
     throw new SwarmInputError(first.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
   const { values, positionals } = parsed;
-  if (positionals.length > 0) throw new SwarmInputError(`unexpected argument "${clip(positionals[0]!)}"; swarm takes --seed N [--count K] [--db postgres://…] [--json]`);
-  if (values.seed === undefined) throw new SwarmInputError(`swarm needs --seed N: the seed that names the generated scenario, a whole number from 0 to ${MAX_SWARM_SEED}`);
+  if (positionals.length > 0)
+    throw new SwarmInputError(`unexpected argument "${clip(positionals[0]!)}"; swarm takes --seed N [--count K] [--db postgres://…] [--json]`);
+  if (values.seed === undefined)
+    throw new SwarmInputError(`swarm needs --seed N: the seed that names the generated scenario, a whole number from 0 to ${MAX_SWARM_SEED}`);
   const seed = wholeNumber(values.seed, '--seed', 0, MAX_SWARM_SEED, `a whole number from 0 to ${MAX_SWARM_SEED}`);
   const count = values.count === undefined ? 1 : wholeNumber(values.count, '--count', 1, MAX_SWARM_COUNT, `a number of seeds from 1 to ${MAX_SWARM_COUNT}`);
   if (seed + count - 1 > MAX_SWARM_SEED) throw new SwarmInputError(`--seed ${seed} --count ${count} goes past the last seed, ${MAX_SWARM_SEED}`);
@@ -99,7 +102,9 @@ function formatSeed({ play, compared }: SeedReport, withServer: boolean): string
   const { scenario } = play;
   const lines = [`seed ${play.seed}: ${scenario.summary.replace('\n', ' ')}`];
   const attempts = `${scenario.maxClaimAttempts} claim attempt${scenario.maxClaimAttempts === 1 ? '' : 's'}`;
-  lines.push(`  workers ${scenario.workers.map((w) => w.id).join(', ')}; ${scenario.workSteps} model call(s) of ${scenario.costPerCallCents} cents per run; ${attempts}`);
+  lines.push(
+    `  workers ${scenario.workers.map((w) => w.id).join(', ')}; ${scenario.workSteps} model call(s) of ${scenario.costPerCallCents} cents per run; ${attempts}`,
+  );
   lines.push(`  runs: ${scenario.runs.map(describeRun).join('; ')}`);
   lines.push(`  script: ${scenario.script.join(',')}`);
   for (const [index, { name, schedule, trace }] of play.schedules.entries()) {

@@ -151,7 +151,10 @@ export class PGliteBackpressure implements BackpressureDatabase {
     const descriptions = reply.filter((message) => message.name === 'rowDescription' || message.name === 'noData');
     ids.forEach((id, i) => {
       const description = descriptions[i];
-      const columns = description?.name === 'rowDescription' ? (description as messages.RowDescriptionMessage).fields.map((field) => ({ name: field.name, type: field.dataTypeID })) : [];
+      const columns =
+        description?.name === 'rowDescription'
+          ? (description as messages.RowDescriptionMessage).fields.map((field) => ({ name: field.name, type: field.dataTypeID }))
+          : [];
       this.prepared.set(id, { name: NAME_PREFIX + id, columns });
     });
   }

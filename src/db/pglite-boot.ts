@@ -67,10 +67,13 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const wasm = compiledWasm();
   const wantsLabBundle = options.bundle === 'lab' && options.dataDir !== null;
   const fullBundle = wantsLabBundle ? null : bundleBytes();
-  const dataDir = options.dataDir === null ? null : dataDirOf(options.dataDir).then(
-    (tar) => ({ entries: tarEntries(tar), error: null }),
-    (error: unknown) => ({ entries: null, error: `it could not be read: ${messageOf(error)}` }),
-  );
+  const dataDir =
+    options.dataDir === null
+      ? null
+      : dataDirOf(options.dataDir).then(
+          (tar) => ({ entries: tarEntries(tar), error: null }),
+          (error: unknown) => ({ entries: null, error: `it could not be read: ${messageOf(error)}` }),
+        );
   const [pgliteModule, module, read] = await Promise.all([pglite, wasm, dataDir]);
   // The lab's part of the bundle, from the data directory; without it, the whole bundle after all.
   const bundle = (!fullBundle && read?.entries && labBundle(read.entries)) || new WholeBundle(await (fullBundle ?? bundleBytes()));
@@ -119,12 +122,7 @@ export const LAB_SCHEMA_FILE = 'lease-lab-schema';
 
 type EngineFiles = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
-async function openFromDataDir(
-  pglite: PGliteModule,
-  entries: readonly TarEntry[],
-  files: EngineFiles,
-  onStarted: () => void,
-): Promise<PGliteLab> {
+async function openFromDataDir(pglite: PGliteModule, entries: readonly TarEntry[], files: EngineFiles, onStarted: () => void): Promise<PGliteLab> {
   checkSchema(entries);
   let pg: PGlite;
   try {
@@ -189,7 +187,9 @@ type PGliteModule = Parameters<typeof createLabPGlite>[0] & Pick<typeof import('
 function checkSchema(entries: readonly TarEntry[]): void {
   const schema = entryText(entries, LAB_SCHEMA_FILE);
   if (schema !== labSchemaComment()) {
-    throw new Error(`it holds another schema (${schema ?? 'none recorded'}, this code expects ${labSchemaComment()}): rebuild it with scripts/build-datadir.ts`);
+    throw new Error(
+      `it holds another schema (${schema ?? 'none recorded'}, this code expects ${labSchemaComment()}): rebuild it with scripts/build-datadir.ts`,
+    );
   }
 }
 
@@ -271,7 +271,8 @@ class LabBundle implements Bundle {
   complete(): Promise<void> {
     this.completing ??= readBytes(PGLITE_DATA_URL).then(
       (whole) => {
-        if (whole.length !== this.bytes.length) throw new Error(`PGlite's file bundle is ${whole.length} bytes, not the ${this.bytes.length} the data directory was built for`);
+        if (whole.length !== this.bytes.length)
+          throw new Error(`PGlite's file bundle is ${whole.length} bytes, not the ${this.bytes.length} the data directory was built for`);
         this.bytes.set(whole);
       },
       (error: unknown) => {

@@ -109,7 +109,11 @@ interface EmscriptenFiles {
  * the archive (to unpack it, and again into each file, ~8.5 MB); here each file is a view of the tar's
  * bytes (Emscripten's "canOwn"), placed before Postgres starts, and PGlite finds an existing database.
  */
-export function dataDirInMemory({ MemoryFS, PGlite: Base }: MemoryFSModule, entries: readonly TarEntry[], skip: (name: string) => boolean): InstanceType<typeof MemoryFS> {
+export function dataDirInMemory(
+  { MemoryFS, PGlite: Base }: MemoryFSModule,
+  entries: readonly TarEntry[],
+  skip: (name: string) => boolean,
+): InstanceType<typeof MemoryFS> {
   const root = Base.paths.PGDATA;
   class DataDirInMemory extends MemoryFS {
     override async init(...args: Parameters<InstanceType<typeof MemoryFS>['init']>) {
@@ -146,6 +150,8 @@ export class BundleBlob extends Blob {
   override arrayBuffer(): Promise<ArrayBuffer> {
     const { buffer, byteOffset, byteLength } = this.contents;
     // A Node Buffer may be a slice of a larger pool: hand over exactly the bundle's bytes.
-    return Promise.resolve(byteOffset === 0 && byteLength === buffer.byteLength ? (buffer as ArrayBuffer) : (buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer));
+    return Promise.resolve(
+      byteOffset === 0 && byteLength === buffer.byteLength ? (buffer as ArrayBuffer) : (buffer.slice(byteOffset, byteOffset + byteLength) as ArrayBuffer),
+    );
   }
 }

@@ -141,9 +141,7 @@ export class PGliteLab implements LabDatabase {
 
   async reset(seedJson: string): Promise<void> {
     // A parked transaction's row locks would make the DELETE wait (and PGlite never returns): end them all.
-    const gids = this.mayHaveForeignPrepared
-      ? (await this.wire.one('prepared-transactions')).rows.map((row) => String(row.gid))
-      : [...this.parked].map(gidOf);
+    const gids = this.mayHaveForeignPrepared ? (await this.wire.one('prepared-transactions')).rows.map((row) => String(row.gid)) : [...this.parked].map(gidOf);
     this.mayHaveForeignPrepared = false;
     this.parked.clear();
     this.waiting.clear();
@@ -224,12 +222,7 @@ export class PGliteLab implements LabDatabase {
     const params: Value[] = [...request.params, ...found.frozen, `{${found.targets.join(',')}}`];
     const others = [...this.parked].filter((s) => s !== session);
     if (others.length > 0) {
-      const asked = await this.run([
-        ...opening,
-        { command: 'BEGIN' },
-        { statement: afterWait.resumeProbe, params, mayFail: true },
-        { command: 'ROLLBACK' },
-      ]);
+      const asked = await this.run([...opening, { command: 'BEGIN' }, { statement: afterWait.resumeProbe, params, mayFail: true }, { command: 'ROLLBACK' }]);
       opening = [];
       if (asked.at(-2)!.error?.code === LOCK_NOT_AVAILABLE) return this.block(session, request, true, await this.holdersOfRuns(found.targets, session), found);
     }
@@ -307,8 +300,8 @@ export class PGliteLab implements LabDatabase {
         waiting.found?.kind === 'values'
           ? `PGlite cannot wait, so when the claim began to wait the lab read what its finder had found (the CTE's rows, the sub-select's value) and the runs its UPDATE matched; once the lock was free it ran the UPDATE with those values frozen in, on those runs only, re-checking its WHERE on their newest versions. That is what a real server's waiter does (EvalPlanQual): it does not take a fresh look.${parkedNote}`
           : waiting.found
-        ? `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.${parkedNote}`
-        : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
+            ? `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.${parkedNote}`
+            : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
     }
     return outcome;
   }
@@ -505,7 +498,8 @@ export class PGliteLab implements LabDatabase {
     const wouldWait = results[clock.length + 1]!.error?.code === LOCK_NOT_AVAILABLE;
     if (!wouldWait) return null;
     const read = results.at(-1)!;
-    if (afterWait.kind === 'relock-found') return { holders: await this.holdersFor(request, claim, others), found: { kind: 'runs', runs: read.rows.map((row) => Number(row.run_id)) } };
+    if (afterWait.kind === 'relock-found')
+      return { holders: await this.holdersFor(request, claim, others), found: { kind: 'runs', runs: read.rows.map((row) => Number(row.run_id)) } };
     if (afterWait.kind === 'resume-found') {
       const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
       if (found.targets.length > 1) {
@@ -596,12 +590,18 @@ const WARM_UP = (() => {
   const own = (statement: LabStatement): WarmUpStatement => ({ statement, params: statement.params });
   const claims = distinct(BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'one-statement' ? [own(d.claim.claim)] : [])));
   const twoStep = distinct(BUILT_IN_STRATEGIES.flatMap((d) => (d.claim.shape === 'select-then-update' ? [own(d.claim.select), own(d.claim.update)] : [])));
-  const pairs = (pick: (d: StrategyDefinition) => FencedPair[]) => BUILT_IN_STRATEGIES.flatMap((d) => pick(d).flatMap((pair) => [own(pair.fenced), own(pair.unfenced)]));
+  const pairs = (pick: (d: StrategyDefinition) => FencedPair[]) =>
+    BUILT_IN_STRATEGIES.flatMap((d) => pick(d).flatMap((pair) => [own(pair.fenced), own(pair.unfenced)]));
   const writes = distinct(pairs((d) => [d.heartbeat, d.work]));
   const endings = distinct([...pairs((d) => [d.complete]), own(CANCEL_REQUEST), ...pairs((d) => [d.cancelAck])]);
   const probes = distinct(
     [...PAGE_STATEMENTS.values()].flatMap((s) => [
-      ...(s.afterWait.kind === 'relock-found' ? [{ statement: s.afterWait.candidates, params: [] }, { statement: s.afterWait.relock, params: ['run' as const] }] : []),
+      ...(s.afterWait.kind === 'relock-found'
+        ? [
+            { statement: s.afterWait.candidates, params: [] },
+            { statement: s.afterWait.relock, params: ['run' as const] },
+          ]
+        : []),
       ...(s.probe ? [{ statement: s.probe, params: s.params.slice(0, highestParameter(s.probe.text)) }] : []),
     ]),
   );
@@ -619,7 +619,13 @@ function valuesFound(row: Record<string, unknown>, frozenCount: number): Extract
   });
   // The wire leaves an integer[] as Postgres's text, {121,122}; an empty array is {}.
   const text = String(row.targets ?? '{}');
-  const targets = Array.isArray(row.targets) ? row.targets.map(Number) : text.replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number);
+  const targets = Array.isArray(row.targets)
+    ? row.targets.map(Number)
+    : text
+        .replace(/^\{|\}$/g, '')
+        .split(',')
+        .filter(Boolean)
+        .map(Number);
   return { kind: 'values', frozen, targets };
 }
 
@@ -643,7 +649,6 @@ function locksFrom(rows: readonly { handle: string; run_id: number }[]): HeldLoc
   }
   return [...bySession.values()].sort((a, b) => a.handle.localeCompare(b.handle));
 }
-
 
 /** Prepared-transaction names are built only from worker ids (a capital letter) or OP. */
 function gidOf(session: SessionId): string {

@@ -118,7 +118,10 @@ export class PGliteWire {
       if (params.length !== described.paramTypes.length) {
         throw new Error(`${id} takes ${described.paramTypes.length} parameters, got ${params.length}`);
       }
-      message.bind(described.name, params.map((value, i) => this.serialize(value, described.paramTypes[i]!)));
+      message.bind(
+        described.name,
+        params.map((value, i) => this.serialize(value, described.paramTypes[i]!)),
+      );
       message.execute();
       message.sync();
       columns.push(described.columns);

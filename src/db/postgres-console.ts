@@ -61,7 +61,7 @@ export class ConsoleResultTooLarge extends Error {
       kind: 'error',
       code: '54000',
       message: `the result is too large for the console: its rows hold more than ${CONSOLE_RESULT_BYTES / 1024 / 1024} MB (${within}, the next brings it to ${this.bytes.toLocaleString('en')} bytes), so the bridge did not fetch them`,
-      detail: 'The bridge asks the server to measure each row before sending it; this cap is the lab\'s, not PostgreSQL\'s.',
+      detail: "The bridge asks the server to measure each row before sending it; this cap is the lab's, not PostgreSQL's.",
       hint: 'Ask for fewer rows (LIMIT) or shorter values, e.g. left(result, 100) or length(result).',
       position: null,
       ms,
@@ -163,7 +163,16 @@ export class PostgresConsole {
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
     if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
     const refused = roleEscape(statement.sql);
-    if (refused) return { kind: 'error', code: '42501', message: refused, detail: null, hint: 'Read a setting with current_setting(…) or SHOW; everything else the console runs as before.', position: null, ms: 0 };
+    if (refused)
+      return {
+        kind: 'error',
+        code: '42501',
+        message: refused,
+        detail: null,
+        hint: 'Read a setting with current_setting(…) or SHOW; everything else the console runs as before.',
+        position: null,
+        ms: 0,
+      };
     await this.reopenIfGone();
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
     await this.client.query(sqlText('live-console-begin'));
@@ -242,4 +251,3 @@ export class PostgresConsole {
     await this.client.end().catch(() => undefined);
   }
 }
-

@@ -138,7 +138,10 @@ export async function dropLabSchema(client: pg.Client, url: string): Promise<'dr
     await client.query(sqlText('live-schema-drop'));
   } catch (error) {
     // The server's DETAIL names what depends on the lab's objects ("view public.v depends on table lease_lab.runs").
-    const detail = String((error as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
+    const detail = String((error as { detail?: unknown }).detail ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .join('; ');
     throw userFacing(`cannot drop the schema lease_lab in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
   }
   return 'dropped';
@@ -366,8 +369,13 @@ export class PostgresLab implements LabDatabase {
     this.closing = true;
     await this.observerClient.end().catch(() => undefined);
     if (dropFailure) {
-      const detail = String((dropFailure as { detail?: unknown }).detail ?? '').split('\n').filter(Boolean).join('; ');
-      throw userFacing(`cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
+      const detail = String((dropFailure as { detail?: unknown }).detail ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .join('; ');
+      throw userFacing(
+        `cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`,
+      );
     }
   }
 

@@ -10,7 +10,17 @@
 import type { BackpressureDatabase, BackpressureStatement, BackpressureTransaction } from '../db/port';
 import { arrivalsFor } from '../sim/backpressure/arrivals';
 import { totalRuns } from '../sim/backpressure/presets';
-import type { Arrival, BackpressureAction, BackpressureConfig, BackpressureWorker, ClaimPolicy, ClaimRecord, LaneResult, Limit, TickMetrics } from '../sim/backpressure/types';
+import type {
+  Arrival,
+  BackpressureAction,
+  BackpressureConfig,
+  BackpressureWorker,
+  ClaimPolicy,
+  ClaimRecord,
+  LaneResult,
+  Limit,
+  TickMetrics,
+} from '../sim/backpressure/types';
 import { nextBackpressureAction, turnOrder, workerIds } from '../sim/backpressure/simulated-worker';
 import { clockIso } from '../sim/clock';
 import type { Row, StatementOutcome } from '../sim/types';
@@ -151,7 +161,14 @@ export class BackpressureSimulation {
   }
 
   result(): LaneResult {
-    return { policy: this.policy, ticks: this.ticks, claims: this.claims, finished: this.isOver() && this.ticks.length < MAX_SECONDS, totalRuns: this.totalRuns, steps: this.steps };
+    return {
+      policy: this.policy,
+      ticks: this.ticks,
+      claims: this.claims,
+      finished: this.isOver() && this.ticks.length < MAX_SECONDS,
+      totalRuns: this.totalRuns,
+      steps: this.steps,
+    };
   }
 
   /** The runs that arrive this second (created by the clients, in the same batch as the workers' turns). */
@@ -196,7 +213,9 @@ export class BackpressureSimulation {
 
 /** The arrivals as the JSON that backpressure-arrive.sql reads. */
 function arrivalsJson(arrivals: Arrival[]): string {
-  return JSON.stringify(arrivals.map((a) => ({ run_id: a.runId, tenant: a.tenant, created_at: clockIso(a.atSecond), work_steps: a.calls, call_cost_cents: a.callCostCents })));
+  return JSON.stringify(
+    arrivals.map((a) => ({ run_id: a.runId, tenant: a.tenant, created_at: clockIso(a.atSecond), work_steps: a.calls, call_cost_cents: a.callCostCents })),
+  );
 }
 
 export interface PlayOptions {
@@ -205,7 +224,12 @@ export interface PlayOptions {
 }
 
 /** Plays one claim policy from a fresh table to the end (or to maxSeconds). */
-export async function playBackpressure(db: BackpressureDatabase, config: BackpressureConfig, policy: ClaimPolicy, options: PlayOptions = {}): Promise<LaneResult> {
+export async function playBackpressure(
+  db: BackpressureDatabase,
+  config: BackpressureConfig,
+  policy: ClaimPolicy,
+  options: PlayOptions = {},
+): Promise<LaneResult> {
   const sim = new BackpressureSimulation(db, config, policy);
   await sim.reset();
   const until = Math.min(MAX_SECONDS, options.maxSeconds ?? MAX_SECONDS);

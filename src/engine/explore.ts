@@ -85,9 +85,7 @@ function countOf(tally: Tally): number {
 }
 
 function finish(tally: Tally): OutcomeGroup[] {
-  return [...tally.entries()]
-    .map(([key, group]) => ({ key, ...group }))
-    .sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
+  return [...tally.entries()].map(([key, group]) => ({ key, ...group })).sort((a, b) => b.count - a.count || a.key.localeCompare(b.key));
 }
 
 /** Reports progress at most every `everyMs` milliseconds, and always the last time. */
@@ -118,7 +116,14 @@ export async function exploreBruteForce(db: LabDatabase, scenario: Scenario, set
 }
 
 /** Seeded random schedules, for scenarios too large to explore whole. Labelled as a sample. */
-export async function exploreSample(db: LabDatabase, scenario: Scenario, settings: Settings, count: number, seed: number, options: ExploreOptions = {}): Promise<Exploration> {
+export async function exploreSample(
+  db: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  count: number,
+  seed: number,
+  options: ExploreOptions = {},
+): Promise<Exploration> {
   const tally: Tally = new Map();
   const report = throttled(options.onProgress);
   let done = 0;
@@ -152,7 +157,12 @@ function historyKey(steps: readonly TraceStep[]): string {
     if (step.action === 'heartbeat' && step.verdict === 'ok') streaks.set(streakKey, Math.min(STUCK_HEARTBEATS, (streaks.get(streakKey) ?? 0) + 1));
     else if (step.action === 'work' && step.verdict === 'ok') streaks.delete(streakKey);
   }
-  return JSON.stringify([[...cancelled].sort(), [...claimedAfterCancel].sort(), [...streaks.entries()].sort(), outcomeOf(anomaliesAfter(steps, steps.length)).key]);
+  return JSON.stringify([
+    [...cancelled].sort(),
+    [...claimedAfterCancel].sort(),
+    [...streaks.entries()].sort(),
+    outcomeOf(anomaliesAfter(steps, steps.length)).key,
+  ]);
 }
 
 /**

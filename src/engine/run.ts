@@ -40,7 +40,13 @@ export interface RunOptions {
   onInapplicable?: 'error' | 'skip';
 }
 
-export async function runSchedule(db: LabDatabase, scenario: Scenario, settings: Settings, schedule: readonly string[], options: RunOptions = {}): Promise<Trace> {
+export async function runSchedule(
+  db: LabDatabase,
+  scenario: Scenario,
+  settings: Settings,
+  schedule: readonly string[],
+  options: RunOptions = {},
+): Promise<Trace> {
   const finish = options.finish ?? { kind: 'none' };
   const sim = new Simulation(db, scenario, settings);
   await sim.reset();

@@ -332,12 +332,20 @@ export class Simulation {
     const when = timed ? `At ${clockLabel(this.clockSeconds)}, as planned, ` : '';
     if (kind === 'pause') {
       this.workers.set(id, { ...worker, paused: true });
-      this.push({ token, tokenIndex, actor: id, action: 'pause', verdict: 'event', note: `${when}${id} froze (a long GC pause, a stalled call): it does nothing, but still believes what it believed.` });
+      this.push({
+        token,
+        tokenIndex,
+        actor: id,
+        action: 'pause',
+        verdict: 'event',
+        note: `${when}${id} froze (a long GC pause, a stalled call): it does nothing, but still believes what it believed.`,
+      });
       return;
     }
     if (kind === 'resume') {
       this.workers.set(id, { ...worker, paused: false });
-      const stale = worker.runId !== null && believesItOwns(worker) ? ` It still believes it owns run ${worker.runId} with generation ${worker.generation}.` : '';
+      const stale =
+        worker.runId !== null && believesItOwns(worker) ? ` It still believes it owns run ${worker.runId} with generation ${worker.generation}.` : '';
       this.push({ token, tokenIndex, actor: id, action: 'resume', verdict: 'event', note: `${when}${id} woke up and carries on.${stale}` });
       return;
     }
@@ -472,6 +480,8 @@ function timedEvents(scenario: Scenario): TimedEvent[] {
     }
   }
   // Stable by time, then by the order the scenario lists them.
-  return events.map((event, order) => ({ event, order })).sort((a, b) => a.event.atSeconds - b.event.atSeconds || a.order - b.order).map((x) => x.event);
+  return events
+    .map((event, order) => ({ event, order }))
+    .sort((a, b) => a.event.atSeconds - b.event.atSeconds || a.order - b.order)
+    .map((x) => x.event);
 }
-

@@ -38,7 +38,10 @@ export function notPlayable(trace: Trace | null, scenarioIds: readonly string[],
     return verdict(false, `This run is of another scenario. The challenge is played on ${wanted}: use "Open in the lab".`);
   }
   if (trace.settings.definition) {
-    return verdict(false, `This run uses a claim you wrote. The challenge is played with the lab's own claim (${labels(played.strategies)}): choose it in the Strategy list.`);
+    return verdict(
+      false,
+      `This run uses a claim you wrote. The challenge is played with the lab's own claim (${labels(played.strategies)}): choose it in the Strategy list.`,
+    );
   }
   if (!played.strategies.includes(trace.settings.strategy)) {
     return verdict(false, `This challenge ${played.why}: set the claim to ${labels(played.strategies)}.`);

@@ -35,7 +35,10 @@ function duplicateOf(trace: Trace, runId: number) {
 
 /** The first step at which a worker went from wanting to own this run to having claimed it. */
 function claimOf(trace: Trace, actor: string, runId: number): TraceStep | undefined {
-  return trace.steps.find((step) => step.actor === actor && step.verdict === 'ok' && step.runId === runId && step.workers.find((w) => w.id === actor)?.generation !== null && isClaim(step));
+  return trace.steps.find(
+    (step) =>
+      step.actor === actor && step.verdict === 'ok' && step.runId === runId && step.workers.find((w) => w.id === actor)?.generation !== null && isClaim(step),
+  );
 }
 
 function isClaim(step: TraceStep): boolean {
@@ -49,7 +52,7 @@ const doubleRun: Challenge = {
   title: 'Make run 124 execute twice',
   goal: 'Three workers and the naive claim (SELECT, then UPDATE). Get two workers to pay for model calls on run 124, while run 123, the oldest, is executed by one worker only.',
   lesson:
-    'The naive claim breaks wherever two reads of the same run fall between one worker\'s SELECT and its UPDATE: not only at the start, and not only on the first run. A schedule where each worker writes before the next one reads looks safe, which is why this bug survives tests.',
+    "The naive claim breaks wherever two reads of the same run fall between one worker's SELECT and its UPDATE: not only at the start, and not only on the first run. A schedule where each worker writes before the next one reads looks safe, which is why this bug survives tests.",
   scenarioId: 'three-workers',
   settings: NAIVE,
   chapterId: 'select-then-update',
@@ -80,8 +83,17 @@ const doubleRun: Challenge = {
       );
     }
     const readers = new Set(trace.steps.filter((s) => s.action === 'select' && s.verdict === 'ok' && s.runId === 124).map((s) => s.actor));
-    if (readers.size >= 2) return verdict(false, `${listWorkers([...readers].sort())} have read run 124 as pending. Keep going: both have to write their claim and pay for a model call.`);
-    return verdict(false, readers.size === 1 ? 'One worker has read run 124. For a duplicate a second one has to read it before the first one writes.' : 'Nobody has read run 124 yet: a worker only reads it once run 123 is no longer pending.');
+    if (readers.size >= 2)
+      return verdict(
+        false,
+        `${listWorkers([...readers].sort())} have read run 124 as pending. Keep going: both have to write their claim and pay for a model call.`,
+      );
+    return verdict(
+      false,
+      readers.size === 1
+        ? 'One worker has read run 124. For a duplicate a second one has to read it before the first one writes.'
+        : 'Nobody has read run 124 yet: a worker only reads it once run 123 is no longer pending.',
+    );
   },
 };
 
@@ -92,7 +104,7 @@ const atomicRace: Challenge = {
   title: 'Take run 123 from A without moving the clock',
   goal: 'With the atomic claim, let A claim run 123 first. Then get B to pay for a model call on run 123, with the clock standing still (no +N steps) and no run executed twice.',
   lesson:
-    'A claim is not a claim until it commits. While A\'s transaction is open its row lock keeps every other claim off run 123 (SKIP LOCKED passes over it, plain FOR UPDATE waits, NOWAIT fails), so there is no window to slip into. But when A\'s process dies before committing, Postgres sees its connection close and rolls the transaction back: the run is pending again at once, with no lease to wait out. (A machine that vanishes without closing its connection keeps the lock until the server notices, through idle_in_transaction_session_timeout or TCP keepalives.) After the commit, only the lease can free it.',
+    "A claim is not a claim until it commits. While A's transaction is open its row lock keeps every other claim off run 123 (SKIP LOCKED passes over it, plain FOR UPDATE waits, NOWAIT fails), so there is no window to slip into. But when A's process dies before committing, Postgres sees its connection close and rolls the transaction back: the run is pending again at once, with no lease to wait out. (A machine that vanishes without closing its connection keeps the lock until the server notices, through idle_in_transaction_session_timeout or TCP keepalives.) After the commit, only the lease can free it.",
   scenarioId: 'race',
   settings: ATOMIC,
   chapterId: 'atomic-claim',
@@ -115,7 +127,11 @@ const atomicRace: Challenge = {
       );
     }
     if (duplicate) {
-      return verdict(false, `The engine reports a duplicate with the clock standing still: ${duplicate.message} That should be impossible; please report this schedule: ${trace.schedule.join(', ')}.`, duplicate.steps);
+      return verdict(
+        false,
+        `The engine reports a duplicate with the clock standing still: ${duplicate.message} That should be impossible; please report this schedule: ${trace.schedule.join(', ')}.`,
+        duplicate.steps,
+      );
     }
     const byA = claimOf(trace, 'A', 123);
     const byB = claimOf(trace, 'B', 123);
@@ -125,8 +141,15 @@ const atomicRace: Challenge = {
     if (!byA) return verdict(false, 'A has not claimed run 123 yet: step A first.');
     const call = paidCalls(trace, 123).find((step) => step.actor === 'B' && step.index > byA.index);
     if (call && byB) {
-      const end = trace.steps.find((step) => step.index > byA.index && step.index < byB.index && ((step.actor === 'A' && step.action === 'crash') || (step.action === 'kill' && step.runId === 123)));
-      const how = end ? `${end.action === 'crash' ? 'A crashed' : 'the operator killed A'} at ${stepLabel(end)} with its claim uncommitted` : "A's claim was undone";
+      const end = trace.steps.find(
+        (step) =>
+          step.index > byA.index &&
+          step.index < byB.index &&
+          ((step.actor === 'A' && step.action === 'crash') || (step.action === 'kill' && step.runId === 123)),
+      );
+      const how = end
+        ? `${end.action === 'crash' ? 'A crashed' : 'the operator killed A'} at ${stepLabel(end)} with its claim uncommitted`
+        : "A's claim was undone";
       return verdict(
         true,
         `B paid for a model call on run 123 at ${stepLabel(call)}, with the clock still at ${clockLabel(call.clockSeconds)}: ${how}, so its transaction rolled back and run 123 was pending again when B claimed it (${stepLabel(byB)}). No run executed twice.`,
@@ -168,16 +191,27 @@ const splitOwnership: Challenge = {
     if (early || !trace) return early!;
     const forbidden = tokensOfKind(trace, ['pause', 'resume', 'crash', 'kill']);
     if (forbidden.length > 0) {
-      return verdict(false, `Your schedule uses ${forbidden.join(', ')}. This one is played without freezing or killing anyone: a worker that is only slow is enough. Press Reset and use the workers and the clock.`);
+      return verdict(
+        false,
+        `Your schedule uses ${forbidden.join(', ')}. This one is played without freezing or killing anyone: a worker that is only slow is enough. Press Reset and use the workers and the clock.`,
+      );
     }
     const split = trace.anomalies.find((anomaly) => anomaly.kind === 'split-ownership');
     if (split && !trace.settings.fencing) {
-      return verdict(true, `${split.message} The unfenced write only checked that the run was running. Turn fencing on and replay: the same write is rejected.`, split.steps);
+      return verdict(
+        true,
+        `${split.message} The unfenced write only checked that the run was running. Turn fencing on and replay: the same write is rejected.`,
+        split.steps,
+      );
     }
     const staleStep = trace.steps.find((step) => step.staleWrite !== null && step.verdict === 'rejected');
     if (trace.settings.fencing) {
       return staleStep
-        ? verdict(false, `Fencing is on, so the stale write was rejected (${stepLabel(staleStep)}): ${staleStep.note} That is fencing doing its job. Turn it off to see what it prevents.`, [staleStep.index])
+        ? verdict(
+            false,
+            `Fencing is on, so the stale write was rejected (${stepLabel(staleStep)}): ${staleStep.note} That is fencing doing its job. Turn it off to see what it prevents.`,
+            [staleStep.index],
+          )
         : verdict(false, 'Fencing is on: a stale write cannot commit. Turn fencing off for this challenge.');
     }
     const takeover = trace.steps.find((step) => step.actor !== 'A' && isClaim(step) && step.verdict === 'ok' && step.runId === 123);
@@ -193,7 +227,8 @@ const stickyCancel: Challenge = {
   id: 'sticky-cancel',
   title: 'Make a cancel survive a crash',
   goal: 'Cancel run 123, then crash A before it has noticed the request. Run 123 must still end up cancelled.',
-  lesson: 'A cancel stored in the row outlives the process that was meant to see it: whoever claims the run next reads cancel_requested and stops. A kill leaves nothing behind.',
+  lesson:
+    'A cancel stored in the row outlives the process that was meant to see it: whoever claims the run next reads cancel_requested and stops. A kill leaves nothing behind.',
   scenarioId: 'cancel-durable',
   settings: ATOMIC,
   chapterId: 'cancellation',
@@ -216,14 +251,18 @@ const stickyCancel: Challenge = {
     );
     const run = trace.finalRuns.find((row) => row.run_id === 123);
     if (run?.status === 'cancelled' && ack && deathBeforeAck && ack.actor !== deathBeforeAck.actor && ack.actor !== 'operator') {
-      return verdict(true, `Run 123 ended cancelled by ${ack.actor} after ${deathBeforeAck.note.split('.')[0]}. The request outlived the crash because it lives in the row, and ${ack.actor}'s claim read it back.`, [
-        request.index,
-        deathBeforeAck.index,
-        ack.index,
-      ]);
+      return verdict(
+        true,
+        `Run 123 ended cancelled by ${ack.actor} after ${deathBeforeAck.note.split('.')[0]}. The request outlived the crash because it lives in the row, and ${ack.actor}'s claim read it back.`,
+        [request.index, deathBeforeAck.index, ack.index],
+      );
     }
     if (run?.status === 'cancelled') {
-      return verdict(false, 'Run 123 is cancelled, but by the worker that was alive all along. Make it harder: crash A after the request and before A sees it.', ack ? [ack.index] : []);
+      return verdict(
+        false,
+        'Run 123 is cancelled, but by the worker that was alive all along. Make it harder: crash A after the request and before A sees it.',
+        ack ? [ack.index] : [],
+      );
     }
     if (deathBeforeAck) return verdict(false, 'A is gone and the request is stored. Now let the lease run out and let B claim the run.');
     return verdict(false, 'The request is stored. Crash A before its next step, so that it never sees the request.');
@@ -236,7 +275,8 @@ const freeStuck: Challenge = {
   id: 'free-stuck',
   title: 'Free run 123 from a stuck worker',
   goal: 'A claims run 123 and gets stuck inside a model call, but keeps heartbeating, so its lease never runs out. Get B to own run 123 after A has claimed it.',
-  lesson: 'A heartbeat stops only when the worker stops. Here you had to stop A by hand; a real system needs a progress check (Module 09) to decide that a live worker is stuck.',
+  lesson:
+    'A heartbeat stops only when the worker stops. Here you had to stop A by hand; a real system needs a progress check (Module 09) to decide that a live worker is stuck.',
   scenarioId: 'stuck-heartbeat',
   settings: ATOMIC,
   chapterId: 'progress-vs-liveness',
@@ -250,13 +290,19 @@ const freeStuck: Challenge = {
     const early = notPlayable(trace, ['stuck-heartbeat'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
     const byA = claimOf(trace, 'A', 123);
-    const taken = trace.steps.find((step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'ok' && step.workers.find((w) => w.id === 'B')?.runId === 123);
+    const taken = trace.steps.find(
+      (step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'ok' && step.workers.find((w) => w.id === 'B')?.runId === 123,
+    );
     if (taken && (!byA || taken.index < byA.index)) {
-      return verdict(false, 'B claimed run 123 before A ever had it. The puzzle is to free the run from a stuck A: press Reset and let A claim first.', [taken.index]);
+      return verdict(false, 'B claimed run 123 before A ever had it. The puzzle is to free the run from a stuck A: press Reset and let A claim first.', [
+        taken.index,
+      ]);
     }
     if (taken) {
       const how = trace.steps.find((step) => step.actor === 'A' && (step.action === 'crash' || step.action === 'pause'));
-      return verdict(true, `B took run 123 at ${stepLabel(taken)}${how ? `, after A ${how.action === 'crash' ? 'crashed' : 'froze'}` : ''}: ${taken.note}`, [taken.index]);
+      return verdict(true, `B took run 123 at ${stepLabel(taken)}${how ? `, after A ${how.action === 'crash' ? 'crashed' : 'froze'}` : ''}: ${taken.note}`, [
+        taken.index,
+      ]);
     }
     const stuck = trace.anomalies.find((anomaly) => anomaly.kind === 'stuck-while-heartbeating');
     if (stuck) return verdict(false, `${stuck.message} While that goes on, the lease never expires. What would stop the heartbeat?`, stuck.steps);
@@ -271,7 +317,7 @@ const atomicDuplicate: Challenge = {
   title: 'Make the atomic claim execute a run twice',
   goal: 'The claim that held in "Take run 123 from A", with fencing on, but now the clock is yours too. Get A and B both to pay for model calls on one run.',
   lesson:
-    'A lease trades a stranded run for a possible duplicate: when it runs out under a worker that is still working, the claim hands the run out again. Fencing keeps the stale worker\'s writes out of the row, but it cannot take back the model calls already paid for. Heartbeats well inside the lease are what make this rare.',
+    "A lease trades a stranded run for a possible duplicate: when it runs out under a worker that is still working, the claim hands the run out again. Fencing keeps the stale worker's writes out of the row, but it cannot take back the model calls already paid for. Heartbeats well inside the lease are what make this rare.",
   scenarioId: 'race',
   settings: ATOMIC,
   chapterId: 'lease',
@@ -286,10 +332,21 @@ const atomicDuplicate: Challenge = {
     if (early || !trace) return early!;
     const duplicate = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution');
     if (duplicate) {
-      return verdict(true, `${duplicate.message} Fencing was on all along: it rejects any later write by the stale owner, but the model calls were paid before anything checked.`, duplicate.steps);
+      return verdict(
+        true,
+        `${duplicate.message} Fencing was on all along: it rejects any later write by the stale owner, but the model calls were paid before anything checked.`,
+        duplicate.steps,
+      );
     }
-    const takeover = trace.steps.find((step) => isClaim(step) && step.verdict === 'ok' && step.workers.some((w) => w.id !== step.actor && w.runId === step.runId && w.phase === 'owner'));
-    if (takeover) return verdict(false, `${takeover.actor} took run ${takeover.runId} over at ${stepLabel(takeover)} while its first owner still believed it owned it. Both owners have to pay for a model call on it.`, [takeover.index]);
+    const takeover = trace.steps.find(
+      (step) => isClaim(step) && step.verdict === 'ok' && step.workers.some((w) => w.id !== step.actor && w.runId === step.runId && w.phase === 'owner'),
+    );
+    if (takeover)
+      return verdict(
+        false,
+        `${takeover.actor} took run ${takeover.runId} over at ${stepLabel(takeover)} while its first owner still believed it owned it. Both owners have to pay for a model call on it.`,
+        [takeover.index],
+      );
     return verdict(false, 'No run has been handed out twice. While a lease is valid, no claim will take its run.');
   },
 };
@@ -301,7 +358,7 @@ const lateCancel: Challenge = {
   title: 'Lose a cancel that is stored in the row',
   goal: 'Use cancel:123 (the durable request, not kill:) and still have run 123 end done instead of cancelled. Nobody crashes.',
   lesson:
-    'A cooperative cancel is seen only at a check. A request that arrives after the worker\'s last check loses to its completion, because the completing UPDATE does not look at cancel_requested. To let a cancel win that race, the completion itself has to refuse a row whose cancel_requested is set, and the worker has to handle the 0 rows.',
+    "A cooperative cancel is seen only at a check. A request that arrives after the worker's last check loses to its completion, because the completing UPDATE does not look at cancel_requested. To let a cancel win that race, the completion itself has to refuse a row whose cancel_requested is set, and the worker has to handle the 0 rows.",
   scenarioId: 'cancel-durable',
   settings: ATOMIC,
   chapterId: 'cancellation',
@@ -315,7 +372,11 @@ const lateCancel: Challenge = {
     const early = notPlayable(trace, ['cancel-durable'], ANY_CLAIM);
     if (early || !trace) return early!;
     const forbidden = tokensOfKind(trace, ['kill', 'crash']);
-    if (forbidden.length > 0) return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Killing a worker loses a cancel too easily; here the request is stored and every worker stays alive.`);
+    if (forbidden.length > 0)
+      return verdict(
+        false,
+        `Your schedule uses ${forbidden.join(', ')}. Killing a worker loses a cancel too easily; here the request is stored and every worker stays alive.`,
+      );
     const request = trace.steps.find((step) => step.action === 'cancel-request' && step.verdict === 'ok' && step.runId === 123);
     if (!request) return verdict(false, 'No cancel has been stored yet: add cancel:123 to the schedule.');
     const completed = trace.steps.find((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId === 123 && step.index > request.index);
@@ -327,7 +388,12 @@ const lateCancel: Challenge = {
       );
     }
     const ack = trace.steps.find((step) => step.action === 'cancel-ack' && step.verdict === 'ok' && step.runId === 123);
-    if (ack) return verdict(false, `${ack.actor} saw the request and cancelled run 123 (${stepLabel(ack)}): the cancel won. Send it later, after the worker's last check.`, [request.index, ack.index]);
+    if (ack)
+      return verdict(
+        false,
+        `${ack.actor} saw the request and cancelled run 123 (${stepLabel(ack)}): the cancel won. Send it later, after the worker's last check.`,
+        [request.index, ack.index],
+      );
     return verdict(false, 'The request is stored and run 123 is not done yet. Whoever reads cancel_requested next will stop.');
   },
 };
@@ -381,7 +447,11 @@ const longWait: Challenge = {
         span,
       );
     }
-    return verdict(false, `${wait.worker} has waited ${wait.seconds} s so far (${stepLabel(wait.from)} to ${stepLabel(wait.to)}). Move the clock while it still waits.`, span);
+    return verdict(
+      false,
+      `${wait.worker} has waited ${wait.seconds} s so far (${stepLabel(wait.from)} to ${stepLabel(wait.to)}). Move the clock while it still waits.`,
+      span,
+    );
   },
 };
 
@@ -390,7 +460,7 @@ const longWait: Challenge = {
 const stranded: Challenge = {
   id: 'stranded',
   title: 'Strand a run under a dead owner',
-  goal: "With compare-and-set, crash A once it has claimed run 123 and let its lease run out. Then have B look for work: B must pass over run 123, whose lease has expired, and take run 124.",
+  goal: 'With compare-and-set, crash A once it has claimed run 123 and let its lease run out. Then have B look for work: B must pass over run 123, whose lease has expired, and take run 124.',
   lesson:
     "A lease helps only if some claim looks at it. The select-then-update claims read only pending runs, so a run whose owner died stays 'running' for ever: an orphan nobody rescues. The lab's atomic claims also take running runs whose lease has expired.",
   scenarioId: 'race',
@@ -413,7 +483,11 @@ const stranded: Challenge = {
     const lease = findScenario('race')!.leaseSeconds;
     const expiresAt = claimA ? claimA.clockSeconds + lease : null;
     const lookAfter =
-      expiresAt === null ? undefined : trace.steps.find((step) => step.actor === 'B' && step.action === 'select' && step.verdict === 'ok' && step.runId === 124 && step.clockSeconds > expiresAt);
+      expiresAt === null
+        ? undefined
+        : trace.steps.find(
+            (step) => step.actor === 'B' && step.action === 'select' && step.verdict === 'ok' && step.runId === 124 && step.clockSeconds > expiresAt,
+          );
     if (orphan && lookAfter && expiresAt !== null) {
       return verdict(
         true,
@@ -423,7 +497,12 @@ const stranded: Challenge = {
     }
     if (!claimA) return verdict(false, 'A has not claimed run 123 yet: A reads it, then claims it.');
     const lookedEarly = trace.steps.find((step) => step.actor === 'B' && step.action === 'select' && step.verdict === 'ok' && step.clockSeconds <= expiresAt!);
-    if (lookedEarly) return verdict(false, `B looked for work at ${clockLabel(lookedEarly.clockSeconds)}, while A's lease on run 123 was still valid (until ${clockLabel(expiresAt!)}). Press Reset and let the lease run out first.`, [lookedEarly.index]);
+    if (lookedEarly)
+      return verdict(
+        false,
+        `B looked for work at ${clockLabel(lookedEarly.clockSeconds)}, while A's lease on run 123 was still valid (until ${clockLabel(expiresAt!)}). Press Reset and let the lease run out first.`,
+        [lookedEarly.index],
+      );
     if (!trace.steps.some((step) => step.actor === 'A' && step.action === 'crash')) return verdict(false, 'A is alive and owns run 123. Crash it.');
     const clock = trace.steps.at(-1)!.clockSeconds;
     if (clock <= expiresAt!) return verdict(false, `A is dead; its lease on run 123 runs until ${clockLabel(expiresAt!)}. Move the clock past it.`);
@@ -438,7 +517,7 @@ const luckyNaive: Challenge = {
   title: 'Let the naive claim get lucky',
   goal: 'With the naive claim, finish all three runs, each by a different worker, with no run executed twice and no stale write.',
   lesson:
-    'The naive claim passes every run in which no worker reads between another one\'s SELECT and UPDATE. Its bug is in the timing, not in the code path, so a test that happens to schedule workers politely passes. A claim has to be right for every interleaving, not for the ones you tried.',
+    "The naive claim passes every run in which no worker reads between another one's SELECT and UPDATE. Its bug is in the timing, not in the code path, so a test that happens to schedule workers politely passes. A claim has to be right for every interleaving, not for the ones you tried.",
   scenarioId: 'three-workers',
   settings: NAIVE,
   chapterId: 'race',
@@ -452,7 +531,12 @@ const luckyNaive: Challenge = {
     const early = notPlayable(trace, ['three-workers'], { strategies: ['naive'], why: 'is about the naive claim' });
     if (early || !trace) return early!;
     const bad = trace.anomalies.find((anomaly) => anomaly.kind === 'duplicate-execution' || anomaly.kind === 'split-ownership');
-    if (bad) return verdict(false, `${bad.message} The naive claim was unlucky this time: press Reset and schedule so that nobody reads a run between another worker's SELECT and UPDATE.`, bad.steps);
+    if (bad)
+      return verdict(
+        false,
+        `${bad.message} The naive claim was unlucky this time: press Reset and schedule so that nobody reads a run between another worker's SELECT and UPDATE.`,
+        bad.steps,
+      );
     const completions = trace.steps.filter((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId !== null);
     const finishers = new Set(completions.map((step) => step.actor));
     const runs = findScenario('three-workers')!.runs.length;
@@ -463,7 +547,8 @@ const luckyNaive: Challenge = {
         completions.map((step) => step.index),
       );
     }
-    if (completions.length > 0 && finishers.size < completions.length) return verdict(false, 'One worker has finished more than one run: each run has to be finished by a different worker.');
+    if (completions.length > 0 && finishers.size < completions.length)
+      return verdict(false, 'One worker has finished more than one run: each run has to be finished by a different worker.');
     return verdict(false, `${plural(completions.length, 'run')} of ${runs} finished, no anomaly so far. Keep going.`);
   },
 };
@@ -475,7 +560,7 @@ const nowaitGivesUp: Challenge = {
   title: 'Make NOWAIT give up while a run is free',
   goal: 'With FOR UPDATE NOWAIT, make B give up looking for work while run 124 is still pending.',
   lesson:
-    "NOWAIT does not wait and does not skip: the claim tries to lock the oldest candidate and fails at once (55P03) if someone holds it, even when a free run sits right behind it. A worker that retries a few times and gives up leaves free work undone. That is why queues claim with SKIP LOCKED.",
+    'NOWAIT does not wait and does not skip: the claim tries to lock the oldest candidate and fails at once (55P03) if someone holds it, even when a free run sits right behind it. A worker that retries a few times and gives up leaves free work undone. That is why queues claim with SKIP LOCKED.',
   scenarioId: 'lock-wait',
   settings: NOWAIT,
   chapterId: 'lock-modes',
@@ -488,7 +573,9 @@ const nowaitGivesUp: Challenge = {
   judge(trace) {
     const early = notPlayable(trace, ['lock-wait'], { strategies: ['nowait'], why: 'is about FOR UPDATE NOWAIT' });
     if (early || !trace) return early!;
-    const quit = trace.steps.find((step) => step.actor !== 'clock' && step.actor !== 'operator' && step.workers.find((w) => w.id === step.actor)?.phase === 'gave-up');
+    const quit = trace.steps.find(
+      (step) => step.actor !== 'clock' && step.actor !== 'operator' && step.workers.find((w) => w.id === step.actor)?.phase === 'gave-up',
+    );
     if (quit) {
       const free = quit.runs.filter((run) => run.status === 'pending').map((run) => run.run_id);
       const failures = trace.steps.filter((step) => step.actor === quit.actor && step.action === 'claim' && step.verdict === 'error');
@@ -499,10 +586,17 @@ const nowaitGivesUp: Challenge = {
           [...failures.map((step) => step.index), quit.index],
         );
       }
-      return verdict(false, `${quit.actor} gave up, but no run was pending any more: it had nothing left to take. Give up earlier, while run 124 is free.`, [quit.index]);
+      return verdict(false, `${quit.actor} gave up, but no run was pending any more: it had nothing left to take. Give up earlier, while run 124 is free.`, [
+        quit.index,
+      ]);
     }
     const failed = trace.steps.filter((step) => step.action === 'claim' && step.verdict === 'error');
-    if (failed.length > 0) return verdict(false, `${plural(failed.length, 'claim')} failed with 55P03 so far. A worker gives up after three failed claims.`, failed.map((step) => step.index));
+    if (failed.length > 0)
+      return verdict(
+        false,
+        `${plural(failed.length, 'claim')} failed with 55P03 so far. A worker gives up after three failed claims.`,
+        failed.map((step) => step.index),
+      );
     return verdict(false, 'No claim has failed yet. A NOWAIT claim fails when the row it tries to lock is held by an open claim.');
   },
 };
@@ -528,7 +622,8 @@ const lostLease: Challenge = {
     const early = notPlayable(trace, ['heartbeat'], ATOMIC_CLAIMS);
     if (early || !trace) return early!;
     const forbidden = tokensOfKind(trace, ['pause', 'resume', 'crash', 'kill']);
-    if (forbidden.length > 0) return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Here A stays alive and awake: press Reset and use the workers and the clock.`);
+    if (forbidden.length > 0)
+      return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Here A stays alive and awake: press Reset and use the workers and the clock.`);
     const failed = trace.steps.find((step) => {
       if (step.actor !== 'A' || step.action !== 'heartbeat' || step.outcome?.status !== 'ok' || step.outcome.rowCount !== 0) return false;
       const owner = step.runs.find((run) => run.run_id === step.runId)?.lease_owner;
@@ -537,10 +632,11 @@ const lostLease: Challenge = {
     if (failed) {
       const owner = failed.runs.find((run) => run.run_id === failed.runId)!.lease_owner;
       const takeover = claimOf(trace, owner!, failed.runId!);
-      return verdict(true, `A's heartbeat at ${stepLabel(failed)} matched 0 rows: ${owner} had taken run ${failed.runId} over${takeover ? ` at ${stepLabel(takeover)}` : ''}. A was alive all along; it just renewed too late.`, [
-        ...(takeover ? [takeover.index] : []),
-        failed.index,
-      ]);
+      return verdict(
+        true,
+        `A's heartbeat at ${stepLabel(failed)} matched 0 rows: ${owner} had taken run ${failed.runId} over${takeover ? ` at ${stepLabel(takeover)}` : ''}. A was alive all along; it just renewed too late.`,
+        [...(takeover ? [takeover.index] : []), failed.index],
+      );
     }
     const takeover = trace.steps.find((step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'ok' && step.runId === 123);
     if (takeover) return verdict(false, `B took run 123 over at ${stepLabel(takeover)}. Now let A try to renew its lease.`, [takeover.index]);

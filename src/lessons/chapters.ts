@@ -36,7 +36,7 @@ export const CHAPTERS: readonly Chapter[] = [
       {
         id: 'a-reads',
         heading: 'A finds run 123',
-        body: ['A asks for the oldest pending run and gets 123. It has only read the row: nothing in the database says the run is A\'s yet.'],
+        body: ["A asks for the oldest pending run and gets 123. It has only read the row: nothing in the database says the run is A's yet."],
         mark: { tokenIndex: 0, expect: { actor: 'A', action: 'select', verdict: 'ok' } },
       },
       {
@@ -49,7 +49,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'both-claim',
         heading: 'Both claim it',
         body: [
-          'A marks run 123 as its own (generation 18). B does the same right after (generation 19) and silently overwrites A\'s claim. Neither statement fails, and each worker now believes run 123 is its own.',
+          "A marks run 123 as its own (generation 18). B does the same right after (generation 19) and silently overwrites A's claim. Neither statement fails, and each worker now believes run 123 is its own.",
         ],
         mark: { tokenIndex: 3, expect: { actor: 'B', action: 'naive-update', verdict: 'ok', noteIncludes: 'overwrote' } },
       },
@@ -104,7 +104,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'lucky',
         heading: 'Same code, lucky timing',
         body: [
-          'In this interleaving A selects and updates before B looks. B\'s SELECT no longer sees 123 as pending, so it takes 124. No duplicate: the bug is still in the code, but this timing does not trigger it.',
+          "In this interleaving A selects and updates before B looks. B's SELECT no longer sees 123 as pending, so it takes 124. No duplicate: the bug is still in the code, but this timing does not trigger it.",
         ],
         mark: {
           schedule: ['A', 'A', 'B', 'B', 'A', 'A', 'A', 'B', 'B', 'B'],
@@ -116,7 +116,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'window',
         heading: 'The window',
         body: [
-          'The danger lies between A\'s SELECT (step 1) and A\'s UPDATE (step 3). Each statement is atomic on its own; the pair is not. Any worker that reads inside that gap gets the same stale answer. The pattern is called check-then-act, or time-of-check to time-of-use.',
+          "The danger lies between A's SELECT (step 1) and A's UPDATE (step 3). Each statement is atomic on its own; the pair is not. Any worker that reads inside that gap gets the same stale answer. The pattern is called check-then-act, or time-of-check to time-of-use.",
         ],
         mark: { tokenIndex: 1, expect: { actor: 'B', action: 'select' } },
       },
@@ -132,11 +132,11 @@ export const CHAPTERS: readonly Chapter[] = [
           clauses: [
             {
               match: 'WHERE run_id = $1',
-              note: 'The UPDATE trusts the earlier read: it checks the id, not that the run is still pending. So B\'s UPDATE succeeds on a run A claimed a moment ago.',
+              note: "The UPDATE trusts the earlier read: it checks the id, not that the run is still pending. So B's UPDATE succeeds on a run A claimed a moment ago.",
             },
             {
               match: 'lease_generation = lease_generation + 1',
-              note: 'Each claim raises the generation, which is how the lab tells A\'s claim (18) from B\'s (19).',
+              note: "Each claim raises the generation, which is how the lab tells A's claim (18) from B's (19).",
             },
           ],
         },
@@ -156,7 +156,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'guard',
         heading: 'Check again, inside the write',
         body: [
-          'The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it. That is READ COMMITTED, Postgres\'s default and the level every session of the lab runs at. At REPEATABLE READ or SERIALIZABLE a waiting UPDATE does not re-evaluate: once the first commits, it fails with SQLSTATE 40001 (could not serialize access due to concurrent update), and the claim must be retried. In the lab\'s races each statement is a transaction of its own and starts after the other has committed, so there the level changes nothing: the naive UPDATE still overwrites, and the compare-and-set still matches 0 rows.',
+          "The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it. That is READ COMMITTED, Postgres's default and the level every session of the lab runs at. At REPEATABLE READ or SERIALIZABLE a waiting UPDATE does not re-evaluate: once the first commits, it fails with SQLSTATE 40001 (could not serialize access due to concurrent update), and the claim must be retried. In the lab's races each statement is a transaction of its own and starts after the other has committed, so there the level changes nothing: the naive UPDATE still overwrites, and the compare-and-set still matches 0 rows.",
         ],
         sql: {
           sqlId: 'cas-claim',
@@ -173,14 +173,14 @@ export const CHAPTERS: readonly Chapter[] = [
       {
         id: 'a-wins',
         heading: 'A wins',
-        body: ['A\'s conditional UPDATE finds run 123 still pending and claims it (generation 18).'],
+        body: ["A's conditional UPDATE finds run 123 still pending and claims it (generation 18)."],
         mark: { tokenIndex: 2, expect: { actor: 'A', action: 'cas-claim', verdict: 'ok' } },
       },
       {
         id: 'b-loses',
         heading: 'B loses, and knows it',
         body: [
-          'B\'s UPDATE runs the same test, finds the run already running, and matches 0 rows. B learns it lost from the row count alone: no error, no exception, no duplicate.',
+          "B's UPDATE runs the same test, finds the run already running, and matches 0 rows. B learns it lost from the row count alone: no error, no exception, no duplicate.",
         ],
         mark: { tokenIndex: 3, expect: { actor: 'B', action: 'cas-claim', verdict: 'empty' } },
       },
@@ -196,7 +196,7 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'What compare-and-set costs',
         body: [
           'It is correct, but contention is wasteful: every worker reads the same oldest row, all but one lose, and each loser pays a round trip before it tries again. With twenty workers on a busy queue, most claims are wasted work.',
-          'It also guards only what you remember to compare. Reclaiming an expired lease needs the same test in both the SELECT and the UPDATE. pg-boss, when it cannot use SKIP LOCKED, re-checks the job\'s state in its UPDATE in exactly this way.',
+          "It also guards only what you remember to compare. Reclaiming an expired lease needs the same test in both the SELECT and the UPDATE. pg-boss, when it cannot use SKIP LOCKED, re-checks the job's state in its UPDATE in exactly this way.",
           'The next chapter chooses and claims in one statement, and lets a losing worker skip ahead instead of colliding.',
         ],
         sources: ['pgboss-plans'],
@@ -261,20 +261,24 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'a-locks',
         heading: 'A locks run 123',
         body: [
-          'A\'s claim picks run 123, the oldest, and locks it. The lab keeps the claim transaction open as a step of its own so that you can see the lock: the step records A holding a row lock on run 123. In production the claim is one auto-committed statement and the lock lasts milliseconds; the logic is the same.',
+          "A's claim picks run 123, the oldest, and locks it. The lab keeps the claim transaction open as a step of its own so that you can see the lock: the step records A holding a row lock on run 123. In production the claim is one auto-committed statement and the lock lasts milliseconds; the logic is the same.",
         ],
         mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', noteIncludes: 'run 123' } },
       },
       {
         id: 'b-skips',
         heading: 'B skips it',
-        body: ['B runs the same statement while A still holds the lock. Its scan reaches 123, finds it locked, leaves it out and takes 124. No waiting, no error, no duplicate.'],
+        body: [
+          'B runs the same statement while A still holds the lock. Its scan reaches 123, finds it locked, leaves it out and takes 124. No waiting, no error, no duplicate.',
+        ],
         mark: { tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'run 124' } },
       },
       {
         id: 'c-skips',
         heading: 'C skips both',
-        body: ['C passes over both locked rows and takes 125. Three workers, three runs, three owners, one step each. Try other orders, other ages and a run that is already leased:'],
+        body: [
+          'C passes over both locked rows and takes 125. Three workers, three runs, three owners, one step each. Try other orders, other ages and a run that is already leased:',
+        ],
         mark: { tokenIndex: 2, expect: { actor: 'C', action: 'claim', verdict: 'ok', noteIncludes: 'run 125' } },
         predict: ['claim-order'],
       },
@@ -317,7 +321,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'for-update-waits',
         heading: 'Plain FOR UPDATE: B waits',
         body: [
-          'Without SKIP LOCKED, B\'s scan stops at the locked row and waits for A\'s transaction to end. Every worker that polls now queues up behind the same row.',
+          "Without SKIP LOCKED, B's scan stops at the locked row and waits for A's transaction to end. Every worker that polls now queues up behind the same row.",
         ],
         mark: { settings: FOR_UPDATE, tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'blocked' } },
       },
@@ -325,7 +329,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'for-update-resumes',
         heading: '…then re-checks',
         body: [
-          'When A commits, B\'s statement carries on. Postgres re-checks row 123 against the WHERE clause, finds it running under a valid lease, drops it and continues to the next candidate: B gets 124. Correct, but B spent all of A\'s transaction waiting. That re-check is READ COMMITTED, the level the lab runs at. At REPEATABLE READ or SERIALIZABLE B gets SQLSTATE 40001 (could not serialize access due to concurrent update) instead of run 124, and even SKIP LOCKED fails that way when a row it would lock changed after its snapshot: queues claim at READ COMMITTED.',
+          "When A commits, B's statement carries on. Postgres re-checks row 123 against the WHERE clause, finds it running under a valid lease, drops it and continues to the next candidate: B gets 124. Correct, but B spent all of A's transaction waiting. That re-check is READ COMMITTED, the level the lab runs at. At REPEATABLE READ or SERIALIZABLE B gets SQLSTATE 40001 (could not serialize access due to concurrent update) instead of run 124, and even SKIP LOCKED fails that way when a row it would lock changed after its snapshot: queues claim at READ COMMITTED.",
         ],
         mark: { settings: FOR_UPDATE, tokenIndex: 2, expect: { actor: 'B', action: 'claim', resumed: true, noteIncludes: 'run 124' } },
       },
@@ -333,7 +337,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'nowait-fails',
         heading: 'NOWAIT: B fails',
         body: [
-          'With NOWAIT, B\'s statement fails at once with SQLSTATE 55P03 (lock_not_available). Nothing waits, but every contended poll becomes an error that the worker must catch, roll back and retry.',
+          "With NOWAIT, B's statement fails at once with SQLSTATE 55P03 (lock_not_available). Nothing waits, but every contended poll becomes an error that the worker must catch, roll back and retry.",
         ],
         mark: { settings: NOWAIT, tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'error' } },
       },
@@ -387,7 +391,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'too-early',
         heading: 'Too early to take over',
         body: [
-          'At 15:00:30 B looks for work and finds none: the lease is still valid, so the claim\'s WHERE clause leaves run 123 out. That is the price of a lease: after a crash, a run can wait up to one lease length before anyone rescues it.',
+          "At 15:00:30 B looks for work and finds none: the lease is still valid, so the claim's WHERE clause leaves run 123 out. That is the price of a lease: after a crash, a run can wait up to one lease length before anyone rescues it.",
         ],
         mark: { tokenIndex: 5, expect: { actor: 'B', action: 'claim', verdict: 'empty' } },
         predict: ['lease-expiry'],
@@ -396,7 +400,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'choose',
         heading: 'Choosing a lease length',
         body: [
-          'Too short, and a healthy worker that is briefly slow (a long model call, a garbage-collection pause, a network stall) loses its run to another worker: duplicate work. Too long, and a crashed worker\'s run sits idle for that long before anyone picks it up.',
+          "Too short, and a healthy worker that is briefly slow (a long model call, a garbage-collection pause, a network stall) loses its run to another worker: duplicate work. Too long, and a crashed worker's run sits idle for that long before anyone picks it up.",
           'A workable rule: size the lease from the longest pause you want to survive, renew it several times per lease (next chapter), and never tie the lease to how long the whole job takes. Real queues have met both failure modes: graphile-worker treats a job as abandoned after a fixed 4 hours, so a 6-hour job ran twice; with pg-boss, an expired job kept running while its retry started a second copy.',
         ],
         sources: ['graphile-169', 'pgboss-555'],
@@ -414,7 +418,9 @@ export const CHAPTERS: readonly Chapter[] = [
       {
         id: 'what',
         heading: 'I am still here',
-        body: ['A heartbeat is a periodic write that says: I am alive, extend my lease. In this scenario each renewal moves the lease end to 60 s after the renewal.'],
+        body: [
+          'A heartbeat is a periodic write that says: I am alive, extend my lease. In this scenario each renewal moves the lease end to 60 s after the renewal.',
+        ],
         sql: {
           sqlId: 'heartbeat-fenced',
           caption: 'src/sql/heartbeat-fenced.sql',
@@ -438,9 +444,9 @@ export const CHAPTERS: readonly Chapter[] = [
       },
       {
         id: 'b-looks',
-        heading: 'Still A\'s',
+        heading: "Still A's",
         body: [
-          'At 15:01:30, half a minute after A\'s first lease would have ended, B polls and finds nothing: the renewals kept the run A\'s. A long run survives for as long as its worker keeps renewing.',
+          "At 15:01:30, half a minute after A's first lease would have ended, B polls and finds nothing: the renewals kept the run A's. A long run survives for as long as its worker keeps renewing.",
         ],
         mark: { tokenIndex: 9, expect: { actor: 'B', action: 'claim', verdict: 'empty' } },
       },
@@ -448,7 +454,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'interval',
         heading: 'Choosing the interval',
         body: [
-          'Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives one missed heartbeat with 20 s to spare, and two in a row only if the next one is not a moment late (the lease then ends exactly at that beat, and a claim takes a run once `lease_expires_at < now()`). Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal\'s AI cookbook, heartbeats every second against a 5 s timeout).',
+          "Renew well inside the lease, so that one or two late or lost heartbeats do not cost the lease: renewing every third of the lease survives one missed heartbeat with 20 s to spare, and two in a row only if the next one is not a moment late (the lease then ends exactly at that beat, and a claim takes a run once `lease_expires_at < now()`). Temporal follows the same idea: an activity sets a Heartbeat Timeout and heartbeats well within it (the agent-steering recipe, on a side branch of Temporal's AI cookbook, heartbeats every second against a 5 s timeout).",
           'Heartbeats must also keep coming while the worker is busy or shutting down. A Temporal Java SDK bug stopped heartbeats during shutdown; the server timed the activity out, retried it, and the work ran twice.',
         ],
         predict: ['heartbeat-gap'],
@@ -508,21 +514,21 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'definition',
         heading: 'What an orphan looks like',
         body: [
-          'An orphan is unfinished work whose owner\'s claim is no longer valid. In the table it looks like this: `status = running`, `lease_owner = worker-7`, `lease_expires_at = 15:00`, while the clock says 15:07. The owner may be dead, frozen or cut off; the database cannot tell which, and does not need to. An expired lease is enough to hand the run on.',
+          "An orphan is unfinished work whose owner's claim is no longer valid. In the table it looks like this: `status = running`, `lease_owner = worker-7`, `lease_expires_at = 15:00`, while the clock says 15:07. The owner may be dead, frozen or cut off; the database cannot tell which, and does not need to. An expired lease is enough to hand the run on.",
         ],
         mark: { tokenIndex: null },
       },
       {
         id: 'expires',
         heading: 'The lease runs out',
-        body: ['At 15:01:01 A\'s lease has expired. Run 123 is an orphan.'],
+        body: ["At 15:01:01 A's lease has expired. Run 123 is an orphan."],
         mark: { tokenIndex: 6, expect: { actor: 'clock', noteIncludes: 'expired' } },
       },
       {
         id: 'reclaim',
         heading: 'B reclaims it',
         body: [
-          'B\'s ordinary claim picks it up: the second line of the WHERE clause matches orphans. No separate rescue job is needed, and the reclaim raises the generation to 19.',
+          "B's ordinary claim picks it up: the second line of the WHERE clause matches orphans. No separate rescue job is needed, and the reclaim raises the generation to 19.",
         ],
         sql: {
           sqlId: 'claim-skip-locked',
@@ -541,7 +547,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'resume',
         heading: 'B carries on from the checkpoint',
         body: [
-          'B continues from the progress A recorded (progress goes from 1 to 2), because the checkpoint lives in the row, not in A\'s memory. Whatever A did after its last checkpoint is done again: reclaiming gives at-least-once execution, never exactly-once.',
+          "B continues from the progress A recorded (progress goes from 1 to 2), because the checkpoint lives in the row, not in A's memory. Whatever A did after its last checkpoint is done again: reclaiming gives at-least-once execution, never exactly-once.",
         ],
         mark: { tokenIndex: 9, expect: { actor: 'B', action: 'work', verdict: 'ok', noteIncludes: 'progress 2' } },
       },
@@ -549,8 +555,8 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'production',
         heading: 'How production queues rescue orphans',
         body: [
-          'Most Postgres queues rescue by time alone. River\'s rescuer resets jobs that have been running longer than a horizon (1 hour by default), and its documentation warns that this can run a job twice; Oban\'s Lifeline does the same after 60 minutes by default, purely by time. procrastinate leaves it to you: you schedule a query for stalled jobs (no worker heartbeat for 30 s) and retry them. Solid Queue\'s supervisor prunes processes whose heartbeat is older than 5 minutes and fails or releases their claims.',
-          'A rescue is only as safe as the guard on the final write. River\'s rescuer once overwrote a job that completed just after the rescuer fetched it; the fix re-checks, in the write itself, that the job is still running with the same attempted_at.',
+          "Most Postgres queues rescue by time alone. River's rescuer resets jobs that have been running longer than a horizon (1 hour by default), and its documentation warns that this can run a job twice; Oban's Lifeline does the same after 60 minutes by default, purely by time. procrastinate leaves it to you: you schedule a query for stalled jobs (no worker heartbeat for 30 s) and retry them. Solid Queue's supervisor prunes processes whose heartbeat is older than 5 minutes and fails or releases their claims.",
+          "A rescue is only as safe as the guard on the final write. River's rescuer once overwrote a job that completed just after the rescuer fetched it; the fix re-checks, in the write itself, that the job is still running with the same attempted_at.",
         ],
         sources: ['river-job-sql', 'oban-lifeline', 'procrastinate-schema', 'solid-queue', 'river-1302', 'river-1373'],
       },
@@ -581,7 +587,7 @@ export const CHAPTERS: readonly Chapter[] = [
       {
         id: 'reclaim',
         heading: 'B takes generation 19',
-        body: ['A\'s lease ends at 15:01:00. B reclaims the run and receives generation 19. As far as the database is concerned, A\'s ownership is over.'],
+        body: ["A's lease ends at 15:01:00. B reclaims the run and receives generation 19. As far as the database is concerned, A's ownership is over."],
         mark: { tokenIndex: 5, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
       },
       {
@@ -599,7 +605,9 @@ export const CHAPTERS: readonly Chapter[] = [
         sql: {
           sqlId: 'complete-fenced',
           caption: 'src/sql/complete-fenced.sql',
-          clauses: [{ match: 'AND lease_generation = $2', note: 'The fence: the write applies only while the run is at the generation this worker was given.' }],
+          clauses: [
+            { match: 'AND lease_generation = $2', note: 'The fence: the write applies only while the run is at the generation this worker was given.' },
+          ],
         },
         mark: { tokenIndex: 9, expect: { actor: 'A', action: 'complete', verdict: 'rejected', anomaly: 'stale-write-rejected' } },
       },
@@ -607,7 +615,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'unfenced',
         heading: 'Fencing off: split ownership',
         body: [
-          'Replay with fencing off. The unfenced write checks only that the run is running, which is still true, so A\'s result lands on a run that B owns. Two workers have now made authoritative writes to one run: split ownership.',
+          "Replay with fencing off. The unfenced write checks only that the run is running, which is still true, so A's result lands on a run that B owns. Two workers have now made authoritative writes to one run: split ownership.",
         ],
         mark: { settings: ATOMIC_UNFENCED, tokenIndex: 9, expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' } },
         predict: ['fencing-write'],
@@ -616,10 +624,10 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'scope',
         heading: 'What fencing protects, and what it does not',
         body: [
-          'It protects writes to the store that checks the token: here, every UPDATE a worker makes to its run (progress, heartbeat, completion, cancellation). A stale worker\'s write fails instead of overwriting its successor\'s.',
+          "It protects writes to the store that checks the token: here, every UPDATE a worker makes to its run (progress, heartbeat, completion, cancellation). A stale worker's write fails instead of overwriting its successor's.",
           'It does not stop the stale worker from running, and it does not undo what that worker did elsewhere. A model call it makes after waking is paid for even though its write is rejected; an email it sent, or a call to an API that ignores the token, has happened. To widen the protection, pass the token along and have those systems refuse older ones, or make the side effects idempotent.',
           'Nor does it detect anything sooner: the lease still decides when ownership ends. Fencing only guarantees that an old owner cannot write once a new one exists.',
-          'Most Postgres queues have no such guard on completion: graphile-worker and Oban complete by job id, pg-boss and procrastinate check only the job\'s state. Temporal\'s equivalent is the attempt number inside the activity task token: a late result from an earlier attempt is rejected. Solid Queue\'s claimed-execution row plays the same role: finishing does nothing once that row is gone.',
+          "Most Postgres queues have no such guard on completion: graphile-worker and Oban complete by job id, pg-boss and procrastinate check only the job's state. Temporal's equivalent is the attempt number inside the activity task token: a late result from an earlier attempt is rejected. Solid Queue's claimed-execution row plays the same role: finishing does nothing once that row is gone.",
         ],
         sources: ['kleppmann-locking', 'temporal-started', 'solid-queue', 'oban-basic', 'graphile-getjobs'],
       },
@@ -656,7 +664,9 @@ export const CHAPTERS: readonly Chapter[] = [
         sql: {
           sqlId: 'cancel-request',
           caption: 'src/sql/cancel-request.sql',
-          clauses: [{ match: 'SET cancel_requested = true', note: 'The request is a fact in the row. It outlives the worker, the operator\'s session and any restart.' }],
+          clauses: [
+            { match: 'SET cancel_requested = true', note: "The request is a fact in the row. It outlives the worker, the operator's session and any restart." },
+          ],
         },
         mark: { scenarioId: 'cancel-durable', tokenIndex: 3, expect: { actor: 'operator', action: 'cancel-request', verdict: 'ok' } },
       },
@@ -697,7 +707,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'production',
         heading: 'In production',
         body: [
-          'procrastinate stores `abort_requested`, notifies workers and also polls, and the job asks `should_abort()`. River\'s JobCancel records the request on the row and notifies the worker. Oban marks the job cancelled in the table and, if the job is executing on that node, kills its process. Temporal persists CancelRequested and delivers it in the reply to the activity\'s next heartbeat, so an activity that never heartbeats cannot be cancelled mid-run.',
+          "procrastinate stores `abort_requested`, notifies workers and also polls, and the job asks `should_abort()`. River's JobCancel records the request on the row and notifies the worker. Oban marks the job cancelled in the table and, if the job is executing on that node, kills its process. Temporal persists CancelRequested and delivers it in the reply to the activity's next heartbeat, so an activity that never heartbeats cannot be cancelled mid-run.",
           'Whatever the product: store the request, and have workers check it at safe points.',
         ],
         sources: ['procrastinate-schema', 'river-job-sql', 'oban-basic', 'temporal-failures'],
@@ -733,7 +743,7 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'Four limits worth having',
         body: [
           'Max active runs: a global cap on runs in the running state. It protects the database and everything downstream.',
-          'Max active runs per tenant: one tenant\'s burst must not starve everyone else. The lab\'s runs table already has a `tenant` column for this.',
+          "Max active runs per tenant: one tenant's burst must not starve everyone else. The lab's runs table already has a `tenant` column for this.",
           'Max concurrent model calls: providers limit requests and tokens per minute; that, not CPU, is usually the scarce resource.',
           'Max run cost: a run whose `cost_cents` passes its budget is stopped at its next safe boundary, the same way a cancellation is.',
           'Counting inside the claim, as in the sketch below, is itself racy: two workers claiming at once can both see a tenant one below its limit. Production queues close the gap with a lock or counter per key, or by enforcing the limit inside the fetch itself.',
@@ -768,10 +778,19 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'elsewhere',
         heading: 'How others do it',
         body: [
-          'Oban\'s queue limit is per node: a limit of 2 on three nodes runs 6 jobs at once. River caps MaxWorkers per queue; graphile-worker caps concurrentJobs per process and runs each named queue one job at a time; pg-boss has localConcurrency and enforces groupConcurrency inside its fetch SQL; Solid Queue declares limits_concurrency with a key and a duration; procrastinate serialises jobs that share a lock. Temporal bounds worker slots (max concurrent activities), rate-limits a task queue (MaxTaskQueueActivitiesPerSecond), and balances tenants with fairness keys.',
+          "Oban's queue limit is per node: a limit of 2 on three nodes runs 6 jobs at once. River caps MaxWorkers per queue; graphile-worker caps concurrentJobs per process and runs each named queue one job at a time; pg-boss has localConcurrency and enforces groupConcurrency inside its fetch SQL; Solid Queue declares limits_concurrency with a key and a duration; procrastinate serialises jobs that share a lock. Temporal bounds worker slots (max concurrent activities), rate-limits a task queue (MaxTaskQueueActivitiesPerSecond), and balances tenants with fairness keys.",
           'Scheduling is partly a cost-control problem: decide which limits protect your budget before a burst decides for you.',
         ],
-        sources: ['oban-basic', 'river-job-sql', 'graphile-getjobs', 'pgboss-plans', 'solid-queue', 'procrastinate-schema', 'temporal-worker-performance', 'temporal-fairness'],
+        sources: [
+          'oban-basic',
+          'river-job-sql',
+          'graphile-getjobs',
+          'pgboss-plans',
+          'solid-queue',
+          'procrastinate-schema',
+          'temporal-worker-performance',
+          'temporal-fairness',
+        ],
       },
     ],
   },

@@ -38,12 +38,17 @@ export const CONCEPTS: readonly ConceptRow[] = [
     meaning: 'Ownership that ends at a set time unless it is renewed.',
     labSql: ['claim-skip-locked'],
     labNote: 'Every claim sets lease_expires_at = now() + the lease length.',
-    temporal: 'The Heartbeat Timeout is the renewable part: each heartbeat renews it, and an attempt that misses it is timed out and retried. Start-To-Close bounds one attempt as a whole; Schedule-To-Close bounds all attempts together.',
+    temporal:
+      'The Heartbeat Timeout is the renewable part: each heartbeat renews it, and an attempt that misses it is timed out and retried. Start-To-Close bounds one attempt as a whole; Schedule-To-Close bounds all attempts together.',
     temporalSources: ['temporal-failures'],
     queues: [
       { system: 'pg-boss', how: 'expireInSeconds per job, 15 minutes by default.', sources: ['pgboss-plans'] },
       { system: 'graphile-worker', how: 'locked_at with a fixed 4-hour limit (a 6-hour job ran twice: #169).', sources: ['graphile-getjobs', 'graphile-169'] },
-      { system: 'River', how: 'No lease column: a job running longer than RescueStuckJobsAfter (1 hour by default) counts as stuck.', sources: ['river-job-sql'] },
+      {
+        system: 'River',
+        how: 'No lease column: a job running longer than RescueStuckJobsAfter (1 hour by default) counts as stuck.',
+        sources: ['river-job-sql'],
+      },
     ],
     chapterId: 'lease',
   },
@@ -58,7 +63,11 @@ export const CONCEPTS: readonly ConceptRow[] = [
     queues: [
       { system: 'pg-boss', how: 'A monitor fails jobs whose expiry has passed; the retry policy takes it from there.', sources: ['pgboss-plans'] },
       { system: 'graphile-worker', how: 'A job locked more than 4 hours ago is free to be claimed again.', sources: ['graphile-getjobs'] },
-      { system: 'Oban', how: 'No expiry: Lifeline rescues executing jobs after rescue_after (60 minutes by default), purely by time.', sources: ['oban-lifeline'] },
+      {
+        system: 'Oban',
+        how: 'No expiry: Lifeline rescues executing jobs after rescue_after (60 minutes by default), purely by time.',
+        sources: ['oban-lifeline'],
+      },
     ],
     chapterId: 'lease',
   },
@@ -68,7 +77,8 @@ export const CONCEPTS: readonly ConceptRow[] = [
     meaning: 'A periodic write by the owner that renews its lease.',
     labSql: ['heartbeat-fenced', 'heartbeat-unfenced'],
     labNote: 'Sets heartbeat_at and pushes lease_expires_at forward, only for the current owner (and, fenced, its generation).',
-    temporal: 'activity.heartbeat(details) in Python, Context.current().heartbeat() in TypeScript, activity.RecordHeartbeat in Go, checked against a Heartbeat Timeout; the SDKs throttle heartbeats.',
+    temporal:
+      'activity.heartbeat(details) in Python, Context.current().heartbeat() in TypeScript, activity.RecordHeartbeat in Go, checked against a Heartbeat Timeout; the SDKs throttle heartbeats.',
     temporalSources: ['temporal-failures'],
     queues: [
       { system: 'pg-boss', how: 'heartbeatSeconds per job, off by default.', sources: ['pgboss-plans'] },
@@ -83,7 +93,8 @@ export const CONCEPTS: readonly ConceptRow[] = [
     meaning: 'A heartbeat shows the worker is alive; only changed business state shows it is getting somewhere.',
     labSql: ['work-fenced', 'heartbeat-fenced'],
     labNote: 'work-fenced.sql raises progress; heartbeats never touch it, and the lab flags stuck-while-heartbeating.',
-    temporal: 'Heartbeat details carry progress for the next attempt; the Heartbeat Timeout measures liveness; Start-To-Close still ends an attempt that heartbeats but never finishes.',
+    temporal:
+      'Heartbeat details carry progress for the next attempt; the Heartbeat Timeout measures liveness; Start-To-Close still ends an attempt that heartbeats but never finishes.',
     temporalSources: ['temporal-failures'],
     queues: [
       { system: 'procrastinate', how: 'Heartbeats are per worker, so a live worker with a stuck job is not stalled.', sources: ['procrastinate-schema'] },
@@ -101,9 +112,21 @@ export const CONCEPTS: readonly ConceptRow[] = [
     temporal: 'After a timeout the activity is retried as a new attempt, on any worker.',
     temporalSources: ['temporal-failures'],
     queues: [
-      { system: 'River', how: 'A rescuer resets running jobs older than the horizon; the docs warn this can run a job twice (see #1302, fixed in PR #1373).', sources: ['river-job-sql', 'river-1302', 'river-1373'] },
-      { system: 'procrastinate', how: 'Manual: you schedule get_stalled_jobs and retry_job yourself.', sources: ['procrastinate-schema', 'procrastinate-1518'] },
-      { system: 'Solid Queue', how: 'The supervisor prunes dead processes and fails or releases their claimed executions.', sources: ['solid-queue', 'solid-queue-589'] },
+      {
+        system: 'River',
+        how: 'A rescuer resets running jobs older than the horizon; the docs warn this can run a job twice (see #1302, fixed in PR #1373).',
+        sources: ['river-job-sql', 'river-1302', 'river-1373'],
+      },
+      {
+        system: 'procrastinate',
+        how: 'Manual: you schedule get_stalled_jobs and retry_job yourself.',
+        sources: ['procrastinate-schema', 'procrastinate-1518'],
+      },
+      {
+        system: 'Solid Queue',
+        how: 'The supervisor prunes dead processes and fails or releases their claimed executions.',
+        sources: ['solid-queue', 'solid-queue-589'],
+      },
     ],
     chapterId: 'orphan-reclaim',
   },
@@ -142,7 +165,8 @@ export const CONCEPTS: readonly ConceptRow[] = [
     name: 'Backpressure',
     meaning: 'Limits that keep admitted work within what workers, model providers and the budget can take.',
     labSql: [],
-    labNote: 'The backpressure lab, below the main lab, enforces every limit in its SQL: claims and model-call starts take turns on an advisory lock, count what is running, and take a slot only within the limits; a call that would pass a run\'s budget is never made.',
+    labNote:
+      "The backpressure lab, below the main lab, enforces every limit in its SQL: claims and model-call starts take turns on an advisory lock, count what is running, and take a slot only within the limits; a call that would pass a run's budget is never made.",
     temporal: 'Worker slots (max concurrent activities), MaxTaskQueueActivitiesPerSecond, priority and fairness keys.',
     temporalSources: ['temporal-worker-performance', 'temporal-fairness'],
     queues: [

@@ -133,7 +133,9 @@ export const claimRace = generator('claim-race', 'Two workers poll at once', 'ra
 });
 
 /** The claims with a locking clause, in the question's order: the one that waits, the one that fails, the one that skips. */
-const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flatMap((when) => LAB_STRATEGY_IDS.filter((id) => strategyDefinition(id).lock?.whenLocked === when));
+const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flatMap((when) =>
+  LAB_STRATEGY_IDS.filter((id) => strategyDefinition(id).lock?.whenLocked === when),
+);
 const lockClause = (strategy: Strategy) => strategyDefinition(strategy).lock!.clause;
 
 /** One worker holds the row lock; what does the other's claim do? */
@@ -184,7 +186,7 @@ export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-mode
 });
 
 /** A worker crashes holding a claim; when can another take the run, and with which generation? */
-export const leaseExpiry = generator('lease-expiry', 'When does the crashed worker\'s run come back?', 'lease', crashOrphan, (random) => {
+export const leaseExpiry = generator('lease-expiry', "When does the crashed worker's run come back?", 'lease', crashOrphan, (random) => {
   const lease = pick(random, [30, 45, 60, 90, 120]);
   const when = pick(random, ['after-commit', 'before-commit'] as const);
   const wait = Math.max(5, pick(random, [lease - 15, lease, lease + 1, lease + 20]));
@@ -198,7 +200,11 @@ export const leaseExpiry = generator('lease-expiry', 'When does the crashed work
   const schedule = when === 'after-commit' ? ['A', 'A', 'crash:A', `+${wait}`, 'B'] : ['A', 'crash:A', `+${wait}`, 'B'];
   return {
     key,
-    facts: [`lease ${lease} s`, when === 'after-commit' ? 'A crashes after committing its claim' : 'A crashes inside its claim transaction', `B polls ${wait} s later`],
+    facts: [
+      `lease ${lease} s`,
+      when === 'after-commit' ? 'A crashes after committing its claim' : 'A crashes inside its claim transaction',
+      `B polls ${wait} s later`,
+    ],
     scenario,
     settings: { strategy: 'skip-locked', fencing: true },
     schedule,
@@ -306,8 +312,8 @@ export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?
       : ['A', 'A', condition === 'crashed' ? 'crash:A' : 'pause:A', `+${3 * interval}`, '+15', 'B'];
   const what = {
     stuck: `A's model call hangs forever, but its heartbeat keeps running every ${interval} s`,
-    crashed: 'A\'s process crashes',
-    paused: 'A\'s whole process freezes (a long stop-the-world pause) and stays frozen',
+    crashed: "A's process crashes",
+    paused: "A's whole process freezes (a long stop-the-world pause) and stays frozen",
   }[condition];
   return {
     key,
@@ -330,7 +336,9 @@ export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?
       const run = finalRun(trace, runId);
       const lines = [`At the end run ${runId} is ${run?.status ?? '?'}, owned by ${run?.lease_owner ?? 'nobody'}, with progress ${run?.progress ?? '?'}.`];
       if (hasAnomaly(trace, 'stuck-while-heartbeating')) {
-        lines.push('The lab flagged stuck-while-heartbeating: the lease stays fresh, so no lease-based rescue will ever happen. Only a progress check (a deadline on progress, not on liveness) catches this.');
+        lines.push(
+          'The lab flagged stuck-while-heartbeating: the lease stays fresh, so no lease-based rescue will ever happen. Only a progress check (a deadline on progress, not on liveness) catches this.',
+        );
       }
       return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock'))];
     },
@@ -419,7 +427,12 @@ export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?
   }[method];
   return {
     key,
-    facts: [method === 'kill' ? 'cancel by kill' : 'durable cancel', method === 'cancel-crash' ? 'A crashes' : '', `lease ${lease} s`, `B polls ${wait} s later`].filter((f) => f !== ''),
+    facts: [
+      method === 'kill' ? 'cancel by kill' : 'durable cancel',
+      method === 'cancel-crash' ? 'A crashes' : '',
+      `lease ${lease} s`,
+      `B polls ${wait} s later`,
+    ].filter((f) => f !== ''),
     scenario,
     settings: { strategy: 'skip-locked', fencing: true },
     schedule,
@@ -489,14 +502,25 @@ export const claimOrder = generator('claim-order', 'Who gets which run?', 'atomi
       return step.verdict === 'ok' && worker?.runId !== null && worker?.runId !== undefined ? `run-${worker.runId}` : null;
     },
     explain(trace) {
-      const lines = ['The claim takes the oldest run that is pending or whose lease has expired (ORDER BY created_at), and SKIP LOCKED passes over any run another open claim has locked.'];
+      const lines = [
+        'The claim takes the oldest run that is pending or whose lease has expired (ORDER BY created_at), and SKIP LOCKED passes over any run another open claim has locked.',
+      ];
       return [...lines, ...narrate(trace.steps)];
     },
     focusTokenIndex: order.indexOf(target),
   };
 });
 
-export const PREDICT_GENERATORS: readonly PredictGenerator[] = [claimRace, claimOrder, lockMode, leaseExpiry, heartbeatGap, stuckOrDead, fencingWrite, cancelOutcome];
+export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
+  claimRace,
+  claimOrder,
+  lockMode,
+  leaseExpiry,
+  heartbeatGap,
+  stuckOrDead,
+  fencingWrite,
+  cancelOutcome,
+];
 
 export function findGenerator(id: string): PredictGenerator | undefined {
   return PREDICT_GENERATORS.find((g) => g.id === id);

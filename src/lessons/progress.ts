@@ -52,7 +52,15 @@ export interface LessonProgress {
   currentChapter: string | null;
 }
 
-export type NoticeKind = 'reset-corrupt' | 'partly-unreadable' | 'read-only-newer' | 'reset-version' | 'migrated' | 'save-failed' | 'storage-unavailable' | 'reset-done';
+export type NoticeKind =
+  | 'reset-corrupt'
+  | 'partly-unreadable'
+  | 'read-only-newer'
+  | 'reset-version'
+  | 'migrated'
+  | 'save-failed'
+  | 'storage-unavailable'
+  | 'reset-done';
 
 export interface ProgressNotice {
   kind: NoticeKind;
@@ -256,7 +264,9 @@ export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
       return {
         progress,
         ...withSeed,
-        notice: parsed.migrated ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' } : null,
+        notice: parsed.migrated
+          ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' }
+          : null,
       };
     }
     case 'older':
@@ -282,7 +292,10 @@ function readSeed(value: unknown, damage: Damage): { seed?: number } {
 function corrupt(text: string): ParsedProgress {
   return {
     progress: emptyProgress(),
-    notice: { kind: 'reset-corrupt', message: 'Your saved progress could not be read (it was damaged or edited). It was set aside, and the lesson starts fresh.' },
+    notice: {
+      kind: 'reset-corrupt',
+      message: 'Your saved progress could not be read (it was damaged or edited). It was set aside, and the lesson starts fresh.',
+    },
     unreadable: text,
   };
 }

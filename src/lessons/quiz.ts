@@ -44,7 +44,10 @@ export const QUIZ: readonly QuizQuestion[] = [
     choices: [
       { id: 'gap', label: 'Another worker can read the same row between the two statements, and the UPDATE does not check it again', correct: true },
       { id: 'update', label: 'UPDATE is not atomic in Postgres' },
-      { id: 'select-lock', label: 'The plain SELECT takes a row lock on the pending run, so the UPDATE of the other worker has to wait for it and then overwrites' },
+      {
+        id: 'select-lock',
+        label: 'The plain SELECT takes a row lock on the pending run, so the UPDATE of the other worker has to wait for it and then overwrites',
+      },
       { id: 'connections', label: 'The two statements run on different connections' },
     ],
     explanation:
@@ -63,7 +66,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'no-select', label: 'It removes the need for the SELECT' },
     ],
     explanation:
-      'The status test in the UPDATE makes the second claim match 0 rows, so there is one owner. The loser does wait if the winner\'s UPDATE is still uncommitted, but then re-checks the row and finds it no longer pending. The SELECT is still there, and every loser has to go back to it: that is the cost.',
+      "The status test in the UPDATE makes the second claim match 0 rows, so there is one owner. The loser does wait if the winner's UPDATE is still uncommitted, but then re-checks the row and finds it no longer pending. The SELECT is still there, and every loser has to go back to it: that is the cost.",
   },
   {
     id: 'q-isolation-level',
@@ -113,7 +116,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     id: 'q-cte',
     kind: 'single',
     chapterId: 'atomic-claim',
-    prompt: 'Why does the lab\'s claim choose its candidate in a WITH query rather than in WHERE run_id IN (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED)?',
+    prompt: "Why does the lab's claim choose its candidate in a WITH query rather than in WHERE run_id IN (SELECT … LIMIT 1 FOR UPDATE SKIP LOCKED)?",
     choices: [
       {
         id: 'once',
@@ -121,7 +124,10 @@ export const QUIZ: readonly QuizQuestion[] = [
         correct: true,
       },
       { id: 'faster', label: 'A WITH query is always faster' },
-      { id: 'not-allowed', label: 'FOR UPDATE SKIP LOCKED is refused in a sub-select inside WHERE, so the claim has to move its locking clause into a WITH query' },
+      {
+        id: 'not-allowed',
+        label: 'FOR UPDATE SKIP LOCKED is refused in a sub-select inside WHERE, so the claim has to move its locking clause into a WITH query',
+      },
       { id: 'returning', label: 'RETURNING only works after a WITH query' },
     ],
     explanation:
@@ -197,7 +203,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'locked', label: "A run waiting for worker-7's row lock" },
     ],
     explanation:
-      'Its ownership is no longer valid (the lease ended seven minutes ago) and the work is unfinished. The claim\'s second WHERE branch (running and lease_expires_at < now()) matches it.',
+      "Its ownership is no longer valid (the lease ended seven minutes ago) and the work is unfinished. The claim's second WHERE branch (running and lease_expires_at < now()) matches it.",
   },
   {
     id: 'q-reclaim-order',
@@ -287,7 +293,8 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'rolled-back', label: "The killed worker's last write is rolled back and corrupts the run" },
       { id: 'done', label: 'The run is marked done when its process dies, because Postgres commits what the session had written when it ends' },
     ],
-    explanation: 'To the rest of the system a killed worker looks like a crashed one, and crashed workers\' runs are meant to be reclaimed. The lab flags it as lost-cancel.',
+    explanation:
+      "To the rest of the system a killed worker looks like a crashed one, and crashed workers' runs are meant to be reclaimed. The lab flags it as lost-cancel.",
   },
   {
     id: 'q-cancel-where',
@@ -295,7 +302,11 @@ export const QUIZ: readonly QuizQuestion[] = [
     chapterId: 'cancellation',
     prompt: 'Where should a worker check cancel_requested?',
     choices: [
-      { id: 'boundaries', label: 'At safe boundaries, for example after each model call, in the write that records progress or renews the lease', correct: true },
+      {
+        id: 'boundaries',
+        label: 'At safe boundaries, for example after each model call, in the write that records progress or renews the lease',
+        correct: true,
+      },
       { id: 'claim-only', label: 'Only once, when it claims the run' },
       { id: 'never', label: "Nowhere: the operator's kill takes care of it" },
       { id: 'thread', label: 'In a separate thread that watches for the cancel and kills the worker at once, in the middle of a model call' },
@@ -393,7 +404,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     id: 'q-bug-generation',
     kind: 'bug',
     chapterId: 'fencing',
-    prompt: 'With this claim, a stale worker\'s fenced writes still succeed after a reclaim. Which line is wrong?',
+    prompt: "With this claim, a stale worker's fenced writes still succeed after a reclaim. Which line is wrong?",
     sql: [
       'WITH candidate AS (',
       '  SELECT run_id',
@@ -414,14 +425,52 @@ export const QUIZ: readonly QuizQuestion[] = [
     ].join('\n'),
     faultyLineContains: 'lease_generation = lease_generation',
     explanation:
-      'Every claim must raise the generation (lease_generation + 1). Here a reclaim keeps the old number, so the stale owner\'s token still matches and its writes land: the fence is gone.',
+      "Every claim must raise the generation (lease_generation + 1). Here a reclaim keeps the old number, so the stale owner's token still matches and its writes land: the fence is gone.",
   },
-  { id: 'q-predict-race', kind: 'predict', generatorId: 'claim-race', chapterId: 'race', explanation: 'The naive claim lets both workers take the oldest run; compare-and-set and the atomic claim send the second worker to the next run.' },
-  { id: 'q-predict-lock', kind: 'predict', generatorId: 'lock-mode', chapterId: 'lock-modes', explanation: 'FOR UPDATE waits at a locked row, NOWAIT fails, SKIP LOCKED leaves it out and takes the next candidate (or nothing).' },
-  { id: 'q-predict-lease', kind: 'predict', generatorId: 'lease-expiry', chapterId: 'lease', explanation: 'A committed claim keeps the run until its lease ends; an uncommitted one rolls back with the crash. Each successful claim raises the generation by one.' },
-  { id: 'q-predict-heartbeat', kind: 'predict', generatorId: 'heartbeat-gap', chapterId: 'heartbeat', explanation: 'If the gap between renewals is longer than the lease, the lease lapses in between and any claim can take the run from a healthy worker.' },
-  { id: 'q-predict-fencing', kind: 'predict', generatorId: 'fencing-write', chapterId: 'fencing', explanation: 'Only a reclaim makes a write stale. Then the fenced write matches 0 rows and the unfenced one commits: split ownership.' },
-  { id: 'q-predict-cancel', kind: 'predict', generatorId: 'cancel-outcome', chapterId: 'cancellation', explanation: 'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind: the run stays leased to the killed worker until its lease expires, and a claim after that reclaims it and carries on.' },
+  {
+    id: 'q-predict-race',
+    kind: 'predict',
+    generatorId: 'claim-race',
+    chapterId: 'race',
+    explanation: 'The naive claim lets both workers take the oldest run; compare-and-set and the atomic claim send the second worker to the next run.',
+  },
+  {
+    id: 'q-predict-lock',
+    kind: 'predict',
+    generatorId: 'lock-mode',
+    chapterId: 'lock-modes',
+    explanation: 'FOR UPDATE waits at a locked row, NOWAIT fails, SKIP LOCKED leaves it out and takes the next candidate (or nothing).',
+  },
+  {
+    id: 'q-predict-lease',
+    kind: 'predict',
+    generatorId: 'lease-expiry',
+    chapterId: 'lease',
+    explanation:
+      'A committed claim keeps the run until its lease ends; an uncommitted one rolls back with the crash. Each successful claim raises the generation by one.',
+  },
+  {
+    id: 'q-predict-heartbeat',
+    kind: 'predict',
+    generatorId: 'heartbeat-gap',
+    chapterId: 'heartbeat',
+    explanation: 'If the gap between renewals is longer than the lease, the lease lapses in between and any claim can take the run from a healthy worker.',
+  },
+  {
+    id: 'q-predict-fencing',
+    kind: 'predict',
+    generatorId: 'fencing-write',
+    chapterId: 'fencing',
+    explanation: 'Only a reclaim makes a write stale. Then the fenced write matches 0 rows and the unfenced one commits: split ownership.',
+  },
+  {
+    id: 'q-predict-cancel',
+    kind: 'predict',
+    generatorId: 'cancel-outcome',
+    chapterId: 'cancellation',
+    explanation:
+      'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind: the run stays leased to the killed worker until its lease expires, and a claim after that reclaims it and carries on.',
+  },
 ];
 
 export function findQuestion(id: string): QuizQuestion | undefined {

@@ -49,7 +49,15 @@ export function resolveClauses(sql: string, clauses: readonly SqlClause[]): Reso
     const start = uniqueLine(sql, clause.match);
     if (start === null) continue;
     const end = Math.min(lines.length, start + (clause.lines ?? 1) - 1);
-    out.push({ start, end, note: clause.note, text: lines.slice(start - 1, end).map((line) => line.trim()).join(' ') });
+    out.push({
+      start,
+      end,
+      note: clause.note,
+      text: lines
+        .slice(start - 1, end)
+        .map((line) => line.trim())
+        .join(' '),
+    });
   }
   return out;
 }

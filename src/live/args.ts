@@ -28,7 +28,14 @@ export function parseLiveArgs(argv: string[]): LiveCommand {
   }
   const { values, positionals } = parsed;
   if (values.help) return { kind: 'help' };
-  if (positionals.length !== 1) return { kind: 'refused', message: positionals.length === 0 ? 'give the PostgreSQL server as a URL, e.g. postgres://user@localhost/db' : `one URL, please (got ${positionals.length} arguments)` };
+  if (positionals.length !== 1)
+    return {
+      kind: 'refused',
+      message:
+        positionals.length === 0
+          ? 'give the PostgreSQL server as a URL, e.g. postgres://user@localhost/db'
+          : `one URL, please (got ${positionals.length} arguments)`,
+    };
   const url = positionals[0]!;
   const urlProblem = checkDatabaseUrl(url);
   if (urlProblem) return { kind: 'refused', message: urlProblem };

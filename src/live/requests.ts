@@ -39,7 +39,8 @@ export function checkRequest(op: Operation, body: unknown): CheckedRequest {
       const seedJson = text(fields.seedJson, 'seedJson');
       if (!Array.isArray(safeJson(seedJson))) throw new RefusedRequest('seedJson must be a JSON array of runs');
       const sessions = fields.sessions;
-      if (!Array.isArray(sessions) || sessions.length === 0 || sessions.length > MAX_SESSIONS) throw new RefusedRequest(`sessions must list 1 to ${MAX_SESSIONS} sessions`);
+      if (!Array.isArray(sessions) || sessions.length === 0 || sessions.length > MAX_SESSIONS)
+        throw new RefusedRequest(`sessions must list 1 to ${MAX_SESSIONS} sessions`);
       return { op, seedJson, sessions: sessions.map(sessionId) };
     }
     case 'execute':
@@ -71,14 +72,19 @@ function statement(fields: Record<string, unknown>): StatementRequest {
   const count = found.params.length;
   if (!Array.isArray(params) || params.length !== count) throw new RefusedRequest(`${found.id} takes ${count} parameters`);
   for (const value of params) {
-    const scalar = value === null || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 1000);
+    const scalar =
+      value === null ||
+      typeof value === 'boolean' ||
+      (typeof value === 'number' && Number.isFinite(value)) ||
+      (typeof value === 'string' && value.length <= 1000);
     if (!scalar) throw new RefusedRequest('parameters must be short strings, numbers, booleans or null');
   }
   return { statement: found, params: params as Value[], clockIso: instant(fields.clockIso) };
 }
 
 function sessionId(value: unknown): SessionId {
-  if (typeof value !== 'string' || !/^([A-Z]|OP)$/.test(value)) throw new RefusedRequest(`"${shown(value).slice(0, 20)}" is not a worker (A–Z) or the operator (OP)`);
+  if (typeof value !== 'string' || !/^([A-Z]|OP)$/.test(value))
+    throw new RefusedRequest(`"${shown(value).slice(0, 20)}" is not a worker (A–Z) or the operator (OP)`);
   return value;
 }
 

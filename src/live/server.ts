@@ -129,7 +129,8 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
   let allowedHosts = new Set<string>();
   // A random secret in the URL the bridge prints: a local process or page that does not know it gets no session.
   const launch = randomBytes(24).toString('base64url');
-  const knowsLaunch = (value: unknown) => typeof value === 'string' && value.length === launch.length && timingSafeEqual(Buffer.from(value), Buffer.from(launch));
+  const knowsLaunch = (value: unknown) =>
+    typeof value === 'string' && value.length === launch.length && timingSafeEqual(Buffer.from(value), Buffer.from(launch));
 
   const server = createServer((request, response) => {
     // Whatever a request holds, its errors stay in it: the bridge answers 500 and keeps serving.
@@ -174,53 +175,55 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
       return;
     }
     const name = pathname.slice(API_PREFIX.length);
-    void readJson(request).then(
-      (body) => {
-        if (name === 'session') {
-          if (!knowsLaunch(request.headers[LAUNCH_HEADER])) {
-            reply(response, 403, { error: "open the lab at the URL the bridge printed: this page does not carry the bridge's secret" });
+    void readJson(request)
+      .then(
+        (body) => {
+          if (name === 'session') {
+            if (!knowsLaunch(request.headers[LAUNCH_HEADER])) {
+              reply(response, 403, { error: "open the lab at the URL the bridge printed: this page does not carry the bridge's secret" });
+              return;
+            }
+            // The newest tab takes the bridge over: one learner, one set of workers on the server.
+            token = randomUUID();
+            reply(response, 200, { value: { ...backend.info, token } });
             return;
           }
-          // The newest tab takes the bridge over: one learner, one set of workers on the server.
-          token = randomUUID();
-          reply(response, 200, { value: { ...backend.info, token } });
-          return;
-        }
-        // Nothing secret: whether the bridge is reconnecting to its server. Any tab of the bridge may ask.
-        if (name === 'health') {
-          reply(response, 200, { value: backend.health?.() ?? { state: 'up' } });
-          return;
-        }
-        if (!isOperation(name)) {
-          reply(response, 404, { error: `there is no operation "${name.slice(0, 40)}"` });
-          return;
-        }
-        if (token === null || request.headers[TOKEN_HEADER] !== token) {
-          reply(response, 409, { error: 'another tab has taken over the live bridge' });
-          return;
-        }
-        let checked: CheckedRequest;
-        try {
-          checked = checkRequest(name, body);
-        } catch (error) {
-          if (!(error instanceof RefusedRequest)) throw error;
-          reply(response, 400, { error: error.message });
-          return;
-        }
-        // One statement at a time, in the order they came: the engine's own order.
-        const run = chain.then(() => backend.run(checked));
-        chain = run.catch(() => undefined);
-        run.then(
-          (value) => reply(response, 200, { value: value ?? null }),
-          (error: unknown) => {
-            const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
-            log(`live bridge: ${name} failed: ${message}`);
-            reply(response, 500, { error: message, failed: true });
-          },
-        );
-      },
-      (error: Error) => reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message }),
-    ).catch((error: unknown) => failed(response, error));
+          // Nothing secret: whether the bridge is reconnecting to its server. Any tab of the bridge may ask.
+          if (name === 'health') {
+            reply(response, 200, { value: backend.health?.() ?? { state: 'up' } });
+            return;
+          }
+          if (!isOperation(name)) {
+            reply(response, 404, { error: `there is no operation "${name.slice(0, 40)}"` });
+            return;
+          }
+          if (token === null || request.headers[TOKEN_HEADER] !== token) {
+            reply(response, 409, { error: 'another tab has taken over the live bridge' });
+            return;
+          }
+          let checked: CheckedRequest;
+          try {
+            checked = checkRequest(name, body);
+          } catch (error) {
+            if (!(error instanceof RefusedRequest)) throw error;
+            reply(response, 400, { error: error.message });
+            return;
+          }
+          // One statement at a time, in the order they came: the engine's own order.
+          const run = chain.then(() => backend.run(checked));
+          chain = run.catch(() => undefined);
+          run.then(
+            (value) => reply(response, 200, { value: value ?? null }),
+            (error: unknown) => {
+              const message = error instanceof Error ? error.message.split('\n')[0]! : String(error);
+              log(`live bridge: ${name} failed: ${message}`);
+              reply(response, 500, { error: message, failed: true });
+            },
+          );
+        },
+        (error: Error) => reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message }),
+      )
+      .catch((error: unknown) => failed(response, error));
   }
 
   await new Promise<void>((done, fail) => {

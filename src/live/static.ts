@@ -11,7 +11,6 @@ import { extname, resolve, sep } from 'node:path';
 import { LIVE_HEADER } from '../db/live-header';
 import { CONTENT_TYPES } from './content-types';
 
-
 /** Headers on every answer of the bridge; `policy` is the page's own (src/live/page-policy.ts). */
 export function securityHeaders(policy: string | null): Record<string, string> {
   return {

@@ -91,7 +91,11 @@ function draftOf(spec: ScenarioSpec): Scenario {
     workSteps: 2,
     costPerCallCents: 40,
     maxClaimAttempts: 3,
-    faults: spec.faults.map((fault) => (fault.kind === 'pause' ? { kind: 'pause', worker: fault.worker, atSeconds: fault.atSeconds, forSeconds: fault.forSeconds } : { kind: 'crash', worker: fault.worker, atSeconds: fault.atSeconds })),
+    faults: spec.faults.map((fault) =>
+      fault.kind === 'pause'
+        ? { kind: 'pause', worker: fault.worker, atSeconds: fault.atSeconds, forSeconds: fault.forSeconds }
+        : { kind: 'crash', worker: fault.worker, atSeconds: fault.atSeconds },
+    ),
     script: [...spec.script],
     concepts: [],
   };
@@ -110,11 +114,17 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
   const say = (field: string, message: string) => problems.push({ field, message });
   if (value.version !== SPEC_VERSION) {
     const newer = typeof value.version === 'number' && value.version > SPEC_VERSION;
-    say('version', newer ? `the scenario was written by a newer Lease Lab (version ${value.version}); this one reads version ${SPEC_VERSION}` : `the scenario has no version this lab reads (it reads version ${SPEC_VERSION})`);
+    say(
+      'version',
+      newer
+        ? `the scenario was written by a newer Lease Lab (version ${value.version}); this one reads version ${SPEC_VERSION}`
+        : `the scenario has no version this lab reads (it reads version ${SPEC_VERSION})`,
+    );
     return problems;
   }
   if (typeof value.title !== 'string') say('title', 'the title must be text');
-  if (!Array.isArray(value.description) || value.description.length !== 2 || !value.description.every((line) => typeof line === 'string')) say('description', 'the description must be two lines of text');
+  if (!Array.isArray(value.description) || value.description.length !== 2 || !value.description.every((line) => typeof line === 'string'))
+    say('description', 'the description must be two lines of text');
   else if (value.description.some((line) => (line as string).includes('\n'))) say('description', 'each line of the description is one line');
   if (!isInteger(value.workers) || value.workers < SCENARIO_LIMITS.minWorkers || value.workers > SCENARIO_LIMITS.maxWorkers) {
     say('workers', `a scenario has ${SCENARIO_LIMITS.minWorkers} to ${SCENARIO_LIMITS.maxWorkers} workers, not ${short(value.workers)}`);
@@ -132,11 +142,14 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
     }
   }
   if (typeof value.leaseSeconds !== 'number') say('leaseSeconds', 'the lease must be a number of seconds');
-  if (value.heartbeatSeconds !== null && typeof value.heartbeatSeconds !== 'number') say('heartbeatSeconds', 'the heartbeat must be a number of seconds, or none (null)');
-  if (typeof value.strategy !== 'string' || !(STRATEGIES as readonly string[]).includes(value.strategy)) say('strategy', `there is no strategy ${short(value.strategy)}; the strategies are: ${STRATEGIES.join(', ')}`);
+  if (value.heartbeatSeconds !== null && typeof value.heartbeatSeconds !== 'number')
+    say('heartbeatSeconds', 'the heartbeat must be a number of seconds, or none (null)');
+  if (typeof value.strategy !== 'string' || !(STRATEGIES as readonly string[]).includes(value.strategy))
+    say('strategy', `there is no strategy ${short(value.strategy)}; the strategies are: ${STRATEGIES.join(', ')}`);
   if (typeof value.fencing !== 'boolean') say('fencing', 'fencing must be true or false');
   if (!Array.isArray(value.faults)) say('faults', 'the faults must be a list');
-  else if (value.faults.length > SCENARIO_LIMITS.maxFaults) say('faults', `a scenario has at most ${SCENARIO_LIMITS.maxFaults} faults, not ${value.faults.length}`);
+  else if (value.faults.length > SCENARIO_LIMITS.maxFaults)
+    say('faults', `a scenario has at most ${SCENARIO_LIMITS.maxFaults} faults, not ${value.faults.length}`);
   else {
     for (const [index, fault] of value.faults.entries()) {
       const at = `faults.${index}`;
@@ -144,12 +157,14 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
       else {
         if (typeof fault.worker !== 'string') say(`${at}.worker`, `fault ${index + 1}: it must name a worker`);
         if (typeof fault.atSeconds !== 'number') say(`${at}.atSeconds`, `fault ${index + 1}: its time must be a number of seconds`);
-        if (fault.kind === 'pause' && typeof fault.forSeconds !== 'number') say(`${at}.forSeconds`, `fault ${index + 1}: how long it lasts must be a number of seconds`);
+        if (fault.kind === 'pause' && typeof fault.forSeconds !== 'number')
+          say(`${at}.forSeconds`, `fault ${index + 1}: how long it lasts must be a number of seconds`);
       }
     }
   }
   if (!Array.isArray(value.script)) say('script', 'the schedule must be a list of steps');
-  else if (value.script.length > SCENARIO_LIMITS.maxScriptSteps) say('script', `the schedule has ${value.script.length} steps; the lab replays at most ${SCENARIO_LIMITS.maxScriptSteps}`);
+  else if (value.script.length > SCENARIO_LIMITS.maxScriptSteps)
+    say('script', `the schedule has ${value.script.length} steps; the lab replays at most ${SCENARIO_LIMITS.maxScriptSteps}`);
   else if (!value.script.every((step) => typeof step === 'string')) say('script', 'every step of the schedule must be text, such as A or +30');
   return problems;
 }

@@ -95,7 +95,8 @@ export function scenarioProblem(scenario: Scenario): string | null {
 /** A wrong value as a notice shows it; a field left empty (NaN in a form) is said to be empty. */
 const shown = (value: unknown): string => (typeof value === 'number' && Number.isNaN(value) ? 'empty' : String(value));
 
-const isWhole = (value: unknown, min: number, max: number): value is number => typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+const isWhole = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** Everything wrong with a scenario, one problem per field, in the order Scenario declares its fields. */
 export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
@@ -104,7 +105,10 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
   const L = SCENARIO_LIMITS;
   if (typeof scenario.title !== 'string' || scenario.title.trim() === '') say('title', 'the title is empty');
   else if (scenario.title.length > L.titleChars) say('title', `the title has ${scenario.title.length} characters; at most ${L.titleChars} fit`);
-  for (const [which, text] of [['summary', scenario.summary], ...Object.entries(scenario.summaries ?? {}).map(([strategy, line]) => [`summaries.${strategy}`, line])] as const) {
+  for (const [which, text] of [
+    ['summary', scenario.summary],
+    ...Object.entries(scenario.summaries ?? {}).map(([strategy, line]) => [`summaries.${strategy}`, line]),
+  ] as const) {
     if (typeof text !== 'string' || text.trim() === '') {
       say(which, 'the description is empty');
       continue;
@@ -112,28 +116,37 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     const lines = text.split('\n');
     if (lines.length > L.summaryLines) say(which, `the description has ${lines.length} lines; it is shown in ${L.summaryLines}`);
     for (const [index, line] of lines.slice(0, L.summaryLines).entries()) {
-      if (line.length > L.summaryLineChars) say(which, `line ${index + 1} of the description has ${line.length} characters; at most ${L.summaryLineChars} fit on a line`);
+      if (line.length > L.summaryLineChars)
+        say(which, `line ${index + 1} of the description has ${line.length} characters; at most ${L.summaryLineChars} fit on a line`);
     }
   }
   const workerIds = scenario.workers.map((worker) => worker.id);
   for (const [index, id] of workerIds.entries()) {
     const token = tryParse(id);
-    if (typeof token === 'string' || token.kind !== 'step' || token.worker !== id) say('workers', `worker "${id}" is not named by one capital letter (A, B, C…)`);
+    if (typeof token === 'string' || token.kind !== 'step' || token.worker !== id)
+      say('workers', `worker "${id}" is not named by one capital letter (A, B, C…)`);
     else if (workerIds.indexOf(id) !== index) say('workers', `two workers are named ${id}`);
   }
-  if (workerIds.length < L.minWorkers || workerIds.length > L.maxWorkers) say('workers', `a scenario has ${L.minWorkers} to ${L.maxWorkers} workers, not ${workerIds.length}`);
+  if (workerIds.length < L.minWorkers || workerIds.length > L.maxWorkers)
+    say('workers', `a scenario has ${L.minWorkers} to ${L.maxWorkers} workers, not ${workerIds.length}`);
   if (scenario.runs.length === 0 || scenario.runs.length > L.maxRuns) say('runs', `a scenario seeds 1 to ${L.maxRuns} runs, not ${scenario.runs.length}`);
   const runIds = scenario.runs.map((run) => run.runId);
   for (const [index, run] of scenario.runs.entries()) {
     const at = `runs.${index}`;
-    if (!isWhole(run.runId, 1, L.maxRunId)) say(`${at}.runId`, `run ${index + 1}: its id must be a whole number from 1 to ${L.maxRunId}, not ${shown(run.runId)}`);
+    if (!isWhole(run.runId, 1, L.maxRunId))
+      say(`${at}.runId`, `run ${index + 1}: its id must be a whole number from 1 to ${L.maxRunId}, not ${shown(run.runId)}`);
     else if (runIds.indexOf(run.runId) !== index) say(`${at}.runId`, `two runs have id ${run.runId}`);
     if (run.tenant !== undefined && (typeof run.tenant !== 'string' || !TENANT_PATTERN.test(run.tenant))) {
-      say(`${at}.tenant`, `run ${index + 1}: a tenant is 1 to 32 small letters, digits, "-" or "_", starting with a letter or digit, not ${JSON.stringify(run.tenant)}`);
+      say(
+        `${at}.tenant`,
+        `run ${index + 1}: a tenant is 1 to 32 small letters, digits, "-" or "_", starting with a letter or digit, not ${JSON.stringify(run.tenant)}`,
+      );
     }
-    if (run.costCents !== undefined && !isWhole(run.costCents, 0, L.maxCostCents)) say(`${at}.costCents`, `run ${index + 1}: its cost must be a whole number of cents from 0 to ${L.maxCostCents}, not ${shown(run.costCents)}`);
+    if (run.costCents !== undefined && !isWhole(run.costCents, 0, L.maxCostCents))
+      say(`${at}.costCents`, `run ${index + 1}: its cost must be a whole number of cents from 0 to ${L.maxCostCents}, not ${shown(run.costCents)}`);
   }
-  if (!isWhole(scenario.leaseSeconds, 1, L.maxLeaseSeconds)) say('leaseSeconds', `the lease must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, not ${shown(scenario.leaseSeconds)}`);
+  if (!isWhole(scenario.leaseSeconds, 1, L.maxLeaseSeconds))
+    say('leaseSeconds', `the lease must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, not ${shown(scenario.leaseSeconds)}`);
   if (scenario.heartbeatSeconds !== null && !isWhole(scenario.heartbeatSeconds, 1, L.maxLeaseSeconds)) {
     say('heartbeatSeconds', `the heartbeat must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, or none, not ${shown(scenario.heartbeatSeconds)}`);
   }
@@ -145,7 +158,11 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     const at = `faults.${index}`;
     const why = noWorker(fault.worker);
     if (why) say(`${at}.worker`, `fault ${index + 1} (${fault.kind}): ${why}`);
-    if (!isWhole(fault.atSeconds, 0, L.maxSeconds)) say(`${at}.atSeconds`, `fault ${index + 1} (${fault.kind}): its time must be a whole number of seconds from 0 to ${L.maxSeconds}, not ${shown(fault.atSeconds)}`);
+    if (!isWhole(fault.atSeconds, 0, L.maxSeconds))
+      say(
+        `${at}.atSeconds`,
+        `fault ${index + 1} (${fault.kind}): its time must be a whole number of seconds from 0 to ${L.maxSeconds}, not ${shown(fault.atSeconds)}`,
+      );
     if (fault.kind === 'pause' && !isWhole(fault.forSeconds, 1, L.maxSeconds)) {
       say(`${at}.forSeconds`, `fault ${index + 1} (pause): it must last a whole number of seconds from 1 to ${L.maxSeconds}, not ${shown(fault.forSeconds)}`);
     }

@@ -21,7 +21,8 @@ export const incidentGraphile169 = defineScenario({
     whatUsersSaw: 'A job that takes about 6 hours was started a second time while the first run was still going.',
     rootCause:
       'Lease: graphile-worker treats a lock older than 4 hours as abandoned, and nothing (no heartbeat) tells it the job is still alive, so a second worker claims it; completion deletes by id, so the first worker still completes it.',
-    inTheLab: "The periodic reset of stale locks is folded into the claim; the 6-hour job is two model calls just over 4 hours apart, enough to outlive the lock.",
+    inTheLab:
+      'The periodic reset of stale locks is folded into the claim; the 6-hour job is two model calls just over 4 hours apart, enough to outlive the lock.',
     anomaly: 'duplicate-execution',
     fix: { strategy: 'skip-locked', fencing: true, inWords: "a lease its heartbeat renews (the lab's atomic claim): the run stays A's while A is alive" },
   },

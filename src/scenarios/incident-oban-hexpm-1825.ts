@@ -3,7 +3,7 @@ import { defineScenario } from './define';
 /** hexpm/hexpm PR #1825: under Oban's Lifeline, a job longer than rescue_after ran two or three times. */
 export const incidentObanHexpm1825 = defineScenario({
   id: 'incident-oban-hexpm-1825',
-  title: "Oban (hexpm #1825): the Lifeline rescued a long stats job that was still running",
+  title: 'Oban (hexpm #1825): the Lifeline rescued a long stats job that was still running',
   summary:
     "A runs a job longer than Oban's rescue_after of 6 minutes. The Lifeline rescues purely on time, so at\n6:01 B runs it as well, and A's completion by id still lands.",
   leaseSeconds: 6 * 60,

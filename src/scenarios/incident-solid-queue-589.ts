@@ -18,12 +18,17 @@ export const incidentSolidQueue589 = defineScenario({
     queue: 'solid-queue',
     source: 'rails/solid_queue#589',
     url: 'https://github.com/rails/solid_queue/issues/589',
-    whatUsersSaw: 'Jobs that had finished were also marked failed: the pruner had failed them while their worker, alive but late with its heartbeat, was finishing them.',
+    whatUsersSaw:
+      'Jobs that had finished were also marked failed: the pruner had failed them while their worker, alive but late with its heartbeat, was finishing them.',
     rootCause:
       "Fencing: the worker's finish did not check that its claim still existed, so a claim the pruner had ended was finalized a second time; v1.5.0 finalizes a claimed execution only while its row is there (the claim row as token).",
     inTheLab:
       "Solid Queue's pruner fails a pruned process's claims; the lab cannot mark a run failed, so it plays the end of A's claim as B claiming the run. Either way A's finish lands on a claim that is gone. A's stalled heartbeat is played as none.",
     anomaly: 'split-ownership',
-    fix: { strategy: 'solid-queue', fencing: true, inWords: "Solid Queue's own fix (v1.5.0): finalize only while this claim's row exists, written as the lab's generation check" },
+    fix: {
+      strategy: 'solid-queue',
+      fencing: true,
+      inWords: "Solid Queue's own fix (v1.5.0): finalize only while this claim's row exists, written as the lab's generation check",
+    },
   },
 });

@@ -16,7 +16,17 @@ import { stuckHeartbeat } from './stuck-heartbeat';
 import { threeWorkers } from './three-workers';
 
 /** The lesson's scenarios, in the order the lesson meets them. */
-export const LESSON_SCENARIOS: readonly Scenario[] = [race, threeWorkers, lockWait, crashOrphan, heartbeat, stuckHeartbeat, pausedWorker, cancelDurable, cancelKill];
+export const LESSON_SCENARIOS: readonly Scenario[] = [
+  race,
+  threeWorkers,
+  lockWait,
+  crashOrphan,
+  heartbeat,
+  stuckHeartbeat,
+  pausedWorker,
+  cancelDurable,
+  cancelKill,
+];
 
 /** Production queues' public incidents, replayed (each has its `incident`). */
 export const INCIDENT_SCENARIOS: readonly Scenario[] = [incidentGraphile169, incidentObanHexpm1825, incidentPgBoss555, incidentSolidQueue589];
@@ -40,7 +50,8 @@ export function scenarioSummary(scenario: Scenario, strategy: Strategy): string 
   if (incident && incident.queue !== strategy) {
     // The incident's story is its queue's; under another claim only its fix, or a plain line, holds.
     const queueName = strategyDefinition(incident.queue).queue?.name ?? incident.queue;
-    if (strategy === incident.fix.strategy) return `The fix for ${incident.source}: ${incident.fix.inWords}${incident.fix.fencing ? ' (with fencing on)' : ''}.\nThe incident itself plays under ${queueName}'s claim.`;
+    if (strategy === incident.fix.strategy)
+      return `The fix for ${incident.source}: ${incident.fix.inWords}${incident.fix.fencing ? ' (with fencing on)' : ''}.\nThe incident itself plays under ${queueName}'s claim.`;
     return `${scenario.title}, played with ${definition.inWords} instead of ${queueName}'s.\nStep it to see which run each worker gets.`;
   }
   if (definition.queue && !incident) {

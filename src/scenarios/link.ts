@@ -31,7 +31,11 @@ export function decodeScenarioParam(text: string): DecodedScenario {
   const version = dot < 0 ? '' : text.slice(0, dot);
   if (!/^\d{1,4}$/.test(version)) return fail(`it does not start with a version number (such as "${SPEC_VERSION}.")`);
   if (Number(version) !== SPEC_VERSION) {
-    return fail(Number(version) > SPEC_VERSION ? `it was written by a newer Lease Lab (version ${version}); this one reads version ${SPEC_VERSION}` : `version ${version} is not one this lab reads (it reads version ${SPEC_VERSION})`);
+    return fail(
+      Number(version) > SPEC_VERSION
+        ? `it was written by a newer Lease Lab (version ${version}); this one reads version ${SPEC_VERSION}`
+        : `version ${version} is not one this lab reads (it reads version ${SPEC_VERSION})`,
+    );
   }
   const bytes = fromBase64Url(text.slice(dot + 1));
   if (bytes === null) return fail('it is not in the form the lab writes (base64url after the version)');

@@ -27,7 +27,8 @@ const CLOCK_MOVES = [1, 5, 10, 15, 20, 30, 45, 60, 90, 0] as const;
 
 /** The scenario seed `seed` names. Throws a RangeError for a seed that is no whole number in 0…MAX_SWARM_SEED. */
 export function swarmScenario(seed: number): Scenario {
-  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SWARM_SEED) throw new RangeError(`a swarm seed is a whole number from 0 to ${MAX_SWARM_SEED}, not ${seed}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SWARM_SEED)
+    throw new RangeError(`a swarm seed is a whole number from 0 to ${MAX_SWARM_SEED}, not ${seed}`);
   const draw = new Draw(seed);
   const workers = WORKER_IDS.slice(0, draw.between(2, 4)).map((id): WorkerSpec => ({ id }));
   const runs = seededRuns(draw);
@@ -120,7 +121,9 @@ function drawScript(draw: Draw, workers: readonly WorkerSpec[], runs: readonly R
 }
 
 /** The scenario's two lines of summary: what was drawn, in the words the CLI prints. */
-function describeSwarm(drawn: Pick<Scenario, 'workers' | 'runs' | 'leaseSeconds' | 'heartbeatSeconds' | 'faults'> & { strategy: string; fencing: boolean }): string {
+function describeSwarm(
+  drawn: Pick<Scenario, 'workers' | 'runs' | 'leaseSeconds' | 'heartbeatSeconds' | 'faults'> & { strategy: string; fencing: boolean },
+): string {
   const stuck = drawn.workers.filter((w) => w.stuck).map((w) => ` (${w.id} stuck)`);
   const heartbeat = drawn.heartbeatSeconds === null ? 'no heartbeat' : `heartbeat every ${drawn.heartbeatSeconds} s`;
   const faults = drawn.faults.length === 0 ? 'no timed faults' : drawn.faults.map(describeFault).join(', ');

@@ -326,7 +326,9 @@ class StrandedRuns implements Checker {
       const steps = claim === undefined ? [end.index] : [claim, end.index];
       const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`;
       const same = earlier && earlier.message === message && earlier.workers[0] === owner.id && earlier.steps.join() === steps.join();
-      this.found.push(same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message });
+      this.found.push(
+        same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message },
+      );
     }
   }
 
@@ -345,7 +347,14 @@ export function byFirstStep(a: Anomaly, b: Anomaly): number {
 
 /** Every checker, fed each step once as the engine records it. */
 export class AnomalyDetector {
-  private readonly checkers: readonly Checker[] = [new DoubleClaims(), new DuplicateExecutions(), new StaleWrites(), new LostCancels(), new StuckWorkers(), new StrandedRuns()];
+  private readonly checkers: readonly Checker[] = [
+    new DoubleClaims(),
+    new DuplicateExecutions(),
+    new StaleWrites(),
+    new LostCancels(),
+    new StuckWorkers(),
+    new StrandedRuns(),
+  ];
 
   /** Takes in the next step (`earlier` holds every step before it) and returns the anomalies known after it. */
   observe(step: RecordedStep, earlier: readonly TraceStep[]): Anomaly[] {

@@ -50,9 +50,7 @@ export function parseToken(text: string): Token {
   if (workerEvent) return { kind: workerEvent[1] as 'pause' | 'resume' | 'crash', worker: workerEvent[2]! };
   const runEvent = /^(cancel|kill):(\d{1,9})$/.exec(token);
   if (runEvent) return { kind: runEvent[1] as 'cancel' | 'kill', runId: Number(runEvent[2]) };
-  throw new ScheduleError(
-    `"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN or kill:RUN`,
-  );
+  throw new ScheduleError(`"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN or kill:RUN`);
 }
 
 export function formatToken(token: Token): string {
@@ -73,7 +71,10 @@ export function formatToken(token: Token): string {
 
 /** Splits "A,B,+30" into tokens, checking each one. */
 export function parseSchedule(text: string): string[] {
-  const parts = text.split(',').map((part) => part.trim()).filter((part) => part.length > 0);
+  const parts = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
   if (parts.length > MAX_SCHEDULE_LENGTH) {
     throw new ScheduleError(`the schedule has ${parts.length} steps; the lab replays at most ${MAX_SCHEDULE_LENGTH}`);
   }

@@ -5,19 +5,7 @@
 import { COMMIT, isSelectThenUpdateAction, type LabStatement, selectThenUpdateShape, type StrategyDefinition, strategyDefinition } from '../strategies';
 import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
-import type {
-  RunRow,
-  WorkerId,
-  Scenario,
-  Settings,
-  StaleWrite,
-  StatementOutcome,
-  Value,
-  Verdict,
-  WorkerAction,
-  WorkerSpec,
-  WorkerState,
-} from './types';
+import type { RunRow, WorkerId, Scenario, Settings, StaleWrite, StatementOutcome, Value, Verdict, WorkerAction, WorkerSpec, WorkerState } from './types';
 import { FINISHED_PHASES } from './types';
 
 export function initialWorker(spec: WorkerSpec): WorkerState {
@@ -83,9 +71,7 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
       const spec = scenario.workers.find((w) => w.id === worker.id);
       if (spec?.stuck) return 'heartbeat';
       const due =
-        scenario.heartbeatSeconds !== null &&
-        worker.lastHeartbeatSeconds !== null &&
-        clockSeconds - worker.lastHeartbeatSeconds >= scenario.heartbeatSeconds;
+        scenario.heartbeatSeconds !== null && worker.lastHeartbeatSeconds !== null && clockSeconds - worker.lastHeartbeatSeconds >= scenario.heartbeatSeconds;
       if (due) return 'heartbeat';
       return worker.workDone < scenario.workSteps ? 'work' : 'complete';
     }
@@ -252,13 +238,25 @@ export function interpretOutcome(
     const paidNote = action === 'work' ? ` The model call was already paid for.` : '';
     if (staleWrite && context.fencing) {
       const why = `${id} holds generation ${staleWrite.heldGeneration} but run ${run} is at generation ${staleWrite.runGeneration}${staleWrite.runOwner ? ` (owned by ${staleWrite.runOwner})` : ''}`;
-      return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`, staleWrite };
+      return {
+        worker,
+        verdict: 'rejected',
+        note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`,
+        staleWrite,
+      };
     }
     // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check.
     const why = unfencedMiss(action, id, run, runBefore);
-    return { worker, verdict: 'rejected', note: `${id}'s ${describe(action)} matched 0 rows: ${why}. Fencing is off; ${id} stops.${paidNote}`, staleWrite: null };
+    return {
+      worker,
+      verdict: 'rejected',
+      note: `${id}'s ${describe(action)} matched 0 rows: ${why}. Fencing is off; ${id} stops.${paidNote}`,
+      staleWrite: null,
+    };
   }
-  const stale = staleWrite ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.` : '';
+  const stale = staleWrite
+    ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.`
+    : '';
   switch (action) {
     case 'heartbeat': {
       const expires = secondsOf(first.lease_expires_at as string | null);
@@ -271,7 +269,9 @@ export function interpretOutcome(
         cancelSeen: worker.cancelSeen || first.cancel_requested === true,
       };
       const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
-      const what = renewed ? `${id} renewed its lease on run ${run}.` : `${id}'s heartbeat left run ${run}'s lease where it was: this strategy's heartbeat does not move the expiry.`;
+      const what = renewed
+        ? `${id} renewed its lease on run ${run}.`
+        : `${id}'s heartbeat left run ${run}'s lease where it was: this strategy's heartbeat does not move the expiry.`;
       return { worker, verdict: 'ok', note: `${what}${cancel}${stale}`, staleWrite };
     }
     case 'work': {

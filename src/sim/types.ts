@@ -34,9 +34,7 @@ export interface WorkerSpec {
 }
 
 /** Something that happens to a worker when the virtual clock reaches `atSeconds`. */
-export type Fault =
-  | { kind: 'pause'; worker: WorkerId; atSeconds: number; forSeconds: number }
-  | { kind: 'crash'; worker: WorkerId; atSeconds: number };
+export type Fault = { kind: 'pause'; worker: WorkerId; atSeconds: number; forSeconds: number } | { kind: 'crash'; worker: WorkerId; atSeconds: number };
 
 export interface Scenario {
   id: string;
@@ -99,15 +97,7 @@ export interface Settings {
 }
 
 /** What a worker does when it is scheduled next. */
-export type WorkerAction =
-  | 'select'
-  | SelectThenUpdateAction
-  | 'claim'
-  | 'commit'
-  | 'heartbeat'
-  | 'work'
-  | 'complete'
-  | 'cancel-ack';
+export type WorkerAction = 'select' | SelectThenUpdateAction | 'claim' | 'commit' | 'heartbeat' | 'work' | 'complete' | 'cancel-ack';
 
 export type WorkerPhase =
   | 'ready' // has no run yet

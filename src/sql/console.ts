@@ -217,12 +217,16 @@ const REASONS: Record<string, string> = {
   analyse: 'Maintenance commands are not run from the console: the lab keeps the database as the scenario made it.',
   checkpoint: 'Maintenance commands are not run from the console: the lab keeps the database as the scenario made it.',
   set: 'Settings belong to the session the workers share. Each console statement is its own transaction, so a setting would not outlive it anyway (now() already reads the lab’s clock at this step).',
-  reset: 'Settings belong to the session the workers share. Each console statement is its own transaction, so a setting would not outlive it anyway (now() already reads the lab’s clock at this step).',
+  reset:
+    'Settings belong to the session the workers share. Each console statement is its own transaction, so a setting would not outlive it anyway (now() already reads the lab’s clock at this step).',
   discard: 'DISCARD would reset the session the lab’s workers share.',
   load: 'Loading libraries is not possible from the console.',
-  listen: 'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
-  unlisten: 'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
-  notify: 'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
+  listen:
+    'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
+  unlisten:
+    'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
+  notify:
+    'LISTEN and NOTIFY are not run from the console: a transaction that used them cannot be parked with PREPARE TRANSACTION, which is how the lab keeps a worker’s claim open.',
   do: 'Code blocks (DO, CALL) are not run: they can take locks that the read-only transaction does not stop, and inside PGlite a lock wait never returns.',
   call: 'Code blocks (DO, CALL) are not run: they can take locks that the read-only transaction does not stop, and inside PGlite a lock wait never returns.',
   declare: 'Cursors and prepared statements would outlive the one statement the console runs. The console fetches the first rows for you.',
@@ -256,7 +260,11 @@ export function checkConsoleSql(text: string): ConsoleCheck {
   const nonEmpty = statements.filter((s) => s.length > 0);
   if (nonEmpty.length === 0) return { kind: 'refused', reason: 'There is nothing to run yet: type a statement, e.g. SELECT * FROM runs.' };
   if (nonEmpty.length > 1) {
-    return { kind: 'refused', reason: 'One statement at a time, please: the console runs each statement in a transaction of its own. Remove everything after the first “;”, or run the statements one by one.' };
+    return {
+      kind: 'refused',
+      reason:
+        'One statement at a time, please: the console runs each statement in a transaction of its own. Remove everything after the first “;”, or run the statements one by one.',
+    };
   }
   const words = nonEmpty[0]!;
   const first = words.find((t) => !(t.kind === 'punctuation' && t.text === '('));
@@ -274,10 +282,18 @@ export function checkConsoleSql(text: string): ConsoleCheck {
   const reason = REASONS[command];
   if (reason) return { kind: 'refused', reason };
   if (SCHEMA.has(command)) {
-    return { kind: 'refused', reason: `The console is read-only: ${command.toUpperCase()} would change the database the simulation runs on. ${CONSOLE_ALLOWED}` };
+    return {
+      kind: 'refused',
+      reason: `The console is read-only: ${command.toUpperCase()} would change the database the simulation runs on. ${CONSOLE_ALLOWED}`,
+    };
   }
   if (!QUERIES.has(command) && !WRITES.has(command)) {
-    return { kind: 'refused', reason: command ? `The console does not run ${command.toUpperCase()}. ${CONSOLE_ALLOWED}` : `That does not start like a statement the console runs. ${CONSOLE_ALLOWED}` };
+    return {
+      kind: 'refused',
+      reason: command
+        ? `The console does not run ${command.toUpperCase()}. ${CONSOLE_ALLOWED}`
+        : `That does not start like a statement the console runs. ${CONSOLE_ALLOWED}`,
+    };
   }
   // The statement's own text: up to the semicolon that ends it (empty statements before it become spaces).
   const last = words.at(-1)!;

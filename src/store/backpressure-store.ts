@@ -179,7 +179,8 @@ export function createBackpressureStore(deps: BackpressureDeps): BackpressureSto
       open(fragment) {
         const link = decodeBackpressureLink(fragment);
         const state = get();
-        const same = state.active && encodeBackpressureLink({ ...link, at: 0 }) === encodeBackpressureLink({ ...state, at: 0 }) && state.lanes.fifo.ticks.length > 0;
+        const same =
+          state.active && encodeBackpressureLink({ ...link, at: 0 }) === encodeBackpressureLink({ ...state, at: 0 }) && state.lanes.fifo.ticks.length > 0;
         set({ active: true });
         if (same) {
           if (link.at === null) moveTo(lastShowable(get().lanes));
@@ -244,7 +245,14 @@ export function connectBackpressureOutside(store: BackpressureStore, win: Window
   if (isOurs(win.location.hash)) store.getState().open(win.location.hash);
   const unsubscribe = store.subscribe((state, previous) => {
     if (!state.active || state.playing) return;
-    if (state.config === previous.config && state.cursor === previous.cursor && state.at === previous.at && state.active === previous.active && state.phase === previous.phase) return;
+    if (
+      state.config === previous.config &&
+      state.cursor === previous.cursor &&
+      state.at === previous.at &&
+      state.active === previous.active &&
+      state.phase === previous.phase
+    )
+      return;
     const fragment = linkOf(state);
     if (fragment === written || !isOurs(win.location.hash)) return;
     written = fragment;

@@ -196,6 +196,8 @@ export function workerMoves(worker: WorkerState | undefined): WorkerMoves {
 
 /** Runs an operator can act on: every run to cancel; to kill, those a live worker is running. */
 export function operatorTargets(runs: readonly RunRow[], workers: readonly WorkerState[]): { cancel: number[]; kill: number[] } {
-  const owned = workers.filter((w) => w.runId !== null && w.phase !== 'crashed' && ['owner', 'in-transaction', 'blocked'].includes(w.phase)).map((w) => w.runId!);
+  const owned = workers
+    .filter((w) => w.runId !== null && w.phase !== 'crashed' && ['owner', 'in-transaction', 'blocked'].includes(w.phase))
+    .map((w) => w.runId!);
   return { cancel: runs.map((r) => r.run_id), kill: runs.map((r) => r.run_id).filter((id) => owned.includes(id)) };
 }

@@ -48,7 +48,10 @@ export function decodeView(fragment: string): CheckedView | null {
   if (isBackpressureFragment(text)) return null;
   if (text.length > MAX_LINK_CHARS) {
     const checked = checkView({});
-    return { view: checked.view, problems: [`The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it and opened the first scenario.`] };
+    return {
+      view: checked.view,
+      problems: [`The link is ${text.length} characters long, far more than any schedule needs, so the lab ignored it and opened the first scenario.`],
+    };
   }
   const raw: Record<string, string> = {};
   const yourSqlFields: Record<string, string> = {};
@@ -138,7 +141,10 @@ function authoredInLink(text: string): DecodedScenario | null {
     const eq = pair.indexOf('=');
     if (safeDecode(eq < 0 ? pair : pair.slice(0, eq)) !== SCENARIO_KEY) continue;
     const value = safeDecode(eq < 0 ? '' : pair.slice(eq + 1));
-    found = value === null ? { scenario: null, problem: 'The scenario in the link is not properly encoded, so the lab could not read it.' } : decodeScenarioParam(value);
+    found =
+      value === null
+        ? { scenario: null, problem: 'The scenario in the link is not properly encoded, so the lab could not read it.' }
+        : decodeScenarioParam(value);
   }
   if (found?.scenario) rememberAuthored(found.scenario);
   return found;

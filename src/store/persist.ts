@@ -51,7 +51,13 @@ export const PLACE_FORMAT: SavedFormat<CheckedView> = {
       if (authored.scenario) rememberAuthored(authored.scenario);
       else return { view: checkView({ scenario: undefined }).view, problems: [authored.problem] };
     }
-    const checked = checkView({ scenario: record.scenario, strategy: record.strategy, fencing: record.fencing, schedule: record.schedule, step: record.step ?? undefined });
+    const checked = checkView({
+      scenario: record.scenario,
+      strategy: record.strategy,
+      fencing: record.fencing,
+      schedule: record.schedule,
+      step: record.step ?? undefined,
+    });
     // Added in place (older labs ignore it): the statements of "Your SQL", built again when the place opens.
     const yourSql = checkTexts(record.yourSql);
     return yourSql ? { ...checked, yourSql } : checked;
@@ -105,10 +111,13 @@ export function loadPlace(storage: StorageLike | null): CheckedView | null {
   // Blocked storage: the unreadable place stays, and is reported again next time.
   forgetSaved(storage, PLACE_KEY);
   const fresh = checkView({ scenario: undefined });
-  if (loaded.kind === 'unreadable') return { view: fresh.view, problems: ['Your saved place could not be read (the stored data is damaged), so the lab started afresh.'] };
+  if (loaded.kind === 'unreadable')
+    return { view: fresh.view, problems: ['Your saved place could not be read (the stored data is damaged), so the lab started afresh.'] };
   return {
     view: fresh.view,
-    problems: [`Your saved place was written by ${loaded.kind === 'newer' ? 'a newer' : 'an older'} version of Lease Lab in a form this one cannot read, so the lab started afresh.`],
+    problems: [
+      `Your saved place was written by ${loaded.kind === 'newer' ? 'a newer' : 'an older'} version of Lease Lab in a form this one cannot read, so the lab started afresh.`,
+    ],
   };
 }
 

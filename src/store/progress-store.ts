@@ -178,7 +178,8 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       if (next === state.progress) return;
       emit(save(next));
     },
-    setChapterStep: (chapterId, step) => store.update((p) => (p.chapters[chapterId]?.step === step && p.currentChapter === chapterId ? p : withChapterStep(p, chapterId, step))),
+    setChapterStep: (chapterId, step) =>
+      store.update((p) => (p.chapters[chapterId]?.step === step && p.currentChapter === chapterId ? p : withChapterStep(p, chapterId, step))),
     markChapterDone: (chapterId) => store.update((p) => (p.chapters[chapterId]?.done ? p : withChapterDone(p, chapterId, now()))),
     recordAnswer(questionId, correct, generatorId) {
       store.update((p) => {
@@ -201,7 +202,13 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       aside = null;
       seedSaved = false;
       learnerSeed = newSeed();
-      emit({ seed: learnerSeed, progress: emptyProgress(), notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' }, persistent, readOnly: false });
+      emit({
+        seed: learnerSeed,
+        progress: emptyProgress(),
+        notice: { kind: 'reset-done', message: 'Your progress has been erased. The lesson starts from the beginning.' },
+        persistent,
+        readOnly: false,
+      });
     },
     reload() {
       emit(read());

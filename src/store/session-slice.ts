@@ -64,9 +64,7 @@ function seconds(ms: number): string {
 
 /** What the lab did after ending the stuck worker, as the rest of a sentence. */
 function carriedOn(error: WatchdogError): string {
-  return error.replacement === 'spare'
-    ? 'carried on with a spare Postgres, started in advance in another Web Worker'
-    : 'started Postgres again in a new one';
+  return error.replacement === 'spare' ? 'carried on with a spare Postgres, started in advance in another Web Worker' : 'started Postgres again in a new one';
 }
 
 export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], [], SessionSlice> {
@@ -78,7 +76,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * by default the trace the learner had (the task's own change is dropped); a task that loads a
      * view passes itself, so the view it was opening is opened after all.
      */
-    function enqueue<T>(label: string, task: () => Promise<T>, fallback: T, redo?: () => Promise<unknown>, explain?: (error: WatchdogError) => Explanation): Promise<T> {
+    function enqueue<T>(
+      label: string,
+      task: () => Promise<T>,
+      fallback: T,
+      redo?: () => Promise<unknown>,
+      explain?: (error: WatchdogError) => Explanation,
+    ): Promise<T> {
       return queue.run(task, fallback, (error) => recover(label, error, redo, explain));
     }
 
@@ -119,7 +123,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
-    async function recover(label: string, error: unknown, redo: () => Promise<unknown> = replayCurrent, explain?: (error: WatchdogError) => Explanation): Promise<void> {
+    async function recover(
+      label: string,
+      error: unknown,
+      redo: () => Promise<unknown> = replayCurrent,
+      explain?: (error: WatchdogError) => Explanation,
+    ): Promise<void> {
       set({ playing: false });
       const refusal = get().settings.definition ? refusalIn(error) : null;
       if (refusal !== null) return refusedMidway(refusal);
@@ -155,12 +164,18 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       try {
         const result = await load(basis(), 'skip');
         set({ position: Math.min(position, result.steps.length), intended: result.schedule });
-        get().notify('warning', 'Your claim cannot take that step in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab kept your steps before it.']);
+        get().notify('warning', 'Your claim cannot take that step in the lab.', [
+          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
+          'The lab kept your steps before it.',
+        ]);
       } catch (again) {
         if (refusalIn(again) === null) throw again;
         await load({ ...basis(), schedule: [] }, 'stop');
         set({ position: 0, intended: [] });
-        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [`${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, 'The lab started the scenario afresh with your claim.']);
+        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [
+          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
+          'The lab started the scenario afresh with your claim.',
+        ]);
       }
     }
 
@@ -178,7 +193,9 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
           position = 0;
         } else if (stop) {
-          all.push(`Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`);
+          all.push(
+            `Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`,
+          );
           position = Math.min(view.position ?? result.steps.length, result.steps.length);
         } else {
           position = fitPosition(view.position, result.steps.length, all);
@@ -214,12 +231,17 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       try {
         built = await buildYourSql(texts);
       } catch (error) {
-        built = { ok: false, problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` } };
+        built = {
+          ok: false,
+          problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` },
+        };
       }
       const draft = from === 'saved' ? (get().yourSql.draft ?? texts) : texts;
       set({ yourSql: { ...get().yourSql, open: true, draft, checking: false, problem: built.ok ? null : built.problem } });
       if (built.ok) return { ...view, settings: { ...view.settings, definition: built.definition } };
-      problems.push(`Its SQL was not played: ${describeProblem(built.problem)}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
+      problems.push(
+        `Its SQL was not played: ${describeProblem(built.problem)}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`,
+      );
       return view;
     }
 
@@ -232,7 +254,11 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length) });
         if (result.refused.length > 0) {
           const n = result.refused.length;
-          get().notify('info', `${what}, ${n} step${n === 1 ? '' : 's'} of your schedule no longer appl${n === 1 ? 'ies' : 'y'} and ${n === 1 ? 'was' : 'were'} skipped.`, listRefused(result.refused));
+          get().notify(
+            'info',
+            `${what}, ${n} step${n === 1 ? '' : 's'} of your schedule no longer appl${n === 1 ? 'ies' : 'y'} and ${n === 1 ? 'was' : 'were'} skipped.`,
+            listRefused(result.refused),
+          );
         }
       };
       await enqueue('replaying the schedule with the new setting', task, undefined, task);
@@ -277,7 +303,11 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           else if (event.kind === 'database') {
             set({ engineDatabase: event.database });
             const why = event.database.kind === 'pglite' ? event.database.liveProblem : null;
-            if (why) get().notify('warning', 'The live PostgreSQL server is gone, so the lab went back to PGlite in this tab.', [`${why[0]?.toUpperCase()}${why.slice(1)}.`, 'Your steps were replayed on PGlite: you are where you were.']);
+            if (why)
+              get().notify('warning', 'The live PostgreSQL server is gone, so the lab went back to PGlite in this tab.', [
+                `${why[0]?.toUpperCase()}${why.slice(1)}.`,
+                'Your steps were replayed on PGlite: you are where you were.',
+              ]);
           } else set({ enginePhase: 'failed', engineMessage: event.message, playing: false });
         });
         const saved = loadPlace(deps.storage);
@@ -439,7 +469,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
       async openScenarioAt({ scenarioId, settings, schedule, upTo }) {
         const played = upTo === null ? [] : schedule.slice(0, upTo + 1);
-        await openView({ view: { scenarioId, settings, schedule: played, position: null }, problems: [] }, 'The lesson\'s example could not be opened exactly.');
+        await openView({ view: { scenarioId, settings, schedule: played, position: null }, problems: [] }, "The lesson's example could not be opened exactly.");
       },
 
       async runConsole(sql) {
@@ -513,4 +543,3 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     };
   };
 }
-

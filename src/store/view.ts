@@ -42,7 +42,7 @@ export function defaultView(scenarioId: string = SCENARIOS[0]!.id): View {
 
 /** Shows a piece of untrusted text safely short; React escapes it, this keeps notices readable. */
 export function quote(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const flat = text.replace(/\s+/g, ' ');
   return `"${flat.length > 40 ? `${flat.slice(0, 40)}…` : flat}"`;
 }
@@ -56,14 +56,17 @@ export function checkView(raw: RawView): CheckedView {
   }
   const scenario = typeof raw.scenario === 'string' ? findScenario(raw.scenario) : undefined;
   if (!scenario) {
-    problems.push(`There is no scenario ${quote(raw.scenario)}, so the lab opened "${SCENARIOS[0]!.title}". The scenarios are: ${SCENARIOS.map((s) => s.id).join(', ')}.`);
+    problems.push(
+      `There is no scenario ${quote(raw.scenario)}, so the lab opened "${SCENARIOS[0]!.title}". The scenarios are: ${SCENARIOS.map((s) => s.id).join(', ')}.`,
+    );
     return { view: defaultView(), problems };
   }
   const defaults = defaultSettings(scenario);
   let strategy: Strategy = defaults.strategy;
   if (raw.strategy !== undefined) {
     if (typeof raw.strategy === 'string' && (STRATEGIES as readonly string[]).includes(raw.strategy)) strategy = raw.strategy as Strategy;
-    else problems.push(`There is no strategy ${quote(raw.strategy)}; the lab used "${STRATEGY_LABELS[strategy]}". The strategies are: ${STRATEGIES.join(', ')}.`);
+    else
+      problems.push(`There is no strategy ${quote(raw.strategy)}; the lab used "${STRATEGY_LABELS[strategy]}". The strategies are: ${STRATEGIES.join(', ')}.`);
   }
   let fencing = defaults.fencing;
   if (raw.fencing !== undefined) {

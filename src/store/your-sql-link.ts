@@ -46,15 +46,22 @@ export function tooLongForLink(texts: YourSqlTexts): string | null {
  * The statements of a link's decoded fields (`fields` holds only the keys above that were present), or
  * null when it carries none. Anything wrong is named in `problems` and the statements are left out.
  */
-export function readYourSql(fields: Partial<Record<(typeof YOUR_SQL_KEYS)[number], string>>, strategy: string | undefined, problems: string[]): YourSqlTexts | null {
+export function readYourSql(
+  fields: Partial<Record<(typeof YOUR_SQL_KEYS)[number], string>>,
+  strategy: string | undefined,
+  problems: string[],
+): YourSqlTexts | null {
   const present = YOUR_SQL_KEYS.filter((key) => fields[key] !== undefined);
   if (present.length === 0) {
-    if (strategy === YOUR_SQL_STRATEGY) problems.push('The link chooses "Your SQL" but carries no claim= statement, so the lab used the scenario\'s own strategy.');
+    if (strategy === YOUR_SQL_STRATEGY)
+      problems.push('The link chooses "Your SQL" but carries no claim= statement, so the lab used the scenario\'s own strategy.');
     return null;
   }
   const claim = fields.claim;
   if (claim === undefined || claim.trim() === '') {
-    problems.push(`The link carries ${present.filter((key) => key !== 'claim').join(', ')} but no claim, so the lab ignored your SQL in it and used the scenario's own strategy.`);
+    problems.push(
+      `The link carries ${present.filter((key) => key !== 'claim').join(', ')} but no claim, so the lab ignored your SQL in it and used the scenario's own strategy.`,
+    );
     return null;
   }
   const texts: YourSqlTexts = { claim, heartbeat: fields.heartbeat ?? null, work: fields.work ?? null, complete: fields.complete ?? null };

@@ -89,7 +89,7 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
               role: null,
               kind: 'invalid',
               message:
-                'in live mode the bridge runs only the lab\'s own statements; play your claim on your server from the command line: npm run sim -- run <scenario> --claim FILE --db URL',
+                "in live mode the bridge runs only the lab's own statements; play your claim on your server from the command line: npm run sim -- run <scenario> --claim FILE --db URL",
             },
           });
           return false;
@@ -104,7 +104,10 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
         try {
           built = await buildYourSql(draft);
         } catch (error) {
-          update({ checking: false, problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` } });
+          update({
+            checking: false,
+            problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` },
+          });
           return false;
         }
         if (!built.ok) {

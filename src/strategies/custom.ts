@@ -37,7 +37,11 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
     // PostgreSQL keeps what its CTE or sub-select found and re-checks the locked row against it: the
     // analyzer's resume recipe replays that (the analyzer itself refuses a shape it has no recipe for).
     const { resume } = shape.afterWait;
-    if ('why' in resume) return { ok: false, reason: `after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape (${resume.why}); check it on a real server (npm run sim -- check … --db URL)` };
+    if ('why' in resume)
+      return {
+        ok: false,
+        reason: `after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape (${resume.why}); check it on a real server (npm run sim -- check … --db URL)`,
+      };
     return {
       ok: true,
       afterWait: {
@@ -53,10 +57,16 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   const [lock] = locks;
   const finder = shape.afterWait.lockingFinder;
   if (locks.length !== 1 || !lock || !finder) {
-    return { ok: false, reason: 'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape' };
+    return {
+      ok: false,
+      reason: 'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape',
+    };
   }
   if (lock.strength !== 'update' && lock.strength !== 'no key update') {
-    return { ok: false, reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; check it on a real server (npm run sim -- check … --db URL)` };
+    return {
+      ok: false,
+      reason: `a waiting FOR ${lock.strength.toUpperCase()} finder: the lab replays only a waiting FOR UPDATE or FOR NO KEY UPDATE finder; check it on a real server (npm run sim -- check … --db URL)`,
+    };
   }
   if (lock.limit !== 1) {
     return {
@@ -65,9 +75,16 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
     };
   }
   if (finder.runParameter !== 1) {
-    return { ok: false, reason: 'a waiting finder whose rows depend on the worker\'s parameters: the lab cannot relock those yet; check it on a real server (npm run sim -- check … --db URL)' };
+    return {
+      ok: false,
+      reason:
+        "a waiting finder whose rows depend on the worker's parameters: the lab cannot relock those yet; check it on a real server (npm run sim -- check … --db URL)",
+    };
   }
-  return { ok: true, afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) } };
+  return {
+    ok: true,
+    afterWait: { kind: 'relock-found', candidates: text(CUSTOM_CLAIM_IDS.candidates, finder.candidates), relock: text(CUSTOM_CLAIM_IDS.relock, finder.relock) },
+  };
 }
 
 /** The owner's writes someone may write, and the ids of their statements. */
@@ -89,7 +106,8 @@ export function customWrite(
   options: CustomOptions = {},
 ): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
   if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
-  const byId = shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
+  const byId =
+    shape.finder === 'where' && shape.locks.length === 0 && shape.recheck.againstRowsFoundBefore.length === 0 && shape.recheck.onTheRow.includes('run_id = $1');
   const reason = `the lab replays a waiting ${role === 'complete' ? 'completion' : role} only when its own WHERE names the run by run_id = $1 and reads no other row (after the wait PostgreSQL re-checks that row, as running it again does); run it on a real server (--db, or live mode)`;
   if (!byId && !options.onServer) return { ok: false, reason };
   const id = CUSTOM_WRITE_IDS[role];

@@ -94,7 +94,9 @@ export const PAGE_STATEMENTS: ReadonlyMap<string, LabStatement> = new Map(
 export const STRATEGY_TEXTS: ReadonlyMap<string, StatementText> = new Map(
   [...PAGE_STATEMENTS.values()].flatMap((statement) => {
     const after = statement.afterWait.kind === 'relock-found' ? [statement.afterWait.candidates, statement.afterWait.relock] : [];
-    return [statement, ...(statement.probe ? [statement.probe] : []), ...after].map((text) => [text.id, { id: text.id, text: text.text, file: text.file }] as const);
+    return [statement, ...(statement.probe ? [statement.probe] : []), ...after].map(
+      (text) => [text.id, { id: text.id, text: text.text, file: text.file }] as const,
+    );
   }),
 );
 

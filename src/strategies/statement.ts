@@ -20,6 +20,11 @@ export function neverWaits(text: StatementText, params: readonly ParamName[]): L
 }
 
 /** A statement that can wait, with the NOWAIT probe the lab runs before it on PGlite. */
-export function mayWait(text: StatementText, params: readonly ParamName[], probe: StatementText, afterWait: Exclude<AfterWait, { kind: 'cannot-wait' }>): LabStatement {
+export function mayWait(
+  text: StatementText,
+  params: readonly ParamName[],
+  probe: StatementText,
+  afterWait: Exclude<AfterWait, { kind: 'cannot-wait' }>,
+): LabStatement {
   return { ...text, params, probe, afterWait };
 }

@@ -7,7 +7,19 @@
  * as for 10,000.
  */
 import { bisector, type ZoomTransform } from 'd3';
-import { type CSSProperties, type KeyboardEvent, type PointerEvent, type Ref, useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  type PointerEvent,
+  type Ref,
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { type AxisZoom, attachAxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
@@ -331,10 +343,20 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
           />{' '}
           time to scale
         </label>
-        <button type="button" aria-label="Zoom out" onClick={(event) => axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent)} disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}>
+        <button
+          type="button"
+          aria-label="Zoom out"
+          onClick={(event) => axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent)}
+          disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}
+        >
           −
         </button>
-        <button type="button" aria-label="Zoom in" onClick={(event) => axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent)} disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}>
+        <button
+          type="button"
+          aria-label="Zoom in"
+          onClick={(event) => axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent)}
+          disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}
+        >
           +
         </button>
         <button type="button" onClick={() => setView(null)} disabled={!zoomedIn || (atDefault.x0 === layout.view[0] && atDefault.x1 === layout.view[1])}>

@@ -255,7 +255,13 @@ const Links = memo(function Links({ links }: { links: TimelineLayout['links'] })
               <line key={`c-${stop.step}`} className={`${cls} tl-connector`} x1={f(stop.x + offset)} x2={f(stop.x + offset)} y1={f(stop.y)} y2={f(link.y)} />
             ))}
             {link.stops.map((stop, i) => (
-              <circle key={`r-${stop.step}`} className={`${cls} tl-ring`} cx={f(stop.x)} cy={f(stop.markY)} r={f(stop.r + 4 + 3 * (depths.get(link)?.[i] ?? 0))} />
+              <circle
+                key={`r-${stop.step}`}
+                className={`${cls} tl-ring`}
+                cx={f(stop.x)}
+                cy={f(stop.markY)}
+                r={f(stop.r + 4 + 3 * (depths.get(link)?.[i] ?? 0))}
+              />
             ))}
             <line className={`${cls} tl-bracket`} x1={f(link.x0)} x2={f(Math.max(link.x1, link.x0 + 1))} y1={f(link.y)} y2={f(link.y)} />
             {link.stops.map((stop) => (

@@ -261,7 +261,21 @@ function charEm(code: number): number {
   if (code === 109 || code === 119 || code === 77 || code === 87) return 0.86; // m w M W
   if (code >= 65 && code <= 90) return 0.68; // capitals
   // i l j . , : ; ' ! | · space
-  if (code === 105 || code === 108 || code === 106 || code === 46 || code === 44 || code === 58 || code === 59 || code === 39 || code === 33 || code === 124 || code === 183 || code === 32) return 0.3;
+  if (
+    code === 105 ||
+    code === 108 ||
+    code === 106 ||
+    code === 46 ||
+    code === 44 ||
+    code === 58 ||
+    code === 59 ||
+    code === 39 ||
+    code === 33 ||
+    code === 124 ||
+    code === 183 ||
+    code === 32
+  )
+    return 0.3;
   return 0.56;
 }
 
@@ -447,14 +461,22 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const rows = anomalyRows(trace, position);
   const fixed = fixedHeight(rows, width);
   const workerCount = model.workers.length;
-  const laneHeight =
-    workerCount === 0 ? LANE_HEIGHT : Math.max(LANE_MIN_HEIGHT, Math.min(LANE_HEIGHT, Math.floor((size.height - fixed) / workerCount)));
+  const laneHeight = workerCount === 0 ? LANE_HEIGHT : Math.max(LANE_MIN_HEIGHT, Math.min(LANE_HEIGHT, Math.floor((size.height - fixed) / workerCount)));
   const stagger = laneHeight >= STAGGER_MIN_HEIGHT;
   const r = Math.max(3, Math.min(7, slot * 0.2));
   const systemR = Math.min(r, 6);
   const lanes: TimelineLane[] = [];
   const plotTop = AXIS_HEIGHT;
-  lanes.push({ id: 'system', kind: 'system', label: 'clock & operator', top: plotTop, height: SYSTEM_LANE_HEIGHT, markY: plotTop + 14, leaseY: plotTop, line: null });
+  lanes.push({
+    id: 'system',
+    kind: 'system',
+    label: 'clock & operator',
+    top: plotTop,
+    height: SYSTEM_LANE_HEIGHT,
+    markY: plotTop + 14,
+    leaseY: plotTop,
+    line: null,
+  });
   model.workers.forEach((id, i) => {
     const top = plotTop + SYSTEM_LANE_HEIGHT + i * laneHeight;
     lanes.push({ id, kind: 'worker', label: id, top, height: laneHeight, markY: top + 42, leaseY: top + 9, line: null });
@@ -702,9 +724,7 @@ function leaseBars(
       const text = words.find((w) => textWidth(w, BAR_FONT) <= room) ?? null;
       return { x0: s0, x1: s1, state: change.state, text, textX };
     });
-    const expiries = changes
-      .filter(marksExpiry)
-      .map((c) => ({ x: sx(c.u), seconds: c.detail!, label: `lease expired at ${clockLabel(c.detail!)}` }));
+    const expiries = changes.filter(marksExpiry).map((c) => ({ x: sx(c.u), seconds: c.detail!, label: `lease expired at ${clockLabel(c.detail!)}` }));
     bars.push({
       worker: lease.worker,
       runId: lease.runId,

@@ -157,7 +157,10 @@ function buildModel(trace: Trace, axis: TimelineAxis): TraceModel {
   const built = leases(steps, u, breaks, axis);
   const partial = { axis, u, seconds };
   // Each expiry as far ahead as it is drawn at the step that set it, before later steps are revealed.
-  const reach = Math.max(0, ...built.flatMap((lease) => lease.expiresAt.flatMap((e) => (e.seconds === null ? [] : [uAtSeconds(partial, e.seconds, e.step + 1)]))));
+  const reach = Math.max(
+    0,
+    ...built.flatMap((lease) => lease.expiresAt.flatMap((e) => (e.seconds === null ? [] : [uAtSeconds(partial, e.seconds, e.step + 1)]))),
+  );
   return {
     axis,
     u,
@@ -197,8 +200,14 @@ export function uAtSeconds(model: { axis: TimelineAxis; u: readonly number[]; se
  * its claim for as long as it believes it owns the run, while its heartbeats keep the lease alive.
  */
 function hungCalls(trace: Trace, built: readonly LeaseModel[]): SpanModel[] {
-  const stuck = new Set(findScenario(trace.scenario)?.workers.filter((w) => w.stuck).map((w) => w.id) ?? []);
-  return built.filter((lease) => stuck.has(lease.worker)).map((lease) => ({ kind: 'hung', lane: lease.worker, start: lease.start, end: lease.end, holders: [] }));
+  const stuck = new Set(
+    findScenario(trace.scenario)
+      ?.workers.filter((w) => w.stuck)
+      .map((w) => w.id) ?? [],
+  );
+  return built
+    .filter((lease) => stuck.has(lease.worker))
+    .map((lease) => ({ kind: 'hung', lane: lease.worker, start: lease.start, end: lease.end, holders: [] }));
 }
 
 /** The scenario's workers (so their lanes are there before they act), and anyone else the steps show. */
@@ -230,7 +239,10 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
     // Expiry happens while the clock moves, so it is drawn in the gap before the step (on the time axis, at
     // its moment in the gap); anything else happens at its step.
     const expiring = (state === 'expired' || state === 'orphan-expired') && lease.last !== null;
-    const inGap = axis === 'time' && detail !== null ? uAtSeconds({ axis, u, seconds: steps.map((s) => s.clockSeconds) }, detail, step.index + 1) : breakBefore.get(step.index);
+    const inGap =
+      axis === 'time' && detail !== null
+        ? uAtSeconds({ axis, u, seconds: steps.map((s) => s.clockSeconds) }, detail, step.index + 1)
+        : breakBefore.get(step.index);
     lease.changes.push({ u: expiring ? (inGap ?? u[step.index]!) : u[step.index]!, step: step.index, state, detail });
     lease.last = state;
   };
@@ -278,7 +290,17 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
       if (!believes || worker.runId === null || worker.generation === null) continue;
       let lease = open.get(id);
       if (!lease) {
-        lease = { worker: id, runId: worker.runId, generation: worker.generation, start: step.index, end: null, changes: [], expiresAt: [], expiry: null, last: null };
+        lease = {
+          worker: id,
+          runId: worker.runId,
+          generation: worker.generation,
+          start: step.index,
+          end: null,
+          changes: [],
+          expiresAt: [],
+          expiry: null,
+          last: null,
+        };
         open.set(id, lease);
         out.push(lease);
       }

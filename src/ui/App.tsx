@@ -22,7 +22,9 @@ import { YourSqlPanel } from './your-sql/YourSqlPanel';
 
 // Each in a chunk of its own: the first render and the first script are the lab's. The panels below the
 // lab are fetched once it has started and the page is idle, and shown in the first pause (deferred.ts).
-const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () => import('./backpressure/BackpressureView').then((module) => module.BackpressureView));
+const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () =>
+  import('./backpressure/BackpressureView').then((module) => module.BackpressureView),
+);
 const explorer = lazyPanel('The interleaving explorer', () => import('./explorer/ExplorerPanel').then((module) => module.ExplorerPanel));
 const lesson = lazyPanel('The lesson', () => import('./LessonArea').then((module) => module.LessonArea));
 const tour = lazyPanel('The tour', () => import('./lesson/TourPanel').then((module) => module.TourPanel));

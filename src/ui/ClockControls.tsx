@@ -33,7 +33,12 @@ export function ClockControls() {
       <button type="button" onClick={() => void advanceClock(seconds)} disabled={!ready}>
         Advance clock
       </button>
-      <button type="button" onClick={() => void advanceToExpiry()} disabled={!ready || toExpiry === null} title="Move the clock just past the next lease expiry">
+      <button
+        type="button"
+        onClick={() => void advanceToExpiry()}
+        disabled={!ready || toExpiry === null}
+        title="Move the clock just past the next lease expiry"
+      >
         {toExpiry === null ? 'To lease expiry' : `To lease expiry (+${toExpiry} s)`}
       </button>
     </fieldset>

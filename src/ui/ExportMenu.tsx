@@ -69,34 +69,34 @@ export function ExportMenu() {
   };
   return (
     <>
-    <details ref={menu} className="menu">
-      <summary>{copied ? 'Link copied' : 'Export'}</summary>
-      <div className="menu-items">
-        <button type="button" onClick={exportSvg} disabled={!ready}>
-          Timeline as SVG
-        </button>
-        <button type="button" onClick={() => void exportPng()} disabled={!ready}>
-          Timeline as PNG
-        </button>
-        <button type="button" onClick={exportJson} disabled={!ready}>
-          Trace as JSON
-        </button>
-        <button type="button" onClick={() => void copyLink()} disabled={!ready}>
-          Copy link
-        </button>
-        <button
-          type="button"
-          onClick={() => {
-            done();
-            setEmbedding(true);
-          }}
-          disabled={!ready}
-        >
-          Embed…
-        </button>
-      </div>
-    </details>
-    <EmbedDialog open={embedding} onClose={() => setEmbedding(false)} />
+      <details ref={menu} className="menu">
+        <summary>{copied ? 'Link copied' : 'Export'}</summary>
+        <div className="menu-items">
+          <button type="button" onClick={exportSvg} disabled={!ready}>
+            Timeline as SVG
+          </button>
+          <button type="button" onClick={() => void exportPng()} disabled={!ready}>
+            Timeline as PNG
+          </button>
+          <button type="button" onClick={exportJson} disabled={!ready}>
+            Trace as JSON
+          </button>
+          <button type="button" onClick={() => void copyLink()} disabled={!ready}>
+            Copy link
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              done();
+              setEmbedding(true);
+            }}
+            disabled={!ready}
+          >
+            Embed…
+          </button>
+        </div>
+      </details>
+      <EmbedDialog open={embedding} onClose={() => setEmbedding(false)} />
     </>
   );
 }

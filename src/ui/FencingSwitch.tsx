@@ -5,8 +5,19 @@ export function FencingSwitch() {
   const fencing = useLab((s) => s.settings.fencing);
   const setFencing = useLab((s) => s.setFencing);
   return (
-    <div className="field switch-field" title={fencing ? 'Writes check the lease generation (the fencing token)' : 'Writes trust the worker: no generation check'}>
-      <input id="fencing" type="checkbox" role="switch" aria-checked={fencing} className="switch" checked={fencing} onChange={(e) => void setFencing(e.target.checked)} />
+    <div
+      className="field switch-field"
+      title={fencing ? 'Writes check the lease generation (the fencing token)' : 'Writes trust the worker: no generation check'}
+    >
+      <input
+        id="fencing"
+        type="checkbox"
+        role="switch"
+        aria-checked={fencing}
+        className="switch"
+        checked={fencing}
+        onChange={(e) => void setFencing(e.target.checked)}
+      />
       <label htmlFor="fencing">Fencing</label>
     </div>
   );

@@ -32,7 +32,12 @@ export function OperatorControls() {
             ))}
           </select>
         </label>
-        <button type="button" onClick={() => void applyToken(`cancel:${runId}`)} disabled={!ready} title="UPDATE runs SET cancel_requested = true: the request lives in the row">
+        <button
+          type="button"
+          onClick={() => void applyToken(`cancel:${runId}`)}
+          disabled={!ready}
+          title="UPDATE runs SET cancel_requested = true: the request lives in the row"
+        >
           Cancel run
         </button>
         <button

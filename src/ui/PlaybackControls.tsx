@@ -42,7 +42,15 @@ export function PlaybackControls() {
       </label>
       <label className="inline-field position">
         <span className="visually-hidden">Step position</span>
-        <input type="range" min={0} max={total} value={position} disabled={!ready || total === 0} onChange={(e) => seek(Number(e.target.value))} aria-valuetext={`step ${position} of ${total}`} />
+        <input
+          type="range"
+          min={0}
+          max={total}
+          value={position}
+          disabled={!ready || total === 0}
+          onChange={(e) => seek(Number(e.target.value))}
+          aria-valuetext={`step ${position} of ${total}`}
+        />
         <output aria-hidden="true">
           {position}/{total}
         </output>

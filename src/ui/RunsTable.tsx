@@ -5,7 +5,18 @@ import { useShownStep } from './hooks';
 import { sameFields } from './same';
 import { ScrollBox } from './ScrollBox';
 
-const COLUMNS: (keyof RunRow)[] = ['run_id', 'status', 'lease_owner', 'lease_generation', 'lease_expires_at', 'heartbeat_at', 'cancel_requested', 'progress', 'cost_cents', 'result'];
+const COLUMNS: (keyof RunRow)[] = [
+  'run_id',
+  'status',
+  'lease_owner',
+  'lease_generation',
+  'lease_expires_at',
+  'heartbeat_at',
+  'cancel_requested',
+  'progress',
+  'cost_cents',
+  'result',
+];
 
 /** The same element every time, so React never looks at the header again. */
 const HEADER = (

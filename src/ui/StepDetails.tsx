@@ -92,14 +92,18 @@ export function StepDetails() {
       {step === null || index === null ? (
         <>
           <h2>Before the first step</h2>
-          <p className="muted">The runs table is freshly seeded and every worker is ready. {total > 0 ? 'Step forward to see the first statement.' : 'Press Step to play the script, or step a worker yourself.'}</p>
+          <p className="muted">
+            The runs table is freshly seeded and every worker is ready.{' '}
+            {total > 0 ? 'Step forward to see the first statement.' : 'Press Step to play the script, or step a worker yourself.'}
+          </p>
         </>
       ) : (
         <>
           <h2>
             Step {index + 1} <span className="muted">of {total}</span>
             <span className="step-meta">
-              {clockLabel(step.clockSeconds)} · {step.actor === 'clock' ? 'clock' : step.actor === 'operator' ? 'operator' : `worker ${step.actor}`} · {step.action}
+              {clockLabel(step.clockSeconds)} · {step.actor === 'clock' ? 'clock' : step.actor === 'operator' ? 'operator' : `worker ${step.actor}`} ·{' '}
+              {step.action}
             </span>
           </h2>
           <p className="step-note">{step.note}</p>

@@ -18,7 +18,9 @@ function BeliefTable({ worker, belief }: { worker: string; belief: Belief }) {
   return (
     <div className="belief">
       <table>
-        <caption>Run {belief.runId}: what {worker} believes, what the row says</caption>
+        <caption>
+          Run {belief.runId}: what {worker} believes, what the row says
+        </caption>
         <thead>
           <tr>
             <th scope="col">
@@ -135,7 +137,10 @@ export function WorkerCards() {
         <Card
           key={w.id}
           card={workerCard(w, after.clockSeconds)}
-          belief={beliefOf(w, after.runs.find((run) => run.run_id === w.runId))}
+          belief={beliefOf(
+            w,
+            after.runs.find((run) => run.run_id === w.runId),
+          )}
           next={nextStatementOf(w, scenario, settings, after.clockSeconds)}
         />
       ))}

@@ -13,16 +13,34 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
       <span className="worker-badge" aria-hidden="true">
         {id}
       </span>
-      <button type="button" onClick={() => void applyToken(id)} disabled={!ready || !moves.step} aria-label={`Step worker ${id}`} title={moves.why ?? `Step worker ${id} (${index + 1})`}>
+      <button
+        type="button"
+        onClick={() => void applyToken(id)}
+        disabled={!ready || !moves.step}
+        aria-label={`Step worker ${id}`}
+        title={moves.why ?? `Step worker ${id} (${index + 1})`}
+      >
         Step
       </button>
-      <button type="button" onClick={() => void applyToken(`pause:${id}`)} disabled={!ready || !moves.pause} aria-label={`Pause worker ${id}`} title={`Freeze ${id} (a long GC pause)`}>
+      <button
+        type="button"
+        onClick={() => void applyToken(`pause:${id}`)}
+        disabled={!ready || !moves.pause}
+        aria-label={`Pause worker ${id}`}
+        title={`Freeze ${id} (a long GC pause)`}
+      >
         Pause
       </button>
       <button type="button" onClick={() => void applyToken(`resume:${id}`)} disabled={!ready || !moves.resume} aria-label={`Resume worker ${id}`}>
         Resume
       </button>
-      <button type="button" onClick={() => void applyToken(`crash:${id}`)} disabled={!ready || !moves.crash} aria-label={`Crash worker ${id}`} title={`${id}'s process dies; its open transaction rolls back`}>
+      <button
+        type="button"
+        onClick={() => void applyToken(`crash:${id}`)}
+        disabled={!ready || !moves.crash}
+        aria-label={`Crash worker ${id}`}
+        title={`${id}'s process dies; its open transaction rolls back`}
+      >
         Crash
       </button>
     </fieldset>

@@ -51,7 +51,8 @@ function isSelect(target: EventTarget | null): boolean {
 
 export function commandFor(event: KeyLike): KeyCommand | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
-  if (isSelect(event.target) && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) return event.key === 'ArrowRight' ? { kind: 'step' } : { kind: 'back' };
+  if (isSelect(event.target) && (event.key === 'ArrowRight' || event.key === 'ArrowLeft'))
+    return event.key === 'ArrowRight' ? { kind: 'step' } : { kind: 'back' };
   if (ownsKeys(event.target)) return null;
   switch (event.key) {
     case ' ':

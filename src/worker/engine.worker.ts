@@ -112,7 +112,11 @@ async function start(): Promise<Engine> {
     try {
       const lab = await BridgeLab.open(apiBase, launchSecretOf(scope.name));
       standby = await pglite.catch(() => null);
-      post({ kind: 'ready', bootMs: Math.round(performance.now() - started), database: { kind: 'live', version: lab.session.version, where: lab.session.where } });
+      post({
+        kind: 'ready',
+        bootMs: Math.round(performance.now() - started),
+        database: { kind: 'live', version: lab.session.version, where: lab.session.where },
+      });
       return { host: newHost(lab), pglite: null };
     } catch (error) {
       liveProblem = `live mode could not start: ${messageOf(error)}`;
@@ -120,7 +124,13 @@ async function start(): Promise<Engine> {
   }
   const { engine, source, fallbackReason } = await pglite;
   // 'initdb': the pre-built data directory was not used (a slow start); fallbackReason says why.
-  post({ kind: 'ready', bootMs: Math.round(performance.now() - started), bootSource: source, bootNote: fallbackReason, database: { kind: 'pglite', liveProblem } });
+  post({
+    kind: 'ready',
+    bootMs: Math.round(performance.now() - started),
+    bootSource: source,
+    bootNote: fallbackReason,
+    database: { kind: 'pglite', liveProblem },
+  });
   return engine;
 }
 

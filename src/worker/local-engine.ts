@@ -50,7 +50,14 @@ export class LocalEngine implements Engine {
 
   private async boot(): Promise<EngineParts> {
     const db = await this.open();
-    const openBackpressure = this.options.openBackpressure ?? (() => Promise.reject(new Error(`the backpressure lab needs a backpressure database, which this engine on ${db.kind} was not given`)));
-    return { host: new EngineHost(db), backpressure: new BackpressureHost(openBackpressure), labOnPGlite: db.kind === 'pglite', wholeBundle: () => Promise.resolve() };
+    const openBackpressure =
+      this.options.openBackpressure ??
+      (() => Promise.reject(new Error(`the backpressure lab needs a backpressure database, which this engine on ${db.kind} was not given`)));
+    return {
+      host: new EngineHost(db),
+      backpressure: new BackpressureHost(openBackpressure),
+      labOnPGlite: db.kind === 'pglite',
+      wholeBundle: () => Promise.resolve(),
+    };
   }
 }

@@ -10,7 +10,7 @@ const card = (page: Page, worker: string) => page.getByRole('article', { name: `
 const belief = (page: Page, worker: string, field: 'owner' | 'generation' | 'lease') => card(page, worker).locator(`tr[data-field="${field}"]`);
 const laneLabels = (page: Page) => timeline(page).locator('text.tl-link-label');
 
-test('naive race: the double claim is named at B\'s claim, in the outcome and the anomaly lane', async ({ page }) => {
+test("naive race: the double claim is named at B's claim, in the outcome and the anomaly lane", async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
   await stepTimes(page, 3);
   await runsTableAfter(page, 3);

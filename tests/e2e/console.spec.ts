@@ -32,7 +32,10 @@ test("right after the start, the console's SQL can use all of PGlite's files: a 
   });
   await openLab(page, 'scenario=race&strategy=naive&fencing=on&schedule=&step=0');
   await openConsole(page);
-  await runSql(page, "SELECT to_tsvector('english', 'leases expired')::text AS words, timestamptz '2030-01-01 12:00:00+00' AT TIME ZONE 'Europe/Paris' AS paris");
+  await runSql(
+    page,
+    "SELECT to_tsvector('english', 'leases expired')::text AS words, timestamptz '2030-01-01 12:00:00+00' AT TIME ZONE 'Europe/Paris' AS paris",
+  );
   await expect(result(page)).toContainText('1 row', { timeout: 30_000 });
   await expect(resultTable(page)).toContainText("'expir':2 'leas':1");
   await expect(resultTable(page)).toContainText('2030-01-01 13:00:00');

@@ -41,7 +41,9 @@ test('from a sub-path of a plain static server, then offline, the naive race run
   await stepTimes(page, 4);
   await expect(outcome(page)).toContainText('Run 123 was executed by both A and B');
   // What the page links to besides its code is in the offline copy too.
-  const offline = await page.evaluate(async () => Promise.all(['./manifest.webmanifest', './favicon.svg', './icon-192.png'].map(async (url) => (await fetch(url)).status)));
+  const offline = await page.evaluate(async () =>
+    Promise.all(['./manifest.webmanifest', './favicon.svg', './icon-192.png'].map(async (url) => (await fetch(url)).status)),
+  );
   expect(offline).toEqual([200, 200, 200]);
 });
 
@@ -55,11 +57,17 @@ test('the icons, the manifest, the preview image and robots.txt are served with 
   await page.goto(served.url);
   await waitReady(page);
   const linked = await page.evaluate(() => ({
-    icons: [...document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"], link[rel="apple-touch-icon"]')].map((link) => [link.href, link.type || 'image/png'] as const),
+    icons: [...document.querySelectorAll<HTMLLinkElement>('link[rel~="icon"], link[rel="apple-touch-icon"]')].map(
+      (link) => [link.href, link.type || 'image/png'] as const,
+    ),
     manifest: document.querySelector<HTMLLinkElement>('link[rel="manifest"]')?.href ?? null,
     preview: document.querySelector<HTMLMetaElement>('meta[property="og:image"]')?.content ?? null,
   }));
-  expect(linked.icons.map(([href]) => new URL(href).pathname)).toEqual(['/some/sub/path/favicon.svg', '/some/sub/path/icon-32.png', '/some/sub/path/icon-180.png']);
+  expect(linked.icons.map(([href]) => new URL(href).pathname)).toEqual([
+    '/some/sub/path/favicon.svg',
+    '/some/sub/path/icon-32.png',
+    '/some/sub/path/icon-180.png',
+  ]);
   expect(linked.manifest).toBe(`${served.url}manifest.webmanifest`);
   expect(linked.preview).toBe('./og-image.png');
 
@@ -80,7 +88,11 @@ test('the icons, the manifest, the preview image and robots.txt are served with 
       };
       const manifestResponse = await get(manifest);
       const parsed = JSON.parse(await manifestResponse.body.text()) as { name: string; start_url: string; icons: { src: string; type: string }[] };
-      const images = [...icons.map(([href]) => href), new URL(preview, location.href).href, ...parsed.icons.filter((i) => i.type === 'image/png').map((i) => new URL(i.src, manifest).href)];
+      const images = [
+        ...icons.map(([href]) => href),
+        new URL(preview, location.href).href,
+        ...parsed.icons.filter((i) => i.type === 'image/png').map((i) => new URL(i.src, manifest).href),
+      ];
       const results = [];
       for (const url of images) {
         const { body, ...rest } = await get(url);
@@ -95,7 +107,12 @@ test('the icons, the manifest, the preview image and robots.txt are served with 
     },
     { ...linked, manifest: linked.manifest!, preview: linked.preview!, robots: `${served.url}robots.txt` },
   );
-  expect(fetched.manifest).toEqual({ status: 200, type: 'application/manifest+json', name: 'Lease Lab — claims, leases and fencing on real Postgres', startUrl: './' });
+  expect(fetched.manifest).toEqual({
+    status: 200,
+    type: 'application/manifest+json',
+    name: 'Lease Lab — claims, leases and fencing on real Postgres',
+    startUrl: './',
+  });
   for (const image of fetched.images) {
     expect(image, image.url).toMatchObject({ status: 200, type: image.url.endsWith('.svg') ? 'image/svg+xml' : 'image/png', decodes: true });
   }

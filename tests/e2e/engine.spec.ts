@@ -21,7 +21,10 @@ test('the page paints at once and says Postgres is starting', async ({ page, con
   // they are the ones the page runs.
   const html = await (await page.request.get('/')).text();
   const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="\.\/assets\/([^"]+)"/g)].map((match) => match[1]!);
-  expect(preloaded.filter((name) => /^(client|page)-[\w-]+\.js$/.test(name)), preloaded.join(', ')).toHaveLength(2);
+  expect(
+    preloaded.filter((name) => /^(client|page)-[\w-]+\.js$/.test(name)),
+    preloaded.join(', '),
+  ).toHaveLength(2);
   const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => entry.name.split('/').pop()));
   for (const name of preloaded) expect(fetched).toContain(name);
   await expect(stepButton(page)).toBeDisabled();
@@ -38,14 +41,18 @@ test('a runaway statement: the watchdog restarts Postgres and replays the schedu
   await stepTimes(page, 5);
   const before = await timelineView(page);
   // A statement that waits for a row lock forever, as PGlite does; only the developer console can send it.
-  void page.evaluate(() => (window as unknown as { leaseLab: { store: { getState(): { simulateRunaway(): Promise<void> } } } }).leaseLab.store.getState().simulateRunaway());
+  void page.evaluate(() =>
+    (window as unknown as { leaseLab: { store: { getState(): { simulateRunaway(): Promise<void> } } } }).leaseLab.store.getState().simulateRunaway(),
+  );
   // The page stays responsive while the worker spins.
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
   await page.keyboard.press('Escape');
   // The watchdog fires after 1.5 s and a spare Postgres, booted when the statement was sent, takes over
   // (while it finishes booting the page says "Restarting Postgres…"; a quiet machine may have it ready).
-  await expect(notices(page)).toContainText('Postgres stopped answering while running a statement that never returns, so the lab restarted it.', { timeout: 90_000 });
+  await expect(notices(page)).toContainText('Postgres stopped answering while running a statement that never returns, so the lab restarted it.', {
+    timeout: 90_000,
+  });
   await expect(notices(page)).toContainText('replayed your 5 steps');
   await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });
   await expect(slider(page)).toHaveValue('5');

@@ -47,8 +47,19 @@ const TOKENS = ['A', 'A', 'B', 'B', 'C', '+10', '+30', '+90', 'pause:A', 'resume
 
 function randomLink(random: () => number): string {
   const roll = random();
-  if (roll < 0.08) return pick(random, ['scenario=race&schedule=%ZZ', 'scenario=%E0%A4%A', 'scenario=<b>x</b>&step=<i>', 'top', 'scenario=nope&schedule=A', 'scenario=race&step=-1']);
-  const scenario = random() < 0.05 ? 'no-such-scenario' : pick(random, ['race', 'paused-worker', 'three-workers', 'lock-wait', 'crash-orphan', 'heartbeat', 'cancel-durable', 'cancel-kill', 'stuck-heartbeat']);
+  if (roll < 0.08)
+    return pick(random, [
+      'scenario=race&schedule=%ZZ',
+      'scenario=%E0%A4%A',
+      'scenario=<b>x</b>&step=<i>',
+      'top',
+      'scenario=nope&schedule=A',
+      'scenario=race&step=-1',
+    ]);
+  const scenario =
+    random() < 0.05
+      ? 'no-such-scenario'
+      : pick(random, ['race', 'paused-worker', 'three-workers', 'lock-wait', 'crash-orphan', 'heartbeat', 'cancel-durable', 'cancel-kill', 'stuck-heartbeat']);
   const strategy = random() < 0.05 ? 'magic' : pick(random, STRATEGIES);
   const tokens = Array.from({ length: Math.floor(random() * 9) }, () => pick(random, TOKENS));
   const step = pick(random, ['', '&step=0', '&step=1', '&step=3', '&step=end', `&step=${Math.floor(random() * 12)}`]);
@@ -128,7 +139,18 @@ function installDriver(): void {
   }
   const hook = (window as unknown as { leaseLab: { store: { getState(): State }; panels: { getState(): State } } }).leaseLab;
   const store = hook.store;
-  const COLUMNS = ['run_id', 'status', 'lease_owner', 'lease_generation', 'lease_expires_at', 'heartbeat_at', 'cancel_requested', 'progress', 'cost_cents', 'result'];
+  const COLUMNS = [
+    'run_id',
+    'status',
+    'lease_owner',
+    'lease_generation',
+    'lease_expires_at',
+    'heartbeat_at',
+    'cancel_requested',
+    'progress',
+    'cost_cents',
+    'result',
+  ];
   const RUNS_SQL = `SELECT run_id, status, lease_owner, lease_generation, to_char(lease_expires_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS lease_expires_at, to_char(heartbeat_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS heartbeat_at, cancel_requested, progress, cost_cents, result FROM runs ORDER BY run_id`;
   const answered = new Set<string>();
   const lab = document.getElementById('lab-top')!;
@@ -164,7 +186,8 @@ function installDriver(): void {
       const s = store.getState();
       // The panels beside the timeline render a task after the store changes (store/trailing.ts).
       if (s.pending === 0 && s.loaded && s.enginePhase === 'ready' && !consoleRunning() && hook.panels.getState() === s) return;
-      if (performance.now() > until) throw new Error(`the lab did not become idle within ${timeoutMs} ms (pending ${s.pending}, phase ${s.enginePhase}, loaded ${s.loaded})`);
+      if (performance.now() > until)
+        throw new Error(`the lab did not become idle within ${timeoutMs} ms (pending ${s.pending}, phase ${s.enginePhase}, loaded ${s.loaded})`);
     }
   }
 
@@ -183,14 +206,18 @@ function installDriver(): void {
     const s = store.getState();
     const total = s.steps.length;
     const slider = lab.querySelector<HTMLInputElement>('input[type=range]')!;
-    if (Number(slider.value) !== s.position || Number(slider.max) !== total) return `slider shows ${slider.value}/${slider.max}, the store has ${s.position}/${total}`;
+    if (Number(slider.value) !== s.position || Number(slider.max) !== total)
+      return `slider shows ${slider.value}/${slider.max}, the store has ${s.position}/${total}`;
     const svg = lab.querySelector('svg.tl-svg');
     if (!svg) return 'no timeline';
     const label = svg.getAttribute('aria-label') ?? '';
     if (!label.includes(`: ${s.position} of ${total} steps shown`)) return `timeline label "${label}" does not say ${s.position} of ${total} steps`;
     // The marks drawn: a run of consecutive steps ending at the cursor (the view follows the latest), each
     // with its step's verdict.
-    const marks = [...svg.querySelectorAll('path.tl-mark[data-step]')].map((m) => ({ step: Number(m.getAttribute('data-step')), cls: m.getAttribute('class') ?? '' }));
+    const marks = [...svg.querySelectorAll('path.tl-mark[data-step]')].map((m) => ({
+      step: Number(m.getAttribute('data-step')),
+      cls: m.getAttribute('class') ?? '',
+    }));
     if (s.position === 0 && marks.length > 0) return `${marks.length} marks drawn before the first step`;
     if (s.position > 0) {
       if (marks.length === 0) return `no marks drawn at step ${s.position}`;
@@ -207,7 +234,8 @@ function installDriver(): void {
     const rows = shown > 0 ? s.steps[shown - 1]!.runs : s.initialRuns;
     const expected = rows.map((row) => COLUMNS.map((c) => cell(row[c] ?? null)));
     const actual = runsTableShown();
-    if (JSON.stringify(actual) !== JSON.stringify(expected)) return `runs table shows ${JSON.stringify(actual)}, the trace has ${JSON.stringify(expected)} after step ${shown}`;
+    if (JSON.stringify(actual) !== JSON.stringify(expected))
+      return `runs table shows ${JSON.stringify(actual)}, the trace has ${JSON.stringify(expected)} after step ${shown}`;
     // Quiz answers are never lost (once the quiz is open, its score is on the page).
     const score = document.querySelector('.ll-quiz .ll-score')?.textContent ?? '';
     const count = /\((\d+) answered\)/.exec(score);
@@ -341,7 +369,11 @@ function installDriver(): void {
         await idle();
         const result = panel.querySelector('.console-result')!;
         const text = result.textContent ?? '';
-        if (action.kind === 'bad-sql') return { did: 'console error', dbCheck: text.includes('column "no_such_column" does not exist') ? null : `the console shows "${text.slice(0, 200)}"` };
+        if (action.kind === 'bad-sql')
+          return {
+            did: 'console error',
+            dbCheck: text.includes('column "no_such_column" does not exist') ? null : `the console shows "${text.slice(0, 200)}"`,
+          };
         const at = /after step (\d+)|before the first step/.exec(text);
         if (!at) return { did: 'console', dbCheck: `no rows from the console: "${text.slice(0, 200)}"` };
         const stepsSeen = at[1] ? Number(at[1]) : 0;
@@ -349,7 +381,13 @@ function installDriver(): void {
         if (stepsSeen !== store.getState().position) return { did: 'console (mid-move)' };
         const fromPostgres = tableCells(result.querySelector('table'));
         const shown = runsTableShown();
-        return { did: 'console runs', dbCheck: JSON.stringify(fromPostgres) === JSON.stringify(shown) ? null : `Postgres has ${JSON.stringify(fromPostgres)}, the runs table shows ${JSON.stringify(shown)}` };
+        return {
+          did: 'console runs',
+          dbCheck:
+            JSON.stringify(fromPostgres) === JSON.stringify(shown)
+              ? null
+              : `Postgres has ${JSON.stringify(fromPostgres)}, the runs table shows ${JSON.stringify(shown)}`,
+        };
       }
       case 'quiz': {
         const quizTab = () => [...document.querySelectorAll<HTMLElement>('[role=tab]')].find((t) => t.textContent?.trim() === 'Quiz');
@@ -548,9 +586,13 @@ test(`fuzz: ${SEEDS.length} seed${SEEDS.length === 1 ? '' : 's'} × ${ACTIONS} a
   const seconds = (performance.now() - started) / 1000;
   const played = outcomes.reduce((sum, o) => sum + (o.result.failedAt >= 0 ? o.result.failedAt + 1 : o.actions.length), 0);
   for (const { seed, result, seconds: s } of outcomes) {
-    console.log(`fuzz seed ${seed}: ${result.did.length} actions in ${s.toFixed(1)} s, ${result.backForward} Back-then-Step checks, ${result.dbChecks} runs tables compared with Postgres`);
+    console.log(
+      `fuzz seed ${seed}: ${result.did.length} actions in ${s.toFixed(1)} s, ${result.backForward} Back-then-Step checks, ${result.dbChecks} runs tables compared with Postgres`,
+    );
   }
-  console.log(`fuzz: ${played} actions over ${outcomes.length} seeds in ${seconds.toFixed(1)} s, page loads included: ${(played / seconds).toFixed(1)} actions/s`);
+  console.log(
+    `fuzz: ${played} actions over ${outcomes.length} seeds in ${seconds.toFixed(1)} s, page loads included: ${(played / seconds).toFixed(1)} actions/s`,
+  );
   if (process.env.FUZZ_PROFILE) console.log(`fuzz: ${(cpuSeconds() - cpuBefore).toFixed(1)} CPU seconds (browser and test runner)`);
 
   const failed = outcomes.filter((o) => o.result.failedAt >= 0).sort((a, b) => a.result.failedAt - b.result.failedAt);
@@ -560,7 +602,14 @@ test(`fuzz: ${SEEDS.length} seed${SEEDS.length === 1 ? '' : 's'} × ${ACTIONS} a
     throw new Error(
       [
         `fuzz seed ${seed} failed at action ${result.failedAt + 1} (${result.did.at(-1)}): ${result.problem}`,
-        ...(failed.length > 1 ? [`(seeds ${failed.slice(1).map((o) => o.seed).join(', ')} failed too)`] : []),
+        ...(failed.length > 1
+          ? [
+              `(seeds ${failed
+                .slice(1)
+                .map((o) => o.seed)
+                .join(', ')} failed too)`,
+            ]
+          : []),
         `replay: npm run fuzz -- --seed ${seed} --actions ${result.failedAt + 1}`,
         `shortest failing list found (${shortest.length} actions):`,
         ...shortest.map((a) => `  ${JSON.stringify(a)}`),

@@ -34,7 +34,10 @@ function labPlace(page: Page): Promise<LabPlace> {
 /** Answers quiz question 1 with its first choice; returns the score line afterwards. */
 async function answerFirstQuestion(page: Page): Promise<string> {
   await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
-  await quiz(page).getByRole('navigation', { name: 'Questions' }).getByRole('button', { name: /^Question 1,/ }).click();
+  await quiz(page)
+    .getByRole('navigation', { name: 'Questions' })
+    .getByRole('button', { name: /^Question 1,/ })
+    .click();
   const card = quiz(page).locator('section.ll-question');
   await card.getByRole('radio').first().check();
   await card.getByRole('button', { name: 'Check', exact: true }).click();
@@ -75,7 +78,9 @@ test('a link of 100,000 steps pasted into the lab keeps the learner where they w
   const answered = await answerFirstQuestion(page);
   const before = await labPlace(page);
   await pasteLink(page, `scenario=race&schedule=${Array(100_000).fill('A').join(',')}&step=5`);
-  await expect(notices(page)).toContainText(/The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./);
+  await expect(notices(page)).toContainText(
+    /The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./,
+  );
   await waitReady(page);
   expect(await labPlace(page)).toEqual(before);
   await expect(page).toHaveURL(PLACE_IN_URL);
@@ -119,8 +124,12 @@ test('a saved place and lesson progress from an older version: both say so, and 
     localStorage.setItem('lease-lab.lesson-progress', JSON.stringify({ version: 0, answers: { q1: 'b' } }));
   });
   await openLab(page);
-  await expect(notices(page)).toContainText('Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.');
-  await expect(page.locator('.ll-notice')).toContainText('Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.');
+  await expect(notices(page)).toContainText(
+    'Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.',
+  );
+  await expect(page.locator('.ll-notice')).toContainText(
+    'Your saved progress is from an older version of the lesson that this one cannot read. It was set aside, and the lesson starts fresh.',
+  );
   await stepTimes(page, 2);
   await answerFirstQuestion(page);
   // Both are saved again, in the current form: a reload finds them.
@@ -189,7 +198,9 @@ async function timeRecovery(page: Page, send: 'console' | 'lock-wait'): Promise<
 
 /** The spare Postgres the console's opening started has booted (as it has by the time a learner has typed a statement). */
 async function waitForSpare(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { leaseLab: { engine: { spareState: string } } }).leaseLab.engine.spareState === 'ready', null, { timeout: 90_000 });
+  await page.waitForFunction(() => (window as unknown as { leaseLab: { engine: { spareState: string } } }).leaseLab.engine.spareState === 'ready', null, {
+    timeout: 90_000,
+  });
 }
 
 for (const [name, send] of [
@@ -212,7 +223,10 @@ for (const [name, send] of [
     // may take longer; how much longer is the benchmark's business, not this test's).
     expect(stoppedMs).toBeGreaterThanOrEqual(1500);
     expect(restoredMs).toBeGreaterThan(stoppedMs);
-    const message = send === 'console' ? 'Your console statement ran for more than 1.5 s, so the lab stopped it.' : 'Postgres stopped answering while running a statement that never returns, so the lab restarted it.';
+    const message =
+      send === 'console'
+        ? 'Your console statement ran for more than 1.5 s, so the lab stopped it.'
+        : 'Postgres stopped answering while running a statement that never returns, so the lab restarted it.';
     await expect(notices(page)).toContainText(message);
     await expect(notices(page)).toContainText('carried on with a spare Postgres');
     await expect(notices(page)).toContainText('It replayed your 4 steps: you are where you were.');

@@ -26,7 +26,10 @@ const tab = (page: Page, name: string) => lesson(page).getByRole('tab', { name, 
 const panel = (page: Page) => lesson(page).getByRole('tabpanel');
 const summary = (page: Page) => lesson(page).locator('.ll-progress-summary');
 const quizScore = (page: Page) => panel(page).locator('.ll-score');
-const questionButton = (page: Page, n: number) => panel(page).getByRole('navigation', { name: 'Questions' }).getByRole('button', { name: new RegExp(`^Question ${n},`) });
+const questionButton = (page: Page, n: number) =>
+  panel(page)
+    .getByRole('navigation', { name: 'Questions' })
+    .getByRole('button', { name: new RegExp(`^Question ${n},`) });
 const question = (page: Page) => panel(page).locator('section.ll-question');
 const questionTitle = (page: Page) => question(page).getByRole('heading', { level: 3 });
 
@@ -86,7 +89,9 @@ async function expectLabAt(page: Page, n: number): Promise<void> {
 /** Presses "Step worker X" and waits for the step to land. */
 async function stepWorker(page: Page, worker: string): Promise<void> {
   const before = Number(await slider(page).inputValue());
-  await lab(page).getByRole('button', { name: `Step worker ${worker}`, exact: true }).click();
+  await lab(page)
+    .getByRole('button', { name: `Step worker ${worker}`, exact: true })
+    .click();
   await expectLabAt(page, before + 1);
 }
 
@@ -129,7 +134,9 @@ test('quiz: right, wrong and a predicted run are scored, and the score survives 
   const [, older, newer] = /run (\d+) is older than run (\d+)/.exec(facts) ?? [];
   expect(older, `facts: ${facts}`).toBeTruthy();
   const expected = facts.includes('the naive claim') ? older : newer;
-  await question(page).getByRole('radio', { name: `Run ${expected}`, exact: true }).check();
+  await question(page)
+    .getByRole('radio', { name: `Run ${expected}`, exact: true })
+    .check();
   await question(page).getByRole('button', { name: 'Run it' }).click();
   const reveal = question(page).locator('.ll-predict').getByRole('status');
   await expect(reveal.locator('.ll-verdict')).toHaveText(`Right. The engine says: Run ${expected}`, { timeout: 60_000 });
@@ -184,11 +191,15 @@ test('quiz: right, wrong and a predicted run are scored, and the score survives 
   await intact(second);
 
   // With both open, an answer given on one page shows on the other, and neither overwrites the other's.
-  await expect(await answer(second, 'Another worker can read the same row between the two statements, and the UPDATE does not check it again')).toContainText('Correct.');
+  await expect(await answer(second, 'Another worker can read the same row between the two statements, and the UPDATE does not check it again')).toContainText(
+    'Correct.',
+  );
   await expectScore(second, 3, 4, total);
   await expectScore(page, 3, 4, total);
   await questionButton(page, 2).click();
-  await expect(await answer(page, 'By the time the final write is checked, the duplicate model and tool calls have already run and been paid for')).toContainText('Correct.');
+  await expect(
+    await answer(page, 'By the time the final write is checked, the duplicate model and tool calls have already run and been paid for'),
+  ).toContainText('Correct.');
   await expectScore(page, 4, 4, total);
   await expectScore(second, 4, 4, total);
   await second.close();
@@ -224,7 +235,9 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await follow('Answer correctly: "What makes a bug a race condition?"');
   await expect(await answer(page, 'Whether it shows up depends on the timing of concurrent operations')).toContainText('Correct.');
   await follow('Answer correctly: "SELECT and UPDATE are each atomic.');
-  await expect(await answer(page, 'Another worker can read the same row between the two statements, and the UPDATE does not check it again')).toContainText('Correct.');
+  await expect(await answer(page, 'Another worker can read the same row between the two statements, and the UPDATE does not check it again')).toContainText(
+    'Correct.',
+  );
   await openTab(page, 'Exit criteria');
   expect((await exitScore(page)).left).toBe(before.left - required + 1);
   await expect(criterion(page).getByRole('heading', { level: 3 })).toHaveAccessibleName('I can explain the race (not yet)');
@@ -289,7 +302,9 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await expect(panel(page).locator('.ll-criterion.is-met')).toHaveCount(1);
 
   // A requirement still to do links to where it is done.
-  await requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`).getByRole('link').click();
+  await requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)
+    .getByRole('link')
+    .click();
   await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
 });
 
@@ -370,7 +385,10 @@ test('chapter: Continue through the narration and open its example in the lab at
   await expect(lab(page).getByRole('combobox', { name: 'Scenario', exact: true })).toHaveValue('race');
   await expect(lab(page).getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('naive');
   // The label names the scenario, the claim, how many steps are shown, and the step in focus (B's SELECT).
-  await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`^Timeline of race \\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 2 of 2 steps shown; selected #2 .* worker B · select · ok`));
+  await expect(timeline(page)).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Timeline of race \\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 2 of 2 steps shown; selected #2 .* worker B · select · ok`),
+  );
   await expect(slider(page)).toHaveValue('2');
   await expect(labStatus(page)).toContainText('Step 2:');
 
@@ -380,13 +398,19 @@ test('chapter: Continue through the narration and open its example in the lab at
   await article.getByRole('button', { name: 'Continue →' }).click();
   await expect(article.getByRole('heading', { level: 3 })).toHaveText('Both claim it');
   await article.getByRole('button', { name: 'Open in the lab at schedule step 4 (B)' }).click();
-  await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`^Timeline of race \\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 4 of 4 steps shown; selected #4 .* worker B · naive-update`));
+  await expect(timeline(page)).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Timeline of race \\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 4 of 4 steps shown; selected #4 .* worker B · naive-update`),
+  );
   await expect(labStatus(page)).toContainText('Step 4:');
 
   // A chapter whose step uses other settings: NOWAIT in "Wait, fail or skip".
   const lockModes = CHAPTERS.find((c) => c.id === 'lock-modes')!;
   const nowaitStep = lockModes.steps.findIndex((s) => s.mark?.settings?.strategy === 'nowait');
-  await lesson(page).getByRole('navigation', { name: 'Lesson chapters' }).getByRole('link', { name: new RegExp(`^${escapeRe(lockModes.title)}`) }).click();
+  await lesson(page)
+    .getByRole('navigation', { name: 'Lesson chapters' })
+    .getByRole('link', { name: new RegExp(`^${escapeRe(lockModes.title)}`) })
+    .click();
   const lockArticle = panel(page).getByRole('article', { name: lockModes.title, exact: true });
   for (let i = 0; i < nowaitStep; i++) await lockArticle.getByRole('button', { name: 'Continue →' }).click();
   await expect(lockArticle.locator('.ll-step-count')).toHaveText(`Step ${nowaitStep + 1} of ${lockModes.steps.length}`);
@@ -394,7 +418,10 @@ test('chapter: Continue through the narration and open its example in the lab at
   await lockArticle.getByRole('button', { name: new RegExp(`^Open in the lab at schedule step ${token + 1} `) }).click();
   await expect(lab(page).getByRole('combobox', { name: 'Scenario', exact: true })).toHaveValue('lock-wait');
   await expect(lab(page).getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('nowait');
-  await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`^Timeline of lock-wait \\(${escapeRe(STRATEGY_LABELS.nowait)}, fencing on\\): (\\d+) of \\1 steps shown`));
+  await expect(timeline(page)).toHaveAttribute(
+    'aria-label',
+    new RegExp(`^Timeline of lock-wait \\(${escapeRe(STRATEGY_LABELS.nowait)}, fencing on\\): (\\d+) of \\1 steps shown`),
+  );
 
   // The place in each chapter is saved: after a reload the lesson reopens the chapter being read.
   await page.reload();
@@ -402,7 +429,10 @@ test('chapter: Continue through the narration and open its example in the lab at
   await expect(panel(page).getByRole('article', { name: lockModes.title, exact: true }).locator('.ll-step-count')).toHaveText(
     `Step ${nowaitStep + 1} of ${lockModes.steps.length}`,
   );
-  await lesson(page).getByRole('navigation', { name: 'Lesson chapters' }).getByRole('link', { name: /^The race/ }).click();
+  await lesson(page)
+    .getByRole('navigation', { name: 'Lesson chapters' })
+    .getByRole('link', { name: /^The race/ })
+    .click();
   await expect(count).toHaveText(`Step 4 of ${steps('race')}`);
 });
 
@@ -425,10 +455,15 @@ test('damaged saved progress: a notice, a usable lesson, and a reset that asks f
   const total = await quizSize(page);
   await expect(await answer(page, 'Whether it shows up depends on the timing of concurrent operations')).toContainText('Correct.');
   await expectScore(page, 1, 1, total);
-  const saved = await page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? 'null') as { quiz?: Record<string, { correct: boolean }> } | null, PROGRESS_KEY);
+  const saved = await page.evaluate(
+    (key) => JSON.parse(localStorage.getItem(key) ?? 'null') as { quiz?: Record<string, { correct: boolean }> } | null,
+    PROGRESS_KEY,
+  );
   expect(saved?.quiz?.['q-race-condition']?.correct).toBe(true);
   // The damaged text was kept aside before the first save replaced it.
-  expect(await page.evaluate((key) => localStorage.getItem(`${key}:unreadable`), PROGRESS_KEY)).toBe(JSON.stringify(['{"version":1,"quiz":{"q-race-condition":"yes"']));
+  expect(await page.evaluate((key) => localStorage.getItem(`${key}:unreadable`), PROGRESS_KEY)).toBe(
+    JSON.stringify(['{"version":1,"quiz":{"q-race-condition":"yes"']),
+  );
   await notice.getByRole('button', { name: 'Dismiss' }).click();
   await expect(notice).toBeHidden();
 

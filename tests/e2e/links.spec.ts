@@ -4,15 +4,57 @@ import { expect, notices, openLab, slider, test } from './fixtures';
 const BROKEN: { name: string; fragment: string; says: RegExp; scenario: string; position: string }[] = [
   { name: 'unknown scenario', fragment: 'scenario=no-such-thing&schedule=A,B', says: /There is no scenario "no-such-thing"/, scenario: 'race', position: '0' },
   { name: 'unknown strategy', fragment: 'scenario=race&strategy=magic&schedule=A,B', says: /There is no strategy "magic"/, scenario: 'race', position: '2' },
-  { name: 'bad token', fragment: 'scenario=race&schedule=A,B,jump,A&step=2', says: /Step 3 of the schedule is wrong: "jump" is not a schedule step/, scenario: 'race', position: '2' },
-  { name: 'token that cannot apply', fragment: 'scenario=race&schedule=A,resume:A,B', says: /Step 2 \("resume:A"\) cannot happen at that point: A is not paused/, scenario: 'race', position: '1' },
-  { name: 'position out of range', fragment: 'scenario=race&schedule=A,B&step=99', says: /asks for step 99, but this schedule has 2 steps/, scenario: 'race', position: '2' },
+  {
+    name: 'bad token',
+    fragment: 'scenario=race&schedule=A,B,jump,A&step=2',
+    says: /Step 3 of the schedule is wrong: "jump" is not a schedule step/,
+    scenario: 'race',
+    position: '2',
+  },
+  {
+    name: 'token that cannot apply',
+    fragment: 'scenario=race&schedule=A,resume:A,B',
+    says: /Step 2 \("resume:A"\) cannot happen at that point: A is not paused/,
+    scenario: 'race',
+    position: '1',
+  },
+  {
+    name: 'position out of range',
+    fragment: 'scenario=race&schedule=A,B&step=99',
+    says: /asks for step 99, but this schedule has 2 steps/,
+    scenario: 'race',
+    position: '2',
+  },
   { name: 'absurd length', fragment: `scenario=race&schedule=${'A,'.repeat(20_000)}`, says: /characters long/, scenario: 'race', position: '0' },
-  { name: 'HTML in a parameter', fragment: `scenario=${encodeURIComponent('<img src=x onerror=alert(1)>')}&strategy=${encodeURIComponent('<b>bold</b>')}`, says: /There is no scenario "<img src=x onerror=alert\(1\)>"/, scenario: 'race', position: '0' },
-  { name: 'bad percent-encoding', fragment: 'scenario=paused-worker&schedule=A%E0%A4%A', says: /not properly encoded/, scenario: 'paused-worker', position: '0' },
+  {
+    name: 'HTML in a parameter',
+    fragment: `scenario=${encodeURIComponent('<img src=x onerror=alert(1)>')}&strategy=${encodeURIComponent('<b>bold</b>')}`,
+    says: /There is no scenario "<img src=x onerror=alert\(1\)>"/,
+    scenario: 'race',
+    position: '0',
+  },
+  {
+    name: 'bad percent-encoding',
+    fragment: 'scenario=paused-worker&schedule=A%E0%A4%A',
+    says: /not properly encoded/,
+    scenario: 'paused-worker',
+    position: '0',
+  },
   // "Your SQL" in a link (store/your-sql-link.ts): statements PostgreSQL's parser rejects, or a shape the lab refuses, are not played.
-  { name: 'Your SQL that is markup', fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('<img src=x onerror=alert(1)>')}`, says: /Its SQL was not played: the claim: line 1, column 1: syntax error at or near "<"/, scenario: 'race', position: '2' },
-  { name: 'Your SQL that is not a claim', fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('DROP TABLE runs')}`, says: /Its SQL was not played: the claim: refused/, scenario: 'race', position: '2' },
+  {
+    name: 'Your SQL that is markup',
+    fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('<img src=x onerror=alert(1)>')}`,
+    says: /Its SQL was not played: the claim: line 1, column 1: syntax error at or near "<"/,
+    scenario: 'race',
+    position: '2',
+  },
+  {
+    name: 'Your SQL that is not a claim',
+    fragment: `scenario=race&strategy=your-sql&schedule=A,B&claim=${encodeURIComponent('DROP TABLE runs')}`,
+    says: /Its SQL was not played: the claim: refused/,
+    scenario: 'race',
+    position: '2',
+  },
 ];
 
 for (const link of BROKEN) {

@@ -23,7 +23,9 @@ test.beforeAll(async () => {
   test.setTimeout(90_000);
   server = await startPostgresServer('lease_lab_live');
   const port = await freePort();
-  bridge = spawn('node', ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'scripts/live.ts', '--port', String(port), '--dist', DIST, server.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+  bridge = spawn('node', ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'scripts/live.ts', '--port', String(port), '--dist', DIST, server.url], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   bridgeUrl = await new Promise<string>((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`the bridge did not start:\n${output}`)), 60_000);
@@ -148,7 +150,6 @@ test('plain FOR UPDATE really waits, pg_locks proves it, a link replays it, and 
   const left = await withClient(server.url, (client) => client.query(`SELECT 1 FROM pg_namespace WHERE nspname = 'lease_lab'`));
   expect(left.rowCount).toBe(0);
 });
-
 
 async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });

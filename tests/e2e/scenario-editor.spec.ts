@@ -46,7 +46,10 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
   await steps.fill('A,D');
   await expect(editor.getByText('Step 2 (D): this scenario has no worker D; its workers are A, B, C.')).toBeVisible();
   if (shots) {
-    for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await page.screenshot({ path: `${SHOTS}/editor-${width}x${height}.png` });
     }
@@ -58,7 +61,14 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
     // The same scenario as JSON, for `npm run sim -- run --scenario-file` (tests/unit/cli-scenario.test.ts).
     const [file] = await Promise.all([page.waitForEvent('download'), editor.getByRole('button', { name: 'Download JSON' }).click()]);
     const spec = JSON.parse(readFileSync((await file.path())!, 'utf8')) as ScenarioSpec;
-    expect(spec).toMatchObject({ version: 1, workers: 3, leaseSeconds: 300, heartbeatSeconds: null, runs: [{ runId: 501 }, { runId: 502, tenant: 'globex', costCents: 120 }], script: SCRIPT.split(',') });
+    expect(spec).toMatchObject({
+      version: 1,
+      workers: 3,
+      leaseSeconds: 300,
+      heartbeatSeconds: null,
+      runs: [{ runId: 501 }, { runId: 502, tenant: 'globex', costCents: 120 }],
+      script: SCRIPT.split(','),
+    });
     expect(spec.faults).toEqual([{ kind: 'pause', worker: 'A', atSeconds: 120, forSeconds: 360 }]);
     downloadedId = scenarioFromSpec(spec).scenario?.id ?? null;
   }
@@ -70,7 +80,9 @@ test('author a scenario, play it, and open its link in a fresh browser: the same
   await openLab(page);
   await authorScenario(page, true);
   await expect(page.locator('#scenario option:checked')).toHaveText('Our queue: A pauses during its lease');
-  await expect(page.locator('#scenario-summary')).toHaveText(/Three workers, two tenants, a five-minute lease\.\s*A freezes for six minutes at 15:02, then writes\./);
+  await expect(page.locator('#scenario-summary')).toHaveText(
+    /Three workers, two tenants, a five-minute lease\.\s*A freezes for six minutes at 15:02, then writes\./,
+  );
   await waitReady(page);
   // The runs as written, oldest first (the table shows their cost, not their tenant).
   expect(await runsTableAfter(page, 0)).toMatch(/^[^\n]*\n501\tpending[^\n]*\t0\tNULL\n502\tpending[^\n]*\t120\tNULL$/);
@@ -127,7 +139,9 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
   await page.getByText('Export', { exact: true }).click();
   await page.getByRole('button', { name: 'Embed…' }).click();
   const snippet = await page.getByLabel('The iframe snippet').inputValue();
-  expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#scenario=authored-[0-9a-f]{8}&amp;sc=1\.[\w-]+&amp;.*step=3" title="Lease Lab: Our queue: A pauses during its lease"/);
+  expect(snippet).toMatch(
+    /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#scenario=authored-[0-9a-f]{8}&amp;sc=1\.[\w-]+&amp;.*step=3" title="Lease Lab: Our queue: A pauses during its lease"/,
+  );
   const src = /src="([^"]+)"/.exec(snippet)![1]!.replace(/&amp;/g, '&');
 
   // The frame's lab served as a production host serves it (the project's static server and its headers).
@@ -165,7 +179,10 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
   // The learner acted: their place is kept now.
   await expect.poll(frameStorage).toContain('"step":5');
 
-  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
     await course.setViewportSize({ width, height });
     await course.goto(`${framed.url}${new URL(embedded).search}${new URL(embedded).hash}`);
     await expect(course.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
@@ -178,7 +195,9 @@ test('hostile scenario links end in a clear message and keep the learner where t
   await page.evaluate(() => {
     window.location.hash = '#scenario=authored-12345678&sc=2.eyJ0aXRsZSI6IngifQ&schedule=A';
   });
-  await expect(notices(page)).toContainText('The scenario in the link could not be opened: it was written by a newer Lease Lab (version 2); this one reads version 1. You are still where you were.');
+  await expect(notices(page)).toContainText(
+    'The scenario in the link could not be opened: it was written by a newer Lease Lab (version 2); this one reads version 1. You are still where you were.',
+  );
   await expect(page.locator('#scenario')).toHaveValue('paused-worker');
   expect(await position(page)).toBe(2);
   await page.evaluate(() => {
@@ -216,7 +235,11 @@ test('an authored scenario is explored like a built-in one, and its witness link
   await panel.scrollIntoViewIfNeeded();
   await page.getByRole('button', { name: 'Explore all schedules' }).click();
   await expect(panel.getByRole('status')).toContainText(/Explored all [\d,]+ schedules/, { timeout: 150_000 });
-  const witness = panel.getByRole('list', { name: 'Outcome groups' }).getByRole('listitem').first().getByRole('link', { name: /Open a shortest witness/ });
+  const witness = panel
+    .getByRole('list', { name: 'Outcome groups' })
+    .getByRole('listitem')
+    .first()
+    .getByRole('link', { name: /Open a shortest witness/ });
   await expect(witness).toHaveAttribute('href', new RegExp(`^#scenario=${id}&sc=1\\.`));
   await witness.click();
   await expect(page.locator('#scenario option:checked')).toHaveText(spec.title);
@@ -225,7 +248,15 @@ test('an authored scenario is explored like a built-in one, and its witness link
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    );
 }
 
 test('the editor (a field in error) and the embedded lab have no serious accessibility violations, light and dark', async ({ page }) => {

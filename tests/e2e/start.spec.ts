@@ -19,7 +19,12 @@ test('npm start serves the built app with its security headers, and the race run
   const output = app.output();
   expect(url).toBe(`http://127.0.0.1:${port}/`);
   // Nothing but the build's one progress line (when it had to build) and the URL: no warnings.
-  expect(output.trim().split('\n').filter((line) => !/^lease-lab: (building the app|installing npm)/.test(line))).toEqual([expect.stringMatching(/^Lease Lab is at /)]);
+  expect(
+    output
+      .trim()
+      .split('\n')
+      .filter((line) => !/^lease-lab: (building the app|installing npm)/.test(line)),
+  ).toEqual([expect.stringMatching(/^Lease Lab is at /)]);
 
   const response = await page.goto(url);
   // Any page may frame the static lab (?embed); live mode never (tests/unit/live-bridge.test.ts).

@@ -24,7 +24,10 @@ async function leaseOfA(page: Page): Promise<{ end: number; renewals: number }> 
       return box.top >= lane.top - 60 && box.bottom <= lane.bottom + 60;
     };
     const edges = [...svg.querySelectorAll('path.tl-lease-edge')].filter(inLane);
-    const end = Math.max(...edges.map((e) => e.getBoundingClientRect().right), ...[...svg.querySelectorAll('rect.tl-lease-ahead')].filter(inLane).map((e) => e.getBoundingClientRect().right));
+    const end = Math.max(
+      ...edges.map((e) => e.getBoundingClientRect().right),
+      ...[...svg.querySelectorAll('rect.tl-lease-ahead')].filter(inLane).map((e) => e.getBoundingClientRect().right),
+    );
     return { end, renewals: [...svg.querySelectorAll('g.tl-renewal')].filter(inLane).length };
   });
 }
@@ -48,7 +51,9 @@ test('heartbeat: the lease bar reaches lease_expires_at and moves on at each hea
   await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on');
   await stepToEnd(page);
   const heartbeats = await page.evaluate(() => {
-    const state = (window as unknown as { leaseLab: { store: { getState(): { steps: { actor: string; action: string; verdict: string }[] } } } }).leaseLab.store.getState();
+    const state = (
+      window as unknown as { leaseLab: { store: { getState(): { steps: { actor: string; action: string; verdict: string }[] } } } }
+    ).leaseLab.store.getState();
     return state.steps.flatMap((s, i) => (s.actor === 'A' && s.action === 'heartbeat' && s.verdict === 'ok' ? [i] : []));
   });
   expect(heartbeats.length).toBeGreaterThanOrEqual(2);

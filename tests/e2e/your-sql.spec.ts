@@ -56,7 +56,7 @@ test('edit the claim, apply, step it: the parser is fetched on the first Apply o
   await editor(page).getByLabel('Write my own heartbeat').uncheck();
   await page.waitForLoadState('networkidle');
   expect(wasm, 'the parser is not part of the first load').toEqual([]);
-  expect(parserCode, 'nor is the analyzer\'s code').toEqual([]);
+  expect(parserCode, "nor is the analyzer's code").toEqual([]);
 
   const mine = await applyNoBump(page);
   expect(wasm).toHaveLength(1);
@@ -73,7 +73,7 @@ test('edit the claim, apply, step it: the parser is fetched on the first Apply o
   await expect(page.getByRole('region', { name: 'SQL', exact: true })).not.toContainText('lease_generation + 1');
 });
 
-test('explore your claim: the explorer\'s worker plays it (no stale write is ever rejected; some schedules run 123 twice)', async ({ page }) => {
+test("explore your claim: the explorer's worker plays it (no stale write is ever rejected; some schedules run 123 twice)", async ({ page }) => {
   await openLab(page, START);
   await applyNoBump(page);
   const panel = page.getByRole('region', { name: 'Every schedule' });
@@ -85,7 +85,10 @@ test('explore your claim: the explorer\'s worker plays it (no stale write is eve
   await expect(groups.filter({ hasText: 'duplicate execution of run 123' }).first()).toBeVisible();
   // The lab's own claim bumps the generation, so there fencing rejects the paused worker's stale writes.
   await expect(panel.getByRole('list', { name: 'Outcome groups' })).not.toContainText('stale write rejected');
-  const witness = groups.filter({ hasText: 'duplicate execution of run 123' }).first().getByRole('link', { name: /Open a shortest witness/ });
+  const witness = groups
+    .filter({ hasText: 'duplicate execution of run 123' })
+    .first()
+    .getByRole('link', { name: /Open a shortest witness/ });
   await expect(witness).toHaveAttribute('href', /strategy=your-sql&.*claim=WITH%20candidate/);
 });
 
@@ -118,7 +121,7 @@ test('the link opens the same view in a new browser context, and the draft survi
   await expect(claimText(page)).toHaveValue(/-- still thinking$/);
 });
 
-test('a syntax error shows PostgreSQL\'s message, its line and column, and a caret under the text', async ({ page }) => {
+test("a syntax error shows PostgreSQL's message, its line and column, and a caret under the text", async ({ page }) => {
   await openLab(page, START);
   await openEditor(page);
   const broken = (await claimText(page).inputValue()).replace("  WHERE status = 'pending'", "  WERE status = 'pending'");
@@ -134,7 +137,7 @@ test('a syntax error shows PostgreSQL\'s message, its line and column, and a car
   await expect(page).toHaveURL(/strategy=skip-locked/);
 });
 
-test('a refused shape shows the analyzer\'s reason and says it runs on a real server', async ({ page }) => {
+test("a refused shape shows the analyzer's reason and says it runs on a real server", async ({ page }) => {
   await openLab(page, START);
   await openEditor(page);
   // A waiting FOR SHARE finder (corpus 05): after the wait PostgreSQL re-checks the row, which PGlite cannot replay for a share lock.
@@ -152,9 +155,11 @@ test('the editor reads well on a wide screen and on a phone, light and dark, wit
   await openLab(page, START);
   await openEditor(page);
   await editor(page).getByLabel('Write my own completion').check();
-  await page.getByLabel('Your completion', { exact: true }).fill('UPDATE runs\nSET status = \'done\'\nWERE run_id = $1\nRETURNING status, result');
+  await page.getByLabel('Your completion', { exact: true }).fill("UPDATE runs\nSET status = 'done'\nWERE run_id = $1\nRETURNING status, result");
   await applyButton(page).click();
-  await expect(editor(page).getByRole('alert')).toContainText('Your completion: PostgreSQL says syntax error at or near "WERE" at line 3, column 1', { timeout: 60_000 });
+  await expect(editor(page).getByRole('alert')).toContainText('Your completion: PostgreSQL says syntax error at or near "WERE" at line 3, column 1', {
+    timeout: 60_000,
+  });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const results = await new AxeBuilder({ page }).include('.your-sql').analyze();

@@ -54,10 +54,14 @@ afterAll(async () => {
   await dbs?.close();
 });
 
-const cases = SPECS.flatMap((spec, index) => STRATEGIES.flatMap((strategy) => [false, true].map((fencing) => ({ index, title: spec.title, strategy, fencing }))));
+const cases = SPECS.flatMap((spec, index) =>
+  STRATEGIES.flatMap((strategy) => [false, true].map((fencing) => ({ index, title: spec.title, strategy, fencing }))),
+);
 
 describe('authored scenarios agree on PGlite and PostgreSQL', () => {
-  it.for(cases.map((c, at) => ({ ...c, seed: SEED + at })))('$title, $strategy, fencing $fencing (seed $seed)', async ({ index, strategy, fencing, seed }, { signal }) => {
+  it.for(cases.map((c, at) => ({ ...c, seed: SEED + at })))('$title, $strategy, fencing $fencing (seed $seed)', async ({ index, strategy, fencing, seed }, {
+    signal,
+  }) => {
     const built = scenarioFromSpec(SPECS[index]!);
     if (!built.scenario) throw new Error(built.problems[0]?.message);
     const scenario = built.scenario;

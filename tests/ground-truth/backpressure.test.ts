@@ -62,7 +62,10 @@ describe('the backpressure engine on PGlite and on PostgreSQL', () => {
       played.set(name, real);
       expect(lite.ticks.length).toBeGreaterThan(20);
       if (name.startsWith('overload')) {
-        expect(lite.ticks.some((t) => t.throttledCalls > 0), 'the model-call cap refused a call').toBe(true);
+        expect(
+          lite.ticks.some((t) => t.throttledCalls > 0),
+          'the model-call cap refused a call',
+        ).toBe(true);
         expect(lite.ticks.at(-1)!.stopped, 'some runs hit their budget').toBeGreaterThan(0);
       }
     });
@@ -99,7 +102,11 @@ describe('the limits under real concurrency', () => {
   it('a second claim waits on the claim lock until the first commits, then counts its run', async () => {
     const [first, second, look] = await Promise.all([session('first'), session('second'), session('look')]);
     try {
-      await seed(look, [{ tenant: 'A', calls: 1 }, { tenant: 'A', calls: 1 }, { tenant: 'B', calls: 1 }]);
+      await seed(look, [
+        { tenant: 'A', calls: 1 },
+        { tenant: 'A', calls: 1 },
+        { tenant: 'B', calls: 1 },
+      ]);
       const config = { ...starvation, maxActivePerTenant: 1 };
       const [lock, claim] = claimStatements('fair', 'first', config);
       await first.query('BEGIN');
@@ -137,7 +144,10 @@ describe('the limits under real concurrency', () => {
     const look = await session('observer');
     try {
       const tenants = ['A', 'B', 'C', 'D'];
-      await seed(look, Array.from({ length: 240 }, (_, i) => ({ tenant: tenants[i % 7 < 4 ? 0 : (i % 3) + 1]!, calls: 1 + (i % 3) })));
+      await seed(
+        look,
+        Array.from({ length: 240 }, (_, i) => ({ tenant: tenants[i % 7 < 4 ? 0 : (i % 3) + 1]!, calls: 1 + (i % 3) })),
+      );
       const violations: string[] = [];
       let samples = 0;
       let busiest = { running: 0, perTenant: 0, calling: 0 };
@@ -153,7 +163,11 @@ describe('the limits under real concurrency', () => {
           const running = seen.rows.reduce((sum, row) => sum + row.running, 0);
           const calling = seen.rows.reduce((sum, row) => sum + row.calling, 0);
           const perTenant = Math.max(...seen.rows.map((row) => row.running));
-          busiest = { running: Math.max(busiest.running, running), perTenant: Math.max(busiest.perTenant, perTenant), calling: Math.max(busiest.calling, calling) };
+          busiest = {
+            running: Math.max(busiest.running, running),
+            perTenant: Math.max(busiest.perTenant, perTenant),
+            calling: Math.max(busiest.calling, calling),
+          };
           if (running > 7 || perTenant > 3 || calling > 4) violations.push(JSON.stringify(seen.rows));
         }
       })();

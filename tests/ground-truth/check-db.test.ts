@@ -67,7 +67,10 @@ describe('npm run sim -- check --db URL', () => {
     { name: 'claim-skip-locked.sql', file: SKIP_LOCKED, exitCode: 0 },
   ])('$name in the race: the same answer as PGlite, exit $exitCode, and the database as it was', { timeout: 300_000 }, async ({ file, exitCode }) => {
     const before = await schemas();
-    const [onServer, onPglite] = await Promise.all([sim('check', 'race', '--claim', file, '--db', url, '--json'), sim('check', 'race', '--claim', file, '--json')]);
+    const [onServer, onPglite] = await Promise.all([
+      sim('check', 'race', '--claim', file, '--db', url, '--json'),
+      sim('check', 'race', '--claim', file, '--json'),
+    ]);
     expect(onServer.stderr).toBe('');
     expect(onServer.code).toBe(exitCode);
     const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];
@@ -79,28 +82,34 @@ describe('npm run sim -- check --db URL', () => {
     expect((await client.query('SELECT run_id, note FROM public.runs')).rows).toEqual([{ run_id: 1, note: 'theirs' }]);
   });
 
-  it('a shape PGlite cannot follow through a wait (FOR KEY SHARE, corpus 07) is refused on PGlite and played on the server: a double claim, exit 1', { timeout: 300_000 }, async () => {
-    const file = corpus('07-for-key-share.sql');
-    const [onServer, onPglite] = await Promise.all([sim('check', 'race', '--claim', file, '--db', url, '--json'), sim('check', 'race', '--claim', file)]);
-    expect(onPglite.code).toBe(2);
-    expect(onPglite.stderr).toMatch(/07-for-key-share\.sql: refused \(key-share-finder\)/);
-    expect(onServer.stderr).toBe('');
-    expect(onServer.code).toBe(1);
-    const report = JSON.parse(onServer.stdout) as Report & { claim: { summary: string } };
-    expect(report.claim.summary).toMatch(/after a wait it does what the server does/);
-    expect(report.groups.map((group) => group.key)).toContain('double-claim:123 duplicate-execution:123 split-ownership:123');
-    // Its witness, replayed step by step on the server: B's claim waited, then took run 123 from A.
-    const witness = report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')!.witness;
-    const replayed = await sim('run', 'race', '--claim', file, '--db', url, '--schedule', witness.join(','), '--json');
-    expect(replayed.code).toBe(0);
-    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[] };
-    expect(trace.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['double-claim', 'duplicate-execution', 'split-ownership']);
-  });
+  it(
+    'a shape PGlite cannot follow through a wait (FOR KEY SHARE, corpus 07) is refused on PGlite and played on the server: a double claim, exit 1',
+    { timeout: 300_000 },
+    async () => {
+      const file = corpus('07-for-key-share.sql');
+      const [onServer, onPglite] = await Promise.all([sim('check', 'race', '--claim', file, '--db', url, '--json'), sim('check', 'race', '--claim', file)]);
+      expect(onPglite.code).toBe(2);
+      expect(onPglite.stderr).toMatch(/07-for-key-share\.sql: refused \(key-share-finder\)/);
+      expect(onServer.stderr).toBe('');
+      expect(onServer.code).toBe(1);
+      const report = JSON.parse(onServer.stdout) as Report & { claim: { summary: string } };
+      expect(report.claim.summary).toMatch(/after a wait it does what the server does/);
+      expect(report.groups.map((group) => group.key)).toContain('double-claim:123 duplicate-execution:123 split-ownership:123');
+      // Its witness, replayed step by step on the server: B's claim waited, then took run 123 from A.
+      const witness = report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')!.witness;
+      const replayed = await sim('run', 'race', '--claim', file, '--db', url, '--schedule', witness.join(','), '--json');
+      expect(replayed.code).toBe(0);
+      const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[] };
+      expect(trace.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['double-claim', 'duplicate-execution', 'split-ownership']);
+    },
+  );
 
   it('the text report names the server, one connection per worker', { timeout: 300_000 }, async () => {
     const { code, stdout } = await sim('check', 'race', '--claim', corpus('14-update-eq-subselect-no-recheck.sql'), '--db', url);
     expect(code).toBe(1);
-    expect(stdout).toMatch(new RegExp(`^race: all \\d+ schedules with your claim .*on the PostgreSQL server ${new URL(url).host}/check_db, one connection per worker\\)$`, 'm'));
+    expect(stdout).toMatch(
+      new RegExp(`^race: all \\d+ schedules with your claim .*on the PostgreSQL server ${new URL(url).host}/check_db, one connection per worker\\)$`, 'm'),
+    );
     expect(stdout).toMatch(/^UNSAFE: /m);
   });
 });

@@ -22,7 +22,13 @@ const CASE_TIMEOUT_MS = 600_000;
 /** The variants whose finder locks nothing: the after-wait the lab replays with what the finder found (resume-found). */
 const RESUMED = ['04', '14', '15', '19', '24', '25'];
 
-const SCENARIOS = { claim: [{ id: 'race', fencing: false }, { id: 'lock-wait', fencing: true }], complete: [{ id: 'paused-worker', fencing: true }] } as const;
+const SCENARIOS = {
+  claim: [
+    { id: 'race', fencing: false },
+    { id: 'lock-wait', fencing: true },
+  ],
+  complete: [{ id: 'paused-worker', fencing: true }],
+} as const;
 
 /** A completion plays beside the lab's atomic claim, given as text like any other. */
 const SKIP_LOCKED = readFileSync(new URL('../../src/strategies/skip-locked/claim-skip-locked.sql', import.meta.url), 'utf8');
@@ -63,7 +69,11 @@ describe('the claim corpus through the state-graph cover, PGlite against a real 
   it('the lab accepts every variant whose finder locks nothing, and most of the corpus', async () => {
     const accepted: string[] = [];
     for (const variant of readCorpus()) if ('settings' in (await settingsFor(variant, true))) accepted.push(variant.file);
-    for (const n of RESUMED) expect(accepted.some((file) => file.startsWith(n)), `corpus ${n}`).toBe(true);
+    for (const n of RESUMED)
+      expect(
+        accepted.some((file) => file.startsWith(n)),
+        `corpus ${n}`,
+      ).toBe(true);
     expect(accepted.length).toBeGreaterThanOrEqual(20);
   });
 
@@ -73,7 +83,10 @@ describe('the claim corpus through the state-graph cover, PGlite against a real 
     if ('refused' in prepared) {
       // A refusal is one line that says why.
       expect(prepared.refused).toMatch(/^[^\n]{20,}$/);
-      expect(RESUMED.some((n) => variant.file.startsWith(n)), `${variant.file} is refused: ${prepared.refused}`).toBe(false);
+      expect(
+        RESUMED.some((n) => variant.file.startsWith(n)),
+        `${variant.file} is refused: ${prepared.refused}`,
+      ).toBe(false);
       return;
     }
     let result: Awaited<ReturnType<typeof compareStateGraph>>;
@@ -83,7 +96,10 @@ describe('the claim corpus through the state-graph cover, PGlite against a real 
       // Refused while playing (the guard, or a wait the engine cannot replay): a user-facing line.
       if (!(error as { userFacing?: boolean }).userFacing) throw error;
       expect((error as Error).message).toMatch(/refused: [^\n]+$/);
-      expect(RESUMED.some((n) => variant.file.startsWith(n)), `${variant.file} is refused while playing: ${(error as Error).message}`).toBe(false);
+      expect(
+        RESUMED.some((n) => variant.file.startsWith(n)),
+        `${variant.file} is refused while playing: ${(error as Error).message}`,
+      ).toBe(false);
       return;
     }
     console.info(`${summary(`${variant.file} in ${id}`, result)}; ${result.states} states, ${result.edges} steps`);

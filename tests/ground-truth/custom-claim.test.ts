@@ -79,8 +79,18 @@ describe('a custom claim with the text of a built-in one', () => {
 });
 
 const UNSAFE = [
-  { file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql', scenario: 'paused-worker', fencing: true, unsafe: 'duplicate-execution:123' },
-  { file: 'docs/examples/claim-ignores-the-lease.sql', scenario: 'race', fencing: false, unsafe: 'double-claim:123 duplicate-execution:123 split-ownership:123' },
+  {
+    file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql',
+    scenario: 'paused-worker',
+    fencing: true,
+    unsafe: 'duplicate-execution:123',
+  },
+  {
+    file: 'docs/examples/claim-ignores-the-lease.sql',
+    scenario: 'race',
+    fencing: false,
+    unsafe: 'double-claim:123 duplicate-execution:123 split-ownership:123',
+  },
   { file: 'tests/ground-truth/claim-corpus/32-complete-by-id-only.sql', scenario: 'paused-worker', fencing: true, unsafe: 'split-ownership:123' },
 ] as const;
 
@@ -102,7 +112,9 @@ describe("custom owner's writes with the text of the lab's fenced ones", () => {
 });
 
 describe('an unsafe custom claim on a real server', () => {
-  it.for(UNSAFE)('$file in $scenario: every witness ends the same on PostgreSQL, $unsafe included', async ({ file, scenario: id, fencing, unsafe }, { signal }) => {
+  it.for(UNSAFE)('$file in $scenario: every witness ends the same on PostgreSQL, $unsafe included', async ({ file, scenario: id, fencing, unsafe }, {
+    signal,
+  }) => {
     const scenario = findScenario(id)!;
     const settings = file.includes('complete') ? await writesSettings({ complete: file }, fencing) : await customSettings(file, fencing);
     const explored = await exploreFast(dbs.pglite, scenario, settings);

@@ -138,12 +138,7 @@ export async function compareEveryInterleaving(
  * on the server. Agreeing on each of those steps, and on the state it leads to, is agreeing on every
  * schedule; `cut` when the state limit stopped the search.
  */
-export async function compareStateGraph(
-  dbs: Databases,
-  scenario: Scenario,
-  settings: Settings,
-  signal?: AbortSignal,
-): Promise<Comparison & CoverSummary> {
+export async function compareStateGraph(dbs: Databases, scenario: Scenario, settings: Settings, signal?: AbortSignal): Promise<Comparison & CoverSummary> {
   let graph: CoverSummary = { states: 0, edges: 0, cut: false };
   const cover = coverStateGraph(dbs.pglite, scenario, settings);
   const schedules = {
@@ -173,8 +168,11 @@ export function fencingInNpmTest(strategy: Strategy): boolean {
 /** One line for the log: how many schedules, and any differences in wording or holders (reported, not failed). */
 export function summary(label: string, result: Comparison): string {
   const details = result.detailDifferences;
-  const first = details[0] ? `; first at ${details[0].where} of ${details[0].schedule.join(',')}: pglite ${JSON.stringify(details[0].pglite)}, postgres ${JSON.stringify(details[0].postgres)}` : '';
-  const raced = result.raced.length > 0 ? `, ${result.raced.length} matched only on a later play (waiters raced: ${result.raced.map((s) => s.join(',')).join(' | ')})` : '';
+  const first = details[0]
+    ? `; first at ${details[0].where} of ${details[0].schedule.join(',')}: pglite ${JSON.stringify(details[0].pglite)}, postgres ${JSON.stringify(details[0].postgres)}`
+    : '';
+  const raced =
+    result.raced.length > 0 ? `, ${result.raced.length} matched only on a later play (waiters raced: ${result.raced.map((s) => s.join(',')).join(' | ')})` : '';
   return `${label}: ${result.schedules} schedules, ${result.divergences.length} diverge${raced}, ${details.length} differ only in holders or wording${first}`;
 }
 
@@ -186,15 +184,17 @@ export function replayCommand(divergence: Pick<Divergence, 'scenario' | 'setting
 
 /** A readable account of the first few divergences, for a failing assertion. */
 export function describeDivergences(divergences: readonly Divergence[], shown = 5): string {
-  const lines = divergences.slice(0, shown).map((d) =>
-    [
-      `${d.scenario} (strategy ${d.settings.strategy}, fencing ${d.settings.fencing ? 'on' : 'off'}), schedule ${d.schedule.join(',')}`,
-      `  first difference at ${d.where}`,
-      `  pglite:   ${JSON.stringify(d.pglite)}`,
-      `  postgres: ${JSON.stringify(d.postgres)}`,
-      `  replay:   ${replayCommand(d)}`,
-    ].join('\n'),
-  );
+  const lines = divergences
+    .slice(0, shown)
+    .map((d) =>
+      [
+        `${d.scenario} (strategy ${d.settings.strategy}, fencing ${d.settings.fencing ? 'on' : 'off'}), schedule ${d.schedule.join(',')}`,
+        `  first difference at ${d.where}`,
+        `  pglite:   ${JSON.stringify(d.pglite)}`,
+        `  postgres: ${JSON.stringify(d.postgres)}`,
+        `  replay:   ${replayCommand(d)}`,
+      ].join('\n'),
+    );
   const more = divergences.length > shown ? `\n…and ${divergences.length - shown} more` : '';
   return `${divergences.length} schedule(s) diverge between PGlite and PostgreSQL:\n${lines.join('\n')}${more}`;
 }

@@ -33,9 +33,7 @@ export function everyInterleaving(id: string, strategies: readonly Strategy[]): 
   // do. To fit npm test's time budget fencing alternates by strategy there (naive off, compare-and-set on,
   // SKIP LOCKED off, FOR UPDATE on, NOWAIT off: both write variants run); the full ground truth runs both.
   const bothFencings = process.env.GROUND_TRUTH === 'full';
-  const cases = strategies.flatMap((strategy) =>
-    (bothFencings ? [false, true] : [fencingInNpmTest(strategy)]).map((fencing) => ({ strategy, fencing })),
-  );
+  const cases = strategies.flatMap((strategy) => (bothFencings ? [false, true] : [fencingInNpmTest(strategy)]).map((fencing) => ({ strategy, fencing })));
 
   describe(`every interleaving of ${id} agrees on PGlite and PostgreSQL`, () => {
     it('has no environment tokens', () => {

@@ -33,7 +33,10 @@ afterAll(async () => {
 function cases(): { id: string; settings: Settings }[] {
   const random = seededRandom(SEED);
   const twoWorker = SCENARIOS.filter((s) => s.workers.length === 2 && s.id !== 'race');
-  const picked = Array.from({ length: PICKS }, () => ({ id: pick(random, twoWorker).id, settings: { strategy: pick(random, STRATEGIES), fencing: random() < 0.5 } }));
+  const picked = Array.from({ length: PICKS }, () => ({
+    id: pick(random, twoWorker).id,
+    settings: { strategy: pick(random, STRATEGIES), fencing: random() < 0.5 },
+  }));
   return [{ id: 'race', settings: { strategy: 'naive', fencing: false } }, ...picked];
 }
 

@@ -22,6 +22,10 @@ if (FULL) {
   }
 } else {
   const withIncident = new Set(INCIDENT_SCENARIOS.map((s) => s.incident!.queue));
-  everyState('paused-worker', QUEUE_STRATEGY_IDS.filter((queue) => !withIncident.has(queue)), QUEUES);
+  everyState(
+    'paused-worker',
+    QUEUE_STRATEGY_IDS.filter((queue) => !withIncident.has(queue)),
+    QUEUES,
+  );
   for (const { id, incident } of INCIDENT_SCENARIOS) everyState(id, [incident!.queue], { group: `${incident!.queue} queue`, npmTestFencing: false });
 }

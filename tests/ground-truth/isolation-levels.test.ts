@@ -59,7 +59,18 @@ async function seedRuns(): Promise<void> {
   const seed = [
     { run_id: 123, created_at: '2026-01-01T14:50:00Z', lease_generation: 18 },
     { run_id: 124, created_at: '2026-01-01T14:51:00Z', lease_generation: 3 },
-  ].map((row) => ({ tenant: 'acme', status: 'pending', lease_owner: null, lease_expires_at: null, heartbeat_at: null, cancel_requested: false, progress: 0, cost_cents: 0, result: null, ...row }));
+  ].map((row) => ({
+    tenant: 'acme',
+    status: 'pending',
+    lease_owner: null,
+    lease_expires_at: null,
+    heartbeat_at: null,
+    cancel_requested: false,
+    progress: 0,
+    cost_cents: 0,
+    result: null,
+    ...row,
+  }));
   await a.query(sqlText('seed-runs'), [JSON.stringify(seed)]);
 }
 
@@ -132,23 +143,24 @@ describe('isolation levels on a real server', () => {
     expect(outcome).toEqual({ sqlstate: '40001' });
   });
 
-  it.each<Level>(['READ COMMITTED', 'REPEATABLE READ', 'SERIALIZABLE'])(
-    "in the lab's naive race each statement is its own transaction, so at %s both UPDATEs succeed",
-    async (level) => {
-      for (const client of [a, b]) await client.query(`SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL ${level}`);
-      try {
-        const seenByA = await a.query(pendingSelectText());
-        const seenByB = await b.query(pendingSelectText());
-        expect(seenByA.rows[0].run_id).toBe(123);
-        expect(seenByB.rows[0].run_id).toBe(123);
-        const updatedByA = await a.query(claimText('naive'), [123, 'A', LEASE_SECONDS]);
-        const updatedByB = await b.query(claimText('naive'), [123, 'B', LEASE_SECONDS]);
-        expect([updatedByA.rowCount, updatedByB.rowCount]).toEqual([1, 1]);
-        const row = await a.query('SELECT lease_owner, lease_generation FROM runs WHERE run_id = 123');
-        expect(row.rows[0]).toEqual({ lease_owner: 'B', lease_generation: 20 });
-      } finally {
-        for (const client of [a, b]) await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED');
-      }
-    },
-  );
+  it.each<Level>([
+    'READ COMMITTED',
+    'REPEATABLE READ',
+    'SERIALIZABLE',
+  ])("in the lab's naive race each statement is its own transaction, so at %s both UPDATEs succeed", async (level) => {
+    for (const client of [a, b]) await client.query(`SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL ${level}`);
+    try {
+      const seenByA = await a.query(pendingSelectText());
+      const seenByB = await b.query(pendingSelectText());
+      expect(seenByA.rows[0].run_id).toBe(123);
+      expect(seenByB.rows[0].run_id).toBe(123);
+      const updatedByA = await a.query(claimText('naive'), [123, 'A', LEASE_SECONDS]);
+      const updatedByB = await b.query(claimText('naive'), [123, 'B', LEASE_SECONDS]);
+      expect([updatedByA.rowCount, updatedByB.rowCount]).toEqual([1, 1]);
+      const row = await a.query('SELECT lease_owner, lease_generation FROM runs WHERE run_id = 123');
+      expect(row.rows[0]).toEqual({ lease_owner: 'B', lease_generation: 20 });
+    } finally {
+      for (const client of [a, b]) await client.query('SET SESSION CHARACTERISTICS AS TRANSACTION ISOLATION LEVEL READ COMMITTED');
+    }
+  });
 });

@@ -37,7 +37,12 @@ describe('the live console on a real server', () => {
       ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', false],
       ['SELECT 1 AS one; COMMIT; UPDATE public.victim SET v = 0', true],
     ] as const) {
-      const answer = (await backend.run({ op: 'console', statement: { sql, command: 'SELECT', cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string };
+      const answer = (await backend.run({
+        op: 'console',
+        statement: { sql, command: 'SELECT', cursor },
+        clockIso: '2030-01-01T15:00:00.000Z',
+        maxRows: 10,
+      })) as { kind: string; message?: string };
       expect(answer.kind, sql).toBe('error');
       expect(answer.message).toContain('cannot insert multiple commands into a prepared statement');
     }
@@ -144,12 +149,18 @@ const REFUSED_BY_SERVER: [string, RegExp][] = [
 
 /** dblink, where the server has it: a connection from the console's role to the same server. */
 const DBLINK: [string, RegExp][] = [
-  ["SELECT public.dblink_exec('dbname=live_hostile user=postgres', 'UPDATE public.victim SET v = 0')", /password or GSSAPI delegated credentials required|password is required/],
-  ["SELECT * FROM public.dblink('dbname=live_hostile user=postgres', 'SELECT 1') AS t(x int)", /password or GSSAPI delegated credentials required|password is required/],
+  [
+    "SELECT public.dblink_exec('dbname=live_hostile user=postgres', 'UPDATE public.victim SET v = 0')",
+    /password or GSSAPI delegated credentials required|password is required/,
+  ],
+  [
+    "SELECT * FROM public.dblink('dbname=live_hostile user=postgres', 'SELECT 1') AS t(x int)",
+    /password or GSSAPI delegated credentials required|password is required/,
+  ],
   ["SELECT public.dblink_connect_u('dbname=live_hostile')", /permission denied for function dblink_connect_u/],
 ];
 
-describe('the red team\'s console statements on a real server', () => {
+describe("the red team's console statements on a real server", () => {
   it('each ends in a clear message, and nothing outside the lab changes', { timeout: 120_000 }, async () => {
     const available = await inspector.query("SELECT count(*)::int AS n FROM pg_available_extensions WHERE name = 'dblink'");
     // The Debian PostgreSQL the tests use ships dblink (postgresql-contrib is part of the server package).
@@ -157,7 +168,9 @@ describe('the red team\'s console statements on a real server', () => {
     await inspector.query('CREATE EXTENSION IF NOT EXISTS dblink; CREATE SEQUENCE IF NOT EXISTS public.victim_seq');
     backend = await connectBackend(url);
     const victimPid = String((await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
-    const labPid = String((await inspector.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lease_lab_A' AND datname = current_database()")).rows[0].pid);
+    const labPid = String(
+      (await inspector.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lease_lab_A' AND datname = current_database()")).rows[0].pid,
+    );
     const before = await catalogSnapshot(inspector);
     const attempt = async (raw: string): Promise<{ by: 'checker' | 'server'; kind: string; message: string }> => {
       const sql = raw.replaceAll('\\r', '\r').replaceAll('\\n', '\n').replaceAll('VICTIM_PID', victimPid).replaceAll('LAB_PID', labPid);
@@ -184,7 +197,14 @@ describe('the red team\'s console statements on a real server', () => {
       cases++;
     }
     // Allowed, and harmless: their effects end with the console's ROLLBACK (advisory locks are released after it).
-    for (const sql of ["SELECT pg_advisory_lock(hashtext('lease_lab.claim'))", 'SELECT pg_try_advisory_lock(1), pg_advisory_lock_shared(2)', "SELECT pg_notify('x', 'y')", 'SELECT txid_current()', 'SELECT lo_create(0)', "SELECT 1 AS share, pg_cancel_backend(1)"]) {
+    for (const sql of [
+      "SELECT pg_advisory_lock(hashtext('lease_lab.claim'))",
+      'SELECT pg_try_advisory_lock(1), pg_advisory_lock_shared(2)',
+      "SELECT pg_notify('x', 'y')",
+      'SELECT txid_current()',
+      'SELECT lo_create(0)',
+      'SELECT 1 AS share, pg_cancel_backend(1)',
+    ]) {
       expect(await attempt(sql), sql).toMatchObject({ by: 'server', kind: 'rows' });
       cases++;
     }
@@ -202,7 +222,12 @@ describe('a console answer larger than the bridge may fetch', () => {
   it('is refused by size, measured on the server before any row is sent, and the bridge answers the next statement', async () => {
     backend = await connectBackend(url);
     const consoleSql = async (sql: string, cursor = true) =>
-      (await backend!.run({ op: 'console', statement: { sql, command: sql.split(' ')[0]!.toUpperCase(), cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
+      (await backend!.run({
+        op: 'console',
+        statement: { sql, command: sql.split(' ')[0]!.toUpperCase(), cursor },
+        clockIso: '2030-01-01T15:00:00.000Z',
+        maxRows: 10,
+      })) as {
         kind: string;
         code?: string;
         message?: string;
@@ -238,13 +263,17 @@ describe('a console answer larger than the bridge may fetch', () => {
   });
 });
 
-describe('the live console\'s role', () => {
-  it('runs as lease_lab_console: a superuser\'s powers stay out of reach, advisory locks are released, nothing outside the lab changes', async () => {
+describe("the live console's role", () => {
+  it("runs as lease_lab_console: a superuser's powers stay out of reach, advisory locks are released, nothing outside the lab changes", async () => {
     backend = await connectBackend(url);
     const before = await catalogSnapshot(inspector);
     const victimPid = (await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
     const consoleSql = async (sql: string) =>
-      (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string; message?: string; rows?: unknown[][] };
+      (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
+        kind: string;
+        message?: string;
+        rows?: unknown[][];
+      };
     expect((await consoleSql('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
     expect((await consoleSql('SELECT count(*)::int FROM runs')).kind).toBe('rows');
     // As the README says: other sessions are listed, their query text is not.
@@ -291,7 +320,9 @@ describe('a connecting role without CREATEROLE', () => {
     await inspector.query('GRANT CREATE ON DATABASE live_hostile TO lease_lab_plain');
     // The earlier cases' schema belongs to the superuser; this role makes its own.
     await dropSchema(url);
-    expect((await inspector.query("SELECT rolcreaterole, rolsuper FROM pg_roles WHERE rolname = 'lease_lab_plain'")).rows).toEqual([{ rolcreaterole: false, rolsuper: false }]);
+    expect((await inspector.query("SELECT rolcreaterole, rolsuper FROM pg_roles WHERE rolname = 'lease_lab_plain'")).rows).toEqual([
+      { rolcreaterole: false, rolsuper: false },
+    ]);
   });
 
   afterAll(async () => {
@@ -315,13 +346,15 @@ describe('a connecting role without CREATEROLE', () => {
     expect(await catalogSnapshot(inspector)).toEqual(before);
   });
 
-  it('runs the console as lease_lab_console once it is set up for it, where it cannot end the lab\'s own connections', async () => {
+  it("runs the console as lease_lab_console once it is set up for it, where it cannot end the lab's own connections", async () => {
     await inspector.query('CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO "lease_lab_plain"');
     backend = await connectBackend(plainUrl());
     const before = await catalogSnapshot(inspector);
     expect((await consoleAs('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
     // As the connecting role, any statement could end the lab's workers (they are its own backends).
-    const killed = await consoleAs("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = session_user AND application_name LIKE 'lease\\_lab\\_%'");
+    const killed = await consoleAs(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = session_user AND application_name LIKE 'lease\\_lab\\_%'",
+    );
     expect(killed.kind).toBe('error');
     expect(killed.message).toMatch(/permission denied to terminate process|must be a member of the role whose process is being terminated/);
     expect(await catalogSnapshot(inspector)).toEqual(before);
@@ -347,7 +380,7 @@ describe('a connecting role without CREATEROLE', () => {
   });
 });
 
-describe('a server that drops the bridge\'s connections (as a restart does)', () => {
+describe("a server that drops the bridge's connections (as a restart does)", () => {
   it('is reconnected: the next calls are answered', async () => {
     backend = await connectBackend(url);
     const ours = `application_name LIKE 'lease\\_lab\\_%' AND datname = current_database() AND pid <> pg_backend_pid()`;
@@ -360,7 +393,12 @@ describe('a server that drops the bridge\'s connections (as a restart does)', ()
     }
     await new Promise((done) => setTimeout(done, 100));
     expect(await backend.run({ op: 'runs' })).toEqual([]);
-    const answer = (await backend.run({ op: 'console', statement: { sql: 'SELECT 1 AS one', command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as { kind: string };
+    const answer = (await backend.run({
+      op: 'console',
+      statement: { sql: 'SELECT 1 AS one', command: 'SELECT', cursor: true },
+      clockIso: '2030-01-01T15:00:00.000Z',
+      maxRows: 10,
+    })) as { kind: string };
     expect(answer.kind).toBe('rows');
     await backend.close();
     backend = null;
@@ -375,7 +413,10 @@ describe('dropping the lab schema', () => {
     await inspector.query('CREATE VIEW public.lab_runs AS SELECT run_id FROM lease_lab.runs');
     await inspector.query('CREATE TABLE public.child (run_id int REFERENCES lease_lab.runs (run_id))');
     const before = await catalogSnapshot(inspector);
-    const refusal = await dropSchema(url).then(() => 'dropped', (error: Error) => error.message);
+    const refusal = await dropSchema(url).then(
+      () => 'dropped',
+      (error: Error) => error.message,
+    );
     expect(refusal).toContain('view lab_runs depends on table lease_lab.runs');
     expect(refusal).toContain('nothing was dropped');
     expect(await catalogSnapshot(inspector)).toEqual(before);
@@ -389,7 +430,9 @@ describe('dropping the lab schema', () => {
 /** The command line, as the user runs it (npm run sim -- …), without waiting for it: several run at once. */
 function simAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], { cwd: join(__dirname, '../..') });
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
+      cwd: join(__dirname, '../..'),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -403,31 +446,53 @@ function simAsync(...args: string[]): Promise<{ code: number | null; stdout: str
 }
 
 describe('the command line beside live mode on one database', () => {
-  it('works in a schema of each run\'s own: two runs at once and the bridge never touch each other, and the runs leave nothing behind', { timeout: 180_000 }, async () => {
-    backend = await connectBackend(url);
-    const seed = JSON.stringify([{ run_id: 7, tenant: 'acme', status: 'pending', lease_generation: 0, cancel_requested: false, created_at: '2030-01-01T14:00:00Z', progress: 0, cost_cents: 0 }]);
-    await backend.run({ op: 'reset', seedJson: seed, sessions: ['A', 'B'] });
-    const before = await catalogSnapshot(inspector);
-    const runs = await Promise.all([simAsync('run', 'race', '--db', url, '--json'), simAsync('run', 'lock-wait', '--strategy', 'for-update', '--db', url, '--json')]);
-    for (const run of runs) {
-      expect(run.stderr).toBe('');
-      expect(run.code).toBe(0);
-      expect(JSON.parse(run.stdout).database).toBe('postgres');
-    }
-    // The bridge's table still holds what the bridge put there, and its schema is still there.
-    expect(((await backend.run({ op: 'runs' })) as { run_id: number }[]).map((row) => row.run_id)).toEqual([7]);
-    expect(await catalogSnapshot(inspector)).toEqual(before);
-    expect((await inspector.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lease\\_lab%' ORDER BY 1")).rows).toEqual([{ nspname: 'lease_lab' }]);
-    await backend.close();
-    backend = null;
-    expect(await dropSchema(url)).toBe('dropped');
-  });
+  it(
+    "works in a schema of each run's own: two runs at once and the bridge never touch each other, and the runs leave nothing behind",
+    { timeout: 180_000 },
+    async () => {
+      backend = await connectBackend(url);
+      const seed = JSON.stringify([
+        {
+          run_id: 7,
+          tenant: 'acme',
+          status: 'pending',
+          lease_generation: 0,
+          cancel_requested: false,
+          created_at: '2030-01-01T14:00:00Z',
+          progress: 0,
+          cost_cents: 0,
+        },
+      ]);
+      await backend.run({ op: 'reset', seedJson: seed, sessions: ['A', 'B'] });
+      const before = await catalogSnapshot(inspector);
+      const runs = await Promise.all([
+        simAsync('run', 'race', '--db', url, '--json'),
+        simAsync('run', 'lock-wait', '--strategy', 'for-update', '--db', url, '--json'),
+      ]);
+      for (const run of runs) {
+        expect(run.stderr).toBe('');
+        expect(run.code).toBe(0);
+        expect(JSON.parse(run.stdout).database).toBe('postgres');
+      }
+      // The bridge's table still holds what the bridge put there, and its schema is still there.
+      expect(((await backend.run({ op: 'runs' })) as { run_id: number }[]).map((row) => row.run_id)).toEqual([7]);
+      expect(await catalogSnapshot(inspector)).toEqual(before);
+      expect((await inspector.query("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lease\\_lab%' ORDER BY 1")).rows).toEqual([{ nspname: 'lease_lab' }]);
+      await backend.close();
+      backend = null;
+      expect(await dropSchema(url)).toBe('dropped');
+    },
+  );
 });
 
 describe('hostile command lines against a real server', () => {
-  it('each ends in one line and exit code 2, or in a run in its own schema; nothing of the user\'s changes', { timeout: 180_000 }, async () => {
-    await inspector.query('CREATE TABLE IF NOT EXISTS public.runs (id int PRIMARY KEY, note text); INSERT INTO public.runs VALUES (1, $$mine$$) ON CONFLICT DO NOTHING');
-    await inspector.query(`DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_nocreate') THEN CREATE ROLE lease_lab_nocreate LOGIN; END IF; END $$`);
+  it("each ends in one line and exit code 2, or in a run in its own schema; nothing of the user's changes", { timeout: 180_000 }, async () => {
+    await inspector.query(
+      'CREATE TABLE IF NOT EXISTS public.runs (id int PRIMARY KEY, note text); INSERT INTO public.runs VALUES (1, $$mine$$) ON CONFLICT DO NOTHING',
+    );
+    await inspector.query(
+      `DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_nocreate') THEN CREATE ROLE lease_lab_nocreate LOGIN; END IF; END $$`,
+    );
     await inspector.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
     const before = await catalogSnapshot(inspector);
     const target = (change: (u: URL) => void) => {
@@ -451,7 +516,7 @@ describe('hostile command lines against a real server', () => {
       simAsync('run', 'race', '--db', injected),
       simAsync('run', 'race', '--db', noCreate),
       simAsync('run', 'race', '--db', 'mysql://root@localhost/x'),
-      simAsync('run', 'race', '--db', url, '--schedule', "A,B;DROP TABLE public.runs"),
+      simAsync('run', 'race', '--db', url, '--schedule', 'A,B;DROP TABLE public.runs'),
     ]);
     // A search_path in the URL changes nothing: every connection is put in the run's own schema.
     expect(pathRun.stderr).toBe('');

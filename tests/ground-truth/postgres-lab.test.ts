@@ -77,7 +77,7 @@ describe('PostgresLab on a real server', () => {
     expect(after).toMatchObject({ state: 'idle in transaction', wait_event_type: 'Client' });
   });
 
-  it('a crash ends the worker\'s backend: its claim rolls back and the waiter gets the run', async () => {
+  it("a crash ends the worker's backend: its claim rolls back and the waiter gets the run", async () => {
     const before = (await backend('A'))[0]!.pid;
     const trace = await runSchedule(lab, lockWait, forUpdate, ['A', 'B', 'crash:A']);
     const resumed = trace.steps.find((s) => s.resumed);

@@ -35,7 +35,9 @@ afterAll(async () => {
 const cases = SCENARIO_IDS.flatMap((id) => STRATEGIES.flatMap((strategy) => [false, true].map((fencing) => ({ id, strategy, fencing }))));
 
 describe('seeded random schedules agree on PGlite and PostgreSQL', () => {
-  it.for(cases.map((c, index) => ({ ...c, seed: SEED + index })))('$id, $strategy, fencing $fencing (seed $seed)', async ({ id, strategy, fencing, seed }, { signal }) => {
+  it.for(cases.map((c, index) => ({ ...c, seed: SEED + index })))('$id, $strategy, fencing $fencing (seed $seed)', async ({ id, strategy, fencing, seed }, {
+    signal,
+  }) => {
     const scenario = findScenario(id)!;
     const settings = { strategy, fencing };
     const random = await seededSchedules(dbs.pglite, scenario, settings, PER_SETTING[id]!, seed);

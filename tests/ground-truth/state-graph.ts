@@ -73,7 +73,9 @@ export function everyState(id: string, strategies: readonly Strategy[] = LAB_STR
       const started = performance.now();
       const result = await compareStateGraph(dbs, scenario!, settings, signal);
       const seconds = ((performance.now() - started) / 1000).toFixed(1);
-      console.info(`${summary(`${id} ${settings.strategy} fencing ${settings.fencing ? 'on' : 'off'}`, result)}; ${result.states} states, ${result.edges} steps between them, ${seconds} s`);
+      console.info(
+        `${summary(`${id} ${settings.strategy} fencing ${settings.fencing ? 'on' : 'off'}`, result)}; ${result.states} states, ${result.edges} steps between them, ${seconds} s`,
+      );
       expect(result.cut, `more than the state limit: the search was cut after ${result.states} states`).toBe(false);
       expect(result.edges).toBeGreaterThanOrEqual(result.states - 1);
       expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);

@@ -34,15 +34,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await dbs?.close();
   const seen = [...anomalies.entries()].map(([kind, count]) => `${kind} ${count}`).join(', ');
-  console.info(`swarm ground truth: ${seeds.length} seeds, ${schedules} schedules compared, at most ${mostPlays} plays to match; anomalies the schedules showed: ${seen}`);
+  console.info(
+    `swarm ground truth: ${seeds.length} seeds, ${schedules} schedules compared, at most ${mostPlays} plays to match; anomalies the schedules showed: ${seen}`,
+  );
 });
 
 const inRange = Array.from({ length: SEEDS }, (_, i) => i + 1);
 const seeds = [...inRange, ...SEEDS_THAT_DIVERGED.filter((seed) => seed > SEEDS)];
-const batches = Array.from({ length: Math.ceil(seeds.length / SEEDS_PER_CASE) }, (_, i) => seeds.slice(i * SEEDS_PER_CASE, (i + 1) * SEEDS_PER_CASE)).map((batch) => ({
-  batch,
-  label: batch.length > 1 && batch.at(-1)! - batch[0]! === batch.length - 1 ? `${batch[0]}…${batch.at(-1)}` : batch.join(', '),
-}));
+const batches = Array.from({ length: Math.ceil(seeds.length / SEEDS_PER_CASE) }, (_, i) => seeds.slice(i * SEEDS_PER_CASE, (i + 1) * SEEDS_PER_CASE)).map(
+  (batch) => ({
+    batch,
+    label: batch.length > 1 && batch.at(-1)! - batch[0]! === batch.length - 1 ? `${batch[0]}…${batch.at(-1)}` : batch.join(', '),
+  }),
+);
 
 describe('generated scenarios (the swarm) agree on PGlite and PostgreSQL', () => {
   it.for(batches)('seeds $label', { timeout: 300_000 }, async ({ batch }, { signal }) => {
@@ -57,7 +61,9 @@ describe('generated scenarios (the swarm) agree on PGlite and PostgreSQL', () =>
       if (result.detailDifferences.length > 0 || result.raced.length > 0) console.info(summary(`swarm seed ${seed}`, result));
       expect(result.schedules).toBe(2);
       if (result.divergences.length > 0) {
-        failures.push(`seed ${seed}: ${played.scenario.summary.replace('\n', ' ')}\n  replay: npm run sim -- swarm --seed ${seed} --db postgres://…\n${describeDivergences(result.divergences)}`);
+        failures.push(
+          `seed ${seed}: ${played.scenario.summary.replace('\n', ' ')}\n  replay: npm run sim -- swarm --seed ${seed} --db postgres://…\n${describeDivergences(result.divergences)}`,
+        );
       }
     }
     expect(failures.join('\n\n'), `${failures.length} swarm seed(s) diverge`).toBe('');

@@ -17,14 +17,18 @@ export async function catalogSnapshot(client: pg.Client, labSchema = 'lease_lab'
   for (const row of relations.rows as { name: string; relkind: string }[]) {
     if (row.relkind !== 'r') continue;
     const [schema, table] = row.name.split('.');
-    const counted = await client.query(`SELECT count(*)::text AS n, coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') AS sum FROM ${client.escapeIdentifier(schema!)}.${client.escapeIdentifier(table!)} t`);
+    const counted = await client.query(
+      `SELECT count(*)::text AS n, coalesce(md5(string_agg(t::text, ',' ORDER BY t::text)), '') AS sum FROM ${client.escapeIdentifier(schema!)}.${client.escapeIdentifier(table!)} t`,
+    );
     rowCounts[row.name] = `${counted.rows[0].n}:${counted.rows[0].sum}`;
   }
   const constraints = await client.query(
     `SELECT n.nspname || '.' || c.conname || ' ' || pg_get_constraintdef(c.oid) AS c FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace WHERE ${outside} ORDER BY 1`,
     [labSchema],
   );
-  const roles = await client.query(`SELECT rolname, rolsuper, rolcreaterole, rolcanlogin FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' AND rolname NOT LIKE 'lease\\_lab\\_%' ORDER BY 1`);
+  const roles = await client.query(
+    `SELECT rolname, rolsuper, rolcreaterole, rolcanlogin FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' AND rolname NOT LIKE 'lease\\_lab\\_%' ORDER BY 1`,
+  );
   const grants = await client.query(
     `SELECT grantee, table_schema, table_name, privilege_type FROM information_schema.role_table_grants WHERE table_schema NOT IN ('pg_catalog', 'information_schema', $1) ORDER BY 1, 2, 3, 4`,
     [labSchema],

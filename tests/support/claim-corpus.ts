@@ -67,7 +67,15 @@ function parseVariant(file: string, sql: string): CorpusVariant {
 /** The corpus as the Markdown table in docs/check-your-own-claim.md. */
 export function corpusTable(variants: readonly CorpusVariant[] = readCorpus()): string {
   const rows = variants.map((v) => {
-    const cells = [v.file.replace(/\.sql$/, ''), v.title, v.outcome.a, v.outcome.bWaits ? 'yes' : 'no', v.outcome.bAfterCommit, v.outcome.bAfterRollback, v.predictable ? 'agrees' : 'refuses'];
+    const cells = [
+      v.file.replace(/\.sql$/, ''),
+      v.title,
+      v.outcome.a,
+      v.outcome.bWaits ? 'yes' : 'no',
+      v.outcome.bAfterCommit,
+      v.outcome.bAfterRollback,
+      v.predictable ? 'agrees' : 'refuses',
+    ];
     return `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |`;
   });
   return ['| file | variant | A gets | B waits? | B after A commits | B after A rolls back | predictor |', '|---|---|---|---|---|---|---|', ...rows].join('\n');

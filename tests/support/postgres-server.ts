@@ -151,4 +151,3 @@ async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>
     await client.end();
   }
 }
-

@@ -16,7 +16,12 @@ beforeAll(async () => {
 /** One of the lab's own statement files: shared ones in src/sql/, a strategy's own in src/strategies/<id>/. */
 function labFile(name: string): string {
   const src = new URL('../../src/', import.meta.url);
-  const folders = ['sql', ...readdirSync(new URL('strategies/', src), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `strategies/${e.name}`)];
+  const folders = [
+    'sql',
+    ...readdirSync(new URL('strategies/', src), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => `strategies/${e.name}`),
+  ];
   const found = folders.map((folder) => new URL(`${folder}/${name}.sql`, src)).find((url) => existsSync(url));
   if (!found) throw new Error(`no lab file ${name}.sql`);
   return readFileSync(found, 'utf8');
@@ -116,9 +121,15 @@ describe("the lab's own files", () => {
     }
   });
   it('a probe references, with their types, the parameters below the highest it uses', () => {
-    const shape = shapeOf("UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 AND $2::integer > 0 AND result IS DISTINCT FROM $3 RETURNING status, result", 'complete');
+    const shape = shapeOf(
+      "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 AND $2::integer > 0 AND result IS DISTINCT FROM $3 RETURNING status, result",
+      'complete',
+    );
     expect(shape.probe.parameterCount).toBe(3);
-    const lean = shapeOf("UPDATE runs SET status = 'done', result = $3, lease_generation = $2, progress = progress + 0 * $1 WHERE result = $3 RETURNING status, result", 'complete');
+    const lean = shapeOf(
+      "UPDATE runs SET status = 'done', result = $3, lease_generation = $2, progress = progress + 0 * $1 WHERE result = $3 RETURNING status, result",
+      'complete',
+    );
     expect(lean.probe.text).toMatch(/CAST\(\$1 AS int4\) AS unused_1/);
     expect(lean.probe.text).toMatch(/CAST\(\$2 AS int4\) AS unused_2/);
   });
@@ -142,25 +153,40 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'recursive-cte': ['claim', claim('run_id IN (SELECT n FROM r)', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3)')],
   'set-returning': ['claim', claim('run_id IN (SELECT g FROM generate_series(1, 3) g)')],
   function: ['claim', claim('run_id = 1 AND random() < 0.5')],
-  'changes-key': ['claim', `UPDATE runs SET run_id = run_id + 1000, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2) WHERE run_id = 1 ${RET}`],
+  'changes-key': [
+    'claim',
+    `UPDATE runs SET run_id = run_id + 1000, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2) WHERE run_id = 1 ${RET}`,
+  ],
   'parameter-out-of-contract': ['claim', claim('run_id = $3')],
   'parameter-gap': ['complete', "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 RETURNING status, result"],
   'returning-mismatch': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id`],
   'returning-old-new': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING old.run_id, lease_generation, lease_expires_at, cancel_requested`],
   'several-locking-clauses': [
     'claim',
-    claim('run_id IN (SELECT run_id FROM a) AND run_id = (SELECT run_id FROM runs LIMIT 1 FOR UPDATE)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR UPDATE)'),
+    claim(
+      'run_id IN (SELECT run_id FROM a) AND run_id = (SELECT run_id FROM runs LIMIT 1 FOR UPDATE)',
+      'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR UPDATE)',
+    ),
   ],
-  'locking-join': ['claim', claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT r.run_id FROM runs r, runs s WHERE r.run_id = s.run_id LIMIT 1 FOR UPDATE)')],
+  'locking-join': [
+    'claim',
+    claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT r.run_id FROM runs r, runs s WHERE r.run_id = s.run_id LIMIT 1 FOR UPDATE)'),
+  ],
   'locking-with-sub-select': [
     'claim',
-    claim("run_id IN (SELECT run_id FROM a)", "WITH a AS (SELECT run_id FROM runs WHERE (SELECT count(*) FROM runs WHERE status = 'running') < 3 ORDER BY created_at LIMIT 1 FOR UPDATE)"),
+    claim(
+      'run_id IN (SELECT run_id FROM a)',
+      "WITH a AS (SELECT run_id FROM runs WHERE (SELECT count(*) FROM runs WHERE status = 'running') < 3 ORDER BY created_at LIMIT 1 FOR UPDATE)",
+    ),
   ],
   'locking-in-in-list': ['claim', claim("run_id IN (SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED)")],
   'locking-correlated': ['claim', claim('run_id = (SELECT r.run_id FROM runs r WHERE r.created_at < runs.created_at LIMIT 1 FOR UPDATE)')],
   'locking-aggregate': ['claim', claim('run_id IN (SELECT m FROM a)', 'WITH a AS (SELECT max(run_id) AS m FROM runs FOR UPDATE)')],
   'where-current-of': ['claim', claim('CURRENT OF c')],
-  'key-share-finder': ['claim', claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE SKIP LOCKED)')],
+  'key-share-finder': [
+    'claim',
+    claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE SKIP LOCKED)'),
+  ],
   'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
@@ -172,7 +198,7 @@ describe('every refusal, reached by an example', () => {
       expect(analysis.ok ? 'accepted' : analysis.error.kind === 'refused' ? refusalOf(analysis) : analysis.error.message).toBe(id);
     });
   }
-  it("BEGIN ISOLATION LEVEL SERIALIZABLE is refused for its isolation level; a plain BEGIN as transaction control", () => {
+  it('BEGIN ISOLATION LEVEL SERIALIZABLE is refused for its isolation level; a plain BEGIN as transaction control', () => {
     expect(refusalOf(analyzeWith(parser, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 'claim'))).toBe('isolation');
     expect(refusalOf(analyzeWith(parser, 'BEGIN', 'claim'))).toBe('transaction-control');
   });

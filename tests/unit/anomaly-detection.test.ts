@@ -24,7 +24,7 @@ function only(trace: Trace, kind: AnomalyKind): Anomaly {
 }
 
 describe('double claim', () => {
-  it('naive race A,B,A,B: raised at B\'s claim (step 4), while A still believes it owns run 123', async () => {
+  it("naive race A,B,A,B: raised at B's claim (step 4), while A still believes it owns run 123", async () => {
     const trace = await runScenario('race', ['A', 'B', 'A', 'B'], { strategy: 'naive', fencing: false });
     expect(trace.steps.map((s) => s.action)).toEqual(['select', 'select', 'naive-update', 'naive-update']);
     expect(firstListed(trace, 'double-claim')).toBe(3);
@@ -50,7 +50,7 @@ describe('double claim', () => {
     expect(double.message).toBe('Workers A, B and C all believe they own run 123: C claimed it while the leases of A and B were still live.');
   });
 
-  it('is not raised when the new owner takes a lease that had run out: the paused worker is fencing\'s question', async () => {
+  it("is not raised when the new owner takes a lease that had run out: the paused worker is fencing's question", async () => {
     const scenario = findScenario('paused-worker')!;
     const trace = await runScenario('paused-worker', 'script', { ...defaultSettings(scenario), strategy: 'skip-locked', fencing: true });
     expect(trace.steps.some((s) => s.actor === 'B' && s.action === 'claim' && s.verdict === 'ok')).toBe(true);
@@ -70,7 +70,7 @@ describe('double claim', () => {
 });
 
 describe('each kind is raised at the step that makes it', () => {
-  it('duplicate execution: at the second worker\'s paid model call, not at the first', async () => {
+  it("duplicate execution: at the second worker's paid model call, not at the first", async () => {
     const trace = await runScenario('race', ['A', 'B', 'A', 'B', 'A', 'B'], { strategy: 'naive', fencing: false });
     expect(trace.steps[4]).toMatchObject({ actor: 'A', action: 'work' });
     expect(trace.steps[5]).toMatchObject({ actor: 'B', action: 'work' });

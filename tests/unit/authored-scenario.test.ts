@@ -62,7 +62,10 @@ describe('a scenario spec', () => {
   it('becomes a scenario with workers A…, runs oldest first, and an id from its content', () => {
     const scenario = built(SPEC);
     expect(scenario.workers.map((w) => w.id)).toEqual(['A', 'B', 'C']);
-    expect(scenario.runs.map((r) => [r.runId, r.tenant, r.costCents])).toEqual([[501, 'acme', 0], [502, 'globex', 120]]);
+    expect(scenario.runs.map((r) => [r.runId, r.tenant, r.costCents])).toEqual([
+      [501, 'acme', 0],
+      [502, 'globex', 120],
+    ]);
     expect(scenario.runs[0]!.createdAtSeconds).toBeLessThan(scenario.runs[1]!.createdAtSeconds);
     expect(scenario.summary).toBe(`${SPEC.description[0]}\n${SPEC.description[1]}`);
     expect(scenario.id).toMatch(/^authored-[0-9a-f]{8}$/);
@@ -77,15 +80,45 @@ describe('a scenario spec', () => {
     ['a description line too long', { description: ['ok', 'y'.repeat(121)] }, 'summary', 'line 2 of the description has 121 characters'],
     ['one worker', { workers: 1 }, 'workers', 'a scenario has 2 to 4 workers, not 1'],
     ['no runs', { runs: [] }, 'runs', 'a scenario seeds 1 to 8 runs, not 0'],
-    ['two runs with one id', { runs: [{ runId: 7, tenant: 'a', costCents: 0 }, { runId: 7, tenant: 'b', costCents: 0 }] }, 'runs.1.runId', 'two runs have id 7'],
+    [
+      'two runs with one id',
+      {
+        runs: [
+          { runId: 7, tenant: 'a', costCents: 0 },
+          { runId: 7, tenant: 'b', costCents: 0 },
+        ],
+      },
+      'runs.1.runId',
+      'two runs have id 7',
+    ],
     ['a run id of 0', { runs: [{ runId: 0, tenant: 'a', costCents: 0 }] }, 'runs.0.runId', 'run 1: its id must be a whole number from 1 to 2147483647, not 0'],
     ['a tenant with spaces', { runs: [{ runId: 1, tenant: 'big corp', costCents: 0 }] }, 'runs.0.tenant', 'run 1: a tenant is 1 to 32 small letters'],
     ['a negative cost', { runs: [{ runId: 1, tenant: 'a', costCents: -5 }] }, 'runs.0.costCents', 'run 1: its cost must be a whole number of cents from 0'],
     ['a lease of 0 s', { leaseSeconds: 0 }, 'leaseSeconds', 'the lease must be a whole number of seconds from 1 to 86400, not 0'],
-    ['a heartbeat of 2.5 s', { heartbeatSeconds: 2.5 }, 'heartbeatSeconds', 'the heartbeat must be a whole number of seconds from 1 to 86400, or none, not 2.5'],
-    ['a fault of a worker not there', { faults: [{ kind: 'crash', worker: 'D', atSeconds: 5 }] }, 'faults.0.worker', 'fault 1 (crash): this scenario has no worker D; its workers are A, B, C'],
-    ['a pause of 0 s', { faults: [{ kind: 'pause', worker: 'A', atSeconds: 5, forSeconds: 0 }] }, 'faults.0.forSeconds', 'fault 1 (pause): it must last a whole number of seconds from 1'],
-    ['a fault at a negative time', { faults: [{ kind: 'crash', worker: 'A', atSeconds: -1 }] }, 'faults.0.atSeconds', 'fault 1 (crash): its time must be a whole number of seconds from 0'],
+    [
+      'a heartbeat of 2.5 s',
+      { heartbeatSeconds: 2.5 },
+      'heartbeatSeconds',
+      'the heartbeat must be a whole number of seconds from 1 to 86400, or none, not 2.5',
+    ],
+    [
+      'a fault of a worker not there',
+      { faults: [{ kind: 'crash', worker: 'D', atSeconds: 5 }] },
+      'faults.0.worker',
+      'fault 1 (crash): this scenario has no worker D; its workers are A, B, C',
+    ],
+    [
+      'a pause of 0 s',
+      { faults: [{ kind: 'pause', worker: 'A', atSeconds: 5, forSeconds: 0 }] },
+      'faults.0.forSeconds',
+      'fault 1 (pause): it must last a whole number of seconds from 1',
+    ],
+    [
+      'a fault at a negative time',
+      { faults: [{ kind: 'crash', worker: 'A', atSeconds: -1 }] },
+      'faults.0.atSeconds',
+      'fault 1 (crash): its time must be a whole number of seconds from 0',
+    ],
     ['a schedule step that is no step', { script: ['A', 'jump'] }, 'script', 'step 2 (jump):'],
     ['a schedule step naming a missing worker', { script: ['D'] }, 'script', 'step 1 (D): this scenario has no worker D; its workers are A, B, C'],
   ])('names the field for %s', (_name, change, field, message) => {
@@ -115,7 +148,10 @@ describe('an authored scenario in a link', () => {
     expect(text.length).toBeLessThan(1000);
     const decoded = decodeScenarioParam(text.split('&')[1]!.slice(3));
     expect(decoded.scenario).toEqual(scenario);
-    expect(decodeView(text)).toEqual({ view: { scenarioId: scenario.id, settings: { strategy: 'cas', fencing: false }, schedule: ['A', 'B'], position: 2 }, problems: [] });
+    expect(decodeView(text)).toEqual({
+      view: { scenarioId: scenario.id, settings: { strategy: 'cas', fencing: false }, schedule: ['A', 'B'], position: 2 },
+      problems: [],
+    });
   });
 
   it('carries text in any script (UTF-8) exactly', () => {
@@ -154,7 +190,10 @@ describe('an authored scenario in a link', () => {
   it('a saved place whose authored scenario was tampered with starts afresh and says why', () => {
     const storage = memoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 1, scenario: 'authored-00000000', authored: { ...SPEC, workers: 9 }, schedule: [] }));
-    expect(loadPlace(storage)).toEqual({ view: expect.objectContaining({ scenarioId: 'race' }), problems: ['The scenario you wrote could not be restored: a scenario has 2 to 4 workers, not 9.'] });
+    expect(loadPlace(storage)).toEqual({
+      view: expect.objectContaining({ scenarioId: 'race' }),
+      problems: ['The scenario you wrote could not be restored: a scenario has 2 to 4 workers, not 9.'],
+    });
   });
 });
 
@@ -182,10 +221,18 @@ const HOSTILE: [string, string, string][] = [
   ['a missing field', `1.${json({ ...SPEC_BODY, runs: undefined })}`, 'the runs must be a list'],
   ['100 workers', `1.${json({ ...SPEC_BODY, workers: 100 })}`, 'a scenario has 2 to 4 workers, not 100'],
   ['100 000 runs', `1.${json({ ...SPEC_BODY, runs: Array(100_000).fill(0) })}`, 'far more than any scenario needs'],
-  ['a huge number', `1.${b64(JSON.stringify(SPEC_BODY).replace('"leaseSeconds":300', '"leaseSeconds":1e400'))}`, 'the lease must be a whole number of seconds from 1 to 86400, not Infinity'],
+  [
+    'a huge number',
+    `1.${b64(JSON.stringify(SPEC_BODY).replace('"leaseSeconds":300', '"leaseSeconds":1e400'))}`,
+    'the lease must be a whole number of seconds from 1 to 86400, not Infinity',
+  ],
   ['an unknown strategy in HTML', `1.${json({ ...SPEC_BODY, strategy: '<script>alert(1)</script>' })}`, 'there is no strategy "<script>alert(1)</script>"'],
   ['a prototype key', `1.${b64(JSON.stringify(SPEC_BODY).replace('{', '{"__proto__":{"polluted":true},'))}`, ''],
-  ['a fault of a worker not there', `1.${json({ ...SPEC_BODY, faults: [{ kind: 'crash', worker: 'Z', atSeconds: 1 }] })}`, 'fault 1 (crash): this scenario has no worker Z'],
+  [
+    'a fault of a worker not there',
+    `1.${json({ ...SPEC_BODY, faults: [{ kind: 'crash', worker: 'Z', atSeconds: 1 }] })}`,
+    'fault 1 (crash): this scenario has no worker Z',
+  ],
   ['a schedule of 100 000 steps', `1.${json({ ...SPEC_BODY, script: Array(100_000).fill('A') })}`, 'far more than any scenario needs'],
 ];
 
@@ -228,7 +275,7 @@ describe('a hostile scenario link', () => {
     expect(JSON.parse(storage.items.get(PLACE_KEY)!).scenario).toBe('race');
   });
 
-  it('a link over the lab\'s bound is refused before it is read', () => {
+  it("a link over the lab's bound is refused before it is read", () => {
     expect(decodeView(`scenario=x&sc=1.${'A'.repeat(MAX_LINK_CHARS)}`)?.problems[0]).toContain('far more than any schedule needs');
   });
 

@@ -10,7 +10,19 @@ import { findPreset } from '../../src/sim/backpressure/presets';
 const config = findPreset('starvation')!.config;
 
 function tick(second: number): TickMetrics {
-  return { second, arrived: 1, pending: [0, 0], running: [0, 0], calling: 0, done: 0, stopped: 0, costCents: [0, 0], idleClaims: 0, throttledCalls: 0, steps: 1 };
+  return {
+    second,
+    arrived: 1,
+    pending: [0, 0],
+    running: [0, 0],
+    calling: 0,
+    done: 0,
+    stopped: 0,
+    costCents: [0, 0],
+    idleClaims: 0,
+    throttledCalls: 0,
+    steps: 1,
+  };
 }
 
 /** A fake engine whose lanes are `length` seconds long; `answer` may replace an answer with an error. */
@@ -52,7 +64,7 @@ function collect(client: ReturnType<typeof backpressureOnEngine>) {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('the backpressure view on the page\'s engine', () => {
+describe("the backpressure view on the page's engine", () => {
   it('asks for one stretch after another, FIFO then fair, until each lane is done', async () => {
     const length = STRETCH_SECONDS * 2 + 7;
     const { engine, asked } = fakeEngine(length);

@@ -6,7 +6,19 @@ import { type BackpressureEvent, createBackpressureStore, type LanesRequest, las
 import { decodeView } from '../../src/store/permalink';
 
 function tick(second: number): TickMetrics {
-  return { second, arrived: 1, pending: [0, 0], running: [1, 0], calling: 1, done: 0, stopped: 0, costCents: [second, 0], idleClaims: 0, throttledCalls: 0, steps: 1 };
+  return {
+    second,
+    arrived: 1,
+    pending: [0, 0],
+    running: [1, 0],
+    calling: 1,
+    done: 0,
+    stopped: 0,
+    costCents: [second, 0],
+    idleClaims: 0,
+    throttledCalls: 0,
+    steps: 1,
+  };
 }
 
 function harness() {
@@ -24,7 +36,17 @@ function harness() {
     frame: (callback) => frames.push(callback),
   });
   const lane = (policy: 'fifo' | 'fair', from: number, to: number, done: boolean) =>
-    listener({ kind: 'chunk', id: sent.at(-1)!.id, policy, ticks: Array.from({ length: to - from }, (_, i) => tick(from + i)), claims: [], totalRuns: 1, steps: 1, done, finished: done });
+    listener({
+      kind: 'chunk',
+      id: sent.at(-1)!.id,
+      policy,
+      ticks: Array.from({ length: to - from }, (_, i) => tick(from + i)),
+      claims: [],
+      totalRuns: 1,
+      steps: 1,
+      done,
+      finished: done,
+    });
   return { store, sent, lane, frames };
 }
 
@@ -42,7 +64,7 @@ describe('backpressure links', () => {
     expect(hostile.at).toBeNull();
   });
 
-  it('are not the race lab\'s links', () => {
+  it("are not the race lab's links", () => {
     expect(isBackpressureFragment('#backpressure&preset=starvation')).toBe(true);
     expect(isBackpressureFragment('#scenario=race')).toBe(false);
     expect(decodeView('#backpressure&preset=starvation')).toBeNull();
@@ -50,7 +72,7 @@ describe('backpressure links', () => {
 });
 
 describe('the backpressure store', () => {
-  it('asks the worker for both claims with the link\'s knobs and shows the link\'s second once computed', () => {
+  it("asks the worker for both claims with the link's knobs and shows the link's second once computed", () => {
     const { store, sent, lane } = harness();
     store.getState().open('#backpressure&preset=starvation&workers=3&at=5');
     expect(sent).toHaveLength(1);

@@ -103,7 +103,7 @@ describe('the backpressure engine', () => {
     expect(spent.rows[0]!.stopped_over).toBe(0);
   });
 
-  it('FIFO starves tenant B behind A\'s flood; the fair claim takes B\'s run at once', async () => {
+  it("FIFO starves tenant B behind A's flood; the fair claim takes B's run at once", async () => {
     const flood = { ...starvation, tenants: starvation.tenants.map((t) => (t.burst ? { ...t, burst: 30 } : t)) };
     const fifo = await playBackpressure(db, flood, 'fifo');
     const fair = await playBackpressure(db, flood, 'fair');
@@ -123,7 +123,7 @@ describe('the backpressure engine', () => {
   });
 });
 
-describe('the backpressure lab on the race lab\'s PGlite', () => {
+describe("the backpressure lab on the race lab's PGlite", () => {
   const arrive = (runIds: number[]) => ({
     sqlId: 'backpressure-arrive' as const,
     params: [JSON.stringify(runIds.map((id) => ({ run_id: id, tenant: 'A', created_at: clockIso(0), work_steps: 1, call_cost_cents: 1 })))],
@@ -153,9 +153,13 @@ describe('the backpressure lab on the race lab\'s PGlite', () => {
   });
 
   it('leaves the session as the race lab set it: its search_path, its clock and its runs table', async () => {
-    const before = await raw.query(`SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`);
+    const before = await raw.query(
+      `SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`,
+    );
     await playBackpressure(db, starvation, 'fair', { maxSeconds: 5 });
-    const after = await raw.query(`SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`);
+    const after = await raw.query(
+      `SELECT current_setting('search_path') AS path, current_setting('sim.now', true) AS now, (SELECT count(*) FROM runs)::int AS runs`,
+    );
     expect(after.rows).toEqual(before.rows);
     const own = await raw.query<{ runs: number }>(`SELECT count(*)::int AS runs FROM backpressure.runs`);
     expect(own.rows[0]!.runs).toBeGreaterThan(0);

@@ -59,7 +59,10 @@ function builtTar(): Buffer {
 /** Where one file's bytes are inside a tar archive, or null if it has none of that name. */
 function findEntry(tar: Buffer, entry: string): { start: number; size: number } | null {
   for (let offset = 0; offset + 512 <= tar.length; ) {
-    const name = tar.subarray(offset, offset + 100).toString('utf8').replace(/\0.*$/s, '');
+    const name = tar
+      .subarray(offset, offset + 100)
+      .toString('utf8')
+      .replace(/\0.*$/s, '');
     if (!name) break;
     const size = Number.parseInt(tar.subarray(offset + 124, offset + 136).toString('utf8'), 8);
     if (name === entry) return { start: offset + 512, size };

@@ -57,22 +57,26 @@ describe('npm run sim -- check', () => {
   });
 
   // The paused-worker checks explore hundreds of schedules: minutes on a busy machine.
-  it('a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link', { timeout: 480_000 }, () => {
-    const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
-    expect(code).toBe(1);
-    const report = JSON.parse(stdout) as Report;
-    expect(report.exitCode).toBe(1);
-    const unsafe = report.groups.filter((group) => group.unsafe);
-    expect(unsafe.map((group) => group.key)).toContain('duplicate-execution:123');
-    expect(report.unsafeSchedules).toBe(unsafe.reduce((sum, group) => sum + group.count, 0));
-    expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.total);
-    // The fence never stops the paused worker: its generation is still the run's.
-    expect(report.groups.some((group) => group.key.includes('stale-write-rejected'))).toBe(false);
-    const witness = unsafe[0]!;
-    expect(witness.witness.length).toBeGreaterThan(0);
-    expect(witness.link).toContain(`schedule=${witness.witness.join(',')}`);
-    expect(witness.link).toContain('claim=');
-  });
+  it(
+    'a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link',
+    { timeout: 480_000 },
+    () => {
+      const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+      expect(code).toBe(1);
+      const report = JSON.parse(stdout) as Report;
+      expect(report.exitCode).toBe(1);
+      const unsafe = report.groups.filter((group) => group.unsafe);
+      expect(unsafe.map((group) => group.key)).toContain('duplicate-execution:123');
+      expect(report.unsafeSchedules).toBe(unsafe.reduce((sum, group) => sum + group.count, 0));
+      expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.total);
+      // The fence never stops the paused worker: its generation is still the run's.
+      expect(report.groups.some((group) => group.key.includes('stale-write-rejected'))).toBe(false);
+      const witness = unsafe[0]!;
+      expect(witness.witness.length).toBeGreaterThan(0);
+      expect(witness.link).toContain(`schedule=${witness.witness.join(',')}`);
+      expect(witness.link).toContain('claim=');
+    },
+  );
 
   it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", () => {
     const { code, stdout } = sim('check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'));
@@ -82,37 +86,84 @@ describe('npm run sim -- check', () => {
   });
 
   // 1,450 schedules: far longer than the others on a busy machine.
-  it('a double claim alone is unsafe: the lease-ignoring claim takes the paused worker\'s live run, and the fence rejects its later write', { timeout: 480_000 }, () => {
-    const { code, stdout } = sim('check', 'paused-worker', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'), '--fencing', 'on', '--json');
-    expect(code).toBe(1);
-    const report = JSON.parse(stdout) as Report;
-    const double = report.groups.find((group) => group.key === 'double-claim:123 stale-write-rejected:123')!;
-    expect(double.unsafe).toBe(true);
-    // The same fence without the double claim is safe: the old owner's write was stopped.
-    expect(report.groups.find((group) => group.key === 'stale-write-rejected:123')?.unsafe).toBe(false);
-    const replayed = sim('run', 'paused-worker', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'), '--fencing', 'on', '--schedule', double.witness.join(','), '--json');
-    expect(replayed.code).toBe(0);
-    const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string; raisedAt: number; message: string }[]; steps: { actor: string; anomalies: unknown[] }[] };
-    const claim = trace.anomalies.find((anomaly) => anomaly.kind === 'double-claim')!;
-    expect(claim.message).toMatch(/^Workers A and B both believe they own run 123: B claimed it while A's lease on it still had \d+ s to run\.$/);
-    expect(trace.steps[claim.raisedAt]!.actor).toBe('B');
-    expect(trace.steps[claim.raisedAt - 1]!.anomalies).toEqual([]);
-  });
+  it(
+    "a double claim alone is unsafe: the lease-ignoring claim takes the paused worker's live run, and the fence rejects its later write",
+    { timeout: 480_000 },
+    () => {
+      const { code, stdout } = sim(
+        'check',
+        'paused-worker',
+        '--claim',
+        join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'),
+        '--fencing',
+        'on',
+        '--json',
+      );
+      expect(code).toBe(1);
+      const report = JSON.parse(stdout) as Report;
+      const double = report.groups.find((group) => group.key === 'double-claim:123 stale-write-rejected:123')!;
+      expect(double.unsafe).toBe(true);
+      // The same fence without the double claim is safe: the old owner's write was stopped.
+      expect(report.groups.find((group) => group.key === 'stale-write-rejected:123')?.unsafe).toBe(false);
+      const replayed = sim(
+        'run',
+        'paused-worker',
+        '--claim',
+        join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'),
+        '--fencing',
+        'on',
+        '--schedule',
+        double.witness.join(','),
+        '--json',
+      );
+      expect(replayed.code).toBe(0);
+      const trace = JSON.parse(replayed.stdout) as {
+        anomalies: { kind: string; raisedAt: number; message: string }[];
+        steps: { actor: string; anomalies: unknown[] }[];
+      };
+      const claim = trace.anomalies.find((anomaly) => anomaly.kind === 'double-claim')!;
+      expect(claim.message).toMatch(/^Workers A and B both believe they own run 123: B claimed it while A's lease on it still had \d+ s to run\.$/);
+      expect(trace.steps[claim.raisedAt]!.actor).toBe('B');
+      expect(trace.steps[claim.raisedAt - 1]!.anomalies).toEqual([]);
+    },
+  );
 
-  it('--complete: a completion by run id only lets the paused worker overwrite the new owner\'s run: split ownership, exit 1', () => {
-    const { code, stdout } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--json');
+  it("--complete: a completion by run id only lets the paused worker overwrite the new owner's run: split ownership, exit 1", () => {
+    const { code, stdout } = sim(
+      'check',
+      'paused-worker',
+      '--claim',
+      SKIP_LOCKED,
+      '--complete',
+      corpus('32-complete-by-id-only.sql'),
+      '--fencing',
+      'on',
+      '--json',
+    );
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;
     const split = report.groups.find((group) => group.key === 'split-ownership:123')!;
     expect(split.unsafe).toBe(true);
-    const replayed = sim('run', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('32-complete-by-id-only.sql'), '--fencing', 'on', '--schedule', split.witness.join(','), '--json');
+    const replayed = sim(
+      'run',
+      'paused-worker',
+      '--claim',
+      SKIP_LOCKED,
+      '--complete',
+      corpus('32-complete-by-id-only.sql'),
+      '--fencing',
+      'on',
+      '--schedule',
+      split.witness.join(','),
+      '--json',
+    );
     expect(replayed.code).toBe(0);
     const trace = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
     expect(trace.anomalies.map((anomaly) => anomaly.kind)).toEqual(['split-ownership']);
     expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
   });
 
-  it('a CTE without FOR UPDATE: after its wait B re-checks A\'s row against what its CTE found before and claims run 123 too (a double claim), exit 1', () => {
+  it("a CTE without FOR UPDATE: after its wait B re-checks A's row against what its CTE found before and claims run 123 too (a double claim), exit 1", () => {
     const { code, stdout } = sim('check', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report & { claim: { summary: string } };
@@ -121,7 +172,9 @@ describe('npm run sim -- check', () => {
     // The schedule of the corpus's scene: A claims, B waits, A commits, B resumes.
     const replayed = sim('run', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
     expect(replayed.code).toBe(0);
-    const trace = JSON.parse(replayed.stdout) as { steps: { actor: string; action: string; verdict: string; resumed: boolean; outcome: { rows?: { run_id: number; lease_generation: number }[] } }[] };
+    const trace = JSON.parse(replayed.stdout) as {
+      steps: { actor: string; action: string; verdict: string; resumed: boolean; outcome: { rows?: { run_id: number; lease_generation: number }[] } }[];
+    };
     expect(trace.steps.map((step) => `${step.actor} ${step.action} ${step.verdict}`)).toEqual(['A claim ok', 'B claim blocked', 'A commit ok', 'B claim ok']);
     const [first, , , resumed] = trace.steps;
     expect(resumed!.resumed).toBe(true);
@@ -157,37 +210,69 @@ describe('npm run sim -- check', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/);
+    expect(stderr).toMatch(
+      /34-complete-by-generation-only\.sql: refused: the lab replays a waiting completion only when its own WHERE names the run by run_id = \$1/,
+    );
   });
 
-  it('the witness replays step by step with run --claim and ends in duplicate execution; the lab\'s own claim has the fence reject the stale write', { timeout: 480_000 }, () => {
-    const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
-    const report = JSON.parse(stdout) as Report;
-    const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
-    const replayed = sim('run', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--schedule', witness.join(','), '--json');
-    expect(replayed.code).toBe(0);
-    const own = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
-    expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
-    expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
-    // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
-    const builtIn = sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
-    expect(builtIn.code).toBe(0);
-    const trace = JSON.parse(builtIn.stdout) as { anomalies: { kind: string }[] };
-    expect(trace.anomalies.map((anomaly) => anomaly.kind)).toContain('stale-write-rejected');
-  });
+  it(
+    "the witness replays step by step with run --claim and ends in duplicate execution; the lab's own claim has the fence reject the stale write",
+    { timeout: 480_000 },
+    () => {
+      const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+      const report = JSON.parse(stdout) as Report;
+      const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
+      const replayed = sim(
+        'run',
+        'paused-worker',
+        '--claim',
+        corpus('12-reclaim-without-generation-bump.sql'),
+        '--fencing',
+        'on',
+        '--schedule',
+        witness.join(','),
+        '--json',
+      );
+      expect(replayed.code).toBe(0);
+      const own = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
+      expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
+      expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
+      // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
+      const builtIn = sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
+      expect(builtIn.code).toBe(0);
+      const trace = JSON.parse(builtIn.stdout) as { anomalies: { kind: string }[] };
+      expect(trace.anomalies.map((anomaly) => anomaly.kind)).toContain('stale-write-rejected');
+    },
+  );
 
   it.each([
-    ['a syntax error, with its line and column', () => file('syntax.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('SKIP LOCKED', 'SKIPP LOCKED')), /syntax\.sql:8:14: syntax error: syntax error at or near "SKIPP"/],
-    ['a shape the analyzer refuses', () => file('jobs.sql', "UPDATE jobs SET status = 'running' WHERE id = 1 RETURNING run_id, lease_generation, lease_expires_at, cancel_requested"), /jobs\.sql: refused \(wrong-target\): the UPDATE changes a table other than runs/],
+    [
+      'a syntax error, with its line and column',
+      () => file('syntax.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('SKIP LOCKED', 'SKIPP LOCKED')),
+      /syntax\.sql:8:14: syntax error: syntax error at or near "SKIPP"/,
+    ],
+    [
+      'a shape the analyzer refuses',
+      () => file('jobs.sql', "UPDATE jobs SET status = 'running' WHERE id = 1 RETURNING run_id, lease_generation, lease_expires_at, cancel_requested"),
+      /jobs\.sql: refused \(wrong-target\): the UPDATE changes a table other than runs/,
+    ],
     [
       'a finder without a lock whose UPDATE would wait with two runs matched',
       () => file('two-targets.sql', TWO_TARGETS),
       /two-targets\.sql: refused: its UPDATE would wait with 2 runs matched \(123, 124\); on a real server it locks the matched runs it passes/,
     ],
     ['a waiting FOR SHARE finder', () => corpus('05-for-share.sql'), /refused: a waiting FOR SHARE finder/],
-    ['a claim that takes two runs at once', () => corpus('23-limit-2-skip-locked.sql'), /23-limit-2-skip-locked\.sql: refused: one claim took 2 runs \(123, 124\)/],
-    ['a waiting finder under LIMIT 2', () => file('limit-2.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('LIMIT 1', 'LIMIT 2').replace(' SKIP LOCKED', '')), /refused: a waiting finder under LIMIT 2/],
-    ['a statement past the analyzer\'s length limit', () => file('long.sql', `${readFileSync(SKIP_LOCKED, 'utf8')}\n-- ${'x'.repeat(20_000)}`), /long\.sql: /],
+    [
+      'a claim that takes two runs at once',
+      () => corpus('23-limit-2-skip-locked.sql'),
+      /23-limit-2-skip-locked\.sql: refused: one claim took 2 runs \(123, 124\)/,
+    ],
+    [
+      'a waiting finder under LIMIT 2',
+      () => file('limit-2.sql', readFileSync(SKIP_LOCKED, 'utf8').replace('LIMIT 1', 'LIMIT 2').replace(' SKIP LOCKED', '')),
+      /refused: a waiting finder under LIMIT 2/,
+    ],
+    ["a statement past the analyzer's length limit", () => file('long.sql', `${readFileSync(SKIP_LOCKED, 'utf8')}\n-- ${'x'.repeat(20_000)}`), /long\.sql: /],
     ['bytes that are not a statement', () => file('binary.sql', '\u0000\u0001\u00ff\u0000garbage'), /binary\.sql: /],
     ['a file far too large', () => file('huge.sql', 'x'.repeat(1_100_000)), /huge\.sql: 1100000 bytes, far more than a claim statement/],
     ['an empty file', () => file('empty.sql', '  \n'), /empty\.sql: /],
@@ -216,7 +301,10 @@ describe('npm run sim -- check', () => {
     [['check', 'race', '--claim', SKIP_LOCKED, '--seed', 'x'], /--seed takes a whole number/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--sample', '0'], /--sample takes a number of schedules from 1 to 10000, not "0"/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--max-states', 'many'], /--max-states takes a number of distinct states/],
-    [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'brute-force', '--seed', '3'], /--method brute-force plays every schedule: it takes no --max-states, --sample or --seed/],
+    [
+      ['check', 'race', '--claim', SKIP_LOCKED, '--method', 'brute-force', '--seed', '3'],
+      /--method brute-force plays every schedule: it takes no --max-states, --sample or --seed/,
+    ],
     [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'mysql://me@localhost/lab'], /--db takes pglite or a postgres:\/\/ URL/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'postgres://127.0.0.1:1/nothing'], /cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:1\/nothing/],
   ])('bad arguments %j: one line, exit 2', (args, message) => {

@@ -93,19 +93,51 @@ describe('an authored scenario in the CLI', () => {
   });
 
   it.each<[string, string[], string]>([
-    ['a link with no scenario in it', ['run', '--scenario-link', '#scenario=race&schedule=A'], '--scenario-link: the link carries no scenario someone wrote (no "sc=")'],
-    ['a link from a newer lab', ['run', '--scenario-link', `#sc=2.${encodeSpec(SPEC).slice(2)}`], '--scenario-link: the scenario could not be opened: it was written by a newer Lease Lab (version 2)'],
-    ['a link whose scenario is broken', ['run', '--scenario-link', '#sc=1.eyJ0aXRsZSI6'], '--scenario-link: the scenario could not be opened: it is not valid JSON'],
+    [
+      'a link with no scenario in it',
+      ['run', '--scenario-link', '#scenario=race&schedule=A'],
+      '--scenario-link: the link carries no scenario someone wrote (no "sc=")',
+    ],
+    [
+      'a link from a newer lab',
+      ['run', '--scenario-link', `#sc=2.${encodeSpec(SPEC).slice(2)}`],
+      '--scenario-link: the scenario could not be opened: it was written by a newer Lease Lab (version 2)',
+    ],
+    [
+      'a link whose scenario is broken',
+      ['run', '--scenario-link', '#sc=1.eyJ0aXRsZSI6'],
+      '--scenario-link: the scenario could not be opened: it is not valid JSON',
+    ],
     ['a link with bad percent-encoding', ['run', '--scenario-link', '#sc=%ZZ'], '--scenario-link: part of the link is not properly encoded (sc=%ZZ)'],
     ['a link with an unknown strategy', ['run', '--scenario-link', `#sc=${encodeSpec(SPEC)}&strategy=magic`], '--scenario-link: there is no strategy "magic"'],
-    ['a link with a schedule step that is none', ['run', '--scenario-link', `#sc=${encodeSpec(SPEC)}&schedule=A,jump`], '--scenario-link: step 2 of the schedule is wrong'],
-    ['a link whose schedule names a worker not there', ['run', '--scenario-link', `#sc=${encodeSpec(SPEC)}&schedule=A,Q`], 'step 2 (Q): this scenario has no worker Q; its workers are A, B'],
+    [
+      'a link with a schedule step that is none',
+      ['run', '--scenario-link', `#sc=${encodeSpec(SPEC)}&schedule=A,jump`],
+      '--scenario-link: step 2 of the schedule is wrong',
+    ],
+    [
+      'a link whose schedule names a worker not there',
+      ['run', '--scenario-link', `#sc=${encodeSpec(SPEC)}&schedule=A,Q`],
+      'step 2 (Q): this scenario has no worker Q; its workers are A, B',
+    ],
     ['a missing file', ['run', '--scenario-file', join(dir, 'nope.json')], 'nope.json: no such file'],
     ['a file that is not JSON', ['run', '--scenario-file', file('bad.json', '{ title: ')], 'bad.json: not valid JSON'],
-    ['a file with nine workers', ['run', '--scenario-file', file('nine.json', JSON.stringify({ ...SPEC, workers: 9 }))], 'nine.json: a scenario has 2 to 4 workers, not 9'],
-    ['a file whose fault names no worker', ['check', '--scenario-file', file('z.json', JSON.stringify({ ...SPEC, faults: [{ kind: 'crash', worker: 'Z', atSeconds: 1 }] })), '--claim', SKIP_LOCKED], 'z.json: fault 1 (crash): this scenario has no worker Z; its workers are A, B'],
+    [
+      'a file with nine workers',
+      ['run', '--scenario-file', file('nine.json', JSON.stringify({ ...SPEC, workers: 9 }))],
+      'nine.json: a scenario has 2 to 4 workers, not 9',
+    ],
+    [
+      'a file whose fault names no worker',
+      ['check', '--scenario-file', file('z.json', JSON.stringify({ ...SPEC, faults: [{ kind: 'crash', worker: 'Z', atSeconds: 1 }] })), '--claim', SKIP_LOCKED],
+      'z.json: fault 1 (crash): this scenario has no worker Z; its workers are A, B',
+    ],
     ['both options', ['run', '--scenario-link', LINK, '--scenario-file', FILE], '--scenario-link and --scenario-file cannot go together'],
-    ['a scenario name as well', ['run', 'race', '--scenario-file', FILE], 'unexpected argument "race": the scenario is the one given by --scenario-link or --scenario-file'],
+    [
+      'a scenario name as well',
+      ['run', 'race', '--scenario-file', FILE],
+      'unexpected argument "race": the scenario is the one given by --scenario-link or --scenario-file',
+    ],
   ])('%s: exit 2 and one clear line', (_name, args, message) => {
     const { code, stdout, stderr } = sim(...args);
     expect(code).toBe(2);

@@ -43,7 +43,12 @@ describe('npm run sim -- swarm', () => {
   it('--json --count 3 gives seeds N…N+2 with their scenario, settings, schedules and anomalies', () => {
     const { code, stdout } = sim('--seed', '20', '--count', '3', '--json');
     expect(code).toBe(0);
-    const seeds = JSON.parse(stdout) as { seed: number; scenario: { id: string; defaultStrategy: string }; settings: { strategy: string }; schedules: { name: string; schedule: string[]; steps: number; anomalies: unknown[] }[] }[];
+    const seeds = JSON.parse(stdout) as {
+      seed: number;
+      scenario: { id: string; defaultStrategy: string };
+      settings: { strategy: string };
+      schedules: { name: string; schedule: string[]; steps: number; anomalies: unknown[] }[];
+    }[];
     expect(seeds.map((s) => s.seed)).toEqual([20, 21, 22]);
     for (const s of seeds) {
       expect(s.scenario.id).toBe(`swarm-${s.seed}`);

@@ -21,7 +21,19 @@ describe('npm run sim', () => {
     const list = JSON.parse(stdout) as { id: string; workers: string[]; strategies: string[] }[];
     expect(list.map((s) => s.id)).toContain('race');
     expect(list.find((s) => s.id === 'three-workers')?.workers).toEqual(['A', 'B', 'C']);
-    expect(list[0]?.strategies).toEqual(['naive', 'cas', 'skip-locked', 'for-update', 'nowait', 'graphile-worker', 'pg-boss', 'river', 'oban', 'solid-queue', 'procrastinate']);
+    expect(list[0]?.strategies).toEqual([
+      'naive',
+      'cas',
+      'skip-locked',
+      'for-update',
+      'nowait',
+      'graphile-worker',
+      'pg-boss',
+      'river',
+      'oban',
+      'solid-queue',
+      'procrastinate',
+    ]);
   });
 
   it('run race --schedule A,B,A,B --json shows both workers executing run 123', () => {

@@ -39,7 +39,10 @@ describe('the console history', () => {
     expect(loadHistory(null)).toEqual([]);
     expect(loadHistory(memory({ [HISTORY_KEY]: '{not json' }))).toEqual([]);
     expect(loadHistory(memory({ [HISTORY_KEY]: '{"a":1}' }))).toEqual([]);
-    expect(loadHistory(memory({ [HISTORY_KEY]: JSON.stringify(['SELECT 1', 7, null, '', 'SELECT 1', { x: 1 }, 'x'.repeat(20_000), 'TABLE runs']) }))).toEqual(['SELECT 1', 'TABLE runs']);
+    expect(loadHistory(memory({ [HISTORY_KEY]: JSON.stringify(['SELECT 1', 7, null, '', 'SELECT 1', { x: 1 }, 'x'.repeat(20_000), 'TABLE runs']) }))).toEqual([
+      'SELECT 1',
+      'TABLE runs',
+    ]);
     expect(loadHistory(memory({ [HISTORY_KEY]: JSON.stringify(Array.from({ length: 80 }, (_, i) => `SELECT ${i}`)) }))).toHaveLength(HISTORY_LIMIT);
     const blocked: StorageLike = {
       getItem: () => {

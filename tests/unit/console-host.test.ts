@@ -44,7 +44,9 @@ describe('the SQL console on the host', () => {
     const prepared = rows(await ask(host, 'SELECT gid FROM pg_prepared_xacts ORDER BY gid', 1));
     expect(prepared.rows).toEqual([['lease_lab_A']]);
     // A's claim is not committed: the table still says pending, but the row carries A's transaction in xmax.
-    const runs = rows(await ask(host, 'SELECT r.run_id, r.status, p.gid AS locked_by FROM runs r LEFT JOIN pg_prepared_xacts p ON r.xmax = p.transaction ORDER BY r.run_id', 1));
+    const runs = rows(
+      await ask(host, 'SELECT r.run_id, r.status, p.gid AS locked_by FROM runs r LEFT JOIN pg_prepared_xacts p ON r.xmax = p.transaction ORDER BY r.run_id', 1),
+    );
     expect(runs.columns).toEqual(['run_id', 'status', 'locked_by']);
     expect(runs.rows).toEqual([
       [123, 'pending', 'lease_lab_A'],
@@ -93,7 +95,13 @@ describe('the SQL console on the host', () => {
   });
 
   it('does not hang on a row lock held by a parked worker: FOR UPDATE and writes are refused by Postgres in the read-only transaction', async () => {
-    const host = await loaded({ type: 'load', scenarioId: 'lock-wait', settings: { strategy: 'for-update', fencing: true }, schedule: ['A'], onInapplicable: 'stop' });
+    const host = await loaded({
+      type: 'load',
+      scenarioId: 'lock-wait',
+      settings: { strategy: 'for-update', fencing: true },
+      schedule: ['A'],
+      onInapplicable: 'stop',
+    });
     expect(rows(await ask(host, 'SELECT gid FROM pg_prepared_xacts', 1)).rows).toEqual([['lease_lab_A']]);
     // A statement that waited would never return: the test's own timeout is what a hang would hit.
     for (const sql of [
@@ -104,7 +112,7 @@ describe('the SQL console on the host', () => {
       // Writes to the locked row would wait too; the read-only check comes first.
       'UPDATE runs SET progress = 1 WHERE run_id = 123',
       'DELETE FROM runs WHERE run_id = 123',
-      "INSERT INTO runs (run_id, created_at) VALUES (123, now()) ON CONFLICT (run_id) DO UPDATE SET progress = 2",
+      'INSERT INTO runs (run_id, created_at) VALUES (123, now()) ON CONFLICT (run_id) DO UPDATE SET progress = 2',
     ]) {
       expect(await ask(host, sql, 1), sql).toMatchObject({ kind: 'error', code: '25006' });
     }
@@ -153,7 +161,11 @@ describe('the SQL console on the host', () => {
     const sql = `SELECT ${Array.from({ length: 4_001 }, () => '1').join('+')} AS total`;
     for (const statement of [sql, `EXPLAIN ${sql}`]) {
       const result = await ask(host, statement, 1);
-      expect(result, statement.slice(0, 20)).toMatchObject({ kind: 'error', code: '54001', message: expect.stringMatching(/nests too deeply .* A real PostgreSQL server parses it/) });
+      expect(result, statement.slice(0, 20)).toMatchObject({
+        kind: 'error',
+        code: '54001',
+        message: expect.stringMatching(/nests too deeply .* A real PostgreSQL server parses it/),
+      });
       if (result.kind === 'error') expect(result.detail).toMatch(/PGlite's own reply was “(26000|24000) .*divergence/);
     }
     // A statement the wasm's stack holds answers, and the lab's database is as it was.

@@ -29,8 +29,12 @@ describe('the console check', () => {
   });
 
   it('ends a -- comment at a carriage return too, as Postgres does, so a statement after it is seen', () => {
-    expect(refused('SELECT 1 AS one --x\r; COMMIT; UPDATE runs SET status = \'done\'; --\n')).toBeTruthy();
-    expect(lexSql('SELECT 1 --x\rFROM t').filter((t) => t.kind === 'comment').map((t) => t.text)).toEqual(['--x']);
+    expect(refused("SELECT 1 AS one --x\r; COMMIT; UPDATE runs SET status = 'done'; --\n")).toBeTruthy();
+    expect(
+      lexSql('SELECT 1 --x\rFROM t')
+        .filter((t) => t.kind === 'comment')
+        .map((t) => t.text),
+    ).toEqual(['--x']);
   });
 
   it('sends writes and row locks as they are, for Postgres to refuse them in the read-only transaction', () => {
@@ -38,7 +42,10 @@ describe('the console check', () => {
     expect(ok('DELETE FROM runs')).toMatchObject({ cursor: false });
     expect(ok('SELECT * FROM runs FOR UPDATE SKIP LOCKED')).toMatchObject({ command: 'SELECT', cursor: false });
     expect(ok('SELECT * FROM runs FOR KEY SHARE')).toMatchObject({ cursor: false });
-    expect(ok('WITH c AS (SELECT run_id FROM runs LIMIT 1) UPDATE runs SET progress = 1 WHERE run_id IN (SELECT run_id FROM c)')).toMatchObject({ command: 'WITH', cursor: false });
+    expect(ok('WITH c AS (SELECT run_id FROM runs LIMIT 1) UPDATE runs SET progress = 1 WHERE run_id IN (SELECT run_id FROM c)')).toMatchObject({
+      command: 'WITH',
+      cursor: false,
+    });
     expect(ok('WITH u AS (DELETE FROM runs RETURNING *) SELECT * FROM u')).toMatchObject({ cursor: false });
     expect(ok('SELECT * INTO copy FROM runs')).toMatchObject({ cursor: false });
   });

@@ -37,7 +37,11 @@ describe('the console through the store', () => {
     const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
     await store.getState().start(LINK);
     const sql = 'SELECT gid FROM pg_prepared_xacts ORDER BY gid';
-    expect(await store.getState().runConsole(sql)).toMatchObject({ kind: 'rows', rows: [['lease_lab_A'], ['lease_lab_B'], ['lease_lab_C']], at: { tokens: 3 } });
+    expect(await store.getState().runConsole(sql)).toMatchObject({
+      kind: 'rows',
+      rows: [['lease_lab_A'], ['lease_lab_B'], ['lease_lab_C']],
+      at: { tokens: 3 },
+    });
     store.getState().back();
     store.getState().back();
     expect(await store.getState().runConsole(sql)).toMatchObject({ kind: 'rows', rows: [['lease_lab_A']], at: { tokens: 1 } });

@@ -24,49 +24,59 @@ async function build(name: string) {
 }
 
 describe('customClaimStrategy', () => {
-  it.each(['01-atomic-skip-locked', '03-nowait-no-retry', '06-for-share-skip-locked', '09-for-no-key-update-skip-locked', '17-update-eq-subselect-skip-locked'])(
-    '%s never waits at its finder: cannot-wait, with the analyzer\'s probe kept as the guard',
-    async (name) => {
-      const { analysis, built } = await build(name);
-      if (!built.ok || built.definition.claim.shape !== 'one-statement') throw new Error(`refused: ${built.ok ? 'two steps' : built.reason}`);
-      const claim = built.definition.claim.claim;
-      expect(claim.afterWait).toEqual({ kind: 'cannot-wait' });
-      expect(claim.id).toBe(CUSTOM_CLAIM_IDS.claim);
-      expect(claim.params).toEqual(['worker', 'leaseSeconds']);
-      expect(claim.probe?.text).toBe(analysis.ok ? analysis.shape.probe.text : '');
-      expect(claim.text).not.toMatch(/;\s*$/);
-    },
-  );
+  it.each([
+    '01-atomic-skip-locked',
+    '03-nowait-no-retry',
+    '06-for-share-skip-locked',
+    '09-for-no-key-update-skip-locked',
+    '17-update-eq-subselect-skip-locked',
+  ])("%s never waits at its finder: cannot-wait, with the analyzer's probe kept as the guard", async (name) => {
+    const { analysis, built } = await build(name);
+    if (!built.ok || built.definition.claim.shape !== 'one-statement') throw new Error(`refused: ${built.ok ? 'two steps' : built.reason}`);
+    const claim = built.definition.claim.claim;
+    expect(claim.afterWait).toEqual({ kind: 'cannot-wait' });
+    expect(claim.id).toBe(CUSTOM_CLAIM_IDS.claim);
+    expect(claim.params).toEqual(['worker', 'leaseSeconds']);
+    expect(claim.probe?.text).toBe(analysis.ok ? analysis.shape.probe.text : '');
+    expect(claim.text).not.toMatch(/;\s*$/);
+  });
 
-  it.each(['02-for-update-wait', '10-for-no-key-update', '16-update-eq-subselect-for-update', '26-for-update-wait-pending-only'])(
-    '%s waits under LIMIT 1: relock-found with the analyzer\'s candidates and relock',
-    async (name) => {
-      const { analysis, built } = await build(name);
-      if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error('refused');
-      const after = built.definition.claim.claim.afterWait;
-      if (after.kind !== 'relock-found') throw new Error(after.kind);
-      expect(after.candidates.text).toBe(analysis.shape.afterWait.lockingFinder?.candidates);
-      expect(after.relock.text).toBe(analysis.shape.afterWait.lockingFinder?.relock);
-    },
-  );
+  it.each([
+    '02-for-update-wait',
+    '10-for-no-key-update',
+    '16-update-eq-subselect-for-update',
+    '26-for-update-wait-pending-only',
+  ])("%s waits under LIMIT 1: relock-found with the analyzer's candidates and relock", async (name) => {
+    const { analysis, built } = await build(name);
+    if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error('refused');
+    const after = built.definition.claim.claim.afterWait;
+    if (after.kind !== 'relock-found') throw new Error(after.kind);
+    expect(after.candidates.text).toBe(analysis.shape.afterWait.lockingFinder?.candidates);
+    expect(after.relock.text).toBe(analysis.shape.afterWait.lockingFinder?.relock);
+  });
 
-  it.each(['04-cte-without-lock', '14-update-eq-subselect-no-recheck', '15-update-eq-subselect-recheck', '19-cte-no-lock-recheck-in-update', '20-update-every-claimable', '24-materialized-cte-without-lock', '25-update-eq-min-pending'])(
-    '%s locks nothing at its finder, so only its UPDATE waits: resume-found with the analyzer\'s found, resume and its probe',
-    async (name) => {
-      const { analysis, built } = await build(name);
-      if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error(built.ok ? 'two steps' : built.reason);
-      const after = built.definition.claim.claim.afterWait;
-      const resume = analysis.shape.afterWait.resume;
-      if (after.kind !== 'resume-found' || !('found' in resume)) throw new Error(after.kind);
-      expect(after.found).toEqual({ id: CUSTOM_CLAIM_IDS.found, text: resume.found, file: `${name}.sql` });
-      expect(after.resume.text).toBe(resume.statement);
-      expect(after.resumeProbe.text).toBe(resume.probe);
-      expect(after.frozenCount).toBe(resume.frozenCount);
-      // The resumed statement is restricted to the runs matched before the wait, passed last.
-      expect(resume.statement).toMatch(new RegExp(`= ANY \\(CAST\\(\\$${3 + resume.frozenCount} AS int4\\[\\]\\)\\)`));
-      expect(resume.probe).toMatch(/FOR NO KEY UPDATE OF runs NOWAIT$/);
-    },
-  );
+  it.each([
+    '04-cte-without-lock',
+    '14-update-eq-subselect-no-recheck',
+    '15-update-eq-subselect-recheck',
+    '19-cte-no-lock-recheck-in-update',
+    '20-update-every-claimable',
+    '24-materialized-cte-without-lock',
+    '25-update-eq-min-pending',
+  ])("%s locks nothing at its finder, so only its UPDATE waits: resume-found with the analyzer's found, resume and its probe", async (name) => {
+    const { analysis, built } = await build(name);
+    if (!built.ok || built.definition.claim.shape !== 'one-statement' || !analysis.ok) throw new Error(built.ok ? 'two steps' : built.reason);
+    const after = built.definition.claim.claim.afterWait;
+    const resume = analysis.shape.afterWait.resume;
+    if (after.kind !== 'resume-found' || !('found' in resume)) throw new Error(after.kind);
+    expect(after.found).toEqual({ id: CUSTOM_CLAIM_IDS.found, text: resume.found, file: `${name}.sql` });
+    expect(after.resume.text).toBe(resume.statement);
+    expect(after.resumeProbe.text).toBe(resume.probe);
+    expect(after.frozenCount).toBe(resume.frozenCount);
+    // The resumed statement is restricted to the runs matched before the wait, passed last.
+    expect(resume.statement).toMatch(new RegExp(`= ANY \\(CAST\\(\\$${3 + resume.frozenCount} AS int4\\[\\]\\)\\)`));
+    expect(resume.probe).toMatch(/FOR NO KEY UPDATE OF runs NOWAIT$/);
+  });
 
   it.each([
     ['05-for-share', /a waiting FOR SHARE finder/],
@@ -94,7 +104,9 @@ describe('customClaimStrategy on a server (check --db)', () => {
     if (!onServer.ok) throw new Error(onServer.reason);
     const db = await bootLabDatabase();
     try {
-      const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: onServer.definition }, ['A', 'B'], { finish: { kind: 'none' } });
+      const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: onServer.definition }, ['A', 'B'], {
+        finish: { kind: 'none' },
+      });
       await expect(played).rejects.toThrow(UnreplayableWait);
       await expect(played).rejects.toThrow(/^05-for-share\.sql: refused on PGlite: it would wait here, and a waiting FOR SHARE finder/);
     } finally {
@@ -104,19 +116,22 @@ describe('customClaimStrategy on a server (check --db)', () => {
 });
 
 describe('customWrite (complete)', () => {
-  it.each(['31-complete-fenced', '32-complete-by-id-only', '33-complete-by-status-only', '35-complete-fenced-and-running', '36-complete-not-done'])(
-    '%s names its run by run_id = $1: run again after a wait (recheck-row)',
-    async (name) => {
-      const text = readFileSync(corpus(name), 'utf8');
-      const analysis = await analyzeStatement(text, 'complete');
-      if (!analysis.ok) throw new Error(analysis.error.message);
-      const built = customWrite('complete', text, analysis.shape, name);
-      if (!built.ok) throw new Error(built.reason);
-      expect(built.statement.afterWait).toEqual({ kind: 'recheck-row' });
-      expect(built.statement.params).toEqual(['run', 'generation', 'result']);
-      expect(built.statement.probe?.text).toBe(analysis.shape.probe.text);
-    },
-  );
+  it.each([
+    '31-complete-fenced',
+    '32-complete-by-id-only',
+    '33-complete-by-status-only',
+    '35-complete-fenced-and-running',
+    '36-complete-not-done',
+  ])('%s names its run by run_id = $1: run again after a wait (recheck-row)', async (name) => {
+    const text = readFileSync(corpus(name), 'utf8');
+    const analysis = await analyzeStatement(text, 'complete');
+    if (!analysis.ok) throw new Error(analysis.error.message);
+    const built = customWrite('complete', text, analysis.shape, name);
+    if (!built.ok) throw new Error(built.reason);
+    expect(built.statement.afterWait).toEqual({ kind: 'recheck-row' });
+    expect(built.statement.params).toEqual(['run', 'generation', 'result']);
+    expect(built.statement.probe?.text).toBe(analysis.shape.probe.text);
+  });
 
   it('34-complete-by-generation-only matches by generation alone: refused', async () => {
     const text = readFileSync(corpus('34-complete-by-generation-only'), 'utf8');

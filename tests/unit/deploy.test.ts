@@ -16,7 +16,11 @@ import { asClassicScript, describeBuild, offlineFiles } from '../../src/offline/
 const REPO = join(__dirname, '../..');
 
 /** A GET (or HEAD) with the given headers: status, headers and body as text. */
-function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  url: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     request(url, { method, headers }, (response) => {
       const chunks: Buffer[] = [];
@@ -52,7 +56,12 @@ describe('the static server', () => {
 
       const wasm = `${served.url}assets/pg.wasm`;
       const brotli = await get(wasm, { 'accept-encoding': 'gzip, deflate, br' });
-      expect([brotli.body, brotli.headers['content-encoding'], brotli.headers['content-type'], brotli.headers.vary]).toEqual(['brotli copy', 'br', 'application/wasm', 'Accept-Encoding']);
+      expect([brotli.body, brotli.headers['content-encoding'], brotli.headers['content-type'], brotli.headers.vary]).toEqual([
+        'brotli copy',
+        'br',
+        'application/wasm',
+        'Accept-Encoding',
+      ]);
       expect(brotli.headers['cache-control']).toContain('immutable');
       const gzip = await get(wasm, { 'accept-encoding': 'gzip' });
       expect([gzip.body, gzip.headers['content-encoding']]).toEqual(['gzip copy', 'gzip']);
@@ -132,7 +141,10 @@ describe('the offline status', () => {
     expect(seen).toEqual(['saving', 'saved']);
 
     const refused = createOfflineStatus(true);
-    await saveOfflineCopy({ register: () => Promise.reject(new TypeError('insecure')), ready: new Promise(() => {}) } as unknown as ServiceWorkerContainer, refused);
+    await saveOfflineCopy(
+      { register: () => Promise.reject(new TypeError('insecure')), ready: new Promise(() => {}) } as unknown as ServiceWorkerContainer,
+      refused,
+    );
     expect(refused.snapshot().copy).toBe('none');
   });
 });

@@ -17,7 +17,9 @@ describe('embed addresses', () => {
 
   it('the snippet frames the embedded view, its attributes escaped', () => {
     const snippet = iframeSnippet('https://lab.example/#scenario=race', '"Quoted" <b>title</b> & more');
-    expect(snippet).toMatch(/^<iframe src="https:\/\/lab\.example\/\?embed#scenario=race" title="Lease Lab: &quot;Quoted&quot; &lt;b&gt;title&lt;\/b&gt; &amp; more"/);
+    expect(snippet).toMatch(
+      /^<iframe src="https:\/\/lab\.example\/\?embed#scenario=race" title="Lease Lab: &quot;Quoted&quot; &lt;b&gt;title&lt;\/b&gt; &amp; more"/,
+    );
     expect(snippet).toContain('></iframe>');
   });
 
@@ -41,7 +43,12 @@ describe('the storage of an embedded lab', () => {
   }
   function memory(): StorageLike & { items: Map<string, string> } {
     const items = new Map<string, string>([['kept', 'from before']]);
-    return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
+    return {
+      items,
+      getItem: (key) => items.get(key) ?? null,
+      setItem: (key, value) => void items.set(key, value),
+      removeItem: (key) => void items.delete(key),
+    };
   }
 
   it('reads, but keeps and removes nothing until the learner clicks or types in the frame', () => {

@@ -61,7 +61,9 @@ describe('a hostile link pasted into a lab in use keeps the learner where they w
     const before = place(store);
     await store.getState().openLink(`#scenario=race&schedule=${Array(100_000).fill('A').join(',')}`);
     expect(place(store)).toEqual(before);
-    expect(said(store)).toMatch(/The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./);
+    expect(said(store)).toMatch(
+      /The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./,
+    );
   });
 
   it('broken percent-encoding in the scenario (%ZZ)', async () => {
@@ -115,7 +117,9 @@ describe('a hostile link that names a real scenario opens the valid part of it, 
     const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
     await store
       .getState()
-      .start(`#scenario=race&strategy=${html('<script>alert(1)</script>')}&fencing=${html('<img src=x onerror=alert(2)>')}&schedule=A,${html('<svg onload=alert(3)>')}&step=${html('<b>1</b>')}`);
+      .start(
+        `#scenario=race&strategy=${html('<script>alert(1)</script>')}&fencing=${html('<img src=x onerror=alert(2)>')}&schedule=A,${html('<svg onload=alert(3)>')}&step=${html('<b>1</b>')}`,
+      );
     const text = said(store);
     expect(text).toContain('There is no strategy "<script>alert(1)</script>"');
     expect(text).toContain('Fencing must be on or off, not "<img src=x onerror=alert(2)>"');

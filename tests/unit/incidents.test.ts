@@ -21,7 +21,13 @@ describe('the incident scenarios', () => {
       expect(QUEUE_STRATEGY_IDS, scenario.id).toContain(incident.queue);
       expect(scenario.title, scenario.id).toContain(strategyDefinition(incident.queue).queue!.name);
       expect(incident.url, scenario.id).toMatch(/^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/(issues|pull)\/\d+$/);
-      expect(incident.url, scenario.id).toContain(incident.source.replace(/ PR #|#/, '/').split('/').slice(0, 2).join('/'));
+      expect(incident.url, scenario.id).toContain(
+        incident.source
+          .replace(/ PR #|#/, '/')
+          .split('/')
+          .slice(0, 2)
+          .join('/'),
+      );
     }
     for (const scenario of LESSON_SCENARIOS) expect(scenario.incident, scenario.id).toBeUndefined();
   });

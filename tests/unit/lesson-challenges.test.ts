@@ -82,7 +82,9 @@ describe('every challenge', () => {
     expect(judgement.steps.every((index) => index >= 0 && index < trace.steps.length)).toBe(true);
   });
 
-  it.each(CHALLENGES.map((c) => [c.id, c] as const))('%s: not won by the script, any prefix of it, one worker alone, or workers taking turns', async (_, challenge) => {
+  it.each(
+    CHALLENGES.map((c) => [c.id, c] as const),
+  )('%s: not won by the script, any prefix of it, one worker alone, or workers taking turns', async (_, challenge) => {
     const scenario = scenarioOf(challenge.id);
     const workers = scenario.workers.map((w) => w.id);
     const naive: [string, Trace][] = [];

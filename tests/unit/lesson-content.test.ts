@@ -100,7 +100,14 @@ describe('chapters', () => {
     const atomic = findChapter('atomic-claim')!;
     const clauses = atomic.steps.flatMap((s) => s.sql?.clauses ?? []);
     const text = clauses.map((c) => `${c.match} ${c.note}`).join('\n');
-    for (const needle of ['FOR UPDATE SKIP LOCKED', 'WITH candidate AS (', 'BUG #15715', 'until the claiming transaction commits or rolls back', 'lease_expires_at', 'RETURNING']) {
+    for (const needle of [
+      'FOR UPDATE SKIP LOCKED',
+      'WITH candidate AS (',
+      'BUG #15715',
+      'until the claiming transaction commits or rolls back',
+      'lease_expires_at',
+      'RETURNING',
+    ]) {
       expect(text).toContain(needle);
     }
     const resolved = resolveClauses(labSql('claim-skip-locked')!, clauses);

@@ -41,9 +41,7 @@ afterAll(async () => {
 });
 
 describe('narration marks', () => {
-  const marks = CHAPTERS.flatMap((chapter) =>
-    chapter.steps.filter((step) => step.mark).map((step) => ({ chapter, step, mark: step.mark! })),
-  );
+  const marks = CHAPTERS.flatMap((chapter) => chapter.steps.filter((step) => step.mark).map((step) => ({ chapter, step, mark: step.mark! })));
 
   it.each(marks.map((m) => [`${m.chapter.id}/${m.step.id}`, m] as const))('%s points at a step that shows what it says', async (_, { chapter, mark }) => {
     const scenario = findScenario(mark.scenarioId ?? chapter.scenarioId!)!;
@@ -62,7 +60,9 @@ describe('narration marks', () => {
 describe('predict-then-run', () => {
   const SEEDS = Array.from({ length: 12 }, (_, i) => i * 7 + 1);
 
-  it.each(PREDICT_GENERATORS.map((g) => [g.id, g] as const))('%s: the answer comes from the engine, is one of the choices, and varies with the seed', async (_, generator) => {
+  it.each(
+    PREDICT_GENERATORS.map((g) => [g.id, g] as const),
+  )('%s: the answer comes from the engine, is one of the choices, and varies with the seed', async (_, generator) => {
     const answers = new Set<string>();
     const keys = new Set<string>();
     for (const seed of SEEDS) {
@@ -71,7 +71,10 @@ describe('predict-then-run', () => {
       const trace = await cachedRun(instance.scenario, instance.settings, instance.schedule);
       const answer = instance.answerFrom(trace);
       expect(answer, `${instance.key}: the engine did something none of the choices describes`).not.toBeNull();
-      expect(instance.choices.map((c) => c.id), instance.key).toContain(answer);
+      expect(
+        instance.choices.map((c) => c.id),
+        instance.key,
+      ).toContain(answer);
       expect(instance.explain(trace).length).toBeGreaterThan(0);
       if (instance.focusTokenIndex !== null) expect(instance.focusTokenIndex).toBeLessThan(instance.schedule.length);
       answers.add(answer!);
@@ -109,7 +112,18 @@ async function randomWalk(scenario: Scenario, settings: Settings, seed: number):
     const roll = random();
     const worker = workers[Math.floor(random() * workers.length)]!;
     const runId = runs[Math.floor(random() * runs.length)]!;
-    const token = roll < 0.7 ? worker : roll < 0.8 ? `pause:${worker}` : roll < 0.9 ? `resume:${worker}` : roll < 0.95 ? `crash:${worker}` : roll < 0.975 ? `cancel:${runId}` : `kill:${runId}`;
+    const token =
+      roll < 0.7
+        ? worker
+        : roll < 0.8
+          ? `pause:${worker}`
+          : roll < 0.9
+            ? `resume:${worker}`
+            : roll < 0.95
+              ? `crash:${worker}`
+              : roll < 0.975
+                ? `cancel:${runId}`
+                : `kill:${runId}`;
     try {
       await sim.apply(token);
     } catch (error) {

@@ -63,7 +63,9 @@ describe('LessonHub', () => {
   });
 
   it.each(['challenges', 'quiz', 'exit', 'concepts'] as const)('opens on the %s tab', (tab) => {
-    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore(), initialTab: tab }));
+    const html = renderToStaticMarkup(
+      createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore(), initialTab: tab }),
+    );
     expect(html).toContain('<h2');
   });
 
@@ -85,35 +87,36 @@ describe('LessonView and ChapterView', () => {
     expect(text(html)).toContain('(done)');
   });
 
-  it.each(CHAPTERS.flatMap((chapter) => chapter.steps.map((step, index) => [`${chapter.id}/${step.id}`, chapter, index] as const)))(
-    'renders %s with its narration, navigation and lab link',
-    (_, chapter, index) => {
-      const step = chapter.steps[index]!;
-      const html = renderToStaticMarkup(
-        createElement(ChapterView, {
-          chapter,
-          stepIndex: index,
-          onStepChange: () => undefined,
-          done: false,
-          onFinish: () => undefined,
-          runTrace,
-          onOpenScenario,
-        }),
-      );
-      const plain = text(html);
-      expect(plain).toContain(step.heading);
-      expect(plain).toContain(`Step ${index + 1} of ${chapter.steps.length}`);
-      expect(plain).toContain('Back');
-      expect(plain).toMatch(index === chapter.steps.length - 1 ? /Finish/ : /Continue/);
-      if (narrationRequest(chapter, step)) expect(plain).toContain('Open in the lab');
-      for (const clause of step.sql?.clauses ?? []) expect(plain).toContain(clause.note.slice(0, 40));
-      expect((step.predict ?? []).every(() => html.includes('ll-predict'))).toBe(true);
-    },
-  );
+  it.each(
+    CHAPTERS.flatMap((chapter) => chapter.steps.map((step, index) => [`${chapter.id}/${step.id}`, chapter, index] as const)),
+  )('renders %s with its narration, navigation and lab link', (_, chapter, index) => {
+    const step = chapter.steps[index]!;
+    const html = renderToStaticMarkup(
+      createElement(ChapterView, {
+        chapter,
+        stepIndex: index,
+        onStepChange: () => undefined,
+        done: false,
+        onFinish: () => undefined,
+        runTrace,
+        onOpenScenario,
+      }),
+    );
+    const plain = text(html);
+    expect(plain).toContain(step.heading);
+    expect(plain).toContain(`Step ${index + 1} of ${chapter.steps.length}`);
+    expect(plain).toContain('Back');
+    expect(plain).toMatch(index === chapter.steps.length - 1 ? /Finish/ : /Continue/);
+    if (narrationRequest(chapter, step)) expect(plain).toContain('Open in the lab');
+    for (const clause of step.sql?.clauses ?? []) expect(plain).toContain(clause.note.slice(0, 40));
+    expect((step.predict ?? []).every(() => html.includes('ll-predict'))).toBe(true);
+  });
 });
 
 describe('PredictCard', () => {
-  it.each(PREDICT_GENERATORS.map((g) => [g.id, g] as const))('%s shows a prompt, labelled choices and a disabled Run button until a choice is made', (_, generator) => {
+  it.each(
+    PREDICT_GENERATORS.map((g) => [g.id, g] as const),
+  )('%s shows a prompt, labelled choices and a disabled Run button until a choice is made', (_, generator) => {
     const html = renderToStaticMarkup(createElement(PredictCard, { generator, runTrace, seed: 7 }));
     const instance = generator.generate(7);
     expect(text(html)).toContain(instance.prompt.slice(0, 30));
@@ -190,7 +193,11 @@ describe('ChallengesView, ExitCriteriaView, ConceptTable, progress controls', ()
 
 describe('lesson links', () => {
   it('round-trip through the URL hash', () => {
-    for (const target of [{ kind: 'chapter', id: 'race' }, { kind: 'question', id: 'q-cte' }, { kind: 'challenge', id: 'double-run' }] as const) {
+    for (const target of [
+      { kind: 'chapter', id: 'race' },
+      { kind: 'question', id: 'q-cte' },
+      { kind: 'challenge', id: 'double-run' },
+    ] as const) {
       expect(parseLessonHash(lessonHref(target))).toEqual(target);
     }
     expect(parseLessonHash('#something-else')).toBeNull();

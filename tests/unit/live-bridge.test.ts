@@ -53,7 +53,13 @@ function send(path: string, options: { method?: string; headers?: Record<string,
   const body = options.body === undefined ? undefined : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: options.method ?? 'POST', headers: { 'content-type': 'application/json', ...options.headers } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: options.method ?? 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk) => {
@@ -85,10 +91,12 @@ describe('the live bridge', () => {
     const answer = await send('/live/execute', { body: claim, headers: { 'x-lease-lab-token': token } });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toEqual({ value: { status: 'ok', rows: [], rowCount: 0 } });
-    expect(received).toEqual([{ op: 'execute', session: 'A', statement: { statement: PAGE_STATEMENTS.get('claim-skip-locked'), params: ['A', 60], clockIso: claim.clockIso } }]);
+    expect(received).toEqual([
+      { op: 'execute', session: 'A', statement: { statement: PAGE_STATEMENTS.get('claim-skip-locked'), params: ['A', 60], clockIso: claim.clockIso } },
+    ]);
   });
 
-  it('refuses a statement id that is not one of the workers\' statements, and never runs it', async () => {
+  it("refuses a statement id that is not one of the workers' statements, and never runs it", async () => {
     const token = await openSession();
     received.length = 0;
     for (const sqlId of ['live-schema-drop', 'truncate-runs', 'DROP TABLE runs', 'no-such-statement']) {
@@ -96,7 +104,10 @@ describe('the live bridge', () => {
       expect(answer.status, sqlId).toBe(400);
       expect(JSON.parse(answer.body).error).toContain("is not one of the lab's statements");
     }
-    const console = await send('/live/console', { body: { sql: 'DROP SCHEMA lease_lab CASCADE', clockIso: claim.clockIso, maxRows: 10 }, headers: { 'x-lease-lab-token': token } });
+    const console = await send('/live/console', {
+      body: { sql: 'DROP SCHEMA lease_lab CASCADE', clockIso: claim.clockIso, maxRows: 10 },
+      headers: { 'x-lease-lab-token': token },
+    });
     expect(console.status).toBe(400);
     expect(JSON.parse(console.body).error).toContain('read-only');
     expect(received).toEqual([]);
@@ -151,7 +162,7 @@ function sendRaw(text: string): Promise<string> {
   });
 }
 
-describe('the live bridge\'s launch secret', () => {
+describe("the live bridge's launch secret", () => {
   it('gives a session only to a request carrying the secret of the URL it printed', async () => {
     expect(launch()).toMatch(/^[A-Za-z0-9_-]{32}$/);
     expect((await send('/live/session', { body: {} })).status).toBe(403);
@@ -177,7 +188,7 @@ describe('hostile requests to the live bridge', () => {
   });
 });
 
-describe('the live bridge\'s health', () => {
+describe("the live bridge's health", () => {
   it('says whether the bridge is reconnecting, to any tab of its own origin, and nothing more', async () => {
     const health = await send('/live/health', { body: {} });
     expect(health.status).toBe(200);
@@ -197,7 +208,7 @@ describe('checkRequest', () => {
     return null;
   };
 
-  it('wants the statement\'s own number of scalar parameters, a worker or the operator, and an ISO clock', () => {
+  it("wants the statement's own number of scalar parameters, a worker or the operator, and an ISO clock", () => {
     expect(refusal('execute', claim)).toBeNull();
     expect(refusal('execute', { ...claim, params: ['A'] })).toContain('takes 2 parameters');
     expect(refusal('execute', { ...claim, params: ['A', { sql: 'x' }] })).toContain('parameters must be');
@@ -210,7 +221,7 @@ describe('checkRequest', () => {
 });
 
 describe('the live schema', () => {
-  it('is made from schema.sql\'s own table statements, without the sim schema', () => {
+  it("is made from schema.sql's own table statements, without the sim schema", () => {
     const statements = labTableStatements();
     expect(statements.some((statement) => /^CREATE TABLE runs \(/m.test(statement))).toBe(true);
     expect(statements.join('\n')).not.toMatch(/\bsim\./);

@@ -28,10 +28,19 @@ function live(...args: string[]): Promise<{ code: number | null; stdout: string;
 
 describe('parseLiveArgs', () => {
   it('serves on 127.0.0.1 by default and takes loopback names only', () => {
-    expect(parseLiveArgs(['postgres://me@db.example:5433/lab'])).toEqual({ kind: 'serve', url: 'postgres://me@db.example:5433/lab', host: '127.0.0.1', port: 4190, dist: 'dist' });
+    expect(parseLiveArgs(['postgres://me@db.example:5433/lab'])).toEqual({
+      kind: 'serve',
+      url: 'postgres://me@db.example:5433/lab',
+      host: '127.0.0.1',
+      port: 4190,
+      dist: 'dist',
+    });
     expect(parseLiveArgs(['--host', '::1', '--port', '0', 'postgres://me@localhost/lab'])).toMatchObject({ kind: 'serve', host: '::1', port: 0 });
     for (const host of ['0.0.0.0', '192.168.1.5', '::', 'example.com']) {
-      expect(parseLiveArgs(['--host', host, 'postgres://me@localhost/lab']), host).toMatchObject({ kind: 'refused', message: expect.stringContaining('this machine only') });
+      expect(parseLiveArgs(['--host', host, 'postgres://me@localhost/lab']), host).toMatchObject({
+        kind: 'refused',
+        message: expect.stringContaining('this machine only'),
+      });
     }
   });
 

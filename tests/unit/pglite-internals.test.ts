@@ -36,7 +36,9 @@ function ustar(entries: { name: string; data?: string }[]): Uint8Array {
 describe('PGlite internals', () => {
   it(`are checked against the installed PGlite (${PGLITE_VERSION})`, () => {
     const installed = JSON.parse(readFileSync(join(__dirname, '../../node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string };
-    const pinned = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies['@electric-sql/pglite'];
+    const pinned = (JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies[
+      '@electric-sql/pglite'
+    ];
     expect(installed.version).toBe(PGLITE_VERSION);
     expect(pinned).toBe(PGLITE_VERSION);
   });

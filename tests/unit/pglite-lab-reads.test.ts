@@ -125,7 +125,20 @@ describe('the lab’s statements on the wire', () => {
 
   it('parse values as PGlite’s query() does', async () => {
     const db = await labDatabase();
-    await db.reset(JSON.stringify([{ run_id: 7, tenant: 't', status: 'pending', lease_generation: 3, cancel_requested: false, created_at: '2030-01-01T14:00:00Z', progress: 0, cost_cents: 0 }]));
+    await db.reset(
+      JSON.stringify([
+        {
+          run_id: 7,
+          tenant: 't',
+          status: 'pending',
+          lease_generation: 3,
+          cancel_requested: false,
+          created_at: '2030-01-01T14:00:00Z',
+          progress: 0,
+          cost_cents: 0,
+        },
+      ]),
+    );
     const wire = new PGliteWire(db.pg);
     const [viaWire] = await wire.run([{ sqlId: 'runs-snapshot' }]);
     const viaQuery = await db.pg.query(sqlText('runs-snapshot'));

@@ -32,7 +32,8 @@ describe('the production queue strategies', () => {
       const claim = strategyDefinition(id).claim;
       if (claim.shape !== 'one-statement') throw new Error(`${id}: a queue claims in one statement`);
       expect(readFileSync(join(root, claim.claim.file!), 'utf8'), `${id}'s claim cites ${cited}`).toContain(cited);
-      for (const sentence of [facts.ownershipEnds, facts.heartbeat, facts.completionGuard, facts.fencingSwitch, facts.inTheLab]) expect(sentence.length, id).toBeGreaterThan(20);
+      for (const sentence of [facts.ownershipEnds, facts.heartbeat, facts.completionGuard, facts.fencingSwitch, facts.inTheLab])
+        expect(sentence.length, id).toBeGreaterThan(20);
     }
   });
 

@@ -22,13 +22,16 @@ describe('parseRecordText', () => {
   });
 });
 
-describe('the bridge\'s statements', () => {
+describe("the bridge's statements", () => {
   it('lists every .sql file of src/sql/bridge under its name', () => {
-    const onDisk = readdirSync(join(__dirname, '../../src/sql/bridge')).filter((f) => f.endsWith('.sql')).map((f) => f.replace(/\.sql$/, '')).sort();
+    const onDisk = readdirSync(join(__dirname, '../../src/sql/bridge'))
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.replace(/\.sql$/, ''))
+      .sort();
     expect([...BRIDGE_SQL_IDS].sort()).toEqual(onDisk);
   });
 
-  it('puts the learner\'s query on lines of its own inside the measured cursor, and says where it starts', () => {
+  it("puts the learner's query on lines of its own inside the measured cursor, and says where it starts", () => {
     const { text, prefixLength } = sizedDeclare('SELECT 1 -- a comment');
     expect(text.slice(prefixLength)).toMatch(/^SELECT 1 -- a comment\n\s*\) AS lease_lab_query/);
     expect(text).not.toMatch(/^LEARNER_QUERY$/m);

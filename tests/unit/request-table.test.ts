@@ -23,7 +23,7 @@ describe('the request table', () => {
     expect(Object.keys(REQUESTS).sort()).toEqual(['apply', 'backpressure', 'console', 'load', 'run-trace']);
   });
 
-  it('answers the backpressure lab in-process with the numbers of the lab\'s own host', async () => {
+  it("answers the backpressure lab in-process with the numbers of the lab's own host", async () => {
     const config = { ...findPreset('overload')!.config, streamRuns: 20 };
     const request = { type: 'backpressure' as const, config, policy: 'fair' as const, from: 0, seconds: 15 };
     const local = await engine().request(request);
@@ -32,7 +32,7 @@ describe('the request table', () => {
     expect(local).toEqual(direct);
   });
 
-  it('takes the database back from the lesson before the learner\'s next step: the same step as with no loan', async () => {
+  it("takes the database back from the lesson before the learner's next step: the same step as with no loan", async () => {
     const lent = engine();
     await lent.request({ type: 'load', scenarioId: 'race', settings, schedule: ['A', 'B', 'A'], onInapplicable: 'stop' });
     const trace = await lent.request({ type: 'run-trace', scenario: findScenario('race')!, settings, schedule: ['B', 'B', 'B'] });

@@ -34,7 +34,10 @@ describe("today's saved data", () => {
     expect(storage.data['lease-lab:place:v1']).toBe(today);
 
     const firstRelease = memory({ 'lease-lab:place:v1': '{"scenario":"race","strategy":"naive","fencing":false,"schedule":["A"],"step":null}' });
-    expect(loadPlace(firstRelease)).toEqual({ view: { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: null }, problems: [] });
+    expect(loadPlace(firstRelease)).toEqual({
+      view: { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: null },
+      problems: [],
+    });
   });
 
   it('a place from a newer lab, or damaged, is set aside with a notice and the lab starts afresh', () => {
@@ -76,7 +79,10 @@ describe("today's saved data", () => {
     store.revealHints('double-run', 1);
     expect(storage.data['lease-lab.lesson-progress']).toBe(today);
     store.revealHints('double-run', 2);
-    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({ ...JSON.parse(today), challenges: { 'double-run': { won: false, wonAt: null, hints: 2 } } });
+    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
+      ...JSON.parse(today),
+      challenges: { 'double-run': { won: false, wonAt: null, hints: 2 } },
+    });
   });
 
   it('the console history (lease-lab:console-history:v1, a bare array, newest first)', () => {
@@ -113,7 +119,12 @@ describe('the persistence mechanism', () => {
   });
 
   it('hands back a newer version untouched, and text that does not read as unreadable', () => {
-    expect(parseSaved('{"v":9,"name":"future"}', format)).toEqual({ kind: 'newer', version: 9, value: { v: 9, name: 'future' }, text: '{"v":9,"name":"future"}' });
+    expect(parseSaved('{"v":9,"name":"future"}', format)).toEqual({
+      kind: 'newer',
+      version: 9,
+      value: { v: 9, name: 'future' },
+      text: '{"v":9,"name":"future"}',
+    });
     expect(parseSaved('{oops', format)).toEqual({ kind: 'unreadable', text: '{oops' });
     expect(parseSaved('[1]', format)).toEqual({ kind: 'unreadable', text: '[1]' });
     expect(parseSaved('{"v":3,"name":5}', format)).toEqual({ kind: 'unreadable', text: '{"v":3,"name":5}' });

@@ -52,7 +52,8 @@ describe("under a production queue's claim, the summary names the queue and tell
   it.each(cases)('%s under %s', (id, strategy) => {
     const summary = scenarioSummary(SCENARIOS.find((s) => s.id === id)!, strategy);
     expect(summary).toContain(strategyDefinition(strategy).queue!.name);
-    for (const word of VOCABULARY.filter((w) => w.what !== 'a claim that locks its row')) expect(word.names.test(summary), `"${summary}" names ${word.what}`).toBe(false);
+    for (const word of VOCABULARY.filter((w) => w.what !== 'a claim that locks its row'))
+      expect(word.names.test(summary), `"${summary}" names ${word.what}`).toBe(false);
   });
 });
 
@@ -77,7 +78,11 @@ describe('each scenario names only behaviour of the claim it is shown under', ()
 
 /** What a summary says happens, and how to see it in the trace. */
 const EVENTS: { says: RegExp; what: string; holds: (trace: Trace) => boolean; fencing?: boolean }[] = [
-  { says: /both claim it|both pay|all claim the same run|double claim/, what: 'a run executed twice', holds: (t) => t.anomalies.some((a) => a.kind === 'duplicate-execution') },
+  {
+    says: /both claim it|both pay|all claim the same run|double claim/,
+    what: 'a run executed twice',
+    holds: (t) => t.anomalies.some((a) => a.kind === 'duplicate-execution'),
+  },
   {
     says: /no run gets two owners|exactly one owner|No run is claimed twice/,
     what: 'no run with two owners',
@@ -87,23 +92,68 @@ const EVENTS: { says: RegExp; what: string; holds: (trace: Trace) => boolean; fe
   {
     says: /reclaims it for B|B reclaims the run/,
     what: 'B taking over a run A had claimed',
-    holds: (t) => t.steps.some((s) => s.actor === 'B' && s.action === 'claim' && s.verdict === 'ok' && t.steps.some((e) => e.index < s.index && e.actor === 'A' && e.runId === s.runId && e.verdict === 'ok' && e.action === 'claim')),
+    holds: (t) =>
+      t.steps.some(
+        (s) =>
+          s.actor === 'B' &&
+          s.action === 'claim' &&
+          s.verdict === 'ok' &&
+          t.steps.some((e) => e.index < s.index && e.actor === 'A' && e.runId === s.runId && e.verdict === 'ok' && e.action === 'claim'),
+      ),
   },
   { says: /the cancel is lost/, what: 'a lost cancel', holds: (t) => t.anomalies.some((a) => a.kind === 'lost-cancel') },
-  { says: /fencing rejects it/, what: 'a stale write rejected', fencing: true, holds: (t) => t.steps.some((s) => s.staleWrite !== null && s.verdict === 'rejected') },
-  { says: /without fencing both believe/, what: 'a stale write committed', fencing: false, holds: (t) => t.steps.some((s) => s.staleWrite !== null && s.verdict === 'ok') },
+  {
+    says: /fencing rejects it/,
+    what: 'a stale write rejected',
+    fencing: true,
+    holds: (t) => t.steps.some((s) => s.staleWrite !== null && s.verdict === 'rejected'),
+  },
+  {
+    says: /without fencing both believe/,
+    what: 'a stale write committed',
+    fencing: false,
+    holds: (t) => t.steps.some((s) => s.staleWrite !== null && s.verdict === 'ok'),
+  },
   { says: /nothing for fencing to reject/, what: 'no stale write', holds: (t) => t.steps.every((s) => s.staleWrite === null) },
   { says: /B finds no work|finds none/, what: 'B finding nothing', holds: (t) => t.steps.some((s) => s.actor === 'B' && s.verdict === 'empty') },
-  { says: /takes run 124/, what: 'B claiming run 124', holds: (t) => t.steps.some((s) => s.actor === 'B' && s.verdict === 'ok' && s.runId === 124 && /claim/.test(s.action)) },
+  {
+    says: /takes run 124/,
+    what: 'B claiming run 124',
+    holds: (t) => t.steps.some((s) => s.actor === 'B' && s.verdict === 'ok' && s.runId === 124 && /claim/.test(s.action)),
+  },
   { says: /(?<!nobody )\bwaits\b/, what: 'a claim waiting for a lock', holds: (t) => t.steps.some((s) => s.verdict === 'blocked') },
   { says: /nobody waits|nothing to wait for/, what: 'no lock wait', holds: (t) => t.steps.every((s) => s.verdict !== 'blocked') },
   { says: /fails at once/, what: 'a claim failing with 55P03', holds: (t) => t.steps.some((s) => s.outcome?.status === 'error' && s.outcome.code === '55P03') },
-  { says: /match(es)? 0 rows/, what: 'a compare-and-set matching 0 rows', holds: (t) => t.steps.some((s) => s.action === 'cas-claim' && s.verdict === 'empty') },
-  { says: /finishes the run/, what: 'A completing the run', holds: (t) => t.steps.some((s) => s.actor === 'A' && s.action === 'complete' && s.verdict === 'ok') },
-  { says: /A sees the flag/, what: 'A acknowledging the cancel', holds: (t) => t.steps.some((s) => s.actor === 'A' && s.action === 'cancel-ack' && s.verdict === 'ok') },
-  { says: /renews its lease on time but never finishes/, what: 'A heartbeating without progress', holds: (t) => t.anomalies.some((a) => a.kind === 'stuck-while-heartbeating') },
-  { says: /no one rescues the run/i, what: "run 123 still A's at the end", holds: (t) => t.finalRuns.some((r) => r.run_id === 123 && r.status === 'running' && r.lease_owner === 'A') },
-  { says: /the run is still A's/, what: "B finding A's run still owned", holds: (t) => t.finalRuns.some((r) => r.lease_owner === 'A') && !t.steps.some((s) => s.actor === 'B' && s.action === 'claim' && s.verdict === 'ok') },
+  {
+    says: /match(es)? 0 rows/,
+    what: 'a compare-and-set matching 0 rows',
+    holds: (t) => t.steps.some((s) => s.action === 'cas-claim' && s.verdict === 'empty'),
+  },
+  {
+    says: /finishes the run/,
+    what: 'A completing the run',
+    holds: (t) => t.steps.some((s) => s.actor === 'A' && s.action === 'complete' && s.verdict === 'ok'),
+  },
+  {
+    says: /A sees the flag/,
+    what: 'A acknowledging the cancel',
+    holds: (t) => t.steps.some((s) => s.actor === 'A' && s.action === 'cancel-ack' && s.verdict === 'ok'),
+  },
+  {
+    says: /renews its lease on time but never finishes/,
+    what: 'A heartbeating without progress',
+    holds: (t) => t.anomalies.some((a) => a.kind === 'stuck-while-heartbeating'),
+  },
+  {
+    says: /no one rescues the run/i,
+    what: "run 123 still A's at the end",
+    holds: (t) => t.finalRuns.some((r) => r.run_id === 123 && r.status === 'running' && r.lease_owner === 'A'),
+  },
+  {
+    says: /the run is still A's/,
+    what: "B finding A's run still owned",
+    holds: (t) => t.finalRuns.some((r) => r.lease_owner === 'A') && !t.steps.some((s) => s.actor === 'B' && s.action === 'claim' && s.verdict === 'ok'),
+  },
 ];
 
 let db: PGliteLab;
@@ -133,7 +183,9 @@ describe("what each summary says happens happens, in the scenario's script, fenc
 
   it('every summary is checked for something it says', () => {
     const unchecked = LESSON_SCENARIOS.flatMap((scenario) =>
-      STRATEGIES.filter((strategy) => !EVENTS.some((event) => event.says.test(scenarioSummary(scenario, strategy)))).map((strategy) => `${scenario.id}/${strategy}`),
+      STRATEGIES.filter((strategy) => !EVENTS.some((event) => event.says.test(scenarioSummary(scenario, strategy)))).map(
+        (strategy) => `${scenario.id}/${strategy}`,
+      ),
     );
     expect(unchecked).toEqual([]);
   });

@@ -12,15 +12,22 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'race',
     title: 'Two workers, one pending run',
-    summary: 'A and B poll for work at the same moment. With SELECT then UPDATE both read run 123 as pending,\nboth claim it, and both pay for its model calls.',
+    summary:
+      'A and B poll for work at the same moment. With SELECT then UPDATE both read run 123 as pending,\nboth claim it, and both pay for its model calls.',
     summaries: {
       cas: 'A and B poll for work at the same moment and both read run 123 as pending. Compare-and-set lets only\nthe first UPDATE through: the other matches 0 rows, looks again and takes run 124.',
-      'skip-locked': 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s claim skips the locked row and takes run 124. No run is claimed twice.',
-      'for-update': 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s plain FOR UPDATE waits for A to commit, then takes run 124. No run is claimed twice.',
-      nowait: 'A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B\'s NOWAIT claim fails at once (55P03), tries again and takes run 124. No run is claimed twice.',
+      'skip-locked':
+        "A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B's claim skips the locked row and takes run 124. No run is claimed twice.",
+      'for-update':
+        "A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B's plain FOR UPDATE waits for A to commit, then takes run 124. No run is claimed twice.",
+      nowait:
+        "A and B poll for work at the same moment. The atomic claim chooses and takes a run in one statement:\nA locks run 123, B's NOWAIT claim fails at once (55P03), tries again and takes run 124. No run is claimed twice.",
     },
     workers: [{ id: 'A' }, { id: 'B' }],
-    runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }, { runId: 124, createdAtSeconds: -60, leaseGeneration: 3 }],
+    runs: [
+      { runId: 123, createdAtSeconds: -120, leaseGeneration: 17 },
+      { runId: 124, createdAtSeconds: -60, leaseGeneration: 3 },
+    ],
     defaultStrategy: 'naive',
     defaultFencing: false,
     leaseSeconds: 60,
@@ -35,12 +42,16 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'three-workers',
     title: 'Three workers, three runs',
-    summary: 'Each claim locks the oldest free run inside its transaction. SKIP LOCKED lets the next worker\npass over a run someone is claiming, so every run gets exactly one owner.',
+    summary:
+      'Each claim locks the oldest free run inside its transaction. SKIP LOCKED lets the next worker\npass over a run someone is claiming, so every run gets exactly one owner.',
     summaries: {
-      naive: 'Each worker reads the oldest pending run, then claims it with an UPDATE that checks nothing. Workers\nthat read before anyone writes all claim the same run: nothing stops a double claim.',
+      naive:
+        'Each worker reads the oldest pending run, then claims it with an UPDATE that checks nothing. Workers\nthat read before anyone writes all claim the same run: nothing stops a double claim.',
       cas: 'Each worker reads the oldest pending run, then claims it only if it is still pending. Of the workers\nthat read the same run one wins; the others match 0 rows and look again.',
-      'for-update': 'Each claim locks the oldest free run inside its transaction. With plain FOR UPDATE a worker that\nreaches a locked run waits until its claimer commits; no run gets two owners.',
-      nowait: 'Each claim locks the oldest free run inside its transaction. With NOWAIT a worker that reaches a\nlocked run fails at once (55P03) and tries again; no run gets two owners.',
+      'for-update':
+        'Each claim locks the oldest free run inside its transaction. With plain FOR UPDATE a worker that\nreaches a locked run waits until its claimer commits; no run gets two owners.',
+      nowait:
+        'Each claim locks the oldest free run inside its transaction. With NOWAIT a worker that reaches a\nlocked run fails at once (55P03) and tries again; no run gets two owners.',
     },
     workers: [{ id: 'A' }, { id: 'B' }, { id: 'C' }],
     runs: [
@@ -62,15 +73,22 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'lock-wait',
     title: 'A holds its claim open: does B wait, fail or skip?',
-    summary: 'A has locked run 123 and not committed yet when B claims. With plain FOR UPDATE B waits for A\'s\nlock; once A commits, B\'s claim finds run 123 taken and takes run 124.',
+    summary:
+      "A has locked run 123 and not committed yet when B claims. With plain FOR UPDATE B waits for A's\nlock; once A commits, B's claim finds run 123 taken and takes run 124.",
     summaries: {
-      'skip-locked': 'A has locked run 123 and not committed yet when B claims. With SKIP LOCKED B passes over the\nlocked row at once and takes run 124: nobody waits.',
-      nowait: 'A has locked run 123 and not committed yet when B claims. With NOWAIT B\'s claim fails at once\n(55P03); B tries again once A has committed and takes run 124.',
-      naive: 'The naive claim holds no lock between its SELECT and its UPDATE, so there is nothing to wait for:\nA and B both read run 123, both claim it and both pay for it.',
-      cas: 'Compare-and-set holds no lock between its SELECT and its UPDATE, so nobody waits: both read run 123,\nA\'s UPDATE wins, B\'s matches 0 rows, and B looks again and takes run 124.',
+      'skip-locked':
+        'A has locked run 123 and not committed yet when B claims. With SKIP LOCKED B passes over the\nlocked row at once and takes run 124: nobody waits.',
+      nowait:
+        "A has locked run 123 and not committed yet when B claims. With NOWAIT B's claim fails at once\n(55P03); B tries again once A has committed and takes run 124.",
+      naive:
+        'The naive claim holds no lock between its SELECT and its UPDATE, so there is nothing to wait for:\nA and B both read run 123, both claim it and both pay for it.',
+      cas: "Compare-and-set holds no lock between its SELECT and its UPDATE, so nobody waits: both read run 123,\nA's UPDATE wins, B's matches 0 rows, and B looks again and takes run 124.",
     },
     workers: [{ id: 'A' }, { id: 'B' }],
-    runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }, { runId: 124, createdAtSeconds: -60 }],
+    runs: [
+      { runId: 123, createdAtSeconds: -120, leaseGeneration: 17 },
+      { runId: 124, createdAtSeconds: -60 },
+    ],
     defaultStrategy: 'for-update',
     defaultFencing: true,
     leaseSeconds: 60,
@@ -85,9 +103,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'crash-orphan',
     title: 'A crashes: its run is an orphan until the lease expires',
-    summary: 'A claims run 123 and dies mid-work. Nobody can take the run while the lease is valid;\nonce it expires the atomic claim reclaims it for B with the next generation.',
+    summary:
+      'A claims run 123 and dies mid-work. Nobody can take the run while the lease is valid;\nonce it expires the atomic claim reclaims it for B with the next generation.',
     summaries: {
-      naive: "A claims run 123 and dies mid-work. The claim's SELECT reads only pending runs, so no one ever\nreclaims it: the run stays running under a dead owner, stranded.",
+      naive:
+        "A claims run 123 and dies mid-work. The claim's SELECT reads only pending runs, so no one ever\nreclaims it: the run stays running under a dead owner, stranded.",
       cas: "A claims run 123 and dies mid-work. The claim's SELECT reads only pending runs, so no one ever\nreclaims it: the run stays running under a dead owner, stranded.",
     },
     workers: [{ id: 'A' }, { id: 'B' }],
@@ -106,9 +126,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'heartbeat',
     title: 'Heartbeats keep a long run owned',
-    summary: "A needs longer than one 60 s lease. Every 30 s it renews the lease, so when B looks for work\nat 1:30 the run is still A's, though the first lease ran out long ago.",
+    summary:
+      "A needs longer than one 60 s lease. Every 30 s it renews the lease, so when B looks for work\nat 1:30 the run is still A's, though the first lease ran out long ago.",
     summaries: {
-      naive: 'A needs longer than one 60 s lease and renews it every 30 s. B looks for work at 1:30 and finds none:\nthis claim reads only pending runs, so B would pass over run 123 even had the lease run out.',
+      naive:
+        'A needs longer than one 60 s lease and renews it every 30 s. B looks for work at 1:30 and finds none:\nthis claim reads only pending runs, so B would pass over run 123 even had the lease run out.',
       cas: 'A needs longer than one 60 s lease and renews it every 30 s. B looks for work at 1:30 and finds none:\nthis claim reads only pending runs, so B would pass over run 123 even had the lease run out.',
     },
     workers: [{ id: 'A' }, { id: 'B' }],
@@ -127,9 +149,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'stuck-heartbeat',
     title: 'Alive but stuck: heartbeats without progress',
-    summary: 'A renews its lease on time but never finishes a model call. The lease never expires, so no one\nrescues the run: a heartbeat says the worker is alive, not that it is getting anywhere.',
+    summary:
+      'A renews its lease on time but never finishes a model call. The lease never expires, so no one\nrescues the run: a heartbeat says the worker is alive, not that it is getting anywhere.',
     summaries: {
-      naive: 'A renews its lease on time but never finishes a model call. No one rescues the run, and not because of\nthe lease: this claim reads only pending runs. A heartbeat says the worker is alive, not that it is getting anywhere.',
+      naive:
+        'A renews its lease on time but never finishes a model call. No one rescues the run, and not because of\nthe lease: this claim reads only pending runs. A heartbeat says the worker is alive, not that it is getting anywhere.',
       cas: 'A renews its lease on time but never finishes a model call. No one rescues the run, and not because of\nthe lease: this claim reads only pending runs. A heartbeat says the worker is alive, not that it is getting anywhere.',
     },
     workers: [{ id: 'A', stuck: true }, { id: 'B' }],
@@ -148,9 +172,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'paused-worker',
     title: 'A pauses past its lease, then writes',
-    summary: 'A owns run 123 with generation 18 and freezes for 90 s. B reclaims the run as generation 19.\nA wakes and writes its result: fencing rejects it; without fencing both believe they own the run.',
+    summary:
+      'A owns run 123 with generation 18 and freezes for 90 s. B reclaims the run as generation 19.\nA wakes and writes its result: fencing rejects it; without fencing both believe they own the run.',
     summaries: {
-      naive: 'A owns run 123 with generation 18 and freezes for 90 s. Its lease runs out, but this claim reads only\npending runs: B finds no work, and A wakes and finishes the run. No takeover, so nothing for fencing to reject.',
+      naive:
+        'A owns run 123 with generation 18 and freezes for 90 s. Its lease runs out, but this claim reads only\npending runs: B finds no work, and A wakes and finishes the run. No takeover, so nothing for fencing to reject.',
       cas: 'A owns run 123 with generation 18 and freezes for 90 s. Its lease runs out, but this claim reads only\npending runs: B finds no work, and A wakes and finishes the run. No takeover, so nothing for fencing to reject.',
     },
     workers: [{ id: 'A' }, { id: 'B' }],
@@ -169,9 +195,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'cancel-durable',
     title: 'Durable cancellation: the request lives in the row',
-    summary: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next\nsafe point and stops; had A died first, whoever reclaimed the run would see it too.',
+    summary:
+      'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next\nsafe point and stops; had A died first, whoever reclaimed the run would see it too.',
     summaries: {
-      naive: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next safe point\nand stops. Had A died first, this claim would never take the run again: the request would sit in a stranded row.',
+      naive:
+        'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next safe point\nand stops. Had A died first, this claim would never take the run again: the request would sit in a stranded row.',
       cas: 'An operator sets cancel_requested on run 123 while A works on it. A sees the flag at its next safe point\nand stops. Had A died first, this claim would never take the run again: the request would sit in a stranded row.',
     },
     workers: [{ id: 'A' }, { id: 'B' }],
@@ -190,9 +218,11 @@ const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'cancel-kill',
     title: 'Cancelling by killing the process',
-    summary: 'The operator kills A to stop run 123, but nothing records that the run should stop.\nThe lease expires, B reclaims the run and carries on: the cancel is lost.',
+    summary:
+      'The operator kills A to stop run 123, but nothing records that the run should stop.\nThe lease expires, B reclaims the run and carries on: the cancel is lost.',
     summaries: {
-      naive: 'The operator kills A to stop run 123, but nothing records that the run should stop. The lease expires,\nyet this claim reads only pending runs: the run stays running under a dead worker, stranded.',
+      naive:
+        'The operator kills A to stop run 123, but nothing records that the run should stop. The lease expires,\nyet this claim reads only pending runs: the run stays running under a dead worker, stranded.',
       cas: 'The operator kills A to stop run 123, but nothing records that the run should stop. The lease expires,\nyet this claim reads only pending runs: the run stays running under a dead worker, stranded.',
     },
     workers: [{ id: 'A' }, { id: 'B' }],
@@ -250,10 +280,19 @@ describe('defineScenario', () => {
   });
 
   it('refuses workers that are not single capital letters, and duplicate workers or runs', () => {
-    expect(() => defineScenario({ ...base, script: [], workers: [{ id: 'worker-1' }] })).toThrow('scenario "bad": worker "worker-1" is not named by one capital letter (A, B, C…)');
+    expect(() => defineScenario({ ...base, script: [], workers: [{ id: 'worker-1' }] })).toThrow(
+      'scenario "bad": worker "worker-1" is not named by one capital letter (A, B, C…)',
+    );
     expect(() => defineScenario({ ...base, script: [], workers: [{ id: 'A' }, { id: 'A' }] })).toThrow('scenario "bad": two workers are named A');
     expect(() =>
-      defineScenario({ ...base, script: [], runs: [{ runId: 1, createdAtSeconds: 0 }, { runId: 1, createdAtSeconds: 1 }] }),
+      defineScenario({
+        ...base,
+        script: [],
+        runs: [
+          { runId: 1, createdAtSeconds: 0 },
+          { runId: 1, createdAtSeconds: 1 },
+        ],
+      }),
     ).toThrow('scenario "bad": two runs have id 1');
   });
 });

@@ -48,20 +48,50 @@ describe('what a worker does next', () => {
   });
 
   it('puts the generation in every write only when fencing is on', () => {
-    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'complete-fenced' }, params: [123, 18, 'answer from A'] });
-    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ statement: { id: 'complete-unfenced' }, params: [123, 'answer from A'] });
-    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'heartbeat-fenced' }, params: [123, 'A', 18, 60] });
-    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({ statement: { id: 'heartbeat-unfenced' }, params: [123, 'A', 60] });
-    expect(planAction('work', owner(), race, { strategy: 'naive', fencing: true })).toMatchObject({ statement: { id: 'work-fenced' }, params: [123, 18, race.costPerCallCents] });
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({
+      statement: { id: 'complete-fenced' },
+      params: [123, 18, 'answer from A'],
+    });
+    expect(planAction('complete', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({
+      statement: { id: 'complete-unfenced' },
+      params: [123, 'answer from A'],
+    });
+    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({
+      statement: { id: 'heartbeat-fenced' },
+      params: [123, 'A', 18, 60],
+    });
+    expect(planAction('heartbeat', owner(), race, { strategy: 'skip-locked', fencing: false })).toMatchObject({
+      statement: { id: 'heartbeat-unfenced' },
+      params: [123, 'A', 60],
+    });
+    expect(planAction('work', owner(), race, { strategy: 'naive', fencing: true })).toMatchObject({
+      statement: { id: 'work-fenced' },
+      params: [123, 18, race.costPerCallCents],
+    });
   });
 
   it("plans each strategy's claim from its definition", () => {
     const ready = { ...owner(), phase: 'ready' as const, runId: null, generation: null };
-    expect(planAction('claim', ready, race, { strategy: 'for-update', fencing: true })).toMatchObject({ statement: { id: 'claim-for-update' }, params: ['A', 60], mode: 'claim-transaction' });
-    expect(planAction('select', ready, race, { strategy: 'cas', fencing: true })).toMatchObject({ statement: { id: 'naive-select' }, params: [], mode: 'autocommit' });
+    expect(planAction('claim', ready, race, { strategy: 'for-update', fencing: true })).toMatchObject({
+      statement: { id: 'claim-for-update' },
+      params: ['A', 60],
+      mode: 'claim-transaction',
+    });
+    expect(planAction('select', ready, race, { strategy: 'cas', fencing: true })).toMatchObject({
+      statement: { id: 'naive-select' },
+      params: [],
+      mode: 'autocommit',
+    });
     const selected = { ...ready, phase: 'selected' as const, runId: 123 };
-    expect(planAction('cas-claim', selected, race, { strategy: 'cas', fencing: true })).toMatchObject({ statement: { id: 'cas-claim' }, params: [123, 'A', 60] });
-    expect(planAction('commit', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({ statement: { id: 'transaction-commit' }, params: [], mode: 'commit' });
+    expect(planAction('cas-claim', selected, race, { strategy: 'cas', fencing: true })).toMatchObject({
+      statement: { id: 'cas-claim' },
+      params: [123, 'A', 60],
+    });
+    expect(planAction('commit', owner(), race, { strategy: 'skip-locked', fencing: true })).toMatchObject({
+      statement: { id: 'transaction-commit' },
+      params: [],
+      mode: 'commit',
+    });
     expect(() => planAction('claim', ready, race, { strategy: 'naive', fencing: true })).toThrow(/atomic/);
   });
 
@@ -77,7 +107,12 @@ describe('reading the database answer', () => {
   const context = { scenario: race, clockSeconds: 100, paid: true, fencing: true };
 
   it('a stale write that matched 0 rows is rejected and names both generations', () => {
-    const result = interpretOutcome(owner(), 'complete', { status: 'ok', rows: [], rowCount: 0 }, { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) });
+    const result = interpretOutcome(
+      owner(),
+      'complete',
+      { status: 'ok', rows: [], rowCount: 0 },
+      { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) },
+    );
     expect(result.verdict).toBe('rejected');
     expect(result.worker.phase).toBe('lost-lease');
     expect(result.staleWrite).toEqual({ heldGeneration: 18, runGeneration: 19, runOwner: 'B' });
@@ -85,7 +120,12 @@ describe('reading the database answer', () => {
   });
 
   it('a stale write that committed is flagged as split ownership', () => {
-    const result = interpretOutcome(owner(), 'complete', { status: 'ok', rows: [{ status: 'done', result: 'x' }], rowCount: 1 }, { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) });
+    const result = interpretOutcome(
+      owner(),
+      'complete',
+      { status: 'ok', rows: [{ status: 'done', result: 'x' }], rowCount: 1 },
+      { ...context, runBefore: row({ lease_generation: 19, lease_owner: 'B' }) },
+    );
     expect(result.verdict).toBe('ok');
     expect(result.worker.phase).toBe('done');
     expect(result.note).toMatch(/split ownership/);
@@ -95,7 +135,12 @@ describe('reading the database answer', () => {
     const rejected = interpretOutcome(owner(), 'work', { status: 'ok', rows: [], rowCount: 0 }, { ...context, runBefore: row({ lease_generation: 19 }) });
     expect(rejected.worker.callsPaid).toBe(1);
     expect(rejected.worker.costPaidCents).toBe(race.costPerCallCents);
-    const resumed = interpretOutcome(owner(), 'work', { status: 'ok', rows: [{ progress: 1, cancel_requested: false }], rowCount: 1 }, { ...context, runBefore: row(), paid: false });
+    const resumed = interpretOutcome(
+      owner(),
+      'work',
+      { status: 'ok', rows: [{ progress: 1, cancel_requested: false }], rowCount: 1 },
+      { ...context, runBefore: row(), paid: false },
+    );
     expect(resumed.worker.callsPaid).toBe(0);
   });
 

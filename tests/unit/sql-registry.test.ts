@@ -5,7 +5,10 @@ import { SQL_IDS } from '../../src/sql/registry';
 
 describe('the SQL registry', () => {
   it('registers every .sql file under its file name', () => {
-    const onDisk = readdirSync(join(__dirname, '../../src/sql')).filter((f) => f.endsWith('.sql')).map((f) => f.replace(/\.sql$/, '')).sort();
+    const onDisk = readdirSync(join(__dirname, '../../src/sql'))
+      .filter((f) => f.endsWith('.sql'))
+      .map((f) => f.replace(/\.sql$/, ''))
+      .sort();
     expect([...SQL_IDS].sort()).toEqual(onDisk);
   });
 });

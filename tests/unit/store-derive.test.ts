@@ -22,7 +22,7 @@ const run = (over: Partial<RunRow>): RunRow => ({
 
 describe('read-outs for the panels', () => {
   it('lists parameters as $n = value, quoting text like SQL', () => {
-    expect(formatParams(['A', 60, null, true, "it's"])).toEqual(['$1 = \'A\'', '$2 = 60', '$3 = NULL', '$4 = true', "$5 = 'it''s'"]);
+    expect(formatParams(['A', 60, null, true, "it's"])).toEqual(["$1 = 'A'", '$2 = 60', '$3 = NULL', '$4 = true', "$5 = 'it''s'"]);
   });
 
   it('shows timestamps on the lab clock', () => {

@@ -4,7 +4,12 @@ import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalin
 import { loadPlace, PLACE_KEY, savePlace } from '../../src/store/persist';
 import type { View } from '../../src/store/view';
 
-const view: View = { scenarioId: 'paused-worker', settings: { strategy: 'skip-locked', fencing: false }, schedule: ['A', 'A', '+10', 'pause:B', 'cancel:123'], position: 4 };
+const view: View = {
+  scenarioId: 'paused-worker',
+  settings: { strategy: 'skip-locked', fencing: false },
+  schedule: ['A', 'A', '+10', 'pause:B', 'cancel:123'],
+  position: 4,
+};
 
 describe('links', () => {
   it('round-trips a view and stays readable', () => {
@@ -73,7 +78,11 @@ describe('links', () => {
   });
 
   it('keeps at most the longest schedule the lab replays', () => {
-    const decoded = decodeView(`#scenario=race&schedule=${Array(MAX_SCHEDULE_LENGTH + 5).fill('A').join(',')}`);
+    const decoded = decodeView(
+      `#scenario=race&schedule=${Array(MAX_SCHEDULE_LENGTH + 5)
+        .fill('A')
+        .join(',')}`,
+    );
     expect(decoded?.view.schedule).toHaveLength(MAX_SCHEDULE_LENGTH);
     expect(decoded?.problems[0]).toMatch(/at most 2000/);
   });
@@ -123,7 +132,15 @@ describe('saved place', () => {
   });
 
   it('copes with storage that throws', () => {
-    const throwing = { getItem: () => { throw new Error('blocked'); }, setItem: () => { throw new Error('blocked'); }, removeItem: () => {} };
+    const throwing = {
+      getItem: () => {
+        throw new Error('blocked');
+      },
+      setItem: () => {
+        throw new Error('blocked');
+      },
+      removeItem: () => {},
+    };
     expect(loadPlace(throwing)).toBeNull();
     expect(() => savePlace(throwing, view)).not.toThrow();
   });

@@ -90,7 +90,7 @@ describe('WorkerEngine watchdog', () => {
     expect(events.at(-1)).toEqual({ kind: 'starting', restart: true });
   });
 
-  it('on a machine so busy that the page\'s timers come late, counts only the time the page got: a slow statement is answered, not stopped', async () => {
+  it("on a machine so busy that the page's timers come late, counts only the time the page got: a slow statement is answered, not stopped", async () => {
     const { e, worker } = engine();
     worker().send({ kind: 'ready', bootMs: 900, database: PGLITE });
     const first = worker();
@@ -102,7 +102,11 @@ describe('WorkerEngine watchdog', () => {
     }
     expect(first.terminated).toBe(false);
     const id = first.received[0]!.id;
-    first.send({ kind: 'result', id, result: { kind: 'rows', columns: ['answer'], rows: [[42]], rowCount: 1, ms: 1, at: { tokens: 0, clockSeconds: 0 } } as never });
+    first.send({
+      kind: 'result',
+      id,
+      result: { kind: 'rows', columns: ['answer'], rows: [[42]], rowCount: 1, ms: 1, at: { tokens: 0, clockSeconds: 0 } } as never,
+    });
     await expect(answer).resolves.toMatchObject({ rows: [[42]] });
     // Still stopped in the end if the page's time runs out: late ticks count, only less.
     const stuck = failure(e.request(CONSOLE));

@@ -21,7 +21,15 @@ import {
   STRATEGY_TEXTS,
   workerStatements,
 } from '../../src/strategies';
-import { type LabStatement, type ParamName, ROLE_CONTRACTS, type Role, roleParams, type StatementText, type StrategyDefinition } from '../../src/strategies/types';
+import {
+  type LabStatement,
+  type ParamName,
+  ROLE_CONTRACTS,
+  type Role,
+  roleParams,
+  type StatementText,
+  type StrategyDefinition,
+} from '../../src/strategies/types';
 
 const root = join(__dirname, '../..');
 const strategiesDir = join(root, 'src/strategies');
@@ -69,7 +77,13 @@ function columnsReturned(text: string): string[] {
   const returning = /RETURNING\s+([\s\S]*)$/i.exec(code);
   const list = returning ? returning[1]! : /^\s*SELECT\s+([\s\S]*?)\s+FROM\b/i.exec(code)?.[1];
   if (list === undefined) return [];
-  return list.split(',').map((column) => column.trim().split(/\s+AS\s+/i).at(-1)!.trim());
+  return list.split(',').map((column) =>
+    column
+      .trim()
+      .split(/\s+AS\s+/i)
+      .at(-1)!
+      .trim(),
+  );
 }
 
 describe('each built-in strategy', () => {

@@ -86,7 +86,10 @@ describe('playing a seed and comparing traces', () => {
 
     const stepChanged = structuredClone(trace);
     stepChanged.steps[2]!.clockSeconds += 1;
-    expect(compareTraces(trace, { trace: stepChanged, refused: null }, scenario, settings, schedule).divergence).toMatchObject({ where: expect.stringMatching(/^step 3 /), pglite: { clockSeconds: trace.steps[2]!.clockSeconds } });
+    expect(compareTraces(trace, { trace: stepChanged, refused: null }, scenario, settings, schedule).divergence).toMatchObject({
+      where: expect.stringMatching(/^step 3 /),
+      pglite: { clockSeconds: trace.steps[2]!.clockSeconds },
+    });
 
     const tableChanged = structuredClone(trace);
     // Its own copy: finalRuns is the last step's table itself, which would differ first.

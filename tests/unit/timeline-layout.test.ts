@@ -316,24 +316,24 @@ describe('anomaly links', () => {
   });
 });
 
-  it('keeps each anomaly in its row while stepping, ordered by the step where it began', () => {
-    const trace = traces.race!;
-    const rowsAt = (position: number) => new Map(layout(trace, position).links.map((link) => [`${link.kind}:${link.runId}`, link.row]));
-    let checked = 0;
-    for (let position = 1; position < trace.steps.length; position++) {
-      const before = rowsAt(position);
-      const after = rowsAt(position + 1);
-      // A step that adds no anomaly moves none of them.
-      if (before.size === 0 || after.size !== before.size) continue;
-      expect(after).toEqual(before);
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(2);
-    const final = layout(trace).links;
-    expect(final.map((link) => link.row)).toEqual(final.map((_, i) => i));
-    const firstSteps = final.map((link) => Math.min(...link.steps));
-    expect(firstSteps).toEqual([...firstSteps].sort((a, b) => a - b));
-  });
+it('keeps each anomaly in its row while stepping, ordered by the step where it began', () => {
+  const trace = traces.race!;
+  const rowsAt = (position: number) => new Map(layout(trace, position).links.map((link) => [`${link.kind}:${link.runId}`, link.row]));
+  let checked = 0;
+  for (let position = 1; position < trace.steps.length; position++) {
+    const before = rowsAt(position);
+    const after = rowsAt(position + 1);
+    // A step that adds no anomaly moves none of them.
+    if (before.size === 0 || after.size !== before.size) continue;
+    expect(after).toEqual(before);
+    checked++;
+  }
+  expect(checked).toBeGreaterThan(2);
+  const final = layout(trace).links;
+  expect(final.map((link) => link.row)).toEqual(final.map((_, i) => i));
+  const firstSteps = final.map((link) => Math.min(...link.steps));
+  expect(firstSteps).toEqual([...firstSteps].sort((a, b) => a - b));
+});
 
 describe('view, zoom and culling', () => {
   it('is deterministic: the same input gives a deep-equal layout', () => {

@@ -6,7 +6,15 @@ import { steady } from '../../src/timeline/steady';
 describe('steady', () => {
   it('keeps the parts that hold the same values and takes the new ones', () => {
     const previous = { width: 100, lanes: [{ id: 'A', top: 0 }], marks: [{ step: 0, x: 10 }], view: [0, 4] };
-    const next = { width: 100, lanes: [{ id: 'A', top: 0 }], marks: [{ step: 0, x: 10 }, { step: 1, x: 20 }], view: [0, 5] };
+    const next = {
+      width: 100,
+      lanes: [{ id: 'A', top: 0 }],
+      marks: [
+        { step: 0, x: 10 },
+        { step: 1, x: 20 },
+      ],
+      view: [0, 5],
+    };
     const kept = steady(previous, next);
     expect(kept).toEqual(next);
     expect(kept.lanes).toBe(previous.lanes);
@@ -17,8 +25,18 @@ describe('steady', () => {
   });
 
   it('matches items that stand for a step by their step when the window slides', () => {
-    const previous = { marks: [{ step: 3, x: 10 }, { step: 4, x: 20 }] };
-    const next = { marks: [{ step: 4, x: 20 }, { step: 5, x: 30 }] };
+    const previous = {
+      marks: [
+        { step: 3, x: 10 },
+        { step: 4, x: 20 },
+      ],
+    };
+    const next = {
+      marks: [
+        { step: 4, x: 20 },
+        { step: 5, x: 30 },
+      ],
+    };
     const kept = steady(previous, next);
     expect(kept.marks[0]).toBe(previous.marks[1]);
     expect(kept.marks[1]).toBe(next.marks[1]);

@@ -23,7 +23,10 @@ beforeAll(async () => {
   traces.race = await scripted('race', { strategy: 'naive', fencing: false });
   traces.paused = await scripted('paused-worker', { fencing: true });
   // The README's split-ownership picture: A wakes after B's reclaim and marks the run done, unfenced.
-  traces.pausedUnfenced = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A'], { strategy: 'skip-locked', fencing: false });
+  traces.pausedUnfenced = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A'], {
+    strategy: 'skip-locked',
+    fencing: false,
+  });
   traces.stuck = await scripted('stuck-heartbeat');
 });
 

@@ -6,7 +6,7 @@ import { STRATEGY_IDS } from '../../src/strategies';
 import { runScenario } from '../support/lab';
 
 describe('belief beside the row', () => {
-  it('naive race after B\'s claim: A believes it owns run 123 with generation 18; the row says B, 19', async () => {
+  it("naive race after B's claim: A believes it owns run 123 with generation 18; the row says B, 19", async () => {
     const trace = await runScenario('race', ['A', 'B', 'A', 'B'], { strategy: 'naive', fencing: false });
     const after = trace.steps[3]!;
     const row = after.runs.find((run) => run.run_id === 123);
@@ -66,6 +66,9 @@ describe('the next statement while another strategy loads', () => {
     for (const strategy of ['skip-locked', 'river'] as const) {
       expect(nextStatementOf(selected, scenario, { strategy, fencing: false }, trace.steps[0]!.clockSeconds)).toEqual({ kind: 'state', words: '…' });
     }
-    expect(nextStatementOf(selected, scenario, { strategy: 'cas', fencing: false }, trace.steps[0]!.clockSeconds)).toMatchObject({ kind: 'statement', file: 'cas-claim.sql' });
+    expect(nextStatementOf(selected, scenario, { strategy: 'cas', fencing: false }, trace.steps[0]!.clockSeconds)).toMatchObject({
+      kind: 'statement',
+      file: 'cas-claim.sql',
+    });
   });
 });

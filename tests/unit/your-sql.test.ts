@@ -40,13 +40,24 @@ function memoryStorage(): StorageLike & { items: Map<string, string> } {
   return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
 }
 
-const texts = (claim: string, writes: Partial<Omit<YourSqlTexts, 'claim'>> = {}): YourSqlTexts => ({ claim, heartbeat: null, work: null, complete: null, ...writes });
+const texts = (claim: string, writes: Partial<Omit<YourSqlTexts, 'claim'>> = {}): YourSqlTexts => ({
+  claim,
+  heartbeat: null,
+  work: null,
+  complete: null,
+  ...writes,
+});
 
 describe('the link codec', () => {
   it('carries the statements, exactly, and reads them back', async () => {
     const built = await buildYourSql(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
     if (!built.ok) throw new Error(JSON.stringify(built.problem));
-    const fragment = encodeView({ scenarioId: 'paused-worker', settings: { strategy: 'skip-locked', fencing: true, definition: built.definition }, schedule: ['A', 'A'], position: 2 });
+    const fragment = encodeView({
+      scenarioId: 'paused-worker',
+      settings: { strategy: 'skip-locked', fencing: true, definition: built.definition },
+      schedule: ['A', 'A'],
+      position: 2,
+    });
     expect(fragment).toMatch(/^scenario=paused-worker&strategy=your-sql&fencing=on&schedule=A,A&step=2&claim=WITH%20candidate/);
     expect(fragment).toContain('&complete=UPDATE%20runs');
     expect(fragment).not.toContain('heartbeat=');
@@ -58,13 +69,13 @@ describe('the link codec', () => {
     expect(decoded?.view.settings).toEqual({ strategy: 'skip-locked', fencing: true });
   });
 
-  it('opens the CLI check\'s links, which carry claim= and no strategy', () => {
+  it("opens the CLI check's links, which carry claim= and no strategy", () => {
     const decoded = decodeView(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(FOR_SHARE)}`);
     expect(decoded?.problems).toEqual([]);
     expect(decoded?.yourSql?.claim).toBe(FOR_SHARE);
   });
 
-  it('opens the CLI check\'s witness links with their writes, as the check played them', async () => {
+  it("opens the CLI check's witness links with their writes, as the check played them", async () => {
     const built = await buildYourSql(texts(NO_BUMP, { complete: COMPLETE_BY_ID }));
     if (!built.ok) throw new Error(JSON.stringify(built.problem));
     const scenario = findScenario('paused-worker')!;
@@ -84,7 +95,7 @@ describe('the link codec', () => {
     ['a heartbeat but no claim', '#scenario=race&strategy=your-sql&heartbeat=UPDATE%20runs', 'but no claim'],
     ['an empty claim', '#scenario=race&strategy=your-sql&claim=', 'but no claim'],
     ['statements too long for a link', `#scenario=race&claim=${'x'.repeat(MAX_YOUR_SQL_LINK_CHARS + 1)}`, 'too long'],
-  ])('%s: the view opens with the scenario\'s strategy and says why', (_, fragment, said) => {
+  ])("%s: the view opens with the scenario's strategy and says why", (_, fragment, said) => {
     const decoded = decodeView(fragment);
     expect(decoded?.yourSql).toBeUndefined();
     expect(decoded?.view.scenarioId).toBe('race');
@@ -94,7 +105,9 @@ describe('the link codec', () => {
 
   it('says how long statements are when they do not fit a link', () => {
     expect(tooLongForLink(texts(NO_BUMP))).toBeNull();
-    expect(tooLongForLink(texts(`${NO_BUMP}\n${'-- a comment\n'.repeat(800)}`))).toMatch(/take [\d,]+ characters in a link, more than the 7,500 a link can carry/);
+    expect(tooLongForLink(texts(`${NO_BUMP}\n${'-- a comment\n'.repeat(800)}`))).toMatch(
+      /take [\d,]+ characters in a link, more than the 7,500 a link can carry/,
+    );
   });
 });
 
@@ -122,7 +135,7 @@ describe('the saved draft', () => {
     expect(store.getState().yourSql.note).toContain('could not be read');
   });
 
-  it('a newer lab\'s draft is shown and never written over', () => {
+  it("a newer lab's draft is shown and never written over", () => {
     const storage = memoryStorage();
     const newer = JSON.stringify({ version: 2, claim: NO_BUMP, heartbeat: null, work: null, complete: null, future: true });
     storage.items.set(DRAFT_KEY, newer);
@@ -225,12 +238,19 @@ describe('links with statements in them, on the real engine', () => {
     expect(again.getState().steps.map((step) => step.action)).toEqual(store.getState().steps.map((step) => step.action));
   });
 
-  it('Apply with a syntax error keeps PostgreSQL\'s message and position and plays nothing new', async () => {
+  it("Apply with a syntax error keeps PostgreSQL's message and position and plays nothing new", async () => {
     const { store } = await returningLearner();
     store.getState().openYourSql();
-    store.getState().editYourSql('claim', 'UPDATE runs\nSET status = \'running\'\nWERE run_id = 1\nRETURNING run_id');
+    store.getState().editYourSql('claim', "UPDATE runs\nSET status = 'running'\nWERE run_id = 1\nRETURNING run_id");
     expect(await store.getState().applyYourSql()).toBe(false);
-    expect(store.getState().yourSql.problem).toEqual({ role: 'claim', kind: 'syntax', message: 'syntax error at or near "WERE"', line: 3, column: 1, lineText: 'WERE run_id = 1' });
+    expect(store.getState().yourSql.problem).toEqual({
+      role: 'claim',
+      kind: 'syntax',
+      message: 'syntax error at or near "WERE"',
+      line: 3,
+      column: 1,
+      lineText: 'WERE run_id = 1',
+    });
     expect(store.getState().settings.definition).toBeUndefined();
   });
 

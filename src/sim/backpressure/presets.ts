@@ -4,7 +4,17 @@
  */
 import type { BackpressureConfig, TenantSpec } from './types';
 
-export type KnobId = 'seed' | 'workers' | 'arrivalsPerSecond' | 'streamRuns' | 'meanCalls' | 'callSeconds' | 'maxActiveRuns' | 'maxActivePerTenant' | 'maxCallsInFlight' | 'maxCostPerRunCents';
+export type KnobId =
+  | 'seed'
+  | 'workers'
+  | 'arrivalsPerSecond'
+  | 'streamRuns'
+  | 'meanCalls'
+  | 'callSeconds'
+  | 'maxActiveRuns'
+  | 'maxActivePerTenant'
+  | 'maxCallsInFlight'
+  | 'maxCostPerRunCents';
 
 export interface KnobSpec {
   id: KnobId;
@@ -63,8 +73,7 @@ export const PRESETS: readonly Preset[] = [
   {
     id: 'overload',
     title: 'Steady overload, three tenants',
-    summary:
-      'Runs arrive faster than 8 workers can finish them. The caps on model calls and on each run\'s cost keep spending bounded while the queue grows.',
+    summary: "Runs arrive faster than 8 workers can finish them. The caps on model calls and on each run's cost keep spending bounded while the queue grows.",
     config: {
       seed: 11,
       workers: 8,
@@ -98,5 +107,7 @@ export function clampKnob(spec: KnobSpec, value: number | null): number | null {
 
 /** Runs in total: every burst plus the steady stream. */
 export function totalRuns(config: BackpressureConfig): number {
-  return config.tenants.reduce((sum, t) => sum + t.burst, 0) + (config.tenants.some((t) => t.weight > 0) && config.arrivalsPerSecond > 0 ? config.streamRuns : 0);
+  return (
+    config.tenants.reduce((sum, t) => sum + t.burst, 0) + (config.tenants.some((t) => t.weight > 0) && config.arrivalsPerSecond > 0 ? config.streamRuns : 0)
+  );
 }

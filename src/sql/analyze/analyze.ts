@@ -110,7 +110,10 @@ export interface AnalyzeOptions {
 export function analyzeWith(parser: Parser, statement: string, role: Role, options: AnalyzeOptions = {}): Analysis {
   if (statement.trim() === '') return { ok: false, error: { kind: 'empty', message: 'the statement is empty' } };
   if (statement.length > MAX_STATEMENT_LENGTH) {
-    return { ok: false, error: { kind: 'invalid', message: `the statement is ${statement.length} characters long; the lab takes at most ${MAX_STATEMENT_LENGTH}` } };
+    return {
+      ok: false,
+      error: { kind: 'invalid', message: `the statement is ${statement.length} characters long; the lab takes at most ${MAX_STATEMENT_LENGTH}` },
+    };
   }
   // The parser reads a C string, which would end at a NUL; PostgreSQL rejects the character outright.
   if (statement.includes('\u0000')) {
@@ -217,7 +220,9 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   const used = parametersIn(statement);
   const beyond = used.filter((n) => n > contract.parameters.length);
   if (beyond.length > 0) {
-    throw refused(refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`));
+    throw refused(
+      refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`),
+    );
   }
   const highest = Math.max(0, ...used);
   const gap = Array.from({ length: highest }, (_, i) => i + 1).find((n) => !used.includes(n));
@@ -261,7 +266,13 @@ function describeKind(type: string): string {
     MergeStmt: 'a MERGE',
     CreateStmt: 'a CREATE TABLE',
   };
-  return words[type] ?? `a ${type.replace(/Stmt$/, '').replace(/([a-z])([A-Z])/g, '$1 $2').toUpperCase()} statement`;
+  return (
+    words[type] ??
+    `a ${type
+      .replace(/Stmt$/, '')
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toUpperCase()} statement`
+  );
 }
 
 /** Tables, functions and constructs anywhere in the statement. */
@@ -621,7 +632,18 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
     const columns = targets.map((t) => ({ name: outputName(t), type: outputType(t.val as Json) }));
     const untyped = columns.find((c) => c.type === null);
     if (untyped) why ??= `the CTE ${name} returns ${untyped.name}, which is not a column of runs`;
-    frozen.push(coalesce(subLink('EXPR_SUBLINK', selectOf({ targetList: [{ ResTarget: { val: call('jsonb_agg', call('to_jsonb', column('frozen'))) } }], fromClause: [{ RangeVar: { relname: name, alias: { aliasname: 'frozen' }, inh: true, relpersistence: 'p' } }] })), cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb')));
+    frozen.push(
+      coalesce(
+        subLink(
+          'EXPR_SUBLINK',
+          selectOf({
+            targetList: [{ ResTarget: { val: call('jsonb_agg', call('to_jsonb', column('frozen'))) } }],
+            fromClause: [{ RangeVar: { relname: name, alias: { aliasname: 'frozen' }, inh: true, relpersistence: 'p' } }],
+          }),
+        ),
+        cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb'),
+      ),
+    );
     cte.ctequery = selectOf({
       targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
       fromClause: [
@@ -645,7 +667,17 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
       const type = only ? outputType(only.val as Json) : null;
       if (!type) why ??= 'a sub-select whose value is not a column of runs';
       frozen.push(call('to_jsonb', structuredClone(value)));
-      const frozenValue = cast({ A_Expr: { kind: 'AEXPR_OP', name: [{ String: { sval: '#>>' } }], lexpr: cast(param(next++), 'jsonb'), rexpr: cast({ A_Const: { sval: { sval: '{}' } } }, 'text[]') } }, type ?? 'text');
+      const frozenValue = cast(
+        {
+          A_Expr: {
+            kind: 'AEXPR_OP',
+            name: [{ String: { sval: '#>>' } }],
+            lexpr: cast(param(next++), 'jsonb'),
+            rexpr: cast({ A_Const: { sval: { sval: '{}' } } }, 'text[]'),
+          },
+        },
+        type ?? 'text',
+      );
       return frozenValue;
     }
     if (link) {
@@ -666,14 +698,21 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
   resumed.whereClause = {
     BoolExpr: {
       boolop: 'AND_EXPR',
-      args: [freezeSubLinks(resumed.whereClause!), { A_Expr: { kind: 'AEXPR_OP_ANY', name: [{ String: { sval: '=' } }], lexpr: column(targetName, 'run_id'), rexpr: cast(param(next), 'integer[]') } }],
+      args: [
+        freezeSubLinks(resumed.whereClause!),
+        { A_Expr: { kind: 'AEXPR_OP_ANY', name: [{ String: { sval: '=' } }], lexpr: column(targetName, 'run_id'), rexpr: cast(param(next), 'integer[]') } },
+      ],
     },
   };
   if (why) return { why };
   const foundTargets: Json = {
     SubLink: {
       subLinkType: 'ARRAY_SUBLINK',
-      subselect: selectOf({ targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }], fromClause: [{ RangeVar: update.relation as Json }, ...structuredClone(list(update.fromClause))], whereClause: originalWhere }),
+      subselect: selectOf({
+        targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }],
+        fromClause: [{ RangeVar: update.relation as Json }, ...structuredClone(list(update.fromClause))],
+        whereClause: originalWhere,
+      }),
     },
   };
   const found = selectOf({
@@ -683,7 +722,12 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
   const foundText = deparseStatement(found);
   const used = parametersIn(found);
   const gaps = typedGaps(used, highest, role);
-  const foundWithTypes = gaps.length > 0 ? deparseStatement({ SelectStmt: { ...(body(found, 'SelectStmt') as JsonObject), targetList: [...list(body(found, 'SelectStmt')!.targetList), ...gaps] } }) : foundText;
+  const foundWithTypes =
+    gaps.length > 0
+      ? deparseStatement({
+          SelectStmt: { ...(body(found, 'SelectStmt') as JsonObject), targetList: [...list(body(found, 'SelectStmt')!.targetList), ...gaps] },
+        })
+      : foundText;
   // Resumed, the statement may meet a row a third worker locked meanwhile: its own probe says so.
   const resumedProbe = probeOf(resumed, targetName, 'no key update', role);
   return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length, probe: resumedProbe.text };

@@ -66,8 +66,7 @@ export function predict(statement: JsonObject, shape: Shape, scene: Scene): Pred
     if (!update) throw new CannotPredict('only an UPDATE is modelled');
     const snapshot = scene.runs.map(toRow);
     const a = execute(update, scene, snapshot, scene.params.a, null);
-    const b = (ending: 'commit' | 'rollback') =>
-      execute(update, scene, snapshot, scene.params.b, { locks: a.locks, writes: a.writes, ending, ended: false });
+    const b = (ending: 'commit' | 'rollback') => execute(update, scene, snapshot, scene.params.b, { locks: a.locks, writes: a.writes, ending, ended: false });
     const render = (run: Run | StatementError) => (run instanceof StatementError ? `error ${run.code}` : renderRows(shape.role as Role, run.rows));
     const attempt = (ending: 'commit' | 'rollback') => {
       try {
@@ -82,7 +81,12 @@ export function predict(statement: JsonObject, shape: Shape, scene: Scene): Pred
     const waited = (run: Run | StatementError) => !(run instanceof StatementError) && run.waited;
     return {
       ok: true,
-      prediction: { a: render(a), bWaits: waited(afterCommit) || waited(afterRollback), bAfterCommit: render(afterCommit), bAfterRollback: render(afterRollback) },
+      prediction: {
+        a: render(a),
+        bWaits: waited(afterCommit) || waited(afterRollback),
+        bAfterCommit: render(afterCommit),
+        bAfterRollback: render(afterRollback),
+      },
     };
   } catch (error) {
     if (error instanceof CannotPredict) return { ok: false, reason: error.message };
@@ -156,10 +160,7 @@ function execute(update: JsonObject, scene: Scene, snapshot: Row[], params: (str
     if (!range || !name || !cteRows.has(name)) throw new CannotPredict('an UPDATE … FROM anything but a CTE is not modelled');
     return { name: text((range.alias as JsonObject | undefined)?.aliasname) ?? name, rows: cteRows.get(name)! };
   });
-  const combinations = fromItems.reduce<Binding[][]>(
-    (sets, item) => sets.flatMap((set) => item.rows.map((row) => [...set, { name: item.name, row }])),
-    [[]],
-  );
+  const combinations = fromItems.reduce<Binding[][]>((sets, item) => sets.flatMap((set) => item.rows.map((row) => [...set, { name: item.name, row }])), [[]]);
 
   const updated = new Set<number>();
   for (const target of snapshot) {

@@ -11,8 +11,7 @@
 export const REFUSALS = {
   'several-statements': 'more than one statement: the lab sends one statement per step',
   'not-an-update': 'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file',
-  'transaction-control':
-    'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
+  'transaction-control': 'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
   isolation:
     'REPEATABLE READ or SERIALIZABLE: a transaction at those levels cannot be parked and resumed with its snapshot on one PGlite session (live mode only)',
   settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
@@ -36,8 +35,7 @@ export const REFUSALS = {
   'locking-in-in-list':
     'a lock-taking sub-select inside IN (…): PostgreSQL may run it once per row it joins (plan-dependent), locking and returning more rows than its LIMIT; write it as a CTE',
   'locking-correlated': 'a lock-taking sub-select that refers to the outer row: it runs once per row, and what it locks depends on the plan',
-  'locking-aggregate':
-    'a locking clause with GROUP BY, DISTINCT, an aggregate or UNION / INTERSECT / EXCEPT: PostgreSQL rejects it, so the lab does too',
+  'locking-aggregate': 'a locking clause with GROUP BY, DISTINCT, an aggregate or UNION / INTERSECT / EXCEPT: PostgreSQL rejects it, so the lab does too',
   'key-share-finder':
     'FOR KEY SHARE in the finder: it does not conflict with the lock an UPDATE holds (FOR NO KEY UPDATE), so the statement waits at its UPDATE still holding the row its finder found (on a real server: one run claimed twice), and the lab cannot replay that wait',
   'cannot-resume':

@@ -15,7 +15,9 @@ export const cas = {
     shape: 'select-then-update',
     select: PENDING_SELECT,
     // After waiting on another claim's row it re-checks status = 'pending' on the row's new version.
-    update: mayWait(strategyText('cas', 'cas-claim', casClaim), roleParams('claim-update', true), strategyText('cas', 'probe-cas-claim', probeCasClaim), { kind: 'recheck-row' }),
+    update: mayWait(strategyText('cas', 'cas-claim', casClaim), roleParams('claim-update', true), strategyText('cas', 'probe-cas-claim', probeCasClaim), {
+      kind: 'recheck-row',
+    }),
     action: 'cas-claim',
     markWord: 'CAS',
     checksPending: true,

@@ -27,17 +27,25 @@ export const graphileWorker = {
   claim: { shape: 'one-statement', claim: queueClaim(FOLDER, 'graphile-claim', claim) },
   heartbeat: noHeartbeat(FOLDER, 'graphile', heartbeat, heartbeatFenced),
   work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'graphile-work', work), roleParams('work', false), BY_ID) },
-  complete: { fenced: SHARED_WRITES.complete.fenced, unfenced: queueWrite(strategyText(FOLDER, 'graphile-complete', complete), roleParams('complete', false), BY_ID) },
-  cancelAck: { fenced: SHARED_WRITES.cancelAck.fenced, unfenced: queueWrite(strategyText(FOLDER, 'graphile-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID) },
+  complete: {
+    fenced: SHARED_WRITES.complete.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'graphile-complete', complete), roleParams('complete', false), BY_ID),
+  },
+  cancelAck: {
+    fenced: SHARED_WRITES.cancelAck.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'graphile-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
+  },
   queue: {
     name: 'graphile-worker',
     source: 'graphile/worker@abfb4cff30747ad423046d117dfb88470f03ae00',
     files: ['src/sql/getJobs.ts', 'src/sql/resetLockedAt.ts', 'src/sql/completeJobs.ts', 'src/sql/failJobs.ts'],
     ownershipEnds: 'A fixed lock age: a periodic reset frees any job whose locked_at is more than 4 hours old, whether or not its worker is still running it.',
     heartbeat: 'None: nothing renews a lock while the job runs.',
-    completionGuard: 'The id only: completion deletes the job by id, so a worker whose lock was reset still completes it (failure, not modelled here, checks locked_by).',
-    fencingSwitch: "Off: graphile-worker's own guard, the id. On: the lab's generation fence on progress, completion and cancel, which graphile-worker does not have.",
+    completionGuard:
+      'The id only: completion deletes the job by id, so a worker whose lock was reset still completes it (failure, not modelled here, checks locked_by).',
+    fencingSwitch:
+      "Off: graphile-worker's own guard, the id. On: the lab's generation fence on progress, completion and cancel, which graphile-worker does not have.",
     inTheLab:
-      'The lock age is the scenario\'s lease (4 hours in graphile-worker); the periodic reset is folded into the claim, so a run is claimable as soon as its lock is older than that. The lab marks the run done rather than deleting it, and has no named queues, priorities or batches.',
+      "The lock age is the scenario's lease (4 hours in graphile-worker); the periodic reset is folded into the claim, so a run is claimable as soon as its lock is older than that. The lab marks the run done rather than deleting it, and has no named queues, priorities or batches.",
   },
 } as const satisfies StrategyDefinition;

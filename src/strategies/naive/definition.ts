@@ -15,9 +15,14 @@ export const naive = {
     shape: 'select-then-update',
     select: PENDING_SELECT,
     // It waits only on a row another worker's open claim holds, and then overwrites that row as it is.
-    update: mayWait(strategyText('naive', 'naive-update', naiveUpdate), roleParams('claim-update', true), strategyText('naive', 'probe-naive-update', probeNaiveUpdate), {
-      kind: 'recheck-row',
-    }),
+    update: mayWait(
+      strategyText('naive', 'naive-update', naiveUpdate),
+      roleParams('claim-update', true),
+      strategyText('naive', 'probe-naive-update', probeNaiveUpdate),
+      {
+        kind: 'recheck-row',
+      },
+    ),
     action: 'naive-update',
     markWord: 'UPDATE',
     checksPending: false,

@@ -27,13 +27,20 @@ export const oban = {
   claim: { shape: 'one-statement', claim: queueClaim(FOLDER, 'oban-claim', claim) },
   heartbeat: noHeartbeat(FOLDER, 'oban', heartbeat, heartbeatFenced),
   work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'oban-work', work), roleParams('work', false), BY_ID) },
-  complete: { fenced: SHARED_WRITES.complete.fenced, unfenced: queueWrite(strategyText(FOLDER, 'oban-complete', complete), roleParams('complete', false), BY_ID) },
-  cancelAck: { fenced: SHARED_WRITES.cancelAck.fenced, unfenced: queueWrite(strategyText(FOLDER, 'oban-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID) },
+  complete: {
+    fenced: SHARED_WRITES.complete.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'oban-complete', complete), roleParams('complete', false), BY_ID),
+  },
+  cancelAck: {
+    fenced: SHARED_WRITES.cancelAck.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'oban-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
+  },
   queue: {
     name: 'Oban',
     source: 'oban-bg/oban@2939e3134d0812195fbfcfe9a8e8d4bbd30bb23b',
     files: ['lib/oban/engines/basic.ex', 'lib/oban/lifeline.ex'],
-    ownershipEnds: 'A rescue on a timer: the Lifeline plugin puts an executing job whose attempted_at is older than rescue_after (60 minutes by default) back to available, purely on time.',
+    ownershipEnds:
+      'A rescue on a timer: the Lifeline plugin puts an executing job whose attempted_at is older than rescue_after (60 minutes by default) back to available, purely on time.',
     heartbeat: 'None in open-source Oban: nothing renews a job while it runs.',
     completionGuard: 'The id only: complete_job sets state completed where the id matches, with no check of state, node or attempt.',
     fencingSwitch: "Off: Oban's own guard, the id. On: the lab's generation fence on progress, completion and cancel, which Oban does not have.",

@@ -31,10 +31,13 @@ export const pgBoss = {
     name: 'pg-boss',
     source: 'timgit/pg-boss@55ee32f66f0bf683ff823c0ad8be2056dbc91ce4',
     files: ['src/plans.ts'],
-    ownershipEnds: 'An expiry: maintenance fails an active job once started_on + expireInSeconds (15 minutes by default) has passed, and retries it if it has retries left, while its first worker may still be running it.',
-    heartbeat: 'Optional and off by default: a touch sets heartbeat_on; with heartbeatSeconds set, a job whose heartbeat_on is too old is failed too. Neither moves the expiry.',
+    ownershipEnds:
+      'An expiry: maintenance fails an active job once started_on + expireInSeconds (15 minutes by default) has passed, and retries it if it has retries left, while its first worker may still be running it.',
+    heartbeat:
+      'Optional and off by default: a touch sets heartbeat_on; with heartbeatSeconds set, a job whose heartbeat_on is too old is failed too. Neither moves the expiry.',
     completionGuard: "state = 'active' only: no owner or attempt check, so an expired job's first worker completes its retry.",
-    fencingSwitch: "Off: pg-boss's own guard, state = 'active'. On: the lab's generation fence on the touch, progress, completion and cancel, which pg-boss does not have.",
+    fencingSwitch:
+      "Off: pg-boss's own guard, state = 'active'. On: the lab's generation fence on the touch, progress, completion and cancel, which pg-boss does not have.",
     inTheLab:
       "expireInSeconds is the scenario's lease; the maintenance that fails an expired job and its retry are folded into the claim. The heartbeat timeout is not modelled (it can only end ownership sooner). Priorities, singleton keys and group concurrency are not modelled.",
   },

@@ -26,16 +26,24 @@ export const procrastinate = {
   // The worker's heartbeat, per run here (one lab worker runs one run).
   heartbeat: SHARED_WRITES.heartbeat,
   work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-work', work), roleParams('work', false), TODO_OR_DOING) },
-  complete: { fenced: SHARED_WRITES.complete.fenced, unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-complete', complete), roleParams('complete', false), TODO_OR_DOING) },
-  cancelAck: { fenced: SHARED_WRITES.cancelAck.fenced, unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-cancel-ack', cancelAck), roleParams('cancel-ack', false), TODO_OR_DOING) },
+  complete: {
+    fenced: SHARED_WRITES.complete.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-complete', complete), roleParams('complete', false), TODO_OR_DOING),
+  },
+  cancelAck: {
+    fenced: SHARED_WRITES.cancelAck.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-cancel-ack', cancelAck), roleParams('cancel-ack', false), TODO_OR_DOING),
+  },
   queue: {
     name: 'procrastinate',
     source: 'procrastinate-org/procrastinate@f099a753730d5492bdebdc1c1f2796ffa5cf5671',
     files: ['procrastinate/sql/schema.sql', 'procrastinate/sql/queries.sql'],
-    ownershipEnds: 'A stalled worker: a doing job whose worker has not heartbeated for 30 seconds is stalled, and it is retried only when a task the user schedules calls get_stalled_jobs and retry_job.',
-    heartbeat: "Per worker, every 10 seconds (procrastinate_update_heartbeat_v1): it renews the worker, not a job.",
+    ownershipEnds:
+      'A stalled worker: a doing job whose worker has not heartbeated for 30 seconds is stalled, and it is retried only when a task the user schedules calls get_stalled_jobs and retry_job.',
+    heartbeat: 'Per worker, every 10 seconds (procrastinate_update_heartbeat_v1): it renews the worker, not a job.',
     completionGuard: "status IN ('todo', 'doing') only (procrastinate_finish_job_v1): no check of which worker holds the job.",
-    fencingSwitch: "Off: procrastinate's own guard, todo or doing. On: the lab's generation fence on progress, completion and cancel, which procrastinate does not have.",
+    fencingSwitch:
+      "Off: procrastinate's own guard, todo or doing. On: the lab's generation fence on progress, completion and cancel, which procrastinate does not have.",
     inTheLab:
       "The stall age is the scenario's lease and the heartbeat is per run, so a worker whose run was retried learns it at its next heartbeat (procrastinate's worker heartbeat would not tell it). The user's stalled-job task is folded into the claim. Locks, queueing locks and priorities are not modelled.",
   },

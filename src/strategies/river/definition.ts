@@ -26,9 +26,11 @@ export const river = {
     name: 'River',
     source: 'riverqueue/river@fdf6cdf12567a5b70c003f5ff850273f09e7efcf',
     files: ['riverdriver/riverpgxv5/internal/dbsqlc/river_job.sql'],
-    ownershipEnds: 'A rescuer on a timer: it finds running jobs whose attempted_at is older than RescueStuckJobsAfter (1 hour by default) and makes them retryable (or discards them once out of attempts).',
+    ownershipEnds:
+      'A rescuer on a timer: it finds running jobs whose attempted_at is older than RescueStuckJobsAfter (1 hour by default) and makes them retryable (or discards them once out of attempts).',
     heartbeat: 'None: nothing renews a running job (issue #682 asks for one).',
-    completionGuard: "state = 'running' only (JobSetStateIfRunningMany): the attempt is passed but not compared, so a rescued job's first worker still completes it while it is running again.",
+    completionGuard:
+      "state = 'running' only (JobSetStateIfRunningMany): the attempt is passed but not compared, so a rescued job's first worker still completes it while it is running again.",
     fencingSwitch: "Off: River's own guard, state = 'running'. On: the lab's generation fence on progress, completion and cancel, which River does not have.",
     inTheLab:
       "RescueStuckJobsAfter is the scenario's lease; the rescuer and the retry are folded into the claim, so a run is claimable as soon as its attempt is older than that, with no gap in which the rescuer's write and a completion can race (issue #1302). Priorities, queues and retry backoff are not modelled.",

@@ -28,16 +28,31 @@ export const solidQueue = {
   heartbeat: SHARED_WRITES.heartbeat,
   work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-work', work), roleParams('work', false), BY_ID) },
   // Fenced: the generation names one claim, as a claimed execution's row does; a pruned claim's row is gone, so its finalize does nothing.
-  complete: { fenced: SHARED_WRITES.complete.fenced, unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-complete', complete), roleParams('complete', false), BY_ID) },
-  cancelAck: { fenced: SHARED_WRITES.cancelAck.fenced, unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID) },
+  complete: {
+    fenced: SHARED_WRITES.complete.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-complete', complete), roleParams('complete', false), BY_ID),
+  },
+  cancelAck: {
+    fenced: SHARED_WRITES.cancelAck.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
+  },
   queue: {
     name: 'Solid Queue',
     source: 'rails/solid_queue@29e818d9c1181195736ffc5d7c1d1c03757b7752',
-    files: ['app/models/solid_queue/ready_execution.rb', 'app/models/solid_queue/claimed_execution.rb', 'app/models/solid_queue/process/prunable.rb', 'app/models/solid_queue/process/executor.rb', 'lib/solid_queue.rb'],
-    ownershipEnds: "A pruned process: the supervisor prunes a process whose heartbeat is older than process_alive_threshold (5 minutes by default) and fails its claimed executions (a process that stops cleanly releases them instead).",
+    files: [
+      'app/models/solid_queue/ready_execution.rb',
+      'app/models/solid_queue/claimed_execution.rb',
+      'app/models/solid_queue/process/prunable.rb',
+      'app/models/solid_queue/process/executor.rb',
+      'lib/solid_queue.rb',
+    ],
+    ownershipEnds:
+      'A pruned process: the supervisor prunes a process whose heartbeat is older than process_alive_threshold (5 minutes by default) and fails its claimed executions (a process that stops cleanly releases them instead).',
     heartbeat: 'Per process, every process_heartbeat_interval (60 seconds by default): it keeps every claim of that process alive.',
-    completionGuard: "The claim row as token: finalize locks its own claimed execution and does nothing if that row is gone (since v1.5.0, for issue #589; before, the job was finished regardless).",
-    fencingSwitch: 'Off: the completion before the claimed-execution guard, by id. On: the claimed-execution guard, written as the lab\'s generation check (one generation per claim, as one claimed-execution row per claim).',
+    completionGuard:
+      'The claim row as token: finalize locks its own claimed execution and does nothing if that row is gone (since v1.5.0, for issue #589; before, the job was finished regardless).',
+    fencingSwitch:
+      "Off: the completion before the claimed-execution guard, by id. On: the claimed-execution guard, written as the lab's generation check (one generation per claim, as one claimed-execution row per claim).",
     inTheLab:
       "process_alive_threshold is the scenario's lease and the heartbeat is per run (one lab worker runs one run); the pruning that ends a claim is folded into the next claim of the run, which the lab cannot also mark failed. Ready and claimed executions are one runs row. Concurrency limits are not modelled.",
   },

@@ -9,7 +9,13 @@ export function Controls() {
   const computing = s.phase === 'starting' || s.phase === 'running';
   return (
     <fieldset className="bp-controls" aria-label="Playback">
-      <button type="button" className="primary" aria-keyshortcuts="Space" onClick={() => (s.playing ? s.pause() : s.play())} disabled={s.lanes.fifo.ticks.length === 0}>
+      <button
+        type="button"
+        className="primary"
+        aria-keyshortcuts="Space"
+        onClick={() => (s.playing ? s.pause() : s.play())}
+        disabled={s.lanes.fifo.ticks.length === 0}
+      >
         {s.playing ? 'Pause' : 'Play'}
       </button>
       <button type="button" aria-keyshortcuts="ArrowRight" onClick={() => s.step()} disabled={s.playing || s.cursor >= end}>

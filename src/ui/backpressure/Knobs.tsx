@@ -37,7 +37,11 @@ function KnobField({ knob, value }: { knob: KnobSpec; value: number | null }) {
         />
         {knob.limit ? (
           <label className="bp-nolimit">
-            <input type="checkbox" checked={value === null} onChange={(e) => setKnob(knob.id, e.target.checked ? null : Math.min(knob.max, Math.max(knob.min, 4)))} />
+            <input
+              type="checkbox"
+              checked={value === null}
+              onChange={(e) => setKnob(knob.id, e.target.checked ? null : Math.min(knob.max, Math.max(knob.min, 4)))}
+            />
             none
           </label>
         ) : null}

@@ -58,7 +58,19 @@ function Headline({ lane, cursor }: { lane: LaneState; cursor: number }) {
   );
 }
 
-export function LaneColumn({ policy, sync, full, maxWait, palette }: { policy: ClaimPolicy; sync: ZoomSync; full: Domain; maxWait: number; palette: string[] }) {
+export function LaneColumn({
+  policy,
+  sync,
+  full,
+  maxWait,
+  palette,
+}: {
+  policy: ClaimPolicy;
+  sync: ZoomSync;
+  full: Domain;
+  maxWait: number;
+  palette: string[];
+}) {
   const config = useBackpressure((s) => s.config);
   const lanes = useBackpressure((s) => s.lanes);
   const cursor = useBackpressure((s) => s.cursor);
@@ -80,7 +92,13 @@ export function LaneColumn({ policy, sync, full, maxWait, palette }: { policy: C
         return (
           <figure key={chart.id} className="bp-chart" data-chart={chart.id}>
             <figcaption>{chart.title}</figcaption>
-            <TimeChart spec={chart.spec} full={full} sync={sync} height={CHART_HEIGHT} label={`${chart.title}, ${policy} claim, at ${formatSeconds(cursor)}: ${now}`} />
+            <TimeChart
+              spec={chart.spec}
+              full={full}
+              sync={sync}
+              height={CHART_HEIGHT}
+              label={`${chart.title}, ${policy} claim, at ${formatSeconds(cursor)}: ${now}`}
+            />
           </figure>
         );
       })}

@@ -14,8 +14,8 @@ export function SqlPanel() {
     <section className="bp-sql" aria-label="The SQL the workers run">
       <h2>The SQL the workers run</h2>
       <p className="summary">
-        $1 is the worker, $2 the max active runs, $3 the max per tenant; for a call, $3 is the cap on calls in flight and $4 the max cost per run. "No limit" is passed as
-        2147483647.
+        $1 is the worker, $2 the max active runs, $3 the max per tenant; for a call, $3 is the cap on calls in flight and $4 the max cost per run. "No limit" is
+        passed as 2147483647.
       </p>
       {STATEMENTS.map((statement) => (
         <details key={statement.id} open={statement.id.startsWith('claim-')}>

@@ -44,7 +44,16 @@ export function chartsFor(config: BackpressureConfig, lane: LaneState, both: rea
     {
       id: 'queue',
       title: 'Queue depth (runs waiting)',
-      spec: { points: lane.ticks, series: perTenant((t) => t.pending), stacked: true, caps: [], yMax: maxOver(both, (t) => total(t.pending)), upTo, formatY: String, integer: true },
+      spec: {
+        points: lane.ticks,
+        series: perTenant((t) => t.pending),
+        stacked: true,
+        caps: [],
+        yMax: maxOver(both, (t) => total(t.pending)),
+        upTo,
+        formatY: String,
+        integer: true,
+      },
     },
     {
       id: 'active',
@@ -54,7 +63,10 @@ export function chartsFor(config: BackpressureConfig, lane: LaneState, both: rea
         series: perTenant((t) => t.running),
         stacked: false,
         caps: activeCaps,
-        yMax: Math.max(maxOver(both, (t) => Math.max(...t.running)), config.maxActivePerTenant ?? 0),
+        yMax: Math.max(
+          maxOver(both, (t) => Math.max(...t.running)),
+          config.maxActivePerTenant ?? 0,
+        ),
         upTo,
         formatY: String,
         integer: true,
@@ -68,7 +80,10 @@ export function chartsFor(config: BackpressureConfig, lane: LaneState, both: rea
         series: [{ label: 'Calls in flight', color: callColor, value: (t) => t.calling }],
         stacked: false,
         caps: config.maxCallsInFlight === null ? [] : [{ value: config.maxCallsInFlight, label: `cap ${config.maxCallsInFlight}` }],
-        yMax: Math.max(maxOver(both, (t) => t.calling), config.maxCallsInFlight ?? 0),
+        yMax: Math.max(
+          maxOver(both, (t) => t.calling),
+          config.maxCallsInFlight ?? 0,
+        ),
         upTo,
         formatY: String,
         integer: true,
@@ -77,7 +92,15 @@ export function chartsFor(config: BackpressureConfig, lane: LaneState, both: rea
     {
       id: 'cost',
       title: 'Cost spent',
-      spec: { points: lane.ticks, series: perTenant((t) => t.costCents), stacked: true, caps: [], yMax: maxOver(both, (t) => total(t.costCents)), upTo, formatY: (v) => dollars(v) },
+      spec: {
+        points: lane.ticks,
+        series: perTenant((t) => t.costCents),
+        stacked: true,
+        caps: [],
+        yMax: maxOver(both, (t) => total(t.costCents)),
+        upTo,
+        formatY: (v) => dollars(v),
+      },
     },
   ];
 }
@@ -96,7 +119,13 @@ function arrivalIndex(config: BackpressureConfig) {
 }
 
 export function waitsFor(config: BackpressureConfig, lane: LaneState, cursor: number, colors: readonly string[]): TenantWaits[] {
-  const rows: TenantWaits[] = config.tenants.map((tenant, i) => ({ tenant: tenant.id, color: tenantColor(colors, i), waits: [], stillWaiting: 0, longestOpenWait: 0 }));
+  const rows: TenantWaits[] = config.tenants.map((tenant, i) => ({
+    tenant: tenant.id,
+    color: tenantColor(colors, i),
+    waits: [],
+    stillWaiting: 0,
+    longestOpenWait: 0,
+  }));
   const claimed = new Set<number>();
   const waits: number[][] = rows.map(() => []);
   for (const claim of lane.claims) {

@@ -79,32 +79,34 @@ export function ConsoleBody() {
     <div className="console-body">
       <p id={noteId} className="console-note">
         Read-only queries on the lab’s Postgres as it stands {placeLabel(stepsNow, clockNow)}
-        {stepsNow > position ? ` (step ${position} is part of a move that ends at step ${stepsNow}; the database is shown after the whole move)` : ''}: each statement
-        runs alone in <code>BEGIN READ ONLY … ROLLBACK</code>.
+        {stepsNow > position ? ` (step ${position} is part of a move that ends at step ${stepsNow}; the database is shown after the whole move)` : ''}: each
+        statement runs alone in <code>BEGIN READ ONLY … ROLLBACK</code>.
       </p>
       <details className="console-rules">
         <summary>What runs here, and why</summary>
         <ul>
           <li>
-            <code>SELECT</code>, <code>WITH</code>, <code>VALUES</code>, <code>TABLE</code>, <code>EXPLAIN</code> and <code>SHOW</code> run, one statement at a time. The first{' '}
-            {CONSOLE_ROWS_SHOWN} rows are shown and the rest counted. <code>now()</code> reads the lab’s clock at this step.
+            <code>SELECT</code>, <code>WITH</code>, <code>VALUES</code>, <code>TABLE</code>, <code>EXPLAIN</code> and <code>SHOW</code> run, one statement at a
+            time. The first {CONSOLE_ROWS_SHOWN} rows are shown and the rest counted. <code>now()</code> reads the lab’s clock at this step.
           </li>
           <li>
-            Writes (<code>INSERT</code>, <code>UPDATE</code>, <code>DELETE</code>) and row locks (<code>FOR UPDATE</code>, <code>FOR SHARE</code>) are sent, and Postgres refuses
-            them itself (SQLSTATE 25006): they would change what the workers see, or wait for a parked worker’s lock, and inside PGlite a lock wait never returns.
+            Writes (<code>INSERT</code>, <code>UPDATE</code>, <code>DELETE</code>) and row locks (<code>FOR UPDATE</code>, <code>FOR SHARE</code>) are sent, and
+            Postgres refuses them itself (SQLSTATE 25006): they would change what the workers see, or wait for a parked worker’s lock, and inside PGlite a lock
+            wait never returns.
           </li>
           <li>
-            <code>BEGIN</code>, <code>COMMIT</code>, <code>ROLLBACK</code>, <code>PREPARE</code>, <code>LOCK</code>, <code>SET</code>, <code>LISTEN</code>, <code>DO</code> and
-            schema changes are not sent. PGlite has one session, shared with the workers: a transaction you opened there would take in their statements too.
+            <code>BEGIN</code>, <code>COMMIT</code>, <code>ROLLBACK</code>, <code>PREPARE</code>, <code>LOCK</code>, <code>SET</code>, <code>LISTEN</code>,{' '}
+            <code>DO</code> and schema changes are not sent. PGlite has one session, shared with the workers: a transaction you opened there would take in their
+            statements too.
           </li>
           <li>
-            A statement gets {STATEMENT_LIMIT_MS / 1000} s. Nothing can interrupt one inside PGlite, so after that the lab ends the Web Worker running Postgres, carries on
-            with a spare one it started when you opened this console, and replays your steps: you stay where you were.
+            A statement gets {STATEMENT_LIMIT_MS / 1000} s. Nothing can interrupt one inside PGlite, so after that the lab ends the Web Worker running Postgres,
+            carries on with a spare one it started when you opened this console, and replays your steps: you stay where you were.
           </li>
           <li>
             The workers send each of their <code>.sql</code> files once as a prepared statement and then only its parameters, so{' '}
-            <code>pg_prepared_statements</code> lists them as <code>lease_lab_…</code>; the text in each is the file's text, the SQL the steps show. On a
-            real server each worker has a session of its own, and the lab's tests send every statement unprepared there.
+            <code>pg_prepared_statements</code> lists them as <code>lease_lab_…</code>; the text in each is the file's text, the SQL the steps show. On a real
+            server each worker has a session of its own, and the lab's tests send every statement unprepared there.
           </li>
         </ul>
       </details>

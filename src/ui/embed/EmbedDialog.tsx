@@ -34,7 +34,10 @@ export function EmbedDialog({ open, onClose }: { open: boolean; onClose: () => v
   return (
     <dialog ref={ref} className="help embed-dialog" aria-labelledby="embed-title" onClose={onClose}>
       <h2 id="embed-title">Embed this view</h2>
-      <p>Paste this into a course page: it shows this scenario at this step with the timeline, the controls and the step's details. Keys work while the frame has focus; nothing is stored in the learner's browser until they use it.</p>
+      <p>
+        Paste this into a course page: it shows this scenario at this step with the timeline, the controls and the step's details. Keys work while the frame has
+        focus; nothing is stored in the learner's browser until they use it.
+      </p>
       <textarea className="embed-snippet" readOnly rows={5} value={snippet} aria-label="The iframe snippet" onFocus={(e) => e.target.select()} />
       <form method="dialog" className="row-buttons">
         <button type="button" onClick={() => void copy()}>

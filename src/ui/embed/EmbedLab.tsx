@@ -20,7 +20,10 @@ function useFullLabAddress(): string {
   const settings = useLab((s) => s.settings);
   const schedule = useLab((s) => s.schedule);
   const position = useLab((s) => s.position);
-  return useMemo(() => fullLabAddress(withFragment(window.location.href, encodeView({ scenarioId, settings, schedule, position }))), [scenarioId, settings, schedule, position]);
+  return useMemo(
+    () => fullLabAddress(withFragment(window.location.href, encodeView({ scenarioId, settings, schedule, position }))),
+    [scenarioId, settings, schedule, position],
+  );
 }
 
 /** `?embed`: the timeline, the controls, the step's details and one line of narration; nothing else. */

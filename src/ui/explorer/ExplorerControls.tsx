@@ -14,8 +14,8 @@ export function ExplorerControls() {
   return (
     <div className="explorer-controls">
       <p className="explorer-intro">
-        One interleaving can be lucky. Play <em>all</em> of them for <strong>{scenario.title}</strong> with {settings.definition?.label ?? STRATEGY_LABELS[settings.strategy]}, fencing{' '}
-        {settings.fencing ? 'on' : 'off'}, and count how they end.
+        One interleaving can be lucky. Play <em>all</em> of them for <strong>{scenario.title}</strong> with{' '}
+        {settings.definition?.label ?? STRATEGY_LABELS[settings.strategy]}, fencing {settings.fencing ? 'on' : 'off'}, and count how they end.
       </p>
       <div className="explorer-buttons">
         <button type="button" className="primary" disabled={busy} onClick={() => void explore({ scenarioId: scenario.id, settings })}>

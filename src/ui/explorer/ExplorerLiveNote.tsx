@@ -10,8 +10,8 @@ export function ExplorerLiveNote() {
   if (!live) return null;
   return (
     <p className="explorer-live-note">
-      The lab is live on PostgreSQL {live.version} at {live.where}, but exploring runs on PGlite in this tab: thousands of schedules through the bridge would take minutes. Open a
-      witness to replay it on the live server.
+      The lab is live on PostgreSQL {live.version} at {live.where}, but exploring runs on PGlite in this tab: thousands of schedules through the bridge would
+      take minutes. Open a witness to replay it on the live server.
     </p>
   );
 }

@@ -15,7 +15,11 @@ export function ExplorerResult() {
   if (!result || phase !== 'done') return null;
   const title = findScenario(result.scenario)?.title ?? result.scenario;
   const setting = `${result.settings.definition?.label ?? STRATEGY_LABELS[result.settings.strategy]}, fencing ${result.settings.fencing ? 'on' : 'off'}`;
-  const elsewhere = labScenario !== result.scenario || labSettings.strategy !== result.settings.strategy || !sameTexts(yourSqlTextsOf(labSettings.definition), yourSqlTextsOf(result.settings.definition)) || labSettings.fencing !== result.settings.fencing;
+  const elsewhere =
+    labScenario !== result.scenario ||
+    labSettings.strategy !== result.settings.strategy ||
+    !sameTexts(yourSqlTextsOf(labSettings.definition), yourSqlTextsOf(result.settings.definition)) ||
+    labSettings.fencing !== result.settings.fencing;
   const seconds = ms === null ? '' : ` in ${(ms / 1000).toFixed(1)} s`;
   return (
     <div className="explorer-result">

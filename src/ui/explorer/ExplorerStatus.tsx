@@ -11,7 +11,8 @@ export function ExplorerStatus() {
   else if (phase === 'failed') text = `The exploration failed: ${error}`;
   else if (phase === 'done' && result) {
     const n = result.groups.length;
-    const what = result.coverage === 'all' ? `all ${result.total.toLocaleString('en')} schedules` : `a sample of ${result.total.toLocaleString('en')} schedules`;
+    const what =
+      result.coverage === 'all' ? `all ${result.total.toLocaleString('en')} schedules` : `a sample of ${result.total.toLocaleString('en')} schedules`;
     text = `Explored ${what}: ${n} outcome${n === 1 ? '' : 's'}.`;
   }
   return <output className={`explorer-status${phase === 'failed' ? ' explorer-failed' : ''}`}>{text}</output>;

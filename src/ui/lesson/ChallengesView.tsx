@@ -47,7 +47,8 @@ export function ChallengesView({ currentTrace, onOpenScenario, onOpenChapter, pr
       <header>
         <h2 id="ll-challenges-title">Challenges: be the scheduler</h2>
         <p>
-          You decide who moves next. Open a challenge in the lab, build a schedule step by step, and the lab judges the run you made. {won} of {CHALLENGES.length} won.
+          You decide who moves next. Open a challenge in the lab, build a schedule step by step, and the lab judges the run you made. {won} of{' '}
+          {CHALLENGES.length} won.
         </p>
       </header>
       <ul className="ll-challenge-list">
@@ -108,7 +109,8 @@ function ChallengeCard({ challenge, isActive, won, hints, judgement, onStart, on
       </h3>
       <p>{challenge.goal}</p>
       <p className="ll-meta">
-        Scenario: {scenario?.title ?? challenge.scenarioId}. Claim: {STRATEGY_LABELS[challenge.settings.strategy]}; fencing {challenge.settings.fencing ? 'on' : 'off'}.
+        Scenario: {scenario?.title ?? challenge.scenarioId}. Claim: {STRATEGY_LABELS[challenge.settings.strategy]}; fencing{' '}
+        {challenge.settings.fencing ? 'on' : 'off'}.
         {chapter ? (
           <>
             {' '}

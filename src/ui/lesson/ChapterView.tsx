@@ -41,7 +41,21 @@ function isTyping(target: EventTarget): boolean {
 }
 
 export function ChapterView(props: ChapterViewProps) {
-  const { chapter, stepIndex, onStepChange, done, onFinish, runTrace, onOpenScenario, onPredicted, onNarrationStep, nextChapterTitle, focusOnMount, docked = false, onDock } = props;
+  const {
+    chapter,
+    stepIndex,
+    onStepChange,
+    done,
+    onFinish,
+    runTrace,
+    onOpenScenario,
+    onPredicted,
+    onNarrationStep,
+    nextChapterTitle,
+    focusOnMount,
+    docked = false,
+    onDock,
+  } = props;
   const index = Math.min(Math.max(0, stepIndex), chapter.steps.length - 1);
   const step = chapter.steps[index]!;
   const last = index === chapter.steps.length - 1;
@@ -148,14 +162,22 @@ export function ChapterView(props: ChapterViewProps) {
         </button>
         {last ? (
           <button type="button" className="ll-primary" onClick={onFinish}>
-            {done ? (nextChapterTitle ? `Next: ${nextChapterTitle}` : 'Chapter done') : nextChapterTitle ? `Finish chapter, then: ${nextChapterTitle}` : 'Finish the lesson'}
+            {done
+              ? nextChapterTitle
+                ? `Next: ${nextChapterTitle}`
+                : 'Chapter done'
+              : nextChapterTitle
+                ? `Finish chapter, then: ${nextChapterTitle}`
+                : 'Finish the lesson'}
           </button>
         ) : (
           <button type="button" className="ll-primary" onClick={() => move(index + 1)}>
             Continue →
           </button>
         )}
-        <span className="ll-hint">{docked ? 'Continue plays this step in the lab. ← and → here step the tour.' : 'Tip: ← and → also step through the chapter.'}</span>
+        <span className="ll-hint">
+          {docked ? 'Continue plays this step in the lab. ← and → here step the tour.' : 'Tip: ← and → also step through the chapter.'}
+        </span>
       </nav>
     </article>
   );

@@ -84,8 +84,8 @@ export function ConceptTable({ onOpenChapter }: ConceptTableProps) {
         </table>
       </section>
       <p>
-        Primary source: Temporal's AI cookbook shows claim, lease, heartbeat and reclaim when a durable workflow engine owns them. Compare each of its recipes with
-        the rows above.
+        Primary source: Temporal's AI cookbook shows claim, lease, heartbeat and reclaim when a durable workflow engine owns them. Compare each of its recipes
+        with the rows above.
       </p>
       <SourceLinks ids={['temporal-ai-cookbook', 'temporal-failures']} title="Read further" />
     </section>

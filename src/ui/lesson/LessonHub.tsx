@@ -79,7 +79,20 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
 
     function onTabKey(event: KeyboardEvent<HTMLButtonElement>, index: number) {
       const last = TABS.length - 1;
-      const next = event.key === 'ArrowRight' ? (index === last ? 0 : index + 1) : event.key === 'ArrowLeft' ? (index === 0 ? last : index - 1) : event.key === 'Home' ? 0 : event.key === 'End' ? last : null;
+      const next =
+        event.key === 'ArrowRight'
+          ? index === last
+            ? 0
+            : index + 1
+          : event.key === 'ArrowLeft'
+            ? index === 0
+              ? last
+              : index - 1
+            : event.key === 'Home'
+              ? 0
+              : event.key === 'End'
+                ? last
+                : null;
       if (next === null) return;
       event.preventDefault();
       const tab = TABS[next]!.id;
@@ -149,7 +162,13 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${place.tab}`} className="ll-panel">
         {rest.otherPanels}
         {place.tab === 'challenges' ? (
-          <ChallengesView currentTrace={currentTrace} onOpenScenario={onOpenScenario} onOpenChapter={rest.openChapter} progressStore={progressStore} challengeId={place.challengeId} />
+          <ChallengesView
+            currentTrace={currentTrace}
+            onOpenScenario={onOpenScenario}
+            onOpenChapter={rest.openChapter}
+            progressStore={progressStore}
+            challengeId={place.challengeId}
+          />
         ) : null}
       </div>
       {rest.footer}

@@ -142,9 +142,12 @@ export function PredictCard({ generator, runTrace, onOpenScenario, onAnswered, s
             <details open>
               <summary>Why, from the run</summary>
               <ul className="ll-explain">
-                {instance.explain(phase.trace).map((line, position) => ({ line, position })).map((item) => (
-                  <li key={item.position}>{item.line}</li>
-                ))}
+                {instance
+                  .explain(phase.trace)
+                  .map((line, position) => ({ line, position }))
+                  .map((item) => (
+                    <li key={item.position}>{item.line}</li>
+                  ))}
               </ul>
             </details>
             {footer}

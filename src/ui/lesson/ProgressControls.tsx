@@ -11,7 +11,13 @@ export function ProgressNotice({ progressStore }: { progressStore?: ProgressStor
   const { state, store } = useLessonProgress(progressStore);
   const notice = state.notice;
   if (!notice) return null;
-  const warning = notice.kind === 'save-failed' || notice.kind === 'storage-unavailable' || notice.kind === 'reset-corrupt' || notice.kind === 'reset-version' || notice.kind === 'partly-unreadable' || notice.kind === 'read-only-newer';
+  const warning =
+    notice.kind === 'save-failed' ||
+    notice.kind === 'storage-unavailable' ||
+    notice.kind === 'reset-corrupt' ||
+    notice.kind === 'reset-version' ||
+    notice.kind === 'partly-unreadable' ||
+    notice.kind === 'read-only-newer';
   return (
     <div className={warning ? 'll-notice is-warning' : 'll-notice'} role={warning ? 'alert' : 'status'}>
       <p>{notice.message}</p>
@@ -29,7 +35,11 @@ export function ProgressSummary({ progressStore }: { progressStore?: ProgressSto
   return (
     <p className="ll-progress-summary">
       Chapters {chaptersDone(state.progress)}/{CHAPTERS.length} · Quiz {score.correct}/{score.total} · Challenges {won}/{CHALLENGES.length}
-      {state.readOnly ? <span className="ll-meta"> · read-only (saved by a newer version)</span> : state.persistent ? null : <span className="ll-meta"> · not saved in this browser</span>}
+      {state.readOnly ? (
+        <span className="ll-meta"> · read-only (saved by a newer version)</span>
+      ) : state.persistent ? null : (
+        <span className="ll-meta"> · not saved in this browser</span>
+      )}
     </p>
   );
 }

@@ -4,7 +4,16 @@ import { findChapter } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
 import { correctChoiceIds, displayedChoices, faultyLine, initialOrder, isCorrect } from '../../lessons/quiz';
 import { sqlLines } from '../../lessons/sql-lines';
-import type { Choice, MultipleChoiceQuestion, OrderQuestion, QuizAnswer, QuizQuestion, RunTrace, SingleChoiceQuestion, SpotTheBugQuestion } from '../../lessons/types';
+import type {
+  Choice,
+  MultipleChoiceQuestion,
+  OrderQuestion,
+  QuizAnswer,
+  QuizQuestion,
+  RunTrace,
+  SingleChoiceQuestion,
+  SpotTheBugQuestion,
+} from '../../lessons/types';
 import { LessonLink, SourceLinks } from './links';
 import { PredictCard } from './PredictCard';
 
@@ -28,9 +37,7 @@ export function QuestionCard(props: QuestionCardProps) {
   const id = useId();
   const [checked, setChecked] = useState<boolean | null>(null);
 
-  const after = (
-    <Explanation question={question} correct={checked} onOpenChapter={onOpenChapter} onRetry={onRetry} onNext={onNext} />
-  );
+  const after = <Explanation question={question} correct={checked} onOpenChapter={onOpenChapter} onRetry={onRetry} onNext={onNext} />;
 
   return (
     <section className="ll-question" aria-labelledby={`${id}-title`}>
@@ -117,7 +124,17 @@ function Explanation({
   );
 }
 
-function PredictQuestionView({ generatorId, runTrace, onAnswered, footer }: { generatorId: string; runTrace: RunTrace; onAnswered: (correct: boolean) => void; footer: ReactNode }) {
+function PredictQuestionView({
+  generatorId,
+  runTrace,
+  onAnswered,
+  footer,
+}: {
+  generatorId: string;
+  runTrace: RunTrace;
+  onAnswered: (correct: boolean) => void;
+  footer: ReactNode;
+}) {
   const generator = findGenerator(generatorId);
   if (!generator) return <p>This question is not available.</p>;
   return <PredictCard generator={generator} runTrace={runTrace} onAnswered={onAnswered} footer={footer} heading={generator.title} headingLevel={4} />;
@@ -245,7 +262,17 @@ function MultipleChoice({
   );
 }
 
-function Ordering({ question, attempt, checked, onCheck }: { question: OrderQuestion; attempt: number; checked: boolean | null; onCheck: (a: QuizAnswer) => void }) {
+function Ordering({
+  question,
+  attempt,
+  checked,
+  onCheck,
+}: {
+  question: OrderQuestion;
+  attempt: number;
+  checked: boolean | null;
+  onCheck: (a: QuizAnswer) => void;
+}) {
   const [items, setItems] = useState<Choice[]>(() => initialOrder(question, attempt));
   const [announcement, setAnnouncement] = useState('');
   const revealed = checked !== null;
@@ -283,7 +310,12 @@ function Ordering({ question, attempt, checked, onCheck }: { question: OrderQues
                   <button type="button" onClick={() => move(position, position - 1)} disabled={position === 0} aria-label={`Move "${item.label}" up`}>
                     ↑
                   </button>
-                  <button type="button" onClick={() => move(position, position + 1)} disabled={position === items.length - 1} aria-label={`Move "${item.label}" down`}>
+                  <button
+                    type="button"
+                    onClick={() => move(position, position + 1)}
+                    disabled={position === items.length - 1}
+                    aria-label={`Move "${item.label}" down`}
+                  >
                     ↓
                   </button>
                 </span>

@@ -27,7 +27,12 @@ export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, q
   const [current, setCurrent] = useState(() => {
     const asked = questions.findIndex((q) => q.id === questionId);
     // Otherwise carry on where the learner left off: the first question not answered yet.
-    return asked >= 0 ? asked : Math.max(0, questions.findIndex((q) => progress.quiz[q.id] === undefined));
+    return asked >= 0
+      ? asked
+      : Math.max(
+          0,
+          questions.findIndex((q) => progress.quiz[q.id] === undefined),
+        );
   });
   const [tries, setTries] = useState<Record<string, number>>({});
   const [requested, setRequested] = useState(questionId);
@@ -48,8 +53,8 @@ export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, q
       <header>
         <h2 id="ll-quiz-title">Check your understanding</h2>
         <p>
-          {questions.length} questions: {counts.single} with one answer, {counts.multiple} with several, {counts.order} to put in order, {counts.bug} spot-the-bug,{' '}
-          {counts.predict} predicted and then run on the engine with fresh parameters every time.
+          {questions.length} questions: {counts.single} with one answer, {counts.multiple} with several, {counts.order} to put in order, {counts.bug}{' '}
+          spot-the-bug, {counts.predict} predicted and then run on the engine with fresh parameters every time.
         </p>
         <p className="ll-score">
           Score: <strong>{score.correct}</strong> of {score.total} correct ({score.answered} answered). Your latest answer to each question counts.

@@ -11,11 +11,20 @@ export function BasicsFields({ spec, problems, change }: PartProps) {
       <legend>What it shows</legend>
       <Field id="editor-title" label="Title" problem={problems.get('title')}>
         {(describedBy, invalid) => (
-          <input id="editor-title" value={spec.title} maxLength={SCENARIO_LIMITS.titleChars + 20} onChange={(e) => change((s) => ({ ...s, title: e.target.value }))} aria-describedby={describedBy} aria-invalid={invalid} />
+          <input
+            id="editor-title"
+            value={spec.title}
+            maxLength={SCENARIO_LIMITS.titleChars + 20}
+            onChange={(e) => change((s) => ({ ...s, title: e.target.value }))}
+            aria-describedby={describedBy}
+            aria-invalid={invalid}
+          />
         )}
       </Field>
       <Field id="editor-line-1" label="Description, line 1" problem={problems.get('description')}>
-        {(describedBy, invalid) => <input id="editor-line-1" value={spec.description[0]} onChange={line(0)} aria-describedby={describedBy} aria-invalid={invalid} />}
+        {(describedBy, invalid) => (
+          <input id="editor-line-1" value={spec.description[0]} onChange={line(0)} aria-describedby={describedBy} aria-invalid={invalid} />
+        )}
       </Field>
       <Field id="editor-line-2" label="Line 2 (optional)" problem={undefined}>
         {() => <input id="editor-line-2" value={spec.description[1]} onChange={line(1)} />}

@@ -1,7 +1,17 @@
 import type { ReactNode } from 'react';
 
 /** A labelled input with the check's message for it underneath, tied to it for screen readers. */
-export function Field({ id, label, problem, children }: { id: string; label: string; problem: string | undefined; children: (describedBy: string | undefined, invalid: boolean) => ReactNode }) {
+export function Field({
+  id,
+  label,
+  problem,
+  children,
+}: {
+  id: string;
+  label: string;
+  problem: string | undefined;
+  children: (describedBy: string | undefined, invalid: boolean) => ReactNode;
+}) {
   const errorId = `${id}-problem`;
   return (
     <div className={`editor-field${problem ? ' has-problem' : ''}`}>
@@ -17,7 +27,23 @@ export function Field({ id, label, problem, children }: { id: string; label: str
 }
 
 /** A number input bound to a number (NaN while empty). */
-export function NumberInput({ id, value, onChange, describedBy, invalid, min, max }: { id: string; value: number; onChange: (value: number) => void; describedBy: string | undefined; invalid: boolean; min?: number; max?: number }) {
+export function NumberInput({
+  id,
+  value,
+  onChange,
+  describedBy,
+  invalid,
+  min,
+  max,
+}: {
+  id: string;
+  value: number;
+  onChange: (value: number) => void;
+  describedBy: string | undefined;
+  invalid: boolean;
+  min?: number;
+  max?: number;
+}) {
   return (
     <input
       id={id}

@@ -48,7 +48,17 @@ export function ScenarioEditor() {
   );
 }
 
-function EditorForm({ spec, setSpec, close, play }: { spec: ScenarioSpec; setSpec: (spec: ScenarioSpec) => void; close: () => void; play: (id: string) => void }) {
+function EditorForm({
+  spec,
+  setSpec,
+  close,
+  play,
+}: {
+  spec: ScenarioSpec;
+  setSpec: (spec: ScenarioSpec) => void;
+  close: () => void;
+  play: (id: string) => void;
+}) {
   const checked = useMemo(() => checkSpec(spec), [spec]);
   const part = { spec, problems: checked.byField, change: (update: (spec: ScenarioSpec) => ScenarioSpec) => setSpec(update(spec)) };
   const count = checked.byField.size;
@@ -63,7 +73,9 @@ function EditorForm({ spec, setSpec, close, play }: { spec: ScenarioSpec; setSpe
       }}
     >
       <h2 id="editor-heading">Your scenario</h2>
-      <p className="muted">It is checked as the lab's own scenarios are, plays and explores like them, and travels whole in the lab's link: share the address to share it.</p>
+      <p className="muted">
+        It is checked as the lab's own scenarios are, plays and explores like them, and travels whole in the lab's link: share the address to share it.
+      </p>
       <div className="editor-parts">
         <BasicsFields {...part} />
         <SetupFields {...part} />

@@ -14,7 +14,11 @@ export function ScheduleField({ spec, problems, change }: PartProps) {
   return (
     <fieldset className="editor-part">
       <legend>Scripted schedule (optional)</legend>
-      <Field id="editor-script" label="Steps, comma-separated: A, B… (a worker's next step), +30 (the clock), pause:A, resume:A, crash:A" problem={problems.get('script')}>
+      <Field
+        id="editor-script"
+        label="Steps, comma-separated: A, B… (a worker's next step), +30 (the clock), pause:A, resume:A, crash:A"
+        problem={problems.get('script')}
+      >
         {(describedBy, invalid) => (
           <input
             id="editor-script"

@@ -14,7 +14,12 @@ export function SetupFields({ spec, problems, change }: PartProps) {
       <legend>Workers and leases</legend>
       <Field id="editor-workers" label="Workers" problem={problems.get('workers')}>
         {(describedBy) => (
-          <select id="editor-workers" value={spec.workers} onChange={(e) => change((s) => ({ ...s, workers: Number(e.target.value) }))} aria-describedby={describedBy}>
+          <select
+            id="editor-workers"
+            value={spec.workers}
+            onChange={(e) => change((s) => ({ ...s, workers: Number(e.target.value) }))}
+            aria-describedby={describedBy}
+          >
             {WORKER_COUNTS.map((count) => (
               <option key={count} value={count}>
                 {count}: {WORKER_LETTERS.slice(0, count).join(', ')}
@@ -24,16 +29,40 @@ export function SetupFields({ spec, problems, change }: PartProps) {
         )}
       </Field>
       <Field id="editor-lease" label="Lease (seconds)" problem={problems.get('leaseSeconds')}>
-        {(describedBy, invalid) => <NumberInput id="editor-lease" value={spec.leaseSeconds} min={1} max={SCENARIO_LIMITS.maxLeaseSeconds} onChange={(value) => change((s) => ({ ...s, leaseSeconds: value }))} describedBy={describedBy} invalid={invalid} />}
+        {(describedBy, invalid) => (
+          <NumberInput
+            id="editor-lease"
+            value={spec.leaseSeconds}
+            min={1}
+            max={SCENARIO_LIMITS.maxLeaseSeconds}
+            onChange={(value) => change((s) => ({ ...s, leaseSeconds: value }))}
+            describedBy={describedBy}
+            invalid={invalid}
+          />
+        )}
       </Field>
       <div className="editor-field checkbox-field">
         <label>
-          <input type="checkbox" checked={heartbeats} onChange={(e) => change((s) => ({ ...s, heartbeatSeconds: e.target.checked ? Math.max(1, Math.floor(s.leaseSeconds / 3)) : null }))} /> Workers heartbeat
+          <input
+            type="checkbox"
+            checked={heartbeats}
+            onChange={(e) => change((s) => ({ ...s, heartbeatSeconds: e.target.checked ? Math.max(1, Math.floor(s.leaseSeconds / 3)) : null }))}
+          />{' '}
+          Workers heartbeat
         </label>
       </div>
       {heartbeats ? (
         <Field id="editor-heartbeat" label="Heartbeat every (seconds)" problem={problems.get('heartbeatSeconds')}>
-          {(describedBy, invalid) => <NumberInput id="editor-heartbeat" value={spec.heartbeatSeconds ?? Number.NaN} min={1} onChange={(value) => change((s) => ({ ...s, heartbeatSeconds: value }))} describedBy={describedBy} invalid={invalid} />}
+          {(describedBy, invalid) => (
+            <NumberInput
+              id="editor-heartbeat"
+              value={spec.heartbeatSeconds ?? Number.NaN}
+              min={1}
+              onChange={(value) => change((s) => ({ ...s, heartbeatSeconds: value }))}
+              describedBy={describedBy}
+              invalid={invalid}
+            />
+          )}
         </Field>
       ) : null}
       <Field id="editor-strategy" label="Claim strategy" problem={problems.get('strategy')}>

@@ -24,8 +24,8 @@ export function ProblemView({ problem }: { problem: YourSqlProblem }) {
           <strong>{whose} is refused here:</strong> <span className="your-sql-message">{problem.reason}</span>
         </p>
         <p className="your-sql-hint">
-          A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet. Check it on a server of your own, one connection per worker, over every
-          schedule: <code>npm run sim -- check &lt;scenario&gt; --claim FILE --db URL</code>.
+          A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet. Check it on a server of your own, one connection per worker, over
+          every schedule: <code>npm run sim -- check &lt;scenario&gt; --claim FILE --db URL</code>.
         </p>
       </div>
     );

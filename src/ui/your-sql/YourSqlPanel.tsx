@@ -34,8 +34,8 @@ function YourSqlEditor() {
         </button>
       </div>
       <p className="your-sql-intro">
-        Write the claim your workers run; the lab sends it exactly as written, with the parameters beside it. Apply reads it with PostgreSQL's own parser, and if the lab
-        can replay it exactly on PGlite, every step, Play, the link and <em>Explore all schedules</em> use it.
+        Write the claim your workers run; the lab sends it exactly as written, with the parameters beside it. Apply reads it with PostgreSQL's own parser, and
+        if the lab can replay it exactly on PGlite, every step, Play, the link and <em>Explore all schedules</em> use it.
       </p>
       {editor.note ? <p className="your-sql-note">{editor.note}</p> : null}
       <RoleEditor of="claim" text={draft.claim} onChange={(text) => edit('claim', text)} />
@@ -49,7 +49,13 @@ function YourSqlEditor() {
         </button>
         {/* Not an <output> (role status): the lab's outcome is the one status region of the lab. */}
         <p className="your-sql-status" aria-live="polite">
-          {editor.checking ? 'Reading it with PostgreSQL\'s parser…' : applied ? 'Playing your SQL.' : playing ? 'Playing your last applied SQL; apply to play these edits.' : 'Not applied yet: the lab plays the strategy chosen before.'}
+          {editor.checking
+            ? "Reading it with PostgreSQL's parser…"
+            : applied
+              ? 'Playing your SQL.'
+              : playing
+                ? 'Playing your last applied SQL; apply to play these edits.'
+                : 'Not applied yet: the lab plays the strategy chosen before.'}
         </p>
       </div>
       {editor.problem ? <ProblemView problem={editor.problem} /> : null}

@@ -11,7 +11,10 @@ const policyTag = /<meta\s+http-equiv="Content-Security-Policy"[^>]*>/.exec(appH
 if (!policyTag) throw new Error("the app's index.html has no Content-Security-Policy <meta> tag");
 
 function appPolicy(): Plugin {
-  return { name: 'analyze-page:app-policy', transformIndexHtml: (html) => html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${policyTag}`) };
+  return {
+    name: 'analyze-page:app-policy',
+    transformIndexHtml: (html) => html.replace('<meta charset="UTF-8" />', `<meta charset="UTF-8" />\n    ${policyTag}`),
+  };
 }
 
 export default defineConfig({
