@@ -11,7 +11,6 @@ import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { EngineError, WatchdogError } from '../worker/client';
-import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
 import { listRefused } from './notices';
@@ -474,6 +473,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
       async runConsole(sql) {
         // Refused before it is queued: such a statement never reaches Postgres (the engine checks again).
+        // The checker comes with the console's own code (a chunk the page's first load leaves out).
+        const { checkConsoleSql } = await import('../sql/console');
         const check = checkConsoleSql(sql);
         if (check.kind === 'refused') return check;
         let stopped = null as WatchdogError | null;

@@ -20,7 +20,7 @@ import {
   useRef,
   useState,
 } from 'react';
-import { type AxisZoom, attachAxisZoom } from '../charts/axis-zoom';
+import type { AxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
 import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
@@ -44,11 +44,27 @@ export interface TimelineProps {
   /** The <svg> element, for export (timelineSvgText, timelinePng). */
   svgRef?: Ref<SVGSVGElement>;
   className?: string;
+  /**
+   * Fetch the zoom and pan behaviour now (d3-zoom, in a chunk of its own, which the page's first load leaves
+   * out). Until then a zoom button, a zoom key or a drag fetches it, and the zoom it asked for is done once it is in.
+   * Default true.
+   */
+  fetchZoom?: boolean;
 }
 
 /** Width used before the container has been measured (and when rendering on the server). */
 const FALLBACK_WIDTH = 960;
 const ZOOM_STEP = 1.5;
+
+/** d3-zoom and the charts' behaviour on it, fetched once per page (a failed fetch is tried again on the next wish). */
+let axisZoomModule: Promise<typeof import('../charts/axis-zoom')> | null = null;
+function loadAxisZoom(): Promise<typeof import('../charts/axis-zoom')> {
+  axisZoomModule ??= import('../charts/axis-zoom').catch((error: unknown) => {
+    axisZoomModule = null;
+    throw error;
+  });
+  return axisZoomModule;
+}
 
 const byX = bisector((mark: TimelineMark) => mark.x);
 
@@ -77,7 +93,7 @@ function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
   else if (ref) (ref as { current: T | null }).current = value;
 }
 
-export function Timeline({ trace, position, selected, onSelect, width: fixedWidth, height: fixedHeight, svgRef, className }: TimelineProps) {
+export function Timeline({ trace, position, selected, onSelect, width: fixedWidth, height: fixedHeight, svgRef, className, fetchZoom = true }: TimelineProps) {
   const uid = `tl${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const rootRef = useRef<HTMLDivElement>(null);
   const svgElement = useRef<SVGSVGElement | null>(null);
@@ -190,9 +206,20 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   // pinch) is d3-zoom's own gesture and zooms around the pointer; a drag, a horizontal or Shift + wheel,
   // the buttons and the keys are driven from here; a plain vertical wheel is left to scroll the page.
   const axis = useRef<AxisZoom | null>(null);
-  useEffect(() => {
-    const svg = svgElement.current;
-    if (!svg) return;
+  // What the learner asked of the zoom before it was in: done, in order, once it is attached.
+  const zoomWishes = useRef<Array<(zoom: AxisZoom) => void>>([]);
+  // Counts the wishes that found no zoom: each one (re)starts the fetch, so a failed fetch is tried again.
+  const [zoomAsked, setZoomAsked] = useState(0);
+  const withZoom = (wish: (zoom: AxisZoom) => void) => {
+    if (axis.current) wish(axis.current);
+    else {
+      zoomWishes.current.push(wish);
+      setZoomAsked((n) => n + 1);
+    }
+  };
+  const zoomWanted = fetchZoom || zoomAsked > 0;
+  /** Attaches the zoom to the <svg>, does the wishes made before it came, and returns what detaches it. */
+  const attachZoom = (svg: SVGSVGElement, attachAxisZoom: typeof import('../charts/axis-zoom')['attachAxisZoom']) => {
     const zoom = attachAxisZoom(svg, {
       full: () => layoutRef.current.domain,
       plot: () => [layoutRef.current.plot.left, layoutRef.current.plot.right],
@@ -217,6 +244,7 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     });
     axis.current = zoom;
     zoom.show(layoutRef.current.view);
+    for (const wish of zoomWishes.current.splice(0)) wish(zoom);
     const onWheel = (event: WheelEvent) => {
       if (event.ctrlKey || event.metaKey) return;
       const dx = Math.abs(event.deltaX) > Math.abs(event.deltaY) ? event.deltaX : event.shiftKey ? event.deltaY : 0;
@@ -230,7 +258,28 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
       zoom.detach();
       axis.current = null;
     };
-  }, [requestView, syncDrag]);
+  };
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a wish that found no zoom asks again (zoomAsked); attachZoom reads refs and the callbacks listed
+  useEffect(() => {
+    const svg = svgElement.current;
+    if (!svg || !zoomWanted || axis.current) return;
+    let detach: (() => void) | null = null;
+    let cancelled = false;
+    loadAxisZoom().then(
+      ({ attachAxisZoom }) => {
+        if (cancelled) return;
+        detach = attachZoom(svg, attachAxisZoom);
+      },
+      // Not fetched (offline, and not in the offline copy): the timeline draws and steps without zoom, and the next wish tries again.
+      () => {
+        zoomWishes.current = [];
+      },
+    );
+    return () => {
+      cancelled = true;
+      detach?.();
+    };
+  }, [zoomWanted, zoomAsked, requestView, syncDrag]);
   // What the learner sees is the laid-out view: the zoom follows it whenever it moved otherwise (a new
   // step, a reset, a resize), except while a wheel's view waits for its frame or a drag slides the drawing.
   useLayoutEffect(() => {
@@ -247,7 +296,12 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   };
 
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
-    if (event.button !== 0 || !axis.current) return;
+    if (event.button !== 0) return;
+    // A drag before the zoom is in fetches it; this drag does not pan (it has no transform to pan from).
+    if (!axis.current) {
+      withZoom(() => {});
+      return;
+    }
     const span = layout.view[1] - layout.view[0];
     drag.current = {
       id: event.pointerId,
@@ -302,8 +356,9 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
   };
   const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
     // Arrow keys belong to the app (step back / forward); the timeline only zooms.
-    if (event.key === '+' || event.key === '=') axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent);
-    else if (event.key === '-' || event.key === '_') axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent);
+    const source = event.nativeEvent;
+    if (event.key === '+' || event.key === '=') withZoom((zoom) => zoom.zoomBy(ZOOM_STEP, source));
+    else if (event.key === '-' || event.key === '_') withZoom((zoom) => zoom.zoomBy(1 / ZOOM_STEP, source));
     else if (event.key === '0') setView(null);
     else return;
     event.preventDefault();
@@ -346,7 +401,10 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
         <button
           type="button"
           aria-label="Zoom out"
-          onClick={(event) => axis.current?.zoomBy(1 / ZOOM_STEP, event.nativeEvent)}
+          onClick={(event) => {
+            const source = event.nativeEvent;
+            withZoom((zoom) => zoom.zoomBy(1 / ZOOM_STEP, source));
+          }}
           disabled={layout.view[1] - layout.view[0] >= layout.zoom.maxSpan - 1e-9}
         >
           −
@@ -354,7 +412,10 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
         <button
           type="button"
           aria-label="Zoom in"
-          onClick={(event) => axis.current?.zoomBy(ZOOM_STEP, event.nativeEvent)}
+          onClick={(event) => {
+            const source = event.nativeEvent;
+            withZoom((zoom) => zoom.zoomBy(ZOOM_STEP, source));
+          }}
           disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}
         >
           +

@@ -4,7 +4,6 @@ import { useAfterStart, useFramesDrawn, useWhenSettledAndQuiet } from './deferre
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
 import { lazyPanel } from './lazyPanel';
-import { EmbedLab } from './embed/EmbedLab';
 import { HelpDialog } from './HelpDialog';
 import { useProgressLoader } from './lesson/useLessonProgress';
 import { Notices } from './Notices';
@@ -18,7 +17,7 @@ import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
 import { useLab } from '../store/react';
 import { WorkerCards } from './WorkerCards';
-import { YourSqlPanel } from './your-sql/YourSqlPanel';
+import { YourSqlSlot } from './your-sql/YourSqlSlot';
 
 // Each in a chunk of its own: the first render and the first script are the lab's. The panels below the
 // lab are fetched once it has started and the page is idle, and shown in the first pause (deferred.ts).
@@ -28,6 +27,8 @@ const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () =>
 const explorer = lazyPanel('The interleaving explorer', () => import('./explorer/ExplorerPanel').then((module) => module.ExplorerPanel));
 const lesson = lazyPanel('The lesson', () => import('./LessonArea').then((module) => module.LessonArea));
 const tour = lazyPanel('The tour', () => import('./lesson/TourPanel').then((module) => module.TourPanel));
+// A page opened at ?embed shows only this, so it is fetched at once (App's first render), and a full page never fetches it.
+const { Panel: EmbedLab } = lazyPanel('The embedded lab', () => import('./embed/EmbedLab').then((module) => module.EmbedLab));
 const ExplorerPanel = explorer.Panel;
 const TourPanel = tour.Panel;
 const LessonArea = lesson.Panel;
@@ -44,7 +45,12 @@ const ADDRESS_AT_START = window.location.hash;
 /** The page: the whole lab, or (`embedded`, the address has ?embed) the lab without the page's chrome. */
 export function App({ embedded = false }: { embedded?: boolean }) {
   const backpressure = useBackpressureShown();
-  if (embedded) return <EmbedLab />;
+  if (embedded)
+    return (
+      <Suspense fallback={<p className="lazy-loading">Loading the lab…</p>}>
+        <EmbedLab />
+      </Suspense>
+    );
   return backpressure ? (
     <Suspense fallback={<p className="lazy-loading">Loading the backpressure lab…</p>}>
       <BackpressureView />
@@ -70,7 +76,7 @@ function RaceLab() {
             <Toolbar />
             <EngineBanner />
             <Notices />
-            <YourSqlPanel />
+            <YourSqlSlot />
           </>
         ) : null}
         <main className="stage">

@@ -1,9 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { useLab, useLabStore } from '../store/react';
-import { timelinePng, timelineSvgText } from '../timeline/export';
 import { download } from './download';
-import { EmbedDialog } from './embed/EmbedDialog';
+import { lazyPanel } from './lazyPanel';
 import { timelineSvg } from './timelineRef';
+
+// Neither is needed until the learner asks for it: the snippet dialog and the timeline's exporters come on the first click.
+const { Panel: EmbedDialog } = lazyPanel('The embed dialog', () => import('./embed/EmbedDialog').then((module) => module.EmbedDialog));
+const exporters = () => import('../timeline/export');
 
 /** Downloads of what the learner sees, and the link to it, folded into one menu. */
 export function ExportMenu() {
@@ -37,16 +40,23 @@ export function ExportMenu() {
   const done = () => {
     if (menu.current) menu.current.open = false;
   };
-  const exportSvg = () => {
+  const exportSvg = async () => {
     const svg = timelineSvg.current;
-    if (svg) download(new Blob([timelineSvgText(svg)], { type: 'image/svg+xml' }), `${fileBase()}.svg`);
     done();
+    if (!svg) return;
+    try {
+      const { timelineSvgText } = await exporters();
+      download(new Blob([timelineSvgText(svg)], { type: 'image/svg+xml' }), `${fileBase()}.svg`);
+    } catch (error) {
+      store.getState().notify('error', 'The timeline could not be saved as SVG.', [error instanceof Error ? error.message : String(error)]);
+    }
   };
   const exportPng = async () => {
     const svg = timelineSvg.current;
     done();
     if (!svg) return;
     try {
+      const { timelinePng } = await exporters();
       download(await timelinePng(svg), `${fileBase()}.png`);
     } catch (error) {
       store.getState().notify('error', 'The timeline could not be drawn as a PNG.', [error instanceof Error ? error.message : String(error)]);
@@ -72,7 +82,7 @@ export function ExportMenu() {
       <details ref={menu} className="menu">
         <summary>{copied ? 'Link copied' : 'Export'}</summary>
         <div className="menu-items">
-          <button type="button" onClick={exportSvg} disabled={!ready}>
+          <button type="button" onClick={() => void exportSvg()} disabled={!ready}>
             Timeline as SVG
           </button>
           <button type="button" onClick={() => void exportPng()} disabled={!ready}>
@@ -96,7 +106,11 @@ export function ExportMenu() {
           </button>
         </div>
       </details>
-      <EmbedDialog open={embedding} onClose={() => setEmbedding(false)} />
+      {embedding ? (
+        <Suspense fallback={<output className="lazy-loading">Loading the embed dialog…</output>}>
+          <EmbedDialog onClose={() => setEmbedding(false)} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

@@ -6,7 +6,7 @@ import { FencingSwitch } from './FencingSwitch';
 import { OfflineIndicator } from './OfflineIndicator';
 import { useScenario } from './hooks';
 import { ScenarioPicker } from './ScenarioPicker';
-import { ScenarioEditor } from './scenario-editor/ScenarioEditor';
+import { ScenarioEditorButton } from './scenario-editor/ScenarioEditorButton';
 import { StrategyPicker } from './StrategyPicker';
 import { ThemeToggle } from './ThemeToggle';
 
@@ -51,7 +51,7 @@ export function Header() {
         <h1 title="Job claims, leases and fencing on a real Postgres (PGlite) in your browser">Lease Lab</h1>
         <div className="settings">
           <ScenarioPicker />
-          <ScenarioEditor />
+          <ScenarioEditorButton />
           <StrategyPicker />
           <FencingSwitch />
         </div>

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { shownStepIndex } from '../store/derive';
 import { useLab, useLabStore } from '../store/react';
 import { Timeline } from '../timeline/Timeline';
+import { useSettledAndIdle } from './deferred';
 import { timelineSvg } from './timelineRef';
 
 /** The main view: the timeline (src/timeline/, drawn with D3's scales), fed the trace, the cursor and the selection. */
@@ -14,6 +15,8 @@ export function TimelinePanel() {
   const position = useLab((s) => s.position);
   const selected = useLab((s) => s.selected);
   const select = useLab((s) => s.select);
+  // The zoom's code (d3-zoom) comes once the lab has started: the first screen draws without it.
+  const fetchZoom = useSettledAndIdle();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is rebuilt exactly when its parts change
   const trace = useMemo(() => store.getState().trace(), [store, steps, scenarioId, settings, schedule]);
   const setSvg = useCallback((element: SVGSVGElement | null) => {
@@ -21,7 +24,14 @@ export function TimelinePanel() {
   }, []);
   return (
     <section className="timeline-panel" aria-label="Timeline">
-      <Timeline trace={trace} position={Math.min(position, steps.length)} selected={shownStepIndex(position, selected)} onSelect={select} svgRef={setSvg} />
+      <Timeline
+        trace={trace}
+        position={Math.min(position, steps.length)}
+        selected={shownStepIndex(position, selected)}
+        onSelect={select}
+        svgRef={setSvg}
+        fetchZoom={fetchZoom}
+      />
     </section>
   );
 }

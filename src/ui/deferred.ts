@@ -79,6 +79,17 @@ export function useWhenSettledAndQuiet(callback: () => void, idleTimeoutMs?: num
 }
 
 /**
+ * True (for good) once the lab has settled and the main thread is next idle: for what the first screen
+ * draws but the lab's start does not need, such as the timeline's zoom (a chunk of its own).
+ */
+export function useSettledAndIdle(): boolean {
+  const [done, setDone] = useState(false);
+  const mark = useCallback(() => setDone(true), []);
+  useWhenSettledAndQuiet(mark, undefined, false);
+  return done;
+}
+
+/**
  * True once the lab has settled into a pause and the main thread is idle (or SLOW_START_MS have passed,
  * or the learner asked for the lesson or scrolled down to look for it). `cameForIt`: the page was opened
  * at a link into what it reveals, so it comes without waiting for a pause. It turns true inside a

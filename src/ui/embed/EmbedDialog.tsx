@@ -5,8 +5,8 @@ import { viewOf } from '../../store/sync';
 import { useScenario } from '../hooks';
 import { iframeSnippet, withFragment } from './address';
 
-/** The <iframe> snippet for the view on screen, to paste into a course page; null closes it. */
-export function EmbedDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+/** The <iframe> snippet for the view on screen, to paste into a course page: shown when mounted (ExportMenu mounts it on "Embed…", from a chunk of its own); `onClose` once it has closed. */
+export function EmbedDialog({ onClose }: { onClose: () => void }) {
   const scenario = useScenario();
   const store = useLabStore();
   const ref = useRef<HTMLDialogElement>(null);
@@ -15,14 +15,13 @@ export function EmbedDialog({ open, onClose }: { open: boolean; onClose: () => v
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) {
+    if (!dialog.open) {
       // The view as the store has it now (the address bar is written a moment after each step).
       setSnippet(iframeSnippet(withFragment(window.location.href, encodeView(viewOf(store.getState()))), scenario.title));
       setCopied(false);
       dialog.showModal();
     }
-    if (!open && dialog.open) dialog.close();
-  }, [open, scenario.title, store]);
+  }, [scenario.title, store]);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(snippet);

@@ -16,35 +16,33 @@ function openingSpec(scenarioId: string): ScenarioSpec {
   return scenario ? specOf(scenario) : starterSpec();
 }
 
-/** "Write a scenario…": a modal form whose result plays like a built-in scenario, and travels in the link. */
-export function ScenarioEditor() {
+/**
+ * "Write a scenario…": a modal form whose result plays like a built-in scenario, and travels in the link.
+ * A chunk of its own, mounted (and shown) when the button in the header (ScenarioEditorButton.tsx) is
+ * clicked; `onClosed` unmounts it once the dialog has closed.
+ */
+export function ScenarioEditorDialog({ onClosed }: { onClosed: () => void }) {
   const scenarioId = useLab((s) => s.scenarioId);
   const chooseScenario = useLab((s) => s.chooseScenario);
-  const [spec, setSpec] = useState<ScenarioSpec | null>(null);
+  // The spec it opens with is read once: the scenario on screen then, whatever the form makes of it after.
+  const [spec, setSpec] = useState<ScenarioSpec>(() => openingSpec(scenarioId));
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
-    if (dialog && spec !== null && !dialog.open) dialog.showModal();
-  }, [spec]);
+    if (dialog && !dialog.open) dialog.showModal();
+  }, []);
   return (
-    <>
-      <button type="button" onClick={() => setSpec(openingSpec(scenarioId))} title="Write your own scenario: workers, runs, leases, faults and a schedule">
-        {isAuthoredId(scenarioId) ? 'Edit scenario…' : 'Write a scenario…'}
-      </button>
-      <dialog ref={ref} className="scenario-editor" aria-labelledby="editor-heading" onClose={() => setSpec(null)}>
-        {spec ? (
-          <EditorForm
-            spec={spec}
-            setSpec={setSpec}
-            close={() => ref.current?.close()}
-            play={(id) => {
-              ref.current?.close();
-              void chooseScenario(id);
-            }}
-          />
-        ) : null}
-      </dialog>
-    </>
+    <dialog ref={ref} className="scenario-editor" aria-labelledby="editor-heading" onClose={onClosed}>
+      <EditorForm
+        spec={spec}
+        setSpec={setSpec}
+        close={() => ref.current?.close()}
+        play={(id) => {
+          ref.current?.close();
+          void chooseScenario(id);
+        }}
+      />
+    </dialog>
   );
 }
 

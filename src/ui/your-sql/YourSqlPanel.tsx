@@ -1,6 +1,7 @@
 /**
  * "Your SQL": the learner's own claim (and, if they want, heartbeat, work write and completion), checked
- * by PostgreSQL's parser on Apply and then played by the lab like a built-in strategy.
+ * by PostgreSQL's parser on Apply and then played by the lab like a built-in strategy. A chunk of its own,
+ * loaded when the editor is first opened (YourSqlSlot.tsx).
  */
 import { useLab } from '../../store/react';
 import { sameTexts, WRITE_ROLES, yourSqlTextsOf } from '../../store/your-sql';
@@ -9,13 +10,7 @@ import { RoleEditor } from './RoleEditor';
 import { WriteEditor } from './WriteEditor';
 import './your-sql.css';
 
-export function YourSqlPanel() {
-  const open = useLab((s) => s.yourSql.open);
-  if (!open) return null;
-  return <YourSqlEditor />;
-}
-
-function YourSqlEditor() {
+export function YourSqlEditor() {
   const editor = useLab((s) => s.yourSql);
   const definition = useLab((s) => s.settings.definition);
   const playing = yourSqlTextsOf(definition);
