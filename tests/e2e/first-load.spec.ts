@@ -1,0 +1,128 @@
+/**
+ * What the page's first load leaves out (the benchmark's "first load": the script files fetched before
+ * the lab is ready, bench/browser.bench.ts): the two editors, the embedded view and its dialog, the
+ * timeline's exporters and d3-zoom each come in a chunk of their own, fetched when they are wanted.
+ * If one of them is imported into the first chunk again, its own chunk is gone and these tests fail:
+ * the click that opens it fetches nothing.
+ */
+import type { Page, Route } from '@playwright/test';
+import { expect, test, timeline, waitReady } from './fixtures';
+
+const strategyPicker = (page: Page) => page.getByLabel('Strategy', { exact: true });
+
+const LATER_CHUNKS = {
+  yourSql: /\/YourSqlPanel-[^/]*\.js$/,
+  scenarioEditor: /\/ScenarioEditor-[^/]*\.js$/,
+  embedLab: /\/EmbedLab-[^/]*\.js$/,
+  embedDialog: /\/EmbedDialog-[^/]*\.js$/,
+  exporters: /\/export-[^/]*\.js$/,
+  zoom: /\/axis-zoom-[^/]*\.js$/,
+};
+
+/** Records, in the page, when it turned ready (as the benchmark reads it: data-lab-ready). */
+const READY_AT = `(() => {
+  // Before the document has its root element: watch the whole document, as the benchmark does.
+  const observer = new MutationObserver(() => {
+    if (document.documentElement?.dataset.labReady !== 'true') return;
+    window.__readyAt = performance.now();
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-lab-ready'] });
+})();`;
+
+/** The script files the page had started to fetch before it was ready (the resource timing list, as the benchmark reads it). */
+async function scriptsBeforeReady(page: Page): Promise<string[]> {
+  await page.waitForFunction(() => typeof (window as unknown as { __readyAt?: number }).__readyAt === 'number');
+  return page.evaluate(() => {
+    const readyAt = (window as unknown as { __readyAt: number }).__readyAt;
+    return performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.startTime < readyAt && /\.js$/.test(new URL(entry.name).pathname))
+      .map((entry) => new URL(entry.name).pathname);
+  });
+}
+
+/** Every script path the page requests from now on. */
+function scriptRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (path.endsWith('.js')) paths.push(path);
+  });
+  return paths;
+}
+
+const matching = (paths: readonly string[], chunk: RegExp) => paths.filter((path) => chunk.test(path));
+
+test('the first load has none of the later chunks; the scenario editor shows its loading line, then opens on click', async ({ page }) => {
+  await page.addInitScript(READY_AT);
+  const requested = scriptRequests(page);
+  // The scenario editor's chunk is held back until the test lets it go, so its loading line can be seen.
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(LATER_CHUNKS.scenarioEditor, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/');
+  await waitReady(page);
+  const first = await scriptsBeforeReady(page);
+  expect(first.length, 'the first load is seen at all').toBeGreaterThan(3);
+  for (const [name, chunk] of Object.entries(LATER_CHUNKS)) expect(matching(first, chunk), `${name} is not part of the first load`).toEqual([]);
+  // The page then settles: the zoom comes once the lab has started; neither editor nor the embed comes unasked.
+  await expect.poll(() => matching(requested, LATER_CHUNKS.zoom).length, { timeout: 30_000 }).toBe(1);
+  await page.waitForLoadState('networkidle');
+  for (const chunk of [LATER_CHUNKS.yourSql, LATER_CHUNKS.scenarioEditor, LATER_CHUNKS.embedLab, LATER_CHUNKS.embedDialog, LATER_CHUNKS.exporters])
+    expect(matching(requested, chunk)).toEqual([]);
+
+  await page.getByRole('button', { name: 'Write a scenario…' }).click();
+  await expect(page.getByText('Loading the scenario editor…')).toBeVisible();
+  expect(matching(requested, LATER_CHUNKS.scenarioEditor)).toHaveLength(1);
+  release();
+  const editor = page.getByRole('dialog', { name: 'Your scenario' });
+  await expect(editor).toBeVisible();
+  await expect(page.getByText('Loading the scenario editor…')).toHaveCount(0);
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await expect(editor).toBeHidden();
+  // Opened again, it comes from the chunk already in: no second fetch.
+  await page.getByRole('button', { name: 'Write a scenario…' }).click();
+  await expect(editor).toBeVisible();
+  expect(matching(requested, LATER_CHUNKS.scenarioEditor)).toHaveLength(1);
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+
+  await strategyPicker(page).selectOption('your-sql');
+  await expect(page.getByRole('region', { name: 'Your SQL' })).toBeVisible();
+  expect(matching(requested, LATER_CHUNKS.yourSql)).toHaveLength(1);
+
+  await page.getByText('Export', { exact: true }).click();
+  await page.getByRole('button', { name: 'Embed…' }).click();
+  await expect(page.getByRole('dialog', { name: 'Embed this view' })).toBeVisible();
+  expect(matching(requested, LATER_CHUNKS.embedDialog)).toHaveLength(1);
+  expect(matching(requested, LATER_CHUNKS.embedLab), 'the full page never fetches the embedded view').toEqual([]);
+});
+
+test('a zoom asked for before the zoom is in is done once it comes', async ({ page }) => {
+  const requested = scriptRequests(page);
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(LATER_CHUNKS.zoom, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/#scenario=heartbeat&strategy=cas&fencing=on&schedule=&step=0');
+  await waitReady(page);
+  const zoomIn = page.getByRole('button', { name: 'Zoom in' });
+  const reset = page.getByRole('button', { name: 'Reset zoom' });
+  await expect(reset).toBeDisabled();
+  await zoomIn.click();
+  await expect.poll(() => matching(requested, LATER_CHUNKS.zoom).length).toBe(1);
+  // Not in yet: the view has not moved.
+  await expect(reset).toBeDisabled();
+  release();
+  await expect(reset).toBeEnabled();
+  await expect(timeline(page)).toBeVisible();
+});
