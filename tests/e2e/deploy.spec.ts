@@ -45,6 +45,15 @@ test('from a sub-path of a plain static server, then offline, the naive race run
     Promise.all(['./manifest.webmanifest', './favicon.svg', './icon-192.png'].map(async (url) => (await fetch(url)).status)),
   );
   expect(offline).toEqual([200, 200, 200]);
+  // So are the chunks the page loads only when they are wanted: the timeline's zoom, the scenario editor, Your SQL.
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Write a scenario…' }).click();
+  const editor = page.getByRole('dialog', { name: 'Your scenario' });
+  await expect(editor).toBeVisible();
+  await editor.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  await expect(page.getByRole('region', { name: 'Your SQL' })).toBeVisible();
 });
 
 /** What index.html links to besides its code: icons, the web app manifest, the link preview, robots.txt. */
