@@ -3,9 +3,9 @@
  * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
  * between two stretches, and its watchdog watches these too.
  */
-import { type Engine, WatchdogError } from '../worker/client';
+import { type LabClient, WatchdogError } from '../worker/client';
 import type { BackpressureChunk, BackpressureRequest } from '../worker/protocol';
-import type { BackpressureEngine, BackpressureEvent, LanesRequest } from './backpressure-store';
+import type { BackpressureClient, BackpressureEvent, LanesRequest } from './backpressure-store';
 
 /** Simulated seconds per request: a fraction of a second of work, so the race lab never waits long. */
 export const STRETCH_SECONDS = 60;
@@ -13,7 +13,7 @@ export const STRETCH_SECONDS = 60;
 const RETRIES = 2;
 
 /** `engine` is asked for at each use: the page's engine (the same one every time, unless a hot reload replaced it). */
-export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
+export function backpressureOnLabClient(engine: () => LabClient): BackpressureClient {
   const listeners = new Set<(message: BackpressureEvent) => void>();
   const emit = (message: BackpressureEvent) => {
     for (const listener of listeners) listener(message);

@@ -63,14 +63,14 @@ export type BackpressureEvent =
   | { kind: 'error'; id: number; message: string };
 
 /** The engine, as the store needs it (backpressure-engine.ts on the page's engine worker; tests pass a fake). */
-export interface BackpressureEngine {
+export interface BackpressureClient {
   send(request: LanesRequest): void;
   subscribe(listener: (event: BackpressureEvent) => void): () => void;
 }
 
 export interface BackpressureDeps {
   /** Created on first open: the view's requests then go to the page's engine worker, beside the race lab's. */
-  engine: () => BackpressureEngine;
+  engine: () => BackpressureClient;
   /** Calls back on the next frame with a timestamp in ms (requestAnimationFrame in the browser). */
   frame: (callback: (now: number) => void) => void;
 }
@@ -101,7 +101,7 @@ export function linkOf(state: BackpressureState): string {
 export const BACKPRESSURE_SPEEDS = [10, 30, 60, 120] as const;
 
 export function createBackpressureStore(deps: BackpressureDeps): BackpressureStore {
-  let engine: BackpressureEngine | null = null;
+  let engine: BackpressureClient | null = null;
   let request = 0;
   /** Play's last frame time; null when not playing. */
   let lastFrame: number | null = null;

@@ -10,7 +10,7 @@ import { authoredFor } from '../scenarios/authored';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
-import { EngineError, WatchdogError } from '../worker/client';
+import { LabHostError, WatchdogError } from '../worker/client';
 import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
@@ -133,7 +133,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const refusal = get().settings.definition ? refusalIn(error) : null;
       if (refusal !== null) return refusedMidway(refusal);
       if (!(error instanceof WatchdogError)) {
-        if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
+        if (error instanceof LabHostError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
         return;
       }
