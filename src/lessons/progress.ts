@@ -62,7 +62,7 @@ export type NoticeKind =
   | 'storage-unavailable'
   | 'reset-done';
 
-export interface ProgressNotice {
+export interface ProgressNoticeText {
   kind: NoticeKind;
   message: string;
 }
@@ -206,7 +206,7 @@ function decodeProgress(value: unknown): DecodedProgress {
 
 export interface ParsedProgress {
   progress: LessonProgress;
-  notice: ProgressNotice | null;
+  notice: ProgressNoticeText | null;
   /** The learner's seed for shuffling quiz choices, saved beside the progress (absent: none saved yet). */
   seed?: number;
   /** The saved text, when some or all of it could not be read: to keep aside before anything overwrites it. */

@@ -3,7 +3,7 @@
  * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
  */
 
-import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
+import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -13,7 +13,8 @@ export type Strategy = StrategyId;
 
 export const STRATEGIES: readonly Strategy[] = STRATEGY_IDS;
 
-export const STRATEGY_LABELS: Record<Strategy, string> = LABELS;
+/** The picker's label of each built-in strategy (defined with the strategies, re-exported beside Strategy). */
+export { STRATEGY_LABELS } from '../strategies';
 
 /** A run as the scenario seeds it. Times are seconds on the virtual clock. */
 export interface RunSeed {

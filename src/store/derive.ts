@@ -149,7 +149,7 @@ export function revealedAnomalies(steps: readonly TraceStep[], position: number)
   return anomaliesAfter(steps, position);
 }
 
-export interface Outcome {
+export interface TraceOutcome {
   /** The findings so far, in the order they began (a new one comes last); empty when nothing went wrong yet. */
   findings: string[];
   /** What the current step did, in plain words. */
@@ -160,7 +160,7 @@ export interface Outcome {
  * `end` says how the trace ends when the cursor is at its end: 'over' (nothing can happen), 'stalled'
  * (the script is done and no worker moves by itself), or null (more can happen).
  */
-export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
+export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): TraceOutcome {
   const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
   let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';

@@ -5,15 +5,15 @@
  */
 import type { SqlId } from '../sql/registry';
 import { mayWait, neverWaits, sharedText } from './statement';
-import { type FencedPair, type LabStatement, type Role, roleParams } from './types';
+import { type FencedPair, type LabStatement, type StatementRole, roleParams } from './types';
 
 const RECHECK_ROW = { kind: 'recheck-row' } as const;
 
-function write(role: Role, fenced: boolean, id: SqlId, probe: SqlId): LabStatement {
+function write(role: StatementRole, fenced: boolean, id: SqlId, probe: SqlId): LabStatement {
   return mayWait(sharedText(id), roleParams(role, fenced), sharedText(probe), RECHECK_ROW);
 }
 
-function pair(role: Role, fenced: [SqlId, SqlId], unfenced: [SqlId, SqlId]): FencedPair {
+function pair(role: StatementRole, fenced: [SqlId, SqlId], unfenced: [SqlId, SqlId]): FencedPair {
   return { fenced: write(role, true, ...fenced), unfenced: write(role, false, ...unfenced) };
 }
 

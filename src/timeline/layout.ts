@@ -396,7 +396,7 @@ function latestU(model: TraceModel, position: number): number {
  * The window shown before the learner zooms: every step if they fit at a readable width, otherwise a
  * readable window whose last quarter holds the latest revealed step.
  */
-export function defaultView(trace: Trace, size: TimelineSize, position = trace.steps.length, axis: TimelineAxis = 'steps'): TimelineView {
+export function defaultTimelineView(trace: Trace, size: TimelineSize, position = trace.steps.length, axis: TimelineAxis = 'steps'): TimelineView {
   const model = traceModel(trace, axis);
   const plotWidth = plotWidthOf(size);
   const domain = fullDomain(model, plotWidth);
@@ -442,7 +442,7 @@ function laneIdOf(actor: Actor): string {
   return actor === 'clock' || actor === 'operator' ? 'system' : actor;
 }
 
-/** Lays the timeline out. `view` defaults to defaultView(); marks outside it are left out. */
+/** Lays the timeline out. `view` defaults to defaultTimelineView(); marks outside it are left out. */
 export function layoutTimeline(trace: Trace, size: TimelineSize, view?: TimelineView, options: LayoutOptions = {}): TimelineLayout {
   const model = traceModel(trace, options.axis);
   const steps = trace.steps;
@@ -453,7 +453,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const right = left + plotWidth;
   const domain = fullDomain(model, plotWidth);
   const limits = zoomLimits(domain, plotWidth);
-  const [v0, v1] = clampView(view ?? defaultView(trace, { width, height: size.height }, position, options.axis), domain, limits);
+  const [v0, v1] = clampView(view ?? defaultTimelineView(trace, { width, height: size.height }, position, options.axis), domain, limits);
   const sx = scaleLinear().domain([v0, v1]).range([left, right]);
   const slot = plotWidth / (v1 - v0);
 

@@ -14,12 +14,12 @@ export interface Parameter {
   type: 'text' | 'integer';
 }
 
-export interface RoleContract {
+export interface RoleSignature {
   parameters: readonly Parameter[];
   returning: readonly string[];
 }
 
-export const CONTRACTS: Readonly<Record<Role, RoleContract>> = {
+export const CONTRACTS: Readonly<Record<Role, RoleSignature>> = {
   claim: {
     parameters: [
       { number: 1, name: 'worker', type: 'text' },
