@@ -34,7 +34,7 @@ export interface CoverSummary {
   cut: boolean;
 }
 
-export const DEFAULT_MAX_COVER_STATES = 20_000;
+const DEFAULT_MAX_COVER_STATES = 20_000;
 
 export async function* coverStateGraph(
   db: LabDatabase,

@@ -35,7 +35,7 @@ export interface Enumeration {
   cut: boolean;
 }
 
-export const DEFAULT_LIMIT = 100_000;
+const DEFAULT_LIMIT = 100_000;
 export const DEFAULT_STUCK_STEP_LIMIT = 5;
 
 /** A way to move on from the current point, and where the environment lane stands after it. */

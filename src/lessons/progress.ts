@@ -15,14 +15,14 @@ import { QUIZ } from './quiz';
 export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
 export const PROGRESS_VERSION = 1;
 
-export interface ChapterProgress {
+interface ChapterProgress {
   done: boolean;
   /** 0-based narration step the learner last looked at. */
   step: number;
   doneAt: number | null;
 }
 
-export interface QuestionProgress {
+interface QuestionProgress {
   attempts: number;
   /** Whether the latest answer was right (this is what the score counts). */
   correct: boolean;
@@ -30,12 +30,12 @@ export interface QuestionProgress {
   at: number;
 }
 
-export interface PredictionProgress {
+interface PredictionProgress {
   attempts: number;
   correct: number;
 }
 
-export interface ChallengeProgress {
+interface ChallengeProgress {
   won: boolean;
   wonAt: number | null;
   /** Hints revealed, 0 to 3. */
@@ -52,7 +52,7 @@ export interface LessonProgress {
   currentChapter: string | null;
 }
 
-export type NoticeKind =
+type NoticeKind =
   | 'reset-corrupt'
   | 'partly-unreadable'
   | 'read-only-newer'
@@ -176,7 +176,7 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
  * format changes, bump PROGRESS_VERSION and add `[old]: (value) => value in the next format` here.
  */
 export type { Migration };
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+const MIGRATIONS: Readonly<Record<number, Migration>> = {};
 
 /** A record of the current version as read: what reads, the seed beside it, and how many parts did not. */
 export interface DecodedProgress {

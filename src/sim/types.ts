@@ -69,7 +69,7 @@ export interface Scenario {
  * A public bug report replayed as a scenario: the scenario opens under the queue's strategy with its own
  * guard (fencing off), where its script reaches `anomaly`; `fix` is the contrasting setting, which must not.
  */
-export interface Incident {
+interface Incident {
   /** The queue it happened under (one of the production queue strategies). */
   queue: Strategy;
   /** owner/repo#number (an issue) or owner/repo PR #number. */
@@ -192,7 +192,7 @@ export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event
 export type Actor = WorkerId | 'clock' | 'operator';
 
 /** What a step is: a worker's action, or an event of the clock, a fault, or the operator. */
-export type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
+type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
 
 export interface TraceStep {
   index: number;

@@ -12,7 +12,7 @@ import { type BackpressureLink, decodeBackpressureLink, encodeBackpressureLink }
 /** A lane as played so far: the same fields as the engine's chunks, from second 0. */
 export type LaneState = BackpressureChunk;
 
-export type BackpressurePhase = 'starting' | 'running' | 'done' | 'failed';
+type BackpressurePhase = 'starting' | 'running' | 'done' | 'failed';
 
 export interface BackpressureState extends BackpressureLink {
   /** The view is on screen. */
@@ -49,7 +49,7 @@ export interface LanesRequest {
 }
 
 /** New seconds of one lane since the last chunk; `finished` and `steps` describe the lane so far. */
-export interface LaneChunk extends BackpressureChunk {
+interface LaneChunk extends BackpressureChunk {
   kind: 'chunk';
   id: number;
   policy: ClaimPolicy;

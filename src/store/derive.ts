@@ -40,7 +40,7 @@ export function changedCells(before: readonly RunRow[], after: readonly RunRow[]
 }
 
 /** A SQL value as psql would print it in a parameter list. */
-export function formatValue(value: Value): string {
+function formatValue(value: Value): string {
   if (value === null) return 'NULL';
   if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
   return String(value);
@@ -145,7 +145,7 @@ export function movableWorkers(workers: readonly WorkerState[]): string[] {
 }
 
 /** Anomalies the learner can already see: those known after the revealed steps, as the last of them carries them. */
-export function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
+function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
   return anomaliesAfter(steps, position);
 }
 

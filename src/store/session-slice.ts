@@ -37,7 +37,7 @@ export const CONSOLE_ROWS_SHOWN = 500;
 export { STATEMENT_LIMIT_MS } from '../worker/client';
 
 /** How a token reads in "while …" and "… cannot happen now". */
-export function describeToken(token: string): string {
+function describeToken(token: string): string {
   if (isWorkerToken(token)) return `stepping worker ${token}`;
   if (isClockToken(token)) return `moving the clock ${token.slice(1)} s`;
   const [kind, target] = token.split(':');

@@ -8,7 +8,7 @@ import type { YourSqlRole } from './your-sql';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
 
-export type LabClientPhase = 'starting' | 'ready' | 'failed';
+type LabClientPhase = 'starting' | 'ready' | 'failed';
 
 /**
  * A console statement's end: Postgres's answer (rows or error), refused before it was sent, stopped by

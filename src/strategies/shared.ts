@@ -20,10 +20,10 @@ function pair(role: StatementRole, fenced: [SqlId, SqlId], unfenced: [SqlId, Sql
 /** SELECT the oldest pending run, locking nothing. */
 export const PENDING_SELECT: LabStatement = neverWaits(sharedText('naive-select'), []);
 
-export const SHARED_HEARTBEAT = pair('heartbeat', ['heartbeat-fenced', 'probe-heartbeat-fenced'], ['heartbeat-unfenced', 'probe-heartbeat-unfenced']);
-export const SHARED_WORK = pair('work', ['work-fenced', 'probe-work-fenced'], ['work-unfenced', 'probe-work-unfenced']);
-export const SHARED_COMPLETE = pair('complete', ['complete-fenced', 'probe-complete-fenced'], ['complete-unfenced', 'probe-complete-unfenced']);
-export const SHARED_CANCEL_ACK = pair('cancel-ack', ['cancel-ack-fenced', 'probe-cancel-ack-fenced'], ['cancel-ack-unfenced', 'probe-cancel-ack-unfenced']);
+const SHARED_HEARTBEAT = pair('heartbeat', ['heartbeat-fenced', 'probe-heartbeat-fenced'], ['heartbeat-unfenced', 'probe-heartbeat-unfenced']);
+const SHARED_WORK = pair('work', ['work-fenced', 'probe-work-fenced'], ['work-unfenced', 'probe-work-unfenced']);
+const SHARED_COMPLETE = pair('complete', ['complete-fenced', 'probe-complete-fenced'], ['complete-unfenced', 'probe-complete-unfenced']);
+const SHARED_CANCEL_ACK = pair('cancel-ack', ['cancel-ack-fenced', 'probe-cancel-ack-fenced'], ['cancel-ack-unfenced', 'probe-cancel-ack-unfenced']);
 
 /** The owner's writes as most strategies have them. */
 export const SHARED_WRITES = { heartbeat: SHARED_HEARTBEAT, work: SHARED_WORK, complete: SHARED_COMPLETE, cancelAck: SHARED_CANCEL_ACK } as const;

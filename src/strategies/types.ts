@@ -92,7 +92,7 @@ export type ClaimShape =
     };
 
 /** How a claim's locking clause meets a row another transaction has locked (the lessons' wait/fail/skip question). */
-export type WhenLocked = 'waits' | 'errors' | 'skips';
+type WhenLocked = 'waits' | 'errors' | 'skips';
 
 export interface StrategyDefinition {
   id: string;
@@ -119,7 +119,7 @@ export interface StrategyDefinition {
  * words how ownership ends, whether anything renews it, what its completion write checks, and what the
  * fencing switch changes for it. Every sentence must hold for that queue's code at `source`.
  */
-export interface QueueFacts {
+interface QueueFacts {
   /** The queue's name as its users write it. */
   name: string;
   /** owner/repo@commit of the code the lab's SQL follows. */

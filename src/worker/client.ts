@@ -27,7 +27,7 @@ export const STATEMENT_LIMIT_MS = 1500;
 const DEADLINE_TICK_MS = 50;
 const LATE_TICK_CREDIT = 2;
 /** Postgres starts in about a second here; a minute means something is wrong. */
-export const BOOT_TIMEOUT_MS = 60_000;
+const BOOT_TIMEOUT_MS = 60_000;
 
 export type LabClientEvent =
   | { kind: 'starting'; restart: boolean }

@@ -78,7 +78,7 @@ export interface ApplyResult {
  * page's watchdog can be seen to work. A developer check, not one of the lab's requests (it is not in the
  * request table): only the Web Worker answers it, only the developer console and the browser tests send it.
  */
-export interface RunawayRequest {
+interface RunawayRequest {
   type: 'runaway';
 }
 
@@ -108,7 +108,7 @@ export interface ConsoleRequest {
 }
 
 /** Where the console's statement ran: after this many schedule tokens, at this clock. */
-export interface ConsoleAt {
+interface ConsoleAt {
   tokens: number;
   clockSeconds: number;
 }

@@ -42,7 +42,7 @@ export const REQUESTS = {
   },
 };
 
-export type RequestTable = typeof REQUESTS;
+type RequestTable = typeof REQUESTS;
 /** Every request in the table, as the page sends it. */
 export type TableRequest = { [K in keyof RequestTable]: Parameters<RequestTable[K]>[1] }[keyof RequestTable];
 /** What the table's entry for a request answers. */

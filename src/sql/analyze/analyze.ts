@@ -17,10 +17,10 @@ import { loadParser, type Parser, type ParseTree } from './parser';
 import { ALLOWED_FUNCTIONS, type Refusal, refusal } from './refusals';
 import { body, type Json, type JsonObject, list, names, nodeOf, text, walk } from './tree';
 
-export type LockStrength = 'update' | 'no key update' | 'share' | 'key share';
-export type WaitPolicy = 'wait' | 'nowait' | 'skip locked';
+type LockStrength = 'update' | 'no key update' | 'share' | 'key share';
+type WaitPolicy = 'wait' | 'nowait' | 'skip locked';
 
-export interface LockingClause {
+interface LockingClause {
   strength: LockStrength;
   wait: WaitPolicy;
   /** Where the locking SELECT sits: a WITH query (named), a scalar sub-select, or the statement itself. */
@@ -58,7 +58,7 @@ export interface Shape {
   afterWait: AfterWaitFinding;
 }
 
-export interface AfterWaitFinding {
+interface AfterWaitFinding {
   /** One paragraph in the words of the lesson. */
   summary: string;
   /**
@@ -96,7 +96,7 @@ export async function analyzeStatementNow(statement: string, role: Role, options
 const PG_VERSION = 180004;
 
 /** Far above any claim (the lab's are under 700 characters), far below what makes the analysis slow. */
-export const MAX_STATEMENT_LENGTH = 16_000;
+const MAX_STATEMENT_LENGTH = 16_000;
 
 export interface AnalyzeOptions {
   /**

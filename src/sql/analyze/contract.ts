@@ -5,8 +5,6 @@
  */
 export type Role = 'claim' | 'heartbeat' | 'work' | 'complete';
 
-export const ROLES: readonly Role[] = ['claim', 'heartbeat', 'work', 'complete'];
-
 export interface Parameter {
   number: number;
   name: string;
@@ -53,27 +51,6 @@ export const CONTRACTS: Readonly<Record<Role, RoleSignature>> = {
     returning: ['status', 'result'],
   },
 };
-
-/** The columns of the lab's one table, `runs` (src/sql/schema.sql). run_id is its key. */
-export const RUNS_COLUMNS: readonly string[] = [
-  'run_id',
-  'tenant',
-  'status',
-  'lease_owner',
-  'lease_expires_at',
-  'lease_generation',
-  'heartbeat_at',
-  'cancel_requested',
-  'created_at',
-  'progress',
-  'cost_cents',
-  'result',
-  'work_steps',
-  'call_cost_cents',
-  'call_started_at',
-  'claimed_at',
-  'finished_at',
-];
 
 /** Each column's SQL type (src/sql/schema.sql). */
 export const RUNS_COLUMN_TYPES: Readonly<Record<string, string>> = {

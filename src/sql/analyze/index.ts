@@ -15,14 +15,13 @@
  *      parameters) and keep its frozen_n columns (as JSON text) and `targets`; to resume, send
  *      `resume.statement` with [...parameters, ...frozen, targets] instead of the statement, after its own
  *      NOWAIT twin `resume.probe` (same values) says it would not wait again (55P03: it waits again, keeping
- *      what it found). The lab plays this as AfterWaitFinding 'resume-found' (src/strategies/custom.ts).
+ *      what it found). The lab plays this as AfterWait 'resume-found' (src/strategies/custom.ts).
  */
 import type { Analysis, AnalyzeOptions } from './analyze';
 import type { Role } from './contract';
 
-export type { AfterWaitFinding, Analysis, AnalyzeError, AnalyzeOptions, LockingClause, LockStrength, Shape, WaitPolicy } from './analyze';
+export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
-export type { Refusal, RefusalId } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
   const { analyzeStatementNow: analyze } = await import('./analyze');
