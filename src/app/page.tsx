@@ -10,7 +10,7 @@ import { StrictMode, startTransition } from 'react';
 import type { createRoot as CreateRoot } from 'react-dom/client';
 import { startWebWorkerExplorer } from '../explorer/spawn';
 import { followConnection, saveOfflineCopy } from '../offline/status';
-import { backpressureOnLabClient } from '../store/backpressure-engine';
+import { backpressureOnLabClient } from '../store/backpressure-client';
 import { connectBackpressureOutside, createBackpressureStore } from '../store/backpressure-store';
 import { createHistoryStore } from '../store/console-history';
 import { createExplorerStore } from '../store/explorer-store';
@@ -64,7 +64,7 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
   // Embedded in another page (?embed): nothing is kept in the learner's browser until they act in the frame.
   const embedded = isEmbedAddress(window.location.search);
   const storage = embedded ? storageAfterFirstAct(localStorageOrNull(), window) : localStorageOrNull();
-  const store = createLabStore({ engine, storage });
+  const store = createLabStore({ lab: engine, storage });
   const disconnectOutside = connectOutside(store, window, storage);
   // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
   const panels = trailingCopy(store);
@@ -72,7 +72,7 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
   const explorer = createExplorerStore(startWebWorkerExplorer());
   // The backpressure view plays on the lab's own engine worker (one Postgres per tab) and follows the
   // address from the start: a link to it opens it.
-  const backpressure = createBackpressureStore({ engine: () => backpressureOnLabClient(() => engine), frame: (callback) => requestAnimationFrame(callback) });
+  const backpressure = createBackpressureStore({ client: () => backpressureOnLabClient(() => engine), frame: (callback) => requestAnimationFrame(callback) });
   const disconnectBackpressure = connectBackpressureOutside(backpressure, window);
   // What the learner keeps besides their place: the console's history, and the lesson's progress (its
   // storage probed, so blocked or full storage is told apart from empty), made once the lesson's code is in.

@@ -87,7 +87,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     async function load(basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
-      const result = await deps.engine.request({
+      const result = await deps.lab.request({
         type: 'load',
         scenarioId: basis.scenarioId,
         settings: basis.settings,
@@ -297,7 +297,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       stalled: false,
 
       async start(fragment) {
-        deps.engine.subscribe((event) => {
+        deps.lab.subscribe((event) => {
           if (event.kind === 'starting') set({ enginePhase: 'starting', engineMessage: event.restart ? 'Restarting Postgres…' : null });
           else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null, engineDatabase: event.database ?? null });
           else if (event.kind === 'database') {
@@ -360,7 +360,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               return true;
             }
             const script = findScenario(scenarioId)?.script ?? [];
-            const result = await deps.engine.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
+            const result = await deps.lab.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
             if (result.token === null) {
               set({ status: result.status, stalled: true });
               return false;
@@ -394,7 +394,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             }
             const cut = branch.kind === 'truncate' && branch.schedule.length < before.schedule.length;
             if (cut) await load({ ...basis(), schedule: branch.schedule }, 'stop');
-            const result = await deps.engine.request({ type: 'apply', candidates: [token], fallback: false });
+            const result = await deps.lab.request({ type: 'apply', candidates: [token], fallback: false });
             if (result.token === null) {
               if (cut) {
                 // Nothing new happened: put the trace the learner had back.
@@ -458,13 +458,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       retryEngine() {
-        deps.engine.restart();
+        deps.lab.restart();
         const { scenarioId, settings, intended, position } = get();
         void openView({ view: { scenarioId, settings, schedule: intended, position }, problems: [] }, '');
       },
 
       runTrace(scenario, settings, schedule) {
-        return deps.engine.request({ type: 'run-trace', scenario, settings, schedule: [...schedule] });
+        return deps.lab.request({ type: 'run-trace', scenario, settings, schedule: [...schedule] });
       },
 
       async openScenarioAt({ scenarioId, settings, schedule, upTo }) {
@@ -483,7 +483,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             const { loaded, steps, position } = get();
             if (!loaded) return { kind: 'failed', reason: 'Postgres is not ready yet: wait until the scenario has loaded.' };
             try {
-              return await deps.engine.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
+              return await deps.lab.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
             } catch (error) {
               if (error instanceof WatchdogError) {
                 stopped = error;
@@ -514,14 +514,14 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       consoleOpened() {
-        deps.engine.prepareSpare?.();
+        deps.lab.prepareSpare?.();
       },
 
       simulateRunaway() {
         return enqueue(
           'running a statement that never returns',
           async () => {
-            await deps.engine.request({ type: 'runaway' });
+            await deps.lab.request({ type: 'runaway' });
           },
           undefined,
         );

@@ -122,7 +122,8 @@ export interface YourSqlSlice {
 export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice;
 
 export interface LabDeps {
-  engine: LabClient;
+  /** Where the lab's requests go: the Web Worker on the page, InProcessLabClient in Node. */
+  lab: LabClient;
   storage: StorageLike | null;
   /** Waits between played steps; tests pass a faster one. */
   sleep?: (ms: number) => Promise<void>;

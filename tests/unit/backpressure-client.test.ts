@@ -1,7 +1,7 @@
 /** The backpressure view on the page's engine: stretches asked in order, a watchdog's restart survived, a newer request winning. */
 import { describe, expect, it } from 'vitest';
 import type { TickMetrics } from '../../src/sim/backpressure/types';
-import { backpressureOnLabClient, STRETCH_SECONDS } from '../../src/store/backpressure-engine';
+import { backpressureOnLabClient, STRETCH_SECONDS } from '../../src/store/backpressure-client';
 import type { BackpressureEvent } from '../../src/store/backpressure-store';
 import { type LabClient, type LabClientEvent, WatchdogError } from '../../src/worker/client';
 import type { BackpressureChunk, BackpressureRequest, LabRequest } from '../../src/worker/protocol';

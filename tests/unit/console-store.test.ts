@@ -34,7 +34,7 @@ const LINK = '#scenario=three-workers&strategy=skip-locked&fencing=on&schedule=A
 
 describe('the console through the store', () => {
   it('asks at the cursor: after Back, the database before the later steps', async () => {
-    const store = createLabStore({ engine: new InProcessLabClient(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start(LINK);
     const sql = 'SELECT gid FROM pg_prepared_xacts ORDER BY gid';
     expect(await store.getState().runConsole(sql)).toMatchObject({
@@ -53,7 +53,7 @@ describe('the console through the store', () => {
 
   it('refuses BEGIN without asking the engine', async () => {
     const engine = new HangingConsole(new InProcessLabClient(() => db));
-    const store = createLabStore({ engine, storage: null });
+    const store = createLabStore({ lab: engine, storage: null });
     await store.getState().start(LINK);
     const before = engine.requests.length;
     expect(await store.getState().runConsole('BEGIN')).toMatchObject({ kind: 'refused' });
@@ -61,7 +61,7 @@ describe('the console through the store', () => {
   });
 
   it('after a runaway statement: Postgres restarted, steps replayed, the same place and selection, and a clear message', async () => {
-    const store = createLabStore({ engine: new HangingConsole(new InProcessLabClient(() => db)), storage: null });
+    const store = createLabStore({ lab: new HangingConsole(new InProcessLabClient(() => db)), storage: null });
     await store.getState().start(LINK);
     store.getState().back();
     store.getState().select(0);

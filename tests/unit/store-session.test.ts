@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 
 async function lab(fragment = ''): Promise<LabStore> {
-  const store = createLabStore({ engine: new InProcessLabClient(() => db), storage: null, sleep: async () => {} });
+  const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null, sleep: async () => {} });
   await store.getState().start(fragment);
   return store;
 }

@@ -232,7 +232,7 @@ describe('WebWorkerLabClient watchdog', () => {
 });
 
 /** A real engine that hangs (throws WatchdogError) on the n-th request, as a restarted worker would. */
-class FlakyEngine implements LabClient {
+class FlakyLabClient implements LabClient {
   private count = 0;
   constructor(
     private readonly inner: LabClient,
@@ -257,7 +257,7 @@ describe('the store after a restart', () => {
 
   it('replays the schedule and keeps the learner where they were', async () => {
     // Request 1 opens the link; request 2 (the next step) hangs.
-    const store = createLabStore({ engine: new FlakyEngine(new InProcessLabClient(() => db), 2), storage: null });
+    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 2), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=3');
     await store.getState().stepWorker('B');
     const state = store.getState();
@@ -268,7 +268,7 @@ describe('the store after a restart', () => {
   });
 
   it('opens the link it was opening when the first load hangs', async () => {
-    const store = createLabStore({ engine: new FlakyEngine(new InProcessLabClient(() => db), 1), storage: null });
+    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 1), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=2');
     expect(store.getState().schedule).toEqual(['A', 'B', 'A']);
     expect(store.getState().position).toBe(2);

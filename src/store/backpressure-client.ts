@@ -1,5 +1,5 @@
 /**
- * The backpressure view's engine: the page's own engine worker (the race lab's), asked for one stretch
+ * The backpressure view's client: the page's own LabClient (the race lab's Web Worker), asked for one stretch
  * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
  * between two stretches, and its watchdog watches these too.
  */
@@ -12,8 +12,8 @@ export const STRETCH_SECONDS = 60;
 /** A stretch cut off by the watchdog (its worker was replaced) is asked again this many times. */
 const RETRIES = 2;
 
-/** `engine` is asked for at each use: the page's engine (the same one every time, unless a hot reload replaced it). */
-export function backpressureOnLabClient(engine: () => LabClient): BackpressureClient {
+/** `lab` is asked for at each use: the page's LabClient (the same one every time, unless a hot reload replaced it). */
+export function backpressureOnLabClient(lab: () => LabClient): BackpressureClient {
   const listeners = new Set<(message: BackpressureEvent) => void>();
   const emit = (message: BackpressureEvent) => {
     for (const listener of listeners) listener(message);
@@ -29,7 +29,7 @@ export function backpressureOnLabClient(engine: () => LabClient): BackpressureCl
         let stretch: BackpressureChunk;
         try {
           const request: BackpressureRequest = { type: 'backpressure', config, policy, from, seconds: STRETCH_SECONDS };
-          stretch = await engine().request(request);
+          stretch = await lab().request(request);
         } catch (error) {
           // The worker was replaced (something else hung): the new one replays the lane up to `from`.
           if (error instanceof WatchdogError && retries++ < RETRIES) continue;
@@ -52,7 +52,7 @@ export function backpressureOnLabClient(engine: () => LabClient): BackpressureCl
     },
     subscribe(listener) {
       listeners.add(listener);
-      const unsubscribe = engine().subscribe((event) => {
+      const unsubscribe = lab().subscribe((event) => {
         if (event.kind === 'ready') listener({ kind: 'ready', bootMs: event.bootMs });
         else if (event.kind === 'failed') listener({ kind: 'boot-failed', message: event.message });
       });
