@@ -9,6 +9,7 @@ import { incidentGraphile169 } from './incident-graphile-169';
 import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
 import { incidentPgBoss529 } from './incident-pg-boss-529';
 import { incidentPgBoss555 } from './incident-pg-boss-555';
+import { incidentRiver141 } from './incident-river-141';
 import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
 import { pausedWorker } from './paused-worker';
@@ -35,6 +36,7 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentObanHexpm1825,
   incidentPgBoss529,
   incidentPgBoss555,
+  incidentRiver141,
   incidentSolidQueue589,
 ];
 
