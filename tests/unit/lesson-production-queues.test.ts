@@ -11,9 +11,10 @@ import { findChapter } from '../../src/lessons/chapters';
 import { lateFinish, longJob } from '../../src/lessons/predict';
 import { QUIZ } from '../../src/lessons/quiz';
 import { matchesExpectation, stepsAtToken } from '../../src/lessons/trace-read';
-import type { PredictGenerator, PredictInstance, RunTrace } from '../../src/lessons/types';
+import type { RunTrace } from '../../src/lessons/types';
 import { findScenario, INCIDENT_SCENARIOS } from '../../src/scenarios';
 import { createEngineRunner } from '../support/lesson-runner';
+import { everyCombination, lateFinishCombination, longJobCombination } from '../support/predict-combinations';
 
 let db: PGliteLab;
 let run: RunTrace;
@@ -26,17 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.close();
 });
-
-/** One instance per combination of a generator's parameters (its key without the run id and generation). */
-function everyCombination(generator: PredictGenerator, combination: (instance: PredictInstance) => string): Map<string, PredictInstance> {
-  const found = new Map<string, PredictInstance>();
-  for (let seed = 0; seed < 600; seed++) {
-    const instance = generator.generate(seed);
-    const name = combination(instance);
-    if (!found.has(name)) found.set(name, instance);
-  }
-  return found;
-}
 
 describe('the chapter "What production queues do"', () => {
   const chapter = findChapter('production-queues')!;
@@ -77,7 +67,7 @@ describe('the chapter "What production queues do"', () => {
 
 describe('predict: what happens to this long job?', () => {
   // Takes the run iff the claim ends ownership by time and B polls past the horizon; a renewed lease never lets it.
-  const combinations = everyCombination(longJob, (i) => i.key.split('/').slice(1, 3).concat(i.key.split('/')[4]!).join('/'));
+  const combinations = everyCombination(longJob, longJobCombination);
 
   it('plays every claim, horizon and poll time', () => {
     // graphile-worker 1 horizon, Oban 2, pg-boss 2, River 1, the lab's claim 2; each polled before and after.
@@ -95,7 +85,7 @@ describe('predict: what happens to this long job?', () => {
 });
 
 describe('predict: does the late finish land?', () => {
-  const combinations = everyCombination(lateFinish, (i) => i.key.split('/').slice(1, 4).join('/'));
+  const combinations = everyCombination(lateFinish, lateFinishCombination);
 
   it('plays every production queue, fencing on and off, and either worker finishing first', () => {
     expect(combinations.size).toBe(6 * 2 * 2);
