@@ -904,7 +904,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'pg-boss',
         heading: 'pg-boss: the expired copy keeps writing',
         body: [
-          "pg-boss counts a job's expiry from its start (expireInSeconds, 15 minutes by default). Its maintenance fails an expired job and retries it, and nothing tells the copy still running. A touch records heartbeat_on but does not move the expiry, and the completion checks only `state = 'active'`, which the retry has set again.",
+          "pg-boss counts a job's expiry from its start (expireInSeconds, 15 minutes by default). Its maintenance fails an expired job and retries it (if it has retries left), and nothing tells the copy still running. A touch records heartbeat_on but does not move the expiry, and the completion checks only `state = 'active'`, which the retry has set again.",
           "So at 15:15:01 B starts the retry, and A's progress and completion still land: two copies of one job wrote to it (timgit/pg-boss #555).",
         ],
         mark: {
@@ -949,7 +949,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'solid-queue',
         heading: 'Solid Queue: a pruned worker finishes its job',
         body: [
-          "Solid Queue keeps a claim alive with its process's heartbeat (every 60 seconds by default); the supervisor prunes a process whose heartbeat is older than 5 minutes and fails its claimed executions. In rails/solid_queue #589 a live worker's heartbeat went stale while its job ran on: the pruner failed the job, the worker then finished it, and the job was both finished and failed.",
+          "Solid Queue keeps a claim alive with its process's heartbeat (every 60 seconds by default); the supervisor prunes a process whose heartbeat is older than 5 minutes and fails its claimed executions. In rails/solid_queue #589 a live worker's heartbeat went stale while its job ran on: the pruner failed the job while the worker was finishing it, and the job ended up both finished and failed.",
           "The lab cannot mark a run failed, so it plays the end of A's claim as B claiming the run, and A's stalled heartbeat as none. A's finish, by id, still lands on a claim that is gone.",
         ],
         mark: {

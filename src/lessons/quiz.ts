@@ -562,7 +562,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       { id: 'no-renewal', label: 'At 18:00 A is still working; nothing renews its lock' },
       { id: 'reclaim', label: 'At 19:00:01 the lock is over 4 hours old, and B claims the job' },
       { id: 'both-work', label: 'A and B both call the model for it' },
-      { id: 'both-complete', label: 'A completes it by id, and then B completes it again' },
+      { id: 'a-completes', label: 'A completes it by id while B is still running it' },
     ],
     explanation:
       'The lock age counts from the claim and nothing renews it, so a job longer than 4 hours is taken by a second worker while the first still runs, and the completion by id lets both finish it.',
@@ -602,7 +602,7 @@ export const QUIZ: readonly QuizQuestion[] = [
     generatorId: 'late-finish',
     chapterId: 'production-queues',
     explanation:
-      'A completion by id always lands; one that checks only the state lands unless the new owner has already finished; one that checks the claim (a generation, a claim row) never lands for a stale worker.',
+      'A completion that checks only the id lands; one that checks only the state lands unless the new owner has already finished; one that checks the claim (a generation, a claim row) never lands for a stale worker.',
   },
 ];
 

@@ -87,8 +87,9 @@ describe('predict: what happens to this long job?', () => {
 describe('predict: does the late finish land?', () => {
   const combinations = everyCombination(lateFinish, lateFinishCombination);
 
-  it('plays every production queue, fencing on and off, and either worker finishing first', () => {
-    expect(combinations.size).toBe(6 * 2 * 2);
+  it('plays every production queue, fencing on and off, and either worker finishing first (graphile-worker, which deletes a done job, only A first)', () => {
+    expect(combinations.size).toBe(6 * 2 * 2 - 2);
+    expect([...combinations.keys()].filter((name) => name.startsWith('graphile-worker/') && name.endsWith('/b-first'))).toEqual([]);
   });
 
   // By id it always lands; by state (active, running, todo or doing) only while the new owner has not finished;
