@@ -90,7 +90,7 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
   },
 ];
 
-export interface RequirementStatus {
+interface RequirementStatus {
   requirement: Requirement;
   label: string;
   met: boolean;
@@ -102,7 +102,7 @@ export interface CriterionStatus {
   requirements: RequirementStatus[];
 }
 
-export function requirementLabel(requirement: Requirement): string {
+function requirementLabel(requirement: Requirement): string {
   switch (requirement.kind) {
     case 'chapter':
       return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
@@ -118,7 +118,7 @@ export function requirementLabel(requirement: Requirement): string {
   }
 }
 
-export function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
+function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
   switch (requirement.kind) {
     case 'chapter':
       return progress.chapters[requirement.id]?.done === true;

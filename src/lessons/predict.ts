@@ -91,7 +91,7 @@ const RACE_STRATEGIES: Strategy[] = LAB_STRATEGY_IDS.filter((id) => strategyDefi
 const inWords = (strategy: Strategy) => strategyDefinition(strategy).inWords;
 
 /** Two workers poll together: which run does the second one end up with? */
-export const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
+const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
   const strategy = pick(random, RACE_STRATEGIES);
   const first = pick(random, ['A', 'B'] as const);
   const second = other(first);
@@ -141,7 +141,7 @@ const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flat
 const lockClause = (strategy: Strategy) => strategyDefinition(strategy).lock!.clause;
 
 /** One worker holds the row lock; what does the other's claim do? */
-export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
+const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
   const strategy = pick(random, LOCK_STRATEGIES);
   const first = pick(random, ['A', 'B'] as const);
   const second = other(first);
@@ -188,7 +188,7 @@ export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-mode
 });
 
 /** A worker crashes holding a claim; when can another take the run, and with which generation? */
-export const leaseExpiry = generator('lease-expiry', "When does the crashed worker's run come back?", 'lease', crashOrphan, (random) => {
+const leaseExpiry = generator('lease-expiry', "When does the crashed worker's run come back?", 'lease', crashOrphan, (random) => {
   const lease = pick(random, [30, 45, 60, 90, 120]);
   const when = pick(random, ['after-commit', 'before-commit'] as const);
   const wait = Math.max(5, pick(random, [lease - 15, lease, lease + 1, lease + 20]));
@@ -249,7 +249,7 @@ export const leaseExpiry = generator('lease-expiry', "When does the crashed work
 });
 
 /** Does the heartbeat interval keep the lease alive until the next renewal? */
-export const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?', 'heartbeat', heartbeat, (random) => {
+const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?', 'heartbeat', heartbeat, (random) => {
   const lease = pick(random, [30, 45, 60, 90]);
   const interval = pick(random, [Math.round(lease / 3), Math.round(lease / 2), lease - 5, lease + 10, lease * 2]);
   const [runId] = distinctIds(random, 1) as [number];
@@ -296,7 +296,7 @@ export const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often e
 });
 
 /** Heartbeats without progress: stuck, crashed or frozen, who gets the run? */
-export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'progress-vs-liveness', stuckHeartbeat, (random) => {
+const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'progress-vs-liveness', stuckHeartbeat, (random) => {
   const condition = pick(random, ['stuck', 'crashed', 'paused'] as const);
   const lease = pick(random, [30, 60]);
   const interval = lease / 3;
@@ -349,7 +349,7 @@ export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?
 });
 
 /** A frozen worker wakes and writes: does its stale write land? */
-export const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 'fencing', pausedWorker, (random) => {
+const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 'fencing', pausedWorker, (random) => {
   const lease = pick(random, [30, 45, 60]);
   const pause = Math.max(6, pick(random, [lease - 20, lease - 8, lease + 15, lease + 40]));
   const fencing = pick(random, [true, false]);
@@ -402,7 +402,7 @@ export const fencingWrite = generator('fencing-write', 'Does the stale write com
 });
 
 /** Durable cancel versus killing the process. */
-export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'cancellation', cancelDurable, (random) => {
+const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'cancellation', cancelDurable, (random) => {
   const method = pick(random, ['cancel-continue', 'cancel-crash', 'kill'] as const);
   const lease = pick(random, [30, 60]);
   const wait = pick(random, [lease - 10, lease + 1]);
@@ -463,7 +463,7 @@ export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?
 });
 
 /** Three workers claim in some order: which run does one of them get? */
-export const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim', threeWorkers, (random) => {
+const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim', threeWorkers, (random) => {
   const ids = distinctIds(random, 3);
   const ages = shuffled(random, [-180, -120, -60]);
   const special = pick(random, ['pending', 'expired', 'live'] as const);

@@ -642,7 +642,7 @@ export function isCorrect(question: QuizQuestion, answer: QuizAnswer): boolean {
 }
 
 /** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
-export function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
+function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
   let hash = 0x811c9dc5;
   for (const char of `${learnerSeed >>> 0}/${questionId}/${attempt}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
   return hash;
