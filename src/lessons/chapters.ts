@@ -934,7 +934,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'pg-boss-fenced',
         heading: "A generation fence on pg-boss's writes",
         body: [
-          "Turn fencing on: the lab puts its generation check on pg-boss's touch, progress and completion, a check pg-boss does not have. A's first write after the retry matches 0 rows and A stops; B finishes the job alone.",
+          "Turn fencing on: the lab puts its generation check on pg-boss's touch, progress and completion, a check pg-boss does not have. A's first write after the retry matches 0 rows and A stops, leaving the job to B.",
           "The fence keeps the stale copy out of the row, not out of the world: the model call A made just before that write is still paid for, and the expiry still started a second copy. Stopping the second copy takes a lease the running worker renews, as in graphile-worker's fix.",
         ],
         mark: {

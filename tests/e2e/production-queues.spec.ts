@@ -70,3 +70,37 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
   await expect(panel(page).locator('.ll-score')).toHaveText(/^Score: 1 of \d+ correct \(1 answered\)\./);
   await question.screenshot({ path: testInfo.outputPath('quiz-question.png') });
 });
+
+test('the tour reads the incidents beside the lab: each step opens its own incident under its own queue, fencing on for the fix', async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/#lesson/chapter/production-queues');
+  await waitReady(page);
+  const article = panel(page).getByRole('article', { name: chapter.title, exact: true });
+  const oban = chapter.steps.findIndex((s) => s.id === 'oban');
+  for (let i = 0; i < oban; i++) await article.getByRole('button', { name: 'Continue →' }).click();
+  await article.getByRole('button', { name: 'Read beside the lab' }).click();
+
+  const tour = page.getByRole('complementary', { name: 'Tour', exact: true });
+  const scenario = lab(page).getByRole('combobox', { name: 'Scenario', exact: true });
+  const strategy = lab(page).getByRole('combobox', { name: 'Strategy', exact: true });
+  const expectStep = async (id: string, scenarioId: string, strategyId: string, fencing: 'on' | 'off') => {
+    const step = chapter.steps.find((s) => s.id === id)!;
+    await expect(tour.getByRole('heading', { level: 3 })).toHaveText(step.heading);
+    await expect(tour.getByText(/^Scenario: /)).toContainText(scenarioId === 'incident-pg-boss-555' ? 'pg-boss #555' : 'Oban (hexpm #1825)');
+    await expect(scenario).toHaveValue(scenarioId);
+    await expect(strategy).toHaveValue(strategyId);
+    await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`^Timeline of ${scenarioId} \\(.*, fencing ${fencing}\\): `));
+  };
+  await expectStep('oban', 'incident-oban-hexpm-1825', 'oban', 'off');
+  await tour.getByRole('button', { name: 'Continue →' }).click();
+  await expectStep('pg-boss', 'incident-pg-boss-555', 'pg-boss', 'off');
+  await tour.getByRole('button', { name: 'Continue →' }).click();
+  await expectStep('pg-boss-wrong-copy', 'incident-pg-boss-555', 'pg-boss', 'off');
+  await tour.getByRole('button', { name: 'Continue →' }).click();
+  await expectStep('pg-boss-fenced', 'incident-pg-boss-555', 'pg-boss', 'on');
+  // The fenced replay stops at A's rejected write: the timeline's selected step says so.
+  await expect(timeline(page)).toHaveAttribute('aria-label', /selected #10 .* worker A · work · rejected/);
+  await page.screenshot({ path: testInfo.outputPath('tour-pg-boss-fenced.png') });
+});

@@ -12,6 +12,7 @@ import { EXIT_CRITERIA } from '../../src/lessons/exit-criteria';
 import { PREDICT_GENERATORS } from '../../src/lessons/predict';
 import { createProgressStore, type StorageLike } from '../../src/store/progress-store';
 import { QUIZ } from '../../src/lessons/quiz';
+import { findScenario } from '../../src/scenarios';
 import type { OpenScenario, RunTrace } from '../../src/lessons/types';
 import { ChallengesView } from '../../src/ui/lesson/ChallengesView';
 import { ChapterView } from '../../src/ui/lesson/ChapterView';
@@ -111,6 +112,9 @@ describe('LessonView and ChapterView', () => {
     if (narrationRequest(chapter, step)) expect(plain).toContain('Open in the lab');
     for (const clause of step.sql?.clauses ?? []) expect(plain).toContain(clause.note.slice(0, 40));
     expect((step.predict ?? []).every(() => html.includes('ll-predict'))).toBe(true);
+    // The header names the scenario this step plays, which may be another than the chapter's.
+    const shown = findScenario(step.mark?.scenarioId ?? chapter.scenarioId!)!;
+    expect(plain).toContain(`Scenario: ${shown.title}`);
   });
 });
 
