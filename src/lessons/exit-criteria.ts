@@ -78,6 +78,16 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'question', id: 'q-backpressure' },
     ],
   },
+  {
+    id: 'judge-a-queue',
+    title: 'I can say how a production queue can run a job twice',
+    detail: 'When its ownership ends, what renews it, and what its final write checks, read from its claim and its incidents.',
+    requires: [
+      { kind: 'chapter', id: 'production-queues' },
+      { kind: 'predict', id: 'long-job' },
+      { kind: 'question', id: 'q-queue-guards' },
+    ],
+  },
 ];
 
 interface RequirementStatus {
