@@ -17,7 +17,7 @@ import { isWorkerToken } from '../sim/schedule';
 import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
-export type { Exploration, ExploreProgress, OutcomeGroup };
+export type { Exploration, OutcomeGroup };
 
 export interface ExploreOptions {
   onProgress?: (progress: ExploreProgress) => void;
