@@ -299,7 +299,7 @@ function lostCancel(cancel: RecordedStep, culprit: RecordedStep, completed: bool
 }
 
 /** Three or more heartbeats in a row on one run with no progress between them. */
-export const STUCK_HEARTBEATS = 3;
+const STUCK_HEARTBEATS = 3;
 
 class StuckWorkers implements Checker {
   private readonly streaks = new Map<string, number[]>();

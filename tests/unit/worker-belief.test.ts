@@ -10,7 +10,7 @@ import type { LabState } from '../../src/store/types';
 import { beliefOf, nextStatementOf } from '../../src/store/worker-belief';
 import { STRATEGY_IDS } from '../../src/strategies';
 import { WorkerCards } from '../../src/ui/WorkerCards';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 import { labDatabase, runScenario } from '../support/lab';
 
 describe('belief beside the row', () => {
@@ -76,7 +76,7 @@ describe('the cards while another strategy loads', () => {
   }
 
   it("right after SKIP LOCKED is picked, A's card still names the naive claim's UPDATE the steps shown will run; then the new trace's", async () => {
-    const store = createLabStore({ engine: new LocalEngine(labDatabase), storage: null, sleep: async () => {} });
+    const store = createLabStore({ lab: new InProcessLabClient(labDatabase), storage: null, sleep: async () => {} });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
     expect(store.getState().steps[0]!.workers.find((w) => w.id === 'A')!.phase).toBe('selected');
     expect(cards(store)).toContain('naive-update.sql');
