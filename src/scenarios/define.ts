@@ -11,8 +11,9 @@ export type ScenarioDraft = Pick<Scenario, Stated> & Partial<Omit<Scenario, Stat
 /**
  * The lab's usual setup: workers A and B, one pending run 123 at lease generation 17, the atomic claim with
  * fencing, a 60 s lease, no heartbeat, two model calls of 40 cents, three claim attempts, no faults.
+ * The one place these values are written (defineScenario copies them, never shares them); read, never change.
  */
-const SCENARIO_DEFAULTS: Omit<Scenario, Stated | Optional> = {
+export const SCENARIO_DEFAULTS: Readonly<Omit<Scenario, Stated | Optional>> = {
   workers: [{ id: 'A' }, { id: 'B' }],
   runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
   defaultStrategy: 'skip-locked',
@@ -79,7 +80,7 @@ export const SCENARIO_LIMITS = {
 } as const;
 
 /** A tenant is a short plain name (it is shown on the runs table and stored in runs.tenant). */
-export const TENANT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const TENANT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /** One thing wrong with a scenario, and the field it is about (a path such as "runs.2.runId"). */
 export interface ScenarioProblem {
@@ -88,7 +89,7 @@ export interface ScenarioProblem {
 }
 
 /** The first thing wrong with a scenario, in the words the simulation uses for the same mistake. */
-export function scenarioProblem(scenario: Scenario): string | null {
+function scenarioProblem(scenario: Scenario): string | null {
   return scenarioProblems(scenario)[0]?.message ?? null;
 }
 
