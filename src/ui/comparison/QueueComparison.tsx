@@ -13,8 +13,8 @@ export function QueueComparison() {
       <h2 id="cmp-title">Compare queues</h2>
       <p>
         Each production queue against the module's questions, beside this lab's atomic claim with fencing. Every cell opens a scenario in the lab under that
-        queue's claim, with its own guard (fencing off; Solid Queue's claimed-execution guard today is fencing on). Where a queue's public incident answers a
-        question, open the incident, then its fix.
+        queue's claim and its guard today: fencing off, except for Solid Queue, whose claimed-execution guard (v1.5.0) the lab plays with fencing on. Where a
+        queue's public incident answers a question, open the incident under the queue's own guard (fencing off), then its fix.
       </p>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section className="ll-table-scroll" tabIndex={0} aria-label="Queue comparison (scrolls sideways)">
