@@ -1,10 +1,14 @@
 /** The queue comparison's data: every row and cell points at a real place in the lab, and the README's table is this data. */
 import { readFileSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
 import { COMPARISON_END, COMPARISON_START, comparisonMarkdown, withComparison } from '../../src/lessons/queue-comparison-markdown';
 import { findScenario, INCIDENT_SCENARIOS } from '../../src/scenarios';
+import { decodeView } from '../../src/store/permalink';
 import { isStrategyId, QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
+import { QueueComparison } from '../../src/ui/comparison/QueueComparison';
 
 const allLinks = QUEUE_COMPARISON.flatMap((row) =>
   row.cells.flatMap((cell) => [cell.link, ...cell.incidents.flatMap((incident) => [incident.open, incident.fix])]),
@@ -64,6 +68,36 @@ describe('the queue comparison', () => {
     }
     const elsewhere = QUEUE_COMPARISON.filter((row) => row.strategy === 'skip-locked').flatMap((row) => row.cells.flatMap((cell) => cell.incidents));
     expect(elsewhere).toEqual([]);
+  });
+});
+
+describe('the Compare queues view', () => {
+  const html = renderToStaticMarkup(createElement(QueueComparison));
+
+  it('is a table with a caption, a column header per question and a row header per queue', () => {
+    expect(html).toMatch(/<caption[^>]*>Production Postgres queues and this lab/);
+    expect(html.match(/<th scope="col">/g)).toHaveLength(COMPARISON_QUESTIONS.length + 1);
+    expect(html.match(/<th scope="row">/g)).toHaveLength(QUEUE_COMPARISON.length);
+  });
+
+  it("links each cell to the lab's address for its target, which the lab reads back as that view", () => {
+    const hrefs = [...html.matchAll(/href="(#[^"]*)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+    expect(hrefs).toHaveLength(allLinks.length);
+    for (const [index, link] of allLinks.entries()) {
+      const href = hrefs[index]!;
+      if (link.target.kind === 'backpressure') {
+        expect(href).toBe('#backpressure');
+        continue;
+      }
+      const decoded = decodeView(href);
+      expect(decoded?.problems, href).toEqual([]);
+      expect(decoded?.view).toEqual({
+        scenarioId: link.target.scenarioId,
+        settings: { strategy: link.target.strategy, fencing: link.target.fencing },
+        schedule: [],
+        position: 0,
+      });
+    }
   });
 });
 
