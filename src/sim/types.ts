@@ -3,7 +3,7 @@
  * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
  */
 
-import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
+import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -13,7 +13,8 @@ export type Strategy = StrategyId;
 
 export const STRATEGIES: readonly Strategy[] = STRATEGY_IDS;
 
-export const STRATEGY_LABELS: Record<Strategy, string> = LABELS;
+/** The picker's label of each built-in strategy (defined with the strategies, re-exported beside Strategy). */
+export { STRATEGY_LABELS } from '../strategies';
 
 /** A run as the scenario seeds it. Times are seconds on the virtual clock. */
 export interface RunSeed {
@@ -68,7 +69,7 @@ export interface Scenario {
  * A public bug report replayed as a scenario: the scenario opens under the queue's strategy with its own
  * guard (fencing off), where its script reaches `anomaly`; `fix` is the contrasting setting, which must not.
  */
-export interface Incident {
+interface Incident {
   /** The queue it happened under (one of the production queue strategies). */
   queue: Strategy;
   /** owner/repo#number (an issue) or owner/repo PR #number. */
@@ -191,7 +192,7 @@ export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event
 export type Actor = WorkerId | 'clock' | 'operator';
 
 /** What a step is: a worker's action, or an event of the clock, a fault, or the operator. */
-export type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
+type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
 
 export interface TraceStep {
   index: number;
