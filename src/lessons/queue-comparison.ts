@@ -8,12 +8,11 @@
  */
 import { INCIDENT_SCENARIOS, findScenario } from '../scenarios';
 import type { AnomalyKind, Scenario, Strategy } from '../sim/types';
-import { QUEUE_STRATEGY_IDS, strategyDefinition, type StrategyId } from '../strategies';
-import type { QueueFacts } from '../strategies/types';
+import { QUEUE_STRATEGY_IDS, type StrategyDefinition, strategyDefinition, type StrategyId } from '../strategies';
 import { CONCEPTS } from './concepts';
-import type { ConceptId } from './types';
+import type { ConceptRow } from './types';
 
-export type QuestionId = 'ready' | 'owner' | 'ownership-ends' | 'comes-back' | 'stale-write' | 'cancel' | 'limits';
+type QuestionId = 'ready' | 'owner' | 'ownership-ends' | 'comes-back' | 'stale-write' | 'cancel' | 'limits';
 
 /** Where a cell's link goes: a scenario in the race lab under a strategy and fencing, or the backpressure lab. */
 export type ComparisonTarget = { kind: 'scenario'; scenarioId: string; strategy: StrategyId; fencing: boolean } | { kind: 'backpressure' };
@@ -27,9 +26,9 @@ export interface ComparisonQuestion {
   /** What the link plays, in one sentence (shown under the table). */
   plays: string;
   /** Which queue fact answers it, if the definitions carry one. */
-  fact?: keyof Pick<QueueFacts, 'ownershipEnds' | 'completionGuard'>;
+  fact?: keyof Pick<NonNullable<StrategyDefinition['queue']>, 'ownershipEnds' | 'completionGuard'>;
   /** The concept table's rows whose per-queue entries answer it, first match wins. */
-  concepts: readonly ConceptId[];
+  concepts: readonly ConceptRow['id'][];
 }
 
 export const COMPARISON_QUESTIONS: readonly ComparisonQuestion[] = [
@@ -153,7 +152,7 @@ export interface ComparisonLink {
   label: string;
 }
 
-export interface ComparisonIncident {
+interface ComparisonIncident {
   /** owner/repo#number, as the incident names itself. */
   source: string;
   url: string;

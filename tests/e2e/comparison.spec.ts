@@ -5,7 +5,7 @@ import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-
 import { expect, openLab, outcome, stepToEnd, test, waitReady } from './fixtures';
 
 const comparison = (page: Page) => page.getByRole('table', { name: /Production Postgres queues and this lab's claim/ });
-const row = (page: Page, name: string) =>
+const row = (page: Page, name: RegExp) =>
   comparison(page)
     .getByRole('row')
     .filter({ has: page.getByRole('rowheader', { name }) });

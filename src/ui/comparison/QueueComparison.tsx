@@ -2,10 +2,10 @@
 import '../lesson/lesson.css';
 import './comparison.css';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../lessons/queue-comparison';
-import { isStrategyId, STRATEGY_LABELS } from '../../strategies';
-import { ComparisonCell } from './ComparisonCell';
+import { STRATEGY_LABELS, type StrategyId } from '../../strategies';
+import { ComparisonAnswer } from './ComparisonAnswer';
 
-const strategyLabel = (id: string) => (isStrategyId(id) ? STRATEGY_LABELS[id] : id);
+const strategyLabel = (id: StrategyId) => STRATEGY_LABELS[id];
 
 export function QueueComparison() {
   return (
@@ -38,7 +38,7 @@ export function QueueComparison() {
                   {row.source ? <p className="ll-meaning">{row.source.replace(/@(.{7}).*$/, '@$1')}</p> : null}
                 </th>
                 {row.cells.map((cell) => (
-                  <ComparisonCell key={cell.question} row={row} cell={cell} strategyLabel={strategyLabel} />
+                  <ComparisonAnswer key={cell.question} row={row} cell={cell} strategyLabel={strategyLabel} />
                 ))}
               </tr>
             ))}

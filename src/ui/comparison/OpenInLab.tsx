@@ -1,11 +1,11 @@
 import type { MouseEvent, ReactNode } from 'react';
 import type { ComparisonTarget } from '../../lessons/queue-comparison';
-import { BACKPRESSURE_PREFIX } from '../../store/backpressure-link';
 import { encodeView } from '../../store/permalink';
 
 /** The address a cell opens: the lab at the scenario's start under that strategy and fencing, or the backpressure lab. */
-export function comparisonHref(target: ComparisonTarget): string {
-  if (target.kind === 'backpressure') return `#${BACKPRESSURE_PREFIX}`;
+function comparisonHref(target: ComparisonTarget): string {
+  // The backpressure view's bare link opens its default preset (store/backpressure-link.ts).
+  if (target.kind === 'backpressure') return '#backpressure';
   const settings = { strategy: target.strategy, fencing: target.fencing };
   return `#${encodeView({ scenarioId: target.scenarioId, settings, schedule: [], position: 0 })}`;
 }
@@ -14,7 +14,7 @@ export function comparisonHref(target: ComparisonTarget): string {
  * A real link (the page follows hash changes, so Back returns to the view before it, and a new tab opens
  * the same view); a plain click also brings the lab into view.
  */
-export function ComparisonLink({ target, children }: { target: ComparisonTarget; children: ReactNode }) {
+export function OpenInLab({ target, children }: { target: ComparisonTarget; children: ReactNode }) {
   const onClick = (event: MouseEvent<HTMLAnchorElement>) => {
     if (target.kind === 'backpressure' || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     document.getElementById('lab-top')?.scrollIntoView({ behavior: 'smooth', block: 'start' });

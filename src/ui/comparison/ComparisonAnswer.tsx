@@ -1,21 +1,22 @@
 import type { ComparisonCell as Cell, ComparisonRow, ComparisonTarget } from '../../lessons/queue-comparison';
-import { ComparisonLink } from './ComparisonLink';
+import type { StrategyId } from '../../strategies';
+import { OpenInLab } from './OpenInLab';
 
 /** Said to a screen reader after a link's words, since every row has the same ones. */
-function hiddenContext(target: ComparisonTarget, strategyLabel: (id: string) => string): string {
+function hiddenContext(target: ComparisonTarget, strategyLabel: (id: StrategyId) => string): string {
   return target.kind === 'scenario' ? ` (${strategyLabel(target.strategy)}, fencing ${target.fencing ? 'on' : 'off'})` : " (the lab's own limits)";
 }
 
 /** One answer: its text, the scenario that shows it, and the queue's incidents that answer the same question. */
-export function ComparisonCell({ row, cell, strategyLabel }: { row: ComparisonRow; cell: Cell; strategyLabel: (id: string) => string }) {
+export function ComparisonAnswer({ row, cell, strategyLabel }: { row: ComparisonRow; cell: Cell; strategyLabel: (id: StrategyId) => string }) {
   return (
     <td>
       <p>{cell.text}</p>
       <p className="cmp-open">
-        <ComparisonLink target={cell.link.target}>
+        <OpenInLab target={cell.link.target}>
           ▶ {cell.link.label}
           <span className="ll-visually-hidden">{hiddenContext(cell.link.target, strategyLabel)}</span>
-        </ComparisonLink>
+        </OpenInLab>
       </p>
       {cell.incidents.map((incident) => (
         <p key={incident.source} className="cmp-incident">
@@ -25,14 +26,14 @@ export function ComparisonCell({ row, cell, strategyLabel }: { row: ComparisonRo
             <span className="ll-visually-hidden"> (opens in a new tab)</span>
           </a>
           :{' '}
-          <ComparisonLink target={incident.open.target}>
+          <OpenInLab target={incident.open.target}>
             open it<span className="ll-visually-hidden"> under {row.name}'s own guard</span>
-          </ComparisonLink>
+          </OpenInLab>
           {' · '}
-          <ComparisonLink target={incident.fix.target}>
+          <OpenInLab target={incident.fix.target}>
             its fix
             <span className="ll-visually-hidden">{hiddenContext(incident.fix.target, strategyLabel)}</span>
-          </ComparisonLink>
+          </OpenInLab>
         </p>
       ))}
     </td>
