@@ -58,15 +58,31 @@ test('the comparison opens an incident in the lab; its fix, toggled, takes the a
   await expect(outcome(page)).not.toContainText(/executed by both A and B/);
 });
 
-test('every cell of a row opens its scenario under that row’s claim', async ({ page }) => {
+test("every cell of River's row opens its scenario under River's claim; its limits open the backpressure lab; Back returns each time", async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
   await openComparison(page);
   const river = row(page, /^River/);
-  await river.getByRole('link', { name: /pauses past its lease/ }).click();
-  await expect(page).toHaveURL(/scenario=paused-worker&strategy=river&fencing=off/);
-  await waitReady(page);
-  await expect(page.getByLabel('Strategy')).toHaveValue('river');
-  await expect(page.getByRole('switch', { name: 'Fencing' })).not.toBeChecked();
+  const cells = QUEUE_COMPARISON.find((entry) => entry.strategy === 'river')!.cells;
+  for (const cell of cells) {
+    const target = cell.link.target;
+    await river.getByRole('link', { name: `▶ ${cell.link.label}` }).click();
+    if (target.kind === 'backpressure') {
+      await expect(page).toHaveURL(/#backpressure/);
+      await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
+    } else {
+      await expect(page).toHaveURL(new RegExp(`scenario=${target.scenarioId}&strategy=river&fencing=off`));
+      await waitReady(page);
+      await expect(page.getByLabel('Scenario')).toHaveValue(target.scenarioId);
+      await expect(page.getByLabel('Strategy')).toHaveValue('river');
+      await expect(page.getByRole('switch', { name: 'Fencing' })).not.toBeChecked();
+    }
+    await page.goBack();
+    await expect(page).toHaveURL(/scenario=race&strategy=naive/);
+    await waitReady(page);
+    await expect(page.getByLabel('Scenario')).toHaveValue('race');
+    // The backpressure view replaces the whole page, so coming back from it mounts the lesson afresh.
+    if (target.kind === 'scenario') await expect(comparison(page)).toBeAttached();
+  }
 });
 
 for (const [width, height] of [
