@@ -25,7 +25,8 @@ export function comparisonMarkdown(): string {
     const name = row.source ? `**${row.name}** (${row.source.replace(/@(.{7}).*$/, '@$1')})` : `**${row.name}**`;
     const cells = row.cells.map((entry) => {
       const incidents = entry.incidents.map(
-        (incident) => `<br>Incident [${incident.source}](${incident.url}): ${where(incident.open)}; fix: ${where(incident.fix)}`,
+        (incident) =>
+          `<br>Incident [${incident.source}](${incident.url}): ${where(incident.open)}; fix: ${incident.fix ? where(incident.fix) : `${incident.fixInWords} (a longer lease, which a link into the lab cannot set)`}`,
       );
       return cell(`${entry.text}<br>Plays: ${where(entry.link)}${incidents.join('')}`);
     });

@@ -157,7 +157,12 @@ interface ComparisonIncident {
   source: string;
   url: string;
   open: ComparisonLink;
-  fix: ComparisonLink;
+  /**
+   * The fix in the lab, or null when it is a different lease (`fix.leaseSeconds`): a link into the lab carries
+   * scenario, strategy and fencing, not a lease, so that fix is told in `fixInWords` only.
+   */
+  fix: ComparisonLink | null;
+  fixInWords: string;
 }
 
 export interface ComparisonCell {
@@ -221,7 +226,11 @@ function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncide
         source: incident.source,
         url: incident.url,
         open: scenarioLink(scenario, incident.queue, false),
-        fix: { ...scenarioLink(scenario, incident.fix.strategy, incident.fix.fencing), label: `The fix: ${incident.fix.inWords}` },
+        fix:
+          incident.fix.leaseSeconds === undefined
+            ? { ...scenarioLink(scenario, incident.fix.strategy, incident.fix.fencing), label: `The fix: ${incident.fix.inWords}` }
+            : null,
+        fixInWords: incident.fix.inWords,
       },
     ];
   });

@@ -83,8 +83,12 @@ interface Incident {
   inTheLab: string;
   /** The anomaly its script reaches under the queue's own guard. */
   anomaly: AnomalyKind;
-  /** The contrasting setting: the queue's own fix where it has one, else the lab's. */
-  fix: { strategy: Strategy; fencing: boolean; inWords: string };
+  /**
+   * The contrasting setting: the queue's own fix where it has one, else the lab's. `leaseSeconds` is there
+   * when the fix is a setting that now reaches the job (a lease the queue lost on the way), not a guard:
+   * the fix then replays the script with that lease instead of the scenario's.
+   */
+  fix: { strategy: Strategy; fencing: boolean; leaseSeconds?: number; inWords: string };
 }
 
 export interface Settings {
