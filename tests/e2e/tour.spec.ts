@@ -132,6 +132,28 @@ test('"Read beside the lab" in the lesson opens the tour at the step being read'
   await expect(timeline(page)).toBeInViewport();
 });
 
+test('when the tour moves on to the next chapter, the lesson below the lab shows that chapter too', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page);
+  await page.getByRole('button', { name: 'Lesson ↓' }).click();
+  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
+  const chapterBelow = (title: string) => lesson.getByRole('article', { name: title, exact: true });
+  await expect(chapterBelow(race.title)).toBeVisible();
+
+  await tourButton(page).click();
+  for (let index = 1; index < race.steps.length; index++) {
+    await continueButton(page).click();
+    await expect(stepHeading(page)).toHaveText(race.steps[index]!.heading);
+  }
+  const next = CHAPTERS[CHAPTERS.indexOf(race) + 1]!;
+  await tour(page)
+    .getByRole('button', { name: `Finish chapter, then: ${next.title}` })
+    .click();
+  await expect(stepHeading(page)).toHaveText(next.steps[0]!.heading);
+  await expect(chapterBelow(next.title)).toBeVisible();
+  await expect(chapterBelow(race.title)).toHaveCount(0);
+});
+
 test('390×844: the tour is a sheet over the lab, the timeline above it after Continue, and the page never scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openLab(page);
