@@ -8,6 +8,8 @@ import { heartbeat } from './heartbeat';
 import { incidentGraphile169 } from './incident-graphile-169';
 import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
 import { incidentPgBoss555 } from './incident-pg-boss-555';
+import { incidentProcrastinate1408 } from './incident-procrastinate-1408';
+import { incidentRiver1302 } from './incident-river-1302';
 import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
 import { pausedWorker } from './paused-worker';
@@ -29,7 +31,14 @@ export const LESSON_SCENARIOS: readonly Scenario[] = [
 ];
 
 /** Production queues' public incidents, replayed (each has its `incident`). */
-export const INCIDENT_SCENARIOS: readonly Scenario[] = [incidentGraphile169, incidentObanHexpm1825, incidentPgBoss555, incidentSolidQueue589];
+export const INCIDENT_SCENARIOS: readonly Scenario[] = [
+  incidentGraphile169,
+  incidentObanHexpm1825,
+  incidentPgBoss555,
+  incidentSolidQueue589,
+  incidentRiver1302,
+  incidentProcrastinate1408,
+];
 
 /** Every scenario: the lesson's, then the incidents. */
 export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...INCIDENT_SCENARIOS];

@@ -4,9 +4,16 @@
  * plays River's own guard; fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueClaim } from '../queue';
+import { noHeartbeat, queueClaim, queueWrite } from '../queue';
 import type { StrategyDefinition } from '../types';
+import { neverWaits, strategyText } from '../statement';
 import claim from './river-claim.sql?raw';
+import claimAvailable from './river-claim-available.sql?raw';
+import probeRescue from './river-probe-rescue.sql?raw';
+import probeRescueGuarded from './river-probe-rescue-guarded.sql?raw';
+import rescue from './river-rescue.sql?raw';
+import rescueFetch from './river-rescue-fetch.sql?raw';
+import rescueGuarded from './river-rescue-guarded.sql?raw';
 import heartbeat from './river-no-heartbeat.sql?raw';
 import heartbeatFenced from './river-no-heartbeat-fenced.sql?raw';
 
@@ -22,6 +29,20 @@ export const river = {
   work: SHARED_WRITES.work,
   complete: SHARED_WRITES.complete,
   cancelAck: SHARED_WRITES.cancelAck,
+  rescuer: {
+    claim: queueClaim('river', 'river-claim-available', claimAvailable),
+    fetch: neverWaits(strategyText('river', 'river-rescue-fetch', rescueFetch), []),
+    rescue: {
+      unfenced: queueWrite(strategyText('river', 'river-rescue', rescue), ['run'], strategyText('river', 'river-probe-rescue', probeRescue)),
+      fenced: queueWrite(
+        strategyText('river', 'river-rescue-guarded', rescueGuarded),
+        ['run', 'generation'],
+        strategyText('river', 'river-probe-rescue-guarded', probeRescueGuarded),
+      ),
+    },
+    inWords:
+      "Fencing off: River's JobRescueMany before PR #1373, by id alone (issue #1302). On: PR #1373's re-check that the job is still running on the attempt the rescuer fetched.",
+  },
   queue: {
     name: 'River',
     source: 'riverqueue/river@fdf6cdf12567a5b70c003f5ff850273f09e7efcf',
@@ -33,6 +54,6 @@ export const river = {
       "state = 'running' only (JobSetStateIfRunningMany): the attempt is passed but not compared, so a rescued job's first worker still completes it while it is running again.",
     fencingSwitch: "Off: River's own guard, state = 'running'. On: the lab's generation fence on progress, completion and cancel, which River does not have.",
     inTheLab:
-      "RescueStuckJobsAfter is the scenario's lease; the rescuer and the retry are folded into the claim, so a run is claimable as soon as its attempt is older than that, with no gap in which the rescuer's write and a completion can race (issue #1302). Priorities, queues and retry backoff are not modelled.",
+      "RescueStuckJobsAfter is the scenario's lease; the rescuer and the retry are folded into the claim, so a run is claimable as soon as its attempt is older than that, with no gap in which the rescuer's write and a completion can race. Where a scenario has a rescuer (issue #1302's), it is its own session: a read of stuck jobs, then a write per job, and the claim takes pending runs only. Priorities, queues and retry backoff are not modelled.",
   },
 } as const satisfies StrategyDefinition;
