@@ -182,7 +182,8 @@ describe('the atomic claims', () => {
 });
 
 describe("the queues' rescuers as their own process", () => {
-  const withRescuer = BUILT_IN_STRATEGIES.filter((d) => d.rescuer);
+  const withRescuer = (BUILT_IN_STRATEGIES as readonly StrategyDefinition[]).filter((d) => d.rescuer);
+  const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
   it('are River and procrastinate', () => {
@@ -190,7 +191,7 @@ describe("the queues' rescuers as their own process", () => {
   });
 
   it.for(withRescuer.map((d) => d.id))("%s: its claim is the queue's claim without the expired-lease clause", (id) => {
-    const definition = BUILT_IN_STRATEGIES.find((d) => d.id === id)!;
+    const definition = definitionOf(id);
     if (definition.claim.shape !== 'one-statement') throw new Error(`${id} is not one statement`);
     const folded = code(definition.claim.claim.text).replace(/\n\s*OR \(status = 'running' AND lease_expires_at < now\(\)\)/, '');
     expect(code(definition.rescuer!.claim.text)).toBe(folded);
@@ -198,7 +199,7 @@ describe("the queues' rescuers as their own process", () => {
   });
 
   it.for(withRescuer.map((d) => d.id))('%s: reads stuck runs with a plain read, writes one run by $1, the fenced write also by its generation $2', (id) => {
-    const rescuer = BUILT_IN_STRATEGIES.find((d) => d.id === id)!.rescuer!;
+    const rescuer = definitionOf(id).rescuer!;
     expect(rescuer.fetch.afterWait.kind).toBe('cannot-wait');
     expect(code(rescuer.fetch.text)).not.toMatch(/FOR UPDATE|\$\d/);
     expect(columnsReturned(rescuer.fetch.text)).toEqual(['run_id', 'lease_generation']);
