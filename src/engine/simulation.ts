@@ -209,11 +209,6 @@ export class Simulation {
     }
   }
 
-  /** The rescuer's state between its steps (a copy). */
-  rescuerState(): RescuerState {
-    return { fetched: this.rescuer.fetched.map((run) => ({ ...run })), blockedOn: [...this.rescuer.blockedOn] };
-  }
-
   private ownerOf(runId: number): WorkerState | undefined {
     return [...this.workers.values()]
       .filter((w) => w.runId === runId && w.phase !== 'crashed' && believesItOwns(w))
