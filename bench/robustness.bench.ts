@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootLabDatabase } from '../src/db/pglite-boot';
-import { EngineHost } from '../src/worker/host';
+import { LabHost } from '../src/worker/host';
 import { machineLine, median, ms, printTable, type Row, range, runsFromEnv, seconds } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,7 +31,7 @@ const PORTS = { E2E_PORT: process.env.BENCH_E2E_PORT ?? '4573', E2E_DEV_PORT: pr
 async function consoleFigures(): Promise<Row[]> {
   const db = await bootLabDatabase();
   try {
-    const host = new EngineHost(db);
+    const host = new LabHost(db);
     await host.load({ type: 'load', scenarioId: 'three-workers', settings: { strategy: 'skip-locked', fencing: true }, schedule: [], onInapplicable: 'stop' });
     const times: number[] = [];
     for (let i = 0; i < CONSOLE_ANSWERS + 1; i++) {
@@ -46,7 +46,7 @@ async function consoleFigures(): Promise<Row[]> {
       // The first answer compiles the paths it takes; the learner's later ones are the figure.
       if (i > 0) times.push(performance.now() - started);
     }
-    const locked = new EngineHost(db);
+    const locked = new LabHost(db);
     await locked.load({ type: 'load', scenarioId: 'lock-wait', settings: { strategy: 'for-update', fencing: true }, schedule: ['A'], onInapplicable: 'stop' });
     const refusals: number[] = [];
     for (let i = 0; i < CONSOLE_ANSWERS + 1; i++) {

@@ -1,6 +1,5 @@
 import type { Plugin } from 'vite';
 
-export declare const REPO_ROOT: string;
 /** Where the data directory is written; src/db/pglite-boot.ts points at the same file. */
 export declare const DATA_DIR_FILE: string;
 /** What the data directory was built from: { key, … }. */
@@ -12,8 +11,6 @@ export declare function dataDirIsFresh(): boolean;
 export declare function ensureLabDataDir(log?: (message: string) => void): boolean;
 /** Writes `file.gz` and `file.br` beside every compressible file in `dir` (recursively). Returns the files that got a copy. */
 export declare function precompress(dir: string): string[];
-/** precompress(), compressing every file and both encodings at once (on libuv's thread pool). */
-export declare function precompressInParallel(dir: string): Promise<string[]>;
 export interface LabDataDirOptions {
   /** Write `.gz` and `.br` siblings into the build output (default true). */
   precompress?: boolean;

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from 'node:zlib';
 
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where the data directory is written; src/db/pglite-boot.ts points at the same file. */
 export const DATA_DIR_FILE = join(REPO_ROOT, '.cache', 'lab-datadir.tar.gz');
 /** What the data directory was built from: { key, … }. */
@@ -135,7 +135,7 @@ export function precompress(dir) {
  * @param {string} dir
  * @returns {Promise<string[]>}
  */
-export async function precompressInParallel(dir) {
+async function precompressInParallel(dir) {
   const done = await Promise.all(
     compressibleFiles(dir).map(async (path) => {
       const body = readFileSync(path);

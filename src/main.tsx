@@ -4,10 +4,10 @@
  * With React, the store and the lab in this first script, the worker would start only after all of it
  * had been downloaded, parsed and run.
  */
-import { startWorkerEngine } from './worker/spawn';
+import { startWebWorkerLabClient } from './worker/spawn';
 import './styles/app.css';
 
-const engine = startWorkerEngine();
+const engine = startWebWorkerLabClient();
 
 /** Resolves in a later task of the main thread: what follows it runs in a task of its own. */
 function nextTask(): Promise<void> {

@@ -8,9 +8,9 @@
  */
 import { StrictMode, startTransition } from 'react';
 import type { createRoot as CreateRoot } from 'react-dom/client';
-import { startWorkerExplorer } from '../explorer/spawn';
+import { startWebWorkerExplorer } from '../explorer/spawn';
 import { followConnection, saveOfflineCopy } from '../offline/status';
-import { backpressureOnEngine } from '../store/backpressure-engine';
+import { backpressureOnLabClient } from '../store/backpressure-client';
 import { connectBackpressureOutside, createBackpressureStore } from '../store/backpressure-store';
 import { createHistoryStore } from '../store/console-history';
 import { createExplorerStore } from '../store/explorer-store';
@@ -28,7 +28,7 @@ import { BackpressureContext } from '../ui/backpressure/context';
 import { ConsoleHistoryContext } from '../ui/console/context';
 import { ExplorerContext } from '../ui/explorer/context';
 import { type ProgressLoader, ProgressLoaderContext } from '../ui/lesson/useLessonProgress';
-import type { WorkerEngine } from '../worker/client';
+import type { WebWorkerLabClient } from '../worker/client';
 
 function localStorageOrNull(): StorageLike | null {
   try {
@@ -60,19 +60,19 @@ function progressLoader(): ProgressLoader & { store: ProgressStore | null } {
 }
 
 /** Starts the stores and renders the page with React DOM's createRoot (main.tsx loads it apart); returns what undoes the links to the outside (for hot reload). */
-export function startPage(engine: WorkerEngine, createRoot: typeof CreateRoot): () => void {
+export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateRoot): () => void {
   // Embedded in another page (?embed): nothing is kept in the learner's browser until they act in the frame.
   const embedded = isEmbedAddress(window.location.search);
   const storage = embedded ? storageAfterFirstAct(localStorageOrNull(), window) : localStorageOrNull();
-  const store = createLabStore({ engine, storage });
+  const store = createLabStore({ lab: engine, storage });
   const disconnectOutside = connectOutside(store, window, storage);
   // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
   const panels = trailingCopy(store);
   // The explorer plays on a Web Worker of its own, started on the first exploration, not with the page.
-  const explorer = createExplorerStore(startWorkerExplorer());
+  const explorer = createExplorerStore(startWebWorkerExplorer());
   // The backpressure view plays on the lab's own engine worker (one Postgres per tab) and follows the
   // address from the start: a link to it opens it.
-  const backpressure = createBackpressureStore({ engine: () => backpressureOnEngine(() => engine), frame: (callback) => requestAnimationFrame(callback) });
+  const backpressure = createBackpressureStore({ client: () => backpressureOnLabClient(() => engine), frame: (callback) => requestAnimationFrame(callback) });
   const disconnectBackpressure = connectBackpressureOutside(backpressure, window);
   // What the learner keeps besides their place: the console's history, and the lesson's progress (its
   // storage probed, so blocked or full storage is told apart from empty), made once the lesson's code is in.

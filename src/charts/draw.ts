@@ -44,7 +44,7 @@ export function plotWidth(width: number): number {
 }
 
 /** x scale: seconds to pixels for the visible domain. */
-export function xScale(domain: readonly [number, number], width: number) {
+function xScale(domain: readonly [number, number], width: number) {
   return scaleLinear()
     .domain(domain)
     .range([MARGIN.left, MARGIN.left + plotWidth(width)]);

@@ -12,7 +12,7 @@ import type { LabStatement } from '../strategies';
 import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 import type { LabDatabase } from './port';
 
-export class CustomClaimRefused extends Error {
+class CustomClaimRefused extends Error {
   readonly userFacing = true;
 }
 

@@ -29,7 +29,7 @@ export const LAB_DATA_DIR_URL = new URL('../../.cache/lab-datadir.tar.gz', impor
 const PGLITE_WASM_URL = new URL('../../node_modules/@electric-sql/pglite/dist/pglite.wasm', import.meta.url);
 const PGLITE_DATA_URL = new URL('../../node_modules/@electric-sql/pglite/dist/pglite.data', import.meta.url);
 
-export type DataDirSource = URL | string | Blob | ArrayBuffer | Uint8Array;
+type DataDirSource = URL | string | Blob | ArrayBuffer | Uint8Array;
 
 export interface BootOptions {
   /** The data directory to start from: a URL (http or file), or the bytes (tar or tar.gz). Null: run initdb. Default: LAB_DATA_DIR_URL. */

@@ -59,7 +59,7 @@ export function lostParse(answer: Extract<ConsoleAnswer, { kind: 'error' }>): Ex
 const CONSOLE_CURSOR = 'lease_lab_console';
 const CONSOLE_DECLARE = `DECLARE ${CONSOLE_CURSOR} NO SCROLL CURSOR FOR\n`;
 /** The most rows a console answer carries; the rest are counted, not sent. */
-export const CONSOLE_MAX_ROWS = 1000;
+const CONSOLE_MAX_ROWS = 1000;
 const asText = (text: string) => text;
 /** Postgres's own text for values JavaScript would round (int8, numeric) or show less readably (timestamps, json, bytea). */
 const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 1114: asText, 1184: asText, 1700: asText, 3802: asText };

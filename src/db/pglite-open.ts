@@ -2,7 +2,7 @@
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
 import { labPGliteClass, type PGliteClassModule } from './pglite-internals';
 
-export const LAB_START_PARAMS = [
+const LAB_START_PARAMS = [
   '-c',
   'max_prepared_transactions=16',
   // Shared memory is zeroed at start (25 MB with 16 MB of buffers, 16 MB with 8): 8 MB of buffers
@@ -30,11 +30,6 @@ export function loadPGlite(): Promise<typeof import('@electric-sql/pglite')> {
  */
 export function labStartParams(pglite: Pick<typeof PGlite, 'defaultStartParams'>): string[] {
   return [...pglite.defaultStartParams, ...LAB_START_PARAMS];
-}
-
-export async function startPGlite(options: Omit<PGliteOptions, 'startParams'> = {}): Promise<PGlite> {
-  const pglite = await loadPGlite();
-  return createLabPGlite(pglite, { ...options, startParams: labStartParams(pglite.PGlite) });
 }
 
 /**

@@ -36,7 +36,7 @@ export interface WireResult {
 }
 
 /** An ErrorResponse from Postgres, with its SQLSTATE in `code` (like PGlite's own DatabaseError). */
-export class WireError extends Error {
+class WireError extends Error {
   override name = 'WireError';
   constructor(
     message: string,
@@ -193,7 +193,7 @@ export async function exchangeRaw(pg: PGliteInterface, message: Uint8Array, opti
 }
 
 /** Protocol messages (or reply chunks) as one buffer. */
-export function concat(chunks: readonly Uint8Array[]): Uint8Array {
+function concat(chunks: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {

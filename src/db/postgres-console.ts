@@ -19,7 +19,7 @@ import { sqlText } from '../sql/registry';
 
 const APPLICATION_NAME = 'lease_lab_console';
 /** Below the page's 2 s watchdog, so the learner gets Postgres's own "canceling statement due to statement timeout". */
-export const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
+const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
 const CONSOLE_LOCK_TIMEOUT = '100ms';
 /** As live-console-fetch.sql fetches. */
 const FETCHED_ROWS = 1000;
@@ -42,10 +42,10 @@ const PLAIN_QUERIES = new Set(['SELECT', 'WITH', 'VALUES', 'TABLE']);
  * The most the rows of one console answer may hold, as the server measures their text, before any of it
  * is sent: well within the bridge's 8 MB reply, and far from the 512 MB a JavaScript string can hold.
  */
-export const CONSOLE_RESULT_BYTES = 4 * 1024 * 1024;
+const CONSOLE_RESULT_BYTES = 4 * 1024 * 1024;
 
 /** The first rows of an answer hold more than CONSOLE_RESULT_BYTES: the server stopped sending them. */
-export class ConsoleResultTooLarge extends Error {
+class ConsoleResultTooLarge extends Error {
   override name = 'ConsoleResultTooLarge';
   constructor(
     readonly rowsWithin: number,
@@ -97,7 +97,7 @@ const NOT_ON_A_LIVE_SERVER: Record<string, string> = {
  * however spelled (quoted, qualified, any case). A Unicode-escaped name (U&"…") could spell one, so those
  * are refused too.
  */
-export function roleEscape(sql: string): string | null {
+function roleEscape(sql: string): string | null {
   for (const token of lexSql(sql)) {
     if (token.kind !== 'identifier' && token.kind !== 'keyword') continue;
     if (/^u&"/i.test(token.text)) return 'the console does not run Unicode-escaped names (U&"…") on a live server: they could name a function it refuses';

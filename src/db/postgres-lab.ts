@@ -91,7 +91,7 @@ export function labTableStatements(): string[] {
  * search_path is then the lab's schema. A role that may not create a schema, or a lease_lab schema that
  * someone else made, gets one line saying so.
  */
-export async function ensureLabSchema(client: pg.Client, url: string): Promise<void> {
+async function ensureLabSchema(client: pg.Client, url: string): Promise<void> {
   const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
   const existing = state.rows[0];
   if (existing && existing.note !== LAB_SCHEMA_NOTE) {

@@ -27,14 +27,14 @@ import type { Row, StatementOutcome } from '../sim/types';
 import type { SqlId } from '../sql/registry';
 
 /** What "no limit" is passed as: more than any table here will ever hold. */
-export const NO_LIMIT = 2_147_483_647;
+const NO_LIMIT = 2_147_483_647;
 /** A run of the lab never needs this many seconds; the loop stops there whatever happens. */
 export const MAX_SECONDS = 200_000;
 
 const CLIENTS = 'clients';
 const OBSERVER = 'observer';
 
-export const CLAIM_POLICY_SQL: Record<ClaimPolicy, SqlId> = { fifo: 'claim-fifo-tenant', fair: 'claim-fair-tenant' };
+const CLAIM_POLICY_SQL: Record<ClaimPolicy, SqlId> = { fifo: 'claim-fifo-tenant', fair: 'claim-fair-tenant' };
 
 const limit = (value: Limit): number => value ?? NO_LIMIT;
 
@@ -54,12 +54,12 @@ export function callStartStatements(runId: number, worker: string, config: Backp
   ];
 }
 
-export class BackpressureEngineError extends Error {}
+class BackpressureSimulationError extends Error {}
 
 function rowsOf(outcome: StatementOutcome, what: string): Row[] {
   if (outcome.status === 'ok') return outcome.rows;
-  if (outcome.status === 'error') throw new BackpressureEngineError(`${what} failed: ${outcome.code} ${outcome.message}`);
-  throw new BackpressureEngineError(`${what} was blocked`);
+  if (outcome.status === 'error') throw new BackpressureSimulationError(`${what} failed: ${outcome.code} ${outcome.message}`);
+  throw new BackpressureSimulationError(`${what} was blocked`);
 }
 
 export class BackpressureSimulation {
@@ -147,7 +147,7 @@ export class BackpressureSimulation {
         else worker.callDueAt = second + this.config.callSeconds;
       } else {
         const [row] = rowsOf(outcome, `${worker.id}'s call answer`);
-        if (!row) throw new BackpressureEngineError(`${worker.id} lost run ${worker.runId} mid-call`);
+        if (!row) throw new BackpressureSimulationError(`${worker.id} lost run ${worker.runId} mid-call`);
         worker.callDueAt = null;
         if (row.status === 'done') worker.runId = null;
       }

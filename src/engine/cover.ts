@@ -17,7 +17,7 @@
  */
 import type { LabDatabase } from '../db/port';
 import type { Scenario, Settings } from '../sim/types';
-import { type Choice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk } from './enumerate';
+import { type ScheduleChoice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk } from './enumerate';
 
 export interface CoverOptions {
   /** Stop after this many distinct states; the answer then says it was cut. */
@@ -34,7 +34,7 @@ export interface CoverSummary {
   cut: boolean;
 }
 
-export const DEFAULT_MAX_COVER_STATES = 20_000;
+const DEFAULT_MAX_COVER_STATES = 20_000;
 
 export async function* coverStateGraph(
   db: LabDatabase,
@@ -115,7 +115,7 @@ interface Frame {
   prefix: string[];
   lane: number;
   key: string;
-  left: Choice[];
+  left: ScheduleChoice[];
   current: boolean;
   anyApplied: boolean;
 }

@@ -10,7 +10,7 @@ import type { Scenario, Settings, Trace, TraceStep } from '../sim/types';
 import { Simulation } from './simulation';
 
 /** What a learner can see of a step; the same schedule must show the same on both databases. */
-export function observable(step: TraceStep) {
+function observable(step: TraceStep) {
   const outcome = step.outcome;
   return {
     token: step.token,
@@ -39,7 +39,7 @@ export function observable(step: TraceStep) {
  * waiter is said to wait for (a real server names the session ahead of it in the lock queue, PGlite the
  * session that holds the row). Compared and reported, but not failed.
  */
-export function detail(step: TraceStep) {
+function detail(step: TraceStep) {
   const outcome = step.outcome;
   return {
     holders: outcome?.status === 'blocked' ? outcome.holders : null,
@@ -84,7 +84,7 @@ export async function replay(db: LabDatabase, scenario: Scenario, settings: Sett
  * to have waited wins (what the engine assumes), but the operating system decides. A rare loss is the
  * server's nondeterminism, not a divergence; never matching PGlite's trace is a divergence.
  */
-export const RACE_PLAYS = 8;
+const RACE_PLAYS = 8;
 
 export interface ScheduleComparison {
   /** The first difference a learner would see, or null. */

@@ -35,11 +35,11 @@ export interface Enumeration {
   cut: boolean;
 }
 
-export const DEFAULT_LIMIT = 100_000;
+const DEFAULT_LIMIT = 100_000;
 export const DEFAULT_STUCK_STEP_LIMIT = 5;
 
 /** A way to move on from the current point, and where the environment lane stands after it. */
-export interface Choice {
+export interface ScheduleChoice {
   token: string;
   lane: number;
 }
@@ -111,7 +111,7 @@ export async function* exploreSchedules(
 interface Frame {
   prefix: string[];
   lane: number;
-  left: Choice[];
+  left: ScheduleChoice[];
   current: boolean;
 }
 
@@ -156,7 +156,7 @@ export async function seededSchedules(
 }
 
 /** Picks a choice at random; one that cannot apply now is struck off and another is picked. */
-async function tryInRandomOrder(walk: Walk, choices: Choice[], random: () => number): Promise<Choice | null> {
+async function tryInRandomOrder(walk: Walk, choices: ScheduleChoice[], random: () => number): Promise<ScheduleChoice | null> {
   const left = [...choices];
   while (left.length > 0) {
     const [choice] = left.splice(Math.floor(random() * left.length), 1);
@@ -209,9 +209,9 @@ export class Walk {
   }
 
   /** The ways on from here, with the environment lane at `lane`. None: the schedule is complete. */
-  choices(lane: number): Choice[] {
+  choices(lane: number): ScheduleChoice[] {
     const workers = this.sim.movable().filter((id) => this.withinBudget(id));
-    const out: Choice[] = workers.map((token) => ({ token, lane }));
+    const out: ScheduleChoice[] = workers.map((token) => ({ token, lane }));
     const next = this.lane[lane];
     if (next !== undefined) return [...out, { token: next, lane: lane + 1 }];
     if (out.length > 0) return out;

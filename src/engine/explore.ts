@@ -18,7 +18,7 @@ import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/ty
 import { CLAIM_ACTIONS } from '../strategies';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
-export type { Exploration, ExploreProgress, OutcomeGroup };
+export type { Exploration, OutcomeGroup };
 
 export interface ExploreOptions {
   onProgress?: (progress: ExploreProgress) => void;

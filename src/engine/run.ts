@@ -11,7 +11,7 @@ import { Simulation } from './simulation';
 export type Finish = { kind: 'none' } | { kind: 'round-robin' } | { kind: 'random'; seed: number };
 
 /** Steps a finishing policy may add; every scenario ends far sooner. */
-export const MAX_FINISH_STEPS = 500;
+const MAX_FINISH_STEPS = 500;
 
 /**
  * The token a policy plays next, or null when the run is over. Round-robin takes the first movable

@@ -37,7 +37,7 @@ interface Pending {
   onEvent: (event: RunnerEvent) => void;
 }
 
-export class WorkerExplorer implements ExplorerRunner {
+export class WebWorkerExplorer implements ExplorerRunner {
   private worker: Worker | null = null;
   private ready = false;
   private nextId = 1;

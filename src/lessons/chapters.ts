@@ -13,6 +13,15 @@ const ATOMIC: Settings = { strategy: 'skip-locked', fencing: true };
 const ATOMIC_UNFENCED: Settings = { strategy: 'skip-locked', fencing: false };
 const FOR_UPDATE: Settings = { strategy: 'for-update', fencing: true };
 const NOWAIT: Settings = { strategy: 'nowait', fencing: true };
+// The incidents open under each queue's own guard (fencing off); fencing on is the fix the chapter shows.
+const GRAPHILE: Settings = { strategy: 'graphile-worker', fencing: false };
+const OBAN: Settings = { strategy: 'oban', fencing: false };
+const PG_BOSS: Settings = { strategy: 'pg-boss', fencing: false };
+const PG_BOSS_FENCED: Settings = { strategy: 'pg-boss', fencing: true };
+const SOLID_QUEUE: Settings = { strategy: 'solid-queue', fencing: false };
+const SOLID_QUEUE_FIXED: Settings = { strategy: 'solid-queue', fencing: true };
+/** incident-pg-boss-555's script up to B's write after A completed (B stops there, so a later B token has nothing to play). */
+const PG_BOSS_555: string[] = ['A', 'A', 'A', '+600', 'A', '+301', 'B', 'B', 'B', 'A', 'A', 'B'];
 
 export const CHAPTERS: readonly Chapter[] = [
   {
@@ -791,6 +800,189 @@ export const CHAPTERS: readonly Chapter[] = [
           'temporal-worker-performance',
           'temporal-fairness',
         ],
+      },
+    ],
+  },
+  {
+    id: 'production-queues',
+    title: 'What production queues do',
+    summary: "Four public incidents, replayed under each queue's own claim and guard, and then under the fix.",
+    scenarioId: 'incident-graphile-169',
+    settings: GRAPHILE,
+    concepts: ['lease-expiry', 'heartbeat', 'orphan-reclaim', 'fencing'],
+    steps: [
+      {
+        id: 'where-they-differ',
+        heading: 'Where production queues differ',
+        body: [
+          "graphile-worker, pg-boss, River, Oban, Solid Queue and procrastinate all take jobs with `FOR UPDATE SKIP LOCKED`, so two workers polling at the same moment never take the same job. Their public incidents start later, at three questions each queue answers its own way: when does a worker's ownership end, what renews it, and what does the final write check?",
+          "The lab writes each queue's claim and writes in its own SQL on the same runs table (pick one under Strategy), each following the queue's source at a pinned commit. This chapter replays four incidents under the queue's own guard, with fencing off, and then under their fix. Here is graphile-worker's claim:",
+        ],
+        sql: {
+          sqlId: 'graphile-claim',
+          caption: 'src/strategies/graphile-worker/graphile-claim.sql',
+          clauses: [
+            {
+              match: "OR (status = 'running' AND lease_expires_at < now())",
+              note: 'A lock older than the lock age counts as abandoned: the run is claimable again.',
+            },
+            { match: '  FOR UPDATE SKIP LOCKED', note: "The same claim as the lab's atomic one: a job another open claim holds is passed over." },
+            {
+              match: 'lease_expires_at = now() + make_interval(secs => $2)',
+              note: 'The lock age, counted from the claim: 4 hours in graphile-worker. No later statement moves it.',
+            },
+          ],
+        },
+        mark: { tokenIndex: null },
+        sources: ['graphile-getjobs', 'pgboss-plans', 'river-job-sql', 'oban-basic', 'solid-queue', 'procrastinate-schema'],
+      },
+      {
+        id: 'graphile-claim',
+        heading: 'graphile-worker: A takes a 6-hour job',
+        body: [
+          "Run 123 is a job that takes about 6 hours. At 15:00 A claims it with graphile-worker's claim. The lab's row records generation 18; graphile-worker itself keeps no such number.",
+        ],
+        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', noteIncludes: 'generation 18' } },
+      },
+      {
+        id: 'graphile-no-renewal',
+        heading: 'Three hours in, nothing renews the lock',
+        body: [
+          'At 18:00 A is still working and looks at its run. Under graphile-worker that renews nothing: it has no heartbeat, so the lock still dates from 15:00 and counts as abandoned at 19:00, whether or not A is alive.',
+        ],
+        mark: { tokenIndex: 4, expect: { actor: 'A', action: 'heartbeat', verdict: 'ok', noteIncludes: 'does not move the expiry' } },
+      },
+      {
+        id: 'graphile-twice',
+        heading: 'Four hours and a second: B takes it too',
+        body: [
+          "At 19:00:01 the lock is more than 4 hours old. graphile-worker frees such a lock with a periodic reset, which the lab folds into the claim, so B's ordinary claim takes run 123 as generation 19 and calls the model for it while A is still working on it. The 6-hour job now runs twice, as it did in graphile/worker #169.",
+          'Predict first: with another queue, another horizon or a lease its heartbeat renews, what happens to a long job?',
+        ],
+        mark: { tokenIndex: 6, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
+        predict: ['long-job'],
+        sources: ['graphile-169'],
+      },
+      {
+        id: 'graphile-both-finish',
+        heading: 'Both finish it',
+        body: [
+          "A finishes its work and completes the job. graphile-worker's completion deletes the job by id alone, so A's completion lands although B holds the run now (the lab marks the run done instead of deleting it). The lab flags duplicate-execution and split-ownership.",
+        ],
+        mark: { tokenIndex: 10, expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' } },
+      },
+      {
+        id: 'graphile-fix',
+        heading: 'The fix: a lease the heartbeat renews',
+        body: [
+          "Replay with the lab's atomic claim and fencing on. At 18:00 A's heartbeat moves its lease to 22:00, so at 19:00:01 B finds nothing to claim and A finishes alone.",
+          'A lease that only the clock ends cannot tell a slow worker from a dead one. A lease its owner renews ends when the owner stops renewing, however long the job takes.',
+        ],
+        mark: {
+          settings: ATOMIC,
+          schedule: ['A', 'A', 'A', '+10800', 'A', '+3601', 'B'],
+          tokenIndex: 6,
+          expect: { actor: 'B', action: 'claim', verdict: 'empty' },
+        },
+      },
+      {
+        id: 'oban',
+        heading: 'Oban: the same story in minutes',
+        body: [
+          "Oban's Lifeline plugin puts an executing job back once its attempt is older than rescue_after (60 minutes by default), purely on time; open-source Oban has no heartbeat and completes a job by id. hex.pm ran a stats job that takes 9 to 47 minutes with rescue_after at 6 minutes, and it ran two or three times a night for a week (hexpm/hexpm PR #1825).",
+          "Here A's job is two model calls just over 6 minutes apart. At 15:06:01 B takes it as generation 19, and A's completion by id still lands afterwards.",
+        ],
+        mark: {
+          scenarioId: 'incident-oban-hexpm-1825',
+          settings: OBAN,
+          tokenIndex: 6,
+          expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' },
+        },
+        sources: ['oban-lifeline', 'hexpm-1825'],
+      },
+      {
+        id: 'pg-boss',
+        heading: 'pg-boss: the expired copy keeps writing',
+        body: [
+          "pg-boss counts a job's expiry from its start (expireInSeconds, 15 minutes by default). Its maintenance fails an expired job and retries it (if it has retries left), and nothing tells the copy still running. A touch records heartbeat_on but does not move the expiry, and the completion checks only `state = 'active'`, which the retry has set again.",
+          "So at 15:15:01 B starts the retry, and A's progress and completion still land: two copies of one job wrote to it (timgit/pg-boss #555).",
+        ],
+        mark: {
+          scenarioId: 'incident-pg-boss-555',
+          settings: PG_BOSS,
+          schedule: PG_BOSS_555,
+          tokenIndex: 10,
+          expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' },
+        },
+        sources: ['pgboss-plans', 'pgboss-555'],
+      },
+      {
+        id: 'pg-boss-wrong-copy',
+        heading: 'The guard stops the wrong copy',
+        body: [
+          "B's next write finds the job already completed by A and matches 0 rows, so B stops. The state check did refuse a write, but the one it refused came from the copy that owned the job; the expired copy's writes had all landed.",
+        ],
+        mark: {
+          scenarioId: 'incident-pg-boss-555',
+          settings: PG_BOSS,
+          schedule: PG_BOSS_555,
+          tokenIndex: 11,
+          expect: { actor: 'B', action: 'work', verdict: 'rejected', noteIncludes: 'no longer' },
+        },
+      },
+      {
+        id: 'pg-boss-fenced',
+        heading: "A generation fence on pg-boss's writes",
+        body: [
+          "Turn fencing on: the lab puts its generation check on pg-boss's touch, progress and completion, a check pg-boss does not have. A's first write after the retry matches 0 rows and A stops, leaving the job to B.",
+          "The fence keeps the stale copy out of the row, not out of the world: the model call A made just before that write is still paid for, and the expiry still started a second copy. Stopping the second copy takes a lease the running worker renews, as in graphile-worker's fix.",
+        ],
+        mark: {
+          scenarioId: 'incident-pg-boss-555',
+          settings: PG_BOSS_FENCED,
+          schedule: ['A', 'A', 'A', '+600', 'A', '+301', 'B', 'B', 'B', 'A'],
+          tokenIndex: 9,
+          expect: { actor: 'A', action: 'work', verdict: 'rejected', noteIncludes: 'generation 19' },
+        },
+      },
+      {
+        id: 'solid-queue',
+        heading: 'Solid Queue: a pruned worker finishes its job',
+        body: [
+          "Solid Queue keeps a claim alive with its process's heartbeat (every 60 seconds by default); the supervisor prunes a process whose heartbeat is older than 5 minutes and fails its claimed executions. In rails/solid_queue #589 a live worker's heartbeat went stale while its job ran on: the pruner failed the job while the worker was finishing it, and the job ended up both finished and failed.",
+          "The lab cannot mark a run failed, so it plays the end of A's claim as B claiming the run, and A's stalled heartbeat as none. A's finish, by id, still lands on a claim that is gone.",
+        ],
+        mark: {
+          scenarioId: 'incident-solid-queue-589',
+          settings: SOLID_QUEUE,
+          tokenIndex: 8,
+          expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' },
+        },
+        sources: ['solid-queue', 'solid-queue-589'],
+      },
+      {
+        id: 'solid-queue-fix',
+        heading: 'Solid Queue 1.5.0: the claim row is the token',
+        body: [
+          "Since v1.5.0 finishing locks the worker's own claimed-execution row and does nothing if that row is gone. One row per claim is a fencing token by another name; the lab writes it as its generation check, and A's finish matches 0 rows.",
+        ],
+        mark: {
+          scenarioId: 'incident-solid-queue-589',
+          settings: SOLID_QUEUE_FIXED,
+          tokenIndex: 8,
+          expect: { actor: 'A', action: 'complete', verdict: 'rejected', noteIncludes: 'generation 19' },
+        },
+        predict: ['late-finish'],
+      },
+      {
+        id: 'three-questions',
+        heading: 'Three questions for any queue',
+        body: [
+          'When does ownership end? graphile-worker after a fixed 4-hour lock age, Oban after rescue_after, River after RescueStuckJobsAfter (1 hour by default) and pg-boss at an expiry counted from the start: all by time alone, so each horizon must be longer than the longest job. Solid Queue ends a claim when its process stops heartbeating; procrastinate counts a job as stalled when its worker stops heartbeating, and retries it only when a task you schedule asks.',
+          "What renews it? Solid Queue's process heartbeat and procrastinate's worker heartbeat. River has no heartbeat (issue #682 asks for one), and pg-boss's optional heartbeat can only fail a job sooner.",
+          "What does the final write check? graphile-worker and Oban the id, pg-boss and River the state, procrastinate that the job is todo or doing, and Solid Queue, since v1.5.0, its own claim row. Of the six only Solid Queue's claim row acts as a fencing token. The Scenario picker lists every incident the lab replays; each opens under its queue's own guard.",
+        ],
+        sources: ['graphile-getjobs', 'oban-lifeline', 'river-job-sql', 'river-682', 'pgboss-plans', 'solid-queue', 'procrastinate-schema'],
       },
     ],
   },

@@ -78,9 +78,19 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'question', id: 'q-backpressure' },
     ],
   },
+  {
+    id: 'judge-a-queue',
+    title: 'I can say how a production queue can run a job twice',
+    detail: 'When its ownership ends, what renews it, and what its final write checks, read from its claim and its incidents.',
+    requires: [
+      { kind: 'chapter', id: 'production-queues' },
+      { kind: 'predict', id: 'long-job' },
+      { kind: 'question', id: 'q-queue-guards' },
+    ],
+  },
 ];
 
-export interface RequirementStatus {
+interface RequirementStatus {
   requirement: Requirement;
   label: string;
   met: boolean;
@@ -92,7 +102,7 @@ export interface CriterionStatus {
   requirements: RequirementStatus[];
 }
 
-export function requirementLabel(requirement: Requirement): string {
+function requirementLabel(requirement: Requirement): string {
   switch (requirement.kind) {
     case 'chapter':
       return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
@@ -108,7 +118,7 @@ export function requirementLabel(requirement: Requirement): string {
   }
 }
 
-export function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
+function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
   switch (requirement.kind) {
     case 'chapter':
       return progress.chapters[requirement.id]?.done === true;

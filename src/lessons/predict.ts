@@ -9,6 +9,8 @@
 import { cancelDurable } from '../scenarios/cancel-durable';
 import { crashOrphan } from '../scenarios/crash-orphan';
 import { heartbeat } from '../scenarios/heartbeat';
+import { incidentGraphile169 } from '../scenarios/incident-graphile-169';
+import { incidentSolidQueue589 } from '../scenarios/incident-solid-queue-589';
 import { lockWait } from '../scenarios/lock-wait';
 import { pausedWorker } from '../scenarios/paused-worker';
 import { race } from '../scenarios/race';
@@ -17,7 +19,7 @@ import { threeWorkers } from '../scenarios/three-workers';
 import { clockLabel } from '../sim/clock';
 import { pick, seededRandom } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
-import { LAB_STRATEGY_IDS, strategyDefinition } from '../strategies';
+import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
 import type { Choice, PredictGenerator, PredictInstance } from './types';
 
@@ -89,7 +91,7 @@ const RACE_STRATEGIES: Strategy[] = LAB_STRATEGY_IDS.filter((id) => strategyDefi
 const inWords = (strategy: Strategy) => strategyDefinition(strategy).inWords;
 
 /** Two workers poll together: which run does the second one end up with? */
-export const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
+const claimRace = generator('claim-race', 'Two workers poll at once', 'race', race, (random) => {
   const strategy = pick(random, RACE_STRATEGIES);
   const first = pick(random, ['A', 'B'] as const);
   const second = other(first);
@@ -139,7 +141,7 @@ const LOCK_STRATEGIES: Strategy[] = (['waits', 'errors', 'skips'] as const).flat
 const lockClause = (strategy: Strategy) => strategyDefinition(strategy).lock!.clause;
 
 /** One worker holds the row lock; what does the other's claim do? */
-export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
+const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', lockWait, (random) => {
   const strategy = pick(random, LOCK_STRATEGIES);
   const first = pick(random, ['A', 'B'] as const);
   const second = other(first);
@@ -186,7 +188,7 @@ export const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-mode
 });
 
 /** A worker crashes holding a claim; when can another take the run, and with which generation? */
-export const leaseExpiry = generator('lease-expiry', "When does the crashed worker's run come back?", 'lease', crashOrphan, (random) => {
+const leaseExpiry = generator('lease-expiry', "When does the crashed worker's run come back?", 'lease', crashOrphan, (random) => {
   const lease = pick(random, [30, 45, 60, 90, 120]);
   const when = pick(random, ['after-commit', 'before-commit'] as const);
   const wait = Math.max(5, pick(random, [lease - 15, lease, lease + 1, lease + 20]));
@@ -247,7 +249,7 @@ export const leaseExpiry = generator('lease-expiry', "When does the crashed work
 });
 
 /** Does the heartbeat interval keep the lease alive until the next renewal? */
-export const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?', 'heartbeat', heartbeat, (random) => {
+const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?', 'heartbeat', heartbeat, (random) => {
   const lease = pick(random, [30, 45, 60, 90]);
   const interval = pick(random, [Math.round(lease / 3), Math.round(lease / 2), lease - 5, lease + 10, lease * 2]);
   const [runId] = distinctIds(random, 1) as [number];
@@ -294,7 +296,7 @@ export const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often e
 });
 
 /** Heartbeats without progress: stuck, crashed or frozen, who gets the run? */
-export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'progress-vs-liveness', stuckHeartbeat, (random) => {
+const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'progress-vs-liveness', stuckHeartbeat, (random) => {
   const condition = pick(random, ['stuck', 'crashed', 'paused'] as const);
   const lease = pick(random, [30, 60]);
   const interval = lease / 3;
@@ -347,7 +349,7 @@ export const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?
 });
 
 /** A frozen worker wakes and writes: does its stale write land? */
-export const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 'fencing', pausedWorker, (random) => {
+const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 'fencing', pausedWorker, (random) => {
   const lease = pick(random, [30, 45, 60]);
   const pause = Math.max(6, pick(random, [lease - 20, lease - 8, lease + 15, lease + 40]));
   const fencing = pick(random, [true, false]);
@@ -400,7 +402,7 @@ export const fencingWrite = generator('fencing-write', 'Does the stale write com
 });
 
 /** Durable cancel versus killing the process. */
-export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'cancellation', cancelDurable, (random) => {
+const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'cancellation', cancelDurable, (random) => {
   const method = pick(random, ['cancel-continue', 'cancel-crash', 'kill'] as const);
   const lease = pick(random, [30, 60]);
   const wait = pick(random, [lease - 10, lease + 1]);
@@ -461,7 +463,7 @@ export const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?
 });
 
 /** Three workers claim in some order: which run does one of them get? */
-export const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim', threeWorkers, (random) => {
+const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim', threeWorkers, (random) => {
   const ids = distinctIds(random, 3);
   const ages = shuffled(random, [-180, -120, -60]);
   const special = pick(random, ['pending', 'expired', 'live'] as const);
@@ -511,6 +513,220 @@ export const claimOrder = generator('claim-order', 'Who gets which run?', 'atomi
   };
 });
 
+const MINUTE = 60;
+const HOUR = 3600;
+
+/** "4 hours", "1 hour", "6 minutes", "4 minutes 30 s", "30 s". */
+function duration(seconds: number): string {
+  if (seconds % HOUR === 0) return seconds === HOUR ? '1 hour' : `${seconds / HOUR} hours`;
+  if (seconds >= MINUTE) {
+    const minutes = Math.floor(seconds / MINUTE);
+    const rest = seconds % MINUTE;
+    return `${minutes} minute${minutes === 1 ? '' : 's'}${rest === 0 ? '' : ` ${rest} s`}`;
+  }
+  return `${seconds} s`;
+}
+
+/**
+ * A variant of an incident's scenario that tells another story than the incident's: under its own title,
+ * without the incident, so nothing presents it as the report it was built from.
+ */
+function retold(base: Scenario, tag: string, title: string, changes: Partial<Omit<Scenario, 'id'>>): Scenario {
+  const { incident: _notThisOne, ...variant } = scenarioVariant(base, tag, { ...changes, title, summary: `${title}.` });
+  return variant;
+}
+
+/** A claim the long-job question can play: how it ends ownership (its horizon) and whether anything renews it. */
+interface LongJobClaim {
+  strategy: Strategy;
+  fencing: boolean;
+  name: string;
+  /** Horizons to ask about: the queue's default, and one a report used. */
+  horizons: readonly number[];
+  /** The claim's rule in a sentence, for the prompt (facts: RESEARCH.md §A and each strategy's `queue` facts). */
+  rule(horizon: number): string;
+}
+
+const LONG_JOB_CLAIMS: readonly LongJobClaim[] = [
+  {
+    strategy: 'graphile-worker',
+    fencing: false,
+    name: 'graphile-worker',
+    horizons: [4 * HOUR],
+    rule: () => "graphile-worker's claim: a lock older than 4 hours counts as abandoned, and nothing renews it",
+  },
+  {
+    strategy: 'oban',
+    fencing: false,
+    name: 'Oban',
+    horizons: [6 * MINUTE, HOUR],
+    rule: (horizon) =>
+      `Oban's claim, with the Lifeline's rescue_after at ${duration(horizon)}: an executing job whose attempt is older than that is rescued, purely on time`,
+  },
+  {
+    strategy: 'pg-boss',
+    fencing: false,
+    name: 'pg-boss',
+    horizons: [15 * MINUTE, HOUR],
+    rule: (horizon) => `pg-boss's fetch, with expireInSeconds at ${duration(horizon)}: the expiry counts from the job's start, and a touch does not move it`,
+  },
+  {
+    strategy: 'river',
+    fencing: false,
+    name: 'River',
+    horizons: [HOUR],
+    rule: () => "River's claim, with RescueStuckJobsAfter at 1 hour: a job running longer than that is rescued, and nothing renews it",
+  },
+  {
+    strategy: 'skip-locked',
+    fencing: true,
+    name: "the lab's atomic claim",
+    horizons: [HOUR, 4 * HOUR],
+    rule: (horizon) => `the lab's atomic claim, with a ${duration(horizon)} lease that A's heartbeat renews`,
+  },
+];
+
+/** A job longer than its queue's horizon (graphile/worker #169, hexpm #1825, pg-boss #555): does a second worker start it? */
+export const longJob = generator('long-job', 'What happens to this long job?', 'production-queues', incidentGraphile169, (random) => {
+  const claim = pick(random, LONG_JOB_CLAIMS);
+  const horizon = pick(random, claim.horizons);
+  const jobLength = horizon * pick(random, [1.5, 2]);
+  // A looks at its run three quarters of the way to the horizon; B polls before the horizon or just past it.
+  const beat = (horizon * 3) / 4;
+  const after = pick(random, [true, false]);
+  const pollAt = after ? horizon + 1 : horizon - horizon / 10;
+  const generation = between(random, 3, 40);
+  const [runId] = distinctIds(random, 1) as [number];
+  const key = `long-job/${claim.strategy}/${horizon}/${jobLength}/${after ? 'after' : 'before'}/${generation}/${runId}`;
+  const scenario = retold(incidentGraphile169, safeTag(key), `A ${duration(jobLength)} job under ${claim.name}`, {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
+    leaseSeconds: horizon,
+    heartbeatSeconds: beat,
+    workSteps: 2,
+    defaultStrategy: claim.strategy,
+    defaultFencing: claim.fencing,
+  });
+  const schedule = ['A', 'A', 'A', `+${beat}`, 'A', `+${pollAt - beat}`, 'B'];
+  return {
+    key,
+    facts: [`claim: ${claim.name}`, `job about ${duration(jobLength)}`, `B polls ${after ? 'just after' : 'before'} the ${duration(horizon)} mark`],
+    scenario,
+    settings: { strategy: claim.strategy, fencing: claim.fencing },
+    schedule,
+    prompt: `Run ${runId} is a job that takes about ${duration(jobLength)}. At ${clockLabel(0)} A claims it with ${claim.rule(horizon)}. At ${clockLabel(beat)}, still working, A sends what this claim has for a heartbeat (for a queue without one, a plain read of its run). B polls at ${clockLabel(pollAt)}, while A is still working. What happens to the job?`,
+    choices: [
+      { id: 'twice', label: `B claims run ${runId} too: the job now runs twice` },
+      { id: 'once', label: `B finds nothing to claim: run ${runId} stays A's` },
+      { id: 'waits', label: "B's claim waits for A's row lock until A has finished" },
+    ],
+    answerFrom(trace) {
+      const step = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'B');
+      if (!step) return null;
+      if (step.verdict === 'blocked') return 'waits';
+      if (step.verdict === 'empty') return 'once';
+      return step.verdict === 'ok' && step.workers.find((w) => w.id === 'B')?.runId === runId ? 'twice' : null;
+    },
+    explain(trace) {
+      const look = trace.steps.find((s) => s.actor === 'A' && s.action === 'heartbeat');
+      const until = look?.workers.find((w) => w.id === 'A')?.leaseExpiresAtSeconds ?? null;
+      const lines = [
+        until === null
+          ? `After A's heartbeat at ${clockLabel(beat)} the row shows no lease end for A.`
+          : `After A's heartbeat at ${clockLabel(beat)}, run ${runId}'s lease ran until ${clockLabel(until)}; B polled at ${clockLabel(pollAt)}: ${
+              until < pollAt ? 'past it, so the claim took the run from a worker that was still running it.' : "before it, so the run was still A's."
+            }`,
+        'A horizon counted from the claim must be longer than the longest job; a lease the running worker renews ends only when the worker stops renewing.',
+      ];
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
+/** How each production queue's ownership ends, in the words of a prompt, and its horizon (its default, or graphile-worker's fixed 4 hours). */
+const LATE_FINISH_QUEUES: Partial<Record<Strategy, { horizon: number; ends: string; guard: string; deletesWhenDone?: true }>> = {
+  // graphile-worker deletes a completed job, where the lab marks it done: after B's completion its A would find no row.
+  'graphile-worker': { horizon: 4 * HOUR, ends: 'its lock is more than 4 hours old', guard: 'the id only', deletesWhenDone: true },
+  oban: { horizon: HOUR, ends: "its attempt is older than the Lifeline's rescue_after (60 minutes by default)", guard: 'the id only' },
+  'pg-boss': { horizon: 15 * MINUTE, ends: 'it passes its expiry (15 minutes after its start by default)', guard: "state = 'active' only" },
+  river: { horizon: HOUR, ends: 'it has run longer than RescueStuckJobsAfter (1 hour by default)', guard: "state = 'running' only" },
+  'solid-queue': {
+    horizon: 5 * MINUTE,
+    ends: "A's process heartbeat has stalled for 5 minutes, so the supervisor prunes A",
+    guard: 'the id only, as before Solid Queue v1.5.0',
+  },
+  procrastinate: {
+    horizon: 30,
+    ends: "A's worker heartbeat has stalled for 30 s, so your stalled-jobs task retries it",
+    guard: 'status todo or doing only',
+  },
+};
+
+/** A worker whose job was taken over finishes it after all (pg-boss #555, Solid Queue #589): does its completion land? */
+export const lateFinish = generator('late-finish', 'Does the late finish land?', 'production-queues', incidentSolidQueue589, (random) => {
+  const queues = QUEUE_STRATEGY_IDS.filter((id) => LATE_FINISH_QUEUES[id] !== undefined);
+  const strategy = pick(random, queues);
+  const { horizon, ends, guard, deletesWhenDone } = LATE_FINISH_QUEUES[strategy]!;
+  const fencing = pick(random, [false, true]);
+  // Only while the job still exists in the queue's own table: the lab keeps a done run, graphile-worker does not.
+  const bFirst = deletesWhenDone ? false : pick(random, [true, false]);
+  const generation = between(random, 3, 40);
+  const [runId] = distinctIds(random, 1) as [number];
+  const name = strategyDefinition(strategy).queue!.name;
+  const key = `late-finish/${strategy}/${fencing ? 'on' : 'off'}/${bFirst ? 'b-first' : 'a-first'}/${generation}/${runId}`;
+  const scenario = retold(incidentSolidQueue589, safeTag(key), `A late finish under ${name}`, {
+    runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
+    leaseSeconds: horizon,
+    heartbeatSeconds: null,
+    workSteps: 1,
+    defaultStrategy: strategy,
+    defaultFencing: fencing,
+  });
+  const schedule = bFirst ? ['A', 'A', 'A', `+${horizon + 1}`, 'B', 'B', 'B', 'B', 'A'] : ['A', 'A', 'A', `+${horizon + 1}`, 'B', 'B', 'A'];
+  const check = fencing
+    ? strategy === 'solid-queue'
+      ? "its own claimed-execution row (Solid Queue since v1.5.0, played as the lab's generation check)"
+      : `the lab's generation fence (… AND lease_generation = $2), which ${name} does not have`
+    : `${name}'s own guard: ${guard}`;
+  return {
+    key,
+    facts: [
+      `queue: ${name}`,
+      `completion checks ${fencing ? (strategy === 'solid-queue' ? 'the claim row' : 'the generation') : guard}`,
+      bFirst ? 'B finishes first' : 'A finishes first',
+    ],
+    scenario,
+    settings: { strategy, fencing },
+    schedule,
+    prompt: `A claims run ${runId} (generation ${generation + 1}) with ${strategyDefinition(strategy).inWords} and does its one model call. Its ownership ends when ${ends}, and at ${clockLabel(horizon + 1)} B claims the run. ${
+      bFirst
+        ? 'B does the work and completes the run; then A, still alive, completes it too.'
+        : 'Before B does anything more, A, still alive, completes the run.'
+    } A's completion checks ${check}. What happens to A's completion?`,
+    choices: [
+      { id: 'lands', label: `It commits: run ${runId} is marked done by a worker that no longer owns it` },
+      { id: 'rejected', label: 'It matches 0 rows, and A learns that it lost the run' },
+      { id: 'waits', label: "It waits for B's row lock" },
+    ],
+    answerFrom(trace) {
+      const write = stepsAtToken(trace, schedule.length - 1).find((s) => s.actor === 'A' && s.sqlId !== null);
+      if (!write) return null;
+      if (write.verdict === 'rejected') return 'rejected';
+      if (write.verdict === 'blocked') return 'waits';
+      return write.verdict === 'ok' ? 'lands' : null;
+    },
+    explain(trace) {
+      const run = finalRun(trace, runId);
+      const lines = [
+        `Run ${runId} ends ${run?.status ?? '?'}, owned by ${run?.lease_owner ?? 'nobody'} at generation ${run?.lease_generation ?? '?'}; A held generation ${generation + 1}.`,
+        'A guard that checks only the id or the state lets whichever copy writes while the state still matches win; a check of the claim itself (a generation, a claim row) refuses the stale copy every time.',
+      ];
+      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+    },
+    focusTokenIndex: schedule.length - 1,
+  };
+});
+
 export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   claimRace,
   claimOrder,
@@ -520,6 +736,8 @@ export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   stuckOrDead,
   fencingWrite,
   cancelOutcome,
+  longJob,
+  lateFinish,
 ];
 
 export function findGenerator(id: string): PredictGenerator | undefined {

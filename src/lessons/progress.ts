@@ -15,14 +15,14 @@ import { QUIZ } from './quiz';
 export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
 export const PROGRESS_VERSION = 1;
 
-export interface ChapterProgress {
+interface ChapterProgress {
   done: boolean;
   /** 0-based narration step the learner last looked at. */
   step: number;
   doneAt: number | null;
 }
 
-export interface QuestionProgress {
+interface QuestionProgress {
   attempts: number;
   /** Whether the latest answer was right (this is what the score counts). */
   correct: boolean;
@@ -30,12 +30,12 @@ export interface QuestionProgress {
   at: number;
 }
 
-export interface PredictionProgress {
+interface PredictionProgress {
   attempts: number;
   correct: number;
 }
 
-export interface ChallengeProgress {
+interface ChallengeProgress {
   won: boolean;
   wonAt: number | null;
   /** Hints revealed, 0 to 3. */
@@ -52,7 +52,7 @@ export interface LessonProgress {
   currentChapter: string | null;
 }
 
-export type NoticeKind =
+type NoticeKind =
   | 'reset-corrupt'
   | 'partly-unreadable'
   | 'read-only-newer'
@@ -62,7 +62,7 @@ export type NoticeKind =
   | 'storage-unavailable'
   | 'reset-done';
 
-export interface ProgressNotice {
+export interface ProgressNoticeText {
   kind: NoticeKind;
   message: string;
 }
@@ -176,7 +176,7 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
  * format changes, bump PROGRESS_VERSION and add `[old]: (value) => value in the next format` here.
  */
 export type { Migration };
-export const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+const MIGRATIONS: Readonly<Record<number, Migration>> = {};
 
 /** A record of the current version as read: what reads, the seed beside it, and how many parts did not. */
 export interface DecodedProgress {
@@ -206,7 +206,7 @@ function decodeProgress(value: unknown): DecodedProgress {
 
 export interface ParsedProgress {
   progress: LessonProgress;
-  notice: ProgressNotice | null;
+  notice: ProgressNoticeText | null;
   /** The learner's seed for shuffling quiz choices, saved beside the progress (absent: none saved yet). */
   seed?: number;
   /** The saved text, when some or all of it could not be read: to keep aside before anything overwrites it. */

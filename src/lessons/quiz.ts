@@ -471,6 +471,139 @@ export const QUIZ: readonly QuizQuestion[] = [
     explanation:
       'A stored cancel_requested is seen by whoever owns the run next; a kill leaves nothing behind: the run stays leased to the killed worker until its lease expires, and a claim after that reclaims it and carries on.',
   },
+  {
+    id: 'q-queues-duplicates',
+    kind: 'single',
+    chapterId: 'production-queues',
+    prompt:
+      'graphile-worker, pg-boss, Oban and Solid Queue all claim with FOR UPDATE SKIP LOCKED, yet each has a public incident in which one job was run, or finished, twice. What caused it?',
+    choices: [
+      { id: 'ownership-ended', label: "The queue ended the first worker's ownership while that worker was still running the job", correct: true },
+      {
+        id: 'same-moment',
+        label: 'Two claims took the same job at the same moment, because SKIP LOCKED lets a second transaction read a row another one has locked',
+      },
+      { id: 'snapshots', label: 'The claims ran at REPEATABLE READ, so two snapshots taken at the same time both saw the job as ready and both claimed it' },
+      { id: 'rollback', label: 'A claim transaction rolled back after its worker had started the job, which put the job back in the queue as ready' },
+    ],
+    explanation:
+      'SKIP LOCKED made every claim safe: no two workers took one job at once. The trouble came later, when a rule by time (a 4-hour lock, rescue_after, an expiry) or a pruned process ended ownership while the first worker was alive and still working.',
+    sources: ['graphile-169', 'hexpm-1825', 'pgboss-555', 'solid-queue-589'],
+  },
+  {
+    id: 'q-oban-rescue-after',
+    kind: 'single',
+    chapterId: 'production-queues',
+    prompt: "hex.pm ran a stats job that takes 9 to 47 minutes under Oban, with the Lifeline's rescue_after set to 6 minutes. What happened?",
+    choices: [
+      { id: 'ran-again', label: 'The job ran two or three times a night', correct: true },
+      { id: 'killed', label: "The Lifeline killed the job's process after 6 minutes, so the job never finished" },
+      { id: 'heartbeat', label: "Nothing went wrong: Oban's heartbeat renewed the job while it ran, so the Lifeline left it alone" },
+      { id: 'waited', label: "The rescued copy waited for the first copy's row lock, then ran once the first had finished" },
+    ],
+    explanation:
+      'The Lifeline rescues an executing job purely on time, and open-source Oban has no heartbeat to say the job is still alive. A job longer than rescue_after was put back and run again while the first run went on (hexpm/hexpm PR #1825). The first run is not stopped, and the rescued copy waits for nothing: the first worker committed its claim long before.',
+    sources: ['hexpm-1825', 'oban-lifeline'],
+  },
+  {
+    id: 'q-pgboss-expired-writes',
+    kind: 'single',
+    chapterId: 'production-queues',
+    prompt: "A pg-boss job outlives its expiry and its retry starts on another worker while the first copy still runs. What stops the first copy's writes?",
+    choices: [
+      { id: 'nothing', label: "Nothing: its writes check only state = 'active', and the retry made the job active again", correct: true },
+      { id: 'touch-fails', label: 'Its next touch fails once the job has expired, and the first copy stops at that touch' },
+      { id: 'killed', label: 'The maintenance that expires the job also ends the process of the worker running it' },
+      { id: 'row-lock', label: "The retry keeps the row locked while it runs, so the first copy's writes wait until the retry has finished" },
+    ],
+    explanation:
+      "pg-boss's completion, and its touch, check that the job is active, with no owner or attempt. The retry sets the state to active again, so the expired copy's writes still land (timgit/pg-boss #555). A generation fence on those writes would refuse them.",
+    sources: ['pgboss-555', 'pgboss-plans'],
+  },
+  {
+    id: 'q-solid-queue-claim-row',
+    kind: 'single',
+    chapterId: 'production-queues',
+    prompt: "Since v1.5.0, how does Solid Queue keep a pruned worker's finish from landing on a job it no longer holds?",
+    choices: [
+      { id: 'claim-row', label: 'Finishing locks its own claimed-execution row and does nothing if that row is gone', correct: true },
+      { id: 'kill-first', label: "The supervisor now kills the worker's process before it fails the claimed executions of that process" },
+      { id: 'status', label: "The finish checks that the job's status still says running" },
+      { id: 'faster-heartbeat', label: 'Processes heartbeat every second, so a live worker is never pruned' },
+    ],
+    explanation:
+      "The claimed-execution row is one per claim, so it acts as a fencing token: once the pruner has ended the claim, the stale worker's finish finds no row and does nothing (rails/solid_queue #589). A status check would not do: the job may be running again under a new claim.",
+    sources: ['solid-queue-589', 'solid-queue'],
+  },
+  {
+    id: 'q-queue-guards',
+    kind: 'multiple',
+    chapterId: 'production-queues',
+    prompt:
+      "A worker's job was taken over, and the new owner is running it now. The old worker finishes and writes its completion. Whose completion write, as each queue's source writes it, would still land?",
+    choices: [
+      { id: 'graphile', label: "graphile-worker's: it deletes the job by id", correct: true },
+      { id: 'oban', label: "Oban's: it completes the job by id", correct: true },
+      { id: 'river', label: "River's: it checks state = 'running'", correct: true },
+      { id: 'solid-queue', label: "Solid Queue's since v1.5.0: it finalizes only its own claimed execution" },
+      { id: 'fenced', label: "The lab's fenced completion: it checks lease_generation against the worker's token" },
+    ],
+    explanation:
+      "A check of the id or of the state passes while the new owner is running the job, so the stale worker's completion lands. Only a check of the claim itself (Solid Queue's claim row, the lab's generation) refuses it.",
+    sources: ['graphile-getjobs', 'oban-basic', 'river-job-sql', 'solid-queue'],
+  },
+  {
+    id: 'q-graphile-169-order',
+    kind: 'order',
+    chapterId: 'production-queues',
+    prompt: 'Put the events of graphile/worker #169, as the lab replays it, in order.',
+    items: [
+      { id: 'claim', label: 'At 15:00 A claims the 6-hour job' },
+      { id: 'no-renewal', label: 'At 18:00 A is still working; nothing renews its lock' },
+      { id: 'reclaim', label: 'At 19:00:01 the lock is over 4 hours old, and B claims the job' },
+      { id: 'both-work', label: 'A and B both call the model for it' },
+      { id: 'a-completes', label: 'A completes it by id while B is still running it' },
+    ],
+    explanation:
+      'The lock age counts from the claim and nothing renews it, so a job longer than 4 hours is taken by a second worker while the first still runs, and the completion by id lets both finish it.',
+    sources: ['graphile-169'],
+  },
+  {
+    id: 'q-bug-state-guard',
+    kind: 'bug',
+    chapterId: 'production-queues',
+    prompt:
+      "This completion, like River's, checks only the job's state, so a worker whose job was rescued and claimed again still finishes it. Which line should check the worker's own claim instead?",
+    sql: [
+      'UPDATE runs',
+      "SET status           = 'done',",
+      '    result           = $2,',
+      '    lease_expires_at = NULL',
+      'WHERE run_id = $1',
+      "  AND status = 'running'",
+      'RETURNING status, result;',
+    ].join('\n'),
+    faultyLineContains: "AND status = 'running'",
+    explanation:
+      'The state says only that someone is running the job, and the new owner has made it running again. The write must check the claim this worker was given, for example AND lease_generation = $3, as src/sql/complete-fenced.sql does.',
+    sources: ['river-job-sql'],
+  },
+  {
+    id: 'q-predict-long-job',
+    kind: 'predict',
+    generatorId: 'long-job',
+    chapterId: 'production-queues',
+    explanation:
+      "A horizon counted from the claim (graphile-worker's lock, Oban's rescue_after, pg-boss's expiry, River's rescuer) hands a job to a second worker once it outlives it, alive or not; a lease the running worker renews does not.",
+  },
+  {
+    id: 'q-predict-late-finish',
+    kind: 'predict',
+    generatorId: 'late-finish',
+    chapterId: 'production-queues',
+    explanation:
+      'A completion that checks only the id lands; one that checks only the state lands unless the new owner has already finished; one that checks the claim (a generation, a claim row) never lands for a stale worker.',
+  },
 ];
 
 export function findQuestion(id: string): QuizQuestion | undefined {
@@ -509,7 +642,7 @@ export function isCorrect(question: QuizQuestion, answer: QuizAnswer): boolean {
 }
 
 /** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
-export function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
+function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
   let hash = 0x811c9dc5;
   for (const char of `${learnerSeed >>> 0}/${questionId}/${attempt}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
   return hash;

@@ -36,6 +36,11 @@ const LIST: Source[] = [
     url: 'https://github.com/oban-bg/oban/blob/2939e31/lib/oban/engines/basic.ex',
   },
   { id: 'oban-lifeline', label: 'Oban: lifeline.ex (time-based rescue)', url: 'https://github.com/oban-bg/oban/blob/2939e31/lib/oban/lifeline.ex' },
+  {
+    id: 'hexpm-1825',
+    label: "hexpm/hexpm PR #1825: a stats job longer than Oban's rescue_after ran two or three times a night",
+    url: 'https://github.com/hexpm/hexpm/pull/1825',
+  },
   { id: 'solid-queue', label: 'Solid Queue (rails/solid_queue)', url: 'https://github.com/rails/solid_queue/tree/29e818d' },
   {
     id: 'solid-queue-589',

@@ -47,7 +47,7 @@ export interface MarkExpectation {
 }
 
 /** The moment on the timeline a narration step talks about. */
-export interface NarrationMark {
+interface NarrationMark {
   /** Defaults to the chapter's scenario. */
   scenarioId?: string;
   /** Defaults to the chapter's settings. */
@@ -75,7 +75,7 @@ export interface SqlWalkthrough {
 }
 
 /** A SQL sketch written for the lesson (not executed by the lab). */
-export interface SqlSketch {
+interface SqlSketch {
   caption: string;
   sql: string;
 }
@@ -107,7 +107,7 @@ export interface Chapter {
   steps: NarrationStep[];
 }
 
-export type ConceptId =
+type ConceptId =
   | 'race'
   | 'claim'
   | 'atomic-claim'
@@ -191,14 +191,12 @@ export interface SpotTheBugQuestion extends QuestionBase {
   faultyLineContains: string;
 }
 
-export interface PredictQuestion extends QuestionBase {
+interface PredictQuestion extends QuestionBase {
   kind: 'predict';
   generatorId: string;
 }
 
 export type QuizQuestion = SingleChoiceQuestion | MultipleChoiceQuestion | OrderQuestion | SpotTheBugQuestion | PredictQuestion;
-
-export type QuestionKind = QuizQuestion['kind'];
 
 /** A learner's answer, by question kind. */
 export type QuizAnswer =
@@ -245,7 +243,7 @@ export interface ExitCriterion {
   requires: Requirement[];
 }
 
-export interface QueueComparison {
+interface QueueComparison {
   system: string;
   how: string;
   sources: string[];

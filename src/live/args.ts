@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 
-export const DEFAULT_PORT = 4190;
+const DEFAULT_PORT = 4190;
 /** The bridge holds open database connections and runs the lab's statements: only this machine may reach it. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 

@@ -9,7 +9,7 @@ import { type ConsoleStatement, checkConsoleSql } from '../sql/console';
 import { PAGE_STATEMENTS } from '../strategies';
 
 /** The operations the bridge offers: the LabDatabase port, plus the console. */
-export const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
+const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export type CheckedRequest =

@@ -25,7 +25,7 @@ import { securityHeaders, serveFile } from './static';
 const API_HEADERS = securityHeaders("default-src 'none'; frame-ancestors 'none'");
 
 /** What the page learns when it opens a live session; shown in its banner. */
-export interface LiveInfo {
+interface LiveInfo {
   version: string;
   /** host[:port]/db, never the user or the password. */
   where: string;
@@ -34,7 +34,7 @@ export interface LiveInfo {
 
 /** The part of the lab the API drives: the LabDatabase port and the console. A test can stand in for it. */
 /** The bridge's connection to its server, as the page's banner shows it. */
-export type LiveHealth = { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null };
+type LiveHealth = { state: 'up' } | { state: 'reconnecting'; attempts: number; problem: string | null };
 
 export interface LiveBackend {
   info: LiveInfo;
@@ -44,14 +44,14 @@ export interface LiveBackend {
   close(): Promise<void>;
 }
 
-export const API_PREFIX = '/live/';
-export const TOKEN_HEADER = 'x-lease-lab-token';
+const API_PREFIX = '/live/';
+const TOKEN_HEADER = 'x-lease-lab-token';
 /** The header carrying the bridge's launch secret, which only its printed URL holds (?live=…). */
-export const LAUNCH_HEADER = 'x-lease-lab-launch';
-export const LAUNCH_PARAMETER = 'live';
+const LAUNCH_HEADER = 'x-lease-lab-launch';
+const LAUNCH_PARAMETER = 'live';
 const MAX_BODY_BYTES = 256 * 1024;
 /** The most an answer may hold as JSON; a larger one (a console row of huge values) is refused with 413. */
-export const MAX_REPLY_BYTES = 8 * 1024 * 1024;
+const MAX_REPLY_BYTES = 8 * 1024 * 1024;
 
 /** Connects to the server, creates (or checks) the lab's schema and proves the role can use it. */
 export async function connectBackend(url: string): Promise<LiveBackend> {

@@ -4,9 +4,9 @@
  * React reads it with useSyncExternalStore and the registration code stays outside React.
  */
 /** 'none': no copy (dev server, no service worker support, or it failed). 'saving': being fetched. 'saved': the lab works offline. */
-export type OfflineCopy = 'none' | 'saving' | 'saved';
+type OfflineCopy = 'none' | 'saving' | 'saved';
 
-export interface OfflineState {
+interface OfflineState {
   copy: OfflineCopy;
   online: boolean;
 }

@@ -1,8 +1,6 @@
 import type { Plugin } from 'vite';
 import type { OfflineBuild } from './manifest';
 
-/** The service worker's file name, next to index.html. */
-export declare const SERVICE_WORKER_FILE: string;
 /** Vite plugin (build only): writes sw.js, the service worker that keeps the built app for offline use. */
 export declare function offlineCopy(): Plugin;
 /** The files of a build output the service worker keeps, and a version that changes with any of them. */

@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { transformWithOxc } from 'vite';
 
 /** The service worker's file, next to index.html; src/offline/status.ts registers it by this name. */
-export const SERVICE_WORKER_FILE = 'sw.js';
+const SERVICE_WORKER_FILE = 'sw.js';
 const SOURCE = fileURLToPath(new URL('./service-worker.ts', import.meta.url));
 
 /** @returns {import('vite').Plugin} */

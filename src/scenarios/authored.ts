@@ -11,7 +11,7 @@ import { defineScenario, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems
 export const SPEC_VERSION = 1;
 
 /** Every authored scenario's id starts with this; no built-in one does. */
-export const AUTHORED_PREFIX = 'authored-';
+const AUTHORED_PREFIX = 'authored-';
 
 /** A seeded run as the author gives it; runs are created in the order listed (the first is the oldest). */
 export interface SpecRun {

@@ -80,7 +80,7 @@ export const SCENARIO_LIMITS = {
 } as const;
 
 /** A tenant is a short plain name (it is shown on the runs table and stored in runs.tenant). */
-export const TENANT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
+const TENANT_PATTERN = /^[a-z0-9][a-z0-9_-]{0,31}$/;
 
 /** One thing wrong with a scenario, and the field it is about (a path such as "runs.2.runId"). */
 export interface ScenarioProblem {
@@ -89,7 +89,7 @@ export interface ScenarioProblem {
 }
 
 /** The first thing wrong with a scenario, in the words the simulation uses for the same mistake. */
-export function scenarioProblem(scenario: Scenario): string | null {
+function scenarioProblem(scenario: Scenario): string | null {
   return scenarioProblems(scenario)[0]?.message ?? null;
 }
 

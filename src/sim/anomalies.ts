@@ -230,7 +230,9 @@ class LostCancels implements Checker {
     }
     for (const watch of this.cancels) {
       if (step.runId !== watch.step.runId) continue;
-      if (!watch.completed && step.action === 'complete' && step.verdict === 'ok') watch.completed = step;
+      // A completion that finalized the run as cancelled (one guarded by the cancel request) kept the cancel.
+      const endedCancelled = step.runs.find((run) => run.run_id === step.runId)?.status === 'cancelled';
+      if (!watch.completed && step.action === 'complete' && step.verdict === 'ok' && !endedCancelled) watch.completed = step;
       const takenSince = (this.stretchStarts.get(`${step.actor}/${step.runId}`) ?? []).some((from) => from > watch.step.index && from <= step.index);
       if (!watch.carriedOn && step.action === 'work' && takenSince) watch.carriedOn = step;
     }

@@ -4,7 +4,7 @@
  */
 
 /** 2030-01-01 15:00:00 UTC: second 0 of every scenario. */
-export const EPOCH_MS = Date.UTC(2030, 0, 1, 15, 0, 0);
+const EPOCH_MS = Date.UTC(2030, 0, 1, 15, 0, 0);
 
 /** The instant `seconds` after the epoch, as the ISO text Postgres is given and adapters return. */
 export function clockIso(seconds: number): string {

@@ -19,7 +19,7 @@ export type Token =
 
 /** Longest schedule the lab accepts; replay must stay instant. */
 export const MAX_SCHEDULE_LENGTH = 2000;
-export const MAX_ADVANCE_SECONDS = 86_400;
+const MAX_ADVANCE_SECONDS = 86_400;
 
 export class ScheduleError extends Error {
   override name = 'ScheduleError';

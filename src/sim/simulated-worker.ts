@@ -89,7 +89,7 @@ export interface StatementPlan {
 }
 
 /** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
-export function claimStatement(strategy: StrategyDefinition, scenario: Scenario): LabStatement {
+function claimStatement(strategy: StrategyDefinition, scenario: Scenario): LabStatement {
   if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
   return scenario.rescuer && strategy.rescuer ? strategy.rescuer.claim : strategy.claim.claim;
 }
@@ -297,6 +297,11 @@ export function interpretOutcome(
       return { worker, verdict: 'ok', note: `${id} paid for a model call on run ${run} and recorded progress ${first.progress}.${cancel}${stale}`, staleWrite };
     }
     case 'complete':
+      // A completion guarded by the cancel request (River's, fencing on) finalizes a cancelled run as cancelled.
+      if (first.status === 'cancelled') {
+        worker = { ...worker, phase: 'cancelled' };
+        return { worker, verdict: 'ok', note: `${id}'s completion found cancel_requested set: run ${run} is cancelled, not done.${stale}`, staleWrite };
+      }
       worker = { ...worker, phase: 'done' };
       return { worker, verdict: 'ok', note: `${id} marked run ${run} done.${stale}`, staleWrite };
     default:

@@ -3,7 +3,7 @@
  * trace can cross a Web Worker boundary, land in a permalink or be compared byte for byte.
  */
 
-import { STRATEGY_LABELS as LABELS, STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
+import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -13,7 +13,8 @@ export type Strategy = StrategyId;
 
 export const STRATEGIES: readonly Strategy[] = STRATEGY_IDS;
 
-export const STRATEGY_LABELS: Record<Strategy, string> = LABELS;
+/** The picker's label of each built-in strategy (defined with the strategies, re-exported beside Strategy). */
+export { STRATEGY_LABELS } from '../strategies';
 
 /** A run as the scenario seeds it. Times are seconds on the virtual clock. */
 export interface RunSeed {
@@ -69,7 +70,7 @@ export interface Scenario {
   rescuer?: RescuerSpec;
 }
 
-export interface RescuerSpec {
+interface RescuerSpec {
   /** From this moment on the rescuer takes no step (procrastinate #1408: the rescuing task itself stalled). */
   stallsAtSeconds?: number;
 }
@@ -85,7 +86,7 @@ export interface RescuerState {
  * A public bug report replayed as a scenario: the scenario opens under the queue's strategy with its own
  * guard (fencing off), where its script reaches `anomaly`; `fix` is the contrasting setting, which must not.
  */
-export interface Incident {
+interface Incident {
   /** The queue it happened under (one of the production queue strategies). */
   queue: Strategy;
   /** owner/repo#number (an issue) or owner/repo PR #number. */
@@ -99,8 +100,12 @@ export interface Incident {
   inTheLab: string;
   /** The anomaly its script reaches under the queue's own guard. */
   anomaly: AnomalyKind;
-  /** The contrasting setting: the queue's own fix where it has one, else the lab's. */
-  fix: { strategy: Strategy; fencing: boolean; inWords: string };
+  /**
+   * The contrasting setting: the queue's own fix where it has one, else the lab's. `leaseSeconds` is there
+   * when the fix is a setting that now reaches the job (a lease the queue lost on the way), not a guard:
+   * the fix then replays the script with that lease instead of the scenario's.
+   */
+  fix: { strategy: Strategy; fencing: boolean; leaseSeconds?: number; inWords: string };
 }
 
 export interface Settings {
@@ -208,7 +213,7 @@ export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event
 export type Actor = WorkerId | 'clock' | 'operator' | 'rescuer';
 
 /** What a step is: a worker's action, or an event of the clock, a fault, the operator, or a queue's rescuer. */
-export type TraceAction =
+type TraceAction =
   | WorkerAction
   | 'advance'
   | 'pause'

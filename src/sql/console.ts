@@ -9,7 +9,7 @@
  * CLUSTER, REINDEX); those are refused here, before anything is sent.
  */
 
-export type SqlTokenKind = 'keyword' | 'identifier' | 'string' | 'number' | 'parameter' | 'comment' | 'operator' | 'punctuation' | 'semicolon' | 'space';
+type SqlTokenKind = 'keyword' | 'identifier' | 'string' | 'number' | 'parameter' | 'comment' | 'operator' | 'punctuation' | 'semicolon' | 'space';
 
 export interface SqlToken {
   kind: SqlTokenKind;
@@ -120,7 +120,7 @@ function startsComment(text: string, at: number): boolean {
 /** The editor highlights this much of the text; the rest is drawn plain (one text node). */
 export const HIGHLIGHT_MAX_CHARS = 4_000;
 /** …and at most this many tokens of it (a prefix of "((((…" is a token per character). */
-export const HIGHLIGHT_MAX_TOKENS = 1_000;
+const HIGHLIGHT_MAX_TOKENS = 1_000;
 
 export interface HighlightedSql {
   tokens: SqlToken[];
@@ -194,7 +194,7 @@ const QUERIES = new Set(['select', 'with', 'values', 'table', 'explain', 'show']
 /** Writes: sent, so that Postgres answers in its own words (25006, read-only transaction). */
 const WRITES = new Set(['insert', 'update', 'delete', 'merge']);
 
-export const CONSOLE_ALLOWED =
+const CONSOLE_ALLOWED =
   'The console runs one query at a time: SELECT, WITH, VALUES, TABLE, EXPLAIN or SHOW. INSERT, UPDATE, DELETE and MERGE are sent too, and Postgres refuses them: every statement runs in a read-only transaction.';
 
 const TRANSACTION =

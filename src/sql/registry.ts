@@ -155,11 +155,6 @@ export function statementText(raw: string): string {
   return raw.trim().replace(/;$/, '');
 }
 
-/** How many parameters a statement takes: the highest $n in its text. */
-export function parameterCount(id: SqlId): number {
-  return highestParameter(sqlText(id));
-}
-
 /** The highest $n in a statement's text. */
 export function highestParameter(text: string): number {
   let highest = 0;

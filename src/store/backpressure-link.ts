@@ -5,7 +5,7 @@
 import { clampKnob, DEFAULT_PRESET_ID, findPreset, KNOBS, type KnobId } from '../sim/backpressure/presets';
 import type { BackpressureConfig } from '../sim/backpressure/types';
 
-export const BACKPRESSURE_PREFIX = 'backpressure';
+const BACKPRESSURE_PREFIX = 'backpressure';
 
 export interface BackpressureLink {
   presetId: string;

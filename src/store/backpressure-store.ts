@@ -12,7 +12,7 @@ import { type BackpressureLink, decodeBackpressureLink, encodeBackpressureLink }
 /** A lane as played so far: the same fields as the engine's chunks, from second 0. */
 export type LaneState = BackpressureChunk;
 
-export type BackpressurePhase = 'starting' | 'running' | 'done' | 'failed';
+type BackpressurePhase = 'starting' | 'running' | 'done' | 'failed';
 
 export interface BackpressureState extends BackpressureLink {
   /** The view is on screen. */
@@ -49,28 +49,28 @@ export interface LanesRequest {
 }
 
 /** New seconds of one lane since the last chunk; `finished` and `steps` describe the lane so far. */
-export interface LaneChunk extends BackpressureChunk {
+interface LaneChunk extends BackpressureChunk {
   kind: 'chunk';
   id: number;
   policy: ClaimPolicy;
 }
 
-/** What the store hears from its engine: Postgres started (or not), a lane's next seconds, a request that failed. */
+/** What the store hears from the backpressure lab: Postgres started (or not), a lane's next seconds, a request that failed. */
 export type BackpressureEvent =
   | { kind: 'ready'; bootMs: number }
   | { kind: 'boot-failed'; message: string }
   | LaneChunk
   | { kind: 'error'; id: number; message: string };
 
-/** The engine, as the store needs it (backpressure-engine.ts on the page's engine worker; tests pass a fake). */
-export interface BackpressureEngine {
+/** The backpressure lab, as the store needs it (backpressure-client.ts: the page's LabClient, the race lab's Web Worker; tests pass a fake). */
+export interface BackpressureClient {
   send(request: LanesRequest): void;
   subscribe(listener: (event: BackpressureEvent) => void): () => void;
 }
 
 export interface BackpressureDeps {
-  /** Created on first open: the view's requests then go to the page's engine worker, beside the race lab's. */
-  engine: () => BackpressureEngine;
+  /** Created on first open: the view's requests then go to the page's Web Worker, beside the race lab's. */
+  client: () => BackpressureClient;
   /** Calls back on the next frame with a timestamp in ms (requestAnimationFrame in the browser). */
   frame: (callback: (now: number) => void) => void;
 }
@@ -101,7 +101,7 @@ export function linkOf(state: BackpressureState): string {
 export const BACKPRESSURE_SPEEDS = [10, 30, 60, 120] as const;
 
 export function createBackpressureStore(deps: BackpressureDeps): BackpressureStore {
-  let engine: BackpressureEngine | null = null;
+  let client: BackpressureClient | null = null;
   let request = 0;
   /** Play's last frame time; null when not playing. */
   let lastFrame: number | null = null;
@@ -109,15 +109,15 @@ export function createBackpressureStore(deps: BackpressureDeps): BackpressureSto
 
   const store = createStore<BackpressureState>()((set, get) => {
     const simulate = (link: BackpressureLink) => {
-      if (!engine) {
-        engine = deps.engine();
-        engine.subscribe(receive);
+      if (!client) {
+        client = deps.client();
+        client.subscribe(receive);
       }
       request += 1;
       lastFrame = null;
       position = link.at ?? 0;
       set({ ...link, phase: get().phase === 'starting' ? 'starting' : 'running', error: null, lanes: emptyLanes(), cursor: 0, playing: false });
-      engine.send({ id: request, config: link.config, policies: [...CLAIM_POLICIES] });
+      client.send({ id: request, config: link.config, policies: [...CLAIM_POLICIES] });
     };
 
     const receive = (message: BackpressureEvent) => {

@@ -12,7 +12,7 @@ export const HISTORY_LIMIT = 50;
 const MAX_REMEMBERED = 10_000;
 
 /** The history as stored: a bare JSON array of statements, newest first (version 1 is in the key). */
-export const HISTORY_FORMAT: SavedFormat<string[]> = {
+const HISTORY_FORMAT: SavedFormat<string[]> = {
   key: HISTORY_KEY,
   version: 1,
   versionOf: (value) => (Array.isArray(value) ? 1 : null),

@@ -40,7 +40,7 @@ export function changedCells(before: readonly RunRow[], after: readonly RunRow[]
 }
 
 /** A SQL value as psql would print it in a parameter list. */
-export function formatValue(value: Value): string {
+function formatValue(value: Value): string {
   if (value === null) return 'NULL';
   if (typeof value === 'string') return `'${value.replace(/'/g, "''")}'`;
   return String(value);
@@ -145,11 +145,11 @@ export function movableWorkers(workers: readonly WorkerState[]): string[] {
 }
 
 /** Anomalies the learner can already see: those known after the revealed steps, as the last of them carries them. */
-export function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
+function revealedAnomalies(steps: readonly TraceStep[], position: number): Anomaly[] {
   return anomaliesAfter(steps, position);
 }
 
-export interface Outcome {
+export interface TraceOutcome {
   /** The findings so far, in the order they began (a new one comes last); empty when nothing went wrong yet. */
   findings: string[];
   /** What the current step did, in plain words. */
@@ -160,7 +160,7 @@ export interface Outcome {
  * `end` says how the trace ends when the cursor is at its end: 'over' (nothing can happen), 'stalled'
  * (the script is done and no worker moves by itself), or null (more can happen).
  */
-export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): Outcome {
+export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): TraceOutcome {
   const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
   let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';

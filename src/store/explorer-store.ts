@@ -10,7 +10,7 @@ import type { Settings } from '../sim/types';
 
 export type ExplorerPhase = 'idle' | 'starting' | 'running' | 'done' | 'cancelled' | 'failed';
 
-export interface ExplorerTarget {
+interface ExplorerTarget {
   scenarioId: string;
   settings: Settings;
 }

@@ -12,8 +12,8 @@ import { checkTexts, yourSqlTextsOf } from './your-sql';
 
 export const PLACE_KEY = 'lease-lab:place:v1';
 /** Written into the saved place; a place without it is from the first release, which had the same shape. */
-export const PLACE_VERSION = 1;
-export const PREFS_KEY = 'lease-lab:prefs:v1';
+const PLACE_VERSION = 1;
+const PREFS_KEY = 'lease-lab:prefs:v1';
 
 export type ThemeChoice = 'system' | 'light' | 'dark';
 
@@ -34,7 +34,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
  * The place as stored: { version, scenario, strategy, fencing, schedule, step }. The first release wrote
  * no version (the same shape); a record without a scenario is of an older form this code cannot read.
  */
-export const PLACE_FORMAT: SavedFormat<CheckedView> = {
+const PLACE_FORMAT: SavedFormat<CheckedView> = {
   key: PLACE_KEY,
   version: PLACE_VERSION,
   versionOf(value) {
@@ -85,7 +85,7 @@ function authoredOf(scenarioId: string): { authored?: unknown } {
 }
 
 /** The preferences as stored: { theme, speed }; anything out of range reads as the default. */
-export const PREFS_FORMAT: SavedFormat<Prefs> = {
+const PREFS_FORMAT: SavedFormat<Prefs> = {
   key: PREFS_KEY,
   version: 1,
   versionOf: (value) => (isRecord(value) ? 1 : null),

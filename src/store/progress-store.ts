@@ -12,7 +12,7 @@ import {
   emptyProgress,
   type LessonProgress,
   PROGRESS_STORAGE_KEY,
-  type ProgressNotice,
+  type ProgressNoticeText,
   progressFormat,
   progressFrom,
   withAnswer,
@@ -27,7 +27,7 @@ export type { StorageLike };
 
 export interface ProgressState {
   progress: LessonProgress;
-  notice: ProgressNotice | null;
+  notice: ProgressNoticeText | null;
   /** False when progress cannot be saved (no storage, the last save failed, or the record is read-only). */
   persistent: boolean;
   /** The saved record came from a newer version of the lab: changes stay in memory, storage is left as it was. */
@@ -87,12 +87,12 @@ function randomSeed(): number {
   return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
-const UNAVAILABLE: ProgressNotice = {
+const UNAVAILABLE: ProgressNoticeText = {
   kind: 'storage-unavailable',
   message: 'This browser is not letting the lesson save progress (private mode or blocked storage). Your progress lasts until you close the page.',
 };
 
-function saveFailed(error: unknown): ProgressNotice {
+function saveFailed(error: unknown): ProgressNoticeText {
   const quota = error instanceof Error && (error.name === 'QuotaExceededError' || error.name === 'NS_ERROR_DOM_QUOTA_REACHED');
   return {
     kind: 'save-failed',

@@ -8,9 +8,9 @@
 import type { StoreApi } from 'zustand/vanilla';
 
 /** A pause this long with nothing changing in the lab counts as quiet. */
-export const QUIET_MS = 700;
+const QUIET_MS = 700;
 /** Waits no longer than this, so a learner who keeps stepping still gets the panels and the copy. */
-export const QUIET_AT_MOST_MS = 4000;
+const QUIET_AT_MOST_MS = 4000;
 
 /** Calls `callback` once `store` has not changed for `quietMs` (or `atMostMs` have passed); returns a cancel. */
 export function whenQuiet<S>(store: StoreApi<S>, callback: () => void, quietMs = QUIET_MS, atMostMs = QUIET_AT_MOST_MS): () => void {

@@ -10,7 +10,7 @@ import { authoredFor } from '../scenarios/authored';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
-import { EngineError, WatchdogError } from '../worker/client';
+import { LabHostError, WatchdogError } from '../worker/client';
 import { checkConsoleSql } from '../sql/console';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
@@ -37,7 +37,7 @@ export const CONSOLE_ROWS_SHOWN = 500;
 export { STATEMENT_LIMIT_MS } from '../worker/client';
 
 /** How a token reads in "while …" and "… cannot happen now". */
-export function describeToken(token: string): string {
+function describeToken(token: string): string {
   if (isWorkerToken(token)) return `stepping worker ${token}`;
   if (isClockToken(token)) return `moving the clock ${token.slice(1)} s`;
   const [kind, target] = token.split(':');
@@ -87,7 +87,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     async function load(basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
-      const result = await deps.engine.request({
+      const result = await deps.lab.request({
         type: 'load',
         scenarioId: basis.scenarioId,
         settings: basis.settings,
@@ -133,7 +133,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const refusal = get().settings.definition ? refusalIn(error) : null;
       if (refusal !== null) return refusedMidway(refusal);
       if (!(error instanceof WatchdogError)) {
-        if (error instanceof EngineError && get().enginePhase === 'failed') return; // the banner already says so
+        if (error instanceof LabHostError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
         return;
       }
@@ -297,7 +297,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       stalled: false,
 
       async start(fragment) {
-        deps.engine.subscribe((event) => {
+        deps.lab.subscribe((event) => {
           if (event.kind === 'starting') set({ enginePhase: 'starting', engineMessage: event.restart ? 'Restarting Postgres…' : null });
           else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null, engineDatabase: event.database ?? null });
           else if (event.kind === 'database') {
@@ -360,7 +360,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               return true;
             }
             const script = findScenario(scenarioId)?.script ?? [];
-            const result = await deps.engine.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
+            const result = await deps.lab.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
             if (result.token === null) {
               set({ status: result.status, stalled: true });
               return false;
@@ -394,7 +394,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             }
             const cut = branch.kind === 'truncate' && branch.schedule.length < before.schedule.length;
             if (cut) await load({ ...basis(), schedule: branch.schedule }, 'stop');
-            const result = await deps.engine.request({ type: 'apply', candidates: [token], fallback: false });
+            const result = await deps.lab.request({ type: 'apply', candidates: [token], fallback: false });
             if (result.token === null) {
               if (cut) {
                 // Nothing new happened: put the trace the learner had back.
@@ -458,13 +458,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       retryEngine() {
-        deps.engine.restart();
+        deps.lab.restart();
         const { scenarioId, settings, intended, position } = get();
         void openView({ view: { scenarioId, settings, schedule: intended, position }, problems: [] }, '');
       },
 
       runTrace(scenario, settings, schedule) {
-        return deps.engine.request({ type: 'run-trace', scenario, settings, schedule: [...schedule] });
+        return deps.lab.request({ type: 'run-trace', scenario, settings, schedule: [...schedule] });
       },
 
       async openScenarioAt({ scenarioId, settings, schedule, upTo }) {
@@ -483,7 +483,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             const { loaded, steps, position } = get();
             if (!loaded) return { kind: 'failed', reason: 'Postgres is not ready yet: wait until the scenario has loaded.' };
             try {
-              return await deps.engine.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
+              return await deps.lab.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
             } catch (error) {
               if (error instanceof WatchdogError) {
                 stopped = error;
@@ -514,14 +514,14 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       consoleOpened() {
-        deps.engine.prepareSpare?.();
+        deps.lab.prepareSpare?.();
       },
 
       simulateRunaway() {
         return enqueue(
           'running a statement that never returns',
           async () => {
-            await deps.engine.request({ type: 'runaway' });
+            await deps.lab.request({ type: 'runaway' });
           },
           undefined,
         );

@@ -1,6 +1,6 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
-import type { Engine } from '../worker/client';
+import type { LabClient } from '../worker/client';
 import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../worker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
@@ -8,7 +8,7 @@ import type { YourSqlRole } from './your-sql';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
 
-export type EnginePhase = 'starting' | 'ready' | 'failed';
+type LabClientPhase = 'starting' | 'ready' | 'failed';
 
 /**
  * A console statement's end: Postgres's answer (rows or error), refused before it was sent, stopped by
@@ -20,7 +20,7 @@ export type { ConsoleValue };
 export type ConsoleOutcome = ConsoleResult | { kind: 'stopped'; reason: string } | { kind: 'failed'; reason: string };
 
 export interface SessionSlice {
-  enginePhase: EnginePhase;
+  enginePhase: LabClientPhase;
   /** Why the engine failed, or what it is doing ("Restarting Postgres…"). */
   engineMessage: string | null;
   /** The database the engine runs on (PGlite, or a live server through npm run live); null until it has started. */
@@ -122,7 +122,8 @@ export interface YourSqlSlice {
 export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice;
 
 export interface LabDeps {
-  engine: Engine;
+  /** Where the lab's requests go: the Web Worker on the page, InProcessLabClient in Node. */
+  lab: LabClient;
   storage: StorageLike | null;
   /** Waits between played steps; tests pass a faster one. */
   sleep?: (ms: number) => Promise<void>;

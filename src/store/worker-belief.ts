@@ -7,7 +7,7 @@ import { clockLabel, secondsOf } from '../sim/clock';
 import { believesItOwns, definitionOf, nextAction, planAction } from '../sim/simulated-worker';
 import type { RunRow, Scenario, Settings, WorkerState } from '../sim/types';
 
-export interface BeliefLine {
+interface BeliefLine {
   field: 'owner' | 'generation' | 'lease';
   label: string;
   /** What the worker holds to be true. */

@@ -7,9 +7,9 @@ import { loadSaved, type SavedFormat, saveSaved, type StorageLike } from '../per
 import { checkTexts, type YourSqlTexts } from './your-sql';
 
 export const DRAFT_KEY = 'lease-lab:your-sql:v1';
-export const DRAFT_VERSION = 1;
+const DRAFT_VERSION = 1;
 
-export const DRAFT_FORMAT: SavedFormat<YourSqlTexts> = {
+const DRAFT_FORMAT: SavedFormat<YourSqlTexts> = {
   key: DRAFT_KEY,
   version: DRAFT_VERSION,
   versionOf(value) {

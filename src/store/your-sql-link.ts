@@ -16,7 +16,7 @@ export const YOUR_SQL_KEYS = ['claim', ...WRITE_ROLES] as const;
  */
 export const MAX_YOUR_SQL_LINK_CHARS = 7_500;
 
-export function encodeStatement(text: string): string {
+function encodeStatement(text: string): string {
   return encodeURIComponent(text);
 }
 
@@ -31,7 +31,7 @@ export function encodeYourSql(texts: YourSqlTexts): string {
 }
 
 /** How many characters the statements take in a link. */
-export function yourSqlLinkChars(texts: YourSqlTexts): number {
+function yourSqlLinkChars(texts: YourSqlTexts): number {
   return encodeYourSql(texts).length;
 }
 

@@ -85,7 +85,7 @@ export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boole
 export const ROLE_NAMES: Record<YourSqlRole, string> = { claim: 'claim', heartbeat: 'heartbeat', work: 'work write', complete: 'completion' };
 
 /** The longest statement kept (the analyzer takes at most this many characters, sql/analyze/analyze.ts). */
-export const MAX_TEXT_CHARS = 16_000;
+const MAX_TEXT_CHARS = 16_000;
 
 /** Statements read back from storage (untrusted): null unless a claim string and each write a string or null, none too long. */
 export function checkTexts(value: unknown): YourSqlTexts | null {

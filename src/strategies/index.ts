@@ -48,10 +48,6 @@ export const STRATEGY_LABELS = Object.fromEntries(BUILT_IN_STRATEGIES.map((defin
 
 const BY_ID = new Map<string, StrategyDefinition>(BUILT_IN_STRATEGIES.map((definition) => [definition.id, definition]));
 
-export function isStrategyId(id: string): id is StrategyId {
-  return BY_ID.has(id);
-}
-
 export function strategyDefinition(id: StrategyId): StrategyDefinition {
   return BY_ID.get(id)!;
 }

@@ -5,25 +5,25 @@
  */
 import type { SqlId } from '../sql/registry';
 import { mayWait, neverWaits, sharedText } from './statement';
-import { type FencedPair, type LabStatement, type Role, roleParams } from './types';
+import { type FencedPair, type LabStatement, type StatementRole, roleParams } from './types';
 
 const RECHECK_ROW = { kind: 'recheck-row' } as const;
 
-function write(role: Role, fenced: boolean, id: SqlId, probe: SqlId): LabStatement {
+function write(role: StatementRole, fenced: boolean, id: SqlId, probe: SqlId): LabStatement {
   return mayWait(sharedText(id), roleParams(role, fenced), sharedText(probe), RECHECK_ROW);
 }
 
-function pair(role: Role, fenced: [SqlId, SqlId], unfenced: [SqlId, SqlId]): FencedPair {
+function pair(role: StatementRole, fenced: [SqlId, SqlId], unfenced: [SqlId, SqlId]): FencedPair {
   return { fenced: write(role, true, ...fenced), unfenced: write(role, false, ...unfenced) };
 }
 
 /** SELECT the oldest pending run, locking nothing. */
 export const PENDING_SELECT: LabStatement = neverWaits(sharedText('naive-select'), []);
 
-export const SHARED_HEARTBEAT = pair('heartbeat', ['heartbeat-fenced', 'probe-heartbeat-fenced'], ['heartbeat-unfenced', 'probe-heartbeat-unfenced']);
-export const SHARED_WORK = pair('work', ['work-fenced', 'probe-work-fenced'], ['work-unfenced', 'probe-work-unfenced']);
-export const SHARED_COMPLETE = pair('complete', ['complete-fenced', 'probe-complete-fenced'], ['complete-unfenced', 'probe-complete-unfenced']);
-export const SHARED_CANCEL_ACK = pair('cancel-ack', ['cancel-ack-fenced', 'probe-cancel-ack-fenced'], ['cancel-ack-unfenced', 'probe-cancel-ack-unfenced']);
+const SHARED_HEARTBEAT = pair('heartbeat', ['heartbeat-fenced', 'probe-heartbeat-fenced'], ['heartbeat-unfenced', 'probe-heartbeat-unfenced']);
+const SHARED_WORK = pair('work', ['work-fenced', 'probe-work-fenced'], ['work-unfenced', 'probe-work-unfenced']);
+const SHARED_COMPLETE = pair('complete', ['complete-fenced', 'probe-complete-fenced'], ['complete-unfenced', 'probe-complete-unfenced']);
+const SHARED_CANCEL_ACK = pair('cancel-ack', ['cancel-ack-fenced', 'probe-cancel-ack-fenced'], ['cancel-ack-unfenced', 'probe-cancel-ack-unfenced']);
 
 /** The owner's writes as most strategies have them. */
 export const SHARED_WRITES = { heartbeat: SHARED_HEARTBEAT, work: SHARED_WORK, complete: SHARED_COMPLETE, cancelAck: SHARED_CANCEL_ACK } as const;

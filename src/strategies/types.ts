@@ -91,11 +91,8 @@ export type ClaimShape =
       checksPending: boolean;
     };
 
-/** The update steps of the select-then-update claims, as traces name them. */
-export type SelectThenUpdateAction = 'naive-update' | 'cas-claim';
-
 /** How a claim's locking clause meets a row another transaction has locked (the lessons' wait/fail/skip question). */
-export type WhenLocked = 'waits' | 'errors' | 'skips';
+type WhenLocked = 'waits' | 'errors' | 'skips';
 
 export interface StrategyDefinition {
   id: string;
@@ -141,7 +138,7 @@ export interface RescuerDefinition {
  * words how ownership ends, whether anything renews it, what its completion write checks, and what the
  * fencing switch changes for it. Every sentence must hold for that queue's code at `source`.
  */
-export interface QueueFacts {
+interface QueueFacts {
   /** The queue's name as its users write it. */
   name: string;
   /** owner/repo@commit of the code the lab's SQL follows. */
@@ -174,10 +171,10 @@ export const ROLE_CONTRACTS = {
   'cancel-ack': { params: ['run', 'generation'], returning: ['status'] },
 } as const satisfies Record<string, { params: readonly ParamName[]; returning: readonly string[] }>;
 
-export type Role = keyof typeof ROLE_CONTRACTS;
+export type StatementRole = keyof typeof ROLE_CONTRACTS;
 
 /** The parameters a role's statement takes, fenced or not. */
-export function roleParams(role: Role, fenced: boolean): readonly ParamName[] {
+export function roleParams(role: StatementRole, fenced: boolean): readonly ParamName[] {
   const params: readonly ParamName[] = ROLE_CONTRACTS[role].params;
   return fenced ? params : params.filter((name) => name !== 'generation');
 }

@@ -23,7 +23,7 @@ import {
 import { type AxisZoom, attachAxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
-import { defaultView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
+import { defaultTimelineView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
 import type { TimelineAxis } from './model';
 import { steady } from './steady';
 import { TIMELINE_HTML_CSS } from './theme';
@@ -325,7 +325,7 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     (selectedStep ? `; selected ${stepTitle(selectedStep)}` : '') +
     (layout.links.length > 0 ? `; anomalies: ${layout.links.map((l) => l.label).join(', ')}` : '');
   const zoomedIn = view !== null;
-  const atDefault = useMemo(() => defaultView(trace, { width, height }, shown, scale), [trace, width, height, shown, scale]);
+  const atDefault = useMemo(() => defaultTimelineView(trace, { width, height }, shown, scale), [trace, width, height, shown, scale]);
 
   return (
     <div ref={rootRef} className={`tl-root${className ? ` ${className}` : ''}`}>

@@ -38,7 +38,7 @@ export interface LayoutOptions {
 
 export type MarkShape = 'circle' | 'ring' | 'no-entry' | 'triangle' | 'hourglass' | 'diamond' | 'cross';
 
-export interface TimelineLane {
+interface TimelineLane {
   /** A worker id, 'system' for the clock & operator lane, or 'rescuer' for a queue's rescuer. */
   id: string;
   kind: 'worker' | 'system';
@@ -68,7 +68,7 @@ export interface TimelineMark {
   title: string;
 }
 
-export interface LeaseSegment {
+interface LeaseSegment {
   x0: number;
   x1: number;
   state: LeaseState;
@@ -77,7 +77,7 @@ export interface LeaseSegment {
   textX: number;
 }
 
-export interface TimelineBar {
+interface TimelineBar {
   worker: string;
   runId: number;
   generation: number;
@@ -103,7 +103,7 @@ export interface TimelineBar {
   presentX: number;
 }
 
-export interface TimelineSpan {
+interface TimelineSpan {
   kind: 'pause' | 'blocked' | 'hung';
   lane: string;
   fromStep: number;
@@ -117,7 +117,7 @@ export interface TimelineSpan {
   textX: number;
 }
 
-export interface TimelineCrash {
+interface TimelineCrash {
   worker: string;
   step: number;
   x: number;
@@ -126,7 +126,7 @@ export interface TimelineCrash {
   killed: boolean;
 }
 
-export interface TimelineLinkStop {
+interface TimelineLinkStop {
   step: number;
   x: number;
   /** Where the connector starts: just below the mark. */
@@ -155,7 +155,7 @@ export interface TimelineLink {
   labelWidth: number;
 }
 
-export interface TimelineTick {
+interface TimelineTick {
   x: number;
   label: string;
   anchor: 'start' | 'middle';
@@ -164,7 +164,7 @@ export interface TimelineTick {
   step: number;
 }
 
-export interface TimelineBreak {
+interface TimelineBreak {
   step: number;
   x: number;
   fromSeconds: number;
@@ -186,7 +186,7 @@ export type LegendKey =
   | 'clock-break'
   | 'anomaly';
 
-export interface TimelineLegendItem {
+interface TimelineLegendItem {
   key: LegendKey;
   label: string;
   x: number;
@@ -248,10 +248,10 @@ const COMFORT_SLOT = 44;
 /** Zooming out stops here: a few thousand marks in view would make panning stutter. */
 const MIN_SLOT = 3;
 const MIN_SPAN_SLOTS = 4;
-export const LABEL_FONT = 11;
-export const SUBLABEL_FONT = 9.5;
-export const BAR_FONT = 10;
-export const LEGEND_FONT = 11;
+const LABEL_FONT = 11;
+const SUBLABEL_FONT = 9.5;
+const BAR_FONT = 10;
+const LEGEND_FONT = 11;
 
 const widthCache = new Map<string, number>();
 
@@ -397,7 +397,7 @@ function latestU(model: TraceModel, position: number): number {
  * The window shown before the learner zooms: every step if they fit at a readable width, otherwise a
  * readable window whose last quarter holds the latest revealed step.
  */
-export function defaultView(trace: Trace, size: TimelineSize, position = trace.steps.length, axis: TimelineAxis = 'steps'): TimelineView {
+export function defaultTimelineView(trace: Trace, size: TimelineSize, position = trace.steps.length, axis: TimelineAxis = 'steps'): TimelineView {
   const model = traceModel(trace, axis);
   const plotWidth = plotWidthOf(size);
   const domain = fullDomain(model, plotWidth);
@@ -448,7 +448,7 @@ function systemLanes(model: TraceModel): number {
   return model.rescuer ? 2 : 1;
 }
 
-/** Lays the timeline out. `view` defaults to defaultView(); marks outside it are left out. */
+/** Lays the timeline out. `view` defaults to defaultTimelineView(); marks outside it are left out. */
 export function layoutTimeline(trace: Trace, size: TimelineSize, view?: TimelineView, options: LayoutOptions = {}): TimelineLayout {
   const model = traceModel(trace, options.axis);
   const steps = trace.steps;
@@ -459,7 +459,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const right = left + plotWidth;
   const domain = fullDomain(model, plotWidth);
   const limits = zoomLimits(domain, plotWidth);
-  const [v0, v1] = clampView(view ?? defaultView(trace, { width, height: size.height }, position, options.axis), domain, limits);
+  const [v0, v1] = clampView(view ?? defaultTimelineView(trace, { width, height: size.height }, position, options.axis), domain, limits);
   const sx = scaleLinear().domain([v0, v1]).range([left, right]);
   const slot = plotWidth / (v1 - v0);
 

@@ -50,7 +50,7 @@ export interface ClockBreak {
 export type LeaseState = 'valid' | 'expired' | 'superseded' | 'orphan' | 'orphan-expired';
 
 /** A stretch of a lease bar in one state, from slot coordinate `u` until the next change. */
-export interface LeaseChange {
+interface LeaseChange {
   u: number;
   /** The step from which this state holds (for clipping to the revealed steps). */
   step: number;
@@ -60,7 +60,7 @@ export interface LeaseChange {
 }
 
 /** One worker's belief that it owns one run with one generation (its fencing token). */
-export interface LeaseModel {
+interface LeaseModel {
   worker: WorkerId;
   runId: number;
   generation: number;
@@ -82,7 +82,7 @@ export interface LeaseModel {
 }
 
 /** A pause (pause → resume) or a statement waiting for a row lock (blocked → resumed). */
-export interface SpanModel {
+interface SpanModel {
   /** hung: a stuck worker's model call, from its claim on: it never returns, while heartbeats keep the lease. */
   kind: 'pause' | 'blocked' | 'hung';
   lane: Actor;
@@ -93,7 +93,7 @@ export interface SpanModel {
   holders: string[];
 }
 
-export interface CrashModel {
+interface CrashModel {
   worker: WorkerId;
   step: number;
   /** Killed by the operator rather than crashing by itself. */
@@ -126,7 +126,7 @@ export interface TraceModel {
 }
 
 /** Rows the anomaly band may use; further anomalies share the last rows. */
-export const MAX_ANOMALY_ROWS = 4;
+const MAX_ANOMALY_ROWS = 4;
 
 const modelCache: Record<TimelineAxis, WeakMap<Trace, TraceModel>> = { steps: new WeakMap(), time: new WeakMap() };
 

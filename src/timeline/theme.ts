@@ -11,7 +11,7 @@ import type { AnomalyKind } from '../sim/types';
 import type { MarkShape } from './layout';
 
 /** [light, dark] default for each themable colour. */
-export const PALETTE = {
+const PALETTE = {
   bg: ['#ffffff', '#16191d'],
   ink: ['#1b1f24', '#e6e9ed'],
   muted: ['#5b6570', '#9aa4ae'],
@@ -46,7 +46,7 @@ export const PALETTE = {
 export type PaletteName = keyof typeof PALETTE;
 
 /** The CSS class (and colour name) of each anomaly kind; its dash pattern is a second cue. */
-export const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: string | null }> = {
+const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: string | null }> = {
   // The duplicate's colour (a double claim is how a duplicate begins), dashed to tell them apart.
   'double-claim': { color: 'duplicate', dash: '4 2' },
   'duplicate-execution': { color: 'duplicate', dash: null },

@@ -8,7 +8,7 @@ import { whenQuiet } from '../store/quiet';
 import { useLab, useLabStore } from '../store/react';
 
 /** A start slower than this (an old phone, a busy machine) shows the panels anyway: the lesson reads without Postgres. */
-export const SLOW_START_MS = 5000;
+const SLOW_START_MS = 5000;
 
 /** Runs `callback` when the main thread is next idle (or within `timeoutMs`); returns a cancel. */
 export function whenIdle(callback: () => void, timeoutMs = 500): () => void {

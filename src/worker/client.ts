@@ -1,5 +1,6 @@
 /**
- * The page's side of the engine: sends requests to the Web Worker one at a time and watches them.
+ * The page's side of the lab. A LabClient is what the store sends its requests through; WebWorkerLabClient
+ * sends them to the lab's Web Worker (engine.worker.ts, where a LabHost answers them) one at a time and watches them.
  *
  * A statement that never returns (inside PGlite, a lock wait spins forever, and nothing can interrupt a
  * statement) would leave the lab frozen. So each request has a watchdog: no answer and no sign of progress
@@ -12,7 +13,7 @@
  * the client boots a spare worker beside the busy one, and the watchdog promotes it instead of starting
  * Postgres from nothing. The spare is not started with the page, so the start and its memory stay lean.
  */
-import type { DatabaseInfo, EngineRequest, EngineResultOf, FromWorker, ToWorker } from './protocol';
+import type { DatabaseInfo, LabRequest, LabResultOf, FromWebWorker, ToWebWorker } from './protocol';
 
 /** How long the engine's own requests may go without an answer or a sign of progress. They never wait for a lock. */
 export const WATCHDOG_MS = 2000;
@@ -26,19 +27,19 @@ export const STATEMENT_LIMIT_MS = 1500;
 const DEADLINE_TICK_MS = 50;
 const LATE_TICK_CREDIT = 2;
 /** Postgres starts in about a second here; a minute means something is wrong. */
-export const BOOT_TIMEOUT_MS = 60_000;
+const BOOT_TIMEOUT_MS = 60_000;
 
-export type EngineEvent =
+export type LabClientEvent =
   | { kind: 'starting'; restart: boolean }
   | { kind: 'ready'; bootMs: number; database?: DatabaseInfo }
   /** The engine moved to another database (live mode lost its server); the learner's steps were replayed there. */
   | { kind: 'database'; database: DatabaseInfo }
   | { kind: 'failed'; message: string };
 
-/** What the store needs from an engine: the worker in the browser, an in-process host in Node tests. */
-export interface Engine {
-  request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>>;
-  subscribe(listener: (event: EngineEvent) => void): () => void;
+/** What the store needs from the lab: the Web Worker in the browser (WebWorkerLabClient), the same host in process in Node tests (InProcessLabClient). */
+export interface LabClient {
+  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>>;
+  subscribe(listener: (event: LabClientEvent) => void): () => void;
   /** Starts a fresh engine after a failure (a failed boot). */
   restart(): void;
   /**
@@ -52,7 +53,7 @@ export interface Engine {
 export class WatchdogError extends Error {
   override name = 'WatchdogError';
   constructor(
-    readonly request: EngineRequest,
+    readonly request: LabRequest,
     /** How long it went without an answer. */
     readonly limitMs: number,
     /** 'spare': a worker booted beforehand took over; 'new': Postgres is being started in a new worker. */
@@ -62,19 +63,19 @@ export class WatchdogError extends Error {
   }
 }
 
-/** The engine itself failed (a bug or a failed start); the message says how. */
-export class EngineError extends Error {
-  override name = 'EngineError';
+/** The lab's host itself failed (a bug or a failed start); the message says how. */
+export class LabHostError extends Error {
+  override name = 'LabHostError';
 }
 
 interface Pending {
   id: number;
-  request: EngineRequest;
+  request: LabRequest;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
 }
 
-type ReadyMessage = Extract<FromWorker, { kind: 'ready' }>;
+type ReadyMessage = Extract<FromWebWorker, { kind: 'ready' }>;
 
 /** A worker booting (or booted) beside the busy one, idle until a watchdog promotes it. */
 interface Spare {
@@ -86,22 +87,22 @@ interface Spare {
 /** What the spare is doing, for tests and the curious. */
 export type SpareState = 'none' | 'starting' | 'ready';
 
-export interface WorkerEngineOptions {
+export interface WebWorkerLabClientOptions {
   createWorker: () => Worker;
   watchdogMs?: number;
   statementLimitMs?: number;
   bootTimeoutMs?: number;
 }
 
-export class WorkerEngine implements Engine {
+export class WebWorkerLabClient implements LabClient {
   private worker: Worker | null = null;
   private ready = false;
   private nextId = 1;
   private queue: Pending[] = [];
   private inFlight: Pending | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
-  private listeners = new Set<(event: EngineEvent) => void>();
-  private last: EngineEvent = { kind: 'starting', restart: false };
+  private listeners = new Set<(event: LabClientEvent) => void>();
+  private last: LabClientEvent = { kind: 'starting', restart: false };
   private spare: Spare | null = null;
   /** A statement that can run away has been or is about to be sent: keep a spare from now on. */
   private spareWanted = false;
@@ -115,14 +116,14 @@ export class WorkerEngine implements Engine {
   private readonly statementLimitMs: number;
   private readonly bootTimeoutMs: number;
 
-  constructor(private readonly options: WorkerEngineOptions) {
+  constructor(private readonly options: WebWorkerLabClientOptions) {
     this.watchdogMs = options.watchdogMs ?? WATCHDOG_MS;
     this.statementLimitMs = options.statementLimitMs ?? STATEMENT_LIMIT_MS;
     this.bootTimeoutMs = options.bootTimeoutMs ?? BOOT_TIMEOUT_MS;
     this.start(false);
   }
 
-  request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
+  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
     if (canRunAway(request)) {
       this.holdSpare = false;
       this.prepareSpare();
@@ -133,14 +134,14 @@ export class WorkerEngine implements Engine {
     });
   }
 
-  subscribe(listener: (event: EngineEvent) => void): () => void {
+  subscribe(listener: (event: LabClientEvent) => void): () => void {
     this.listeners.add(listener);
     listener(this.last);
     return () => this.listeners.delete(listener);
   }
 
   restart(): void {
-    this.stop(new EngineError('the engine was restarted'));
+    this.stop(new LabHostError('the engine was restarted'));
     this.dropSpare();
     this.spareBroken = false;
     this.start(true);
@@ -159,7 +160,7 @@ export class WorkerEngine implements Engine {
   /** Ends the workers for good (a hot reload in development replaces the whole engine). */
   dispose(): void {
     this.disposed = true;
-    this.stop(new EngineError('the engine was shut down'));
+    this.stop(new LabHostError('the engine was shut down'));
     this.dropSpare();
     this.spareWanted = false;
     this.listeners.clear();
@@ -173,7 +174,7 @@ export class WorkerEngine implements Engine {
   /** A new worker, whose messages go to the engine while it is the engine's and to the spare's bookkeeping while it is the spare. */
   private spawn(): Worker {
     const worker = this.options.createWorker();
-    worker.onmessage = (event: MessageEvent<FromWorker>) => {
+    worker.onmessage = (event: MessageEvent<FromWebWorker>) => {
       if (this.worker === worker) this.receive(event.data);
       else if (this.spare?.worker === worker) this.spareHeard(event.data);
     };
@@ -197,7 +198,7 @@ export class WorkerEngine implements Engine {
     else this.arm(this.bootTimeoutMs, () => this.fail(`Postgres did not start within ${this.bootTimeoutMs / 1000} s`));
   }
 
-  private receive(message: FromWorker): void {
+  private receive(message: FromWebWorker): void {
     switch (message.kind) {
       case 'ready':
         this.ready = true;
@@ -224,7 +225,7 @@ export class WorkerEngine implements Engine {
         this.holdSpare = false;
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
-        else pending.reject(new EngineError(message.message));
+        else pending.reject(new LabHostError(message.message));
         this.pump();
         return;
       }
@@ -241,7 +242,7 @@ export class WorkerEngine implements Engine {
     }
     this.inFlight = next;
     this.arm(this.limitFor(next.request), () => this.bark());
-    const message: ToWorker = { id: next.id, request: next.request };
+    const message: ToWebWorker = { id: next.id, request: next.request };
     this.worker.postMessage(message);
   }
 
@@ -249,7 +250,7 @@ export class WorkerEngine implements Engine {
    * A statement that can run away gets the statement limit on PGlite. On a live server Postgres ends it
    * itself (statement_timeout) at that limit, so there the watchdog keeps its longer backstop.
    */
-  private limitFor(request: EngineRequest): number {
+  private limitFor(request: LabRequest): number {
     return canRunAway(request) && this.database()?.kind !== 'live' ? this.statementLimitMs : this.watchdogMs;
   }
 
@@ -281,7 +282,7 @@ export class WorkerEngine implements Engine {
     this.spare = { worker: this.spawn(), ready: null };
   }
 
-  private spareHeard(message: FromWorker): void {
+  private spareHeard(message: FromWebWorker): void {
     if (!this.spare) return;
     if (message.kind === 'ready') this.spare.ready = message;
     else if (message.kind === 'boot-failed') this.spareLost();
@@ -303,7 +304,7 @@ export class WorkerEngine implements Engine {
   }
 
   private fail(message: string): void {
-    this.stop(new EngineError(message));
+    this.stop(new LabHostError(message));
     this.emit({ kind: 'failed', message });
   }
 
@@ -349,13 +350,13 @@ export class WorkerEngine implements Engine {
     this.timer = null;
   }
 
-  private emit(event: EngineEvent): void {
+  private emit(event: LabClientEvent): void {
     this.last = event;
     for (const listener of this.listeners) listener(event);
   }
 }
 
 /** The requests that run a statement that may never end. */
-function canRunAway(request: EngineRequest): boolean {
+function canRunAway(request: LabRequest): boolean {
   return request.type === 'console' || request.type === 'runaway';
 }

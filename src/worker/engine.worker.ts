@@ -19,17 +19,17 @@ import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
 import { BackpressureHost } from './backpressure-host';
-import { EngineHost } from './host';
-import type { EngineRequest, FromWorker, ToWorker } from './protocol';
-import { type EngineParts, handleRequest } from './requests';
+import { LabHost } from './host';
+import type { LabRequest, FromWebWorker, ToWebWorker } from './protocol';
+import { type HostParts, handleRequest } from './requests';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
-const post = (message: FromWorker) => scope.postMessage(message);
+const post = (message: FromWebWorker) => scope.postMessage(message);
 /** While a request waits for PGlite (starting, when live mode is left; its file bundle), the watchdog hears from us this often. */
 const HEARTBEAT_MS = 250;
 
-interface Engine {
-  host: EngineHost;
+interface BootedLab {
+  host: LabHost;
   /** Null in live mode. */
   pglite: PGliteLab | null;
 }
@@ -58,7 +58,7 @@ let requestsInFlight = 0;
 
 const started = performance.now();
 markStart('engine-script');
-let ready: Promise<Engine> = start();
+let ready: Promise<BootedLab> = start();
 ready.catch((error: unknown) => post({ kind: 'boot-failed', message: messageOf(error) }));
 ready.then(
   ({ pglite }) => {
@@ -102,7 +102,7 @@ function warmUp(lab: PGliteLab | null): void {
   next();
 }
 
-async function start(): Promise<Engine> {
+async function start(): Promise<BootedLab> {
   // Live or not, PGlite starts at once: it is the lab's database, or live mode's fallback.
   const pglite = startPGlite();
   const apiBase = await findLiveBridge(scope.location.href);
@@ -167,15 +167,15 @@ const backpressure = new BackpressureHost(
   () => post({ kind: 'progress', id: currentId }),
 );
 
-function newHost(lab: ConstructorParameters<typeof EngineHost>[0]): EngineHost {
-  return new EngineHost(lab, () => post({ kind: 'progress', id: currentId }));
+function newHost(lab: ConstructorParameters<typeof LabHost>[0]): LabHost {
+  return new LabHost(lab, () => post({ kind: 'progress', id: currentId }));
 }
 
 /**
  * Live mode failed: carry the learner on with PGlite, at the same place. `view` is the learner's place
  * from before the request that failed, which may have got part of the way.
  */
-function leaveLive(view: ReturnType<EngineHost['learnerView']>, why: string): Promise<Engine> {
+function leaveLive(view: ReturnType<LabHost['learnerView']>, why: string): Promise<BootedLab> {
   return withHeartbeat(async () => {
     const { engine } = await (standby ?? startPGlite());
     if (view) await engine.host.load({ type: 'load', ...view, onInapplicable: 'skip' });
@@ -194,7 +194,7 @@ async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-scope.onmessage = (event: MessageEvent<ToWorker>) => {
+scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
   const { id, request } = event.data;
   lastRequestAt = performance.now();
   requestsInFlight += 1;
@@ -222,13 +222,13 @@ scope.onmessage = (event: MessageEvent<ToWorker>) => {
 };
 
 /** A request, by its entry in the request table; the runaway check, which is not in it, by runaway(). */
-function handle(engine: Engine, request: EngineRequest) {
-  if (request.type === 'runaway') return runaway(engine);
-  return handleRequest(partsOf(engine), request);
+function handle(lab: BootedLab, request: LabRequest) {
+  if (request.type === 'runaway') return runaway(lab);
+  return handleRequest(partsOf(lab), request);
 }
 
 /** What the request table's handlers run on, in this worker. */
-function partsOf({ host, pglite }: Engine): EngineParts {
+function partsOf({ host, pglite }: BootedLab): HostParts {
   return { host, backpressure, labOnPGlite: pglite !== null, wholeBundle: withWholeBundle };
 }
 
@@ -236,7 +236,7 @@ function partsOf({ host, pglite }: Engine): EngineParts {
  * A row locked by a parked transaction, then a plain FOR UPDATE on it: inside PGlite the second statement
  * waits for a lock nobody can release, spinning forever. The page's watchdog ends it.
  */
-async function runaway({ pglite }: Engine): Promise<never> {
+async function runaway({ pglite }: BootedLab): Promise<never> {
   if (!pglite) throw new Error('the runaway check needs PGlite; this tab runs on a live server');
   await pglite.reset(seedJson(SCENARIOS[0]!));
   await pglite.pg.exec(`BEGIN; SELECT run_id FROM runs FOR UPDATE; PREPARE TRANSACTION 'lease_lab_runaway'`);

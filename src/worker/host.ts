@@ -1,6 +1,6 @@
 /**
- * The engine side of the protocol: one Simulation on one LabDatabase, driven by load and apply
- * requests. It runs inside the Web Worker in the browser and in-process in Node tests.
+ * The host side of the protocol: one Simulation (the deterministic engine) on one LabDatabase, driven by load
+ * and apply requests. It runs inside the Web Worker in the browser and in process in Node tests (InProcessLabClient).
  *
  * The database is the learner's, and it can be lent: to the lesson's run (lendDatabase) or to the console
  * standing behind the end of the trace. A loan is recorded (`lentTo`) and ended by takeBack(), which
@@ -23,7 +23,7 @@ export type Borrower = 'lesson' | 'console';
 /** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
 const PROGRESS_EVERY_MS = 200;
 
-export class EngineHost {
+export class LabHost {
   private sim: Simulation | null = null;
   /** The last worker letter applied: where round-robin carries on from. */
   private lastWorker: string | undefined;

@@ -78,13 +78,13 @@ export interface ApplyResult {
  * page's watchdog can be seen to work. A developer check, not one of the lab's requests (it is not in the
  * request table): only the Web Worker answers it, only the developer console and the browser tests send it.
  */
-export interface RunawayRequest {
+interface RunawayRequest {
   type: 'runaway';
 }
 
 /**
  * Plays a whole schedule on a scenario (possibly one the lesson built) from a fresh start, for the
- * lesson's predict-then-run questions. The learner's database is lent to it (EngineHost.lendDatabase)
+ * lesson's predict-then-run questions. The learner's database is lent to it (LabHost.lendDatabase)
  * and taken back, by replay, before the learner's next move.
  */
 export interface RunTraceRequest {
@@ -108,7 +108,7 @@ export interface ConsoleRequest {
 }
 
 /** Where the console's statement ran: after this many schedule tokens, at this clock. */
-export interface ConsoleAt {
+interface ConsoleAt {
   tokens: number;
   clockSeconds: number;
 }
@@ -143,12 +143,12 @@ export interface BackpressureChunk {
 }
 
 /** Every request the engine answers: the request table's (requests.ts), and the developer's runaway check. */
-export type EngineRequest = TableRequest | RunawayRequest;
+export type LabRequest = TableRequest | RunawayRequest;
 
 /** What the engine answers to a request: its table entry's result (the runaway check never answers). */
-export type EngineResultOf<R extends EngineRequest> = R extends TableRequest ? TableResultOf<R> : never;
+export type LabResultOf<R extends LabRequest> = R extends TableRequest ? TableResultOf<R> : never;
 
-export type ToWorker = { id: number; request: EngineRequest };
+export type ToWebWorker = { id: number; request: LabRequest };
 
 /**
  * Which database the engine runs on. 'live': a real PostgreSQL server through the live bridge (npm run
@@ -156,7 +156,7 @@ export type ToWorker = { id: number; request: EngineRequest };
  */
 export type DatabaseInfo = { kind: 'pglite'; liveProblem: string | null } | { kind: 'live'; version: string; where: string };
 
-export type FromWorker =
+export type FromWebWorker =
   /** bootSource 'initdb': Postgres was created from scratch (slow) because the pre-built data directory could not be used; bootNote says why. */
   | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null; database?: DatabaseInfo }
   /** The engine moved to another database while running (live mode lost its server): the learner's steps were replayed there. */
@@ -164,5 +164,5 @@ export type FromWorker =
   | { kind: 'boot-failed'; message: string }
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
-  | { kind: 'result'; id: number; result: EngineResultOf<EngineRequest> }
+  | { kind: 'result'; id: number; result: LabResultOf<LabRequest> }
   | { kind: 'error'; id: number; message: string };

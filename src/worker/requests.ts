@@ -1,18 +1,18 @@
 /**
  * The engine's requests, each handled once, here: the Web Worker (engine.worker.ts) and the in-process host
  * (local-engine.ts) both answer a request by looking its type up in REQUESTS, and the request and result
- * types the page uses (protocol.ts's EngineRequest and EngineResultOf) are derived from this table. A new
+ * types the page uses (protocol.ts's LabRequest and LabResultOf) are derived from this table. A new
  * request is its payload type in protocol.ts and one entry here.
  */
 import { runSchedule } from '../engine/run';
 import type { BackpressureHost } from './backpressure-host';
-import type { EngineHost } from './host';
+import type { LabHost } from './host';
 import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, RunTraceRequest } from './protocol';
 
 /** What a handler runs on: the same parts in the worker and in-process. */
-export interface EngineParts {
+export interface HostParts {
   /** The learner's lab: one simulation on the lab's database. */
-  host: EngineHost;
+  host: LabHost;
   /** The backpressure lab, on the same Postgres in its own schema. */
   backpressure: BackpressureHost;
   /** The learner's lab runs on PGlite (not a live server). */
@@ -25,32 +25,32 @@ export interface EngineParts {
 }
 
 export const REQUESTS = {
-  load: (parts: EngineParts, request: LoadRequest) => parts.host.load(request),
-  apply: (parts: EngineParts, request: ApplyRequest) => parts.host.apply(request),
+  load: (parts: HostParts, request: LoadRequest) => parts.host.load(request),
+  apply: (parts: HostParts, request: ApplyRequest) => parts.host.apply(request),
   // The lesson's run borrows the learner's database: a visible loan, taken back before the learner's next move.
-  'run-trace': (parts: EngineParts, request: RunTraceRequest) =>
+  'run-trace': (parts: HostParts, request: RunTraceRequest) =>
     parts.host.lendDatabase('lesson', (db) => runSchedule(db, request.scenario, request.settings, request.schedule, { onInapplicable: 'error' })),
-  console: async (parts: EngineParts, request: ConsoleRequest) => {
+  console: async (parts: HostParts, request: ConsoleRequest) => {
     // On a live server the statement runs there; PGlite's files are not needed.
     if (parts.labOnPGlite) await parts.wholeBundle();
     return parts.host.console(request);
   },
   // Always on PGlite: in live mode, on the PGlite started beside the server.
-  backpressure: async (parts: EngineParts, request: BackpressureRequest) => {
+  backpressure: async (parts: HostParts, request: BackpressureRequest) => {
     await parts.wholeBundle();
     return parts.backpressure.play(request);
   },
 };
 
-export type RequestTable = typeof REQUESTS;
+type RequestTable = typeof REQUESTS;
 /** Every request in the table, as the page sends it. */
 export type TableRequest = { [K in keyof RequestTable]: Parameters<RequestTable[K]>[1] }[keyof RequestTable];
 /** What the table's entry for a request answers. */
 export type TableResultOf<R extends TableRequest> = Awaited<ReturnType<RequestTable[R['type']]>>;
 
 /** Runs one request on `parts` by its entry in the table. */
-export function handleRequest(parts: EngineParts, request: TableRequest): Promise<TableResultOf<TableRequest>> {
-  const handler = REQUESTS[request.type] as ((parts: EngineParts, request: TableRequest) => Promise<TableResultOf<TableRequest>>) | undefined;
+export function handleRequest(parts: HostParts, request: TableRequest): Promise<TableResultOf<TableRequest>> {
+  const handler = REQUESTS[request.type] as ((parts: HostParts, request: TableRequest) => Promise<TableResultOf<TableRequest>>) | undefined;
   if (!handler) return Promise.reject(new Error(`the engine has no request "${String((request as { type: unknown }).type)}"`));
   return handler(parts, request);
 }

@@ -1,16 +1,16 @@
-/** The one place the engine's worker is created; Vite bundles the worker from this exact expression. */
-import { WorkerEngine } from './client';
+/** The one place the lab's Web Worker is created; Vite bundles it from this exact expression. */
+import { WebWorkerLabClient } from './client';
 
-let started: WorkerEngine | null = null;
+let started: WebWorkerLabClient | null = null;
 
 /**
  * The page's engine, started on the first call (main.tsx, before the page's modules load; the composition
  * root hands it to the lab and the backpressure view), so a tab has one worker and one Postgres. A
  * disposed engine (a hot reload) is replaced.
  */
-export function startWorkerEngine(): WorkerEngine {
+export function startWebWorkerLabClient(): WebWorkerLabClient {
   if (started && !started.disposed) return started;
-  started = new WorkerEngine({
+  started = new WebWorkerLabClient({
     createWorker: () => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module', name: engineWorkerName() }),
   });
   return started;

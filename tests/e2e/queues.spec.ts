@@ -1,6 +1,6 @@
 /** The production queues in the lab: their group in the strategy picker, and an incident opened from a link. */
 import { QUEUE_STRATEGY_IDS, STRATEGY_LABELS } from '../../src/strategies';
-import { expect, openLab, outcome, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, outcome, runsTable, stepToEnd, test, timeline } from './fixtures';
 
 test('the strategy picker groups the six production queues apart from the lab claims', async ({ page }) => {
   await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0');
@@ -17,4 +17,15 @@ test('an incident opens under its queue with fencing off and plays to its anomal
   await expect(outcome(page)).not.toContainText(/split ownership/i);
   await stepToEnd(page);
   await expect(outcome(page)).toContainText(/split ownership/i);
+});
+
+test("River PR #141: a cancel that comes after the last model call is lost under River's guard, and kept by the guarded completion", async ({ page }) => {
+  await openLab(page, 'scenario=incident-river-141');
+  await expect(page.getByLabel('Strategy')).toHaveValue('river');
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/was cancelled at step 5, yet A completed it/);
+  await openLab(page, 'scenario=incident-river-141&strategy=river&fencing=on');
+  await stepToEnd(page);
+  await expect(outcome(page)).not.toContainText(/yet A completed it/);
+  await expect(runsTable(page)).toContainText('cancelled');
 });

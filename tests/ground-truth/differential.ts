@@ -177,7 +177,7 @@ export function summary(label: string, result: Comparison): string {
 }
 
 /** The command that replays a schedule on a real server (and, without --db, on PGlite). */
-export function replayCommand(divergence: Pick<Divergence, 'scenario' | 'settings' | 'schedule'>): string {
+function replayCommand(divergence: Pick<Divergence, 'scenario' | 'settings' | 'schedule'>): string {
   const { scenario, settings, schedule } = divergence;
   return `npm run sim -- run ${scenario} --strategy ${settings.strategy} --fencing ${settings.fencing ? 'on' : 'off'} --finish none --schedule ${schedule.join(',')} --db postgres://…`;
 }

@@ -28,7 +28,7 @@ export interface CorpusVariant {
   why: string;
 }
 
-export const CORPUS_DIR = join(import.meta.dirname, '..', 'ground-truth', 'claim-corpus');
+const CORPUS_DIR = join(import.meta.dirname, '..', 'ground-truth', 'claim-corpus');
 
 export function readCorpus(): CorpusVariant[] {
   return readdirSync(CORPUS_DIR)

@@ -13,7 +13,7 @@ import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalink';
 import { loadPlace, PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
 import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/scenarios/link';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -161,7 +161,7 @@ describe('an authored scenario in a link', () => {
 
   it('plays on the store and engine like a built-in scenario, and the saved place keeps it', async () => {
     const storage = memoryStorage();
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start(linkOf(SPEC, `schedule=${SPEC.script.join(',')}`));
     expect(store.getState().notices).toEqual([]);
     const id = built(SPEC).id;
@@ -253,7 +253,7 @@ describe('a hostile scenario link', () => {
   });
 
   it('pasted into a lab in use keeps the learner where they were', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start('#scenario=paused-worker&schedule=A,A&step=2');
     const before = { ...store.getState() };
     await store.getState().openLink(`#scenario=authored-12345678&sc=2.${json(SPEC_BODY)}&schedule=A`);
@@ -266,7 +266,7 @@ describe('a hostile scenario link', () => {
   it('on a new visit opens the saved place instead of overwriting it', async () => {
     const storage = memoryStorage();
     savePlace(storage, { scenarioId: 'race', settings: { strategy: 'cas', fencing: false }, schedule: ['A'], position: 1 });
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start(`#scenario=x&sc=1.${json({ ...SPEC_BODY, leaseSeconds: -3 })}`);
     expect(store.getState().scenarioId).toBe('race');
     expect(store.getState().schedule).toEqual(['A']);

@@ -1,10 +1,10 @@
 /** The backpressure view on the page's engine: stretches asked in order, a watchdog's restart survived, a newer request winning. */
 import { describe, expect, it } from 'vitest';
 import type { TickMetrics } from '../../src/sim/backpressure/types';
-import { backpressureOnEngine, STRETCH_SECONDS } from '../../src/store/backpressure-engine';
+import { backpressureOnLabClient, STRETCH_SECONDS } from '../../src/store/backpressure-client';
 import type { BackpressureEvent } from '../../src/store/backpressure-store';
-import { type Engine, type EngineEvent, WatchdogError } from '../../src/worker/client';
-import type { BackpressureChunk, BackpressureRequest, EngineRequest } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, WatchdogError } from '../../src/worker/client';
+import type { BackpressureChunk, BackpressureRequest, LabRequest } from '../../src/worker/protocol';
 import { findPreset } from '../../src/sim/backpressure/presets';
 
 const config = findPreset('starvation')!.config;
@@ -28,9 +28,9 @@ function tick(second: number): TickMetrics {
 /** A fake engine whose lanes are `length` seconds long; `answer` may replace an answer with an error. */
 function fakeEngine(length: number, answer?: (count: number) => Error | null) {
   const asked: BackpressureRequest[] = [];
-  let listener: (event: EngineEvent) => void = () => undefined;
-  const engine: Engine = {
-    async request(request: EngineRequest) {
+  let listener: (event: LabClientEvent) => void = () => undefined;
+  const engine: LabClient = {
+    async request(request: LabRequest) {
       if (request.type !== 'backpressure') throw new Error('only backpressure here');
       asked.push(request);
       const failure = answer?.(asked.length);
@@ -56,7 +56,7 @@ function fakeEngine(length: number, answer?: (count: number) => Error | null) {
   return { engine, asked, fail: (message: string) => listener({ kind: 'failed', message }) };
 }
 
-function collect(client: ReturnType<typeof backpressureOnEngine>) {
+function collect(client: ReturnType<typeof backpressureOnLabClient>) {
   const heard: BackpressureEvent[] = [];
   client.subscribe((message) => heard.push(message));
   return heard;
@@ -68,7 +68,7 @@ describe("the backpressure view on the page's engine", () => {
   it('asks for one stretch after another, FIFO then fair, until each lane is done', async () => {
     const length = STRETCH_SECONDS * 2 + 7;
     const { engine, asked } = fakeEngine(length);
-    const client = backpressureOnEngine(() => engine);
+    const client = backpressureOnLabClient(() => engine);
     const heard = collect(client);
     client.send({ id: 1, config, policies: ['fifo', 'fair'] });
     await settle();
@@ -89,7 +89,7 @@ describe("the backpressure view on the page's engine", () => {
   it('asks again when the watchdog replaced the worker, and reports any other failure', async () => {
     const watchdog = new WatchdogError({ type: 'console', sql: 'SELECT 1', upTo: 0, maxRows: 1 }, 1500, 'spare');
     const { engine, asked } = fakeEngine(STRETCH_SECONDS + 1, (count) => (count === 2 ? watchdog : null));
-    const client = backpressureOnEngine(() => engine);
+    const client = backpressureOnLabClient(() => engine);
     const heard = collect(client);
     client.send({ id: 1, config, policies: ['fifo'] });
     await settle();
@@ -97,7 +97,7 @@ describe("the backpressure view on the page's engine", () => {
     expect(heard.filter((m) => m.kind === 'chunk').at(-1)).toMatchObject({ done: true });
 
     const broken = fakeEngine(10, () => new Error('Postgres fell over'));
-    const brokenClient = backpressureOnEngine(() => broken.engine);
+    const brokenClient = backpressureOnLabClient(() => broken.engine);
     const brokenHeard = collect(brokenClient);
     brokenClient.send({ id: 7, config, policies: ['fifo'] });
     await settle();
@@ -108,7 +108,7 @@ describe("the backpressure view on the page's engine", () => {
 
   it('drops an older request at its next stretch when a newer one comes', async () => {
     const { engine, asked } = fakeEngine(STRETCH_SECONDS * 5);
-    const client = backpressureOnEngine(() => engine);
+    const client = backpressureOnLabClient(() => engine);
     const heard = collect(client);
     client.send({ id: 1, config, policies: ['fifo', 'fair'] });
     client.send({ id: 2, config: { ...config, workers: 3 }, policies: ['fifo'] });

@@ -26,7 +26,7 @@ function harness() {
   let listener: (message: BackpressureEvent) => void = () => undefined;
   const frames: ((now: number) => void)[] = [];
   const store = createBackpressureStore({
-    engine: () => ({
+    client: () => ({
       send: (request) => sent.push(request),
       subscribe: (l) => {
         listener = l;

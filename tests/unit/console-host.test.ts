@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { lostParse, type PGliteLab } from '../../src/db/pglite-lab';
 import type { ConsoleValue } from '../../src/db/port';
-import { EngineHost } from '../../src/worker/host';
+import { LabHost } from '../../src/worker/host';
 import type { ConsoleResult, LoadRequest } from '../../src/worker/protocol';
 
 let db: PGliteLab;
@@ -25,8 +25,8 @@ const threeWorkers = (schedule: string[]): LoadRequest => ({
   onInapplicable: 'stop',
 });
 
-async function loaded(request: LoadRequest): Promise<EngineHost> {
-  const host = new EngineHost(db);
+async function loaded(request: LoadRequest): Promise<LabHost> {
+  const host = new LabHost(db);
   await host.load(request);
   return host;
 }
@@ -36,7 +36,7 @@ function rows(result: ConsoleResult): { columns: string[]; rows: ConsoleValue[][
   return result;
 }
 
-const ask = (host: EngineHost, sql: string, upTo: number, maxRows = 500) => host.console({ type: 'console', sql, upTo, maxRows });
+const ask = (host: LabHost, sql: string, upTo: number, maxRows = 500) => host.console({ type: 'console', sql, upTo, maxRows });
 
 describe('the SQL console on the host', () => {
   it('shows the parked claim and the runs table as they stand after the first claim', async () => {

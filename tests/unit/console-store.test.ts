@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type Engine, type EngineEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/worker/client';
-import { LocalEngine } from '../../src/worker/local-engine';
-import type { EngineRequest, EngineResultOf } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/worker/client';
+import { InProcessLabClient } from '../../src/worker/local-engine';
+import type { LabRequest, LabResultOf } from '../../src/worker/protocol';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -16,15 +16,15 @@ beforeAll(() => {
 });
 
 /** The real engine, except that console requests "hang" (fail as the watchdog makes them fail). */
-class HangingConsole implements Engine {
-  requests: EngineRequest['type'][] = [];
-  constructor(private readonly inner: Engine) {}
-  request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
+class HangingConsole implements LabClient {
+  requests: LabRequest['type'][] = [];
+  constructor(private readonly inner: LabClient) {}
+  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
     this.requests.push(request.type);
     if (request.type === 'console') return Promise.reject(new WatchdogError(request, STATEMENT_LIMIT_MS, 'spare'));
     return this.inner.request(request);
   }
-  subscribe(listener: (event: EngineEvent) => void) {
+  subscribe(listener: (event: LabClientEvent) => void) {
     return this.inner.subscribe(listener);
   }
   restart() {}
@@ -34,7 +34,7 @@ const LINK = '#scenario=three-workers&strategy=skip-locked&fencing=on&schedule=A
 
 describe('the console through the store', () => {
   it('asks at the cursor: after Back, the database before the later steps', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start(LINK);
     const sql = 'SELECT gid FROM pg_prepared_xacts ORDER BY gid';
     expect(await store.getState().runConsole(sql)).toMatchObject({
@@ -52,8 +52,8 @@ describe('the console through the store', () => {
   });
 
   it('refuses BEGIN without asking the engine', async () => {
-    const engine = new HangingConsole(new LocalEngine(() => db));
-    const store = createLabStore({ engine, storage: null });
+    const engine = new HangingConsole(new InProcessLabClient(() => db));
+    const store = createLabStore({ lab: engine, storage: null });
     await store.getState().start(LINK);
     const before = engine.requests.length;
     expect(await store.getState().runConsole('BEGIN')).toMatchObject({ kind: 'refused' });
@@ -61,7 +61,7 @@ describe('the console through the store', () => {
   });
 
   it('after a runaway statement: Postgres restarted, steps replayed, the same place and selection, and a clear message', async () => {
-    const store = createLabStore({ engine: new HangingConsole(new LocalEngine(() => db)), storage: null });
+    const store = createLabStore({ lab: new HangingConsole(new InProcessLabClient(() => db)), storage: null });
     await store.getState().start(LINK);
     store.getState().back();
     store.getState().select(0);

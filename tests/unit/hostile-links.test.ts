@@ -8,7 +8,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -29,7 +29,7 @@ const PLACE = '#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=
 
 /** A lab opened at PLACE, as a learner would have it. */
 async function labAtPlace(storage: StorageLike | null = null): Promise<LabStore> {
-  const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+  const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
   await store.getState().start(PLACE);
   expect(store.getState().notices).toEqual([]);
   return store;
@@ -85,14 +85,14 @@ describe('a hostile link pasted into a lab in use keeps the learner where they w
 
 describe('a hostile link that names a real scenario opens the valid part of it, and says what was dropped', () => {
   it('an impossible schedule: a crashed worker asked to step', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start('#scenario=crash-orphan&schedule=A,crash:A,A,B');
     expect(store.getState().schedule).toEqual(['A', 'crash:A']);
     expect(said(store)).toMatch(/Step 3 \("A"\) cannot happen at that point: A cannot move: A has crashed\. The lab kept the 2 steps before it\./);
   });
 
   it('invalid UTF-8 in the schedule (%C3%28)', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start('#scenario=race&strategy=cas&schedule=A,%C3%28&step=1');
     expect(store.getState().scenarioId).toBe('race');
     expect(store.getState().settings.strategy).toBe('cas');
@@ -105,7 +105,7 @@ describe('a hostile link that names a real scenario opens the valid part of it, 
     ['a step that is not a number', 'three', 'The step to show must be a whole number, not "three"'],
     ['a huge step', '99999999999999999999', 'It asks for step "99999999999999999999", far beyond the end of any schedule'],
   ])('%s (step=%s) shows the last step', async (_name, step, message) => {
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store.getState().start(`#scenario=race&schedule=A,B,A&step=${step}`);
     expect(store.getState().schedule).toEqual(['A', 'B', 'A']);
     expect(store.getState().position).toBe(store.getState().steps.length);
@@ -114,7 +114,7 @@ describe('a hostile link that names a real scenario opens the valid part of it, 
 
   it('HTML and script in every parameter is quoted as text, never used', async () => {
     const html = (text: string) => encodeURIComponent(text);
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
     await store
       .getState()
       .start(
@@ -135,7 +135,7 @@ describe('saved places', () => {
     const storage = memoryStorage();
     const first = await labAtPlace(storage);
     savePlace(storage, { ...place(first), position: first.getState().position });
-    const second = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const second = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await second.getState().start('#scenario=%3Cscript%3E');
     expect(place(second)).toEqual(place(first));
     expect(said(second)).toContain('There is no scenario "<script>"');
@@ -145,7 +145,7 @@ describe('saved places', () => {
   it('a place saved by an older version (another shape) starts afresh and says why', async () => {
     const storage = memoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 0, view: { id: 'race', cursor: 3 } }));
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('');
     expect(place(store)).toMatchObject({ scenarioId: 'race', schedule: [], position: 0 });
     expect(said(store)).toContain('Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.');
@@ -155,7 +155,7 @@ describe('saved places', () => {
   it('a place saved by a newer version starts afresh and says so', async () => {
     const storage = memoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 7, scenario: 'race', schedule: ['A'] }));
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('');
     expect(said(store)).toContain('written by a newer version of Lease Lab');
   });

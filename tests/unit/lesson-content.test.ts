@@ -48,6 +48,7 @@ describe('chapters', () => {
       'fencing',
       'cancellation',
       'backpressure',
+      'production-queues',
     ]);
   });
 
@@ -230,8 +231,16 @@ describe('challenges', () => {
 });
 
 describe('exit criteria', () => {
-  it('cover the six abilities and require only things that exist', () => {
-    expect(EXIT_CRITERIA.map((c) => c.id)).toEqual(['explain-race', 'write-claim', 'lease-heartbeat', 'fencing', 'durable-cancel', 'backpressure']);
+  it('cover the seven abilities and require only things that exist', () => {
+    expect(EXIT_CRITERIA.map((c) => c.id)).toEqual([
+      'explain-race',
+      'write-claim',
+      'lease-heartbeat',
+      'fencing',
+      'durable-cancel',
+      'backpressure',
+      'judge-a-queue',
+    ]);
     for (const criterion of EXIT_CRITERIA) {
       expect(criterion.requires.length, criterion.id).toBeGreaterThan(0);
       for (const r of criterion.requires) {

@@ -8,14 +8,14 @@ import { PGliteBackpressure } from '../../src/db/pglite-backpressure';
 import { findScenario } from '../../src/scenarios';
 import { findPreset } from '../../src/sim/backpressure/presets';
 import { BackpressureHost } from '../../src/worker/backpressure-host';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 import { REQUESTS } from '../../src/worker/requests';
 import { labDatabase } from '../support/lab';
 
 const settings = { strategy: 'naive' as const, fencing: false };
 
-function engine(): LocalEngine {
-  return new LocalEngine(labDatabase, { openBackpressure: async () => PGliteBackpressure.open((await labDatabase()).pg) });
+function engine(): InProcessLabClient {
+  return new InProcessLabClient(labDatabase, { openBackpressure: async () => PGliteBackpressure.open((await labDatabase()).pg) });
 }
 
 describe('the request table', () => {

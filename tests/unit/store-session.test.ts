@@ -7,7 +7,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { describeOutcome } from '../../src/store/derive';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -15,7 +15,7 @@ beforeAll(() => {
 });
 
 async function lab(fragment = ''): Promise<LabStore> {
-  const store = createLabStore({ engine: new LocalEngine(() => db), storage: null, sleep: async () => {} });
+  const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null, sleep: async () => {} });
   await store.getState().start(fragment);
   return store;
 }

@@ -7,28 +7,28 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type Engine, type EngineEvent, WATCHDOG_MS, WatchdogError, WorkerEngine } from '../../src/worker/client';
-import { LocalEngine } from '../../src/worker/local-engine';
-import type { EngineRequest, EngineResultOf, FromWorker, LoadRequest, ToWorker } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/worker/client';
+import { InProcessLabClient } from '../../src/worker/local-engine';
+import type { LabRequest, LabResultOf, FromWebWorker, LoadRequest, ToWebWorker } from '../../src/worker/protocol';
 
 /** A Worker that answers only when the test says so. */
 class FakeWorker {
   static made: FakeWorker[] = [];
-  onmessage: ((event: MessageEvent<FromWorker>) => void) | null = null;
+  onmessage: ((event: MessageEvent<FromWebWorker>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
-  received: ToWorker[] = [];
+  received: ToWebWorker[] = [];
   terminated = false;
   constructor() {
     FakeWorker.made.push(this);
   }
-  postMessage(message: ToWorker): void {
+  postMessage(message: ToWebWorker): void {
     this.received.push(message);
   }
   terminate(): void {
     this.terminated = true;
   }
-  send(message: FromWorker): void {
-    this.onmessage?.({ data: message } as MessageEvent<FromWorker>);
+  send(message: FromWebWorker): void {
+    this.onmessage?.({ data: message } as MessageEvent<FromWebWorker>);
   }
 }
 
@@ -38,7 +38,7 @@ const CONSOLE = { type: 'console', sql: 'SELECT pg_sleep(100)', upTo: 0, maxRows
 const LOAD: LoadRequest = { type: 'load', scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: [], onInapplicable: 'stop' };
 const APPLY_RESULT = { token: 'A', refused: [], steps: [], status: { movable: [], isOver: true, nextEventSeconds: null, clockSeconds: 0 } };
 
-describe('WorkerEngine watchdog', () => {
+describe('WebWorkerLabClient watchdog', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     FakeWorker.made = [];
@@ -46,8 +46,8 @@ describe('WorkerEngine watchdog', () => {
   afterEach(() => vi.useRealTimers());
 
   function engine() {
-    const events: EngineEvent[] = [];
-    const e = new WorkerEngine({ createWorker: () => new FakeWorker() as unknown as Worker, watchdogMs: 2000, statementLimitMs: 1500 });
+    const events: LabClientEvent[] = [];
+    const e = new WebWorkerLabClient({ createWorker: () => new FakeWorker() as unknown as Worker, watchdogMs: 2000, statementLimitMs: 1500 });
     e.subscribe((event) => events.push(event));
     return { e, events, worker: () => FakeWorker.made.at(-1)! };
   }
@@ -232,18 +232,18 @@ describe('WorkerEngine watchdog', () => {
 });
 
 /** A real engine that hangs (throws WatchdogError) on the n-th request, as a restarted worker would. */
-class FlakyEngine implements Engine {
+class FlakyLabClient implements LabClient {
   private count = 0;
   constructor(
-    private readonly inner: Engine,
+    private readonly inner: LabClient,
     private readonly hangOn: number,
   ) {}
-  request<R extends EngineRequest>(request: R): Promise<EngineResultOf<R>> {
+  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
     this.count++;
     if (this.count === this.hangOn) return Promise.reject(new WatchdogError(request, WATCHDOG_MS, 'new'));
     return this.inner.request(request);
   }
-  subscribe(listener: (event: EngineEvent) => void) {
+  subscribe(listener: (event: LabClientEvent) => void) {
     return this.inner.subscribe(listener);
   }
   restart() {}
@@ -257,7 +257,7 @@ describe('the store after a restart', () => {
 
   it('replays the schedule and keeps the learner where they were', async () => {
     // Request 1 opens the link; request 2 (the next step) hangs.
-    const store = createLabStore({ engine: new FlakyEngine(new LocalEngine(() => db), 2), storage: null });
+    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 2), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=3');
     await store.getState().stepWorker('B');
     const state = store.getState();
@@ -268,7 +268,7 @@ describe('the store after a restart', () => {
   });
 
   it('opens the link it was opening when the first load hangs', async () => {
-    const store = createLabStore({ engine: new FlakyEngine(new LocalEngine(() => db), 1), storage: null });
+    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 1), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=2');
     expect(store.getState().schedule).toEqual(['A', 'B', 'A']);
     expect(store.getState().position).toBe(2);

@@ -26,7 +26,7 @@ import {
   type LabStatement,
   type ParamName,
   ROLE_CONTRACTS,
-  type Role,
+  type StatementRole,
   roleParams,
   type StatementText,
   type StrategyDefinition,
@@ -36,7 +36,7 @@ const root = join(__dirname, '../..');
 const strategiesDir = join(root, 'src/strategies');
 
 /** Every statement of a definition with the role it plays and whether it is the fenced variant. */
-function statementsByRole(definition: StrategyDefinition): { role: Role; fenced: boolean; statement: LabStatement }[] {
+function statementsByRole(definition: StrategyDefinition): { role: StatementRole; fenced: boolean; statement: LabStatement }[] {
   const claim =
     definition.claim.shape === 'one-statement'
       ? [{ role: 'claim' as const, fenced: true, statement: definition.claim.claim }]

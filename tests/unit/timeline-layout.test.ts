@@ -4,7 +4,7 @@ import { initialWorker } from '../../src/sim/simulated-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Settings, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 import { ANOMALY_NAMES } from '../../src/timeline/describe';
-import { defaultView, followLatest, layoutTimeline, markShape, type TimelineLayout, textWidth, timelineHeight } from '../../src/timeline/layout';
+import { defaultTimelineView, followLatest, layoutTimeline, markShape, type TimelineLayout, textWidth, timelineHeight } from '../../src/timeline/layout';
 import { anomaliesAt } from '../../src/timeline/model';
 import { runScenario } from '../support/lab';
 
@@ -378,7 +378,7 @@ describe('following the learner', () => {
   it('the default view of a long trace ends soon after the latest revealed step', () => {
     const trace = longTrace(2_000);
     for (const position of [2_000, 700, 701, 702, 703]) {
-      const view = defaultView(trace, SIZE, position);
+      const view = defaultTimelineView(trace, SIZE, position);
       const l = layoutTimeline(trace, SIZE, view, { position });
       expect(l.marks.at(-1)!.step).toBe(position - 1);
       const plotWidth = l.plot.right - l.plot.left;

@@ -20,7 +20,7 @@ import { buildYourSql, yourSqlTextsOf, type YourSqlTexts } from '../../src/store
 import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
 import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
 import { prefill } from '../../src/store/your-sql-slice';
-import { LocalEngine } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/worker/local-engine';
 
 const corpus = (name: string) =>
   readFileSync(join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`), 'utf8')
@@ -129,7 +129,7 @@ describe('the saved draft', () => {
     const storage = memoryStorage();
     storage.items.set(DRAFT_KEY, stored);
     expect(loadDraft(storage).kind).toBe(kind);
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     expect(store.getState().yourSql.draft).toEqual(prefill(store.getState().settings));
     expect(store.getState().yourSql.note).toContain('could not be read');
@@ -139,7 +139,7 @@ describe('the saved draft', () => {
     const storage = memoryStorage();
     const newer = JSON.stringify({ version: 2, claim: NO_BUMP, heartbeat: null, work: null, complete: null, future: true });
     storage.items.set(DRAFT_KEY, newer);
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
     store.getState().editYourSql('claim', 'SELECT 1');
@@ -149,12 +149,12 @@ describe('the saved draft', () => {
 
   it('an edit is saved as it is typed, and a new store opens the editor with it', () => {
     const storage = memoryStorage();
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     expect(store.getState().yourSql.draft?.claim).toContain('FOR UPDATE SKIP LOCKED');
     store.getState().editYourSql('claim', NO_BUMP);
     store.getState().editYourSql('heartbeat', 'UPDATE runs SET heartbeat_at = now() WHERE run_id = $1');
-    const again = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const again = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     again.getState().openYourSql();
     expect(again.getState().yourSql.draft).toEqual(texts(NO_BUMP, { heartbeat: 'UPDATE runs SET heartbeat_at = now() WHERE run_id = $1' }));
   });
@@ -169,7 +169,7 @@ beforeAll(() => {
 async function returningLearner() {
   const storage = memoryStorage();
   storage.items.set(PROGRESS_STORAGE_KEY, '{"version":3,"kept":"exactly"}');
-  const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+  const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
   await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
   return { storage, store };
 }
@@ -182,7 +182,7 @@ function said(store: ReturnType<typeof createLabStore>): string {
 describe('links with statements in them, on the real engine', () => {
   it('an accepted claim is played: the steps run it, and the address is the same link', async () => {
     const storage = memoryStorage();
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     const fragment = `scenario=paused-worker&strategy=your-sql&fencing=on&schedule=A,A&step=2&claim=${encodeURIComponent(NO_BUMP)}`;
     await store.getState().start(`#${fragment}`);
     const state = store.getState();
@@ -222,7 +222,7 @@ describe('links with statements in them, on the real engine', () => {
 
   it('the saved place keeps your SQL, and a reload plays it again', async () => {
     const storage = memoryStorage();
-    const store = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
     store.getState().openYourSql();
     store.getState().editYourSql('claim', NO_BUMP);
@@ -232,7 +232,7 @@ describe('links with statements in them, on the real engine', () => {
     savePlace(storage, { scenarioId, settings, schedule, position });
     expect(JSON.parse(storage.items.get(PLACE_KEY)!)).toMatchObject({ strategy: 'skip-locked', yourSql: texts(NO_BUMP) });
     expect(loadPlace(storage)?.yourSql).toEqual(texts(NO_BUMP));
-    const again = createLabStore({ engine: new LocalEngine(() => db), storage });
+    const again = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await again.getState().start('');
     expect(yourSqlTextsOf(again.getState().settings.definition)).toEqual(texts(NO_BUMP));
     expect(again.getState().steps.map((step) => step.action)).toEqual(store.getState().steps.map((step) => step.action));
@@ -274,7 +274,7 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
   });
 
   it('a step: the lab stays where it was, and the editor and a notice give the reason', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
     await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=&claim=${encodeURIComponent(TAKES_ALL)}`);
     expect(store.getState().settings.definition).toBeDefined();
     expect(await store.getState().stepWorker('A')).toBe(false);
@@ -287,7 +287,7 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
   });
 
   it('a link whose schedule reaches that step: the lab opens at the steps before it', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
     await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&claim=${encodeURIComponent(TAKES_ALL)}`);
     const state = store.getState();
     expect(state.loaded).toBe(true);
@@ -300,7 +300,7 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
   });
 
   it('applied to a schedule it cannot play: the scenario starts afresh with it', async () => {
-    const store = createLabStore({ engine: new LocalEngine(() => guarded), storage: null });
+    const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
     await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=A,B&step=2');
     store.getState().openYourSql();
     store.getState().editYourSql('claim', TAKES_ALL);

@@ -40,7 +40,7 @@ export const KNOBS: readonly KnobSpec[] = [
   { id: 'seed', label: 'Seed', min: 0, max: 2_147_483_647, step: 1, limit: false },
 ];
 
-export interface Preset {
+export interface BackpressurePreset {
   id: string;
   title: string;
   /** What the learner will see, in two short lines. */
@@ -50,7 +50,7 @@ export interface Preset {
 
 const tenant = (id: string, weight: number, burst = 0, burstAtSecond = 0): TenantSpec => ({ id, weight, burst, burstAtSecond });
 
-export const PRESETS: readonly Preset[] = [
+export const BACKPRESSURE_PRESETS: readonly BackpressurePreset[] = [
   {
     id: 'starvation',
     title: 'One tenant floods the queue',
@@ -92,8 +92,8 @@ export const PRESETS: readonly Preset[] = [
 
 export const DEFAULT_PRESET_ID = 'starvation';
 
-export function findPreset(id: string): Preset | undefined {
-  return PRESETS.find((preset) => preset.id === id);
+export function findPreset(id: string): BackpressurePreset | undefined {
+  return BACKPRESSURE_PRESETS.find((preset) => preset.id === id);
 }
 
 /** A knob's value brought into its range (and onto its step); null stays null only for a limit. */

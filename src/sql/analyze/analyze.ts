@@ -17,10 +17,10 @@ import { loadParser, type Parser, type ParseTree } from './parser';
 import { ALLOWED_FUNCTIONS, type Refusal, refusal } from './refusals';
 import { body, type Json, type JsonObject, list, names, nodeOf, text, walk } from './tree';
 
-export type LockStrength = 'update' | 'no key update' | 'share' | 'key share';
-export type WaitPolicy = 'wait' | 'nowait' | 'skip locked';
+type LockStrength = 'update' | 'no key update' | 'share' | 'key share';
+type WaitPolicy = 'wait' | 'nowait' | 'skip locked';
 
-export interface LockingClause {
+interface LockingClause {
   strength: LockStrength;
   wait: WaitPolicy;
   /** Where the locking SELECT sits: a WITH query (named), a scalar sub-select, or the statement itself. */
@@ -55,10 +55,10 @@ export interface Shape {
   recheck: { onTheRow: string[]; againstRowsFoundBefore: string[] };
   /** The statement's NOWAIT twin: the same row tests, every wait turned into error 55P03. Run it and roll back. */
   probe: { text: string; parameterCount: number };
-  afterWait: AfterWait;
+  afterWait: AfterWaitFinding;
 }
 
-export interface AfterWait {
+interface AfterWaitFinding {
   /** One paragraph in the words of the lesson. */
   summary: string;
   /**
@@ -89,14 +89,14 @@ export type AnalyzeError =
 export type Analysis = { ok: true; shape: Shape } | { ok: false; error: AnalyzeError };
 
 /** Loads the parser on first use (a lazy chunk in the browser), then analyzes. */
-export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
+export async function analyzeStatementNow(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
   return analyzeWith(await loadParser(), statement, role, options);
 }
 
 const PG_VERSION = 180004;
 
 /** Far above any claim (the lab's are under 700 characters), far below what makes the analysis slow. */
-export const MAX_STATEMENT_LENGTH = 16_000;
+const MAX_STATEMENT_LENGTH = 16_000;
 
 export interface AnalyzeOptions {
   /**
@@ -554,7 +554,7 @@ function typedGaps(used: readonly number[], highest: number, role: Role): Json[]
  * statement that locks one of them with NOWAIT and says whether it still passes the finder's WHERE. The
  * run's id is the parameter after the last one the finder uses (the role's own come first, typed).
  */
-function relockOf(statement: JsonObject, role: Role): AfterWait['lockingFinder'] {
+function relockOf(statement: JsonObject, role: Role): AfterWaitFinding['lockingFinder'] {
   let finder: JsonObject | null = null;
   walk(statement, (node) => {
     if (node.type === 'SelectStmt' && list(node.body.lockingClause).length > 0) finder = node.body;
@@ -617,7 +617,7 @@ function outputType(value: Json): string | null {
   return null;
 }
 
-function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boolean): AfterWait['resume'] {
+function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boolean): AfterWaitFinding['resume'] {
   if (locks) return { why: 'a locking finder: see lockingFinder, or the finder skips or fails instead of waiting' };
   const highest = CONTRACTS[role].parameters.length;
   const frozen: Json[] = [];

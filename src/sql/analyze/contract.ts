@@ -5,8 +5,6 @@
  */
 export type Role = 'claim' | 'heartbeat' | 'work' | 'complete';
 
-export const ROLES: readonly Role[] = ['claim', 'heartbeat', 'work', 'complete'];
-
 export interface Parameter {
   number: number;
   name: string;
@@ -14,12 +12,12 @@ export interface Parameter {
   type: 'text' | 'integer';
 }
 
-export interface RoleContract {
+export interface RoleSignature {
   parameters: readonly Parameter[];
   returning: readonly string[];
 }
 
-export const CONTRACTS: Readonly<Record<Role, RoleContract>> = {
+export const CONTRACTS: Readonly<Record<Role, RoleSignature>> = {
   claim: {
     parameters: [
       { number: 1, name: 'worker', type: 'text' },
@@ -53,27 +51,6 @@ export const CONTRACTS: Readonly<Record<Role, RoleContract>> = {
     returning: ['status', 'result'],
   },
 };
-
-/** The columns of the lab's one table, `runs` (src/sql/schema.sql). run_id is its key. */
-export const RUNS_COLUMNS: readonly string[] = [
-  'run_id',
-  'tenant',
-  'status',
-  'lease_owner',
-  'lease_expires_at',
-  'lease_generation',
-  'heartbeat_at',
-  'cancel_requested',
-  'created_at',
-  'progress',
-  'cost_cents',
-  'result',
-  'work_steps',
-  'call_cost_cents',
-  'call_started_at',
-  'claimed_at',
-  'finished_at',
-];
 
 /** Each column's SQL type (src/sql/schema.sql). */
 export const RUNS_COLUMN_TYPES: Readonly<Record<string, string>> = {

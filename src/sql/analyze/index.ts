@@ -20,11 +20,10 @@
 import type { Analysis, AnalyzeOptions } from './analyze';
 import type { Role } from './contract';
 
-export type { AfterWait, Analysis, AnalyzeError, AnalyzeOptions, LockingClause, LockStrength, Shape, WaitPolicy } from './analyze';
+export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
-export type { Refusal, RefusalId } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
-  const { analyzeStatement: analyze } = await import('./analyze');
+  const { analyzeStatementNow: analyze } = await import('./analyze');
   return analyze(statement, role, options);
 }

@@ -25,12 +25,12 @@ interface ParserModule {
 type ModuleFactory = (options?: { locateFile?: (file: string) => string }) => Promise<ParserModule>;
 
 /** A syntax error as PostgreSQL reports it: its message and the 0-based character offset of its cursor. */
-export interface ParserError {
+interface ParserError {
   message: string;
   cursor: number;
 }
 
-export type ParseOutcome = { ok: true; tree: ParseTree } | { ok: false; error: ParserError };
+type ParseOutcome = { ok: true; tree: ParseTree } | { ok: false; error: ParserError };
 
 /** The JSON parse tree (PostgreSQL 18's node names; see @pgsql/types). Read through ./tree.ts. */
 export interface ParseTree {

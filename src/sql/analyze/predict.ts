@@ -17,7 +17,7 @@ import type { Role } from './contract';
 import { renderRows, type Scene, type SeedRun } from './scenario';
 import { body, type Json, type JsonObject, list, names, nodeOf, text } from './tree';
 
-export interface Prediction {
+interface Prediction {
   a: string;
   bWaits: boolean;
   bAfterCommit: string;
@@ -60,7 +60,7 @@ interface Run {
   waited: boolean;
 }
 
-export function predict(statement: JsonObject, shape: Shape, scene: Scene): PredictResult {
+function predict(statement: JsonObject, shape: Shape, scene: Scene): PredictResult {
   try {
     const update = body(statement, 'UpdateStmt');
     if (!update) throw new CannotPredict('only an UPDATE is modelled');

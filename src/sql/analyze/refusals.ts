@@ -63,12 +63,6 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
 
 export type RefusalId = keyof typeof REFUSALS;
 
-/**
- * Refusals about the lab's engine only: PostgreSQL's behaviour with the shape is known (the predictor
- * models it), but the lab cannot replay it on one PGlite session.
- */
-export const ENGINE_ONLY: ReadonlySet<RefusalId> = new Set(['key-share-finder', 'cannot-resume']);
-
 export interface Refusal {
   id: RefusalId;
   reason: string;

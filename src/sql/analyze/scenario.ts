@@ -33,7 +33,7 @@ export interface Scene {
   params: { a: (string | number)[]; b: (string | number)[] };
 }
 
-export const SCENE_EPOCH_ISO = '2026-01-01T00:00:00Z';
+const SCENE_EPOCH_ISO = '2026-01-01T00:00:00Z';
 
 const run = (fields: Partial<SeedRun> & Pick<SeedRun, 'run_id' | 'created_at'>): SeedRun => ({
   status: 'pending',

@@ -68,7 +68,3 @@ export function walk(root: Json, visit: (node: Visit) => boolean | undefined): v
   };
   go(root, '');
 }
-
-export function clone<T extends Json>(value: T): T {
-  return structuredClone(value);
-}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { KNOBS, type KnobSpec, PRESETS } from '../../sim/backpressure/presets';
+import { KNOBS, type KnobSpec, BACKPRESSURE_PRESETS } from '../../sim/backpressure/presets';
 import { useBackpressure } from './context';
 
 /** A number field that commits on Enter or leaving it, so typing "12" does not start a run at "1". */
@@ -57,7 +57,7 @@ export function PresetField() {
     <div className="field">
       <label htmlFor="bp-preset">Case</label>
       <select id="bp-preset" value={presetId} onChange={(e) => choosePreset(e.target.value)} aria-describedby="bp-preset-summary">
-        {PRESETS.map((p) => (
+        {BACKPRESSURE_PRESETS.map((p) => (
           <option key={p.id} value={p.id}>
             {p.title}
           </option>
@@ -71,7 +71,7 @@ export function PresetSummary() {
   const presetId = useBackpressure((s) => s.presetId);
   return (
     <p id="bp-preset-summary" className="summary">
-      {PRESETS.find((p) => p.id === presetId)?.summary}
+      {BACKPRESSURE_PRESETS.find((p) => p.id === presetId)?.summary}
     </p>
   );
 }

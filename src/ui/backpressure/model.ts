@@ -8,7 +8,7 @@ import type { LaneState } from '../../store/backpressure-store';
 import { arrivalsFor } from '../../sim/backpressure/arrivals';
 import type { BackpressureConfig, ClaimPolicy, TickMetrics } from '../../sim/backpressure/types';
 
-export type ChartId = 'queue' | 'active' | 'calls' | 'cost';
+type ChartId = 'queue' | 'active' | 'calls' | 'cost';
 
 export interface ChartInfo {
   id: ChartId;
@@ -18,7 +18,7 @@ export interface ChartInfo {
 
 const total = (values: readonly number[]) => values.reduce((sum, v) => sum + v, 0);
 
-export function tenantColor(colors: readonly string[], index: number): string {
+function tenantColor(colors: readonly string[], index: number): string {
   return colors[index % colors.length] ?? '#0072b2';
 }
 

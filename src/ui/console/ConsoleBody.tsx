@@ -10,7 +10,7 @@ import { useLab, usePanelLab } from '../../store/react';
 import { useReady } from '../hooks';
 import { ConsoleResultView, type ConsoleRun, placeLabel } from './ConsoleResultView';
 import { useConsoleHistory } from './context';
-import { PRESETS } from './presets';
+import { CONSOLE_PRESETS } from './presets';
 import { SqlEditor } from './SqlEditor';
 
 export function ConsoleBody() {
@@ -20,7 +20,7 @@ export function ConsoleBody() {
   const steps = usePanelLab((s) => s.steps);
   const position = usePanelLab((s) => s.position);
   const enginePhase = useLab((s) => s.enginePhase);
-  const [text, setText] = useState(PRESETS[0]!.sql);
+  const [text, setText] = useState(CONSOLE_PRESETS[0]!.sql);
   const history = useConsoleHistory((s) => s.entries);
   const rememberStatement = useConsoleHistory((s) => s.remember);
   /** Where ↑/↓ is in the history: -1 is the statement being written (kept in `draft`). */
@@ -112,7 +112,7 @@ export function ConsoleBody() {
       </details>
       <fieldset className="console-presets">
         <legend>Examples</legend>
-        {PRESETS.map((preset) => (
+        {CONSOLE_PRESETS.map((preset) => (
           <button
             key={preset.label}
             type="button"

@@ -1,12 +1,12 @@
 /** The console's example statements: each one a question a learner asks while stepping. */
-export interface Preset {
+export interface ConsolePreset {
   label: string;
   /** What the button's tooltip and accessible description say. */
   title: string;
   sql: string;
 }
 
-export const PRESETS: readonly Preset[] = [
+export const CONSOLE_PRESETS: readonly ConsolePreset[] = [
   {
     label: 'runs',
     title: 'The runs table, as committed at this step',

@@ -1,5 +1,5 @@
 /** `?embed` in the address: the lab without the page's chrome, for a frame in another page. */
-export const EMBED_PARAM = 'embed';
+const EMBED_PARAM = 'embed';
 
 export function isEmbedAddress(search: string): boolean {
   return new URLSearchParams(search).has(EMBED_PARAM);

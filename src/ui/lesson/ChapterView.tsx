@@ -71,7 +71,9 @@ export function ChapterView(props: ChapterViewProps) {
   };
   const id = useId();
   const number = CHAPTERS.findIndex((c) => c.id === chapter.id) + 1;
-  const scenario = chapter.scenarioId ? findScenario(chapter.scenarioId) : undefined;
+  // A step may play another scenario than the chapter's (the incidents, the durable cancel): name the one on show.
+  const scenarioId = step.mark?.scenarioId ?? chapter.scenarioId;
+  const scenario = scenarioId ? findScenario(scenarioId) : undefined;
   const request = narrationRequest(chapter, step);
 
   useEffect(() => {

@@ -1,19 +1,19 @@
 /**
- * The backpressure view's engine: the page's own engine worker (the race lab's), asked for one stretch
+ * The backpressure view's client: the page's own LabClient (the race lab's Web Worker), asked for one stretch
  * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
  * between two stretches, and its watchdog watches these too.
  */
-import { type Engine, WatchdogError } from '../worker/client';
+import { type LabClient, WatchdogError } from '../worker/client';
 import type { BackpressureChunk, BackpressureRequest } from '../worker/protocol';
-import type { BackpressureEngine, BackpressureEvent, LanesRequest } from './backpressure-store';
+import type { BackpressureClient, BackpressureEvent, LanesRequest } from './backpressure-store';
 
 /** Simulated seconds per request: a fraction of a second of work, so the race lab never waits long. */
 export const STRETCH_SECONDS = 60;
 /** A stretch cut off by the watchdog (its worker was replaced) is asked again this many times. */
 const RETRIES = 2;
 
-/** `engine` is asked for at each use: the page's engine (the same one every time, unless a hot reload replaced it). */
-export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
+/** `lab` is asked for at each use: the page's LabClient (the same one every time, unless a hot reload replaced it). */
+export function backpressureOnLabClient(lab: () => LabClient): BackpressureClient {
   const listeners = new Set<(message: BackpressureEvent) => void>();
   const emit = (message: BackpressureEvent) => {
     for (const listener of listeners) listener(message);
@@ -29,7 +29,7 @@ export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
         let stretch: BackpressureChunk;
         try {
           const request: BackpressureRequest = { type: 'backpressure', config, policy, from, seconds: STRETCH_SECONDS };
-          stretch = await engine().request(request);
+          stretch = await lab().request(request);
         } catch (error) {
           // The worker was replaced (something else hung): the new one replays the lane up to `from`.
           if (error instanceof WatchdogError && retries++ < RETRIES) continue;
@@ -52,7 +52,7 @@ export function backpressureOnEngine(engine: () => Engine): BackpressureEngine {
     },
     subscribe(listener) {
       listeners.add(listener);
-      const unsubscribe = engine().subscribe((event) => {
+      const unsubscribe = lab().subscribe((event) => {
         if (event.kind === 'ready') listener({ kind: 'ready', bootMs: event.bootMs });
         else if (event.kind === 'failed') listener({ kind: 'boot-failed', message: event.message });
       });
