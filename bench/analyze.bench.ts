@@ -7,7 +7,7 @@
  * browser's "Your SQL" Apply): bench/pages/analyze.html, built here with Vite and served by the project's
  * static server; BENCH_ANALYZE_BROWSER=0 leaves it out.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from '@playwright/test';
@@ -16,32 +16,26 @@ import { startStaticServer } from '../scripts/serve-static';
 import { analyzeWith } from '../src/sql/analyze/analyze';
 import type { Role } from '../src/sql/analyze/contract';
 import { loadParser } from '../src/sql/analyze/parser';
+import { labStatementText } from '../src/strategies';
 import { machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv } from './lib';
 
 const RUNS = runsFromEnv('BENCH_ANALYZE_RUNS', 200);
 const TARGET_MS = 5;
 
 const here = import.meta.dirname;
-/** One of the lab's own statement files: a strategy's own in src/strategies/<id>/, shared ones in src/sql/. */
-const labFile = (name: string) => {
-  const src = join(here, '..', 'src');
-  const folders = [
-    join(src, 'sql'),
-    ...readdirSync(join(src, 'strategies'), { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => join(src, 'strategies', e.name)),
-  ];
-  const found = folders.map((folder) => join(folder, `${name}.sql`)).find((path) => existsSync(path));
-  if (!found) throw new Error(`no lab file ${name}.sql`);
-  return readFileSync(found, 'utf8');
+/** One of the lab's own statements (src/sql/ or a strategy's folder), as the lab sends it. */
+const labText = (id: string) => {
+  const found = labStatementText(id);
+  if (!found) throw new Error(`no lab statement ${id}`);
+  return found.text;
 };
 const corpusDir = join(here, '..', 'tests', 'ground-truth', 'claim-corpus');
 
 const statements: { what: string; role: Role; sql: string }[] = [
-  { what: 'claim-for-update.sql', role: 'claim', sql: labFile('claim-for-update') },
-  { what: 'claim-skip-locked.sql', role: 'claim', sql: labFile('claim-skip-locked') },
-  { what: 'complete-fenced.sql', role: 'complete', sql: labFile('complete-fenced') },
-  { what: 'heartbeat-fenced.sql', role: 'heartbeat', sql: labFile('heartbeat-fenced') },
+  { what: 'claim-for-update.sql', role: 'claim', sql: labText('claim-for-update') },
+  { what: 'claim-skip-locked.sql', role: 'claim', sql: labText('claim-skip-locked') },
+  { what: 'complete-fenced.sql', role: 'complete', sql: labText('complete-fenced') },
+  { what: 'heartbeat-fenced.sql', role: 'heartbeat', sql: labText('heartbeat-fenced') },
 ];
 const corpus = readdirSync(corpusDir)
   .filter((file) => file.endsWith('.sql'))

@@ -2,6 +2,8 @@
  * `npm run sim -- <command>`: the lab without a browser, on the same engine and the same SQL.
  * Bad input prints one line saying what is wrong and what is valid, and exits with code 2.
  */
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
 import { EXHAUSTIVE_STATE_LIMIT, SAMPLE_SEED, SAMPLE_SIZE } from '../engine/explore';
@@ -334,23 +336,37 @@ function clip(text: string): string {
   return safe.length > 60 ? `${safe.slice(0, 60)}…` : safe;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
+/**
+ * The command line's answer to `argv`: its exit code, with what it prints on console.log (stdout) and
+ * console.error (stderr). Exported so that tests can call it in their own process.
+ */
+export function runCli(argv: string[]): Promise<number> {
+  return main(argv).catch((error: unknown) => {
     if (error instanceof UsageError || error instanceof ScheduleError || (error as { userFacing?: boolean }).userFacing) {
       console.error(`lease-lab: ${(error as Error).message}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     // An error from the server (it has a SQLSTATE) is one line too: the user's server, not a bug here.
     if (typeof (error as { code?: unknown }).code === 'string' && typeof (error as { severity?: unknown }).severity === 'string') {
       console.error(`lease-lab: the PostgreSQL server failed: ${(error as Error).message.split('\n')[0]}`);
-      process.exitCode = 2;
-      return;
+      return 2;
     }
     console.error(error);
-    process.exitCode = 1;
-  },
-);
+    return 1;
+  });
+}
+
+/** True when Node was started on this file (`npm run sim`), false when a test imports it. */
+function startedAsProgram(): boolean {
+  try {
+    return process.argv[1] !== undefined && realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (startedAsProgram()) {
+  runCli(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

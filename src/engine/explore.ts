@@ -2,8 +2,9 @@
  * The interleaving explorer: instead of one lucky schedule, every schedule, grouped by what went wrong.
  *
  * Brute force plays every complete schedule from a reset. The fast path explores each distinct state
- * once: when two schedules reach the same state (the same rows, locks, workers, clock and the same
- * history of anomalies so far) their futures are identical, so the counts below that state are computed
+ * once: when two schedules reach the same state (the same rows, locks, workers, clock and waits, and the
+ * same memory in the anomaly checkers: the anomalies so far and what of the past they still judge by,
+ * AnomalyDetector.memory) their futures are identical, so the counts below that state are computed
  * once and added for every schedule that reaches it. On top of that it does not even play most orders of
  * independent steps: when two workers' steps at a state each write only their own row (or one commits a
  * claim on rows the other does not touch) and nobody is waiting for a lock, both orders end in the same
@@ -11,11 +12,9 @@
  * exact; tests check every scenario against brute force.
  */
 import type { LabDatabase } from '../db/port';
-import { anomaliesAfter, STUCK_HEARTBEATS } from '../sim/anomalies';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
 import { isWorkerToken } from '../sim/schedule';
 import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
-import { CLAIM_ACTIONS } from '../strategies';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
 export type { Exploration, OutcomeGroup };
@@ -141,31 +140,6 @@ export async function exploreSample(
 }
 
 /**
- * What the anomaly checkers still need from the past to judge the future: which runs were cancelled,
- * which workers took a run after its cancel, how long each heartbeat streak is, and the anomalies so far.
- */
-function historyKey(steps: readonly TraceStep[]): string {
-  const cancelled = new Set<number>();
-  const claimedAfterCancel = new Set<string>();
-  const streaks = new Map<string, number>();
-  for (const step of steps) {
-    if ((step.action === 'cancel-request' || step.action === 'kill') && step.runId !== null) cancelled.add(step.runId);
-    if (step.actor.length === 1 && step.runId !== null && cancelled.has(step.runId) && (step.action === 'select' || CLAIM_ACTIONS.includes(step.action))) {
-      claimedAfterCancel.add(`${step.actor}:${step.runId}`);
-    }
-    const streakKey = `${step.actor}:${step.runId}`;
-    if (step.action === 'heartbeat' && step.verdict === 'ok') streaks.set(streakKey, Math.min(STUCK_HEARTBEATS, (streaks.get(streakKey) ?? 0) + 1));
-    else if (step.action === 'work' && step.verdict === 'ok') streaks.delete(streakKey);
-  }
-  return JSON.stringify([
-    [...cancelled].sort(),
-    [...claimedAfterCancel].sort(),
-    [...streaks.entries()].sort(),
-    outcomeOf(anomaliesAfter(steps, steps.length)).key,
-  ]);
-}
-
-/**
  * What a worker's step touched, when that is small enough to reason about: the rows it wrote, and which
  * worker it was. Null: it may interact with anything (it read other rows, took or waited for locks,
  * woke a waiter), so it is treated as dependent on every other step.
@@ -267,8 +241,8 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
   /** The counts below the state after `prefix` (where the simulation stands now). `share`: its weight in the progress. */
   const solve = async (prefix: string[], lane: number, share: number, arrival: Arrival | null): Promise<{ key: string; solved: Solved }> => {
     if (options.cancelled?.()) throw new ExplorationCancelled();
-    const stepsHere = walk.sim.trace().steps;
-    const key = `${walk.stateKey(lane)}|${historyKey(stepsHere)}`;
+    // The state decides what can happen next; the checkers' memory, what they will make of it.
+    const key = `${walk.stateKey(lane)}|${walk.sim.anomalyMemory()}`;
     const known = memo.get(key);
     if (known) {
       counted += countOf(known.tally);

@@ -132,6 +132,14 @@ export class Simulation {
     ]);
   }
 
+  /**
+   * What the anomaly checkers remember of the steps taken (AnomalyDetector.memory): with stateKey, all
+   * that decides which anomalies the rest of a schedule ends with.
+   */
+  anomalyMemory(): string {
+    return this.anomalies.memory();
+  }
+
   /** Applies one schedule token. Throws ScheduleError, changing nothing, when the token cannot apply now. */
   async apply(tokenText: string): Promise<TraceStep[]> {
     const token = parseToken(tokenText);

@@ -5,16 +5,6 @@
 import { labStatementText } from '../strategies';
 import type { SqlClause } from './types';
 
-/** One of the lab's statements: in src/sql/ or a strategy's folder. */
-export function isSqlId(id: string): boolean {
-  return labStatementText(id) !== null;
-}
-
-/** The lab's statement text, or null for an unknown id. */
-export function labSql(id: string): string | null {
-  return labStatementText(id)?.text ?? null;
-}
-
 /** src/sql/<id>.sql or src/strategies/<strategy>/<id>.sql: where a learner finds the statement in the repository. */
 export function sqlPath(id: string): string {
   return labStatementText(id)?.file ?? `src/sql/${id}.sql`;

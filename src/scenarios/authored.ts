@@ -6,7 +6,7 @@
  * JavaScript context (the page, a Web Worker, the CLI) so findScenario() finds them like the built-in ones.
  */
 import { STRATEGIES, type Fault, type Scenario, type Strategy } from '../sim/types';
-import { defineScenario, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems } from './define';
+import { defineScenario, SCENARIO_DEFAULTS, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems } from './define';
 
 export const SPEC_VERSION = 1;
 
@@ -88,9 +88,10 @@ function draftOf(spec: ScenarioSpec): Scenario {
     defaultFencing: spec.fencing,
     leaseSeconds: spec.leaseSeconds,
     heartbeatSeconds: spec.heartbeatSeconds,
-    workSteps: 2,
-    costPerCallCents: 40,
-    maxClaimAttempts: 3,
+    // An authored scenario's workers work as the built-in ones do by default.
+    workSteps: SCENARIO_DEFAULTS.workSteps,
+    costPerCallCents: SCENARIO_DEFAULTS.costPerCallCents,
+    maxClaimAttempts: SCENARIO_DEFAULTS.maxClaimAttempts,
     faults: spec.faults.map((fault) =>
       fault.kind === 'pause'
         ? { kind: 'pause', worker: fault.worker, atSeconds: fault.atSeconds, forSeconds: fault.forSeconds }

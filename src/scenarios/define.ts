@@ -11,8 +11,9 @@ export type ScenarioDraft = Pick<Scenario, Stated> & Partial<Omit<Scenario, Stat
 /**
  * The lab's usual setup: workers A and B, one pending run 123 at lease generation 17, the atomic claim with
  * fencing, a 60 s lease, no heartbeat, two model calls of 40 cents, three claim attempts, no faults.
+ * The one place these values are written (defineScenario copies them, never shares them); read, never change.
  */
-const SCENARIO_DEFAULTS: Omit<Scenario, Stated | Optional> = {
+export const SCENARIO_DEFAULTS: Readonly<Omit<Scenario, Stated | Optional>> = {
   workers: [{ id: 'A' }, { id: 'B' }],
   runs: [{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }],
   defaultStrategy: 'skip-locked',

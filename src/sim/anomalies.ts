@@ -35,6 +35,12 @@ interface Checker {
   observe(step: RecordedStep, earlier: readonly TraceStep[]): void;
   /** Its anomalies after the last step observed, in its own order. */
   current(): Anomaly[];
+  /**
+   * What it remembers of the steps so far that can still change which anomalies (kind and run) it
+   * raises later, beyond its anomalies so far and the latest step's workers and rows: no step indexes,
+   * so two histories it would judge the same from here on give the same value (see AnomalyDetector.memory).
+   */
+  memory(): unknown;
 }
 
 /**
@@ -80,6 +86,11 @@ class DoubleClaims implements Checker {
 
   current(): Anomaly[] {
     return [...this.found.values()];
+  }
+
+  /** Who believes it owns what is on the latest step's workers; when each belief began only fills in the words. */
+  memory(): unknown {
+    return null;
   }
 }
 
@@ -153,6 +164,14 @@ class DuplicateExecutions implements Checker {
   current(): Anomaly[] {
     return [...this.runs.values()].flatMap((run) => (run.anomaly ? [run.anomaly] : []));
   }
+
+  /** Per run not yet executed twice: who has paid for a call on it, and who held a claim on it at once while one of them paid. */
+  memory(): unknown {
+    return [...this.runs.entries()]
+      .filter(([, run]) => run.anomaly === null)
+      .sort(([a], [b]) => a - b)
+      .map(([runId, run]) => [runId, [...new Set(run.calls.map((c) => c.actor))].sort(), [...run.pairs].sort()]);
+  }
 }
 
 /** The step at which the run reached the generation that made a write stale. */
@@ -197,6 +216,11 @@ class StaleWrites implements Checker {
 
   current(): Anomaly[] {
     return [...this.found];
+  }
+
+  /** Each stale write is judged on its own step. */
+  memory(): unknown {
+    return null;
   }
 }
 
@@ -250,6 +274,24 @@ class LostCancels implements Checker {
   current(): Anomaly[] {
     return this.cancels.flatMap((watch) => (watch.anomaly ? [watch.anomaly] : []));
   }
+
+  /**
+   * Each cancel not yet lost: its run, and the workers who have taken that run since (a model call by one
+   * of them loses it). Who takes which run now is on the latest step's workers.
+   */
+  memory(): unknown {
+    return this.cancels
+      .filter((watch) => watch.anomaly === null)
+      .map((watch) => {
+        const runId = watch.step.runId!;
+        const takers = [...this.stretchStarts.entries()]
+          .filter(([key, starts]) => key.split('/')[1] === String(runId) && starts.some((from) => from > watch.step.index))
+          .map(([key]) => key)
+          .sort();
+        return JSON.stringify([runId, takers]);
+      })
+      .sort();
+  }
 }
 
 function lostCancel(cancel: RecordedStep, culprit: RecordedStep, completed: boolean, raisedAt: number): Anomaly {
@@ -270,7 +312,7 @@ function lostCancel(cancel: RecordedStep, culprit: RecordedStep, completed: bool
 }
 
 /** Three or more heartbeats in a row on one run with no progress between them. */
-export const STUCK_HEARTBEATS = 3;
+const STUCK_HEARTBEATS = 3;
 
 class StuckWorkers implements Checker {
   private readonly streaks = new Map<string, number[]>();
@@ -300,6 +342,14 @@ class StuckWorkers implements Checker {
 
   current(): Anomaly[] {
     return [...this.found.values()];
+  }
+
+  /** How long each streak not yet reported is. */
+  memory(): unknown {
+    return [...this.streaks.entries()]
+      .filter(([key]) => !this.found.has(key))
+      .map(([key, streak]) => [key, streak.length])
+      .sort(([a], [b]) => String(a).localeCompare(String(b)));
   }
 }
 
@@ -357,6 +407,11 @@ class StrandedRuns implements Checker {
   current(): Anomaly[] {
     return this.found;
   }
+
+  /** Whether a select-then-update claim has run, which workers crashed and which runs' workers were killed. */
+  memory(): unknown {
+    return [this.claimsSelect, [...this.crashes.keys()].sort(), [...this.kills.keys()].sort((a, b) => a - b)];
+  }
 }
 
 /**
@@ -382,5 +437,16 @@ export class AnomalyDetector {
   observe(step: RecordedStep, earlier: readonly TraceStep[]): Anomaly[] {
     for (const checker of this.checkers) checker.observe(step, earlier);
     return this.checkers.flatMap((checker) => checker.current()).sort((a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0));
+  }
+
+  /**
+   * The past as far as the checkers still judge by it, as canonical text: which anomalies (kind and run)
+   * are known, and what each checker remembers. Two histories that end in the same rows, locks and
+   * workers and give the same memory will be told the same anomalies whatever happens next: what the
+   * explorer's memo (engine/explore.ts) needs to count each such state once.
+   */
+  memory(): string {
+    const known = [...new Set(this.checkers.flatMap((checker) => checker.current()).map((a) => `${a.kind}:${a.runId}`))].sort();
+    return JSON.stringify([known, ...this.checkers.map((checker) => checker.memory())]);
   }
 }

@@ -14,7 +14,7 @@ interface LabStores {
 const LabContext = createContext<LabStores | null>(null);
 
 /** `panels`: the copy the panels beside the timeline read (trailing.ts); the store itself when left out. */
-export function LabProvider({ store, panels, children }: { store: LabStore; panels?: StoreApi<LabState>; children: ReactNode }) {
+export function LabProvider({ store, panels, children }: { store: LabStore; panels?: StoreApi<LabState>; children?: ReactNode }) {
   const stores = useMemo(() => ({ store, panels: panels ?? store }), [store, panels]);
   return <LabContext.Provider value={stores}>{children}</LabContext.Provider>;
 }

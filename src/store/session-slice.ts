@@ -98,6 +98,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       set({
         scenarioId: result.scenarioId,
         settings: result.settings,
+        traceSettings: result.settings,
         schedule: result.schedule,
         steps: result.steps,
         initialRuns: result.initialRuns,
@@ -285,6 +286,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       pending: 0,
       scenarioId: defaultView().scenarioId,
       settings: defaultView().settings,
+      traceSettings: defaultView().settings,
       schedule: [],
       intended: [],
       steps: [],
@@ -528,10 +530,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       trace() {
-        const { scenarioId, settings, schedule, steps, initialRuns, engineDatabase } = get();
+        const { scenarioId, traceSettings, schedule, steps, initialRuns, engineDatabase } = get();
         return {
           scenario: scenarioId,
-          settings: { ...settings },
+          settings: { ...traceSettings },
           schedule: [...schedule],
           steps,
           anomalies: anomaliesAfter(steps, steps.length),

@@ -28,7 +28,13 @@ export interface SessionSlice {
   /** Requests queued or running. */
   pending: number;
   scenarioId: string;
+  /** The settings the learner chose: they change at once, before the replay with them has arrived. */
   settings: Settings;
+  /**
+   * The settings the steps below were played with (the trace's own): they follow \`settings\` when the
+   * replay arrives. Whatever reads the steps' workers reads these, never \`settings\`.
+   */
+  traceSettings: Settings;
   /** The schedule the trace was made from: every token in it applied. */
   schedule: string[];
   /** The schedule the learner built; replayed when a setting changes (tokens that no longer apply are skipped). */

@@ -4,7 +4,7 @@
  * with the engine's own rules (nextAction, planAction), so the card never guesses what the engine will do.
  */
 import { clockLabel, secondsOf } from '../sim/clock';
-import { believesItOwns, definitionOf, nextAction, planAction } from '../sim/simulated-worker';
+import { believesItOwns, nextAction, planAction } from '../sim/simulated-worker';
 import type { RunRow, Scenario, Settings, WorkerState } from '../sim/types';
 
 interface BeliefLine {
@@ -75,7 +75,10 @@ const FINISHED_WORDS: Partial<Record<WorkerState['phase'], string>> = {
   'gave-up': 'stopped: it gave up',
 };
 
-/** The statement the worker runs at its next step, as the engine would choose it; or why it runs none. */
+/**
+ * The statement the worker runs at its next step, as the engine would choose it; or why it runs none.
+ * `settings` must be those the worker's trace was played with (the store's traceSettings).
+ */
 export function nextStatementOf(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): NextStatement {
   if (worker.phase === 'crashed') return { kind: 'state', words: 'crashed' };
   const finished = FINISHED_WORDS[worker.phase];
@@ -83,10 +86,6 @@ export function nextStatementOf(worker: WorkerState, scenario: Scenario, setting
   if (worker.phase === 'blocked') {
     return { kind: 'state', words: `waits for the lock${worker.blockedOn.length > 0 ? ` held by ${worker.blockedOn.join(', ')}` : ''}` };
   }
-  // Right after the learner picks another strategy the settings are new while the steps shown are still
-  // the old strategy's (the replay is on its way): a worker that has selected a run under SELECT then UPDATE
-  // has no next statement under a one-statement claim. Say nothing until the new steps arrive.
-  if (worker.phase === 'selected' && definitionOf(settings).claim.shape !== 'select-then-update') return { kind: 'state', words: '…' };
   const { statement } = planAction(nextAction(worker, scenario, settings, clockSeconds), worker, scenario, settings);
   const lines = statement.text.split('\n').map((text) => text.trim());
   return {

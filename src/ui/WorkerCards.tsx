@@ -129,7 +129,8 @@ const Card = memo(function Card({ card, belief, next }: CardProps) {
 export function WorkerCards() {
   const { after } = useShownStep();
   const scenario = useScenario();
-  const settings = usePanelLab((s) => s.settings);
+  // The settings these steps were played with: right after another strategy is picked the steps are still the old one's.
+  const settings = usePanelLab((s) => s.traceSettings);
   return (
     <section className="workers" aria-label="Workers">
       <h2 className="visually-hidden">Workers</h2>

@@ -132,6 +132,28 @@ test('"Read beside the lab" in the lesson opens the tour at the step being read'
   await expect(timeline(page)).toBeInViewport();
 });
 
+test('when the tour moves on to the next chapter, the lesson below the lab shows that chapter too', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page);
+  await page.getByRole('button', { name: 'Lesson ↓' }).click();
+  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
+  const chapterBelow = (title: string) => lesson.getByRole('article', { name: title, exact: true });
+  await expect(chapterBelow(race.title)).toBeVisible();
+
+  await tourButton(page).click();
+  for (let index = 1; index < race.steps.length; index++) {
+    await continueButton(page).click();
+    await expect(stepHeading(page)).toHaveText(race.steps[index]!.heading);
+  }
+  const next = CHAPTERS[CHAPTERS.indexOf(race) + 1]!;
+  await tour(page)
+    .getByRole('button', { name: `Finish chapter, then: ${next.title}` })
+    .click();
+  await expect(stepHeading(page)).toHaveText(next.steps[0]!.heading);
+  await expect(chapterBelow(next.title)).toBeVisible();
+  await expect(chapterBelow(race.title)).toHaveCount(0);
+});
+
 test('390×844: the tour is a sheet over the lab, the timeline above it after Continue, and the page never scrolls sideways', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await openLab(page);
@@ -158,30 +180,30 @@ test('390×844: the tour is a sheet over the lab, the timeline above it after Co
   expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
 });
 
-test('the tour and the time-to-scale timeline pass axe, light and dark, on a wide window and a phone', async ({ page }) => {
+// One axe pass per layout, each in one theme (a11y.spec.ts checks the lab itself in both): the docked
+// tour on a wide window in light, the tour's sheet on a phone in dark.
+test('the tour and the time-to-scale timeline pass axe: docked on a wide window (light), as a sheet on a phone (dark)', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B30,A&step=5');
   await page.getByRole('checkbox', { name: 'time to scale' }).check();
   await tourButton(page).click();
   await expect(stepHeading(page)).toBeVisible();
-  for (const [width, height] of [
-    [1440, 900],
-    [390, 844],
+  for (const [width, height, colorScheme] of [
+    [1440, 900, 'light'],
+    [390, 844, 'dark'],
   ] as const) {
     await page.setViewportSize({ width, height });
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const results = await new AxeBuilder({ page }).analyze();
-      const serious = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v) =>
-            `${v.id}: ${v.nodes
-              .map((n) => n.target.join(' '))
-              .slice(0, 3)
-              .join(' | ')}`,
-        );
-      expect(serious, `${width}×${height} ${colorScheme}`).toEqual([]);
-    }
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v) =>
+          `${v.id}: ${v.nodes
+            .map((n) => n.target.join(' '))
+            .slice(0, 3)
+            .join(' | ')}`,
+      );
+    expect(serious, `${width}×${height} ${colorScheme}`).toEqual([]);
   }
 });

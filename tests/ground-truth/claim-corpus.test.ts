@@ -5,16 +5,14 @@
 // analyzer accepts, its derived NOWAIT probe, run by B while A's transaction is open, must fail with 55P03
 // exactly when B's statement then waits; a waiting finder's derived candidates and relock must run; a finder
 // that locks nothing has its resumed statement and that statement's own probe checked the same way.
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Analysis, analyzeWith } from '../../src/sql/analyze/analyze';
 import { loadParser } from '../../src/sql/analyze/parser';
 import { isoAt, renderRows, sceneFor } from '../../src/sql/analyze/scenario';
+import { sqlText } from '../../src/sql/registry';
 import { createDatabase } from '../support/postgres-server';
 import { type CorpusOutcome, type CorpusVariant, readCorpus } from '../support/claim-corpus';
-
-const sqlFile = (name: string) => readFileSync(new URL(`../../src/sql/${name}.sql`, import.meta.url), 'utf8');
 
 let url: string;
 let a: pg.Client;
@@ -25,12 +23,12 @@ beforeAll(async () => {
   url = await createDatabase(inject('postgresUrl'), 'claim_corpus');
   const setup = new pg.Client({ connectionString: url });
   await setup.connect();
-  await setup.query(sqlFile('schema'));
+  await setup.query(sqlText('schema'));
   await setup.end();
   [a, b, observer] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
   for (const client of [a, b, observer]) await client.connect();
   for (const client of [a, b]) {
-    await client.query(sqlFile('session-setup'));
+    await client.query(sqlText('session-setup'));
     // A guard only: a wait is detected through pg_stat_activity long before this.
     await client.query("SET lock_timeout = '60s'");
   }
@@ -50,8 +48,8 @@ async function reset(variant: CorpusVariant): Promise<void> {
     heartbeat_at: run.heartbeat_at === null ? null : isoAt(run.heartbeat_at),
   }));
   await observer.query('TRUNCATE runs');
-  await observer.query(sqlFile('seed-runs'), [JSON.stringify(seed)]);
-  for (const client of [a, b]) await client.query(sqlFile('set-clock'), [isoAt(scene.now)]);
+  await observer.query(sqlText('seed-runs'), [JSON.stringify(seed)]);
+  for (const client of [a, b]) await client.query(sqlText('set-clock'), [isoAt(scene.now)]);
 }
 
 type Result = { rows: string } | { error: string };

@@ -1,30 +1,24 @@
 // The analyzer over PostgreSQL's real parser: syntax errors with PostgreSQL's own message and position,
 // the shapes of the lab's own files (locking clauses, NOWAIT probe, after-wait statements), and every
 // refusal in src/sql/analyze/refusals.ts reached by an example.
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
 import { loadParser, type Parser } from '../../src/sql/analyze/parser';
 import { REFUSALS, type RefusalId } from '../../src/sql/analyze/refusals';
+import { labStatementText } from '../../src/strategies';
 
 let parser: Parser;
 beforeAll(async () => {
   parser = await loadParser();
 });
 
-/** One of the lab's own statement files: shared ones in src/sql/, a strategy's own in src/strategies/<id>/. */
-function labFile(name: string): string {
-  const src = new URL('../../src/', import.meta.url);
-  const folders = [
-    'sql',
-    ...readdirSync(new URL('strategies/', src), { withFileTypes: true })
-      .filter((e) => e.isDirectory())
-      .map((e) => `strategies/${e.name}`),
-  ];
-  const found = folders.map((folder) => new URL(`${folder}/${name}.sql`, src)).find((url) => existsSync(url));
-  if (!found) throw new Error(`no lab file ${name}.sql`);
-  return readFileSync(found, 'utf8');
+/** One of the lab's own statements (src/sql/ or a strategy's folder), as the lab sends it. */
+function labText(id: string): string {
+  const found = labStatementText(id);
+  if (!found) throw new Error(`no lab statement ${id}`);
+  return found.text;
 }
 
 function shapeOf(sql: string, role: Role): Shape {
@@ -77,7 +71,7 @@ describe('syntax errors', () => {
 
 describe("the lab's own files", () => {
   it('claim-for-update: a waiting FOR UPDATE finder in a CTE, its probe and its relock', () => {
-    const shape = shapeOf(labFile('claim-for-update'), 'claim');
+    const shape = shapeOf(labText('claim-for-update'), 'claim');
     expect(shape.locks).toEqual([
       expect.objectContaining({ strength: 'update', wait: 'wait', where: { kind: 'cte', name: 'candidate' }, limit: 1, orderBy: ['created_at'] }),
     ]);
@@ -92,20 +86,20 @@ describe("the lab's own files", () => {
     expect(shape.afterWait.lockingFinder?.candidates).not.toMatch(/LIMIT|FOR UPDATE/);
   });
   it('claim-skip-locked keeps SKIP LOCKED in its probe; claim-nowait probes with SKIP LOCKED (its own NOWAIT never waits)', () => {
-    expect(shapeOf(labFile('claim-skip-locked'), 'claim').probe.text).toMatch(/FOR UPDATE SKIP LOCKED\)/);
-    const nowait = shapeOf(labFile('claim-nowait'), 'claim');
+    expect(shapeOf(labText('claim-skip-locked'), 'claim').probe.text).toMatch(/FOR UPDATE SKIP LOCKED\)/);
+    const nowait = shapeOf(labText('claim-nowait'), 'claim');
     expect(nowait.locks[0]?.wait).toBe('nowait');
     expect(nowait.probe.text).toMatch(/FOR UPDATE SKIP LOCKED\)/);
     expect(nowait.afterWait.lockingFinder).toBeNull();
   });
   it('complete-fenced and heartbeat-fenced: the UPDATE re-checks its own WHERE on the row', () => {
-    const complete = shapeOf(labFile('complete-fenced'), 'complete');
+    const complete = shapeOf(labText('complete-fenced'), 'complete');
     expect(complete.finder).toBe('where');
     expect(complete.recheck.onTheRow).toEqual(['run_id = $1', 'lease_generation = $2']);
     expect(complete.probe.parameterCount).toBe(2);
-    const heartbeat = shapeOf(labFile('heartbeat-fenced'), 'heartbeat');
+    const heartbeat = shapeOf(labText('heartbeat-fenced'), 'heartbeat');
     expect(heartbeat.probe.text).toMatch(/lease_owner = \$2/);
-    expect(shapeOf(labFile('work-fenced'), 'work').returning).toEqual(['progress', 'cancel_requested']);
+    expect(shapeOf(labText('work-fenced'), 'work').returning).toEqual(['progress', 'cancel_requested']);
   });
   it('every derived statement parses again', () => {
     for (const [file, role] of [
@@ -114,7 +108,7 @@ describe("the lab's own files", () => {
       ['complete-fenced', 'complete'],
       ['heartbeat-fenced', 'heartbeat'],
     ] as const) {
-      const shape = shapeOf(labFile(file), role);
+      const shape = shapeOf(labText(file), role);
       for (const text of [shape.probe.text, shape.afterWait.lockingFinder?.candidates, shape.afterWait.lockingFinder?.relock]) {
         if (text) expect(parser.parse(text).ok, text).toBe(true);
       }

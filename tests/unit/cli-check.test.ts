@@ -3,24 +3,25 @@
  * or split ownership; 1: some does; 2: bad input, as one line. The claims are the lab's file and corpus variants whose
  * behaviour on PostgreSQL tests/ground-truth/claim-corpus.test.ts checks.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { projectRoot, simInProcess, simProcess } from '../support/cli';
 
-const projectRoot = join(__dirname, '../..');
 const corpus = (name: string) => join(projectRoot, 'tests/ground-truth/claim-corpus', name);
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 
-function sim(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// Most calls run the command line in this process (the same runCli, from argv to exit code); three start
+// Node as a user does, one for each exit code, where the process and its streams are what is tested.
+const sim = (...args: string[]) => simInProcess(args);
+
+/** The paused-worker check of the reclaim that keeps the generation: two tests read it, it is explored once. */
+let reclaimCheck: ReturnType<typeof simInProcess> | undefined;
+const reclaimWithoutBump = () => {
+  reclaimCheck ??= sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+  return reclaimCheck;
+};
 
 /**
  * A claim whose finder locks nothing and whose UPDATE matches 123 for A but every pending run for the
@@ -46,8 +47,8 @@ interface Report {
 }
 
 describe('npm run sim -- check', () => {
-  it("the lab's own atomic claim as --claim: every race schedule is safe, exit 0", () => {
-    const { code, stdout, stderr } = sim('check', 'race', '--claim', SKIP_LOCKED);
+  it("the lab's own atomic claim as --claim: every race schedule is safe, exit 0", async () => {
+    const { code, stdout, stderr } = simProcess(['check', 'race', '--claim', SKIP_LOCKED]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toMatch(/^race: all \d+ schedules with your claim /);
@@ -60,8 +61,8 @@ describe('npm run sim -- check', () => {
   it(
     'a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link',
     { timeout: 480_000 },
-    () => {
-      const { code, stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+    async () => {
+      const { code, stdout } = await reclaimWithoutBump();
       expect(code).toBe(1);
       const report = JSON.parse(stdout) as Report;
       expect(report.exitCode).toBe(1);
@@ -78,8 +79,8 @@ describe('npm run sim -- check', () => {
     },
   );
 
-  it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", () => {
-    const { code, stdout } = sim('check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql'));
+  it("the README's example, a claim that ignores the lease, takes a live worker's run in the race: exit 1", async () => {
+    const { code, stdout } = simProcess(['check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql')]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/double claim of run 123 \+ duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
     expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in double claim, duplicate execution or split ownership \(exit 1\)$/m);
@@ -89,8 +90,8 @@ describe('npm run sim -- check', () => {
   it(
     "a double claim alone is unsafe: the lease-ignoring claim takes the paused worker's live run, and the fence rejects its later write",
     { timeout: 480_000 },
-    () => {
-      const { code, stdout } = sim(
+    async () => {
+      const { code, stdout } = await sim(
         'check',
         'paused-worker',
         '--claim',
@@ -105,7 +106,7 @@ describe('npm run sim -- check', () => {
       expect(double.unsafe).toBe(true);
       // The same fence without the double claim is safe: the old owner's write was stopped.
       expect(report.groups.find((group) => group.key === 'stale-write-rejected:123')?.unsafe).toBe(false);
-      const replayed = sim(
+      const replayed = await sim(
         'run',
         'paused-worker',
         '--claim',
@@ -128,8 +129,8 @@ describe('npm run sim -- check', () => {
     },
   );
 
-  it("--complete: a completion by run id only lets the paused worker overwrite the new owner's run: split ownership, exit 1", () => {
-    const { code, stdout } = sim(
+  it("--complete: a completion by run id only lets the paused worker overwrite the new owner's run: split ownership, exit 1", async () => {
+    const { code, stdout } = await sim(
       'check',
       'paused-worker',
       '--claim',
@@ -144,7 +145,7 @@ describe('npm run sim -- check', () => {
     const report = JSON.parse(stdout) as Report;
     const split = report.groups.find((group) => group.key === 'split-ownership:123')!;
     expect(split.unsafe).toBe(true);
-    const replayed = sim(
+    const replayed = await sim(
       'run',
       'paused-worker',
       '--claim',
@@ -163,14 +164,14 @@ describe('npm run sim -- check', () => {
     expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
   });
 
-  it("a CTE without FOR UPDATE: after its wait B re-checks A's row against what its CTE found before and claims run 123 too (a double claim), exit 1", () => {
-    const { code, stdout } = sim('check', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--json');
+  it("a CTE without FOR UPDATE: after its wait B re-checks A's row against what its CTE found before and claims run 123 too (a double claim), exit 1", async () => {
+    const { code, stdout } = await sim('check', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report & { claim: { summary: string } };
     expect(report.claim.summary).toMatch(/re-checks the row it waited for against what its finder found before waiting/);
     expect(report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
     // The schedule of the corpus's scene: A claims, B waits, A commits, B resumes.
-    const replayed = sim('run', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
+    const replayed = await sim('run', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
     expect(replayed.code).toBe(0);
     const trace = JSON.parse(replayed.stdout) as {
       steps: { actor: string; action: string; verdict: string; resumed: boolean; outcome: { rows?: { run_id: number; lease_generation: number }[] } }[];
@@ -183,30 +184,30 @@ describe('npm run sim -- check', () => {
   });
 
   // Five runs of the CLI, each starting PGlite: 22 s alone, 82 s in the full suite on a busy 2-core machine.
-  it('past --max-states: a seeded sample, labelled with its size and seed; --seed replays it exactly', { timeout: 300_000 }, () => {
+  it('past --max-states: a seeded sample, labelled with its size and seed; --seed replays it exactly', { timeout: 300_000 }, async () => {
     const claim = corpus('04-cte-without-lock.sql');
-    const past = sim('check', 'race', '--claim', claim, '--max-states', '20', '--sample', '30');
+    const past = await sim('check', 'race', '--claim', claim, '--max-states', '20', '--sample', '30');
     expect(past.code).toBe(1);
     expect(past.stdout).toMatch(/^race: a sample of 30 schedules, seed 1 \(not every schedule: it has more than 20 distinct states\) with your claim /);
     expect(past.stdout).toMatch(/replay this sample: npm run sim -- check race --claim .* --sample 30 --seed 1$/m);
-    const first = sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
-    const again = sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
+    const first = await sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
+    const again = await sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '5', '--json');
     const [a, b] = [JSON.parse(first.stdout), JSON.parse(again.stdout)] as (Report & { coverage: string; sample: unknown })[];
     expect(a!.coverage).toBe('sample');
     expect(a!.sample).toEqual({ seed: 5, because: null });
     expect(a!.total).toBe(30);
     expect(b!.groups).toEqual(a!.groups);
     // Another seed plays other schedules.
-    const other = JSON.parse(sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '6', '--json').stdout) as Report;
+    const other = JSON.parse((await sim('check', 'race', '--claim', claim, '--sample', '30', '--seed', '6', '--json')).stdout) as Report;
     expect(other.groups.map((group) => group.witness)).not.toEqual(a!.groups.map((group) => group.witness));
     // Within the limit, every schedule: no sample.
-    const all = JSON.parse(sim('check', 'race', '--claim', claim, '--json').stdout) as Report & { coverage: string; sample: unknown };
+    const all = JSON.parse((await sim('check', 'race', '--claim', claim, '--json')).stdout) as Report & { coverage: string; sample: unknown };
     expect(all.coverage).toBe('all');
     expect(all.sample).toBeNull();
   });
 
-  it('--complete: a completion without the run id is refused, exit 2', () => {
-    const { code, stdout, stderr } = sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('34-complete-by-generation-only.sql'));
+  it('--complete: a completion without the run id is refused, exit 2', async () => {
+    const { code, stdout, stderr } = simProcess(['check', 'paused-worker', '--claim', SKIP_LOCKED, '--complete', corpus('34-complete-by-generation-only.sql')]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -218,11 +219,11 @@ describe('npm run sim -- check', () => {
   it(
     "the witness replays step by step with run --claim and ends in duplicate execution; the lab's own claim has the fence reject the stale write",
     { timeout: 480_000 },
-    () => {
-      const { stdout } = sim('check', 'paused-worker', '--claim', corpus('12-reclaim-without-generation-bump.sql'), '--fencing', 'on', '--json');
+    async () => {
+      const { stdout } = await reclaimWithoutBump();
       const report = JSON.parse(stdout) as Report;
       const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
-      const replayed = sim(
+      const replayed = await sim(
         'run',
         'paused-worker',
         '--claim',
@@ -238,7 +239,7 @@ describe('npm run sim -- check', () => {
       expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
       expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
       // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
-      const builtIn = sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
+      const builtIn = await sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');
       expect(builtIn.code).toBe(0);
       const trace = JSON.parse(builtIn.stdout) as { anomalies: { kind: string }[] };
       expect(trace.anomalies.map((anomaly) => anomaly.kind)).toContain('stale-write-rejected');
@@ -278,8 +279,8 @@ describe('npm run sim -- check', () => {
     ['an empty file', () => file('empty.sql', '  \n'), /empty\.sql: /],
     ['a missing file', () => join(dir, 'missing.sql'), /--claim .*missing\.sql: no such file/],
     ['a directory', () => dir, /: not a file/],
-  ])('%s: one line, exit 2', (_what, path, message) => {
-    const { code, stdout, stderr } = sim('check', 'race', '--claim', path());
+  ])('%s: one line, exit 2', async (_what, path, message) => {
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', path());
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -307,8 +308,8 @@ describe('npm run sim -- check', () => {
     ],
     [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'mysql://me@localhost/lab'], /--db takes pglite or a postgres:\/\/ URL/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--db', 'postgres://127.0.0.1:1/nothing'], /cannot reach PostgreSQL at postgres:\/\/127\.0\.0\.1:1\/nothing/],
-  ])('bad arguments %j: one line, exit 2', (args, message) => {
-    const { code, stdout, stderr } = sim(...(args as string[]));
+  ])('bad arguments %j: one line, exit 2', async (args, message) => {
+    const { code, stdout, stderr } = await sim(...(args as string[]));
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);

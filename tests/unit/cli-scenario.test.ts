@@ -2,25 +2,19 @@
  * `npm run sim -- run|explore|check --scenario-link '<link>' | --scenario-file FILE`: a scenario written in
  * the page's editor plays the same in the CLI; bad input is one clear line and exit 2.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
 import { encodeSpec } from '../../src/scenarios/link';
+import { projectRoot, simInProcess, simProcess } from '../support/cli';
 
-const projectRoot = join(__dirname, '../..');
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 
-function sim(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// The first test starts Node as a user does (its exit code and empty stderr); the others call the same
+// command line in this process.
+const sim = (...args: string[]) => simInProcess(args);
 
 const dir = mkdtempSync(join(tmpdir(), 'lease-lab-scenario-'));
 function file(name: string, text: string): string {
@@ -51,9 +45,9 @@ const ID = (() => {
 const LINK = `http://localhost:4173/#scenario=${ID}&sc=${encodeSpec(SPEC)}&strategy=cas&fencing=off&schedule=A,A,+5,+26,B&step=3`;
 const FILE = file('ours.json', JSON.stringify(SPEC, null, 2));
 
-describe('an authored scenario in the CLI', () => {
-  it('run --scenario-link plays the link: its scenario, strategy, fencing and schedule', () => {
-    const { code, stdout, stderr } = sim('run', '--scenario-link', LINK, '--finish', 'none', '--json');
+describe('an authored scenario in the CLI', async () => {
+  it('run --scenario-link plays the link: its scenario, strategy, fencing and schedule', async () => {
+    const { code, stdout, stderr } = simProcess(['run', '--scenario-link', LINK, '--finish', 'none', '--json']);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const trace = JSON.parse(stdout);
@@ -64,21 +58,34 @@ describe('an authored scenario in the CLI', () => {
     expect(trace.steps).toContainEqual(expect.objectContaining({ actor: 'A', action: 'crash', clockSeconds: 5 }));
   });
 
-  it('run --scenario-file plays the same scenario as the link, step for step', () => {
-    const fromFile = sim('run', '--scenario-file', FILE, '--strategy', 'cas', '--fencing', 'off', '--schedule', 'A,A,+5,+26,B', '--finish', 'none', '--json');
-    const fromLink = sim('run', '--scenario-link', LINK, '--finish', 'none', '--json');
+  it('run --scenario-file plays the same scenario as the link, step for step', async () => {
+    const fromFile = await sim(
+      'run',
+      '--scenario-file',
+      FILE,
+      '--strategy',
+      'cas',
+      '--fencing',
+      'off',
+      '--schedule',
+      'A,A,+5,+26,B',
+      '--finish',
+      'none',
+      '--json',
+    );
+    const fromLink = await sim('run', '--scenario-link', LINK, '--finish', 'none', '--json');
     expect(fromFile.code).toBe(0);
     expect(JSON.parse(fromFile.stdout).steps).toEqual(JSON.parse(fromLink.stdout).steps);
   });
 
-  it('run --scenario-file without a schedule plays its own script', () => {
-    const { code, stdout } = sim('run', '--scenario-file', FILE, '--json');
+  it('run --scenario-file without a schedule plays its own script', async () => {
+    const { code, stdout } = await sim('run', '--scenario-file', FILE, '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout).schedule.slice(0, SPEC.script.length)).toEqual(SPEC.script);
   });
 
-  it('check --scenario-file --claim explores it; the witness links carry the scenario', () => {
-    const { code, stdout, stderr } = sim('check', '--scenario-file', FILE, '--claim', SKIP_LOCKED);
+  it('check --scenario-file --claim explores it; the witness links carry the scenario', async () => {
+    const { code, stdout, stderr } = await sim('check', '--scenario-file', FILE, '--claim', SKIP_LOCKED);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout).toContain(`${ID}: all `);
@@ -86,8 +93,8 @@ describe('an authored scenario in the CLI', () => {
     expect(stdout).toContain("npm run sim -- run --scenario-link '<a link above>' --claim");
   });
 
-  it('explore --scenario-link explores it', () => {
-    const { code, stdout } = sim('explore', '--scenario-link', LINK, '--json');
+  it('explore --scenario-link explores it', async () => {
+    const { code, stdout } = await sim('explore', '--scenario-link', LINK, '--json');
     expect(code).toBe(0);
     expect(JSON.parse(stdout).total).toBeGreaterThan(1);
   });
@@ -138,8 +145,8 @@ describe('an authored scenario in the CLI', () => {
       ['run', 'race', '--scenario-file', FILE],
       'unexpected argument "race": the scenario is the one given by --scenario-link or --scenario-file',
     ],
-  ])('%s: exit 2 and one clear line', (_name, args, message) => {
-    const { code, stdout, stderr } = sim(...args);
+  ])('%s: exit 2 and one clear line', async (_name, args, message) => {
+    const { code, stdout, stderr } = await sim(...args);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);

@@ -1,22 +1,14 @@
 /** The command line as people use it: readable output, JSON for tools, one clear line for bad input. */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { simInProcess, simProcess } from '../support/cli';
 
-const projectRoot = join(__dirname, '../..');
-
-function sim(...args: string[]) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+// `list` and the readable table start Node as a user does (hostile-cli.test.ts does for bad input); the
+// other calls run the same command line in this process.
+const sim = (...args: string[]) => simInProcess(args);
 
 describe('npm run sim', () => {
-  it('list --json gives every scenario with its workers and strategies', () => {
-    const { code, stdout } = sim('list', '--json');
+  it('list --json gives every scenario with its workers and strategies', async () => {
+    const { code, stdout } = simProcess(['list', '--json'], 60_000);
     expect(code).toBe(0);
     const list = JSON.parse(stdout) as { id: string; workers: string[]; strategies: string[] }[];
     expect(list.map((s) => s.id)).toContain('race');
@@ -36,8 +28,8 @@ describe('npm run sim', () => {
     ]);
   });
 
-  it('run race --schedule A,B,A,B --json shows both workers executing run 123', () => {
-    const { code, stdout } = sim('run', 'race', '--schedule', 'A,B,A,B', '--json');
+  it('run race --schedule A,B,A,B --json shows both workers executing run 123', async () => {
+    const { code, stdout } = await sim('run', 'race', '--schedule', 'A,B,A,B', '--json');
     expect(code).toBe(0);
     const trace = JSON.parse(stdout);
     expect(trace.schedule.slice(0, 4)).toEqual(['A', 'B', 'A', 'B']);
@@ -46,8 +38,8 @@ describe('npm run sim', () => {
     expect(trace.steps[0]).toMatchObject({ actor: 'A', sqlId: 'naive-select', outcome: { status: 'ok', rows: [{ run_id: 123 }] } });
   });
 
-  it('run prints a readable step table by default', () => {
-    const { code, stdout } = sim('run', 'paused-worker', '--fencing', 'off');
+  it('run prints a readable step table by default', async () => {
+    const { code, stdout } = simProcess(['run', 'paused-worker', '--fencing', 'off'], 60_000);
     expect(code).toBe(0);
     expect(stdout).toMatch(/#\s+clock\s+who\s+action/);
     expect(stdout).toMatch(/split-ownership/);
@@ -65,8 +57,8 @@ describe('npm run sim', () => {
     [['run', 'race', '--bogus'], /Unknown option '--bogus'/],
     [['run', 'race', '--db', 'mysql://x'], /--db takes pglite or a postgres:\/\/ URL/],
     [['frobnicate'], /unknown command "frobnicate"/],
-  ])('bad input %j: one clear line, exit code 2, no stack trace', (args, message) => {
-    const { code, stderr, stdout } = sim(...(args as string[]));
+  ])('bad input %j: one clear line, exit code 2, no stack trace', async (args, message) => {
+    const { code, stderr, stdout } = await sim(...(args as string[]));
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);

@@ -10,7 +10,8 @@ import { EXIT_CRITERIA } from '../../src/lessons/exit-criteria';
 import { findGenerator, PREDICT_GENERATORS } from '../../src/lessons/predict';
 import { correctChoiceIds, countByKind, faultyLine, initialOrder, isCorrect, QUIZ } from '../../src/lessons/quiz';
 import { SOURCES } from '../../src/lessons/sources';
-import { isSqlId, labSql, resolveClauses, sqlLines, uniqueLine } from '../../src/lessons/sql-lines';
+import { resolveClauses, sqlLines, uniqueLine } from '../../src/lessons/sql-lines';
+import { labStatementText } from '../../src/strategies';
 import { findScenario } from '../../src/scenarios';
 import { parseSchedule } from '../../src/sim/schedule';
 import { isBackpressureFragment } from '../../src/store/backpressure-link';
@@ -88,8 +89,8 @@ describe('chapters', () => {
       for (const step of chapter.steps) {
         if (!step.sql) continue;
         walkthroughs++;
-        expect(isSqlId(step.sql.sqlId), step.sql.sqlId).toBe(true);
-        const sql = labSql(step.sql.sqlId)!;
+        const sql = labStatementText(step.sql.sqlId)?.text;
+        if (sql === undefined) throw new Error(`${step.sql.sqlId} is not one of the lab's statements`);
         for (const clause of step.sql.clauses) expect(uniqueLine(sql, clause.match), `${step.sql.sqlId}: "${clause.match}"`).not.toBeNull();
         expect(resolveClauses(sql, step.sql.clauses)).toHaveLength(step.sql.clauses.length);
       }
@@ -111,10 +112,10 @@ describe('chapters', () => {
     ]) {
       expect(text).toContain(needle);
     }
-    const resolved = resolveClauses(labSql('claim-skip-locked')!, clauses);
+    const resolved = resolveClauses(labStatementText('claim-skip-locked')!.text, clauses);
     const covered = new Set(resolved.flatMap((c) => Array.from({ length: c.end - c.start + 1 }, (_, i) => c.start + i)));
     // Every non-blank line of the claim but the closing parenthesis, the FROM and the UPDATE keyword is explained.
-    const lines = sqlLines(labSql('claim-skip-locked')!);
+    const lines = sqlLines(labStatementText('claim-skip-locked')!.text);
     const unexplained = lines.map((line, i) => ({ line: line.trim(), n: i + 1 })).filter((l) => !covered.has(l.n));
     expect(unexplained.map((l) => l.line).sort()).toEqual([')', 'FROM runs', 'SELECT run_id', 'UPDATE runs'].sort());
   });
@@ -262,7 +263,7 @@ describe('concept table', () => {
   it('has a row for each required concept, with lab SQL that exists, Temporal, and 2–3 production queues with sources', () => {
     expect(CONCEPTS.map((c) => c.id)).toEqual(CONCEPT_NAMES);
     for (const row of CONCEPTS) {
-      for (const id of row.labSql) expect(isSqlId(id), `${row.id} → ${id}`).toBe(true);
+      for (const id of row.labSql) expect(labStatementText(id), `${row.id} → ${id}`).not.toBeNull();
       expect(row.temporal.length, row.id).toBeGreaterThan(10);
       expect(row.temporalSources.length, row.id).toBeGreaterThan(0);
       expect(row.queues.length, row.id).toBeGreaterThanOrEqual(2);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineScenario } from '../../src/scenarios/define';
+import { defineScenario, SCENARIO_DEFAULTS } from '../../src/scenarios/define';
 import { LESSON_SCENARIOS } from '../../src/scenarios';
 import type { Scenario } from '../../src/sim/types';
 
@@ -250,15 +250,22 @@ describe('defineScenario', () => {
     }
   });
 
+  it('fills in SCENARIO_DEFAULTS for every field a scenario does not state', () => {
+    const plain = defineScenario({ id: 'plain', title: 'Plain', summary: 'Plain.', script: ['A'], concepts: [] });
+    expect(plain).toStrictEqual({ id: 'plain', title: 'Plain', summary: 'Plain.', ...SCENARIO_DEFAULTS, script: ['A'], concepts: [] });
+  });
+
   it('gives each scenario its own copy of a default, so changing one changes no other', () => {
+    const defaults = structuredClone(SCENARIO_DEFAULTS);
     const first = defineScenario({ id: 'one', title: 'One', summary: 'One.', script: ['A'], concepts: [] });
     const second = defineScenario({ id: 'two', title: 'Two', summary: 'Two.', script: ['A'], concepts: [] });
     first.workers.push({ id: 'C' });
     first.runs[0]!.leaseGeneration = 99;
     first.faults.push({ kind: 'crash', worker: 'A', atSeconds: 1 });
-    expect(second.workers).toEqual([{ id: 'A' }, { id: 'B' }]);
-    expect(second.runs).toEqual([{ runId: 123, createdAtSeconds: -120, leaseGeneration: 17 }]);
-    expect(second.faults).toEqual([]);
+    expect(second.workers).toEqual(defaults.workers);
+    expect(second.runs).toEqual(defaults.runs);
+    expect(second.faults).toEqual(defaults.faults);
+    expect(SCENARIO_DEFAULTS).toStrictEqual(defaults);
   });
 
   const base = { id: 'bad', title: 'Bad', summary: 'Bad.', concepts: [] };

@@ -1,9 +1,17 @@
 /** The worker cards' read-outs: belief beside the row, and the statement the engine will really run next. */
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
 import { defaultSettings, findScenario, SCENARIOS } from '../../src/scenarios';
+import { createLabStore, type LabStore } from '../../src/store/lab-store';
+import { LabProvider } from '../../src/store/react';
+import type { LabState } from '../../src/store/types';
 import { beliefOf, nextStatementOf } from '../../src/store/worker-belief';
 import { STRATEGY_IDS } from '../../src/strategies';
-import { runScenario } from '../support/lab';
+import { WorkerCards } from '../../src/ui/WorkerCards';
+import { InProcessLabClient } from '../../src/worker/local-engine';
+import { labDatabase, runScenario } from '../support/lab';
 
 describe('belief beside the row', () => {
   it("naive race after B's claim: A believes it owns run 123 with generation 18; the row says B, 19", async () => {
@@ -57,18 +65,32 @@ describe('the next statement', () => {
   });
 });
 
-describe('the next statement while another strategy loads', () => {
-  it('a worker that selected a run under SELECT then UPDATE has no next statement under a one-statement claim: the card waits, it does not throw', async () => {
-    const scenario = findScenario('race')!;
-    const trace = await runScenario('race', 'script', { strategy: 'naive', fencing: false });
-    const selected = trace.steps[0]!.workers.find((w) => w.id === 'A')!;
-    expect(selected.phase).toBe('selected');
-    for (const strategy of ['skip-locked', 'river'] as const) {
-      expect(nextStatementOf(selected, scenario, { strategy, fencing: false }, trace.steps[0]!.clockSeconds)).toEqual({ kind: 'state', words: '…' });
-    }
-    expect(nextStatementOf(selected, scenario, { strategy: 'cas', fencing: false }, trace.steps[0]!.clockSeconds)).toMatchObject({
-      kind: 'statement',
-      file: 'cas-claim.sql',
-    });
+describe('the cards while another strategy loads', () => {
+  /**
+   * The worker cards as the page draws them, from the store's state now. Rendered server-side, where a
+   * store is read at its initial state: hence a store made from this moment's state.
+   */
+  function cards(store: LabStore): string {
+    const now = createStore<LabState>()(() => store.getState());
+    return renderToStaticMarkup(createElement(LabProvider, { store: now }, createElement(WorkerCards)));
+  }
+
+  it("right after SKIP LOCKED is picked, A's card still names the naive claim's UPDATE the steps shown will run; then the new trace's", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(labDatabase), storage: null, sleep: async () => {} });
+    await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
+    expect(store.getState().steps[0]!.workers.find((w) => w.id === 'A')!.phase).toBe('selected');
+    expect(cards(store)).toContain('naive-update.sql');
+
+    // The picker changes the settings at once; the replay with them is still on its way.
+    const replayed = store.getState().chooseStrategy('skip-locked');
+    expect(store.getState().settings.strategy).toBe('skip-locked');
+    expect(store.getState().traceSettings.strategy).toBe('naive');
+    // A has selected a run: under a one-statement claim it would have no next statement (planAction throws).
+    expect(cards(store)).toContain('naive-update.sql');
+
+    await replayed;
+    expect(store.getState().traceSettings.strategy).toBe('skip-locked');
+    expect(store.getState().steps[0]!.workers.find((w) => w.id === 'A')!.phase).not.toBe('selected');
+    expect(cards(store)).not.toContain('naive-update.sql');
   });
 });

@@ -1,6 +1,6 @@
 /** The guided path: table of contents and the chapter being read. */
 import './lesson.css';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CHAPTERS, findChapter, nextChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
 import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
@@ -31,6 +31,18 @@ export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId,
   const chapter = findChapter(currentId) ?? CHAPTERS[0]!;
   const next = nextChapter(chapter.id);
   const focusNext = useRef(false);
+
+  // The docked tour moves on in the same saved progress (another chapter becomes the current one): the
+  // view follows it. Only a change is followed, so a chapter opened by a link stays open until then.
+  const current = progress.currentChapter;
+  const followed = useRef(current);
+  useEffect(() => {
+    if (current === followed.current) return;
+    followed.current = current;
+    if (!current || !findChapter(current)) return;
+    setOwnChapter(current);
+    onChapterChange?.(current);
+  }, [current, onChapterChange]);
 
   function select(id: string, focus = false) {
     focusNext.current = focus;

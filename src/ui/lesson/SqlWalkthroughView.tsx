@@ -1,12 +1,13 @@
 /** A lab SQL file explained clause by clause; choosing a clause highlights its lines. */
 import { useState } from 'react';
-import { labSql, resolveClauses } from '../../lessons/sql-lines';
+import { resolveClauses } from '../../lessons/sql-lines';
 import type { SqlWalkthrough } from '../../lessons/types';
+import { labStatementText } from '../../strategies';
 import { SqlCode } from './SqlCode';
 
 export function SqlWalkthroughView({ walkthrough }: { walkthrough: SqlWalkthrough }) {
   const [selected, setSelected] = useState<number | null>(walkthrough.clauses.length === 1 ? 0 : null);
-  const sql = labSql(walkthrough.sqlId);
+  const sql = labStatementText(walkthrough.sqlId)?.text ?? null;
   if (sql === null) return null;
   const clauses = resolveClauses(sql, walkthrough.clauses);
   const active = selected === null ? undefined : clauses[selected];

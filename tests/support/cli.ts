@@ -1,0 +1,51 @@
+/**
+ * `npm run sim -- …` two ways. `simProcess` starts Node on src/cli/main.ts, as a user does: for the tests
+ * whose subject is the process (its exit code, that nothing else reaches stdout or stderr). `simInProcess`
+ * calls the same command line's runCli in the test's own process, with console.log and console.error
+ * captured: the same code path from argv to exit code, without a second of Node and tsx starting up for
+ * every call.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { vi } from 'vitest';
+import { runCli } from '../../src/cli/main';
+
+export const projectRoot = join(__dirname, '../..');
+
+export interface CliAnswer {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function simProcess(args: readonly string[], timeout = 240_000): CliAnswer {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+    timeout,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** What the process would print, line by line as console.log and console.error write them. */
+export async function simInProcess(args: readonly string[]): Promise<CliAnswer> {
+  let stdout = '';
+  let stderr = '';
+  const spies = [
+    vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
+      stdout += `${format(...parts)}\n`;
+    }),
+    ...(['error', 'warn'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation((...parts: unknown[]) => {
+        stderr += `${format(...parts)}\n`;
+      }),
+    ),
+  ];
+  try {
+    const code = await runCli([...args]);
+    return { code, stdout, stderr };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
+}
