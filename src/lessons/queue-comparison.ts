@@ -1,10 +1,11 @@
 /**
  * The side-by-side comparison: one row per production queue (and the lab's atomic claim with fencing),
  * one column per question the module asks. Every cell is a short text and a place in the lab that shows
- * it. The text is taken from where the fact already lives, in this order: the queue's definition
- * (src/strategies/<queue>/definition.ts), the concept table's entry for that queue (concepts.ts), and only
- * then a line of its own below (from RESEARCH.md §A/§E). An incident (src/scenarios/, with `incident`)
- * lands in its queue's row, in the column its anomaly answers, so a new incident needs no line here.
+ * it. The text is taken, in this order, from the queue's definition (src/strategies/<queue>/definition.ts),
+ * from a line below (RESEARCH.md §A/§E, only where nothing else says it), or from the concept table's entry
+ * for that queue (concepts.ts; for the lab's row, its note on the lab's SQL). An incident (src/scenarios/, with `incident`)
+ * lands in its queue's row, in the column its anomaly answers (or QUESTION_OF_INCIDENT names), so a new incident
+ * needs no line here.
  */
 import { INCIDENT_SCENARIOS, findScenario } from '../scenarios';
 import type { AnomalyKind, Scenario, Strategy } from '../sim/types';
@@ -217,10 +218,18 @@ function scenarioNamed(id: string): Scenario {
   return scenario;
 }
 
+/**
+ * An incident whose anomaly points at another question than its cause: one line each, by scenario id.
+ * River #1302 ends in duplicate execution, but what it teaches is the rescuer's own write, by id alone.
+ */
+const QUESTION_OF_INCIDENT: Readonly<Record<string, QuestionId>> = {
+  'incident-river-1302': 'stale-write',
+};
+
 function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncident[] {
   return INCIDENT_SCENARIOS.flatMap((scenario) => {
     const incident = scenario.incident;
-    if (!incident || incident.queue !== strategy || QUESTION_OF_ANOMALY[incident.anomaly] !== question) return [];
+    if (!incident || incident.queue !== strategy || (QUESTION_OF_INCIDENT[scenario.id] ?? QUESTION_OF_ANOMALY[incident.anomaly]) !== question) return [];
     return [
       {
         source: incident.source,
