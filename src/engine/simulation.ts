@@ -12,6 +12,7 @@ import { seedJson } from '../sim/seed';
 import type {
   Actor,
   LockHolding,
+  RescuerState,
   RunRow,
   Scenario,
   Settings,
@@ -23,10 +24,12 @@ import type {
   WorkerId,
   WorkerState,
 } from '../sim/types';
-import { believesItOwns, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/simulated-worker';
-import { CANCEL_REQUEST, type LabStatement } from '../strategies';
+import { believesItOwns, definitionOf, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/simulated-worker';
+import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 
 const OPERATOR: SessionId = 'OP';
+/** The queue's rescuer, where a scenario runs it as its own process: one more session, like the operator's. */
+const RESCUER: SessionId = 'RS';
 
 interface TimedEvent {
   atSeconds: number;
@@ -49,6 +52,7 @@ export class Simulation {
   /** Sessions waiting for a row lock, in the order they started waiting. */
   private waitOrder: SessionId[] = [];
   private operatorWait: OperatorWait | null = null;
+  private rescuer: RescuerState = { fetched: [], blockedOn: [] };
   private agenda: TimedEvent[] = [];
   private lockRows: LockHolding[] = [];
   /** For each waiting session: the clock and committed rows when it began to wait (its statement's hidden context). */
@@ -64,7 +68,8 @@ export class Simulation {
 
   /** Back to the scenario's first moment: fresh rows, fresh workers, clock at zero. */
   async reset(): Promise<void> {
-    await this.db.reset(seedJson(this.scenario), [...this.scenario.workers.map((w) => w.id), OPERATOR]);
+    const sessions = [...this.scenario.workers.map((w) => w.id), OPERATOR, ...(this.scenario.rescuer ? [RESCUER] : [])];
+    await this.db.reset(seedJson(this.scenario), sessions);
     this.workers = new Map(this.scenario.workers.map((spec) => [spec.id, initialWorker(spec)]));
     this.clockSeconds = 0;
     this.steps = [];
@@ -73,6 +78,7 @@ export class Simulation {
     this.waitOrder = [];
     this.waitContext.clear();
     this.operatorWait = null;
+    this.rescuer = { fetched: [], blockedOn: [] };
     this.agenda = timedEvents(this.scenario);
     await this.refresh();
     this.lockRows = [];
@@ -120,6 +126,7 @@ export class Simulation {
       this.lockRows,
       this.waitOrder,
       this.operatorWait?.runId ?? null,
+      this.rescuer,
       this.agenda,
       [...this.waitContext.entries()].sort(),
     ]);
@@ -158,6 +165,9 @@ export class Simulation {
         break;
       case 'kill':
         await this.kill(token.runId, text, tokenIndex);
+        break;
+      case 'rescue':
+        await this.rescue(text, tokenIndex);
         break;
     }
     return this.steps.slice(first);
@@ -202,6 +212,9 @@ export class Simulation {
         throw new ScheduleError(`no live worker is running run ${token.runId}, so there is no process to kill`);
       }
     }
+    if (token.kind === 'rescue' && this.rescuer.blockedOn.length > 0) {
+      throw new ScheduleError(`the rescuer's write of run ${this.rescuer.fetched[0]?.runId} is still waiting for a row lock`);
+    }
   }
 
   private ownerOf(runId: number): WorkerState | undefined {
@@ -241,6 +254,7 @@ export class Simulation {
       runBefore,
       paid: !at.resumed,
       fencing: this.settings.fencing,
+      claimsPendingOnly: this.rescuerDefinition() !== null,
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {
@@ -274,6 +288,10 @@ export class Simulation {
     for (const session of queue) {
       if (session === OPERATOR) {
         await this.retryOperator(token, tokenIndex);
+        continue;
+      }
+      if (session === RESCUER) {
+        await this.retryRescuer(token, tokenIndex);
         continue;
       }
       const worker = this.workers.get(session);
@@ -442,6 +460,125 @@ export class Simulation {
       note: `To cancel run ${runId} the operator killed ${owner.id}'s process. Nothing in the database says the run was cancelled: it still reads running until its lease expires.`,
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** The queue's rescuer as its own process in this scenario, or null where its rescue is folded into the claim. */
+  private rescuerDefinition(): RescuerDefinition | null {
+    return this.scenario.rescuer ? (definitionOf(this.settings).rescuer ?? null) : null;
+  }
+
+  /**
+   * The rescuer's next step: with nothing fetched it reads the stuck runs; otherwise it writes the first
+   * one it fetched back to pending. The read and the write are separate statements, as in the queue's own
+   * rescuer, so a worker's completion can land between them.
+   */
+  private async rescue(token: string, tokenIndex: number): Promise<void> {
+    const definition = this.rescuerDefinition();
+    const at = { token, tokenIndex, actor: 'rescuer' as const, verdict: 'event' as const };
+    if (!definition) {
+      const name = definitionOf(this.settings).queue?.name ?? definitionOf(this.settings).id;
+      this.push({
+        ...at,
+        action: 'rescue-idle',
+        note: `${name} has no rescuer of its own here: its claim takes back runs whose lease expired, so there is nothing to run.`,
+      });
+      return;
+    }
+    const stallsAt = this.scenario.rescuer?.stallsAtSeconds;
+    if (stallsAt !== undefined && this.clockSeconds >= stallsAt) {
+      this.push({
+        ...at,
+        action: 'rescue-stalled',
+        note: `The rescuer is stalled itself (since ${clockLabel(stallsAt)}): it runs no statement, so no stuck run goes back to pending.`,
+      });
+      return;
+    }
+    const next = this.rescuer.fetched[0];
+    if (!next) {
+      const outcome = await this.db.execute(RESCUER, { statement: definition.fetch, params: [], clockIso: clockIso(this.clockSeconds) });
+      const found = outcome.status === 'ok' ? outcome.rows.map((row) => ({ runId: Number(row.run_id), generation: Number(row.lease_generation) })) : [];
+      this.rescuer = { fetched: found, blockedOn: [] };
+      await this.refresh();
+      const list = found.map((run) => `${run.runId} (generation ${run.generation})`).join(', ');
+      this.push({
+        ...at,
+        action: 'rescue-fetch',
+        sqlId: definition.fetch.id,
+        sql: definition.fetch.text,
+        outcome,
+        verdict: outcome.status !== 'ok' ? 'error' : found.length > 0 ? 'ok' : 'empty',
+        runId: found[0]?.runId ?? null,
+        note:
+          found.length > 0
+            ? `The rescuer read the stuck runs: ${list}. It locked nothing; its next steps write them back to pending, one at a time.`
+            : 'The rescuer read the stuck runs and found none.',
+      });
+      return;
+    }
+    const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
+    const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
+    const outcome = await this.db.execute(RESCUER, { statement, params, clockIso: clockIso(this.clockSeconds) });
+    await this.recordRescue(statement, params, outcome, { token, tokenIndex, resumed: false });
+  }
+
+  private async retryRescuer(token: string, tokenIndex: number): Promise<void> {
+    const definition = this.rescuerDefinition();
+    if (!definition || this.rescuer.blockedOn.length === 0) return;
+    const outcome = await this.db.retryBlocked(RESCUER);
+    const next = this.rescuer.fetched[0]!;
+    const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
+    const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
+    if (outcome.status === 'blocked') {
+      this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
+      this.waitOrder.push(RESCUER);
+      this.db.takeEngineNote();
+      return;
+    }
+    await this.recordRescue(statement, params, outcome, { token, tokenIndex, resumed: true });
+  }
+
+  private async recordRescue(
+    statement: LabStatement,
+    params: TraceStep['params'],
+    outcome: StatementOutcome,
+    at: { token: string; tokenIndex: number; resumed: boolean },
+  ): Promise<void> {
+    const next = this.rescuer.fetched[0]!;
+    if (outcome.status === 'blocked') {
+      this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
+      this.waitOrder.push(RESCUER);
+    } else {
+      this.rescuer = { fetched: this.rescuer.fetched.slice(1), blockedOn: [] };
+    }
+    const before = this.runRows.find((run) => run.run_id === next.runId);
+    await this.refresh();
+    const written = outcome.status === 'ok' && outcome.rowCount > 0;
+    const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : written ? 'ok' : 'rejected';
+    const was = before ? `${before.status}${before.lease_owner ? ` under ${before.lease_owner}` : ''}` : 'gone';
+    const note =
+      outcome.status === 'blocked'
+        ? `The rescuer's write of run ${next.runId} waits for ${outcome.holders.join(' and ')}'s row lock.`
+        : written
+          ? before?.status === 'running'
+            ? `The rescuer put run ${next.runId} back to pending: any worker's claim can take it again.`
+            : `The rescuer put run ${next.runId} back to pending although it was ${was} by now: its write matched the run by id alone, and the run will be executed again.`
+          : verdict === 'rejected'
+            ? `The rescuer's write of run ${next.runId} matched no row: the run is ${was}, no longer the stuck attempt it read, so it is left alone.`
+            : `The rescuer's write of run ${next.runId} failed.`;
+    this.push({
+      token: at.token,
+      tokenIndex: at.tokenIndex,
+      actor: 'rescuer',
+      action: 'rescue',
+      sqlId: statement.id,
+      sql: statement.text,
+      params,
+      outcome,
+      verdict,
+      runId: next.runId,
+      note,
+      resumed: at.resumed,
+    });
   }
 
   /** Reads the committed runs table and the held row locks: what every step records. */

@@ -4,7 +4,7 @@ import type { Scenario } from '../sim/types';
 /** What every scenario must say; everything else has a default (see SCENARIO_DEFAULTS). */
 type Stated = 'id' | 'title' | 'summary' | 'script' | 'concepts';
 /** Fields a scenario has only when it says so. */
-type Optional = 'summaries' | 'incident';
+type Optional = 'summaries' | 'incident' | 'rescuer';
 
 export type ScenarioDraft = Pick<Scenario, Stated> & Partial<Omit<Scenario, Stated>>;
 
@@ -52,6 +52,7 @@ export function defineScenario(draft: ScenarioDraft): Scenario {
     script: filled.script,
     concepts: filled.concepts,
     ...(filled.incident === undefined ? {} : { incident: filled.incident }),
+    ...(filled.rescuer === undefined ? {} : { rescuer: filled.rescuer }),
   };
   const problem = scenarioProblem(scenario);
   if (problem) throw new ScheduleError(`scenario "${scenario.id}": ${problem}`);

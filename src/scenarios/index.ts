@@ -9,7 +9,9 @@ import { incidentGraphile169 } from './incident-graphile-169';
 import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
 import { incidentPgBoss529 } from './incident-pg-boss-529';
 import { incidentPgBoss555 } from './incident-pg-boss-555';
+import { incidentProcrastinate1408 } from './incident-procrastinate-1408';
 import { incidentRiver141 } from './incident-river-141';
+import { incidentRiver1302 } from './incident-river-1302';
 import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
 import { pausedWorker } from './paused-worker';
@@ -38,6 +40,8 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentPgBoss555,
   incidentRiver141,
   incidentSolidQueue589,
+  incidentRiver1302,
+  incidentProcrastinate1408,
 ];
 
 /** Every scenario: the lesson's, then the incidents. */

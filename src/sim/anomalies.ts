@@ -116,13 +116,21 @@ function executing(worker: WorkerState, runId: number): boolean {
 /**
  * A run is executed twice when a worker pays for a model call on it while another worker, awake,
  * also holds a claim on it, and that other worker has paid for a model call on it too: both did the work.
- * A worker that redoes the work of a crashed or frozen one is a retry, not this.
+ * A worker that redoes the work of a crashed or frozen one is a retry, not this; one that claimed the run
+ * again after another worker had completed it, and pays for a call on it, has executed it a second time.
  */
 class DuplicateExecutions implements Checker {
   /** Per run: its paid model calls, the pairs of workers who held a claim on it at once while one of them paid, and the anomaly. */
   private readonly runs = new Map<number, { calls: { index: number; actor: WorkerId }[]; pairs: Set<string>; anomaly: Anomaly | null }>();
 
+  /** Per run: the worker whose completion of it was written, and at which step. */
+  private readonly completed = new Map<number, { actor: WorkerId; index: number }>();
+  /** Per worker and run ("B/123"): the step of its latest successful claim. */
+  private readonly claimed = new Map<string, number>();
+
   observe(call: RecordedStep): void {
+    if (call.runId !== null && call.verdict === 'ok' && call.action === 'complete') this.completed.set(call.runId, { actor: call.actor, index: call.index });
+    if (call.runId !== null && call.verdict === 'ok' && CLAIM_ACTIONS.includes(call.action)) this.claimed.set(`${call.actor}/${call.runId}`, call.index);
     // A resumed step was paid for when it was first issued.
     if (call.action !== 'work' || call.resumed || call.runId === null) return;
     const runId = call.runId;
@@ -131,6 +139,11 @@ class DuplicateExecutions implements Checker {
     run.calls.push({ index: call.index, actor: call.actor as WorkerId });
     const rivals = call.workers.filter((w) => w.id !== call.actor && executing(w, runId));
     for (const rival of rivals) run.pairs.add([call.actor, rival.id].sort().join('/'));
+    // A run that another worker had completed, handed out again by a claim after that completion (a
+    // rescuer's write that put it back to pending, say), is executed a second time: not a retry.
+    const completion = this.completed.get(runId);
+    const redoes = completion && completion.actor !== call.actor && (this.claimed.get(`${call.actor}/${runId}`) ?? -1) > completion.index;
+    if (redoes) run.pairs.add([call.actor, completion.actor].sort().join('/'));
     const payers = new Set<string>(run.calls.map((c) => c.actor));
     const pairs = [...run.pairs].map((pair) => pair.split('/'));
     if (!pairs.some((pair) => pair.every((w) => payers.has(w)))) return;
@@ -342,12 +355,13 @@ class StuckWorkers implements Checker {
 
 /**
  * A run left 'running' under a worker that crashed (or was killed), when the claim in use reads only
- * pending runs (the select-then-update claims begin with a SELECT of pending runs): no one will ever
- * reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
+ * pending runs (the select-then-update claims begin with a SELECT of pending runs, and a queue whose rescuer
+ * is its own process claims pending runs only, so once that rescuer has stalled): no one will ever reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
  * Judged on the latest step's rows: it holds for as long as the run stays so (a cancel can end it).
  */
 class StrandedRuns implements Checker {
   private claimsSelect = false;
+  private rescuerStalled = false;
   /** The last step each worker crashed at, the last step each run's worker was killed at. */
   private readonly crashes = new Map<string, RecordedStep>();
   private readonly kills = new Map<number, RecordedStep>();
@@ -357,13 +371,19 @@ class StrandedRuns implements Checker {
 
   observe(step: RecordedStep): void {
     if (step.action === 'select') this.claimsSelect = true;
+    // A queue whose rescuer is its own process claims pending runs only: with the rescuer stalled, nothing
+    // takes a dead worker's run back either.
+    if (step.action === 'rescue-stalled') this.rescuerStalled = true;
     if (step.action === 'crash') this.crashes.set(step.actor, step);
     if (step.action === 'kill' && step.runId !== null) this.kills.set(step.runId, step);
     if (step.runId !== null && step.verdict === 'ok' && SELECT_THEN_UPDATE_ACTIONS.includes(step.action)) {
       const key = `${step.actor}/${step.runId}`;
       this.claims.set(key, [...(this.claims.get(key) ?? []), step.index]);
     }
-    if (!this.claimsSelect) return;
+    if (!this.claimsSelect && !this.rescuerStalled) return;
+    const because = this.claimsSelect
+      ? "the claim's SELECT reads only pending runs"
+      : 'the claim takes pending runs only, and the rescuer that would put it back to pending is stalled itself';
     const before = this.found;
     this.found = [];
     for (const run of step.runs) {
@@ -376,7 +396,7 @@ class StrandedRuns implements Checker {
       const claim = (this.claims.get(`${owner.id}/${run.run_id}`) ?? []).findLast((index) => index < end.index);
       const earlier = before.find((a) => a.runId === run.run_id);
       const steps = claim === undefined ? [end.index] : [claim, end.index];
-      const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: the claim's SELECT reads only pending runs.`;
+      const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: ${because}.`;
       const same = earlier && earlier.message === message && earlier.workers[0] === owner.id && earlier.steps.join() === steps.join();
       this.found.push(
         same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message },

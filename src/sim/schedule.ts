@@ -8,12 +8,14 @@
  *   crash:A       worker A's process dies; its open transaction rolls back
  *   cancel:123    an operator durably requests cancellation of run 123
  *   kill:123      an operator "cancels" run 123 by killing the process that runs it
+ *   rescue        the queue's rescuer takes its next step: it fetches the stuck runs, or writes the next one back
  */
 export type Token =
   | { kind: 'step'; worker: string }
   | { kind: 'advance'; seconds: number }
   | { kind: 'pause' | 'resume' | 'crash'; worker: string }
-  | { kind: 'cancel' | 'kill'; runId: number };
+  | { kind: 'cancel' | 'kill'; runId: number }
+  | { kind: 'rescue' };
 
 /** Longest schedule the lab accepts; replay must stay instant. */
 export const MAX_SCHEDULE_LENGTH = 2000;
@@ -46,11 +48,14 @@ export function parseToken(text: string): Token {
     }
     return { kind: 'advance', seconds };
   }
+  if (token === 'rescue') return { kind: 'rescue' };
   const workerEvent = /^(pause|resume|crash):([A-Z])$/.exec(token);
   if (workerEvent) return { kind: workerEvent[1] as 'pause' | 'resume' | 'crash', worker: workerEvent[2]! };
   const runEvent = /^(cancel|kill):(\d{1,9})$/.exec(token);
   if (runEvent) return { kind: runEvent[1] as 'cancel' | 'kill', runId: Number(runEvent[2]) };
-  throw new ScheduleError(`"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN or kill:RUN`);
+  throw new ScheduleError(
+    `"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN, kill:RUN or rescue`,
+  );
 }
 
 export function formatToken(token: Token): string {
@@ -66,6 +71,8 @@ export function formatToken(token: Token): string {
     case 'cancel':
     case 'kill':
       return `${token.kind}:${token.runId}`;
+    case 'rescue':
+      return 'rescue';
   }
 }
 

@@ -88,6 +88,12 @@ export interface StatementPlan {
   mode: 'autocommit' | 'claim-transaction' | 'commit';
 }
 
+/** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
+function claimStatement(strategy: StrategyDefinition, scenario: Scenario): LabStatement {
+  if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
+  return scenario.rescuer && strategy.rescuer ? strategy.rescuer.claim : strategy.claim.claim;
+}
+
 export function planAction(action: WorkerAction, worker: WorkerState, scenario: Scenario, settings: Settings): StatementPlan {
   const strategy = definitionOf(settings);
   const values: Record<ParamName, Value> = {
@@ -111,7 +117,7 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
   switch (action) {
     case 'claim': {
       if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
-      return plan(strategy.claim.claim, 'claim-transaction');
+      return plan(claimStatement(strategy, scenario), 'claim-transaction');
     }
     case 'commit':
       return plan(COMMIT, 'commit');
@@ -144,7 +150,15 @@ export function interpretOutcome(
   before: WorkerState,
   action: WorkerAction,
   outcome: StatementOutcome,
-  context: { scenario: Scenario; clockSeconds: number; runBefore: RunRow | undefined; paid: boolean; fencing: boolean },
+  context: {
+    scenario: Scenario;
+    clockSeconds: number;
+    runBefore: RunRow | undefined;
+    paid: boolean;
+    fencing: boolean;
+    /** The claim takes pending runs only: a queue's, where its rescuer is its own process (claimStatement). */
+    claimsPendingOnly?: boolean;
+  },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
   let worker: WorkerState = { ...before, blockedOn: [], waitingAction: null };
@@ -196,7 +210,10 @@ export function interpretOutcome(
         worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null };
         return { worker, verdict: 'empty', note, staleWrite: null };
       }
-      if (action === 'claim') return pollAgainOrStop(worker, scenario, `${id} claimed nothing: no run was pending or expired, or every candidate was locked.`);
+      if (action === 'claim') {
+        const found = context.claimsPendingOnly ? 'no run was pending' : 'no run was pending or expired';
+        return pollAgainOrStop(worker, scenario, `${id} claimed nothing: ${found}, or every candidate was locked.`);
+      }
       worker = { ...worker, phase: 'no-work', runId: null };
       return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
     }

@@ -63,6 +63,23 @@ export interface Scenario {
   concepts: string[];
   /** A production queue's public incident, replayed: absent for the lesson's own scenarios. */
   incident?: Incident;
+  /**
+   * The queue's rescue runs as its own process, stepped by `rescue` tokens (a queue with a separate rescuer
+   * then claims pending runs only); absent: a queue's rescue is folded into its claim.
+   */
+  rescuer?: RescuerSpec;
+}
+
+interface RescuerSpec {
+  /** From this moment on the rescuer takes no step (procrastinate #1408: the rescuing task itself stalled). */
+  stallsAtSeconds?: number;
+}
+
+/** The queue's rescuer between its steps: the stuck runs its last fetch found and has not written yet. */
+export interface RescuerState {
+  fetched: { runId: number; generation: number }[];
+  /** Its write waits for a row lock. */
+  blockedOn: WorkerId[];
 }
 
 /**
@@ -193,10 +210,21 @@ export interface StaleWrite {
 /** How a step reads on the timeline. */
 export type Verdict = 'ok' | 'empty' | 'rejected' | 'error' | 'blocked' | 'event';
 
-export type Actor = WorkerId | 'clock' | 'operator';
+export type Actor = WorkerId | 'clock' | 'operator' | 'rescuer';
 
-/** What a step is: a worker's action, or an event of the clock, a fault, or the operator. */
-type TraceAction = WorkerAction | 'advance' | 'pause' | 'resume' | 'crash' | 'cancel-request' | 'kill';
+/** What a step is: a worker's action, or an event of the clock, a fault, the operator, or a queue's rescuer. */
+type TraceAction =
+  | WorkerAction
+  | 'advance'
+  | 'pause'
+  | 'resume'
+  | 'crash'
+  | 'cancel-request'
+  | 'kill'
+  | 'rescue-fetch'
+  | 'rescue'
+  | 'rescue-idle'
+  | 'rescue-stalled';
 
 export interface TraceStep {
   index: number;

@@ -81,9 +81,15 @@ export function workerStatements(definition: StrategyDefinition): LabStatement[]
   return [...claim, ...writes];
 }
 
-/** Every statement a worker or the operator of the built-in strategies may run, once each, by id. */
+/** Every statement a queue's rescuer brings: the claim it leaves to pending runs, its read, its writes. */
+export function rescuerStatements(definition: StrategyDefinition): LabStatement[] {
+  const rescuer = definition.rescuer;
+  return rescuer ? [rescuer.claim, rescuer.fetch, rescuer.rescue.fenced, rescuer.rescue.unfenced] : [];
+}
+
+/** Every statement a worker, a queue's rescuer or the operator of the built-in strategies may run, once each, by id. */
 export const PAGE_STATEMENTS: ReadonlyMap<string, LabStatement> = new Map(
-  [...BUILT_IN_STRATEGIES.flatMap(workerStatements), CANCEL_REQUEST].map((statement) => [statement.id, statement]),
+  [...BUILT_IN_STRATEGIES.flatMap((d) => [...workerStatements(d), ...rescuerStatements(d)]), CANCEL_REQUEST].map((statement) => [statement.id, statement]),
 );
 
 /** Every text a built-in strategy's statements bring: the statements, their probes, and what a resumed claim reads. */
@@ -103,4 +109,4 @@ export function labStatementText(id: string): StatementText | null {
 }
 
 export { CANCEL_REQUEST, COMMIT };
-export type { LabStatement, StatementText, StrategyDefinition } from './types';
+export type { LabStatement, RescuerDefinition, StatementText, StrategyDefinition } from './types';

@@ -112,6 +112,25 @@ export interface StrategyDefinition {
   cancelAck: FencedPair;
   /** For a production queue's claim: what the lab follows and what it leaves out (see src/strategies/<queue>/definition.ts). */
   queue?: QueueFacts;
+  /** A queue whose rescue of stuck runs is a process of its own, played where a scenario has a rescuer. */
+  rescuer?: RescuerDefinition;
+}
+
+/**
+ * A queue's rescuer as its own process (a scenario with `rescuer` steps it with `rescue` tokens, on its own
+ * session): it reads the stuck runs, then writes each one back to pending, a statement per step, so a
+ * worker's write can land between its read and its write. Where a scenario has no rescuer the queue's
+ * claim keeps the rescue folded in.
+ */
+export interface RescuerDefinition {
+  /** The claim with the rescue left to the rescuer: it takes pending runs only. */
+  claim: LabStatement;
+  /** Reads the stuck runs: run_id and lease_generation of each (a plain read, never waits). */
+  fetch: LabStatement;
+  /** Writes one fetched run back to pending ($1 its id, $2 the generation the fetch saw). */
+  rescue: FencedPair;
+  /** What the rescuer's write checks, and what the fencing switch changes for it. */
+  inWords: string;
 }
 
 /**

@@ -91,7 +91,11 @@ const Lanes = memo(function Lanes({ lanes, width, plotLeft }: { lanes: TimelineL
           ) : i % 2 === 0 ? (
             <rect className="tl-lane-alt" x={0} y={lane.top} width={width} height={lane.height} />
           ) : null}
-          {lane.kind === 'system' ? (
+          {lane.id === 'rescuer' ? (
+            <text className="tl-lane-small" x={8} y={lane.markY + 3}>
+              rescuer
+            </text>
+          ) : lane.kind === 'system' ? (
             <text className="tl-lane-small" x={8} y={lane.markY - 2}>
               <tspan x={8}>clock &amp;</tspan>
               <tspan x={8} dy={11}>

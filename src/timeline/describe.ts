@@ -38,6 +38,9 @@ const ACTION_LABELS: Record<string, string> = {
   pause: 'pause',
   resume: 'resume',
   crash: 'crash',
+  'rescue-fetch': 'stuck?',
+  'rescue-idle': 'no rescuer',
+  'rescue-stalled': 'stalled',
 };
 
 /** The word under a mark: short enough to sit under a 40 px slot. */
@@ -45,6 +48,7 @@ export function markLabel(step: TraceStep): string {
   if (step.action === 'advance') return isClockToken(step.token) ? `${step.token} s` : 'clock';
   if (step.action === 'cancel-request') return step.runId === null ? 'cancel' : `cancel ${step.runId}`;
   if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
+  if (step.action === 'rescue') return step.runId === null ? 'rescue' : `rescue ${step.runId}`;
   return ACTION_LABELS[step.action] ?? step.action;
 }
 
@@ -70,7 +74,7 @@ export function markSublabel(step: TraceStep): string | null {
 
 /** "#5 · 15:00:00 · A · work · ok": one line that names a step. */
 export function stepTitle(step: TraceStep): string {
-  const who = step.actor === 'clock' ? 'clock' : step.actor === 'operator' ? 'operator' : `worker ${step.actor}`;
+  const who = step.actor === 'clock' || step.actor === 'operator' || step.actor === 'rescuer' ? step.actor : `worker ${step.actor}`;
   const verdict = step.verdict === 'event' ? '' : ` · ${VERDICT_NAMES[step.verdict]}${step.resumed ? ' (resumed)' : ''}`;
   return `#${step.index + 1} · ${clockLabel(step.clockSeconds)} · ${who} · ${step.action}${verdict}`;
 }

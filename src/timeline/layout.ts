@@ -39,7 +39,7 @@ export interface LayoutOptions {
 export type MarkShape = 'circle' | 'ring' | 'no-entry' | 'triangle' | 'hourglass' | 'diamond' | 'cross';
 
 interface TimelineLane {
-  /** A worker id, or 'system' for the clock & operator lane. */
+  /** A worker id, 'system' for the clock & operator lane, or 'rescuer' for a queue's rescuer. */
   id: string;
   kind: 'worker' | 'system';
   label: string;
@@ -342,14 +342,15 @@ function anomalyRows(trace: Trace, position: number): number {
   return Math.max(model.anomalyRows, Math.min(shown, 4));
 }
 
-function fixedHeight(rows: number, width: number): number {
+function fixedHeight(rows: number, width: number, system = 1): number {
   const band = rows > 0 ? rows * ANOMALY_ROW_HEIGHT + 2 * ANOMALY_BAND_PAD : 0;
-  return AXIS_HEIGHT + SYSTEM_LANE_HEIGHT + band + STEP_AXIS_HEIGHT + legendLayout(width, 0).height;
+  return AXIS_HEIGHT + system * SYSTEM_LANE_HEIGHT + band + STEP_AXIS_HEIGHT + legendLayout(width, 0).height;
 }
 
 /** The height at which every lane gets its full room: what the component uses unless told otherwise. */
 export function timelineHeight(trace: Trace, width: number, position = trace.steps.length): number {
-  return fixedHeight(anomalyRows(trace, position), width) + traceModel(trace).workers.length * LANE_HEIGHT;
+  const model = traceModel(trace);
+  return fixedHeight(anomalyRows(trace, position), width, systemLanes(model)) + model.workers.length * LANE_HEIGHT;
 }
 
 /**
@@ -442,6 +443,11 @@ function laneIdOf(actor: Actor): string {
   return actor === 'clock' || actor === 'operator' ? 'system' : actor;
 }
 
+/** The lanes above the workers': the clock & operator's, and the rescuer's where the trace has one. */
+function systemLanes(model: TraceModel): number {
+  return model.rescuer ? 2 : 1;
+}
+
 /** Lays the timeline out. `view` defaults to defaultTimelineView(); marks outside it are left out. */
 export function layoutTimeline(trace: Trace, size: TimelineSize, view?: TimelineView, options: LayoutOptions = {}): TimelineLayout {
   const model = traceModel(trace, options.axis);
@@ -457,9 +463,10 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const sx = scaleLinear().domain([v0, v1]).range([left, right]);
   const slot = plotWidth / (v1 - v0);
 
-  // Lanes, top to bottom: the clock & operator lane, then one per worker.
+  // Lanes, top to bottom: the clock & operator lane, the rescuer's (if any), then one per worker.
   const rows = anomalyRows(trace, position);
-  const fixed = fixedHeight(rows, width);
+  const system = systemLanes(model);
+  const fixed = fixedHeight(rows, width, system);
   const workerCount = model.workers.length;
   const laneHeight = workerCount === 0 ? LANE_HEIGHT : Math.max(LANE_MIN_HEIGHT, Math.min(LANE_HEIGHT, Math.floor((size.height - fixed) / workerCount)));
   const stagger = laneHeight >= STAGGER_MIN_HEIGHT;
@@ -477,12 +484,16 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
     leaseY: plotTop,
     line: null,
   });
+  if (model.rescuer) {
+    const top = plotTop + SYSTEM_LANE_HEIGHT;
+    lanes.push({ id: 'rescuer', kind: 'system', label: 'rescuer', top, height: SYSTEM_LANE_HEIGHT, markY: top + 14, leaseY: top, line: null });
+  }
   model.workers.forEach((id, i) => {
-    const top = plotTop + SYSTEM_LANE_HEIGHT + i * laneHeight;
+    const top = plotTop + system * SYSTEM_LANE_HEIGHT + i * laneHeight;
     lanes.push({ id, kind: 'worker', label: id, top, height: laneHeight, markY: top + 42, leaseY: top + 9, line: null });
   });
   const laneById = new Map(lanes.map((lane) => [lane.id, lane]));
-  const lanesBottom = plotTop + SYSTEM_LANE_HEIGHT + workerCount * laneHeight;
+  const lanesBottom = plotTop + system * SYSTEM_LANE_HEIGHT + workerCount * laneHeight;
 
   const lastShown = position - 1;
   const xOf = (step: number) => sx(model.u[step]!);

@@ -112,6 +112,8 @@ export interface TraceModel {
   /** The furthest any lease bar reaches ahead of the present, in slot coordinates (so the domain holds it). */
   reach: number;
   workers: WorkerId[];
+  /** The trace has a queue's rescuer as its own process (its scenario's, or steps of it): it gets its own lane. */
+  rescuer: boolean;
   breaks: ClockBreak[];
   leases: LeaseModel[];
   spans: SpanModel[];
@@ -167,6 +169,7 @@ function buildModel(trace: Trace, axis: TimelineAxis): TraceModel {
     seconds,
     reach,
     workers: workerIds(trace),
+    rescuer: findScenario(trace.scenario)?.rescuer !== undefined || trace.steps.some((step) => step.actor === 'rescuer'),
     breaks,
     leases: built,
     spans: [...pauses(steps), ...waits(steps), ...hungCalls(trace, built)].sort((a, b) => a.start - b.start),
@@ -215,7 +218,7 @@ function workerIds(trace: Trace): WorkerId[] {
   const steps = trace.steps;
   const ids = new Set<WorkerId>(findScenario(trace.scenario)?.workers.map((w) => w.id) ?? []);
   for (const worker of steps[0]?.workers ?? []) ids.add(worker.id);
-  for (const step of steps) if (step.actor !== 'clock' && step.actor !== 'operator') ids.add(step.actor);
+  for (const step of steps) if (step.actor !== 'clock' && step.actor !== 'operator' && step.actor !== 'rescuer') ids.add(step.actor);
   return [...ids].sort();
 }
 
@@ -341,7 +344,7 @@ function waits(steps: readonly TraceStep[]): SpanModel[] {
     const span: SpanModel = { kind: 'blocked', lane: step.actor, start: step.index, end: null, holders };
     for (const later of steps.slice(step.index + 1)) {
       const resumed = later.actor === step.actor && later.resumed;
-      const died = step.actor !== 'operator' && stateOf(later, step.actor)?.phase === 'crashed';
+      const died = step.actor !== 'operator' && step.actor !== 'rescuer' && stateOf(later, step.actor)?.phase === 'crashed';
       if (resumed || died) {
         span.end = later.index;
         break;

@@ -1,11 +1,13 @@
 import { useState } from 'react';
+import { strategyDefinition } from '../strategies';
 import { operatorTargets } from '../store/derive';
 import { useLab } from '../store/react';
 import { useCursorSnapshot, useReady, useScenario } from './hooks';
 
 /**
- * An operator cancelling a run: durably (a flag in the row) or by killing the process that runs it.
- * Folded away except in the scenarios about cancelling, where it is the point.
+ * An operator cancelling a run: durably (a flag in the row) or by killing the process that runs it; and,
+ * where the scenario runs a queue's rescuer as its own process, a step of that rescuer.
+ * Folded away except in the scenarios about cancelling or rescuing, where it is the point.
  */
 export function OperatorControls() {
   const ready = useReady();
@@ -17,8 +19,10 @@ export function OperatorControls() {
   const runId = chosen !== null && runIds.includes(chosen) ? chosen : (runIds[0] ?? 0);
   const targets = operatorTargets(snapshot.runs, snapshot.workers);
   const aboutCancelling = scenario.script.some((t) => t.startsWith('cancel:') || t.startsWith('kill:'));
+  const rescuer = useLab((s) => (s.settings.definition === undefined ? strategyDefinition(s.settings.strategy).rescuer : undefined));
+  const rescues = scenario.rescuer !== undefined && rescuer !== undefined;
   return (
-    <details key={scenario.id} className="group operator" open={aboutCancelling}>
+    <details key={scenario.id} className="group operator" open={aboutCancelling || rescues}>
       <summary>Operator</summary>
       <fieldset className="operator-controls">
         <legend className="visually-hidden">Operator</legend>
@@ -48,6 +52,16 @@ export function OperatorControls() {
         >
           Kill its worker
         </button>
+        {rescues ? (
+          <button
+            type="button"
+            onClick={() => void applyToken('rescue')}
+            disabled={!ready}
+            title={`The queue's rescuer takes its next step. ${rescuer.inWords}`}
+          >
+            Step the rescuer
+          </button>
+        ) : null}
       </fieldset>
     </details>
   );

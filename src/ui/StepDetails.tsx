@@ -102,8 +102,8 @@ export function StepDetails() {
           <h2>
             Step {index + 1} <span className="muted">of {total}</span>
             <span className="step-meta">
-              {clockLabel(step.clockSeconds)} · {step.actor === 'clock' ? 'clock' : step.actor === 'operator' ? 'operator' : `worker ${step.actor}`} ·{' '}
-              {step.action}
+              {clockLabel(step.clockSeconds)} ·{' '}
+              {step.actor === 'clock' || step.actor === 'operator' || step.actor === 'rescuer' ? step.actor : `worker ${step.actor}`} · {step.action}
             </span>
           </h2>
           <p className="step-note">{step.note}</p>

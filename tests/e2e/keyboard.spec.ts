@@ -41,13 +41,16 @@ test('? opens the keyboard help; Escape closes it', async ({ page }) => {
 
 test('keys are left alone while a field has focus', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
-  // The Scenario picker: no title starts with R or 1, so the select's own type-to-choose leaves it alone
-  // (the Strategy picker has "River…", which R would choose, as a select should).
-  await page.getByLabel('Scenario', { exact: true }).focus();
+  // The fencing switch is an input, so R and 1 are its own; as a checkbox it does nothing with them. (A
+  // select would not do: both pickers have titles starting with R, "River…", which R chooses there.)
+  const fencing = page.getByRole('switch', { name: 'Fencing' });
+  await fencing.focus();
   await page.keyboard.press('r');
   await page.keyboard.press('1');
+  await expect(fencing).toBeFocused();
+  await expect(fencing).not.toBeChecked();
   await expect(slider(page)).toHaveValue('2');
-  await expect(page).toHaveURL(/schedule=A,B&step=2$/);
+  await expect(page).toHaveURL(/fencing=off&schedule=A,B&step=2$/);
 });
 
 test('after choosing a strategy, → steps and leaves the choice alone', async ({ page }) => {

@@ -2,7 +2,8 @@
  * The production queues' strategies (src/strategies/<queue>/) and their incidents (src/scenarios/incident-*.ts),
  * every step from every state, on PGlite and on a real PostgreSQL server (see state-graph.ts).
  *
- * npm test plays, with each queue's own guard (fencing off): each incident under its own queue, and, for a
+ * npm test plays, with each queue's own guard (fencing off): each incident under its own queue (and with fencing
+ * on too where that is the incident's fix, as for River #1302), and, for a
  * queue with no incident yet, the scenario where the queues' guards differ (a worker paused past its lease
  * writes after the run was taken over: paused-worker). The full ground truth (GROUND_TRUTH=full, npm run
  * test:ground-truth:full) plays every two-worker scenario, incidents included, under every queue with
@@ -22,10 +23,12 @@ if (FULL) {
   }
 } else {
   const withIncident = new Set(INCIDENT_SCENARIOS.map((s) => s.incident!.queue));
-  everyState(
-    'paused-worker',
-    QUEUE_STRATEGY_IDS.filter((queue) => !withIncident.has(queue)),
-    QUEUES,
-  );
-  for (const { id, incident } of INCIDENT_SCENARIOS) everyState(id, [incident!.queue], { group: `${incident!.queue} queue`, npmTestFencing: false });
+  // Every queue may have an incident by now: an empty list would be a suite with no test.
+  const withoutIncident = QUEUE_STRATEGY_IDS.filter((queue) => !withIncident.has(queue));
+  if (withoutIncident.length > 0) everyState('paused-worker', withoutIncident, QUEUES);
+  // An incident whose fix is its own queue's with fencing on (River #1302: PR #1373's guarded rescue) plays both.
+  for (const { id, incident } of INCIDENT_SCENARIOS) {
+    const fixIsFencing = incident!.fix.strategy === incident!.queue && incident!.fix.fencing;
+    everyState(id, [incident!.queue], { group: `${incident!.queue} queue`, ...(fixIsFencing ? {} : { npmTestFencing: false }) });
+  }
 }

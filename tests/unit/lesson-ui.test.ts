@@ -55,7 +55,7 @@ describe('LessonHub', () => {
   it('renders tabs, the first chapter, the progress summary and the reset control', () => {
     const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore() }));
     expect(html).toContain('role="tablist"');
-    expect(html.match(/role="tab"/g)).toHaveLength(5);
+    expect(html.match(/role="tab"/g)).toHaveLength(6);
     expect(html).toContain('aria-selected="true"');
     expect(html).toContain('role="tabpanel"');
     expect(text(html)).toContain(CHAPTERS[0]!.title);

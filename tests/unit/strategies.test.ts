@@ -19,6 +19,7 @@ import {
   PAGE_STATEMENTS,
   QUEUE_STRATEGY_IDS,
   STRATEGY_TEXTS,
+  rescuerStatements,
   workerStatements,
 } from '../../src/strategies';
 import {
@@ -59,7 +60,7 @@ function statementsByRole(definition: StrategyDefinition): { role: StatementRole
 
 /** Every text a definition brings: its statements, their probes, and what a resumed claim runs. */
 function textsOf(definition: StrategyDefinition): StatementText[] {
-  return workerStatements(definition).flatMap((statement) => [
+  return [...workerStatements(definition), ...rescuerStatements(definition)].flatMap((statement) => [
     statement,
     ...(statement.probe ? [statement.probe] : []),
     ...(statement.afterWait.kind === 'relock-found' ? [statement.afterWait.candidates, statement.afterWait.relock] : []),
@@ -127,7 +128,7 @@ describe('each built-in strategy', () => {
   it('gives every statement that can wait a NOWAIT probe taking a prefix of its parameters, and none to one that cannot', () => {
     let waiting = 0;
     for (const definition of BUILT_IN_STRATEGIES) {
-      for (const statement of [...workerStatements(definition), CANCEL_REQUEST]) {
+      for (const statement of [...workerStatements(definition), ...rescuerStatements(definition), CANCEL_REQUEST]) {
         if (statement.afterWait.kind === 'cannot-wait') {
           expect(statement.probe, statement.id).toBeNull();
           continue;
@@ -180,14 +181,47 @@ describe('the atomic claims', () => {
   });
 });
 
+describe("the queues' rescuers as their own process", () => {
+  const withRescuer = (BUILT_IN_STRATEGIES as readonly StrategyDefinition[]).filter((d) => d.rescuer);
+  const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
+  const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
+
+  it('are River and procrastinate', () => {
+    expect(withRescuer.map((d) => d.id)).toEqual(['river', 'procrastinate']);
+  });
+
+  it.for(withRescuer.map((d) => d.id))("%s: its claim is the queue's claim without the expired-lease clause", (id) => {
+    const definition = definitionOf(id);
+    if (definition.claim.shape !== 'one-statement') throw new Error(`${id} is not one statement`);
+    const folded = code(definition.claim.claim.text).replace(/\n\s*OR \(status = 'running' AND lease_expires_at < now\(\)\)/, '');
+    expect(code(definition.rescuer!.claim.text)).toBe(folded);
+    expect(definition.rescuer!.claim.params).toEqual(definition.claim.claim.params);
+  });
+
+  it.for(withRescuer.map((d) => d.id))('%s: reads stuck runs with a plain read, writes one run by $1, the fenced write also by its generation $2', (id) => {
+    const rescuer = definitionOf(id).rescuer!;
+    expect(rescuer.fetch.afterWait.kind).toBe('cannot-wait');
+    expect(code(rescuer.fetch.text)).not.toMatch(/FOR UPDATE|\$\d/);
+    expect(columnsReturned(rescuer.fetch.text)).toEqual(['run_id', 'lease_generation']);
+    expect(rescuer.rescue.unfenced.params).toEqual(['run']);
+    expect(rescuer.rescue.fenced.params).toEqual(['run', 'generation']);
+    expect(rescuer.rescue.fenced.text).toMatch(/AND lease_generation = \$2/);
+    for (const write of [rescuer.rescue.unfenced, rescuer.rescue.fenced]) {
+      expect(write.afterWait.kind).toBe('recheck-row');
+      expect(columnsReturned(write.text)).toEqual(['run_id', 'status']);
+      expect(write.text).toMatch(/SET status {11}= 'pending'/);
+    }
+  });
+});
+
 describe('what is derived from the definitions', () => {
   it('the strategy list and the picker labels', () => {
     expect(STRATEGIES).toEqual(BUILT_IN_STRATEGIES.map((d) => d.id));
     for (const definition of BUILT_IN_STRATEGIES) expect(STRATEGY_LABELS[definition.id]).toBe(definition.label);
   });
 
-  it('the statements the live bridge accepts: every worker statement and the operator cancel, and nothing else', () => {
-    const expected = new Set([...BUILT_IN_STRATEGIES.flatMap(workerStatements), CANCEL_REQUEST].map((s) => s.id));
+  it("the statements the live bridge accepts: every worker statement, every queue rescuer's and the operator cancel, and nothing else", () => {
+    const expected = new Set([...BUILT_IN_STRATEGIES.flatMap((d) => [...workerStatements(d), ...rescuerStatements(d)]), CANCEL_REQUEST].map((s) => s.id));
     expect(new Set(PAGE_STATEMENTS.keys())).toEqual(expected);
     expect(PAGE_STATEMENTS.has('relock-candidate')).toBe(false);
     expect(PAGE_STATEMENTS.has('probe-cas-claim')).toBe(false);

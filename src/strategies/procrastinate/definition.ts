@@ -5,10 +5,16 @@
  */
 import { SHARED_WRITES } from '../shared';
 import { queueClaim, queueWrite } from '../queue';
-import { strategyText } from '../statement';
+import { neverWaits, strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
 import cancelAck from './procrastinate-cancel-ack.sql?raw';
 import claim from './procrastinate-claim.sql?raw';
+import claimTodo from './procrastinate-claim-todo.sql?raw';
+import probeRetry from './procrastinate-probe-retry.sql?raw';
+import probeRetryFenced from './procrastinate-probe-retry-fenced.sql?raw';
+import retry from './procrastinate-retry.sql?raw';
+import retryFenced from './procrastinate-retry-fenced.sql?raw';
+import stalledFetch from './procrastinate-stalled-fetch.sql?raw';
 import complete from './procrastinate-complete.sql?raw';
 import probe from './procrastinate-probe-todo-or-doing.sql?raw';
 import work from './procrastinate-work.sql?raw';
@@ -34,6 +40,20 @@ export const procrastinate = {
     fenced: SHARED_WRITES.cancelAck.fenced,
     unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-cancel-ack', cancelAck), roleParams('cancel-ack', false), TODO_OR_DOING),
   },
+  rescuer: {
+    claim: queueClaim(FOLDER, 'procrastinate-claim-todo', claimTodo),
+    fetch: neverWaits(strategyText(FOLDER, 'procrastinate-stalled-fetch', stalledFetch), []),
+    rescue: {
+      unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-retry', retry), ['run'], strategyText(FOLDER, 'procrastinate-probe-retry', probeRetry)),
+      fenced: queueWrite(
+        strategyText(FOLDER, 'procrastinate-retry-fenced', retryFenced),
+        ['run', 'generation'],
+        strategyText(FOLDER, 'procrastinate-probe-retry-fenced', probeRetryFenced),
+      ),
+    },
+    inWords:
+      "Fencing off: procrastinate's retry_job, while the job is still doing. On: the lab's fence also re-checks the attempt the stalled-job read saw, which procrastinate does not.",
+  },
   queue: {
     name: 'procrastinate',
     source: 'procrastinate-org/procrastinate@f099a753730d5492bdebdc1c1f2796ffa5cf5671',
@@ -45,6 +65,6 @@ export const procrastinate = {
     fencingSwitch:
       "Off: procrastinate's own guard, todo or doing. On: the lab's generation fence on progress, completion and cancel, which procrastinate does not have.",
     inTheLab:
-      "The stall age is the scenario's lease and the heartbeat is per run, so a worker whose run was retried learns it at its next heartbeat (procrastinate's worker heartbeat would not tell it). The user's stalled-job task is folded into the claim. Locks, queueing locks and priorities are not modelled.",
+      "The stall age is the scenario's lease and the heartbeat is per run, so a worker whose run was retried learns it at its next heartbeat (procrastinate's worker heartbeat would not tell it). The user's stalled-job task is folded into the claim, except where a scenario has a rescuer (issue #1408's): there it is its own session, a read of stalled jobs then a retry per job, and the fetch takes pending runs only. Locks, queueing locks and priorities are not modelled.",
   },
 } as const satisfies StrategyDefinition;

@@ -7,6 +7,8 @@ import { LessonLink, SourceLinks } from './links';
 
 export interface ConceptTableProps {
   onOpenChapter?: (chapterId: string) => void;
+  /** Opens the queues side by side (the lesson's Compare queues tab). */
+  onCompareQueues?: () => void;
 }
 
 function Cite({ ids }: { ids: readonly string[] }) {
@@ -26,11 +28,19 @@ function Cite({ ids }: { ids: readonly string[] }) {
   );
 }
 
-export function ConceptTable({ onOpenChapter }: ConceptTableProps) {
+export function ConceptTable({ onOpenChapter, onCompareQueues }: ConceptTableProps) {
   return (
     <section className="ll-lesson ll-concepts" aria-labelledby="ll-concepts-title">
       <h2 id="ll-concepts-title">Concepts at a glance</h2>
       <p>Each idea in this module, where it lives in the lab's SQL, what Temporal calls it, and how production Postgres queues handle it.</p>
+      {onCompareQueues ? (
+        <p>
+          <button type="button" onClick={onCompareQueues}>
+            Compare the queues side by side
+          </button>
+          : every answer is a scenario you can open in the lab.
+        </p>
+      ) : null}
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard */}
       <section className="ll-table-scroll" tabIndex={0} aria-label="Concept table (scrolls sideways)">
         <table>

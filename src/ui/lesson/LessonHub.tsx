@@ -3,7 +3,7 @@
  * the progress notice and reset control. Links between the views switch tabs.
  */
 import './lesson.css';
-import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { type KeyboardEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { findChallenge } from '../../lessons/challenges';
 import { findChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
@@ -18,8 +18,12 @@ import { type LessonTarget, parseLessonHash } from './links';
 import { ProgressNotice, ProgressSummary, ResetProgress } from './ProgressControls';
 import { QuizView } from './QuizView';
 import { useLessonProgress } from './useLessonProgress';
+import { lazyPanel } from '../lazyPanel';
 
-export type LessonTab = 'chapters' | 'challenges' | 'quiz' | 'exit' | 'concepts';
+// In a chunk of its own: most learners never open it.
+const { Panel: QueueComparison } = lazyPanel('The queue comparison', () => import('../comparison/QueueComparison').then((module) => module.QueueComparison));
+
+export type LessonTab = 'chapters' | 'challenges' | 'quiz' | 'exit' | 'concepts' | 'compare';
 
 const TABS: { id: LessonTab; label: string }[] = [
   { id: 'chapters', label: 'Chapters' },
@@ -27,6 +31,7 @@ const TABS: { id: LessonTab; label: string }[] = [
   { id: 'quiz', label: 'Quiz' },
   { id: 'exit', label: 'Exit criteria' },
   { id: 'concepts', label: 'Concepts' },
+  { id: 'compare', label: 'Compare queues' },
 ];
 
 export interface LessonHubProps {
@@ -144,7 +149,12 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
         {place.tab === 'exit' ? (
           <ExitCriteriaView progressStore={progressStore} onOpenChapter={openChapter} onOpenChallenge={openChallenge} onOpenQuestion={openQuestion} />
         ) : null}
-        {place.tab === 'concepts' ? <ConceptTable onOpenChapter={openChapter} /> : null}
+        {place.tab === 'concepts' ? <ConceptTable onOpenChapter={openChapter} onCompareQueues={() => setPlace({ tab: 'compare' })} /> : null}
+        {place.tab === 'compare' ? (
+          <Suspense fallback={<p className="lazy-loading">Loading the comparison…</p>}>
+            <QueueComparison />
+          </Suspense>
+        ) : null}
       </>
     );
     const footer = (

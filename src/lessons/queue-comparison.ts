@@ -1,0 +1,268 @@
+/**
+ * The side-by-side comparison: one row per production queue (and the lab's atomic claim with fencing),
+ * one column per question the module asks. Every cell is a short text and a place in the lab that shows
+ * it. The text is taken, in this order, from the queue's definition (src/strategies/<queue>/definition.ts),
+ * from a line below (RESEARCH.md §A/§E, only where nothing else says it), or from the concept table's entry
+ * for that queue (concepts.ts; for the lab's row, its note on the lab's SQL). An incident (src/scenarios/, with `incident`)
+ * lands in its queue's row, in the column its anomaly answers (or QUESTION_OF_INCIDENT names), so a new incident
+ * needs no line here.
+ */
+import { INCIDENT_SCENARIOS, findScenario } from '../scenarios';
+import type { AnomalyKind, Scenario, Strategy } from '../sim/types';
+import { QUEUE_STRATEGY_IDS, type StrategyDefinition, strategyDefinition, type StrategyId } from '../strategies';
+import { CONCEPTS } from './concepts';
+import type { ConceptRow } from './types';
+
+type QuestionId = 'ready' | 'owner' | 'ownership-ends' | 'comes-back' | 'stale-write' | 'cancel' | 'limits';
+
+/** Where a cell's link goes: a scenario in the race lab under a strategy and fencing, or the backpressure lab. */
+export type ComparisonTarget = { kind: 'scenario'; scenarioId: string; strategy: StrategyId; fencing: boolean } | { kind: 'backpressure' };
+
+export interface ComparisonQuestion {
+  id: QuestionId;
+  /** The column's heading: the question. */
+  heading: string;
+  /** The scenario that answers it for every row, unless an incident of that queue answers it instead. */
+  scenarioId: string | 'backpressure';
+  /** What the link plays, in one sentence (shown under the table). */
+  plays: string;
+  /** Which queue fact answers it, if the definitions carry one. */
+  fact?: keyof Pick<NonNullable<StrategyDefinition['queue']>, 'ownershipEnds' | 'completionGuard'>;
+  /** The concept table's rows whose per-queue entries answer it, first match wins. */
+  concepts: readonly ConceptRow['id'][];
+}
+
+export const COMPARISON_QUESTIONS: readonly ComparisonQuestion[] = [
+  {
+    id: 'ready',
+    heading: 'Which runs are ready?',
+    scenarioId: 'race',
+    plays: 'the race: two workers poll at once; see which run each one gets',
+    concepts: ['claim'],
+  },
+  {
+    id: 'owner',
+    heading: 'Who owns each?',
+    scenarioId: 'three-workers',
+    plays: 'three workers: each worker card shows what it believes it owns beside what the row says',
+    concepts: [],
+  },
+  {
+    id: 'ownership-ends',
+    heading: 'When does ownership end?',
+    scenarioId: 'heartbeat',
+    plays: "heartbeat: a long run whose owner keeps heartbeating; see whether the claim's heartbeat keeps it",
+    fact: 'ownershipEnds',
+    concepts: ['lease-expiry'],
+  },
+  {
+    id: 'comes-back',
+    heading: 'How does an abandoned run come back?',
+    scenarioId: 'crash-orphan',
+    plays: 'crash-orphan: A crashes holding a run; after its lease the run is claimed again',
+    concepts: ['orphan-reclaim', 'lease-expiry'],
+  },
+  {
+    id: 'stale-write',
+    heading: 'What stops a stale write?',
+    scenarioId: 'paused-worker',
+    plays: "paused-worker: A wakes after its run was taken and writes anyway; see what the completion's guard lets through",
+    fact: 'completionGuard',
+    concepts: ['fencing'],
+  },
+  {
+    id: 'cancel',
+    heading: 'How does cancel travel?',
+    scenarioId: 'cancel-durable',
+    plays:
+      "cancel-durable: an operator's cancel request stored in the row, which the owner reads at its next write (the lab's cancel, played with that queue's claim and guard)",
+    concepts: ['cancellation'],
+  },
+  {
+    id: 'limits',
+    heading: 'Which limits?',
+    scenarioId: 'backpressure',
+    plays: "the backpressure lab: the lab's own limits (per tenant, on model calls, on cost) enforced in its SQL; no queue's limits are modelled",
+    concepts: ['backpressure'],
+  },
+];
+
+/** The question an incident's anomaly answers: a new anomaly kind must be placed here. */
+const QUESTION_OF_ANOMALY: Record<AnomalyKind, QuestionId> = {
+  'double-claim': 'ready',
+  'duplicate-execution': 'ownership-ends',
+  'stuck-while-heartbeating': 'ownership-ends',
+  'stranded-run': 'comes-back',
+  'split-ownership': 'stale-write',
+  'stale-write-rejected': 'stale-write',
+  'lost-cancel': 'cancel',
+};
+
+/**
+ * What neither a definition nor the concept table says, per row and question (RESEARCH.md §A and §E, at
+ * the commits the definitions cite). The lab's row answers from its own SQL.
+ */
+const OWN_WORDS: Partial<Record<Strategy, Partial<Record<QuestionId, string>>>> = {
+  'graphile-worker': {
+    owner: 'locked_by (the worker pool) and locked_at.',
+    cancel: 'An AbortSignal given to the task when the worker shuts down.',
+    limits: 'concurrentJobs per process; a named queue runs its jobs one at a time.',
+  },
+  'pg-boss': {
+    ready: "A CTE takes state < 'active' jobs whose start_after has come, FOR UPDATE OF j SKIP LOCKED, then sets state = 'active'.",
+    owner: "No owner: the claim sets state = 'active' and started_on, and no write checks who runs the job.",
+    cancel: 'cancel() in the database, and an AbortSignal passed to the handler.',
+  },
+  river: {
+    owner: 'attempted_by (each attempt appends its client) and attempted_at, set by the claim.',
+    limits: 'MaxWorkers per queue.',
+  },
+  oban: {
+    owner: 'attempted_by and attempted_at, set by the claim.',
+  },
+  'solid-queue': {
+    ready: 'Ready executions taken FOR UPDATE SKIP LOCKED (non_blocking_lock); a claimed execution is inserted and the ready row deleted, in one transaction.',
+    owner: 'A claimed_executions row naming the process.',
+    cancel: 'A job in progress cannot be discarded.',
+  },
+  procrastinate: {
+    ready: "procrastinate_fetch_job_v2: status = 'todo' with no job of the same lock doing, FOR UPDATE OF jobs SKIP LOCKED, then status = 'doing'.",
+    owner: 'worker_id on the job, a row in the workers table.',
+    limits: 'lock (one job at a time per key) and queueing_lock (one queued job per key).',
+  },
+  'skip-locked': {
+    ready: 'A pending run, or a running one whose lease_expires_at has passed, FOR UPDATE SKIP LOCKED: a row another claim has locked is passed over.',
+    owner: 'lease_owner on the row, and lease_generation: each claim raises it, and the worker keeps the one it got.',
+    'ownership-ends': 'The lease: lease_expires_at = now() + the lease length, pushed forward by every heartbeat of the current owner and generation.',
+  },
+};
+
+/**
+ * Queues whose guard today is the one their definition plays with fencing on (its `fencingSwitch`): Solid
+ * Queue's claimed-execution guard since v1.5.0. Their rows open with fencing on; their incidents still open
+ * under the old guard, fencing off.
+ */
+const GUARD_TODAY_IS_FENCED: readonly Strategy[] = ['solid-queue'];
+
+/** The lab's claim the comparison holds the queues against: the atomic claim, with fencing on. */
+const LAB_ROW: Strategy = 'skip-locked';
+
+export interface ComparisonLink {
+  target: ComparisonTarget;
+  /** The link's words: the scenario, or the incident, it opens. */
+  label: string;
+}
+
+interface ComparisonIncident {
+  /** owner/repo#number, as the incident names itself. */
+  source: string;
+  url: string;
+  open: ComparisonLink;
+  /**
+   * The fix in the lab, or null when it is a different lease (`fix.leaseSeconds`): a link into the lab carries
+   * scenario, strategy and fencing, not a lease, so that fix is told in `fixInWords` only.
+   */
+  fix: ComparisonLink | null;
+  fixInWords: string;
+}
+
+export interface ComparisonCell {
+  question: QuestionId;
+  text: string;
+  /** Where the text comes from (the definition's file, the concept table, or this module). */
+  from: 'definition' | 'concepts' | 'comparison';
+  link: ComparisonLink;
+  /** The queue's public incidents whose anomaly answers this question, replayed. */
+  incidents: ComparisonIncident[];
+}
+
+export interface ComparisonRow {
+  strategy: StrategyId;
+  /** The queue's name, or the lab's claim's. */
+  name: string;
+  /** owner/repo@commit the row's facts hold for; null for the lab's own claim. */
+  source: string | null;
+  /** The fencing its links open with: the queue's guard today (off, except Solid Queue's), the lab's claim with its fence (on). */
+  fencing: boolean;
+  cells: ComparisonCell[];
+}
+
+function conceptText(question: ComparisonQuestion, name: string | null): string | undefined {
+  for (const id of question.concepts) {
+    const concept = CONCEPTS.find((row) => row.id === id);
+    if (!concept) continue;
+    if (name === null) return concept.labNote;
+    const entry = concept.queues.find((queue) => queue.system === name);
+    if (entry) return entry.how;
+  }
+  return undefined;
+}
+
+function cellText(strategy: Strategy, question: ComparisonQuestion): { text: string; from: ComparisonCell['from'] } {
+  const facts = strategyDefinition(strategy).queue;
+  const own = OWN_WORDS[strategy]?.[question.id];
+  if (facts && question.fact) return { text: facts[question.fact], from: 'definition' };
+  if (own !== undefined) return { text: own, from: 'comparison' };
+  const fromConcepts = conceptText(question, facts ? facts.name : null);
+  if (fromConcepts !== undefined) return { text: fromConcepts, from: 'concepts' };
+  throw new Error(`The comparison has no words for ${strategy} × ${question.id}: add them to OWN_WORDS.`);
+}
+
+function scenarioLink(scenario: Scenario, strategy: StrategyId, fencing: boolean): ComparisonLink {
+  return { target: { kind: 'scenario', scenarioId: scenario.id, strategy, fencing }, label: scenario.title };
+}
+
+function scenarioNamed(id: string): Scenario {
+  const scenario = findScenario(id);
+  if (!scenario) throw new Error(`The comparison names a scenario the lab does not have: ${id}`);
+  return scenario;
+}
+
+/**
+ * An incident whose anomaly points at another question than its cause: one line each, by scenario id.
+ * River #1302 ends in duplicate execution, but what it teaches is the rescuer's own write, by id alone.
+ */
+const QUESTION_OF_INCIDENT: Readonly<Record<string, QuestionId>> = {
+  'incident-river-1302': 'stale-write',
+};
+
+function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncident[] {
+  return INCIDENT_SCENARIOS.flatMap((scenario) => {
+    const incident = scenario.incident;
+    if (!incident || incident.queue !== strategy || (QUESTION_OF_INCIDENT[scenario.id] ?? QUESTION_OF_ANOMALY[incident.anomaly]) !== question) return [];
+    return [
+      {
+        source: incident.source,
+        url: incident.url,
+        open: scenarioLink(scenario, incident.queue, false),
+        fix:
+          incident.fix.leaseSeconds === undefined
+            ? { ...scenarioLink(scenario, incident.fix.strategy, incident.fix.fencing), label: `The fix: ${incident.fix.inWords}` }
+            : null,
+        fixInWords: incident.fix.inWords,
+      },
+    ];
+  });
+}
+
+function row(strategy: StrategyId): ComparisonRow {
+  const definition = strategyDefinition(strategy);
+  const fencing = definition.queue === undefined || GUARD_TODAY_IS_FENCED.includes(strategy);
+  const cells = COMPARISON_QUESTIONS.map((question): ComparisonCell => {
+    const link: ComparisonLink =
+      question.scenarioId === 'backpressure'
+        ? { target: { kind: 'backpressure' }, label: 'The backpressure lab' }
+        : scenarioLink(scenarioNamed(question.scenarioId), strategy, fencing);
+    return { question: question.id, ...cellText(strategy, question), link, incidents: incidentsOf(strategy, question.id) };
+  });
+  return {
+    strategy,
+    name: definition.queue?.name ?? `This lab: ${definition.label.replace(/^A/, 'a')} with fencing`,
+    source: definition.queue?.source ?? null,
+    fencing,
+    cells,
+  };
+}
+
+/** Every production queue in the picker's order, then the lab's atomic claim with fencing. */
+export const QUEUE_COMPARISON: readonly ComparisonRow[] = [...QUEUE_STRATEGY_IDS, LAB_ROW].map(row);

@@ -1,0 +1,4 @@
+SELECT run_id FROM runs
+WHERE run_id = $1
+  AND status = 'running'
+FOR UPDATE NOWAIT;

@@ -1,0 +1,37 @@
+/** A queue's rescuer as its own process: River #1302 opened by link, its rescuer lane, its SQL, and PR #1373's fix. */
+import { expect, openLab, outcome, stepToEnd, test, timeline } from './fixtures';
+
+test("River #1302: the rescuer's lane, its write over a completed run, and the fix's re-check", async ({ page }) => {
+  await openLab(page, 'scenario=incident-river-1302');
+  await expect(page.getByLabel('Strategy')).toHaveValue('river');
+  await expect(page.getByRole('switch', { name: 'Fencing' })).not.toBeChecked();
+  const svg = timeline(page);
+  await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
+  await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
+
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/Run 123 was executed by both A and B/);
+  // Step 7 (index 6) is the rescuer's write: its tooltip and the step details show the rescuer and its SQL.
+  const write = svg.locator('path.tl-mark[data-step="6"]').first();
+  await write.hover();
+  const tip = page.getByRole('tooltip');
+  await expect(tip).toContainText('rescuer · rescue');
+  await expect(tip).toContainText('UPDATE runs');
+  await write.click();
+  const details = page.getByRole('complementary', { name: 'Selected step' });
+  await expect(details).toContainText('rescuer · rescue');
+  await expect(details).toContainText('although it was done under A by now');
+  await expect(details.getByRole('region', { name: 'SQL' })).toContainText('WHERE run_id = $1');
+
+  // The fix: PR #1373's re-check in the rescuer's write, under the fencing switch.
+  await page.getByRole('switch', { name: 'Fencing' }).click();
+  await expect(page).toHaveURL(/fencing=on/);
+  await stepToEnd(page);
+  await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
+  await expect(page.getByRole('button', { name: 'Step the rescuer' })).toBeVisible();
+  // The same moment by link: the details of step 7 under the fix.
+  await openLab(page, 'scenario=incident-river-1302&strategy=river&fencing=on&schedule=A,A,A,+3601,rescue,A,rescue&step=7');
+  await expect(details).toContainText('rescuer · rescue');
+  await expect(details).toContainText('matched no row: the run is done under A');
+  await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_generation = $2');
+});

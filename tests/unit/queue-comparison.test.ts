@@ -1,0 +1,127 @@
+/** The queue comparison's data: every row and cell points at a real place in the lab, and the README's table is this data. */
+import { readFileSync } from 'node:fs';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
+import { COMPARISON_END, COMPARISON_START, comparisonMarkdown, withComparison } from '../../src/lessons/queue-comparison-markdown';
+import { findScenario, INCIDENT_SCENARIOS } from '../../src/scenarios';
+import { decodeView } from '../../src/store/permalink';
+import { isBackpressureFragment } from '../../src/store/backpressure-link';
+import { QUEUE_STRATEGY_IDS, STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
+import { QueueComparison } from '../../src/ui/comparison/QueueComparison';
+
+const allLinks = QUEUE_COMPARISON.flatMap((row) =>
+  row.cells.flatMap((cell) => [cell.link, ...cell.incidents.flatMap((incident) => [incident.open, ...(incident.fix ? [incident.fix] : [])])]),
+);
+
+describe('the queue comparison', () => {
+  it('has a row for every production queue, then the atomic claim with fencing on', () => {
+    expect(QUEUE_COMPARISON.map((row) => row.strategy)).toEqual([...QUEUE_STRATEGY_IDS, 'skip-locked']);
+    const lab = QUEUE_COMPARISON.at(-1)!;
+    expect(lab.fencing).toBe(true);
+    expect(lab.source).toBeNull();
+  });
+
+  it('answers every question in every row, in the columns’ order, with some words', () => {
+    for (const row of QUEUE_COMPARISON) {
+      expect(row.cells.map((cell) => cell.question)).toEqual(COMPARISON_QUESTIONS.map((question) => question.id));
+      for (const cell of row.cells) expect(cell.text.trim().length, `${row.strategy} × ${cell.question}`).toBeGreaterThan(10);
+    }
+  });
+
+  it('links every cell to a scenario the lab has, under a strategy it has, or to the backpressure lab', () => {
+    expect(allLinks.length).toBeGreaterThan(QUEUE_COMPARISON.length * COMPARISON_QUESTIONS.length);
+    for (const link of allLinks) {
+      if (link.target.kind === 'backpressure') continue;
+      expect(findScenario(link.target.scenarioId), link.target.scenarioId).toBeDefined();
+      expect(STRATEGY_IDS, link.target.strategy).toContain(link.target.strategy);
+      expect(typeof link.target.fencing).toBe('boolean');
+    }
+  });
+
+  it("opens each row's scenarios under that row's strategy", () => {
+    for (const row of QUEUE_COMPARISON) {
+      for (const cell of row.cells) {
+        if (cell.link.target.kind === 'scenario') expect(cell.link.target).toMatchObject({ strategy: row.strategy, fencing: row.fencing });
+      }
+    }
+  });
+
+  it('takes the words a definition already has from the definition, not a copy', () => {
+    const fromDefinitions = QUEUE_COMPARISON.flatMap((row) => row.cells.filter((cell) => cell.from === 'definition').map((cell) => ({ row, cell })));
+    expect(fromDefinitions.length).toBe(QUEUE_STRATEGY_IDS.length * 2);
+    for (const { row, cell } of fromDefinitions) {
+      const facts = strategyDefinition(row.strategy).queue!;
+      expect([facts.ownershipEnds, facts.completionGuard]).toContain(cell.text);
+    }
+  });
+
+  it('places every incident in its queue’s row, opened under the queue’s own guard, with its fix', () => {
+    expect(INCIDENT_SCENARIOS.length).toBeGreaterThan(0);
+    for (const scenario of INCIDENT_SCENARIOS) {
+      const incident = scenario.incident!;
+      const row = QUEUE_COMPARISON.find((entry) => entry.strategy === incident.queue)!;
+      const placed = row.cells.flatMap((cell) => cell.incidents).filter((entry) => entry.source === incident.source);
+      expect(placed, scenario.id).toHaveLength(1);
+      expect(placed[0]!.open.target).toEqual({ kind: 'scenario', scenarioId: scenario.id, strategy: incident.queue, fencing: false });
+      // A fix that is another lease cannot be a link (views carry no lease): it is told in words.
+      if (incident.fix.leaseSeconds === undefined)
+        expect(placed[0]!.fix?.target).toEqual({ kind: 'scenario', scenarioId: scenario.id, strategy: incident.fix.strategy, fencing: incident.fix.fencing });
+      else expect(placed[0]!.fix).toBeNull();
+      expect(placed[0]!.fixInWords).toBe(incident.fix.inWords);
+    }
+    const elsewhere = QUEUE_COMPARISON.filter((row) => row.strategy === 'skip-locked').flatMap((row) => row.cells.flatMap((cell) => cell.incidents));
+    expect(elsewhere).toEqual([]);
+  });
+});
+
+describe('the Compare queues view', () => {
+  const html = renderToStaticMarkup(createElement(QueueComparison));
+
+  it('is a table with a caption, a column header per question and a row header per queue', () => {
+    expect(html).toMatch(/<caption[^>]*>Production Postgres queues and this lab/);
+    expect(html.match(/<th scope="col">/g)).toHaveLength(COMPARISON_QUESTIONS.length + 1);
+    expect(html.match(/<th scope="row">/g)).toHaveLength(QUEUE_COMPARISON.length);
+  });
+
+  it("links each cell to the lab's address for its target, which the lab reads back as that view", () => {
+    const hrefs = [...html.matchAll(/href="(#[^"]*)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'));
+    expect(hrefs).toHaveLength(allLinks.length);
+    for (const [index, link] of allLinks.entries()) {
+      const href = hrefs[index]!;
+      if (link.target.kind === 'backpressure') {
+        expect(isBackpressureFragment(href), href).toBe(true);
+        continue;
+      }
+      const decoded = decodeView(href);
+      expect(decoded?.problems, href).toEqual([]);
+      expect(decoded?.view).toEqual({
+        scenarioId: link.target.scenarioId,
+        settings: { strategy: link.target.strategy, fencing: link.target.fencing },
+        schedule: [],
+        position: 0,
+      });
+    }
+  });
+});
+
+describe("the README's comparison table", () => {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+
+  it('is the data, as scripts/readme-comparison.ts writes it', () => {
+    expect(readme).toContain(COMPARISON_START);
+    expect(readme).toContain(COMPARISON_END);
+    const between = readme.slice(readme.indexOf(COMPARISON_START) + COMPARISON_START.length, readme.indexOf(COMPARISON_END));
+    expect(between.trim(), 'README.md differs: run node --import tsx --import ./scripts/raw-loader.mjs scripts/readme-comparison.ts --write').toBe(
+      comparisonMarkdown(),
+    );
+    expect(withComparison(readme)).toBe(readme);
+  });
+
+  it('would differ from a README whose table was edited by hand', () => {
+    const edited = readme.replace('| **River**', '| **River (edited)**');
+    expect(edited).not.toBe(readme);
+    expect(withComparison(edited)).not.toBe(edited);
+  });
+});

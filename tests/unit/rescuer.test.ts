@@ -1,0 +1,166 @@
+/**
+ * A queue's rescuer as its own process (the `rescue` token, src/engine/simulation.ts): its read of stuck runs
+ * and its write per run are separate statements on their own session, drawn in their own timeline lane.
+ * The same scripts on a real server: tests/ground-truth/graph-queues.test.ts.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario } from '../../src/scenarios';
+import { defineScenario } from '../../src/scenarios/define';
+import { formatToken, parseSchedule, parseToken, ScheduleError } from '../../src/sim/schedule';
+import type { Trace, TraceStep } from '../../src/sim/types';
+import { stepTitle } from '../../src/timeline/describe';
+import { layoutTimeline } from '../../src/timeline/layout';
+import { labDatabase, runScenario } from '../support/lab';
+
+const rescuerSteps = (trace: Trace) => trace.steps.filter((step) => step.actor === 'rescuer');
+const runAfter = (step: TraceStep, runId = 123) => step.runs.find((run) => run.run_id === runId)!;
+/** A statement file's text as the lab runs it (statementText drops the final semicolon). */
+const fileText = (path: string) =>
+  readFileSync(join(__dirname, '../..', path), 'utf8')
+    .trim()
+    .replace(/;$/, '');
+
+describe('the rescue token', () => {
+  it('reads and writes back the same, and takes no argument', () => {
+    expect(parseToken('rescue')).toEqual({ kind: 'rescue' });
+    expect(formatToken(parseToken(' rescue '))).toBe('rescue');
+    expect(parseSchedule('A, rescue,+30')).toEqual(['A', 'rescue', '+30']);
+    for (const bad of ['rescue:A', 'rescue:123', 'Rescue', 'rescuer']) expect(() => parseToken(bad), bad).toThrow(ScheduleError);
+    expect(() => parseToken('jump')).toThrow(/kill:RUN or rescue/);
+  });
+});
+
+describe("River #1302: the rescuer's read and write around a completion", () => {
+  it("under River's own rescue (before PR #1373) the write, by id alone, puts the completed run back to pending and B runs it again", async () => {
+    const trace = await runScenario('incident-river-1302', 'script');
+    const [fetch, write] = rescuerSteps(trace);
+    expect(rescuerSteps(trace).map((s) => [s.action, s.sqlId, s.verdict])).toEqual([
+      ['rescue-fetch', 'river-rescue-fetch', 'ok'],
+      ['rescue', 'river-rescue', 'ok'],
+    ]);
+    // The text shown is the file's, and the read found the run A was still running.
+    expect(fetch!.sql!.trim()).toBe(fileText('src/strategies/river/river-rescue-fetch.sql'));
+    expect(fetch!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, lease_generation: 18 }] });
+    expect(runAfter(fetch!).status).toBe('running');
+    // A completes between the read and the write.
+    const complete = trace.steps.find((s) => s.actor === 'A' && s.action === 'complete')!;
+    expect(complete.index).toBeGreaterThan(fetch!.index);
+    expect(complete.index).toBeLessThan(write!.index);
+    expect(runAfter(complete).status).toBe('done');
+    expect(write!.params).toEqual([123]);
+    expect(runAfter(write!)).toMatchObject({ status: 'pending', lease_owner: null });
+    expect(write!.note).toMatch(/although it was done under A by now/);
+    // The claim is River's without the rescue folded in, and B's claim takes the run again.
+    const claims = trace.steps.filter((s) => s.action === 'claim');
+    expect(new Set(claims.map((s) => s.sqlId))).toEqual(new Set(['river-claim-available']));
+    expect(claims.map((s) => [s.actor, s.runId, s.verdict])).toEqual([
+      ['A', 123, 'ok'],
+      ['B', 123, 'ok'],
+    ]);
+    const duplicate = trace.anomalies.find((a) => a.kind === 'duplicate-execution')!;
+    expect(duplicate.workers).toEqual(['A', 'B']);
+    expect(stepTitle(write!)).toContain('rescuer · rescue');
+  });
+
+  it("under PR #1373's re-check (fencing on) the write matches no row: the run stays done and B finds nothing", async () => {
+    const trace = await runScenario('incident-river-1302', 'script', { fencing: true });
+    const write = rescuerSteps(trace).find((s) => s.action === 'rescue')!;
+    expect(write.sqlId).toBe('river-rescue-guarded');
+    expect(write.params).toEqual([123, 18]);
+    expect(write.verdict).toBe('rejected');
+    expect(write.outcome).toMatchObject({ status: 'ok', rowCount: 0 });
+    expect(runAfter(write).status).toBe('done');
+    expect(trace.finalRuns[0]).toMatchObject({ status: 'done', lease_owner: 'A', lease_generation: 18 });
+    expect(trace.steps.filter((s) => s.actor === 'B').every((s) => s.verdict === 'empty')).toBe(true);
+    expect(trace.anomalies).toEqual([]);
+  });
+
+  it('a claim that takes back expired leases itself has no rescuer to run: the token is an event with no SQL', async () => {
+    const trace = await runScenario('incident-river-1302', 'script', { strategy: 'skip-locked', fencing: false });
+    const steps = rescuerSteps(trace);
+    expect(steps.map((s) => [s.action, s.sql, s.verdict])).toEqual([
+      ['rescue-idle', null, 'event'],
+      ['rescue-idle', null, 'event'],
+    ]);
+  });
+
+  it("where a scenario has no rescuer, River's claim keeps the rescue folded in", async () => {
+    const trace = await runScenario('paused-worker', 'script', { strategy: 'river', fencing: false });
+    expect(new Set(trace.steps.filter((s) => s.action === 'claim').map((s) => s.sqlId))).toEqual(new Set(['river-claim']));
+    const idle = await runScenario('paused-worker', ['rescue'], { strategy: 'river', fencing: false });
+    expect(idle.steps.map((s) => [s.actor, s.action, s.sql])).toEqual([['rescuer', 'rescue-idle', null]]);
+  });
+});
+
+describe('procrastinate #1408: the rescuer stalls itself', () => {
+  it("reads once while alive, then runs nothing, and the crashed worker's run is stranded", async () => {
+    const scenario = findScenario('incident-procrastinate-1408')!;
+    expect(scenario.rescuer).toEqual({ stallsAtSeconds: 15 });
+    const trace = await runScenario('incident-procrastinate-1408', 'script');
+    expect(rescuerSteps(trace).map((s) => [s.action, s.sqlId, s.verdict, s.clockSeconds])).toEqual([
+      ['rescue-fetch', 'procrastinate-stalled-fetch', 'empty', 0],
+      ['rescue-stalled', null, 'event', 60],
+    ]);
+    expect(trace.steps.find((s) => s.actor === 'B')!).toMatchObject({ sqlId: 'procrastinate-claim-todo', verdict: 'empty' });
+    expect(trace.steps.find((s) => s.actor === 'B')!.note).toMatch(/no run was pending, or/);
+    const stranded = trace.anomalies.find((a) => a.kind === 'stranded-run')!;
+    expect(stranded.message).toMatch(/the rescuer that would put it back to pending is stalled itself/);
+    expect(trace.finalRuns[0]).toMatchObject({ status: 'running', lease_owner: 'A' });
+  });
+
+  it("a rescuer that runs retries a dead worker's run, and leaves one that completed after its read (retry_job checks doing)", async () => {
+    const scenario = defineScenario({
+      id: 'rescuer-test',
+      title: 'a procrastinate rescuer that runs',
+      summary: 'A test scenario.',
+      defaultStrategy: 'procrastinate',
+      defaultFencing: false,
+      leaseSeconds: 30,
+      workSteps: 1,
+      rescuer: {},
+      script: ['A'],
+      concepts: [],
+    });
+    const db = await labDatabase();
+    const settings = { strategy: 'procrastinate' as const, fencing: false };
+    const crashed = await runSchedule(db, scenario, settings, ['A', 'A', 'crash:A', '+31', 'rescue', 'rescue', 'B']);
+    expect(rescuerSteps(crashed).map((s) => [s.action, s.sqlId, s.verdict])).toEqual([
+      ['rescue-fetch', 'procrastinate-stalled-fetch', 'ok'],
+      ['rescue', 'procrastinate-retry', 'ok'],
+    ]);
+    expect(crashed.steps.find((s) => s.actor === 'B')).toMatchObject({ action: 'claim', runId: 123, verdict: 'ok' });
+    expect(crashed.anomalies).toEqual([]);
+    const completed = await runSchedule(db, scenario, settings, ['A', 'A', 'A', '+31', 'rescue', 'A', 'rescue', 'B']);
+    const write = rescuerSteps(completed).find((s) => s.action === 'rescue')!;
+    expect(write).toMatchObject({ sqlId: 'procrastinate-retry', verdict: 'rejected', params: [123] });
+    expect(write.note).toMatch(/matched no row: the run is done/);
+    expect(completed.finalRuns[0]!.status).toBe('done');
+  });
+});
+
+describe("the rescuer's lane on the timeline", () => {
+  it('sits between the clock & operator lane and the workers, from the first step, and holds its marks', async () => {
+    const trace = await runScenario('incident-river-1302', 'script');
+    const size = { width: 1280, height: 480 };
+    const whole = layoutTimeline(trace, size, { x0: -1e6, x1: 1e6 });
+    expect(whole.lanes.map((l) => [l.id, l.kind, l.label])).toEqual([
+      ['system', 'system', 'clock & operator'],
+      ['rescuer', 'system', 'rescuer'],
+      ['A', 'worker', 'A'],
+      ['B', 'worker', 'B'],
+    ]);
+    for (const [a, b] of whole.lanes.slice(0, -1).map((lane, i) => [lane, whole.lanes[i + 1]!] as const))
+      expect(b.top).toBeGreaterThanOrEqual(a.top + a.height);
+    const marks = whole.marks.filter((m) => m.lane === 'rescuer');
+    expect(marks.map((m) => m.step)).toEqual(rescuerSteps(trace).map((s) => s.index));
+    expect(marks.map((m) => m.label?.text)).toEqual(['stuck?', 'rescue 123']);
+    const rescuerLane = whole.lanes.find((l) => l.id === 'rescuer')!;
+    for (const mark of marks) expect(mark.y).toBe(rescuerLane.markY);
+    expect(layoutTimeline(trace, size, undefined, { position: 0 }).lanes.map((l) => l.id)).toEqual(['system', 'rescuer', 'A', 'B']);
+    const race = await runScenario('race', 'script');
+    expect(layoutTimeline(race, size).lanes.map((l) => l.id)).toEqual(['system', 'A', 'B']);
+  });
+});
