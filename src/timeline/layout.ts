@@ -6,7 +6,7 @@
  * x is the step index, one slot per step, plus a gap wherever the virtual clock moves. Positions along
  * x are given in slot coordinates ("u"): step i without clock gaps before it sits at u = i.
  */
-import { bisectLeft, bisectRight, bisector, scaleLinear } from 'd3';
+import { bisectLeft, bisectRight, bisector } from 'd3';
 import { byFirstStep } from '../sim/anomalies';
 import { clockLabel } from '../sim/clock';
 import type { Actor, AnomalyKind, Trace, TraceStep, Verdict } from '../sim/types';
@@ -448,6 +448,19 @@ function systemLanes(model: TraceModel): number {
   return model.rescuer ? 2 : 1;
 }
 
+/**
+ * The view's axis, u → x: d3's scaleLinear arithmetic (normalise, then a*(1-t) + b*t), written out because
+ * importing d3-scale here would bring d3-interpolate, d3-color and d3-format into the first load (about
+ * 9 kB gzip) for one affine map; the zoom and the charts, which load later, use d3-scale itself.
+ */
+function linearMap([d0, d1]: readonly [number, number], [r0, r1]: readonly [number, number]): (u: number) => number {
+  const span = d1 - d0;
+  return (u) => {
+    const t = span ? (u - d0) / span : 0.5;
+    return r0 * (1 - t) + r1 * t;
+  };
+}
+
 /** Lays the timeline out. `view` defaults to defaultTimelineView(); marks outside it are left out. */
 export function layoutTimeline(trace: Trace, size: TimelineSize, view?: TimelineView, options: LayoutOptions = {}): TimelineLayout {
   const model = traceModel(trace, options.axis);
@@ -460,7 +473,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   const domain = fullDomain(model, plotWidth);
   const limits = zoomLimits(domain, plotWidth);
   const [v0, v1] = clampView(view ?? defaultTimelineView(trace, { width, height: size.height }, position, options.axis), domain, limits);
-  const sx = scaleLinear().domain([v0, v1]).range([left, right]);
+  const sx = linearMap([v0, v1], [left, right]);
   const slot = plotWidth / (v1 - v0);
 
   // Lanes, top to bottom: the clock & operator lane, the rescuer's (if any), then one per worker.
