@@ -213,7 +213,8 @@ export class Simulation {
       }
     }
     if (token.kind === 'rescue' && this.rescuer.blockedOn.length > 0) {
-      throw new ScheduleError(`the rescuer's write of run ${this.rescuer.fetched[0]?.runId} is still waiting for a row lock`);
+      const waiting = this.rescuer.fetched[0] ? `write of run ${this.rescuer.fetched[0].runId}` : 'UPDATE';
+      throw new ScheduleError(`the rescuer's ${waiting} is still waiting for a row lock`);
     }
   }
 
@@ -493,6 +494,11 @@ export class Simulation {
       });
       return;
     }
+    if (definition.shape === 'one-statement') {
+      const outcome = await this.db.execute(RESCUER, { statement: definition.sweep, params: [], clockIso: clockIso(this.clockSeconds) });
+      await this.recordSweep(definition.sweep, outcome, { token, tokenIndex, resumed: false });
+      return;
+    }
     const next = this.rescuer.fetched[0];
     if (!next) {
       const outcome = await this.db.execute(RESCUER, { statement: definition.fetch, params: [], clockIso: clockIso(this.clockSeconds) });
@@ -525,6 +531,16 @@ export class Simulation {
     const definition = this.rescuerDefinition();
     if (!definition || this.rescuer.blockedOn.length === 0) return;
     const outcome = await this.db.retryBlocked(RESCUER);
+    if (definition.shape === 'one-statement') {
+      if (outcome.status === 'blocked') {
+        this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
+        this.waitOrder.push(RESCUER);
+        this.db.takeEngineNote();
+        return;
+      }
+      await this.recordSweep(definition.sweep, outcome, { token, tokenIndex, resumed: true });
+      return;
+    }
     const next = this.rescuer.fetched[0]!;
     const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
     const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
@@ -576,6 +592,42 @@ export class Simulation {
       outcome,
       verdict,
       runId: next.runId,
+      note,
+      resumed: at.resumed,
+    });
+  }
+
+  /** A one-statement rescue (Oban's Lifeline): every stuck run back to pending in one UPDATE, purely on time. */
+  private async recordSweep(statement: LabStatement, outcome: StatementOutcome, at: { token: string; tokenIndex: number; resumed: boolean }): Promise<void> {
+    this.rescuer = { fetched: [], blockedOn: outcome.status === 'blocked' ? outcome.holders : [] };
+    if (outcome.status === 'blocked') this.waitOrder.push(RESCUER);
+    const before = this.runRows;
+    await this.refresh();
+    const rescued = outcome.status === 'ok' ? outcome.rows.map((row) => Number(row.run_id)) : [];
+    const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : rescued.length > 0 ? 'ok' : 'empty';
+    const owners = rescued.map((runId) => {
+      const owner = before.find((run) => run.run_id === runId)?.lease_owner;
+      return owner ? `${runId} (${owner}'s)` : `${runId}`;
+    });
+    const note =
+      outcome.status === 'blocked'
+        ? `The rescuer's UPDATE waits for ${outcome.holders.join(' and ')}'s row lock.`
+        : verdict === 'ok'
+          ? `The rescuer put ${rescued.length === 1 ? 'run' : 'runs'} ${owners.join(', ')} back to pending in one UPDATE, purely on time: nothing asked whether ${rescued.length === 1 ? 'its worker is' : 'their workers are'} still running ${rescued.length === 1 ? 'it' : 'them'}, and any worker's claim can take ${rescued.length === 1 ? 'it' : 'them'} again.`
+          : verdict === 'empty'
+            ? "The rescuer's UPDATE found no running run whose lease had expired."
+            : "The rescuer's UPDATE failed.";
+    this.push({
+      token: at.token,
+      tokenIndex: at.tokenIndex,
+      actor: 'rescuer',
+      action: 'rescue',
+      sqlId: statement.id,
+      sql: statement.text,
+      params: [],
+      outcome,
+      verdict,
+      runId: rescued[0] ?? null,
       note,
       resumed: at.resumed,
     });

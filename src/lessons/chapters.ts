@@ -890,12 +890,12 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'Oban: the same story in minutes',
         body: [
           "Oban's Lifeline plugin puts an executing job back once its attempt is older than rescue_after (60 minutes by default), purely on time; open-source Oban has no heartbeat and completes a job by id. hex.pm ran a stats job that takes 9 to 47 minutes with rescue_after at 6 minutes, and it ran two or three times a night for a week (hexpm/hexpm PR #1825).",
-          "Here A's job is two model calls just over 6 minutes apart. At 15:06:01 B takes it as generation 19, and A's completion by id still lands afterwards.",
+          "Here A's job is two model calls just over 6 minutes apart, and the Lifeline has its own lane. At 15:06:01 its one UPDATE puts the job back to pending, B takes it as generation 19, and A's completion by id still lands afterwards.",
         ],
         mark: {
           scenarioId: 'incident-oban-hexpm-1825',
           settings: OBAN,
-          tokenIndex: 6,
+          tokenIndex: 7,
           expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' },
         },
         sources: ['oban-lifeline', 'hexpm-1825'],

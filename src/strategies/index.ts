@@ -84,7 +84,8 @@ export function workerStatements(definition: StrategyDefinition): LabStatement[]
 /** Every statement a queue's rescuer brings: the claim it leaves to pending runs, its read, its writes. */
 export function rescuerStatements(definition: StrategyDefinition): LabStatement[] {
   const rescuer = definition.rescuer;
-  return rescuer ? [rescuer.claim, rescuer.fetch, rescuer.rescue.fenced, rescuer.rescue.unfenced] : [];
+  if (!rescuer) return [];
+  return rescuer.shape === 'one-statement' ? [rescuer.claim, rescuer.sweep] : [rescuer.claim, rescuer.fetch, rescuer.rescue.fenced, rescuer.rescue.unfenced];
 }
 
 /** Every statement a worker, a queue's rescuer or the operator of the built-in strategies may run, once each, by id. */

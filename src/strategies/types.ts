@@ -118,20 +118,35 @@ export interface StrategyDefinition {
 
 /**
  * A queue's rescuer as its own process (a scenario with `rescuer` steps it with `rescue` tokens, on its own
- * session): it reads the stuck runs, then writes each one back to pending, a statement per step, so a
- * worker's write can land between its read and its write. Where a scenario has no rescuer the queue's
- * claim keeps the rescue folded in.
+ * session). Where a scenario has no rescuer the queue's claim keeps the rescue folded in.
  */
-export interface RescuerDefinition {
+export type RescuerDefinition = {
   /** The claim with the rescue left to the rescuer: it takes pending runs only. */
   claim: LabStatement;
-  /** Reads the stuck runs: run_id and lease_generation of each (a plain read, never waits). */
-  fetch: LabStatement;
-  /** Writes one fetched run back to pending ($1 its id, $2 the generation the fetch saw). */
-  rescue: FencedPair;
   /** What the rescuer's write checks, and what the fencing switch changes for it. */
   inWords: string;
-}
+} & (
+  | {
+      /**
+       * It reads the stuck runs, then writes each one back to pending, a statement per step, so a worker's
+       * write can land between its read and its write (River's JobGetStuck then JobRescueMany).
+       */
+      shape: 'read-then-write';
+      /** Reads the stuck runs: run_id and lease_generation of each (a plain read, never waits). */
+      fetch: LabStatement;
+      /** Writes one fetched run back to pending ($1 its id, $2 the generation the fetch saw). */
+      rescue: FencedPair;
+    }
+  | {
+      /**
+       * One UPDATE puts every stuck run back to pending, purely on time, in one step (Oban's Lifeline): no
+       * read comes first, so nothing lands between a read and a write, and it has no generation to check.
+       */
+      shape: 'one-statement';
+      /** The UPDATE, without parameters; RETURNING run_id, status. */
+      sweep: LabStatement;
+    }
+);
 
 /**
  * What a production queue's strategy stands for: the queue, the public code it follows, and in the lab's

@@ -141,6 +141,43 @@ describe('procrastinate #1408: the rescuer stalls itself', () => {
   });
 });
 
+describe("Oban (hexpm #1825): the Lifeline's one UPDATE, purely on time", () => {
+  it('puts the long job A is still running back to pending in one step, and B runs it too', async () => {
+    const trace = await runScenario('incident-oban-hexpm-1825', 'script');
+    const [sweep, ...more] = rescuerSteps(trace);
+    expect(more).toEqual([]);
+    expect(sweep).toMatchObject({ action: 'rescue', sqlId: 'oban-lifeline-rescue', params: [], verdict: 'ok', runId: 123 });
+    expect(sweep!.sql!.trim()).toBe(fileText('src/strategies/oban/oban-lifeline-rescue.sql'));
+    expect(sweep!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, status: 'pending' }] });
+    expect(sweep!.note).toMatch(/run 123 \(A's\) back to pending in one UPDATE, purely on time/);
+    // Before it, A's run still reads running under A although its rescue_after has passed.
+    expect(runAfter(trace.steps[sweep!.index - 1]!)).toMatchObject({ status: 'running', lease_owner: 'A' });
+    const claims = trace.steps.filter((s) => s.action === 'claim');
+    expect(new Set(claims.map((s) => s.sqlId))).toEqual(new Set(['oban-claim-available']));
+    expect(claims.map((s) => [s.actor, s.runId, s.verdict])).toEqual([
+      ['A', 123, 'ok'],
+      ['B', 123, 'ok'],
+    ]);
+    expect(claims[1]!.index).toBeGreaterThan(sweep!.index);
+    expect(trace.anomalies.find((a) => a.kind === 'duplicate-execution')!.workers).toEqual(['A', 'B']);
+  });
+
+  it('before rescue_after has passed it finds nothing, and B finds no pending run', async () => {
+    const trace = await runScenario('incident-oban-hexpm-1825', ['A', 'A', 'A', '+240', 'A', 'rescue', 'B']);
+    expect(rescuerSteps(trace).map((s) => [s.action, s.verdict])).toEqual([['rescue', 'empty']]);
+    expect(rescuerSteps(trace)[0]!.note).toMatch(/found no running run whose lease had expired/);
+    expect(trace.steps.at(-1)).toMatchObject({ actor: 'B', sqlId: 'oban-claim-available', verdict: 'empty' });
+  });
+
+  it("fencing on changes the workers' writes, not the Lifeline: A's next write is rejected and A stops, but both paid for the job", async () => {
+    const trace = await runScenario('incident-oban-hexpm-1825', 'script', { fencing: true });
+    expect(rescuerSteps(trace).map((s) => [s.sqlId, s.verdict])).toEqual([['oban-lifeline-rescue', 'ok']]);
+    const afterRescue = trace.steps.filter((s) => s.actor === 'A' && s.index > rescuerSteps(trace)[0]!.index);
+    expect(afterRescue.map((s) => [s.action, s.verdict])).toEqual([['work', 'rejected']]);
+    expect(trace.anomalies.map((a) => a.kind)).toEqual(['duplicate-execution', 'stale-write-rejected']);
+  });
+});
+
 describe("the rescuer's lane on the timeline", () => {
   it('sits between the clock & operator lane and the workers, from the first step, and holds its marks', async () => {
     const trace = await runScenario('incident-river-1302', 'script');

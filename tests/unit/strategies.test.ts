@@ -186,8 +186,8 @@ describe("the queues' rescuers as their own process", () => {
   const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
-  it('are River and procrastinate', () => {
-    expect(withRescuer.map((d) => d.id)).toEqual(['river', 'procrastinate']);
+  it('are River, Oban and procrastinate', () => {
+    expect(withRescuer.map((d) => d.id)).toEqual(['river', 'oban', 'procrastinate']);
   });
 
   it.for(withRescuer.map((d) => d.id))("%s: its claim is the queue's claim without the expired-lease clause", (id) => {
@@ -198,8 +198,14 @@ describe("the queues' rescuers as their own process", () => {
     expect(definition.rescuer!.claim.params).toEqual(definition.claim.claim.params);
   });
 
-  it.for(withRescuer.map((d) => d.id))('%s: reads stuck runs with a plain read, writes one run by $1, the fenced write also by its generation $2', (id) => {
+  const readThenWrite = withRescuer.filter((d) => d.rescuer!.shape === 'read-then-write').map((d) => d.id);
+  it('River and procrastinate read, then write; Oban rescues in one statement', () => {
+    expect(readThenWrite).toEqual(['river', 'procrastinate']);
+  });
+
+  it.for(readThenWrite)('%s: reads stuck runs with a plain read, writes one run by $1, the fenced write also by its generation $2', (id) => {
     const rescuer = definitionOf(id).rescuer!;
+    if (rescuer.shape !== 'read-then-write') throw new Error(`${id} rescues in one statement`);
     expect(rescuer.fetch.afterWait.kind).toBe('cannot-wait');
     expect(code(rescuer.fetch.text)).not.toMatch(/FOR UPDATE|\$\d/);
     expect(columnsReturned(rescuer.fetch.text)).toEqual(['run_id', 'lease_generation']);
@@ -211,6 +217,19 @@ describe("the queues' rescuers as their own process", () => {
       expect(columnsReturned(write.text)).toEqual(['run_id', 'status']);
       expect(write.text).toMatch(/SET status {11}= 'pending'/);
     }
+  });
+
+  it("Oban's Lifeline: one UPDATE without parameters of every running run past its lease, probed with NOWAIT, refused on PGlite where it would wait", () => {
+    const rescuer = definitionOf('oban').rescuer!;
+    if (rescuer.shape !== 'one-statement') throw new Error('Oban reads first');
+    const sweep = rescuer.sweep;
+    expect(sweep.params).toEqual([]);
+    expect(code(sweep.text)).not.toMatch(/\$\d|SELECT/);
+    expect(code(sweep.text)).toMatch(/WHERE status = 'running'\s+AND lease_expires_at < now\(\)/);
+    expect(columnsReturned(sweep.text)).toEqual(['run_id', 'status']);
+    expect(sweep.text).toMatch(/SET status {11}= 'pending'/);
+    expect(sweep.probe?.text).toMatch(/FOR UPDATE NOWAIT/);
+    expect(sweep.afterWait.kind).toBe('server-only');
   });
 });
 

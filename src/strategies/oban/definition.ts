@@ -5,14 +5,17 @@
  */
 import { SHARED_WRITES } from '../shared';
 import { noHeartbeat, queueClaim, queueWrite } from '../queue';
-import { strategyText } from '../statement';
+import { mayWait, strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
 import cancelAck from './oban-cancel-ack.sql?raw';
 import claim from './oban-claim.sql?raw';
+import claimAvailable from './oban-claim-available.sql?raw';
 import complete from './oban-complete.sql?raw';
 import heartbeat from './oban-no-heartbeat.sql?raw';
 import heartbeatFenced from './oban-no-heartbeat-fenced.sql?raw';
+import lifelineRescue from './oban-lifeline-rescue.sql?raw';
 import probeById from './oban-probe-by-id.sql?raw';
+import probeLifelineRescue from './oban-probe-lifeline-rescue.sql?raw';
 import work from './oban-work.sql?raw';
 
 const FOLDER = 'oban';
@@ -35,6 +38,18 @@ export const oban = {
     fenced: SHARED_WRITES.cancelAck.fenced,
     unfenced: queueWrite(strategyText(FOLDER, 'oban-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
   },
+  rescuer: {
+    shape: 'one-statement',
+    claim: queueClaim(FOLDER, 'oban-claim-available', claimAvailable),
+    // It waits only on a stuck run whose row another session holds, which no lab worker does between its
+    // steps; where it would, PGlite says so rather than guess what the UPDATE does once the lock is free.
+    sweep: mayWait(strategyText(FOLDER, 'oban-lifeline-rescue', lifelineRescue), [], strategyText(FOLDER, 'oban-probe-lifeline-rescue', probeLifelineRescue), {
+      kind: 'server-only',
+      why: "the Lifeline's UPDATE would wait for a row lock; the lab does not replay on PGlite its re-check of the newest row versions once the lock is free",
+    }),
+    inWords:
+      "The Lifeline: one UPDATE puts every executing job older than rescue_after back to available, purely on time. It reads nothing first and checks no attempt, so the fencing switch changes only the workers' writes.",
+  },
   queue: {
     name: 'Oban',
     source: 'oban-bg/oban@2939e3134d0812195fbfcfe9a8e8d4bbd30bb23b',
@@ -45,6 +60,6 @@ export const oban = {
     completionGuard: 'The id only: complete_job sets state completed where the id matches, with no check of state, node or attempt.',
     fencingSwitch: "Off: Oban's own guard, the id. On: the lab's generation fence on progress, completion and cancel, which Oban does not have.",
     inTheLab:
-      "rescue_after is the scenario's lease; the Lifeline's rescue is folded into the claim, so a run is claimable as soon as its attempt is older than that. Queue limits, priorities and max_attempts are not modelled.",
+      "rescue_after is the scenario's lease; the Lifeline's rescue is folded into the claim, so a run is claimable as soon as its attempt is older than that. Where a scenario has a rescuer (hexpm #1825's), the Lifeline is its own session: one UPDATE of every stuck run, and the claim takes pending runs only. Queue limits, priorities and max_attempts are not modelled.",
   },
 } as const satisfies StrategyDefinition;

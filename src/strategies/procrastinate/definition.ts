@@ -41,6 +41,7 @@ export const procrastinate = {
     unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-cancel-ack', cancelAck), roleParams('cancel-ack', false), TODO_OR_DOING),
   },
   rescuer: {
+    shape: 'read-then-write',
     claim: queueClaim(FOLDER, 'procrastinate-claim-todo', claimTodo),
     fetch: neverWaits(strategyText(FOLDER, 'procrastinate-stalled-fetch', stalledFetch), []),
     rescue: {

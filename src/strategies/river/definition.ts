@@ -36,6 +36,7 @@ export const river = {
   },
   cancelAck: SHARED_WRITES.cancelAck,
   rescuer: {
+    shape: 'read-then-write',
     claim: queueClaim('river', 'river-claim-available', claimAvailable),
     fetch: neverWaits(strategyText('river', 'river-rescue-fetch', rescueFetch), []),
     rescue: {

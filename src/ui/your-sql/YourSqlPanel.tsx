@@ -10,7 +10,7 @@ import { RoleEditor } from './RoleEditor';
 import { WriteEditor } from './WriteEditor';
 import './your-sql.css';
 
-export function YourSqlEditor() {
+export function YourSqlPanel() {
   const editor = useLab((s) => s.yourSql);
   const definition = useLab((s) => s.settings.definition);
   const playing = yourSqlTextsOf(definition);

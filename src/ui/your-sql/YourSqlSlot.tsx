@@ -7,7 +7,7 @@ import { Suspense } from 'react';
 import { useLab } from '../../store/react';
 import { lazyPanel } from '../lazyPanel';
 
-const { Panel: YourSqlEditor } = lazyPanel('The Your SQL editor', () => import('./YourSqlPanel').then((module) => module.YourSqlEditor));
+const { Panel: YourSqlEditor } = lazyPanel('The Your SQL editor', () => import('./YourSqlPanel').then((module) => module.YourSqlPanel));
 
 export function YourSqlSlot() {
   const open = useLab((s) => s.yourSql.open);

@@ -1,0 +1,4 @@
+SELECT run_id FROM runs
+WHERE status = 'running'
+  AND lease_expires_at < now()
+FOR UPDATE NOWAIT;
