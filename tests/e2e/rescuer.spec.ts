@@ -35,3 +35,23 @@ test("River #1302: the rescuer's lane, its write over a completed run, and the f
   await expect(details).toContainText('matched no row: the run is done under A');
   await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_generation = $2');
 });
+
+test("Oban (hexpm #1825): the Lifeline's one UPDATE in the rescuer's lane, then B's claim of the job A still runs", async ({ page }, testInfo) => {
+  await openLab(page, 'scenario=incident-oban-hexpm-1825');
+  await expect(page.getByLabel('Strategy')).toHaveValue('oban');
+  const svg = timeline(page);
+  await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/Run 123 was executed by both A and B/);
+  // Step 7 (index 6) is the Lifeline's UPDATE: no read before it, no parameter in it.
+  await svg.locator('path.tl-mark[data-step="6"]').first().click();
+  const details = page.getByRole('complementary', { name: 'Selected step' });
+  await expect(details).toContainText('rescuer · rescue');
+  await expect(details).toContainText("run 123 (A's) back to pending in one UPDATE, purely on time");
+  await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_expires_at < now()');
+  await page.screenshot({ path: testInfo.outputPath('oban-lifeline.png') });
+  // The fix, the lab's claim with its heartbeat: the rescue token has nothing to run, and no one runs the job twice.
+  await openLab(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
+  await stepToEnd(page);
+  await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
+});
