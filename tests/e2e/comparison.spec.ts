@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
-import { expect, openLab, outcome, stepToEnd, test, waitReady } from './fixtures';
+import { expect, openLab, outcome, shot, stepToEnd, test, waitReady } from './fixtures';
 
 const comparison = (page: Page) => page.getByRole('table', { name: /Production Postgres queues and this lab's claim/ });
 const row = (page: Page, name: RegExp) =>
@@ -106,11 +106,11 @@ for (const [width, height] of [
     }
     await page.emulateMedia({ colorScheme: 'light' });
     await page.getByRole('heading', { name: 'Compare queues' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: testInfo.outputPath(`comparison-${width}x${height}.png`) });
+    await shot(page, testInfo.outputPath(`comparison-${width}x${height}.png`));
     // Scrolled sideways, the queue's name stays beside its answers.
     await box.evaluate((element) => element.scrollBy({ left: 600 }));
     await comparison(page).getByRole('row').nth(1).scrollIntoViewIfNeeded();
     await expect(comparison(page).getByRole('rowheader').first()).toBeInViewport();
-    await page.screenshot({ path: testInfo.outputPath(`comparison-${width}x${height}-scrolled.png`) });
+    await shot(page, testInfo.outputPath(`comparison-${width}x${height}-scrolled.png`));
   });
 }

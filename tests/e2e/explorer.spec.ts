@@ -3,7 +3,7 @@
  * a witness that opens in the timeline, Cancel, and the atomic claim with no anomaly anywhere.
  */
 import type { Page } from '@playwright/test';
-import { expect, openLab, outcome, position, stepButton, test } from './fixtures';
+import { expect, openLab, outcome, position, shot, stepButton, test } from './fixtures';
 
 const panel = (page: Page) => page.getByRole('region', { name: 'Every schedule' });
 const exploreButton = (page: Page) => page.getByRole('button', { name: 'Explore all schedules' });
@@ -36,7 +36,7 @@ test('the naive race: every schedule counted, and a witness of duplicate executi
   expect(sum).toBe(total);
 
   await panel(page).scrollIntoViewIfNeeded();
-  await page.screenshot({ path: testInfo.outputPath('explorer-race-naive.png'), fullPage: false });
+  await shot(page, testInfo.outputPath('explorer-race-naive.png'));
 
   const witness = (await first.locator('code').textContent()) ?? '';
   expect(witness).toMatch(/^[A-B](,[A-B])+$/);
@@ -50,9 +50,9 @@ test('the naive race: every schedule counted, and a witness of duplicate executi
 
   await page.setViewportSize({ width: 420, height: 900 });
   await panel(page).scrollIntoViewIfNeeded();
-  await panel(page).screenshot({ path: testInfo.outputPath('explorer-race-naive-narrow.png') });
+  await shot(panel(page), testInfo.outputPath('explorer-race-naive-narrow.png'));
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-  await panel(page).screenshot({ path: testInfo.outputPath('explorer-race-naive-dark.png') });
+  await shot(panel(page), testInfo.outputPath('explorer-race-naive-dark.png'));
 });
 
 test('Cancel stops a long exploration while the lab keeps working', async ({ page }) => {

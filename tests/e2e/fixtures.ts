@@ -89,6 +89,14 @@ export async function stepToEnd(page: Page, limit = 60): Promise<void> {
   throw new Error(`still not over after ${limit} steps`);
 }
 
+/**
+ * A screenshot for a person to look at (E2E_SHOTS=1), not for an assertion: a run that nobody looks at,
+ * as in CI, skips the encoding.
+ */
+export async function shot(target: Page | Locator, path: string): Promise<void> {
+  if (process.env.E2E_SHOTS) await target.screenshot({ path });
+}
+
 /** Marks drawn on the timeline, and what its label says is shown. */
 export async function timelineView(page: Page): Promise<{ label: string; marks: number }> {
   const svg = timeline(page);

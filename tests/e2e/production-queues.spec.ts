@@ -7,7 +7,7 @@
 import type { Page } from '@playwright/test';
 // A data module that imports no SQL files (Node cannot load those), like lesson.spec.ts.
 import { CHAPTERS } from '../../src/lessons/chapters';
-import { expect, test, timeline, waitReady } from './fixtures';
+import { expect, shot, test, timeline, waitReady } from './fixtures';
 
 const lesson = (page: Page) => page.getByRole('region', { name: 'Lesson', exact: true });
 const panel = (page: Page) => lesson(page).getByRole('tabpanel');
@@ -23,7 +23,7 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
 
   // The first step reads graphile-worker's claim clause by clause, from the file the lab runs.
   await expect(article.getByText('src/strategies/graphile-worker/graphile-claim.sql')).toBeVisible();
-  await article.screenshot({ path: testInfo.outputPath('chapter-first-step.png') });
+  await shot(article, testInfo.outputPath('chapter-first-step.png'));
 
   const twice = chapter.steps.findIndex((s) => s.id === 'graphile-twice');
   for (let i = 0; i < twice; i++) await article.getByRole('button', { name: 'Continue →' }).click();
@@ -53,7 +53,7 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
   });
   await expect(reveal.locator('.ll-explain li').first()).toContainText(twiceExpected ? 'past it' : 'before it');
   await expect(card.locator('label.is-answer .ll-tag')).toHaveText('what happened');
-  await card.screenshot({ path: testInfo.outputPath('long-job-predict.png') });
+  await shot(card, testInfo.outputPath('long-job-predict.png'));
 
   // One of the chapter's quiz questions, from its lesson link (read when the page loads, so load it afresh).
   await page.goto('about:blank');
@@ -68,7 +68,7 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
   await expect(feedback).toContainText('SKIP LOCKED made every claim safe');
   await expect(feedback.getByRole('link', { name: chapter.title })).toBeVisible();
   await expect(panel(page).locator('.ll-score')).toHaveText(/^Score: 1 of \d+ correct \(1 answered\)\./);
-  await question.screenshot({ path: testInfo.outputPath('quiz-question.png') });
+  await shot(question, testInfo.outputPath('quiz-question.png'));
 });
 
 test('the tour reads the incidents beside the lab: each step opens its own incident under its own queue, fencing on for the fix', async ({
@@ -102,5 +102,5 @@ test('the tour reads the incidents beside the lab: each step opens its own incid
   await expectStep('pg-boss-fenced', 'incident-pg-boss-555', 'pg-boss', 'on');
   // The fenced replay stops at A's rejected write: the timeline's selected step says so.
   await expect(timeline(page)).toHaveAttribute('aria-label', /selected #10 .* worker A · work · rejected/);
-  await page.screenshot({ path: testInfo.outputPath('tour-pg-boss-fenced.png') });
+  await shot(page, testInfo.outputPath('tour-pg-boss-fenced.png'));
 });

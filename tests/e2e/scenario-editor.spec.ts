@@ -12,7 +12,7 @@ import type { FrameLocator, Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
 import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
 import { encodeSpec } from '../../src/scenarios/link';
-import { expect, notices, openLab, position, runsTableAfter, slider, stepTimes, test, waitReady } from './fixtures';
+import { expect, notices, openLab, position, runsTableAfter, shot, slider, stepTimes, test, waitReady } from './fixtures';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 const SHOTS = 'test-results/scenario-editor';
@@ -51,7 +51,7 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
       [390, 844],
     ] as const) {
       await page.setViewportSize({ width, height });
-      await page.screenshot({ path: `${SHOTS}/editor-${width}x${height}.png` });
+      await shot(page, `${SHOTS}/editor-${width}x${height}.png`);
     }
     await page.setViewportSize({ width: 1280, height: 720 });
   }
@@ -186,7 +186,7 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
     await course.setViewportSize({ width, height });
     await course.goto(`${framed.url}${new URL(embedded).search}${new URL(embedded).hash}`);
     await expect(course.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
-    await course.screenshot({ path: `${SHOTS}/embed-${width}x${height}.png` });
+    await shot(course, `${SHOTS}/embed-${width}x${height}.png`);
   }
 });
 

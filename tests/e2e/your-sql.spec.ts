@@ -8,7 +8,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, openLab, runsTableAfter, stepTimes, test } from './fixtures';
+import { expect, openLab, runsTableAfter, shot, stepTimes, test } from './fixtures';
 
 const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
 const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
@@ -167,13 +167,13 @@ test('the editor reads well on a wide screen and on a phone, light and dark, wit
     expect(serious, colorScheme).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
-  await editor(page).screenshot({ path: testInfo.outputPath('your-sql-1440.png') });
+  await shot(editor(page), testInfo.outputPath('your-sql-1440.png'));
   await page.setViewportSize({ width: 390, height: 844 });
   await editor(page).scrollIntoViewIfNeeded();
   // Nothing of the editor is wider than the phone's screen.
   const overflow = await editor(page).evaluate((element) => element.scrollWidth - element.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: testInfo.outputPath('your-sql-390.png') });
+  await shot(page, testInfo.outputPath('your-sql-390.png'));
   await editor(page).getByRole('alert').scrollIntoViewIfNeeded();
-  await page.screenshot({ path: testInfo.outputPath('your-sql-390-error.png') });
+  await shot(page, testInfo.outputPath('your-sql-390-error.png'));
 });
