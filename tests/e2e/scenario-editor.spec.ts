@@ -138,7 +138,10 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
   await expect.poll(() => new URL(page.url()).hash).toContain('&step=3');
   await page.getByText('Export', { exact: true }).click();
   await page.getByRole('button', { name: 'Embed…' }).click();
-  const snippet = await page.getByLabel('The iframe snippet').inputValue();
+  // The dialog comes in a chunk of its own and fills its snippet once mounted: wait for it, not the box.
+  const snippetBox = page.getByLabel('The iframe snippet');
+  await expect(snippetBox).toHaveValue(/^<iframe /);
+  const snippet = await snippetBox.inputValue();
   expect(snippet).toMatch(
     /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?embed#scenario=authored-[0-9a-f]{8}&amp;sc=1\.[\w-]+&amp;.*step=3" title="Lease Lab: Our queue: A pauses during its lease"/,
   );
