@@ -531,26 +531,22 @@ export class Simulation {
     const definition = this.rescuerDefinition();
     if (!definition || this.rescuer.blockedOn.length === 0) return;
     const outcome = await this.db.retryBlocked(RESCUER);
-    if (definition.shape === 'one-statement') {
-      if (outcome.status === 'blocked') {
-        this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
-        this.waitOrder.push(RESCUER);
-        this.db.takeEngineNote();
-        return;
-      }
-      await this.recordSweep(definition.sweep, outcome, { token, tokenIndex, resumed: true });
-      return;
-    }
-    const next = this.rescuer.fetched[0]!;
-    const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
-    const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
+    // Still waiting: the same wait goes on, whichever shape the rescuer has.
     if (outcome.status === 'blocked') {
       this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
       this.waitOrder.push(RESCUER);
       this.db.takeEngineNote();
       return;
     }
-    await this.recordRescue(statement, params, outcome, { token, tokenIndex, resumed: true });
+    const at = { token, tokenIndex, resumed: true };
+    if (definition.shape === 'one-statement') {
+      await this.recordSweep(definition.sweep, outcome, at);
+      return;
+    }
+    const next = this.rescuer.fetched[0]!;
+    const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
+    const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
+    await this.recordRescue(statement, params, outcome, at);
   }
 
   private async recordRescue(
