@@ -49,6 +49,7 @@ import probeCancelAckUnfenced from './probe-cancel-ack-unfenced.sql?raw';
 import probeCancelRequest from './probe-cancel-request.sql?raw';
 import probeCompleteFenced from './probe-complete-fenced.sql?raw';
 import probeCompleteUnfenced from './probe-complete-unfenced.sql?raw';
+import probeExpiredRunning from './probe-expired-running.sql?raw';
 import probeHeartbeatFenced from './probe-heartbeat-fenced.sql?raw';
 import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
@@ -118,6 +119,7 @@ const texts = {
   'probe-cancel-request': probeCancelRequest,
   'probe-complete-fenced': probeCompleteFenced,
   'probe-complete-unfenced': probeCompleteUnfenced,
+  'probe-expired-running': probeExpiredRunning,
   'probe-heartbeat-fenced': probeHeartbeatFenced,
   'probe-heartbeat-unfenced': probeHeartbeatUnfenced,
   'probe-work-fenced': probeWorkFenced,

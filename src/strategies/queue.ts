@@ -3,7 +3,7 @@
  * writes carry that queue's own guard; its fenced writes are the lab's generation fence (shared.ts), so
  * the fencing switch reads "the queue's guard" against "the lab's fence" unless a definition says otherwise.
  */
-import { mayWait, neverWaits, strategyText } from './statement';
+import { mayWait, neverWaits, sharedText, strategyText } from './statement';
 import type { LabStatement, ParamName, StatementText } from './types';
 
 const RECHECK_ROW = { kind: 'recheck-row' } as const;
@@ -24,4 +24,17 @@ export function noHeartbeat(folder: string, prefix: string, raw: string, rawFenc
     unfenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat`, raw), ['run']),
     fenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat-fenced`, rawFenced), ['run', 'generation']),
   };
+}
+
+/**
+ * A rescuer's one UPDATE of every running run past its lease, without parameters (Oban's Lifeline, pg-boss's
+ * expiry, Solid Queue's pruner). It waits only on a stuck run whose row another session holds, which no lab
+ * worker does between its steps; where it would, PGlite says so rather than guess what the UPDATE does once
+ * the lock is free.
+ */
+export function queueSweep(folder: string, id: string, raw: string, what: string): LabStatement {
+  return mayWait(strategyText(folder, id, raw), [], sharedText('probe-expired-running'), {
+    kind: 'server-only',
+    why: `${what} would wait for a row lock; the lab does not replay on PGlite its re-check of the newest row versions once the lock is free`,
+  });
 }

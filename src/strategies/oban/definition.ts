@@ -4,8 +4,8 @@
  * fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueClaim, queueWrite } from '../queue';
-import { mayWait, strategyText } from '../statement';
+import { noHeartbeat, queueClaim, queueSweep, queueWrite } from '../queue';
+import { strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
 import cancelAck from './oban-cancel-ack.sql?raw';
 import claim from './oban-claim.sql?raw';
@@ -15,7 +15,6 @@ import heartbeat from './oban-no-heartbeat.sql?raw';
 import heartbeatFenced from './oban-no-heartbeat-fenced.sql?raw';
 import lifelineRescue from './oban-lifeline-rescue.sql?raw';
 import probeById from './oban-probe-by-id.sql?raw';
-import probeLifelineRescue from './oban-probe-lifeline-rescue.sql?raw';
 import work from './oban-work.sql?raw';
 
 const FOLDER = 'oban';
@@ -41,12 +40,7 @@ export const oban = {
   rescuer: {
     shape: 'one-statement',
     claim: queueClaim(FOLDER, 'oban-claim-available', claimAvailable),
-    // It waits only on a stuck run whose row another session holds, which no lab worker does between its
-    // steps; where it would, PGlite says so rather than guess what the UPDATE does once the lock is free.
-    sweep: mayWait(strategyText(FOLDER, 'oban-lifeline-rescue', lifelineRescue), [], strategyText(FOLDER, 'oban-probe-lifeline-rescue', probeLifelineRescue), {
-      kind: 'server-only',
-      why: "the Lifeline's UPDATE would wait for a row lock; the lab does not replay on PGlite its re-check of the newest row versions once the lock is free",
-    }),
+    sweep: queueSweep(FOLDER, 'oban-lifeline-rescue', lifelineRescue, "the Lifeline's UPDATE"),
     inWords:
       "The Lifeline: one UPDATE puts every executing job older than rescue_after back to available, purely on time. It reads nothing first and checks no attempt, so the fencing switch changes only the workers' writes.",
   },
