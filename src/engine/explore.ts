@@ -47,6 +47,7 @@ const KIND_LABELS: Record<Anomaly['kind'], string> = {
   'duplicate-execution': 'duplicate execution',
   'split-ownership': 'split ownership',
   'stale-write-rejected': 'stale write rejected',
+  'finalized-twice': 'finalized twice',
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck while heartbeating',
   'stranded-run': 'stranded run',

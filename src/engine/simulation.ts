@@ -351,7 +351,11 @@ export class Simulation {
       return at >= from && at < to;
     });
     if (expired.length === 0) return '';
-    return ` ${expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ')}: the row still says running under its old owner, so only a claim that looks for expired leases takes it back; one that reads only pending runs never does.`;
+    const which = expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ');
+    const then = this.rescuerDefinition()
+      ? "the row still says running under its old owner, and only the queue's rescuer takes it back, since the claim reads pending runs only."
+      : 'the row still says running under its old owner, so only a claim that looks for expired leases takes it back; one that reads only pending runs never does.';
+    return ` ${which}: ${then}`;
   }
 
   private async fault(kind: 'pause' | 'resume' | 'crash', id: WorkerId, token: string, tokenIndex: number, actor: Actor, timed = false): Promise<void> {
@@ -609,7 +613,7 @@ export class Simulation {
       outcome.status === 'blocked'
         ? `The rescuer's UPDATE waits for ${outcome.holders.join(' and ')}'s row lock.`
         : verdict === 'ok'
-          ? `The rescuer put ${rescued.length === 1 ? 'run' : 'runs'} ${owners.join(', ')} back to pending in one UPDATE, purely on time: nothing asked whether ${rescued.length === 1 ? 'its worker is' : 'their workers are'} still running ${rescued.length === 1 ? 'it' : 'them'}, and any worker's claim can take ${rescued.length === 1 ? 'it' : 'them'} again.`
+          ? sweepNote(rescued.length === 1, owners.join(', '), outcome.status === 'ok' && outcome.rows.every((row) => row.status === 'failed'))
           : verdict === 'empty'
             ? "The rescuer's UPDATE found no running run whose lease had expired."
             : "The rescuer's UPDATE failed.";
@@ -677,4 +681,13 @@ function timedEvents(scenario: Scenario): TimedEvent[] {
     .map((event, order) => ({ event, order }))
     .sort((a, b) => a.event.atSeconds - b.event.atSeconds || a.order - b.order)
     .map((x) => x.event);
+}
+
+/** What a one-statement rescue did: back to pending (Oban's Lifeline, pg-boss's expiry) or failed (Solid Queue's pruner). */
+function sweepNote(one: boolean, runs: string, failed: boolean): string {
+  const subject = `${one ? 'run' : 'runs'} ${runs}`;
+  const unasked = `nothing asked whether ${one ? 'its worker is' : 'their workers are'} still running ${one ? 'it' : 'them'}`;
+  return failed
+    ? `The rescuer marked ${subject} failed in one UPDATE, on time alone: ${unasked}, and no claim takes ${one ? 'it' : 'them'} again.`
+    : `The rescuer put ${subject} back to pending in one UPDATE, purely on time: ${unasked}, and any worker's claim can take ${one ? 'it' : 'them'} again.`;
 }

@@ -21,7 +21,7 @@ const PG_BOSS_FENCED: Settings = { strategy: 'pg-boss', fencing: true };
 const SOLID_QUEUE: Settings = { strategy: 'solid-queue', fencing: false };
 const SOLID_QUEUE_FIXED: Settings = { strategy: 'solid-queue', fencing: true };
 /** incident-pg-boss-555's script up to B's write after A completed (B stops there, so a later B token has nothing to play). */
-const PG_BOSS_555: string[] = ['A', 'A', 'A', '+600', 'A', '+301', 'B', 'B', 'B', 'A', 'A', 'B'];
+const PG_BOSS_555: string[] = ['A', 'A', 'A', '+600', 'A', '+301', 'rescue', 'B', 'B', 'B', 'A', 'A', 'B'];
 
 export const CHAPTERS: readonly Chapter[] = [
   {
@@ -816,15 +816,15 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'Where production queues differ',
         body: [
           "graphile-worker, pg-boss, River, Oban, Solid Queue and procrastinate all take jobs with `FOR UPDATE SKIP LOCKED`, so two workers polling at the same moment never take the same job. Their public incidents start later, at three questions each queue answers its own way: when does a worker's ownership end, what renews it, and what does the final write check?",
-          "The lab writes each queue's claim and writes in its own SQL on the same runs table (pick one under Strategy), each following the queue's source at a pinned commit. This chapter replays four incidents under the queue's own guard, with fencing off, and then under their fix. Here is graphile-worker's claim:",
+          "The lab writes each queue's claim and writes in its own SQL on the same runs table (pick one under Strategy), each following the queue's source at a pinned commit. This chapter replays four incidents under the queue's own guard, with fencing off, and then under their fix. Where a queue frees abandoned jobs in a pass of its own, that pass has its own lane in the timeline, as the rescuer. Here is graphile-worker's claim:",
         ],
         sql: {
-          sqlId: 'graphile-claim',
-          caption: 'src/strategies/graphile-worker/graphile-claim.sql',
+          sqlId: 'graphile-claim-available',
+          caption: 'src/strategies/graphile-worker/graphile-claim-available.sql',
           clauses: [
             {
-              match: "OR (status = 'running' AND lease_expires_at < now())",
-              note: 'A lock older than the lock age counts as abandoned: the run is claimable again.',
+              match: "WHERE status = 'pending'",
+              note: "Only jobs no worker has locked. A lock older than the lock age is freed by graphile-worker's periodic reset (graphile-reset-locked.sql), the rescuer here.",
             },
             { match: '  FOR UPDATE SKIP LOCKED', note: "The same claim as the lab's atomic one: a job another open claim holds is passed over." },
             {
@@ -856,10 +856,10 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'graphile-twice',
         heading: 'Four hours and a second: B takes it too',
         body: [
-          "At 19:00:01 the lock is more than 4 hours old. graphile-worker frees such a lock with a periodic reset, which the lab folds into the claim, so B's ordinary claim takes run 123 as generation 19 and calls the model for it while A is still working on it. The 6-hour job now runs twice, as it did in graphile/worker #169.",
+          "At 19:00:01 the lock is more than 4 hours old. graphile-worker frees such a lock with a periodic reset, in the rescuer's lane: its one UPDATE puts run 123 back to pending, on lock age alone. B's ordinary claim takes it as generation 19 and calls the model for it while A is still working on it. The 6-hour job now runs twice, as it did in graphile/worker #169.",
           'Predict first: with another queue, another horizon or a lease its heartbeat renews, what happens to a long job?',
         ],
-        mark: { tokenIndex: 6, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
+        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
         predict: ['long-job'],
         sources: ['graphile-169'],
       },
@@ -869,7 +869,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "A finishes its work and completes the job. graphile-worker's completion deletes the job by id alone, so A's completion lands although B holds the run now (the lab marks the run done instead of deleting it). The lab flags duplicate-execution and split-ownership.",
         ],
-        mark: { tokenIndex: 10, expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' } },
+        mark: { tokenIndex: 11, expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' } },
       },
       {
         id: 'graphile-fix',
@@ -880,8 +880,8 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         mark: {
           settings: ATOMIC,
-          schedule: ['A', 'A', 'A', '+10800', 'A', '+3601', 'B'],
-          tokenIndex: 6,
+          schedule: ['A', 'A', 'A', '+10800', 'A', '+3601', 'rescue', 'B'],
+          tokenIndex: 7,
           expect: { actor: 'B', action: 'claim', verdict: 'empty' },
         },
       },
@@ -905,13 +905,13 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'pg-boss: the expired copy keeps writing',
         body: [
           "pg-boss counts a job's expiry from its start (expireInSeconds, 15 minutes by default). Its maintenance fails an expired job and retries it (if it has retries left), and nothing tells the copy still running. A touch records heartbeat_on but does not move the expiry, and the completion checks only `state = 'active'`, which the retry has set again.",
-          "So at 15:15:01 B starts the retry, and A's progress and completion still land: two copies of one job wrote to it (timgit/pg-boss #555).",
+          "Here the supervisor has its own lane. At 15:15:01 its one UPDATE puts the expired job back as a retry, B starts it, and A's progress and completion still land: two copies of one job wrote to it (timgit/pg-boss #555).",
         ],
         mark: {
           scenarioId: 'incident-pg-boss-555',
           settings: PG_BOSS,
           schedule: PG_BOSS_555,
-          tokenIndex: 10,
+          tokenIndex: 11,
           expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' },
         },
         sources: ['pgboss-plans', 'pgboss-555'],
@@ -926,7 +926,7 @@ export const CHAPTERS: readonly Chapter[] = [
           scenarioId: 'incident-pg-boss-555',
           settings: PG_BOSS,
           schedule: PG_BOSS_555,
-          tokenIndex: 11,
+          tokenIndex: 12,
           expect: { actor: 'B', action: 'work', verdict: 'rejected', noteIncludes: 'no longer' },
         },
       },
@@ -940,8 +940,8 @@ export const CHAPTERS: readonly Chapter[] = [
         mark: {
           scenarioId: 'incident-pg-boss-555',
           settings: PG_BOSS_FENCED,
-          schedule: ['A', 'A', 'A', '+600', 'A', '+301', 'B', 'B', 'B', 'A'],
-          tokenIndex: 9,
+          schedule: ['A', 'A', 'A', '+600', 'A', '+301', 'rescue', 'B', 'B', 'B', 'A'],
+          tokenIndex: 10,
           expect: { actor: 'A', action: 'work', verdict: 'rejected', noteIncludes: 'generation 19' },
         },
       },
@@ -950,13 +950,13 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'Solid Queue: a pruned worker finishes its job',
         body: [
           "Solid Queue keeps a claim alive with its process's heartbeat (every 60 seconds by default); the supervisor prunes a process whose heartbeat is older than 5 minutes and fails its claimed executions. In rails/solid_queue #589 a live worker's heartbeat went stale while its job ran on: the pruner failed the job while the worker was finishing it, and the job ended up both finished and failed.",
-          "The lab cannot mark a run failed, so it plays the end of A's claim as B claiming the run, and A's stalled heartbeat as none. A's finish, by id, still lands on a claim that is gone.",
+          "Here the pruner has its own lane, and A's stalled heartbeat is played as none. At 15:05:01 the pruner's one UPDATE marks A's run failed; then A's finish, by id, still lands and marks it done: the run is finalized twice, on a claim that is gone.",
         ],
         mark: {
           scenarioId: 'incident-solid-queue-589',
           settings: SOLID_QUEUE,
-          tokenIndex: 8,
-          expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'split-ownership' },
+          tokenIndex: 5,
+          expect: { actor: 'A', action: 'complete', verdict: 'ok', anomaly: 'finalized-twice' },
         },
         sources: ['solid-queue', 'solid-queue-589'],
       },
@@ -964,13 +964,13 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'solid-queue-fix',
         heading: 'Solid Queue 1.5.0: the claim row is the token',
         body: [
-          "Since v1.5.0 finishing locks the worker's own claimed-execution row and does nothing if that row is gone. One row per claim is a fencing token by another name; the lab writes it as its generation check, and A's finish matches 0 rows.",
+          "Since v1.5.0 finishing locks the worker's own claimed-execution row and does nothing if that row is gone. One row per claim is a fencing token by another name; the lab writes it as its generation check on a running run, and A's finish matches 0 rows: the run stays failed.",
         ],
         mark: {
           scenarioId: 'incident-solid-queue-589',
           settings: SOLID_QUEUE_FIXED,
-          tokenIndex: 8,
-          expect: { actor: 'A', action: 'complete', verdict: 'rejected', noteIncludes: 'generation 19' },
+          tokenIndex: 5,
+          expect: { actor: 'A', action: 'complete', verdict: 'rejected', noteIncludes: 'no longer the run' },
         },
         predict: ['late-finish'],
       },

@@ -532,7 +532,8 @@ function duration(seconds: number): string {
  * without the incident, so nothing presents it as the report it was built from.
  */
 function retold(base: Scenario, tag: string, title: string, changes: Partial<Omit<Scenario, 'id'>>): Scenario {
-  const { incident: _notThisOne, ...variant } = scenarioVariant(base, tag, { ...changes, title, summary: `${title}.` });
+  // Neither the incident nor its rescuer: a retold scenario's claim takes expired leases back itself.
+  const { incident: _notThisOne, rescuer: _noRescuer, ...variant } = scenarioVariant(base, tag, { ...changes, title, summary: `${title}.` });
   return variant;
 }
 

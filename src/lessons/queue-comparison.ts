@@ -95,6 +95,7 @@ const QUESTION_OF_ANOMALY: Record<AnomalyKind, QuestionId> = {
   'stranded-run': 'comes-back',
   'split-ownership': 'stale-write',
   'stale-write-rejected': 'stale-write',
+  'finalized-twice': 'stale-write',
   'lost-cancel': 'cancel',
 };
 

@@ -5,7 +5,7 @@ export const incidentPgBoss529 = defineScenario({
   id: 'incident-pg-boss-529',
   title: 'pg-boss #529: a scheduled job asked for 6 hours of expiry and got 15 minutes',
   summary:
-    "The schedule says expireInHours: 6, but the job it sends carries pg-boss's default 15 minutes. A's job\nruns 20 minutes, so at 15:01 B starts it again while A still runs: one daily job, run twice.",
+    "The schedule says expireInHours: 6, but the job it sends carries pg-boss's default 15 minutes. A's job\nruns 20 minutes, so at 15:15:01 pg-boss retries it and B starts it while A still runs: one daily job, run twice.",
   // What the job row carried (expire_in 00:15:00 in the report), not the 6 hours the schedule asked for.
   leaseSeconds: 15 * 60,
   // pg-boss's heartbeat is off by default, and the report sets none.
@@ -13,8 +13,10 @@ export const incidentPgBoss529 = defineScenario({
   workSteps: 2,
   defaultStrategy: 'pg-boss',
   defaultFencing: false,
-  script: ['A', 'A', 'A', '+901', 'B', 'B', 'B', 'A', 'A', 'B', 'B'],
+  script: ['A', 'A', 'A', '+901', 'rescue', 'B', 'B', 'B', 'A', 'A', 'B', 'B'],
   concepts: ['lease'],
+  // The expiry is the supervisor's work, on a timer apart from the workers: the rescuer's own session.
+  rescuer: {},
   incident: {
     queue: 'pg-boss',
     source: 'timgit/pg-boss#529',
@@ -23,7 +25,7 @@ export const incidentPgBoss529 = defineScenario({
     rootCause:
       "Lease: the lease that counts is the one written on the job's row, not the one configured. pg-boss stored the schedule's options but its timekeeper did not pass them to the jobs it sent, so each got the 15-minute default expiry, and pg-boss retried a job still running past it.",
     inTheLab:
-      "The cron schedule is left out: run 123 is the job it sent, already carrying the 15-minute lease. The 20-minute job is two model calls 15 minutes apart. pg-boss's maintenance that fails the expired job and its retry are folded into the claim; the retry limit is not modelled.",
+      "The cron schedule is left out: run 123 is the job it sent, already carrying the 15-minute lease. The 20-minute job is two model calls 15 minutes apart. pg-boss's supervisor, in the rescuer's lane, puts the expired job back to pending, its retry; the retry limit is not modelled.",
     anomaly: 'duplicate-execution',
     fix: {
       strategy: 'pg-boss',

@@ -5,15 +5,17 @@ export const incidentSolidQueue589 = defineScenario({
   id: 'incident-solid-queue-589',
   title: 'Solid Queue #589: a pruned worker still finished its job',
   summary:
-    "A's process heartbeat stalls while its job runs on. After 5 minutes the supervisor prunes A, ending its claim,\nand B claims run 123; then A finishes: before v1.5.0 that finish landed although A's claim was gone.",
+    "A's process heartbeat stalls while its job runs on. After 5 minutes the supervisor prunes A and fails its claim;\nthen A finishes the job: before v1.5.0 that finish landed although A's claim was gone.",
   leaseSeconds: 5 * 60,
   // A's heartbeat has stalled while its job thread runs on: the lab plays that as no heartbeat at all.
   heartbeatSeconds: null,
   workSteps: 1,
   defaultStrategy: 'solid-queue',
   defaultFencing: false,
-  script: ['A', 'A', 'A', '+301', 'B', 'B', 'B', 'B', 'A'],
+  script: ['A', 'A', 'A', '+301', 'rescue', 'A'],
   concepts: ['fencing', 'heartbeat'],
+  // The pruner is the supervisor's maintenance on a timer, apart from the workers: the rescuer's own session.
+  rescuer: {},
   incident: {
     queue: 'solid-queue',
     source: 'rails/solid_queue#589',
@@ -23,12 +25,12 @@ export const incidentSolidQueue589 = defineScenario({
     rootCause:
       "Fencing: the worker's finish did not check that its claim still existed, so a claim the pruner had ended was finalized a second time; v1.5.0 finalizes a claimed execution only while its row is there (the claim row as token).",
     inTheLab:
-      "Solid Queue's pruner fails a pruned process's claims; the lab cannot mark a run failed, so it plays the end of A's claim as B claiming the run. Either way A's finish lands on a claim that is gone. A's stalled heartbeat is played as none.",
-    anomaly: 'split-ownership',
+      "The pruner is the rescuer's lane: one UPDATE marks the run of every claim whose heartbeat is older than 5 minutes failed, and the claim takes pending runs only. A's stalled heartbeat is played as none.",
+    anomaly: 'finalized-twice',
     fix: {
       strategy: 'solid-queue',
       fencing: true,
-      inWords: "Solid Queue's own fix (v1.5.0): finalize only while this claim's row exists, written as the lab's generation check",
+      inWords: "Solid Queue's own fix (v1.5.0): finalize only while this claim's row exists, written as the lab's generation check on a running run",
     },
   },
 });

@@ -224,6 +224,49 @@ class StaleWrites implements Checker {
   }
 }
 
+/** The worker writes that finalize a run: they set its final status. */
+const FINALIZING_ACTIONS: readonly string[] = ['complete', 'cancel-ack'];
+
+/**
+ * A worker's write finalized a run that had already been marked failed under it (Solid Queue #589: the
+ * pruner failed a live worker's claim, and the worker's finish still landed, so the job ended both failed
+ * and finished). In the lab only a queue's rescuer marks a run failed; a done run completed again is a
+ * duplicate execution's business, not this one's.
+ */
+class FinalizedTwice implements Checker {
+  private readonly found: Anomaly[] = [];
+
+  observe(step: RecordedStep, earlier: readonly TraceStep[]): void {
+    if (step.verdict !== 'ok' || step.runId === null || !FINALIZING_ACTIONS.includes(step.action)) return;
+    const runId = step.runId;
+    const statusAt = (at: TraceStep | undefined) => at?.runs.find((run) => run.run_id === runId)?.status;
+    if (statusAt(earlier.at(-1)) !== 'failed') return;
+    let failedAt = earlier.length - 1;
+    while (failedAt > 0 && statusAt(earlier[failedAt - 1]) === 'failed') failedAt--;
+    const failing = earlier[failedAt]!;
+    const final = step.runs.find((run) => run.run_id === runId)?.status ?? '?';
+    const who = failing.actor === 'rescuer' ? 'the rescuer' : failing.actor;
+    const write = step.action === 'complete' ? 'completion' : 'cancel acknowledgement';
+    this.found.push({
+      kind: 'finalized-twice',
+      runId,
+      workers: [step.actor as WorkerId],
+      steps: [failing.index, step.index],
+      raisedAt: step.index,
+      message: `Run ${runId} was finalized twice: ${who} marked it failed at step ${failing.index + 1}, then ${step.actor}'s ${write} marked it ${final} at step ${step.index + 1}, although ${step.actor}'s claim had ended.`,
+    });
+  }
+
+  current(): Anomaly[] {
+    return [...this.found];
+  }
+
+  /** Each finalizing write is judged on its own step and the rows before it. */
+  memory(): unknown {
+    return null;
+  }
+}
+
 /** The phases in which a worker takes a run as its own: it has read it, or claimed it. */
 const TAKEN_PHASES: readonly WorkerState['phase'][] = ['selected', 'in-transaction', 'owner', 'blocked'];
 
@@ -428,6 +471,7 @@ export class AnomalyDetector {
     new DoubleClaims(),
     new DuplicateExecutions(),
     new StaleWrites(),
+    new FinalizedTwice(),
     new LostCancels(),
     new StuckWorkers(),
     new StrandedRuns(),

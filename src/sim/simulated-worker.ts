@@ -262,12 +262,14 @@ export function interpretOutcome(
         staleWrite,
       };
     }
-    // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check.
+    // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check. Fenced
+    // with the generation still its own, the write's other condition stopped it (a claim row that is gone).
     const why = unfencedMiss(action, id, run, runBefore);
+    const guard = context.fencing ? `${id}'s claim is no longer the run's, so the guard refused the write` : 'Fencing is off';
     return {
       worker,
       verdict: 'rejected',
-      note: `${id}'s ${describe(action)} matched 0 rows: ${why}. Fencing is off; ${id} stops.${paidNote}`,
+      note: `${id}'s ${describe(action)} matched 0 rows: ${why}. ${guard}; ${id} stops.${paidNote}`,
       staleWrite: null,
     };
   }

@@ -269,6 +269,7 @@ export type AnomalyKind =
   | 'duplicate-execution'
   | 'split-ownership'
   | 'stale-write-rejected'
+  | 'finalized-twice'
   | 'lost-cancel'
   | 'stuck-while-heartbeating'
   | 'stranded-run';

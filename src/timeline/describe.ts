@@ -21,6 +21,7 @@ export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
   'duplicate-execution': 'duplicate execution',
   'split-ownership': 'split ownership',
   'stale-write-rejected': 'stale write rejected',
+  'finalized-twice': 'finalized twice',
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck',
   'stranded-run': 'stranded run',
@@ -48,7 +49,11 @@ export function markLabel(step: TraceStep): string {
   if (step.action === 'advance') return isClockToken(step.token) ? `${step.token} s` : 'clock';
   if (step.action === 'cancel-request') return step.runId === null ? 'cancel' : `cancel ${step.runId}`;
   if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
-  if (step.action === 'rescue') return step.runId === null ? 'rescue' : `rescue ${step.runId}`;
+  if (step.action === 'rescue') {
+    // Solid Queue's pruner fails the run it takes back; the other rescuers put it back to pending.
+    const failed = step.outcome?.status === 'ok' && step.outcome.rows.length > 0 && step.outcome.rows.every((row) => row.status === 'failed');
+    return step.runId === null ? 'rescue' : `${failed ? 'fail' : 'rescue'} ${step.runId}`;
+  }
   return ACTION_LABELS[step.action] ?? step.action;
 }
 

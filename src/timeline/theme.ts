@@ -52,6 +52,8 @@ const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: string | nu
   'duplicate-execution': { color: 'duplicate', dash: null },
   'split-ownership': { color: 'split', dash: null },
   'stale-write-rejected': { color: 'fenced', dash: '6 3' },
+  // A stale write too, landed over a failure: split ownership's colour, dotted.
+  'finalized-twice': { color: 'split', dash: '3 2' },
   'lost-cancel': { color: 'lost-cancel', dash: '2 3' },
   'stuck-while-heartbeating': { color: 'stuck', dash: '8 3 2 3' },
   'stranded-run': { color: 'lost-cancel', dash: '1 3' },

@@ -29,11 +29,11 @@ test('the comparison opens an incident in the lab; its fix, toggled, takes the a
   await waitReady(page);
   await expect(page.getByLabel('Scenario')).toHaveValue('incident-solid-queue-589');
   await stepToEnd(page);
-  await expect(outcome(page)).toContainText(/split ownership/i);
+  await expect(outcome(page)).toContainText(/finalized twice/i);
   // Its fix is the claimed-execution guard: the fencing switch, on, replays the same schedule.
   await page.getByRole('switch', { name: 'Fencing' }).check();
   await expect(page).toHaveURL(/fencing=on/);
-  await expect(outcome(page)).not.toContainText(/split ownership|Replaying|Loading/i);
+  await expect(outcome(page)).not.toContainText(/finalized twice|Replaying|Loading/i);
   await expect(outcome(page)).toContainText(/rejected|no anomaly|stale/i);
 
   // The incident was a new entry in the history: Back is the race the page opened at.

@@ -22,7 +22,7 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
   await expect(article.getByText('Scenario: graphile-worker #169')).toBeVisible();
 
   // The first step reads graphile-worker's claim clause by clause, from the file the lab runs.
-  await expect(article.getByText('src/strategies/graphile-worker/graphile-claim.sql')).toBeVisible();
+  await expect(article.getByText('src/strategies/graphile-worker/graphile-claim-available.sql')).toBeVisible();
   await shot(article, testInfo.outputPath('chapter-first-step.png'));
 
   const twice = chapter.steps.findIndex((s) => s.id === 'graphile-twice');
@@ -35,7 +35,7 @@ test('production queues: the 6-hour job in the lab, a long-job prediction the en
   await article.getByRole('button', { name: new RegExp(`^Open in the lab at schedule step ${token + 1} \\(B\\)`) }).click();
   await expect(lab(page).getByRole('combobox', { name: 'Scenario', exact: true })).toHaveValue('incident-graphile-169');
   await expect(lab(page).getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('graphile-worker');
-  await expect(timeline(page)).toHaveAttribute('aria-label', /selected #7 .* worker B · claim · ok/);
+  await expect(timeline(page)).toHaveAttribute('aria-label', /selected #8 .* worker B · claim · ok/);
 
   // Predict. The facts name the claim and whether B polls before or just after the horizon; only a claim
   // that ends ownership by time, polled after the horizon, hands the job to B.
@@ -101,6 +101,6 @@ test('the tour reads the incidents beside the lab: each step opens its own incid
   await tour.getByRole('button', { name: 'Continue →' }).click();
   await expectStep('pg-boss-fenced', 'incident-pg-boss-555', 'pg-boss', 'on');
   // The fenced replay stops at A's rejected write: the timeline's selected step says so.
-  await expect(timeline(page)).toHaveAttribute('aria-label', /selected #10 .* worker A · work · rejected/);
+  await expect(timeline(page)).toHaveAttribute('aria-label', /selected #11 .* worker A · work · rejected/);
   await shot(page, testInfo.outputPath('tour-pg-boss-fenced.png'));
 });

@@ -14,9 +14,10 @@ test('the strategy picker groups the six production queues apart from the lab cl
 test('an incident opens under its queue with fencing off and plays to its anomaly', async ({ page }) => {
   await openLab(page, 'scenario=incident-solid-queue-589');
   await expect(page.getByLabel('Strategy')).toHaveValue('solid-queue');
-  await expect(outcome(page)).not.toContainText(/split ownership/i);
+  await expect(outcome(page)).not.toContainText(/finalized twice/i);
   await stepToEnd(page);
-  await expect(outcome(page)).toContainText(/split ownership/i);
+  await expect(outcome(page)).toContainText(/the rescuer marked it failed at step 5, then A's completion marked it done at step 6/);
+  await expect(runsTable(page)).toContainText('done');
 });
 
 test("River PR #141: a cancel that comes after the last model call is lost under River's guard, and kept by the guarded completion", async ({ page }) => {

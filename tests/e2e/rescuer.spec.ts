@@ -1,5 +1,5 @@
 /** A queue's rescuer as its own process: River #1302 opened by link, its rescuer lane, its SQL, and PR #1373's fix. */
-import { expect, openLab, outcome, shot, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, outcome, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
 
 test("River #1302: the rescuer's lane, its write over a completed run, and the fix's re-check", async ({ page }) => {
   await openLab(page, 'scenario=incident-river-1302');
@@ -54,4 +54,31 @@ test("Oban (hexpm #1825): the Lifeline's one UPDATE in the rescuer's lane, then 
   await openLab(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
   await stepToEnd(page);
   await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
+});
+
+test("Solid Queue #589: the pruner fails A's claim in the rescuer's lane, A's finish lands anyway; the claimed-execution guard refuses it", async ({
+  page,
+}, testInfo) => {
+  await openLab(page, 'scenario=incident-solid-queue-589');
+  await expect(page.getByLabel('Strategy')).toHaveValue('solid-queue');
+  const svg = timeline(page);
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/Run 123 was finalized twice: the rescuer marked it failed at step 5/);
+  // Step 5 (index 4) is the pruner's UPDATE: its mark says what it did to the run.
+  const prune = svg.locator('path.tl-mark[data-step="4"]').first();
+  await expect(svg.locator('text', { hasText: /^fail 123$/ })).toHaveCount(1);
+  await prune.click();
+  const details = page.getByRole('complementary', { name: 'Selected step' });
+  await expect(details).toContainText('rescuer · rescue');
+  await expect(details).toContainText("marked run 123 (A's) failed in one UPDATE");
+  await expect(details.getByRole('region', { name: 'SQL' })).toContainText("SET status           = 'failed'");
+  await expect(runsTable(page)).toContainText('failed');
+  await shot(page, testInfo.outputPath('solid-queue-pruner.png'));
+  // The fix, v1.5.0's guard under the fencing switch: the run stays failed and nothing is flagged.
+  await page.getByRole('switch', { name: 'Fencing' }).click();
+  await expect(page).toHaveURL(/fencing=on/);
+  await stepToEnd(page);
+  await expect(outcome(page)).not.toContainText(/finalized twice|Replaying|Loading/i);
+  await expect(runsTable(page)).toContainText('failed');
+  await expect(runsTable(page)).not.toContainText('done');
 });

@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSchedule } from '../../src/engine/run';
-import { findScenario } from '../../src/scenarios';
+import { findScenario, INCIDENT_SCENARIOS } from '../../src/scenarios';
+import { strategyDefinition } from '../../src/strategies';
 import { defineScenario } from '../../src/scenarios/define';
 import { formatToken, parseSchedule, parseToken, ScheduleError } from '../../src/sim/schedule';
 import type { Trace, TraceStep } from '../../src/sim/types';
-import { stepTitle } from '../../src/timeline/describe';
+import { markLabel, stepTitle } from '../../src/timeline/describe';
 import { layoutTimeline } from '../../src/timeline/layout';
 import { labDatabase, runScenario } from '../support/lab';
 
@@ -30,6 +31,17 @@ describe('the rescue token', () => {
     expect(parseSchedule('A, rescue,+30')).toEqual(['A', 'rescue', '+30']);
     for (const bad of ['rescue:A', 'rescue:123', 'Rescue', 'rescuer']) expect(() => parseToken(bad), bad).toThrow(ScheduleError);
     expect(() => parseToken('jump')).toThrow(/kill:RUN or rescue/);
+  });
+});
+
+describe('the incidents and their rescuers', () => {
+  it("every incident where a run comes back plays its queue's rescue as the rescuer's own steps; River PR #141's cancel needs none", () => {
+    const withRescuer = INCIDENT_SCENARIOS.filter((scenario) => scenario.rescuer);
+    expect(INCIDENT_SCENARIOS.filter((scenario) => !scenario.rescuer).map((s) => s.id)).toEqual(['incident-river-141']);
+    for (const scenario of withRescuer) {
+      expect(scenario.script, scenario.id).toContain('rescue');
+      expect(strategyDefinition(scenario.incident!.queue).rescuer, scenario.id).toBeDefined();
+    }
   });
 });
 
@@ -175,6 +187,82 @@ describe("Oban (hexpm #1825): the Lifeline's one UPDATE, purely on time", () => 
     const afterRescue = trace.steps.filter((s) => s.actor === 'A' && s.index > rescuerSteps(trace)[0]!.index);
     expect(afterRescue.map((s) => [s.action, s.verdict])).toEqual([['work', 'rejected']]);
     expect(trace.anomalies.map((a) => a.kind)).toEqual(['duplicate-execution', 'stale-write-rejected']);
+  });
+});
+
+describe("pg-boss #555 and graphile-worker #169: the supervisor's expiry and the stale-lock reset, one UPDATE each", () => {
+  const cases = [
+    { id: 'incident-pg-boss-555', sweep: 'pg-boss-fail-expired', claim: 'pg-boss-claim-pending', folder: 'pg-boss' },
+    { id: 'incident-graphile-169', sweep: 'graphile-reset-locked', claim: 'graphile-claim-available', folder: 'graphile-worker' },
+  ];
+  it.for(cases)("$id: the rescuer's UPDATE puts A's run back to pending while A still runs it, and B claims it too", async ({ id, sweep, claim, folder }) => {
+    const trace = await runScenario(id, 'script');
+    const [rescue, ...more] = rescuerSteps(trace);
+    expect(more).toEqual([]);
+    expect(rescue).toMatchObject({ action: 'rescue', sqlId: sweep, params: [], verdict: 'ok', runId: 123 });
+    expect(rescue!.sql!.trim()).toBe(fileText(`src/strategies/${folder}/${sweep}.sql`));
+    expect(rescue!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, status: 'pending' }] });
+    expect(markLabel(rescue!)).toBe('rescue 123');
+    expect(runAfter(trace.steps[rescue!.index - 1]!)).toMatchObject({ status: 'running', lease_owner: 'A' });
+    expect(runAfter(rescue!)).toMatchObject({ status: 'pending', lease_owner: null, lease_generation: 18 });
+    const claims = trace.steps.filter((s) => s.action === 'claim');
+    expect(new Set(claims.map((s) => s.sqlId))).toEqual(new Set([claim]));
+    expect(claims.map((s) => [s.actor, s.runId, s.verdict, s.index > rescue!.index])).toEqual([
+      ['A', 123, 'ok', false],
+      ['B', 123, 'ok', true],
+    ]);
+    // A's writes by id or by state still land on B's claim: split ownership.
+    expect(trace.anomalies.find((a) => a.kind === 'split-ownership')!.workers).toEqual(['A', 'B']);
+  });
+
+  it.for(cases)('$id: before the lease has passed the UPDATE finds nothing, and B finds no pending run', async ({ id, sweep, claim }) => {
+    const script = findScenario(id)!.script;
+    const early = [...script.slice(0, script.indexOf('rescue') - 1), 'rescue', 'B'];
+    const trace = await runScenario(id, early);
+    expect(rescuerSteps(trace).map((s) => [s.sqlId, s.verdict])).toEqual([[sweep, 'empty']]);
+    expect(trace.steps.at(-1)).toMatchObject({ actor: 'B', sqlId: claim, verdict: 'empty' });
+  });
+});
+
+describe("Solid Queue #589: the pruner fails a live worker's claim", () => {
+  it("marks A's run failed in one UPDATE, and A's finish by id then marks it done: finalized twice", async () => {
+    const trace = await runScenario('incident-solid-queue-589', 'script');
+    const [prune, ...more] = rescuerSteps(trace);
+    expect(more).toEqual([]);
+    expect(prune).toMatchObject({ action: 'rescue', sqlId: 'solid-queue-prune', params: [], verdict: 'ok', runId: 123 });
+    expect(prune!.sql!.trim()).toBe(fileText('src/strategies/solid-queue/solid-queue-prune.sql'));
+    expect(prune!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, status: 'failed' }] });
+    expect(prune!.note).toMatch(/marked run 123 \(A's\) failed in one UPDATE.*no claim takes it again/);
+    expect(runAfter(prune!)).toMatchObject({ status: 'failed', lease_owner: null, result: 'ProcessPrunedError' });
+    expect(markLabel(prune!)).toBe('fail 123');
+    const finish = trace.steps.find((s) => s.actor === 'A' && s.action === 'complete')!;
+    expect(finish).toMatchObject({ sqlId: 'solid-queue-complete', verdict: 'ok' });
+    expect(finish.index).toBe(prune!.index + 1);
+    expect(runAfter(finish).status).toBe('done');
+    const twice = trace.anomalies.find((a) => a.kind === 'finalized-twice')!;
+    expect(twice).toMatchObject({ runId: 123, workers: ['A'], steps: [prune!.index, finish.index], raisedAt: finish.index });
+    expect(twice.message).toBe(
+      `Run 123 was finalized twice: the rescuer marked it failed at step ${prune!.index + 1}, then A's completion marked it done at step ${finish.index + 1}, although A's claim had ended.`,
+    );
+    // The pruner ends the claim for good: no claim takes a failed run.
+    expect(trace.steps.filter((s) => s.actor === 'B').every((s) => s.sqlId === 'solid-queue-claim-ready' && s.verdict === 'empty')).toBe(true);
+    expect(trace.anomalies.map((a) => a.kind)).toEqual(['finalized-twice']);
+  });
+
+  it("under the claimed-execution guard (fencing on) A's finish matches no row: the run stays failed, and nothing is flagged", async () => {
+    const trace = await runScenario('incident-solid-queue-589', 'script', { fencing: true });
+    const finish = trace.steps.find((s) => s.actor === 'A' && s.action === 'complete')!;
+    expect(finish).toMatchObject({ sqlId: 'solid-queue-complete-claimed', params: [123, 18, expect.anything()], verdict: 'rejected', staleWrite: null });
+    expect(finish.note).toMatch(/its status is 'failed'\. A's claim is no longer the run's, so the guard refused the write; A stops\./);
+    expect(trace.finalRuns[0]).toMatchObject({ status: 'failed', result: 'ProcessPrunedError' });
+    expect(trace.anomalies).toEqual([]);
+  });
+
+  it('a finish that comes before the pruner leaves nothing for it to fail', async () => {
+    const trace = await runScenario('incident-solid-queue-589', ['A', 'A', 'A', 'A', '+301', 'rescue']);
+    expect(rescuerSteps(trace).map((s) => [s.sqlId, s.verdict])).toEqual([['solid-queue-prune', 'empty']]);
+    expect(trace.finalRuns[0]!.status).toBe('done');
+    expect(trace.anomalies).toEqual([]);
   });
 });
 

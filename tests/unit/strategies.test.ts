@@ -186,8 +186,9 @@ describe("the queues' rescuers as their own process", () => {
   const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
-  it('are River, Oban and procrastinate', () => {
-    expect(withRescuer.map((d) => d.id)).toEqual(['river', 'oban', 'procrastinate']);
+  it('are every production queue: each frees abandoned jobs in a pass apart from its claim', () => {
+    expect(withRescuer.map((d) => d.id)).toEqual(QUEUE_STRATEGY_IDS);
+    expect(withRescuer.map((d) => d.id)).not.toContain('skip-locked');
   });
 
   it.for(withRescuer.map((d) => d.id))("%s: its claim is the queue's claim without the expired-lease clause", (id) => {
@@ -199,8 +200,10 @@ describe("the queues' rescuers as their own process", () => {
   });
 
   const readThenWrite = withRescuer.filter((d) => d.rescuer!.shape === 'read-then-write').map((d) => d.id);
-  it('River and procrastinate read, then write; Oban rescues in one statement', () => {
+  const oneStatement = withRescuer.filter((d) => d.rescuer!.shape === 'one-statement').map((d) => d.id);
+  it('River and procrastinate read, then write; graphile-worker, pg-boss, Oban and Solid Queue rescue in one statement', () => {
     expect(readThenWrite).toEqual(['river', 'procrastinate']);
+    expect(oneStatement).toEqual(['graphile-worker', 'pg-boss', 'oban', 'solid-queue']);
   });
 
   it.for(readThenWrite)('%s: reads stuck runs with a plain read, writes one run by $1, the fenced write also by its generation $2', (id) => {
@@ -219,17 +222,29 @@ describe("the queues' rescuers as their own process", () => {
     }
   });
 
-  it("Oban's Lifeline: one UPDATE without parameters of every running run past its lease, probed with NOWAIT, refused on PGlite where it would wait", () => {
-    const rescuer = definitionOf('oban').rescuer!;
-    if (rescuer.shape !== 'one-statement') throw new Error('Oban reads first');
+  it.for(
+    oneStatement,
+  )('%s: one UPDATE without parameters of every running run past its lease, probed with NOWAIT, refused on PGlite where it would wait', (id) => {
+    const rescuer = definitionOf(id).rescuer!;
+    if (rescuer.shape !== 'one-statement') throw new Error(`${id} reads first`);
     const sweep = rescuer.sweep;
     expect(sweep.params).toEqual([]);
     expect(code(sweep.text)).not.toMatch(/\$\d|SELECT/);
     expect(code(sweep.text)).toMatch(/WHERE status = 'running'\s+AND lease_expires_at < now\(\)/);
     expect(columnsReturned(sweep.text)).toEqual(['run_id', 'status']);
-    expect(sweep.text).toMatch(/SET status {11}= 'pending'/);
+    // Solid Queue's pruner fails the claims of a dead process; the others put the job back to be claimed again.
+    expect(sweep.text).toMatch(id === 'solid-queue' ? /SET status {11}= 'failed'/ : /SET status {11}= 'pending'/);
+    expect(sweep.probe?.id).toBe('probe-expired-running');
     expect(sweep.probe?.text).toMatch(/FOR UPDATE NOWAIT/);
     expect(sweep.afterWait.kind).toBe('server-only');
+  });
+
+  it("Solid Queue's finalizing writes, fenced, need the claim still there: its generation on a running run", () => {
+    const solidQueue = definitionOf('solid-queue');
+    for (const write of [solidQueue.complete.fenced, solidQueue.cancelAck.fenced]) {
+      expect(code(write.text)).toMatch(/AND lease_generation = \$2\s+AND status = 'running'/);
+      expect(code(write.probe!.text)).toMatch(/AND lease_generation = \$2\s+AND status = 'running'\s+FOR UPDATE NOWAIT/);
+    }
   });
 });
 

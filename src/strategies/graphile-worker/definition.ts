@@ -4,15 +4,17 @@
  * fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueClaim, queueWrite } from '../queue';
+import { noHeartbeat, queueClaim, queueSweep, queueWrite } from '../queue';
 import { strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
 import cancelAck from './graphile-cancel-ack.sql?raw';
 import claim from './graphile-claim.sql?raw';
+import claimAvailable from './graphile-claim-available.sql?raw';
 import complete from './graphile-complete.sql?raw';
 import heartbeat from './graphile-no-heartbeat.sql?raw';
 import heartbeatFenced from './graphile-no-heartbeat-fenced.sql?raw';
 import probeById from './graphile-probe-by-id.sql?raw';
+import resetLocked from './graphile-reset-locked.sql?raw';
 import work from './graphile-work.sql?raw';
 
 const FOLDER = 'graphile-worker';
@@ -35,6 +37,13 @@ export const graphileWorker = {
     fenced: SHARED_WRITES.cancelAck.fenced,
     unfenced: queueWrite(strategyText(FOLDER, 'graphile-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
   },
+  rescuer: {
+    shape: 'one-statement',
+    claim: queueClaim(FOLDER, 'graphile-claim-available', claimAvailable),
+    sweep: queueSweep(FOLDER, 'graphile-reset-locked', resetLocked, "the reset's UPDATE"),
+    inWords:
+      "The stale-lock reset: one UPDATE frees every job locked more than 4 hours ago, on lock age alone. It reads nothing first and checks no worker, so the fencing switch changes only the workers' writes.",
+  },
   queue: {
     name: 'graphile-worker',
     source: 'graphile/worker@abfb4cff30747ad423046d117dfb88470f03ae00',
@@ -46,6 +55,6 @@ export const graphileWorker = {
     fencingSwitch:
       "Off: graphile-worker's own guard, the id. On: the lab's generation fence on progress, completion and cancel, which graphile-worker does not have.",
     inTheLab:
-      "The lock age is the scenario's lease (4 hours in graphile-worker); the periodic reset is folded into the claim, so a run is claimable as soon as its lock is older than that. The lab marks the run done rather than deleting it, and has no named queues, priorities or batches.",
+      "The lock age is the scenario's lease (4 hours in graphile-worker); the periodic reset is folded into the claim, so a run is claimable as soon as its lock is older than that. Where a scenario has a rescuer (#169's), the reset is its own session: one UPDATE frees every stale lock, and the claim takes pending runs only. The lab marks the run done rather than deleting it, and has no named queues, priorities or batches.",
   },
 } as const satisfies StrategyDefinition;

@@ -4,10 +4,12 @@
  * guard; fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { queueClaim, queueWrite } from '../queue';
+import { queueClaim, queueSweep, queueWrite } from '../queue';
 import { sharedText, strategyText } from '../statement';
 import type { StrategyDefinition } from '../types';
 import claim from './pg-boss-claim.sql?raw';
+import claimPending from './pg-boss-claim-pending.sql?raw';
+import failExpired from './pg-boss-fail-expired.sql?raw';
 import touch from './pg-boss-touch.sql?raw';
 import touchFenced from './pg-boss-touch-fenced.sql?raw';
 
@@ -27,6 +29,13 @@ export const pgBoss = {
   work: SHARED_WRITES.work,
   complete: SHARED_WRITES.complete,
   cancelAck: SHARED_WRITES.cancelAck,
+  rescuer: {
+    shape: 'one-statement',
+    claim: queueClaim('pg-boss', 'pg-boss-claim-pending', claimPending),
+    sweep: queueSweep('pg-boss', 'pg-boss-fail-expired', failExpired, "the supervisor's UPDATE"),
+    inWords:
+      "pg-boss's supervisor (its maintenance): one statement fails every active job past its expiry and puts it back as a retry, on time alone. It reads nothing first and checks no worker, so the fencing switch changes only the workers' writes.",
+  },
   queue: {
     name: 'pg-boss',
     source: 'timgit/pg-boss@55ee32f66f0bf683ff823c0ad8be2056dbc91ce4',
@@ -39,6 +48,6 @@ export const pgBoss = {
     fencingSwitch:
       "Off: pg-boss's own guard, state = 'active'. On: the lab's generation fence on the touch, progress, completion and cancel, which pg-boss does not have.",
     inTheLab:
-      "expireInSeconds is the scenario's lease; the maintenance that fails an expired job and its retry are folded into the claim. The heartbeat timeout is not modelled (it can only end ownership sooner). Priorities, singleton keys and group concurrency are not modelled.",
+      "expireInSeconds is the scenario's lease; the maintenance that fails an expired job and its retry are folded into the claim. Where a scenario has a rescuer (#555's), maintenance is its own session: one UPDATE puts every expired job back to pending, the retry, and the fetch takes pending runs only. The heartbeat timeout is not modelled (it can only end ownership sooner). Priorities, singleton keys and group concurrency are not modelled.",
   },
 } as const satisfies StrategyDefinition;

@@ -5,17 +5,23 @@
  * #589), fencing on is the claimed-execution guard, which the lab writes as the generation check.
  */
 import { SHARED_WRITES } from '../shared';
-import { queueClaim, queueWrite } from '../queue';
+import { queueClaim, queueSweep, queueWrite } from '../queue';
 import { strategyText } from '../statement';
 import { roleParams, type StrategyDefinition } from '../types';
 import claim from './solid-queue-claim.sql?raw';
+import claimReady from './solid-queue-claim-ready.sql?raw';
 import cancelAck from './solid-queue-cancel-ack.sql?raw';
+import cancelAckClaimed from './solid-queue-cancel-ack-claimed.sql?raw';
 import complete from './solid-queue-complete.sql?raw';
+import completeClaimed from './solid-queue-complete-claimed.sql?raw';
 import probeById from './solid-queue-probe-by-id.sql?raw';
+import probeClaimed from './solid-queue-probe-claimed.sql?raw';
+import prune from './solid-queue-prune.sql?raw';
 import work from './solid-queue-work.sql?raw';
 
 const FOLDER = 'solid-queue';
 const BY_ID = strategyText(FOLDER, 'solid-queue-probe-by-id', probeById);
+const CLAIMED = strategyText(FOLDER, 'solid-queue-probe-claimed', probeClaimed);
 
 export const solidQueue = {
   id: 'solid-queue',
@@ -27,14 +33,21 @@ export const solidQueue = {
   // The process heartbeat renews every claim of that process; one lab worker holds one run, so the lab's own heartbeat (owner and run) is that.
   heartbeat: SHARED_WRITES.heartbeat,
   work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-work', work), roleParams('work', false), BY_ID) },
-  // Fenced: the generation names one claim, as a claimed execution's row does; a pruned claim's row is gone, so its finalize does nothing.
+  // Fenced: the claim's generation on a running run names one live claim, as a claimed execution's row does; a pruned claim's row is gone, so its finalize does nothing.
   complete: {
-    fenced: SHARED_WRITES.complete.fenced,
+    fenced: queueWrite(strategyText(FOLDER, 'solid-queue-complete-claimed', completeClaimed), roleParams('complete', true), CLAIMED),
     unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-complete', complete), roleParams('complete', false), BY_ID),
   },
   cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
+    fenced: queueWrite(strategyText(FOLDER, 'solid-queue-cancel-ack-claimed', cancelAckClaimed), roleParams('cancel-ack', true), CLAIMED),
     unfenced: queueWrite(strategyText(FOLDER, 'solid-queue-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
+  },
+  rescuer: {
+    shape: 'one-statement',
+    claim: queueClaim(FOLDER, 'solid-queue-claim-ready', claimReady),
+    sweep: queueSweep(FOLDER, 'solid-queue-prune', prune, "the pruner's UPDATE"),
+    inWords:
+      "The supervisor's pruner: one UPDATE fails every claim whose process has not heartbeated for process_alive_threshold, without asking whether the process still runs the job. The fencing switch changes only the workers' finalizing writes: on, they need their own claim still there.",
   },
   queue: {
     name: 'Solid Queue',
@@ -52,8 +65,8 @@ export const solidQueue = {
     completionGuard:
       'The claim row as token: finalize locks its own claimed execution and does nothing if that row is gone (since v1.5.0, for issue #589; before, the job was finished regardless).',
     fencingSwitch:
-      "Off: the completion before the claimed-execution guard, by id. On: the claimed-execution guard, written as the lab's generation check (one generation per claim, as one claimed-execution row per claim).",
+      "Off: the completion before the claimed-execution guard, by id. On: the claimed-execution guard on the completion and cancel, written as the lab's generation check on a running run (one generation per claim, as one claimed-execution row per claim).",
     inTheLab:
-      "process_alive_threshold is the scenario's lease and the heartbeat is per run (one lab worker runs one run); the pruning that ends a claim is folded into the next claim of the run, which the lab cannot also mark failed. Ready and claimed executions are one runs row. Concurrency limits are not modelled.",
+      "process_alive_threshold is the scenario's lease and the heartbeat is per run (one lab worker runs one run); without a rescuer the pruning that ends a claim is folded into the next claim of the run. Where a scenario has a rescuer (#589's), the pruner is its own session: one UPDATE marks every stale claim's run failed, and the claim takes pending runs only. Ready and claimed executions are one runs row. Concurrency limits are not modelled.",
   },
 } as const satisfies StrategyDefinition;
