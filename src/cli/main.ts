@@ -8,7 +8,7 @@ import { type ParseArgsConfig, parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
 import { EXHAUSTIVE_STATE_LIMIT, SAMPLE_SEED, SAMPLE_SIZE } from '../engine/explore';
 import { type Finish, runSchedule } from '../engine/run';
-import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
+import { defaultSettings, FIX_SCENARIOS, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
@@ -58,7 +58,7 @@ function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string
 function list(args: string[]): number {
   const { values } = options(args, { json: { type: 'boolean' } });
   if (values.json) {
-    const out = SCENARIOS.map((s) => ({
+    const out = [...SCENARIOS, ...FIX_SCENARIOS].map((s) => ({
       id: s.id,
       title: s.title,
       workers: s.workers.map((w) => w.id),
@@ -71,8 +71,9 @@ function list(args: string[]): number {
     console.log(JSON.stringify(out, null, 2));
     return 0;
   }
-  const width = Math.max(...SCENARIOS.map((s) => s.id.length));
-  for (const s of SCENARIOS) console.log(`${s.id.padEnd(width)}  ${s.title} (workers ${s.workers.map((w) => w.id).join(', ')})`);
+  const listed = [...SCENARIOS, ...FIX_SCENARIOS];
+  const width = Math.max(...listed.map((s) => s.id.length));
+  for (const s of listed) console.log(`${s.id.padEnd(width)}  ${s.title} (workers ${s.workers.map((w) => w.id).join(', ')})`);
   return 0;
 }
 

@@ -7,7 +7,7 @@
  * lands in its queue's row, in the column its anomaly answers (or QUESTION_OF_INCIDENT names), so a new incident
  * needs no line here.
  */
-import { INCIDENT_SCENARIOS, findScenario } from '../scenarios';
+import { INCIDENT_SCENARIOS, findScenario, fixScenarioOf } from '../scenarios';
 import type { AnomalyKind, Scenario, Strategy } from '../sim/types';
 import { QUEUE_STRATEGY_IDS, type StrategyDefinition, strategyDefinition, type StrategyId } from '../strategies';
 import { CONCEPTS } from './concepts';
@@ -159,11 +159,8 @@ interface ComparisonIncident {
   source: string;
   url: string;
   open: ComparisonLink;
-  /**
-   * The fix in the lab, or null when it is a different lease (`fix.leaseSeconds`): a link into the lab carries
-   * scenario, strategy and fencing, not a lease, so that fix is told in `fixInWords` only.
-   */
-  fix: ComparisonLink | null;
+  /** The fix in the lab: the incident under its fix's setting, or the scenario that fixes it (`fix.scenarioId`). */
+  fix: ComparisonLink;
   fixInWords: string;
 }
 
@@ -236,10 +233,7 @@ function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncide
         source: incident.source,
         url: incident.url,
         open: scenarioLink(scenario, incident.queue, false),
-        fix:
-          incident.fix.leaseSeconds === undefined
-            ? { ...scenarioLink(scenario, incident.fix.strategy, incident.fix.fencing), label: `The fix: ${incident.fix.inWords}` }
-            : null,
+        fix: { ...scenarioLink(fixScenarioOf(scenario), incident.fix.strategy, incident.fix.fencing), label: `The fix: ${incident.fix.inWords}` },
         fixInWords: incident.fix.inWords,
       },
     ];

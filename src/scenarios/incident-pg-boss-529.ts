@@ -30,7 +30,7 @@ export const incidentPgBoss529 = defineScenario({
     fix: {
       strategy: 'pg-boss',
       fencing: false,
-      leaseSeconds: 6 * 3600,
+      scenarioId: 'pg-boss-pr-523',
       inWords:
         "pg-boss's own fix (PR #523, which its maintainer expected to resolve this): the timekeeper passes the schedule's expireInHours: 6 to the job, which finishes well inside it",
     },

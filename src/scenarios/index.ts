@@ -14,6 +14,7 @@ import { incidentRiver141 } from './incident-river-141';
 import { incidentRiver1302 } from './incident-river-1302';
 import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
+import { pgBossPr523 } from './pg-boss-pr-523';
 import { pausedWorker } from './paused-worker';
 import { race } from './race';
 import { stuckHeartbeat } from './stuck-heartbeat';
@@ -47,9 +48,22 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
 /** Every scenario: the lesson's, then the incidents. */
 export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...INCIDENT_SCENARIOS];
 
-/** A built-in scenario, or an authored one this context has met (scenarios/authored.ts). */
+/**
+ * An incident's fix where it is not a guard but a setting (`incident.fix.scenarioId`): the same story with
+ * the setting the job should have had. Opened from the incident's fix (a link, the comparison, the CLI),
+ * not listed among the scenarios to choose.
+ */
+export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523];
+
+/** A built-in scenario, an incident's fix, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {
-  return SCENARIOS.find((scenario) => scenario.id === id) ?? findAuthored(id);
+  return SCENARIOS.find((scenario) => scenario.id === id) ?? FIX_SCENARIOS.find((scenario) => scenario.id === id) ?? findAuthored(id);
+}
+
+/** The scenario an incident's fix plays: its own, or the one with the setting that fixes it. */
+export function fixScenarioOf(incident: Scenario): Scenario {
+  const id = incident.incident?.fix.scenarioId;
+  return id === undefined ? incident : FIX_SCENARIOS.find((scenario) => scenario.id === id)!;
 }
 
 /** What the learner will see in this scenario under this strategy. */

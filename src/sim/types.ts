@@ -101,11 +101,11 @@ interface Incident {
   /** The anomaly its script reaches under the queue's own guard. */
   anomaly: AnomalyKind;
   /**
-   * The contrasting setting: the queue's own fix where it has one, else the lab's. `leaseSeconds` is there
-   * when the fix is a setting that now reaches the job (a lease the queue lost on the way), not a guard:
-   * the fix then replays the script with that lease instead of the scenario's.
+   * The contrasting setting: the queue's own fix where it has one, else the lab's. `scenarioId` is there
+   * when the fix is not a guard but a setting that now reaches the job (a lease the queue lost on the way):
+   * the fix is then that scenario, the same story and script with the setting the job should have had.
    */
-  fix: { strategy: Strategy; fencing: boolean; leaseSeconds?: number; inWords: string };
+  fix: { strategy: Strategy; fencing: boolean; scenarioId?: string; inWords: string };
 }
 
 export interface Settings {

@@ -1,4 +1,4 @@
-import { SCENARIOS } from '../scenarios';
+import { FIX_SCENARIOS, SCENARIOS } from '../scenarios';
 import { isAuthoredId } from '../scenarios/authored';
 import { useLab } from '../store/react';
 import { useScenario } from './hooks';
@@ -15,6 +15,12 @@ export function ScenarioPicker() {
             {s.title}
           </option>
         ))}
+        {/* An incident's fix that is a setting, listed while it is the one on screen (opened from the comparison or a link). */}
+        {FIX_SCENARIOS.some((s) => s.id === scenario.id) ? (
+          <optgroup label="An incident's fix">
+            <option value={scenario.id}>{scenario.title}</option>
+          </optgroup>
+        ) : null}
         {/* A scenario someone wrote (the editor, or a link), listed while it is the one on screen. */}
         {isAuthoredId(scenario.id) ? (
           <optgroup label="Written by you (or whoever sent the link)">

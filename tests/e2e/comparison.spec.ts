@@ -58,6 +58,27 @@ test('the comparison opens an incident in the lab; its fix, toggled, takes the a
   await expect(outcome(page)).not.toContainText(/executed by both A and B/);
 });
 
+test("pg-boss #529's fix is a setting, not a guard: its link opens the scenario with the 6-hour expiry, where the job runs once", async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await openComparison(page);
+  const incident = row(page, /^pg-boss/).locator('p.cmp-incident', { hasText: 'timgit/pg-boss#529' });
+  await incident.getByRole('link', { name: /^open it/ }).click();
+  await expect(page).toHaveURL(/scenario=incident-pg-boss-529&strategy=pg-boss&fencing=off/);
+  await waitReady(page);
+  await stepToEnd(page);
+  await expect(outcome(page)).toContainText(/executed by both A and B/);
+  await page.goBack();
+  await expect(comparison(page)).toBeAttached();
+  await incident.getByRole('link', { name: /^its fix/ }).click();
+  await expect(page).toHaveURL(/scenario=pg-boss-pr-523&strategy=pg-boss&fencing=off/);
+  await waitReady(page);
+  await expect(page.getByLabel('Scenario')).toHaveValue('pg-boss-pr-523');
+  await expect(page.getByLabel('Scenario').locator('optgroup[label="An incident\'s fix"] option')).toHaveText([/^pg-boss PR #523/]);
+  await stepToEnd(page);
+  await expect(outcome(page)).not.toContainText(/executed by both A and B|Replaying|Loading/);
+  await expect(outcome(page)).toContainText(/no anomaly|Nothing more can happen/i);
+});
+
 test("every cell of River's row opens its scenario under River's claim; its limits open the backpressure lab; Back returns each time", async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
   await openComparison(page);

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
+import { fixScenarioOf, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
 import { defineScenario } from '../../src/scenarios/define';
 import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { runSchedule } from '../../src/engine/run';
@@ -44,11 +44,16 @@ describe('the incident scenarios', () => {
     const scenario = INCIDENT_SCENARIOS.find((s) => s.id === id)!;
     const { fix, anomaly } = scenario.incident!;
     const settings = { strategy: fix.strategy, fencing: fix.fencing };
-    // A fix that is a lease reaching the job replays the same script with that lease.
-    const fixed = fix.leaseSeconds === undefined ? scenario : { ...scenario, leaseSeconds: fix.leaseSeconds };
+    // A fix that is a setting reaching the job (pg-boss #529's lease) is a scenario of its own with the same script.
+    const fixed = fixScenarioOf(scenario);
+    expect(fixed.script).toEqual(scenario.script);
     const trace = await runSchedule(await labDatabase(), fixed, settings, scenario.script, { onInapplicable: 'skip' });
     expect(kinds(trace)).not.toContain(anomaly);
-    if (fix.leaseSeconds !== undefined) expect(kinds(await runScenario(id, 'script', settings))).toContain(anomaly);
+    if (fix.scenarioId !== undefined) {
+      expect(fixed.id).toBe(fix.scenarioId);
+      expect(fixed.incident).toBeUndefined();
+      expect(kinds(await runScenario(id, 'script', settings))).toContain(anomaly);
+    }
   });
 
   it('refuses an incident that does not open under its own queue with fencing off', () => {
@@ -64,8 +69,13 @@ describe('the incident scenarios', () => {
       timeout: 60_000,
     });
     expect(result.status).toBe(0);
-    const listed = (JSON.parse(result.stdout) as { id: string; title: string; incident?: { source: string; anomaly: string } }[]).filter((s) => s.incident);
+    const all = JSON.parse(result.stdout) as { id: string; title: string; incident?: { source: string; anomaly: string; fix: { scenarioId?: string } } }[];
+    const listed = all.filter((s) => s.incident);
     expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
+    // A fix that is a scenario of its own is listed too, so the CLI runs it like any scenario.
+    const fixes = listed.flatMap((s) => (s.incident!.fix.scenarioId ? [s.incident!.fix.scenarioId] : []));
+    expect(fixes).toEqual(['pg-boss-pr-523']);
+    for (const id of fixes) expect(all.map((s) => s.id)).toContain(id);
     for (const entry of listed) expect(entry.incident!.source, entry.id).toBe(INCIDENT_SCENARIOS.find((s) => s.id === entry.id)!.incident!.source);
   });
 });

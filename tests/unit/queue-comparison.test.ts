@@ -65,10 +65,9 @@ describe('the queue comparison', () => {
       const placed = row.cells.flatMap((cell) => cell.incidents).filter((entry) => entry.source === incident.source);
       expect(placed, scenario.id).toHaveLength(1);
       expect(placed[0]!.open.target).toEqual({ kind: 'scenario', scenarioId: scenario.id, strategy: incident.queue, fencing: false });
-      // A fix that is another lease cannot be a link (views carry no lease): it is told in words.
-      if (incident.fix.leaseSeconds === undefined)
-        expect(placed[0]!.fix?.target).toEqual({ kind: 'scenario', scenarioId: scenario.id, strategy: incident.fix.strategy, fencing: incident.fix.fencing });
-      else expect(placed[0]!.fix).toBeNull();
+      // A fix that is a setting, not a guard (pg-boss #529's lease), opens the scenario with that setting.
+      const fixedIn = incident.fix.scenarioId ?? scenario.id;
+      expect(placed[0]!.fix.target).toEqual({ kind: 'scenario', scenarioId: fixedIn, strategy: incident.fix.strategy, fencing: incident.fix.fencing });
       expect(placed[0]!.fixInWords).toBe(incident.fix.inWords);
     }
     const elsewhere = QUEUE_COMPARISON.filter((row) => row.strategy === 'skip-locked').flatMap((row) => row.cells.flatMap((cell) => cell.incidents));

@@ -29,18 +29,11 @@ export function ComparisonAnswer({ row, cell, strategyLabel }: { row: Comparison
           <OpenInLab target={incident.open.target}>
             open it<span className="ll-visually-hidden"> under {row.name}'s own guard</span>
           </OpenInLab>
-          {incident.fix ? (
-            <>
-              {' · '}
-              <OpenInLab target={incident.fix.target}>
-                its fix
-                <span className="ll-visually-hidden">{hiddenContext(incident.fix.target, strategyLabel)}</span>
-              </OpenInLab>
-            </>
-          ) : (
-            // A fix that is another lease: the lab's links carry no lease, so it is told, not opened.
-            <span> · Its fix is a longer lease, which a link into the lab cannot set: {incident.fixInWords}.</span>
-          )}
+          {' · '}
+          <OpenInLab target={incident.fix.target}>
+            its fix
+            <span className="ll-visually-hidden">{hiddenContext(incident.fix.target, strategyLabel)}</span>
+          </OpenInLab>
         </p>
       ))}
     </td>
