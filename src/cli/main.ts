@@ -57,8 +57,10 @@ function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string
 
 function list(args: string[]): number {
   const { values } = options(args, { json: { type: 'boolean' } });
+  // The scenarios to choose, then the incidents' fixes that are scenarios of their own.
+  const listed = [...SCENARIOS, ...FIX_SCENARIOS];
   if (values.json) {
-    const out = [...SCENARIOS, ...FIX_SCENARIOS].map((s) => ({
+    const out = listed.map((s) => ({
       id: s.id,
       title: s.title,
       workers: s.workers.map((w) => w.id),
@@ -71,7 +73,6 @@ function list(args: string[]): number {
     console.log(JSON.stringify(out, null, 2));
     return 0;
   }
-  const listed = [...SCENARIOS, ...FIX_SCENARIOS];
   const width = Math.max(...listed.map((s) => s.id.length));
   for (const s of listed) console.log(`${s.id.padEnd(width)}  ${s.title} (workers ${s.workers.map((w) => w.id).join(', ')})`);
   return 0;

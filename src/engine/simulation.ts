@@ -24,7 +24,16 @@ import type {
   WorkerId,
   WorkerState,
 } from '../sim/types';
-import { believesItOwns, definitionOf, initialWorker, interpretOutcome, nextAction, planAction, whyCannotMove } from '../sim/simulated-worker';
+import {
+  believesItOwns,
+  definitionOf,
+  initialWorker,
+  interpretOutcome,
+  nextAction,
+  planAction,
+  rescueFailedRuns,
+  whyCannotMove,
+} from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 
 const OPERATOR: SessionId = 'OP';
@@ -352,10 +361,10 @@ export class Simulation {
     });
     if (expired.length === 0) return '';
     const which = expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ');
-    const then = this.rescuerDefinition()
-      ? "the row still says running under its old owner, and only the queue's rescuer takes it back, since the claim reads pending runs only."
-      : 'the row still says running under its old owner, so only a claim that looks for expired leases takes it back; one that reads only pending runs never does.';
-    return ` ${which}: ${then}`;
+    const takesItBack = this.rescuerDefinition()
+      ? "and only the queue's rescuer takes it back, since the claim reads pending runs only"
+      : 'so only a claim that looks for expired leases takes it back; one that reads only pending runs never does';
+    return ` ${which}: the row still says running under its old owner, ${takesItBack}.`;
   }
 
   private async fault(kind: 'pause' | 'resume' | 'crash', id: WorkerId, token: string, tokenIndex: number, actor: Actor, timed = false): Promise<void> {
@@ -613,7 +622,7 @@ export class Simulation {
       outcome.status === 'blocked'
         ? `The rescuer's UPDATE waits for ${outcome.holders.join(' and ')}'s row lock.`
         : verdict === 'ok'
-          ? sweepNote(rescued.length === 1, owners.join(', '), outcome.status === 'ok' && outcome.rows.every((row) => row.status === 'failed'))
+          ? sweepNote(rescued.length === 1, owners.join(', '), rescueFailedRuns(outcome))
           : verdict === 'empty'
             ? "The rescuer's UPDATE found no running run whose lease had expired."
             : "The rescuer's UPDATE failed.";

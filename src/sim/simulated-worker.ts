@@ -348,3 +348,8 @@ function describe(action: WorkerAction): string {
       return action;
   }
 }
+
+/** Whether a rescuer's statement marked the runs it took failed (Solid Queue's pruner) rather than putting them back to pending. */
+export function rescueFailedRuns(outcome: StatementOutcome | null): boolean {
+  return outcome?.status === 'ok' && outcome.rows.length > 0 && outcome.rows.every((row) => row.status === 'failed');
+}

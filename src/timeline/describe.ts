@@ -4,6 +4,7 @@
  */
 import { clockLabel } from '../sim/clock';
 import { isClockToken } from '../sim/schedule';
+import { rescueFailedRuns } from '../sim/simulated-worker';
 import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
 import { BUILT_IN_STRATEGIES } from '../strategies';
 
@@ -51,8 +52,7 @@ export function markLabel(step: TraceStep): string {
   if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
   if (step.action === 'rescue') {
     // Solid Queue's pruner fails the run it takes back; the other rescuers put it back to pending.
-    const failed = step.outcome?.status === 'ok' && step.outcome.rows.length > 0 && step.outcome.rows.every((row) => row.status === 'failed');
-    return step.runId === null ? 'rescue' : `${failed ? 'fail' : 'rescue'} ${step.runId}`;
+    return step.runId === null ? 'rescue' : `${rescueFailedRuns(step.outcome) ? 'fail' : 'rescue'} ${step.runId}`;
   }
   return ACTION_LABELS[step.action] ?? step.action;
 }
