@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh node chromium postgres
 echo "== typecheck"; npx tsc --noEmit -p tsconfig.json
 echo "== lint"; npx biome check .
-echo "== layers (dependency-cruiser)"; npm run -s layers
+# The layer rules run once, in vitest (tests/unit/layers.test.ts: the real tree, and planted violations).
 echo "== unused files and dependencies (knip)"; npm run -s knip
 echo "== unit and ground-truth tests (vitest)"; npx vitest run
 echo "== build"; npx vite build --logLevel warn

@@ -1,0 +1,90 @@
+/**
+ * The production queues' strategies (src/strategies/<queue>/) and their incidents (src/scenarios/incident-*.ts),
+ * every step from every state, on PGlite and on a real PostgreSQL server (see state-graph.ts).
+ *
+ * The full ground truth (GROUND_TRUTH=full, which CI runs) plays every two-worker scenario of the lesson
+ * under every queue, and each incident under its own queue and under its fix, with fencing on and off,
+ * every step from every state. npm test plays each incident's script under its queue and under its fix,
+ * step by step on both databases (the whole state graphs took over a minute of npm test's ten), and
+ * paused-worker's whole graph under any queue with no incident.
+ *
+ * The graphs are split over several graph-queues-*.test.ts files (QUEUE_GRAPH_FILES) because vitest runs
+ * one file's tests one after another: in one file they were a single worker's 12 minutes while the other
+ * worker had finished. queue-graphs-cover.test.ts checks that every lesson scenario is in exactly one file.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runSchedule } from '../../src/engine/run';
+import { findScenario, fixScenarioOf, INCIDENT_SCENARIOS } from '../../src/scenarios';
+import { QUEUE_STRATEGY_IDS } from '../../src/strategies';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases } from './differential';
+import { everyState } from './state-graph';
+
+const FULL = process.env.GROUND_TRUTH === 'full';
+const QUEUES = { group: 'production queues', npmTestFencing: false };
+
+/** Which lesson scenarios each graph-queues-<name>.test.ts plays under every queue; the heaviest alone. */
+export const QUEUE_GRAPH_FILES = {
+  races: ['race', 'lock-wait'],
+  crash: ['crash-orphan', 'paused-worker'],
+  heartbeat: ['heartbeat'],
+  'stuck-heartbeat': ['stuck-heartbeat'],
+  cancel: ['cancel-durable', 'cancel-kill'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** The lesson scenarios of one file, every state under every queue (full ground truth); see the module comment for npm test. */
+export function queueGraphs(file: keyof typeof QUEUE_GRAPH_FILES): void {
+  const ids: readonly string[] = QUEUE_GRAPH_FILES[file];
+  if (FULL) {
+    for (const id of ids) everyState(id, QUEUE_STRATEGY_IDS, QUEUES);
+    return;
+  }
+  const withIncident = new Set(INCIDENT_SCENARIOS.map((s) => s.incident!.queue));
+  const withoutIncident = QUEUE_STRATEGY_IDS.filter((queue) => !withIncident.has(queue));
+  if (ids.includes('paused-worker') && withoutIncident.length > 0) {
+    everyState('paused-worker', withoutIncident, QUEUES);
+    return;
+  }
+  describe(`every state of ${ids.join(', ')} under every queue`, () => it.skip('in the full ground truth (GROUND_TRUTH=full)', () => {}));
+}
+
+/** Each incident under its own queue (whose story it is) and under its fix: whole graphs in the full ground truth, the scripts in npm test. */
+export function incidentGraphs(): void {
+  if (FULL) {
+    // An incident under the other five queues told no one anything and was over half of CI's time.
+    for (const { id, incident } of INCIDENT_SCENARIOS) {
+      everyState(id, [incident!.queue], { group: `${incident!.queue} queue` });
+      if (incident!.fix.strategy !== incident!.queue) everyState(id, [incident!.fix.strategy], { group: 'fix' });
+      // A fix that is a setting (pg-boss #529's lease) is a scenario of its own.
+      if (incident!.fix.scenarioId !== undefined) everyState(incident!.fix.scenarioId, [incident!.fix.strategy], { group: 'fix' });
+    }
+    return;
+  }
+  describe("each incident's script, under its queue and under its fix, agrees on PGlite and PostgreSQL", () => {
+    let dbs: Databases;
+    beforeAll(async () => {
+      dbs = await openDatabases('graph_queues_scripts');
+    });
+    afterAll(async () => {
+      await dbs?.close();
+    });
+    const cases = INCIDENT_SCENARIOS.flatMap((scenario) => {
+      const { queue, fix } = scenario.incident!;
+      return [
+        { id: scenario.id, as: 'its queue', settings: { strategy: queue, fencing: false }, played: scenario.id },
+        // A fix that is a setting (pg-boss #529's lease) is a scenario of its own, with the same script.
+        { id: scenario.id, as: 'its fix', settings: { strategy: fix.strategy, fencing: fix.fencing }, played: fixScenarioOf(scenario).id },
+      ];
+    });
+    it.for(cases)('$id under $as', async ({ id, settings, played }) => {
+      const script = findScenario(id)!;
+      const scenario = findScenario(played)!;
+      // A worker may stop sooner than the script expects (under a fix, or a script that ends on a finished
+      // worker): the schedule compared is the one applied.
+      const pglite = await runSchedule(dbs.pglite, scenario, settings, script.script, { onInapplicable: 'skip' });
+      expect(pglite.schedule.length).toBeGreaterThan(0);
+      const result = await compareOnPostgres(dbs.postgres, scenario, settings, [{ schedule: pglite.schedule, trace: pglite }]);
+      expect(result.schedules).toBe(1);
+      expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
+    });
+  });
+}
