@@ -39,6 +39,9 @@ export class LongRunningFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     // A stable sort: files of the same rank (all the unranked ones) keep vitest's order.
-    return sorted.map((file, index) => ({ file, index })).sort((a, b) => rank(a.file.moduleId) - rank(b.file.moduleId) || a.index - b.index).map(({ file }) => file);
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => rank(a.file.moduleId) - rank(b.file.moduleId) || a.index - b.index)
+      .map(({ file }) => file);
   }
 }
