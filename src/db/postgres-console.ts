@@ -297,8 +297,15 @@ export class PostgresConsole {
       if (!answer) throw error;
       return answer;
     } finally {
-      await client.query(sqlText('transaction-rollback'));
-      await client.query(sqlText('live-console-unlock'));
+      try {
+        await client.query(sqlText('transaction-rollback'));
+        await client.query(sqlText('live-console-unlock'));
+      } catch {
+        // The statement ended the console's own backend (its role may: pg_terminate_backend(pg_backend_pid())),
+        // or the server went away: the next statement logs in afresh.
+        this.gone = true;
+        await client.end().catch(() => undefined);
+      }
     }
   }
 
