@@ -277,7 +277,8 @@ export class PostgresConsole {
     // Where the learner's text starts in what was sent, for the error's position.
     const sent = { prefixLength: 0 };
     try {
-      await client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      const settings = () => client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      await settings();
       started = performance.now();
       // Every query goes through the measured cursor, whatever the lexer made of it: only the server can say
       // which text is a query, and a query sent as it is could answer with rows of any size.
@@ -285,7 +286,7 @@ export class PostgresConsole {
         const shapeDeclare = `${bridgeSql('console-shape-declare')}\n`;
         sent.prefixLength = shapeDeclare.length;
         const declared = await this.declareShape(client, `${shapeDeclare}${statement.sql}\n`, statement.cursor);
-        if (declared) return await this.fetchMeasured(client, statement, limit, started, sent);
+        if (declared) return await this.fetchMeasured(client, statement, limit, started, sent, settings);
       }
       sent.prefixLength = 0;
       const result = await client.query(extended({ text: statement.sql, rowMode: 'array', types: consoleTypes }));
@@ -339,6 +340,7 @@ export class PostgresConsole {
     limit: number,
     started: number,
     sent: { prefixLength: number },
+    settings: () => Promise<unknown>,
   ): Promise<ConsoleAnswer> {
     const shape = await client.query({ text: bridgeSql('console-shape-fetch'), rowMode: 'array' } as pg.QueryArrayConfig);
     const fields = shape.fields ?? [];
@@ -352,7 +354,13 @@ export class PostgresConsole {
       if (record === null) throw new ConsoleResultTooLarge(rows.length, Number(total));
       if (rows.length < limit) rows.push(parseRecordText(record, fields.length).map((text, i) => consoleValue(text === null ? null : parsers[i]!(text))));
     }
-    const rest = fetched.rows.length < FETCHED_ROWS ? 0 : ((await client.query(sqlText('live-console-count-rest'))).rowCount ?? 0);
+    let rest = 0;
+    if (fetched.rows.length === FETCHED_ROWS) {
+      // The query itself may have lifted the timeouts (set_config, also inside SQL held in a string) while
+      // its first rows were fetched: a statement's timer is armed as it starts, so set them again first.
+      await settings();
+      rest = (await client.query(sqlText('live-console-count-rest'))).rowCount ?? 0;
+    }
     return { kind: 'rows', columns: fields.map((f) => f.name), rows, rowCount: fetched.rows.length + rest, ms: performance.now() - started };
   }
 

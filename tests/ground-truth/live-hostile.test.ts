@@ -384,6 +384,24 @@ describe("the live console's own login", () => {
   });
 });
 
+describe("the console's timeouts", () => {
+  it('hold for every statement the bridge sends, also after the query has lifted them for its later rows', async () => {
+    backend = await connectBackend(url);
+    // Its first 1,000 rows come at once and switch statement_timeout off; the 1,003rd would take 3 s, counted by a MOVE (the first FETCH reads a row or two ahead).
+    for (const lift of [
+      "set_config('statement_timeout', '0', true)",
+      `query_to_xml('SELECT set_config(''statement_timeout'', ''0'', true)', true, false, '')`,
+    ]) {
+      const sql = `SELECT CASE WHEN g = 1 THEN ${lift} END AS lifted, CASE WHEN g > 1002 THEN pg_sleep(3) END AS slow FROM generate_series(1, 1003) g`;
+      const answer = await asConsole(sql, true);
+      expect(answer, sql).toMatchObject({ kind: 'error', message: 'canceling statement due to statement timeout' });
+    }
+    expect((await asConsole('SELECT 1 AS one', true)).rows).toEqual([[1]]);
+    await backend.close();
+    backend = null;
+  });
+});
+
 describe('a connecting role without CREATEROLE', () => {
   const plainUrl = () => {
     const plain = new URL(url);
