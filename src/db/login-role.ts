@@ -46,8 +46,8 @@ export function loginUrl(url: string, role: string, password: string): string {
 }
 
 /**
- * What the server's pg_hba.conf must allow for `role` to log in where `url` points: a password (or trust)
- * line for that role, over the socket or from this host, as the URL connects.
+ * A pg_hba.conf line that lets `role` (or `all` roles) log in where `url` points with a password, over the
+ * socket or from this host, as the URL connects.
  */
 export function hbaLineFor(url: string, role: string): string {
   const parsed = new URL(url);

@@ -538,7 +538,7 @@ export class PostgresLab implements LabDatabase {
     const client = await openClient(this.workerUrl, APP_PREFIX + id).catch((error: unknown) => {
       if (!this.ownSchema) throw error;
       throw userFacing(
-        `the run's role ${this.ownSchema} could not log in (${(error as Error).message}): its workers log in as it; pg_hba.conf must allow a password (or trust) login for it, e.g. the line "${hbaLineFor(this.url, this.ownSchema)}", and it needs CONNECT on the database (PUBLIC has it by default)`,
+        `the run's role ${this.ownSchema} could not log in (${(error as Error).message}): its workers log in as it; pg_hba.conf must allow a password (or trust) login for it, e.g. the line "${hbaLineFor(this.url, 'all')}" (each run's role is new), and it needs CONNECT on the database (PUBLIC has it by default)`,
       );
     });
     const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
