@@ -15,7 +15,7 @@ import { consoleError, consoleValue } from './console-answer';
 import type { ConsoleAnswer, ConsoleValue } from './port';
 import { parseRecordText } from './record-text';
 import { bridgeSql, sizedDeclare } from '../sql/bridge';
-import { type LoginSecret, hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './login-role';
+import { type LoginSecret, hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { type ConsoleStatement, lexSql } from '../sql/console';
 import { sqlText } from '../sql/registry';

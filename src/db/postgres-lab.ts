@@ -21,7 +21,7 @@ import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
-import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './login-role';
+import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
 
