@@ -225,6 +225,39 @@ RETURNING run_id, lease_generation, lease_expires_at, cancel_requested;
   );
 
   it(
+    "a connecting role that is not a superuser (CREATEROLE, CREATE on the database) plays lock waits and crashes through the run's role, and leaves nothing behind",
+    { timeout: 300_000 },
+    async () => {
+      await owner.query(
+        "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_creator') THEN CREATE ROLE lease_lab_creator LOGIN CREATEROLE; END IF; END $$",
+      );
+      await owner.query('GRANT CREATE ON DATABASE check_db_privileges TO lease_lab_creator');
+      try {
+        const creator = new URL(userUrl);
+        creator.username = 'lease_lab_creator';
+        const before = await catalogSnapshot(owner);
+        // A lock wait is seen in pg_stat_activity, and a crash ends a worker's backend: the connecting role may do
+        // both to the run's role's backends as a member of it.
+        const [waited, crashed] = await Promise.all([
+          sim('run', 'lock-wait', '--strategy', 'for-update', '--db', creator.toString(), '--json'),
+          sim('run', 'crash-orphan', '--db', creator.toString(), '--json'),
+        ]);
+        for (const run of [waited, crashed]) {
+          expect(run.stderr).toBe('');
+          expect(run.code).toBe(0);
+          expect(await leftovers(run.pid)).toEqual([]);
+        }
+        const statuses = (trace: string) => (JSON.parse(trace) as { steps: { action: string; outcome: { status: string } | null }[] }).steps;
+        expect(statuses(waited.stdout).some((step) => step.outcome?.status === 'blocked')).toBe(true);
+        expect(statuses(crashed.stdout).some((step) => step.action === 'crash')).toBe(true);
+        expect(await catalogSnapshot(owner)).toEqual(before);
+      } finally {
+        await owner.query('REVOKE CREATE ON DATABASE check_db_privileges FROM lease_lab_creator');
+      }
+    },
+  );
+
+  it(
     "past the statement analysis too, the run's role may not pay: the server's permission error, and the payments stay as they were",
     { timeout: 60_000 },
     async () => {
