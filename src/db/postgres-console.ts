@@ -21,6 +21,10 @@ import { type ConsoleStatement, lexSql } from '../sql/console';
 import { sqlText } from '../sql/registry';
 
 const APPLICATION_NAME = 'lease_lab_console';
+/** SQLSTATE 42501: the connecting role may not create or change roles. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+/** SQLSTATE 55000, as console-role-create.sql raises it: a role of that name is someone else's, or was given powers. */
+const NOT_THE_LABS_TO_USE = '55000';
 /** The bridge's own short connection that sets up (or drops) the console's role. */
 const SETUP_NAME = 'lease_lab_console_setup';
 /** Below the page's 2 s watchdog, so the learner gets Postgres's own "canceling statement due to statement timeout". */
@@ -148,13 +152,14 @@ async function logInAsConsole(url: string): Promise<pg.Client> {
     } catch (error) {
       await setup.query(sqlText('transaction-rollback')).catch(() => undefined);
       const why = firstLine(error, url);
-      if ((error as { code?: unknown }).code === '42501') {
+      const code = (error as { code?: unknown }).code;
+      if (code === INSUFFICIENT_PRIVILEGE) {
         throw new ConsoleLoginRefused(
           `${you} may not create or change it (${why})`,
           `the bridge needs CREATEROLE; an administrator can run ALTER ROLE ${you} CREATEROLE and you restart npm run live`,
         );
       }
-      if (/not create|given attributes|made a member/.test(why)) {
+      if (code === NOT_THE_LABS_TO_USE) {
         throw new ConsoleLoginRefused(
           why,
           `the console will not log in as a role that may do more; an administrator can rename or drop that role (ALTER ROLE ${role} RENAME TO …, or DROP ROLE ${role}) and you restart npm run live`,

@@ -384,6 +384,33 @@ describe("the live console's own login", () => {
   });
 });
 
+describe('two bridges on two databases of one server', () => {
+  it("each console logs in as its database's own role; stopping one and dropping its schema leaves the other's console working", async () => {
+    const otherUrl = await testDatabaseUrl('live_hostile_other');
+    const first = await connectBackend(url);
+    const second = await connectBackend(otherUrl);
+    try {
+      const ask = async (bridge: LiveBackend) =>
+        (await bridge.run({
+          op: 'console',
+          statement: { sql: 'SELECT current_user', command: 'SELECT', cursor: true },
+          clockIso: '2030-01-01T15:00:00.000Z',
+          maxRows: 10,
+        })) as ConsoleReply;
+      const [mine, theirs] = [(await ask(first)).rows?.[0]?.[0], (await ask(second)).rows?.[0]?.[0]];
+      expect(mine).toBe(await consoleRole());
+      expect(theirs).toMatch(/^lease_lab_console_\d+$/);
+      expect(theirs).not.toBe(mine);
+      await second.close();
+      expect(await dropSchema(otherUrl)).toBe('dropped');
+      expect((await inspector.query('SELECT rolname FROM pg_roles WHERE rolname IN ($1, $2) ORDER BY 1', [mine, theirs])).rows).toEqual([{ rolname: mine }]);
+      expect((await ask(first)).rows).toEqual([[mine]]);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
 describe("the console's timeouts", () => {
   it('hold for every statement the bridge sends, also after the query has lifted them for its later rows', async () => {
     backend = await connectBackend(url);
