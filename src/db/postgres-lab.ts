@@ -152,6 +152,25 @@ function reachedOutside(error: unknown, schema: string, url: string): Error {
   );
 }
 
+/**
+ * The one cleanup of a --db run (own-schema-drop.sql): its schema, object by object, then the role its
+ * workers logged in as (the grants go with the objects they are on), each only if it carries the lab's
+ * mark. Any connection of the connecting role will do: it is put in the run's schema first. Throws one
+ * line naming what depends on them; then nothing was dropped.
+ */
+async function dropOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
+  try {
+    await client.query(bridgeSql('own-schema-session'), [name]);
+    await client.query(bridgeSql('own-schema-drop'));
+  } catch (error) {
+    const detail = String((error as { detail?: unknown }).detail ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .join('; ');
+    throw userFacing(`cannot drop the run's schema ${name} in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
+  }
+}
+
 /** Drops the lab's schema if it is there and is the lab's (see ensureLabSchema). */
 export async function dropLabSchema(client: pg.Client, url: string): Promise<'dropped' | 'absent'> {
   const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
@@ -384,26 +403,18 @@ export class PostgresLab implements LabDatabase {
     const clients = [...[...this.sessions.values()].map((s) => s.client)];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
-    // The workers are gone, so nothing of theirs holds the table: the run's own schema can go.
+    // The workers are gone, so nothing of theirs holds the table: the run's own schema and role can go.
     let dropFailure: unknown = null;
     if (this.ownSchema) {
       try {
-        await (await this.observer()).query(bridgeSql('own-schema-drop'));
+        await dropOwnSchema(await this.observer(), this.url, this.ownSchema);
       } catch (error) {
         dropFailure = error;
       }
     }
     this.closing = true;
     await this.observerClient.end().catch(() => undefined);
-    if (dropFailure) {
-      const detail = String((dropFailure as { detail?: unknown }).detail ?? '')
-        .split('\n')
-        .filter(Boolean)
-        .join('; ');
-      throw userFacing(
-        `cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`,
-      );
-    }
+    if (dropFailure) throw dropFailure;
   }
 
   /**
