@@ -3,9 +3,9 @@
  * (src/live/server.ts) on 127.0.0.1, serving the built app (built first if dist/ is missing) and the API
  * the app's engine uses in live mode, and prints the URL to open.
  *
- * It creates one schema, lease_lab, on the server and drops it again when it stops (Ctrl+C), without
- * CASCADE; and, if absent, the cluster-wide role lease_lab_console the console runs as (it stays). After a
- * bridge that was killed outright, `npm run live -- --drop postgres://…` removes what it left.
+ * It creates one schema, lease_lab, on the server and the role the console logs in as
+ * (lease_lab_console_<database oid>), and drops both again when it stops (Ctrl+C), the schema without
+ * CASCADE. After a bridge that was killed outright, `npm run live -- --drop postgres://…` removes what it left.
  * Anything that stops it from starting (a bad URL, a server it cannot reach, too old, a role without the
  * rights it needs, a host other than loopback) is one line on stderr and exit code 2.
  */
@@ -26,7 +26,11 @@ async function main(): Promise<number> {
       return 2;
     case 'drop': {
       const done = await dropSchema(command.url);
-      process.stdout.write(done === 'dropped' ? 'Dropped the schema lease_lab.\n' : 'There is no schema lease_lab there; nothing to drop.\n');
+      process.stdout.write(
+        done === 'dropped'
+          ? "Dropped the schema lease_lab and the console's role.\n"
+          : "There is no schema lease_lab there; the console's role is gone too, if the lab had made one.\n",
+      );
       return 0;
     }
     case 'serve': {
@@ -52,7 +56,8 @@ async function main(): Promise<number> {
         process.once('SIGTERM', stop);
       });
       await bridge.close();
-      await dropSchema(command.url).catch((error: Error) => process.stderr.write(`live: the schema lease_lab was not dropped: ${error.message}\n`));
+      // Each refusal names what was left and why (the schema, or the console's role).
+      await dropSchema(command.url).catch((error: Error) => process.stderr.write(`live: ${error.message}\n`));
       return 0;
     }
   }

@@ -1,7 +1,9 @@
 /**
  * The SQL console on a real server: the learner's one statement (already checked by the console's rules)
- * on a connection of its own, inside BEGIN READ ONLY … ROLLBACK, with the lab's schema first on the
- * search_path and now() at the step's clock. Unlike PGlite, a real server can end a statement by itself:
+ * on a connection of its own that logs in as the console's own role (console-role-create.sql: LOGIN, a
+ * new random password at every start, SELECT on the lab's table and nothing else), inside BEGIN READ ONLY
+ * … ROLLBACK, with the lab's schema first on the search_path and now() at the step's clock. What the
+ * statement may do is what PostgreSQL lets that role do: it never had the bridge's role to switch back to. Unlike PGlite, a real server can end a statement by itself:
  * statement_timeout stops a runaway one before the page's watchdog would, and lock_timeout makes one that
  * would queue behind a worker's lock fail at once.
  *
@@ -13,11 +15,18 @@ import { consoleError, consoleValue } from './console-answer';
 import type { ConsoleAnswer, ConsoleValue } from './port';
 import { parseRecordText } from './record-text';
 import { bridgeSql, sizedDeclare } from '../sql/bridge';
-import { openClient } from './postgres-connection';
+import { type LoginSecret, hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
+import { firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { type ConsoleStatement, lexSql } from '../sql/console';
 import { sqlText } from '../sql/registry';
 
 const APPLICATION_NAME = 'lease_lab_console';
+/** SQLSTATE 42501: the connecting role may not create or change roles. */
+const INSUFFICIENT_PRIVILEGE = '42501';
+/** SQLSTATE 55000, as console-role-create.sql raises it: a role of that name is someone else's, or was given powers. */
+const NOT_THE_LABS_TO_USE = '55000';
+/** The bridge's own short connection that sets up (or drops) the console's role. */
+const SETUP_NAME = 'lease_lab_console_setup';
 /** Below the page's 2 s watchdog, so the learner gets Postgres's own "canceling statement due to statement timeout". */
 const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
 const CONSOLE_LOCK_TIMEOUT = '100ms';
@@ -80,24 +89,20 @@ function extended(config: pg.QueryConfig & { rowMode?: 'array' }): pg.QueryArray
 }
 
 /**
- * Functions the console does not call on a real server, though lease_lab_console may execute them, with why.
- * set_config: SET LOCAL ROLE is checked against the session's user, not the current role, so
- * set_config('role', 'postgres', true) inside the learner's statement switches back to the connecting role
- * (any role it belongs to; every role, for a superuser), and functions that check privileges while they run
- * (pg_terminate_backend, replication slots, dblink) then run with its powers. pg_logical_emit_message:
- * PUBLIC may execute it, and a non-transactional message stays in the write-ahead log after the ROLLBACK.
+ * Functions the console does not call on a real server, though its role may execute them, with why: not a
+ * matter of privileges (PUBLIC may execute it), but a non-transactional message stays in the write-ahead
+ * log after the ROLLBACK.
  */
 const NOT_ON_A_LIVE_SERVER: Record<string, string> = {
-  set_config: "set_config('role', …) would take the statement out of the role lease_lab_console and back to the role the bridge connected as",
   pg_logical_emit_message: 'it writes to the write-ahead log, which no ROLLBACK takes back',
 };
 
 /**
- * Why the statement may not run under lease_lab_console, or null: it names one of NOT_ON_A_LIVE_SERVER,
+ * Why the console does not send the statement, or null: it names one of NOT_ON_A_LIVE_SERVER,
  * however spelled (quoted, qualified, any case). A Unicode-escaped name (U&"…") could spell one, so those
  * are refused too.
  */
-function roleEscape(sql: string): string | null {
+function refusedOnALiveServer(sql: string): string | null {
   for (const token of lexSql(sql)) {
     if (token.kind !== 'identifier' && token.kind !== 'keyword') continue;
     if (/^u&"/i.test(token.text)) return 'the console does not run Unicode-escaped names (U&"…") on a live server: they could name a function it refuses';
@@ -108,17 +113,111 @@ function roleEscape(sql: string): string | null {
   return null;
 }
 
+/** The console's role could not be set up or logged into: `reason` says why, `remedy` what an administrator can do. */
+class ConsoleLoginRefused extends Error {
+  override name = 'ConsoleLoginRefused';
+  constructor(
+    readonly reason: string,
+    readonly remedy: string,
+  ) {
+    super(reason);
+  }
+}
+
+/** The console's role in this database (console-role-name.sql). */
+async function consoleRoleName(client: pg.Client): Promise<string> {
+  const name = (await client.query<{ name: string }>(bridgeSql('console-role-name'))).rows[0]?.name;
+  if (!name) throw new Error('the server did not name the current database');
+  return name;
+}
+
+/**
+ * Creates (or checks) the console's role and gives it a new password, on a short connection of the
+ * bridge's own; then logs in as that role. Throws ConsoleLoginRefused with what went wrong and what an
+ * administrator can do about it.
+ */
+async function logInAsConsole(url: string): Promise<pg.Client> {
+  const setup = await openClient(url, SETUP_NAME);
+  let role: string;
+  let secret: LoginSecret;
+  try {
+    role = await consoleRoleName(setup);
+    secret = newLoginSecret();
+    const you = setup.escapeIdentifier(setup.user ?? 'you');
+    await setup.query(sqlText('transaction-begin'));
+    try {
+      await nameLoginRole(setup, role, secret);
+      await setup.query(bridgeSql('console-role-create'));
+      await setup.query(sqlText('transaction-commit'));
+    } catch (error) {
+      await setup.query(sqlText('transaction-rollback')).catch(() => undefined);
+      const why = firstLine(error, url);
+      const code = (error as { code?: unknown }).code;
+      if (code === INSUFFICIENT_PRIVILEGE) {
+        throw new ConsoleLoginRefused(
+          `${you} may not create or change it (${why})`,
+          `the bridge needs CREATEROLE; an administrator can run ALTER ROLE ${you} CREATEROLE and you restart npm run live`,
+        );
+      }
+      if (code === NOT_THE_LABS_TO_USE) {
+        throw new ConsoleLoginRefused(
+          why,
+          `the console will not log in as a role that may do more; an administrator can rename or drop that role (ALTER ROLE ${role} RENAME TO …, or DROP ROLE ${role}) and you restart npm run live`,
+        );
+      }
+      throw new ConsoleLoginRefused(`it could not be set up (${why})`, 'see the server’s message');
+    }
+  } finally {
+    await setup.end().catch(() => undefined);
+  }
+  let client: pg.Client;
+  try {
+    client = await openClient(loginUrl(url, role, secret.password), APPLICATION_NAME);
+  } catch (error) {
+    throw new ConsoleLoginRefused(
+      `the server refused its login (${(error as Error).message})`,
+      `pg_hba.conf must let it log in with a password (or trust), e.g. with the line "${hbaLineFor(url, role)}" above the others and SELECT pg_reload_conf(), and it needs CONNECT on the database (PUBLIC has it by default)`,
+    );
+  }
+  await client.query(sqlText('live-session-setup'));
+  return client;
+}
+
+/**
+ * After the schema lease_lab is dropped: the console's role too, if the lab made it (console-role-drop.sql).
+ * A role someone has since granted a privilege stays; the error says which.
+ */
+export async function dropConsoleRole(client: pg.Client, url: string): Promise<void> {
+  const role = await consoleRoleName(client);
+  await client.query(sqlText('transaction-begin'));
+  try {
+    await nameLoginRole(client, role, null);
+    await client.query(bridgeSql('console-role-drop'));
+    await client.query(sqlText('transaction-commit'));
+  } catch (error) {
+    await client.query(sqlText('transaction-rollback')).catch(() => undefined);
+    const detail = String((error as { detail?: unknown }).detail ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .join('; ');
+    throw userFacing(`the console's role ${role} in ${redactUrl(url)} was left: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
 export class PostgresConsole {
-  /** refusal: why the console is off (the connecting role could not set up lease_lab_console); null when it runs. */
-  /** The connection ended (a server restart): the next statement reopens it. */
+  /** The connection ended (a server restart): the next statement reopens it, with a new password. */
   private gone = false;
 
   private constructor(
-    private client: pg.Client,
+    /** null while the console is off. */
+    private client: pg.Client | null,
+    /** Why the console is off (its role could not be set up or log in); null when it runs. */
     readonly refusal: string | null,
     private readonly url: string,
+    /** The server's version as it names itself, e.g. "15.18". */
+    readonly serverVersion: string,
   ) {
-    this.watch(client);
+    if (client) this.watch(client);
   }
 
   private watch(client: pg.Client): void {
@@ -127,72 +226,75 @@ export class PostgresConsole {
     });
   }
 
-  private async reopenIfGone(): Promise<void> {
-    if (!this.gone) return;
-    const client = await openClient(this.url, APPLICATION_NAME);
-    await client.query(sqlText('live-session-setup'));
+  private async connection(): Promise<pg.Client> {
+    if (this.client && !this.gone) return this.client;
+    const client = await logInAsConsole(this.url).catch((error: unknown) => {
+      throw error instanceof ConsoleLoginRefused ? userFacing(`the console could not log in again: ${error.reason}`) : error;
+    });
     this.client = client;
     this.gone = false;
     this.watch(client);
+    return client;
   }
 
-  /** Opens the console's connection and sets up its role; call after the lab's schema exists. */
+  /**
+   * Sets up the console's role and logs in as it; call after the lab's schema exists. When that cannot be
+   * done the console is off, with one message saying why and what would allow it: it never runs as the
+   * connecting role, and there is no allow-list fallback (the functions a statement may reach, through
+   * views, defaults, operators or SQL held in a string, cannot be told from its text).
+   */
   static async open(url: string): Promise<PostgresConsole> {
-    const client = await openClient(url, APPLICATION_NAME);
-    await client.query(sqlText('live-session-setup'));
-    let refusal: string | null = null;
-    const user = String((await client.query(bridgeSql('current-role'))).rows[0]?.name ?? 'you');
+    const setup = await openClient(url, SETUP_NAME);
+    let version: string;
+    let role: string;
     try {
-      await client.query(sqlText('live-console-role'));
-      const problem = (await client.query<{ problem: string }>(bridgeSql('console-role-check'))).rows[0]?.problem;
-      if (problem) throw new Error(`${problem}; the console will not run under it`);
-    } catch (error) {
-      // Without a role of no privileges the console would run as the connecting role: it stays off instead.
-      // There is no allow-list fallback: the functions a statement may reach cannot be told from its text alone.
-      refusal = `the console is off on this server: the role lease_lab_console could not be set up (${(error as Error).message.split('\n')[0]}). A role that may create roles can set it up once: CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO ${client.escapeIdentifier(user)}`;
+      version = String((await setup.query<{ version: string }>(sqlText('server-version'))).rows[0]?.version ?? 'unknown').split(' ')[0]!;
+      role = await consoleRoleName(setup);
+    } finally {
+      await setup.end().catch(() => undefined);
     }
-    return new PostgresConsole(client, refusal, url);
-  }
-
-  /** The server's version as it names itself, e.g. "15.18". */
-  async serverVersion(): Promise<string> {
-    const result = await this.client.query<{ version: string }>(sqlText('server-version'));
-    return (result.rows[0]?.version ?? 'unknown').split(' ')[0]!;
+    try {
+      return new PostgresConsole(await logInAsConsole(url), null, url, version);
+    } catch (error) {
+      if (!(error instanceof ConsoleLoginRefused)) throw error;
+      const refusal = `the console is off on this server: it logs in as a role of its own, ${role} (LOGIN with a new random password at every start, SELECT on lease_lab.runs and nothing else), and ${error.reason}; ${error.remedy}. The rest of live mode works.`;
+      return new PostgresConsole(null, refusal, url, version);
+    }
   }
 
   async run(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
     if (this.refusal) return { kind: 'error', code: '42501', message: this.refusal, detail: null, hint: null, position: null, ms: 0 };
-    const refused = roleEscape(statement.sql);
+    const refused = refusedOnALiveServer(statement.sql);
     if (refused)
       return {
         kind: 'error',
         code: '42501',
         message: refused,
         detail: null,
-        hint: 'Read a setting with current_setting(…) or SHOW; everything else the console runs as before.',
+        hint: null,
         position: null,
         ms: 0,
       };
-    await this.reopenIfGone();
+    const client = await this.connection();
     const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
-    await this.client.query(sqlText('live-console-begin'));
+    await client.query(sqlText('live-console-begin'));
     let started = performance.now();
     // Where the learner's text starts in what was sent, for the error's position.
     const sent = { prefixLength: 0 };
     try {
-      await this.client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
-      await this.client.query(sqlText('live-console-set-role'));
+      const settings = () => client.query(sqlText('live-console-settings'), [CONSOLE_STATEMENT_TIMEOUT, CONSOLE_LOCK_TIMEOUT, clockIso]);
+      await settings();
       started = performance.now();
       // Every query goes through the measured cursor, whatever the lexer made of it: only the server can say
       // which text is a query, and a query sent as it is could answer with rows of any size.
       if (statement.cursor || PLAIN_QUERIES.has(statement.command)) {
         const shapeDeclare = `${bridgeSql('console-shape-declare')}\n`;
         sent.prefixLength = shapeDeclare.length;
-        const declared = await this.declareShape(`${shapeDeclare}${statement.sql}\n`, statement.cursor);
-        if (declared) return await this.fetchMeasured(statement, limit, started, sent);
+        const declared = await this.declareShape(client, `${shapeDeclare}${statement.sql}\n`, statement.cursor);
+        if (declared) return await this.fetchMeasured(client, statement, limit, started, sent, settings);
       }
       sent.prefixLength = 0;
-      const result = await this.client.query(extended({ text: statement.sql, rowMode: 'array', types: consoleTypes }));
+      const result = await client.query(extended({ text: statement.sql, rowMode: 'array', types: consoleTypes }));
       const rows = (result.rows ?? []).slice(0, limit).map((row) => row.map(consoleValue));
       return { kind: 'rows', columns: (result.fields ?? []).map((f) => f.name), rows, rowCount: result.rows?.length ?? 0, ms: performance.now() - started };
     } catch (error) {
@@ -201,8 +303,15 @@ export class PostgresConsole {
       if (!answer) throw error;
       return answer;
     } finally {
-      await this.client.query(sqlText('transaction-rollback'));
-      await this.client.query(sqlText('live-console-unlock'));
+      try {
+        await client.query(sqlText('transaction-rollback'));
+        await client.query(sqlText('live-console-unlock'));
+      } catch {
+        // The statement ended the console's own backend (its role may: pg_terminate_backend(pg_backend_pid())),
+        // or the server went away: the next statement logs in afresh.
+        this.gone = true;
+        await client.end().catch(() => undefined);
+      }
     }
   }
 
@@ -213,41 +322,54 @@ export class PostgresConsole {
    * declare is not one (a write inside WITH, SELECT INTO), and a read-only transaction refuses those before
    * any row is sent.
    */
-  private async declareShape(text: string, cursor: boolean): Promise<boolean> {
+  private async declareShape(client: pg.Client, text: string, cursor: boolean): Promise<boolean> {
     if (cursor) {
-      await this.client.query(extended({ text }));
+      await client.query(extended({ text }));
       return true;
     }
-    await this.client.query(bridgeSql('console-try'));
+    await client.query(bridgeSql('console-try'));
     try {
-      await this.client.query(extended({ text }));
+      await client.query(extended({ text }));
       return true;
     } catch (error) {
       if (typeof (error as { code?: unknown }).code !== 'string') throw error;
-      await this.client.query(bridgeSql('console-try-undo'));
+      await client.query(bridgeSql('console-try-undo'));
       return false;
     }
   }
 
   /** The first rows through console-sized-declare.sql: each row measured by the server before it leaves. */
-  private async fetchMeasured(statement: ConsoleStatement, limit: number, started: number, sent: { prefixLength: number }): Promise<ConsoleAnswer> {
-    const shape = await this.client.query({ text: bridgeSql('console-shape-fetch'), rowMode: 'array' } as pg.QueryArrayConfig);
+  private async fetchMeasured(
+    client: pg.Client,
+    statement: ConsoleStatement,
+    limit: number,
+    started: number,
+    sent: { prefixLength: number },
+    settings: () => Promise<unknown>,
+  ): Promise<ConsoleAnswer> {
+    const shape = await client.query({ text: bridgeSql('console-shape-fetch'), rowMode: 'array' } as pg.QueryArrayConfig);
     const fields = shape.fields ?? [];
     const sized = sizedDeclare(statement.sql);
     sent.prefixLength = sized.prefixLength;
-    await this.client.query(extended({ text: sized.text, values: [CONSOLE_RESULT_BYTES] }));
-    const fetched = await this.client.query({ text: sqlText('live-console-fetch'), rowMode: 'array', types: rawText } as pg.QueryArrayConfig);
+    await client.query(extended({ text: sized.text, values: [CONSOLE_RESULT_BYTES] }));
+    const fetched = await client.query({ text: sqlText('live-console-fetch'), rowMode: 'array', types: rawText } as pg.QueryArrayConfig);
     const parsers = fields.map((field) => consoleParser(field.dataTypeID));
     const rows: ConsoleValue[][] = [];
     for (const [record, total] of fetched.rows as [string | null, string][]) {
       if (record === null) throw new ConsoleResultTooLarge(rows.length, Number(total));
       if (rows.length < limit) rows.push(parseRecordText(record, fields.length).map((text, i) => consoleValue(text === null ? null : parsers[i]!(text))));
     }
-    const rest = fetched.rows.length < FETCHED_ROWS ? 0 : ((await this.client.query(sqlText('live-console-count-rest'))).rowCount ?? 0);
+    let rest = 0;
+    if (fetched.rows.length === FETCHED_ROWS) {
+      // The query itself may have lifted the timeouts (set_config, also inside SQL held in a string) while
+      // its first rows were fetched: a statement's timer is armed as it starts, so set them again first.
+      await settings();
+      rest = (await client.query(sqlText('live-console-count-rest'))).rowCount ?? 0;
+    }
     return { kind: 'rows', columns: fields.map((f) => f.name), rows, rowCount: fetched.rows.length + rest, ms: performance.now() - started };
   }
 
   async close(): Promise<void> {
-    await this.client.end().catch(() => undefined);
+    await this.client?.end().catch(() => undefined);
   }
 }

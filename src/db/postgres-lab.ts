@@ -21,6 +21,7 @@ import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
 
@@ -39,6 +40,8 @@ const LOOK_CAP_MS = 16;
 const CONFIRM_MS = 2;
 /** A statement that neither answers nor waits for a lock this long is a fault, not a lesson. */
 const GIVE_UP_MS = 30_000;
+/** SQLSTATE 42501: the server's "permission denied". */
+const INSUFFICIENT_PRIVILEGE = '42501';
 
 /** What an in-flight statement finally did. Never rejects, so a crash can abandon it safely. */
 type Answer = { ok: true; rows: Row[] } | { ok: false; error: unknown };
@@ -112,19 +115,59 @@ async function ensureLabSchema(client: pg.Client, url: string): Promise<void> {
   }
 }
 
-/** The command line's own schema (own-schema-create.sql) with the lab's tables in it; the observer is left in it. */
-async function createOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
+/**
+ * The command line's own schema (own-schema-create.sql) with the lab's tables in it, and the role of the
+ * same name its workers log in as (own-role-create.sql), in one transaction: both or neither. The observer
+ * is left in the schema.
+ */
+async function createOwnSchema(client: pg.Client, url: string, name: string, secret: LoginSecret): Promise<void> {
   await client.query(sqlText('transaction-begin'));
+  let made = 'schema';
   try {
     await client.query(bridgeSql('own-schema-session'), [name]);
     await client.query(bridgeSql('own-schema-create'));
     for (const statement of labTableStatements()) await client.query(statement);
+    made = 'role';
+    await nameLoginRole(client, name, secret);
+    await client.query(bridgeSql('own-role-create'));
     await client.query(sqlText('transaction-commit'));
   } catch (error) {
     await client.query(sqlText('transaction-rollback')).catch(() => undefined);
     const code = (error as { code?: unknown }).code;
-    const why = code === '42501' ? `the role may not create a schema there (it needs CREATE on the database): ${firstLine(error, url)}` : firstLine(error, url);
-    throw userFacing(`cannot create the schema ${name} in ${redactUrl(url)}: ${why}`);
+    const needs =
+      made === 'schema'
+        ? 'the role may not create a schema there (it needs CREATE on the database)'
+        : "the role may not create the run's login role (it needs CREATEROLE: its workers log in as a role that may touch only the run's schema)";
+    throw userFacing(`cannot create the ${made} ${name} in ${redactUrl(url)}: ${code === '42501' ? `${needs}: ` : ''}${firstLine(error, url)}`);
+  }
+}
+
+/**
+ * A statement of the run refused by the server's privileges: under --db only the user's own statements can
+ * meet that (the run's role may touch nothing outside its schema), so it is bad input, not an outcome.
+ */
+function reachedOutside(error: unknown, schema: string, url: string): Error {
+  return userFacing(
+    `the server refused a statement of yours: ${firstLine(error, url)}; under --db the workers log in as the run's role ${schema}, which may use only the schema ${schema} (write runs and now() without a schema)`,
+  );
+}
+
+/**
+ * The one cleanup of a --db run (own-schema-drop.sql): its schema, object by object, then the role its
+ * workers logged in as (the grants go with the objects they are on), each only if it carries the lab's
+ * mark. Any connection of the connecting role will do: it is put in the run's schema first. Throws one
+ * line naming what depends on them; then nothing was dropped.
+ */
+async function dropOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
+  try {
+    await client.query(bridgeSql('own-schema-session'), [name]);
+    await client.query(bridgeSql('own-schema-drop'));
+  } catch (error) {
+    const detail = String((error as { detail?: unknown }).detail ?? '')
+      .split('\n')
+      .filter(Boolean)
+      .join('; ');
+    throw userFacing(`cannot drop the run's schema ${name} in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
   }
 }
 
@@ -174,8 +217,10 @@ export class PostgresLab implements LabDatabase {
     private readonly url: string,
     private observerClient: pg.Client,
     private readonly options: PostgresLabOptions,
-    /** With schema 'own': the schema's name, dropped on close. */
+    /** With schema 'own': the schema's name, dropped on close, and the name of the role the workers log in as. */
     readonly ownSchema: string | null = null,
+    /** Where the workers' connections go: with schema 'own', logged in as the run's role; otherwise `url`. */
+    private readonly workerUrl: string = url,
   ) {
     this.watchObserver(observerClient);
   }
@@ -246,13 +291,14 @@ export class PostgresLab implements LabDatabase {
   /** Connects the observer and one connection per worker and for the operator; creates the schema if it is missing. */
   static async connect(url: string, workers: string[], options: PostgresLabOptions = {}): Promise<PostgresLab> {
     const ownSchema = options.schema === 'own' ? `lease_lab_cli_${process.pid}_${randomBytes(4).toString('hex')}` : null;
+    const secret = ownSchema ? newLoginSecret() : null;
     const observer = await openClient(url, OBSERVER_NAME);
     try {
       await checkServerVersion(observer, url);
       if (options.schema === 'lease_lab') {
         await ensureLabSchema(observer, url);
       } else if (options.schema === 'own') {
-        await createOwnSchema(observer, url, ownSchema!);
+        await createOwnSchema(observer, url, ownSchema!, secret!);
       } else {
         const present = await observer.query<{ present: boolean }>(sqlText('runs-table-present'));
         // The observer keeps the default search_path, so the table lands in public, next to the sim schema.
@@ -264,7 +310,7 @@ export class PostgresLab implements LabDatabase {
       if ((error as { userFacing?: boolean }).userFacing) throw error;
       throw userFacing(`cannot set up the lab's tables in ${redactUrl(url)}: ${firstLine(error, url)}`);
     }
-    const lab = new PostgresLab(url, observer, options, ownSchema);
+    const lab = new PostgresLab(url, observer, options, ownSchema, ownSchema ? loginUrl(url, ownSchema, secret!.password) : url);
     try {
       await lab.ensureSessions([...workers, OPERATOR]);
     } catch (error) {
@@ -357,26 +403,18 @@ export class PostgresLab implements LabDatabase {
     const clients = [...[...this.sessions.values()].map((s) => s.client)];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
-    // The workers are gone, so nothing of theirs holds the table: the run's own schema can go.
+    // The workers are gone, so nothing of theirs holds the table: the run's own schema and role can go.
     let dropFailure: unknown = null;
     if (this.ownSchema) {
       try {
-        await (await this.observer()).query(bridgeSql('own-schema-drop'));
+        await dropOwnSchema(await this.observer(), this.url, this.ownSchema);
       } catch (error) {
         dropFailure = error;
       }
     }
     this.closing = true;
     await this.observerClient.end().catch(() => undefined);
-    if (dropFailure) {
-      const detail = String((dropFailure as { detail?: unknown }).detail ?? '')
-        .split('\n')
-        .filter(Boolean)
-        .join('; ');
-      throw userFacing(
-        `cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`,
-      );
-    }
+    if (dropFailure) throw dropFailure;
   }
 
   /**
@@ -466,6 +504,9 @@ export class PostgresLab implements LabDatabase {
       await session.client.query(sqlText(answer.ok ? 'transaction-commit' : 'transaction-rollback'));
       session.inTransaction = false;
     }
+    if (!answer.ok && this.ownSchema && (answer.error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE) {
+      throw reachedOutside(answer.error, this.ownSchema, this.url);
+    }
     if (!answer.ok) return toOutcomeError(answer.error);
     return { status: 'ok', rows: answer.rows, rowCount: answer.rows.length };
   }
@@ -505,7 +546,12 @@ export class PostgresLab implements LabDatabase {
       this.sessions.delete(id);
     }
     if (!/^[A-Za-z0-9_]+$/.test(id)) throw new Error(`unexpected session name ${id}`);
-    const client = await openClient(this.url, APP_PREFIX + id);
+    const client = await openClient(this.workerUrl, APP_PREFIX + id).catch((error: unknown) => {
+      if (!this.ownSchema) throw error;
+      throw userFacing(
+        `the run's role ${this.ownSchema} could not log in (${(error as Error).message}): its workers log in as it; pg_hba.conf must allow a password (or trust) login for it, e.g. the line "${hbaLineFor(this.url, 'all')}" (each run's role is new), and it needs CONNECT on the database (PUBLIC has it by default)`,
+      );
+    });
     const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
     const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false, closed };
     client.on('error', () => {

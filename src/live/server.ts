@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import { openClient, redactUrl, userFacing } from '../db/postgres-connection';
 import { dropLabSchema, PostgresLab } from '../db/postgres-lab';
 import { describeServer } from './args';
-import { PostgresConsole } from '../db/postgres-console';
+import { dropConsoleRole, PostgresConsole } from '../db/postgres-console';
 import { type CheckedRequest, checkRequest, isOperation, RefusedRequest } from './requests';
 import { headerContentSecurityPolicy } from './page-policy';
 import { securityHeaders, serveFile } from './static';
@@ -59,7 +59,7 @@ export async function connectBackend(url: string): Promise<LiveBackend> {
   let sqlConsole: PostgresConsole | null = null;
   try {
     sqlConsole = await PostgresConsole.open(url);
-    const version = await sqlConsole.serverVersion();
+    const version = sqlConsole.serverVersion;
     // A role that may read but not write the lab's table fails here, at start, not at the learner's first step.
     await lab.reset('[]', ['A', 'B', 'OP']).catch((error: unknown) => {
       throw userFacing(`cannot use the lab's table lease_lab.runs in ${redactUrl(url)}: ${(error as Error).message.split('\n')[0]}`);
@@ -102,11 +102,16 @@ async function runOnLab(lab: PostgresLab, sqlConsole: PostgresConsole, request: 
   }
 }
 
-/** `npm run live -- --drop`: removes the lab's schema from the server (only if the lab made it). */
+/**
+ * `npm run live -- --drop`, and the bridge's stop: removes the lab's schema from the server, then the
+ * console's role (each only if the lab made it). 'absent': there was no schema.
+ */
 export async function dropSchema(url: string): Promise<'dropped' | 'absent'> {
   const client = await openClient(url, 'lease_lab_drop');
   try {
-    return await dropLabSchema(client, url);
+    const schema = await dropLabSchema(client, url);
+    await dropConsoleRole(client, url);
+    return schema;
   } finally {
     await client.end().catch(() => undefined);
   }

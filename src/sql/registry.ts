@@ -35,8 +35,6 @@ import liveConsoleSettings from './live-console-settings.sql?raw';
 import liveLockEvidence from './live-lock-evidence.sql?raw';
 import liveSchema from './live-schema.sql?raw';
 import liveSchemaDrop from './live-schema-drop.sql?raw';
-import liveConsoleRole from './live-console-role.sql?raw';
-import liveConsoleSetRole from './live-console-set-role.sql?raw';
 import liveConsoleUnlock from './live-console-unlock.sql?raw';
 import liveSchemaState from './live-schema-state.sql?raw';
 import liveSessionSetup from './live-session-setup.sql?raw';
@@ -101,8 +99,6 @@ const texts = {
   'live-console-begin': liveConsoleBegin,
   'live-console-count-rest': liveConsoleCountRest,
   'live-console-fetch': liveConsoleFetch,
-  'live-console-role': liveConsoleRole,
-  'live-console-set-role': liveConsoleSetRole,
   'live-console-settings': liveConsoleSettings,
   'live-console-unlock': liveConsoleUnlock,
   'live-lock-evidence': liveLockEvidence,

@@ -54,7 +54,7 @@ describe('the live console on a real server', () => {
 
 /**
  * The red team's console statements, as the page would send them: the bridge's checker refuses some with a
- * reason; the rest reach the server as lease_lab_console inside BEGIN READ ONLY … ROLLBACK. Each ends in a
+ * reason; the rest reach the server, logged in as the console's role, inside BEGIN READ ONLY … ROLLBACK. Each ends in a
  * clear message (or in rows that change nothing), and afterwards nothing outside the lab has changed.
  * `VICTIM_PID` stands for a backend of the tests' own, `LAB_PID` for one of the lab's workers.
  */
@@ -97,7 +97,8 @@ const REFUSED_BY_CHECKER: [string, RegExp][] = [
 const REFUSED_BY_SERVER: [string, RegExp][] = [
   ['SELECT pg_terminate_backend(VICTIM_PID)', /must be a superuser to terminate superuser process/],
   ['SELECT pg_terminate_backend(LAB_PID)', /must be a superuser to terminate superuser process/],
-  ['SELECT pg_terminate_backend(pg_backend_pid())', /must be a superuser to terminate superuser process/],
+  // The console's role may end its own backend, and only that: the next statement logs in again.
+  ['SELECT pg_terminate_backend(pg_backend_pid())', /terminating connection due to administrator command/],
   ['SELECT pg_cancel_backend(VICTIM_PID)', /must be a superuser to cancel superuser query/],
   ["SELECT pg_create_physical_replication_slot('lease_lab_hostile')", /must be superuser or replication role/],
   ["SELECT pg_create_logical_replication_slot('x', 'test_decoding')", /must be superuser or replication role/],
@@ -131,11 +132,14 @@ const REFUSED_BY_SERVER: [string, RegExp][] = [
   ['SELECT * FROM public.victim', /permission denied for table victim/],
   ["SELECT nextval('public.victim_seq')", /permission denied for sequence victim_seq/],
   ["SELECT setval('public.victim_seq', 5)", /permission denied for sequence victim_seq/],
-  ["SELECT set_config('role', 'postgres', true), pg_terminate_backend(VICTIM_PID)", /does not run set_config on a live server/],
-  ["SELECT pg_catalog.\"set_config\"('session_authorization', 'postgres', false)", /does not run set_config on a live server/],
+  ["SELECT set_config('role', 'postgres', true), pg_terminate_backend(VICTIM_PID)", /permission denied to set role "postgres"/],
+  ["SELECT pg_catalog.\"set_config\"('session_authorization', 'postgres', false)", /permission denied to set session authorization/],
   ["SELECT U&\"set\\0063onfig\"('role', 'postgres', true)", /Unicode-escaped names/],
   ["SELECT pg_logical_emit_message(false, 'x', 'y')", /does not run pg_logical_emit_message/],
-  ["SELECT set_config('transaction_read_only', 'off', true)", /does not run set_config/],
+  [
+    "SELECT set_config('transaction_read_only', 'off', true)",
+    /transaction read-write mode must be set before any query|cannot set transaction read-write mode inside a read-only transaction/,
+  ],
   ['SELECT pg_sleep(10)', /canceling statement due to statement timeout/],
   ['SELECT * FROM runs FOR UPDATE', /cannot execute SELECT FOR UPDATE in a read-only transaction/],
   ["UPDATE runs SET status = 'done'", /cannot execute UPDATE in a read-only transaction/],
@@ -263,21 +267,47 @@ describe('a console answer larger than the bridge may fetch', () => {
   });
 });
 
-describe("the live console's role", () => {
-  it("runs as lease_lab_console: a superuser's powers stay out of reach, advisory locks are released, nothing outside the lab changes", async () => {
+/** The role the console logs in as on this database: lease_lab_console_<its oid>. */
+async function consoleRole(): Promise<string> {
+  return (await inspector.query("SELECT 'lease_lab_console_' || oid AS name FROM pg_database WHERE datname = current_database()")).rows[0].name;
+}
+
+type ConsoleReply = { kind: string; message: string; rows?: unknown[][] };
+const asConsole = async (sql: string, cursor = false) =>
+  (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as ConsoleReply;
+
+describe("the live console's own login", () => {
+  it("logs in as lease_lab_console_<oid>: LOGIN and nothing else, a member of no role; a superuser's powers stay out of reach, nothing outside the lab changes", async () => {
     backend = await connectBackend(url);
+    const role = await consoleRole();
     const before = await catalogSnapshot(inspector);
     const victimPid = (await inspector.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
-    const consoleSql = async (sql: string) =>
-      (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: false }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
-        kind: string;
-        message?: string;
-        rows?: unknown[][];
-      };
-    expect((await consoleSql('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
-    expect((await consoleSql('SELECT count(*)::int FROM runs')).kind).toBe('rows');
+    expect((await asConsole('SELECT current_user, session_user')).rows).toEqual([[role, role]]);
+    expect(
+      (
+        await inspector.query(
+          `SELECT rolcanlogin, rolsuper, rolcreaterole, rolcreatedb, rolreplication, rolbypassrls,
+                  (SELECT count(*)::int FROM pg_auth_members WHERE member = r.oid) AS member_of,
+                  shobj_description(r.oid, 'pg_authid') AS note
+           FROM pg_roles r WHERE rolname = $1`,
+          [role],
+        )
+      ).rows,
+    ).toEqual([
+      {
+        rolcanlogin: true,
+        rolsuper: false,
+        rolcreaterole: false,
+        rolcreatedb: false,
+        rolreplication: false,
+        rolbypassrls: false,
+        member_of: 0,
+        note: "Lease Lab live mode (npm run live): the console's login; dropped with the schema lease_lab",
+      },
+    ]);
+    expect((await asConsole('SELECT count(*)::int FROM runs')).kind).toBe('rows');
     // As the README says: other sessions are listed, their query text is not.
-    expect((await consoleSql(`SELECT query FROM pg_stat_activity WHERE pid = ${victimPid}`)).rows).toEqual([['<insufficient privilege>']]);
+    expect((await asConsole(`SELECT query FROM pg_stat_activity WHERE pid = ${victimPid}`)).rows).toEqual([['<insufficient privilege>']]);
     for (const sql of [
       `SELECT pg_terminate_backend(${victimPid})`,
       "SELECT pg_create_physical_replication_slot('lease_lab_hostile')",
@@ -287,14 +317,113 @@ describe("the live console's role", () => {
       "SELECT pg_ls_dir('.')",
       'SELECT rolpassword FROM pg_authid',
       'SELECT * FROM public.victim',
+      'SET ROLE postgres',
     ]) {
-      const answer = await consoleSql(sql);
+      const answer = await asConsole(sql);
       expect(answer.kind, sql).toBe('error');
       expect(answer.message, sql).toMatch(/permission denied|must be superuser|must be a superuser/);
     }
-    expect((await consoleSql('SELECT pg_advisory_lock(42)')).kind).toBe('rows');
+    expect((await asConsole('SELECT pg_advisory_lock(42)')).kind).toBe('rows');
     expect(await catalogSnapshot(inspector)).toEqual(before);
     expect((await inspector.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
+    await backend.close();
+    backend = null;
+  });
+
+  it("refuses, by the server's privileges, the red team's escapes through SQL held in a string: set_config('role', …), reading a file, ending another backend, pg_authid, a replication slot", async () => {
+    await inspector.query(
+      "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_victim') THEN CREATE ROLE lease_lab_victim LOGIN; END IF; END $$",
+    );
+    const victimUrl = new URL(url);
+    victimUrl.username = 'lease_lab_victim';
+    const victim = new pg.Client({ connectionString: victimUrl.toString() });
+    await victim.connect();
+    victim.on('error', () => undefined);
+    try {
+      backend = await connectBackend(url);
+      const victimPid = (await victim.query('SELECT pg_backend_pid() AS pid')).rows[0].pid as number;
+      const labPid = (await inspector.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'lease_lab_A' AND datname = current_database()")).rows[0]
+        .pid as number;
+      const before = await catalogSnapshot(inspector);
+      const inString = (sql: string) => `query_to_xml('${sql.replaceAll("'", "''")}', true, false, '')`;
+      const switchBack = inString("SELECT set_config('role', 'postgres', true)");
+      const harms = [
+        "SELECT pg_read_file('/etc/passwd')",
+        `SELECT pg_terminate_backend(${victimPid})`,
+        `SELECT pg_terminate_backend(${labPid})`,
+        'SELECT rolname, rolpassword FROM pg_authid',
+        "SELECT pg_create_physical_replication_slot('lease_lab_escape')",
+        "SELECT pg_create_logical_replication_slot('lease_lab_escape', 'test_decoding')",
+      ];
+      const attempts = [
+        // The red team's statement, as the issue gives it.
+        `SELECT ${switchBack}, ${inString("SELECT pg_read_file('/etc/passwd')")}`,
+        ...harms.map((harm) => `SELECT ${switchBack}, ${inString(harm)}`),
+        ...harms.map((harm) => `SELECT ${inString(harm)}`),
+        ...harms,
+      ];
+      for (const sql of attempts) {
+        for (const cursor of [true, false]) {
+          const answer = await asConsole(sql, cursor);
+          expect(answer.kind, sql).toBe('error');
+          expect(answer.message, sql).toMatch(
+            /^(permission denied|must be superuser|must be a superuser|must be a member of the role whose process is being terminated)/,
+          );
+          expect(JSON.stringify(answer), sql).not.toContain('root:');
+        }
+      }
+      expect((await victim.query('SELECT 1 AS alive')).rows).toEqual([{ alive: 1 }]);
+      expect(await catalogSnapshot(inspector)).toEqual(before);
+      expect((await inspector.query("SELECT count(*)::int AS n FROM pg_replication_slots WHERE slot_name = 'lease_lab_escape'")).rows).toEqual([{ n: 0 }]);
+      expect(await backend.run({ op: 'runs' })).toEqual([]);
+      await backend.close();
+      backend = null;
+    } finally {
+      await victim.end().catch(() => undefined);
+    }
+  });
+});
+
+describe('two bridges on two databases of one server', () => {
+  it("each console logs in as its database's own role; stopping one and dropping its schema leaves the other's console working", async () => {
+    const otherUrl = await testDatabaseUrl('live_hostile_other');
+    const first = await connectBackend(url);
+    const second = await connectBackend(otherUrl);
+    try {
+      const ask = async (bridge: LiveBackend) =>
+        (await bridge.run({
+          op: 'console',
+          statement: { sql: 'SELECT current_user', command: 'SELECT', cursor: true },
+          clockIso: '2030-01-01T15:00:00.000Z',
+          maxRows: 10,
+        })) as ConsoleReply;
+      const [mine, theirs] = [(await ask(first)).rows?.[0]?.[0], (await ask(second)).rows?.[0]?.[0]];
+      expect(mine).toBe(await consoleRole());
+      expect(theirs).toMatch(/^lease_lab_console_\d+$/);
+      expect(theirs).not.toBe(mine);
+      await second.close();
+      expect(await dropSchema(otherUrl)).toBe('dropped');
+      expect((await inspector.query('SELECT rolname FROM pg_roles WHERE rolname IN ($1, $2) ORDER BY 1', [mine, theirs])).rows).toEqual([{ rolname: mine }]);
+      expect((await ask(first)).rows).toEqual([[mine]]);
+    } finally {
+      await first.close();
+    }
+  });
+});
+
+describe("the console's timeouts", () => {
+  it('hold for every statement the bridge sends, also after the query has lifted them for its later rows', async () => {
+    backend = await connectBackend(url);
+    // Its first 1,000 rows come at once and switch statement_timeout off; the 1,003rd would take 3 s, counted by a MOVE (the first FETCH reads a row or two ahead).
+    for (const lift of [
+      "set_config('statement_timeout', '0', true)",
+      `query_to_xml('SELECT set_config(''statement_timeout'', ''0'', true)', true, false, '')`,
+    ]) {
+      const sql = `SELECT CASE WHEN g = 1 THEN ${lift} END AS lifted, CASE WHEN g > 1002 THEN pg_sleep(3) END AS slow FROM generate_series(1, 1003) g`;
+      const answer = await asConsole(sql, true);
+      expect(answer, sql).toMatchObject({ kind: 'error', message: 'canceling statement due to statement timeout' });
+    }
+    expect((await asConsole('SELECT 1 AS one', true)).rows).toEqual([[1]]);
     await backend.close();
     backend = null;
   });
@@ -306,19 +435,13 @@ describe('a connecting role without CREATEROLE', () => {
     plain.username = 'lease_lab_plain';
     return plain.toString();
   };
-  const consoleAs = async (sql: string) =>
-    (await backend!.run({ op: 'console', statement: { sql, command: 'SELECT', cursor: true }, clockIso: '2030-01-01T15:00:00.000Z', maxRows: 10 })) as {
-      kind: string;
-      message: string;
-      rows?: unknown[][];
-    };
 
   beforeAll(async () => {
     await inspector.query(`DO $$ BEGIN
       IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'lease_lab_plain') THEN CREATE ROLE lease_lab_plain LOGIN NOCREATEROLE NOSUPERUSER; END IF;
     END $$`);
     await inspector.query('GRANT CREATE ON DATABASE live_hostile TO lease_lab_plain');
-    // The earlier cases' schema belongs to the superuser; this role makes its own.
+    // The earlier cases' schema and console role belong to the superuser; this role makes its own.
     await dropSchema(url);
     expect((await inspector.query("SELECT rolcreaterole, rolsuper FROM pg_roles WHERE rolname = 'lease_lab_plain'")).rows).toEqual([
       { rolcreaterole: false, rolsuper: false },
@@ -329,15 +452,16 @@ describe('a connecting role without CREATEROLE', () => {
     await inspector.query('REVOKE CREATE ON DATABASE live_hostile FROM lease_lab_plain');
   });
 
-  it('gets live mode with the console off, saying why and how a role that may create roles can set it up', async () => {
-    await inspector.query('DROP ROLE IF EXISTS lease_lab_console');
+  it('gets live mode with the console off, saying why and what an administrator can run', async () => {
     const before = await catalogSnapshot(inspector);
     backend = await connectBackend(plainUrl());
-    const answer = await consoleAs('SELECT 1');
+    const answer = await asConsole('SELECT 1', true);
     expect(answer.kind).toBe('error');
-    expect(answer.message).toContain('the console is off on this server');
+    expect(answer.message).toContain(`the console is off on this server: it logs in as a role of its own, ${await consoleRole()}`);
     expect(answer.message).toContain('permission denied to create role');
-    expect(answer.message).toContain('CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO "lease_lab_plain"');
+    expect(answer.message).toContain('ALTER ROLE "lease_lab_plain" CREATEROLE');
+    expect(answer.message).toContain('The rest of live mode works.');
+    expect(answer.message.split('\n')).toHaveLength(1);
     // The rest of live mode works: the workers are the connecting role's.
     expect(await backend.run({ op: 'runs' })).toEqual([]);
     await backend.close();
@@ -346,37 +470,87 @@ describe('a connecting role without CREATEROLE', () => {
     expect(await catalogSnapshot(inspector)).toEqual(before);
   });
 
-  it("runs the console as lease_lab_console once it is set up for it, where it cannot end the lab's own connections", async () => {
-    await inspector.query('CREATE ROLE lease_lab_console NOLOGIN; GRANT lease_lab_console TO "lease_lab_plain"');
-    backend = await connectBackend(plainUrl());
-    const before = await catalogSnapshot(inspector);
-    expect((await consoleAs('SELECT current_user')).rows).toEqual([['lease_lab_console']]);
-    // As the connecting role, any statement could end the lab's workers (they are its own backends).
-    const killed = await consoleAs(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = session_user AND application_name LIKE 'lease\\_lab\\_%'",
-    );
-    expect(killed.kind).toBe('error');
-    expect(killed.message).toMatch(/permission denied to terminate process|must be a member of the role whose process is being terminated/);
-    expect(await catalogSnapshot(inspector)).toEqual(before);
-    expect(await backend.run({ op: 'runs' })).toEqual([]);
-    await backend.close();
-    backend = null;
-    expect(await dropSchema(plainUrl())).toBe('dropped');
-  });
-
-  it('keeps the console off when lease_lab_console has been given powers of another role', async () => {
-    await inspector.query('GRANT pg_signal_backend TO lease_lab_console');
+  it("with CREATEROLE, logs the console in as its own role, which cannot end the connecting role's workers; stopping drops the role", async () => {
+    await inspector.query('ALTER ROLE lease_lab_plain CREATEROLE');
     try {
       backend = await connectBackend(plainUrl());
-      const answer = await consoleAs('SELECT 1');
-      expect(answer.kind).toBe('error');
-      expect(answer.message).toContain('the role lease_lab_console is a member of pg_signal_backend; the console will not run under it');
+      const role = await consoleRole();
+      const before = await catalogSnapshot(inspector);
+      expect((await asConsole('SELECT current_user', true)).rows).toEqual([[role]]);
+      // As the connecting role (the old SET ROLE's way back), any statement could end the lab's workers: they are its own backends.
+      const killed = await asConsole(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'lease_lab_plain' AND application_name LIKE 'lease\\_lab\\_%'",
+        true,
+      );
+      expect(killed.kind).toBe('error');
+      expect(killed.message).toMatch(/permission denied to terminate process|must be a member of the role whose process is being terminated/);
+      expect(await catalogSnapshot(inspector)).toEqual(before);
+      expect(await backend.run({ op: 'runs' })).toEqual([]);
       await backend.close();
       backend = null;
       expect(await dropSchema(plainUrl())).toBe('dropped');
+      expect((await inspector.query('SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1', [role])).rows).toEqual([{ n: 0 }]);
     } finally {
-      await inspector.query('REVOKE pg_signal_backend FROM lease_lab_console');
+      await inspector.query('ALTER ROLE lease_lab_plain NOCREATEROLE');
     }
+  });
+});
+
+describe("a console role that is not the lab's to log in as", () => {
+  const offBecause = async (reason: string | RegExp) => {
+    backend = await connectBackend(url);
+    const answer = await asConsole('SELECT 1', true);
+    expect(answer.kind).toBe('error');
+    expect(answer.message).toContain('the console is off on this server');
+    expect(answer.message).toMatch(reason);
+    expect(await backend.run({ op: 'runs' })).toEqual([]);
+    await backend.close();
+    backend = null;
+  };
+
+  it("keeps the console off when the lab's role was since made a member of another role or given attributes", async () => {
+    backend = await connectBackend(url);
+    await backend.close();
+    backend = null;
+    const role = await consoleRole();
+    await inspector.query(`GRANT pg_signal_backend TO ${role}`);
+    try {
+      await offBecause(`the role ${role} has been made a member of pg_signal_backend`);
+    } finally {
+      await inspector.query(`REVOKE pg_signal_backend FROM ${role}`);
+    }
+    await inspector.query(`ALTER ROLE ${role} CREATEDB`);
+    try {
+      await offBecause(`the role ${role} has been given attributes`);
+    } finally {
+      await inspector.query(`ALTER ROLE ${role} NOCREATEDB`);
+    }
+    expect(await dropSchema(url)).toBe('dropped');
+  });
+
+  it("keeps the console off, and never drops the role, when a role of that name is someone else's", async () => {
+    const role = await consoleRole();
+    await inspector.query(`CREATE ROLE ${role} LOGIN`);
+    try {
+      await offBecause(`a role named ${role} exists that the lab did not create`);
+      expect(await dropSchema(url)).toBe('dropped');
+      expect((await inspector.query('SELECT count(*)::int AS n FROM pg_roles WHERE rolname = $1', [role])).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await inspector.query(`DROP ROLE ${role}`);
+    }
+  });
+
+  it('keeps the console off, saying what the server needs, when the server refuses its login', async () => {
+    // No CONNECT for PUBLIC: the superuser's own connections still open, the console's login does not.
+    await inspector.query('REVOKE CONNECT ON DATABASE live_hostile FROM PUBLIC');
+    try {
+      await offBecause(
+        /the server refused its login \(.*permission denied for database "live_hostile"\).*pg_hba\.conf must let it log in with a password.*CONNECT on the database/,
+      );
+    } finally {
+      await inspector.query('GRANT CONNECT ON DATABASE live_hostile TO PUBLIC');
+    }
+    expect(await dropSchema(url)).toBe('dropped');
   });
 });
 

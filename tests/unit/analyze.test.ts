@@ -147,6 +147,7 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'recursive-cte': ['claim', claim('run_id IN (SELECT n FROM r)', 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r WHERE n < 3)')],
   'set-returning': ['claim', claim('run_id IN (SELECT g FROM generate_series(1, 3) g)')],
   function: ['claim', claim('run_id = 1 AND random() < 0.5')],
+  'qualified-name': ['claim', claim('run_id OPERATOR(public.=) 1')],
   'changes-key': [
     'claim',
     `UPDATE runs SET run_id = run_id + 1000, lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2) WHERE run_id = 1 ${RET}`,
@@ -204,6 +205,20 @@ describe('every refusal, reached by an example', () => {
     const keyShare = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE)');
     expect(refusalOf(analyzeWith(parser, keyShare, 'claim'))).toBe('key-share-finder');
     expect(analyzeWith(parser, keyShare, 'claim', { engineRefusals: false }).ok).toBe(true);
+  });
+  it("an operator or a type of another schema's is refused, however it is written; PostgreSQL's own, qualified or not, is not", () => {
+    for (const where of [
+      'run_id = 1 AND lease_generation OPERATOR(public.+) 1 > 0',
+      'run_id OPERATOR(public.=) ANY (SELECT run_id FROM runs)',
+      'run_id = 1 AND tenant::public.t IS NOT NULL',
+      'run_id = 1 AND CAST(tenant AS theirs.t) IS NOT NULL',
+      'run_id = 1 AND ARRAY[tenant]::public.t[] IS NOT NULL',
+    ]) {
+      expect(refusalOf(analyzeWith(parser, claim(where), 'claim')), where).toBe('qualified-name');
+    }
+    for (const where of ['run_id = 1::integer', 'run_id OPERATOR(pg_catalog.=) 1', "run_id = 1 AND tenant::pg_catalog.text <> ''"]) {
+      expect(analyzeWith(parser, claim(where), 'claim').ok, where).toBe(true);
+    }
   });
   it('the wall clock and advisory locks are refused', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');

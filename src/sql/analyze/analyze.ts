@@ -299,6 +299,15 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
         if (node.body.over) throw refused(refusal('function', `${name}() OVER (…)`));
         break;
       }
+      case 'A_Expr':
+      case 'SubLink':
+      case 'TypeCast': {
+        // An operator's name or a type's may carry a schema: only PostgreSQL's own (pg_catalog) is taken.
+        const typeName = (node.body.typeName ?? {}) as JsonObject;
+        const parts = names(node.type === 'A_Expr' ? node.body.name : node.type === 'SubLink' ? node.body.operName : typeName.names);
+        if (parts.length > 1 && parts[0] !== 'pg_catalog') throw refused(refusal('qualified-name', parts.join('.')));
+        break;
+      }
       case 'SQLValueFunction':
         throw refused(refusal('function', 'CURRENT_TIMESTAMP and its kin read the wall clock; write now()'));
       case 'CurrentOfExpr':

@@ -23,6 +23,8 @@ export const REFUSALS = {
   'set-returning': 'a function in FROM (set-returning): not a claim pattern the lab reproduces',
   function:
     'calls a function outside the lab’s list of those free of side effects and of the wall clock: now() (the lab’s clock), make_interval, extract, date_part, count, min, max, abs, lower, upper, length, concat, to_timestamp (coalesce, greatest and least are allowed too)',
+  'qualified-name':
+    'names an operator or a type in a schema other than pg_catalog (OPERATOR(schema.op), schema.type): the lab’s statements use PostgreSQL’s own, and one of yours would run code of yours (on a real server, in a schema the lab does not own)',
   'changes-key': 'changes run_id: the lab follows each run by its id (and an UPDATE of a key takes a stronger lock)',
   'parameter-out-of-contract': 'uses a parameter the role does not get',
   'parameter-gap': 'leaves out a parameter below one it uses: PostgreSQL cannot tell that parameter’s type (could not determine data type of parameter $n)',

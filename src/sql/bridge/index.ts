@@ -2,25 +2,31 @@
  * Statements of the live bridge and the CLI's `--db` that the browser never runs, by id, as the registry
  * (../registry.ts) keeps the lab's own. Their text is the text executed.
  */
-import consoleRoleCheck from './console-role-check.sql?raw';
+import consoleRoleCreate from './console-role-create.sql?raw';
+import consoleRoleDrop from './console-role-drop.sql?raw';
+import consoleRoleName from './console-role-name.sql?raw';
 import consoleShapeDeclare from './console-shape-declare.sql?raw';
 import consoleShapeFetch from './console-shape-fetch.sql?raw';
 import consoleSizedDeclare from './console-sized-declare.sql?raw';
 import consoleTry from './console-try.sql?raw';
 import consoleTryUndo from './console-try-undo.sql?raw';
-import currentRole from './current-role.sql?raw';
+import loginRole from './login-role.sql?raw';
+import ownRoleCreate from './own-role-create.sql?raw';
 import ownSchemaCreate from './own-schema-create.sql?raw';
 import ownSchemaDrop from './own-schema-drop.sql?raw';
 import ownSchemaSession from './own-schema-session.sql?raw';
 
 const texts = {
-  'console-role-check': consoleRoleCheck,
+  'console-role-create': consoleRoleCreate,
+  'console-role-drop': consoleRoleDrop,
+  'console-role-name': consoleRoleName,
   'console-shape-declare': consoleShapeDeclare,
   'console-shape-fetch': consoleShapeFetch,
   'console-sized-declare': consoleSizedDeclare,
   'console-try': consoleTry,
   'console-try-undo': consoleTryUndo,
-  'current-role': currentRole,
+  'login-role': loginRole,
+  'own-role-create': ownRoleCreate,
   'own-schema-create': ownSchemaCreate,
   'own-schema-drop': ownSchemaDrop,
   'own-schema-session': ownSchemaSession,
