@@ -1,0 +1,294 @@
+/**
+ * Runs a spec's permutations as PostgreSQL's isolation tester (14 and later) does, over a SpecDriver that owns
+ * one connection per session and one control connection: the setup blocks on the control connection, each
+ * session's setup, then the steps in order. A step is sent and awaited until it returns or its session waits
+ * for a lock another session of the spec holds (then it is reported "<waiting ...>" and the next step is run);
+ * after every step each waiting step is looked at again, and one that has returned is reported
+ * "<... completed>". A step whose session is still waiting is held until that wait ends. Then the session
+ * teardowns, the spec's checks (the lab's own addition) and the teardown. The output is the tester's text
+ * (output.ts), so it can be diffed with PostgreSQL's expected/NAME.out.
+ */
+import { completedLine, formatReplies, noticeLine, parsedLine, permutationLine, type Reply, stepLine, waitingLine } from './output';
+import type { Blocker, PermutationStep, Spec, Step } from './parse';
+import { stepsByName } from './parse';
+
+/** What one connection gave back for one piece of SQL. */
+export interface Outcome {
+  replies: Reply[];
+}
+
+export interface Notice {
+  severity: string;
+  message: string;
+}
+
+/** The connections a run drives. Sessions are named as in the spec; the control connection has none. */
+export interface SpecDriver {
+  /** Runs SQL on the control connection (setup, teardown, checks) and waits for it. */
+  control(sql: string): Promise<Outcome>;
+  /** Runs SQL on a session's connection and waits for it (its setup and teardown). */
+  runOnSession(session: string, sql: string): Promise<Outcome>;
+  /** Sends a step's SQL on its session's connection without waiting for it. */
+  send(session: string, sql: string): void;
+  /** The step's outcome if it returns within `ms`, else null (it is still running). */
+  poll(session: string, ms: number): Promise<Outcome | null>;
+  /** True when the session's statement waits for a lock held by another session of the spec. */
+  isBlocked(session: string): Promise<boolean>;
+  /**
+   * True when the session's wait can still end by itself: something that holds what it waits for is itself
+   * busy (a deadlock the server will break, a statement still running). False: only a step the permutation
+   * has not reached yet could free it.
+   */
+  mayProgress(session: string): Promise<boolean>;
+  /** Ends the session's running statement (pg_cancel_backend), for an invalid permutation or a time-out. */
+  cancel(session: string): Promise<void>;
+  /** The notices the session received since the last call, in order. */
+  takeNotices(session: string): Notice[];
+  /** Rolls back whatever the session left open, so the next permutation starts clean. */
+  reset(session: string): Promise<void>;
+}
+
+export interface CheckResult {
+  name: string;
+  /** The rows that break it (none: it holds), or the error the query gave. */
+  replies: Reply[];
+  broken: boolean;
+}
+
+export interface PermutationRun {
+  names: string[];
+  /** This permutation's part of the isolation tester's text. */
+  output: string;
+  /** Set when the permutation could not be followed to its end (a step needed a session still waiting). */
+  invalid: string | null;
+  checks: CheckResult[];
+}
+
+export interface RunOptions {
+  /** How often a running step is looked at (the isolation tester's 10 ms). */
+  pollMs?: number;
+  /** A step running this long without waiting for a lock is cancelled (PostgreSQL's tester: 300 s). */
+  stepTimeoutMs?: number;
+  /** Called after each permutation, e.g. to print it as it comes. */
+  onPermutation?: (run: PermutationRun) => void;
+}
+
+/** "s1a(s2b)" as written, for the "starting permutation:" line (the tester prints the names only). */
+const nameOf = (step: PermutationStep) => step.step;
+
+class Transcript {
+  text = '';
+  write(part: string) {
+    this.text += part;
+  }
+}
+
+/** Runs every permutation in turn and returns what each printed and whether a check broke. */
+export async function runPermutations(spec: Spec, permutations: PermutationStep[][], driver: SpecDriver, options: RunOptions = {}): Promise<PermutationRun[]> {
+  const runs: PermutationRun[] = [];
+  for (const permutation of permutations) {
+    const run = await runPermutation(spec, permutation, driver, options);
+    runs.push(run);
+    options.onPermutation?.(run);
+  }
+  return runs;
+}
+
+export function header(spec: Spec): string {
+  return parsedLine(spec.sessions.length);
+}
+
+interface Active {
+  pstep: PermutationStep;
+  step: Step;
+  /** Notices its blockers' sessions must have sent before it may complete. */
+  noticeTargets: Map<Blocker, number>;
+}
+
+async function runPermutation(spec: Spec, permutation: PermutationStep[], driver: SpecDriver, options: RunOptions): Promise<PermutationRun> {
+  const pollMs = options.pollMs ?? 10;
+  const stepTimeoutMs = options.stepTimeoutMs ?? 300_000;
+  const steps = stepsByName(spec);
+  const out = new Transcript();
+  const names = permutation.map(nameOf);
+  out.write(permutationLine(names));
+  const active = new Map<string, Active>();
+  const totalNotices = new Map<string, number>(spec.sessions.map((s) => [s.name, 0]));
+  let invalid: string | null = null;
+
+  const flushNotices = (session: string) => {
+    for (const notice of driver.takeNotices(session)) {
+      totalNotices.set(session, (totalNotices.get(session) ?? 0) + 1);
+      out.write(noticeLine(session, notice.severity, notice.message));
+    }
+  };
+  const flushAllNotices = () => {
+    for (const session of spec.sessions) flushNotices(session.name);
+  };
+  /** Answers that came back while a marker still held their step: the driver gives each answer once. */
+  const held = new Map<string, Outcome>();
+  const pollStep = async (session: string, ms: number): Promise<Outcome | null> => {
+    const kept = held.get(session);
+    if (kept) {
+      held.delete(session);
+      return kept;
+    }
+    return driver.poll(session, ms);
+  };
+  /** Cancels what a session still runs and waits for its answer, which is dropped. */
+  const abandon = async (session: string) => {
+    held.delete(session);
+    await driver.cancel(session);
+    while (!(await driver.poll(session, 50)));
+    active.delete(session);
+  };
+  const blocked = (a: Active) =>
+    a.pstep.blockers.some((blocker) => {
+      if (blocker.kind === 'step') {
+        const other = steps.get(blocker.step)!;
+        return active.get(other.session)?.step.name === other.name;
+      }
+      if (blocker.kind === 'notices') return (totalNotices.get(steps.get(blocker.step)!.session) ?? 0) < a.noticeTargets.get(blocker)!;
+      return false;
+    });
+
+  /**
+   * The isolation tester's try_complete_step: true while the step waits (for a lock, or for its markers),
+   * false once it has completed and been reported.
+   */
+  const tryComplete = async (a: Active, nonBlocking: boolean, retry: boolean): Promise<boolean> => {
+    const session = a.step.session;
+    if (!retry && a.pstep.blockers.some((b) => b.kind === 'once')) {
+      flushNotices(session);
+      out.write(waitingLine(a.step.name, a.step.sql));
+      return true;
+    }
+    const started = Date.now();
+    let outcome: Outcome | null = null;
+    let cancelled = false;
+    for (;;) {
+      outcome = await pollStep(session, pollMs);
+      if (outcome) break;
+      if (nonBlocking && (await driver.isBlocked(session))) {
+        // The answer may have come while we asked.
+        outcome = await pollStep(session, 0);
+        if (outcome) break;
+        flushNotices(session);
+        if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
+        return true;
+      }
+      if (!cancelled && Date.now() - started > stepTimeoutMs) {
+        await driver.cancel(session);
+        out.write(`isolationtester: canceling step ${a.step.name} after ${Math.round((Date.now() - started) / 1000)} seconds\n`);
+        cancelled = true;
+      }
+    }
+    flushNotices(session);
+    if (blocked(a)) {
+      // It returned, but its markers keep it reported as waiting: hold on to its answer.
+      held.set(session, outcome);
+      if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
+      return true;
+    }
+    out.write(retry ? completedLine(a.step.name) : stepLine(a.step.name, a.step.sql));
+    out.write(formatReplies(outcome.replies));
+    active.delete(session);
+    return false;
+  };
+  /** try_complete_steps: looks at every waiting step, again while markers may have been released. */
+  const tryCompleteWaiting = async (waiting: Active[], nonBlocking: boolean): Promise<Active[]> => {
+    let left = waiting;
+    for (;;) {
+      const before = left.length;
+      const noticesBefore = [...totalNotices.values()].reduce((a, b) => a + b, 0);
+      const still: Active[] = [];
+      for (const a of left) if (await tryComplete(a, nonBlocking, true)) still.push(a);
+      left = still;
+      const noticesAfter = [...totalNotices.values()].reduce((a, b) => a + b, 0);
+      const markers = left.some((a) => a.pstep.blockers.length > 0);
+      if (!(markers && (left.length < before || noticesAfter > noticesBefore))) return left;
+    }
+  };
+
+  try {
+    for (const setup of spec.setups) out.write(formatReplies((await driver.control(setup.sql)).replies));
+    for (const session of spec.sessions) {
+      if (session.setup) out.write(formatReplies((await driver.runOnSession(session.name, session.setup.sql)).replies));
+    }
+    let waiting: Active[] = [];
+    for (const pstep of permutation) {
+      const step = steps.get(pstep.step)!;
+      const mine = active.get(step.session);
+      if (mine) {
+        // The session is still busy with an earlier step: wait for that one, as the tester does.
+        for (;;) {
+          const stillWaiting = await tryComplete(mine, true, true);
+          if (!stillWaiting) {
+            waiting = waiting.filter((a) => a !== mine);
+            waiting = await tryCompleteWaiting(waiting, true);
+            break;
+          }
+          const before = waiting.length;
+          waiting = await tryCompleteWaiting(
+            waiting.filter((a) => a !== mine),
+            true,
+          );
+          waiting.push(mine);
+          if (waiting.length < before) continue;
+          if (blocked(mine) || (await driver.mayProgress(step.session))) continue;
+          invalid = `step ${step.name} needs session ${step.session}, whose step ${mine.step.name} waits for a lock that only a later step could free`;
+          break;
+        }
+        if (invalid) break;
+      }
+      flushAllNotices();
+      driver.send(step.session, step.sql);
+      const a: Active = { pstep, step, noticeTargets: new Map() };
+      for (const blocker of pstep.blockers) {
+        if (blocker.kind === 'notices') a.noticeTargets.set(blocker, (totalNotices.get(steps.get(blocker.step)!.session) ?? 0) + blocker.count);
+      }
+      active.set(step.session, a);
+      const mustWait = await tryComplete(a, true, false);
+      waiting = await tryCompleteWaiting(waiting, true);
+      if (mustWait) waiting.push(a);
+    }
+    if (!invalid) invalid = await finishWaiting(waiting);
+    if (invalid) {
+      // The old isolation tester's words for a permutation it cannot follow; the waits are cancelled.
+      out.write('invalid permutation detected\n');
+      for (const session of [...active.keys()]) await abandon(session);
+      flushAllNotices();
+    }
+    for (const session of spec.sessions) {
+      if (session.teardown) out.write(formatReplies((await driver.runOnSession(session.name, session.teardown.sql)).replies));
+      await driver.reset(session.name);
+    }
+    flushAllNotices();
+    const checks: CheckResult[] = [];
+    for (const check of spec.checks) {
+      const { replies } = await driver.control(check.sql);
+      const broken = replies.some((r) => r.kind === 'error' || r.result.rows.length > 0);
+      checks.push({ name: check.name, replies, broken });
+      if (broken) out.write(`check ${check.name}: broken\n${formatReplies(replies)}`);
+    }
+    if (spec.teardown) out.write(formatReplies((await driver.control(spec.teardown.sql)).replies));
+    return { names, output: out.text, invalid, checks: invalid ? [] : checks };
+  } catch (error) {
+    for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);
+    throw error;
+  }
+
+  /** The tester's last wait for steps still running; a wait nothing can end any more is reported, not awaited forever. */
+  async function finishWaiting(waiting: Active[]): Promise<string | null> {
+    let left = waiting;
+    while (left.length > 0) {
+      const before = left.length;
+      left = await tryCompleteWaiting(left, true);
+      if (left.length < before) continue;
+      let anyMayProgress = false;
+      for (const a of left) if (blocked(a) || (await driver.mayProgress(a.step.session))) anyMayProgress = true;
+      if (!anyMayProgress) return `steps ${left.map((a) => a.step.name).join(', ')} still wait for locks at the end of the permutation`;
+    }
+    return null;
+  }
+}
