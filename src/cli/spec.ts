@@ -152,15 +152,15 @@ export async function spec(args: string[], serverName: (url: string) => string):
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    if (!values.json) process.stdout.write(header(spec));
-    const runs = await runPermutations(spec, permutations, driver, {
-      onPermutation: (run) => {
-        if (!values.json) process.stdout.write(run.output);
-      },
-    });
+    // Each part ends in a newline, which console.log adds back: the text is the isolation tester's, byte for byte.
+    const print = (text: string) => {
+      if (!values.json && text !== '') console.log(text.replace(/\n$/, ''));
+    };
+    print(header(spec));
+    const runs = await runPermutations(spec, permutations, driver, { onPermutation: (run) => print(run.output) });
     const report = specReport(file, server, spec, runs);
     if (values.json) console.log(JSON.stringify(report, null, 2));
-    else process.stdout.write(formatSpecSummary(spec, report));
+    else print(formatSpecSummary(spec, report));
     return report.exitCode;
   } finally {
     process.removeListener('SIGINT', onSignal);

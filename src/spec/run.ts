@@ -269,7 +269,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       const { replies } = await driver.control(check.sql);
       const broken = replies.some((r) => r.kind === 'error' || r.result.rows.length > 0);
       checks.push({ name: check.name, replies, broken });
-      if (broken) out.write(`check ${check.name}: broken\n${formatReplies(replies)}`);
+      if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
     if (spec.teardown) out.write(formatReplies((await driver.control(spec.teardown.sql)).replies));
     return { names, output: out.text, invalid, checks: invalid ? [] : checks };
