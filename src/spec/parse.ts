@@ -212,10 +212,10 @@ export function parseSpec(text: string): Spec {
 
   const spec: Spec = { setups: [], teardown: null, sessions: [], permutations: [], checks: [] };
   const readCheck = () => {
-    next();
+    const start = next();
     const { name } = expectName('the check\'s name after "check"');
     const block = expectSql(`check "${name}"`);
-    spec.checks.push({ name, ...block });
+    spec.checks.push({ name, ...block, line: start.line, column: start.column });
   };
 
   // The parts come in PostgreSQL's order: setup blocks, a teardown, sessions, permutations; checks anywhere at the top.
