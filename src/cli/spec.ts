@@ -157,7 +157,12 @@ export async function spec(args: string[], serverName: (url: string) => string):
       if (!values.json && text !== '') console.log(text.replace(/\n$/, ''));
     };
     print(header(spec));
-    const runs = await runPermutations(spec, permutations, driver, { onPermutation: (run) => print(run.output) });
+    const runs = await runPermutations(spec, permutations, driver, {
+      onPermutation: (run) => {
+        print(run.output);
+        for (const failure of run.teardownFailures) console.error(`lease-lab: ${failure}`);
+      },
+    });
     const report = specReport(file, server, spec, runs);
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else print(formatSpecSummary(spec, report));

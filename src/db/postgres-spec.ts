@@ -1,9 +1,11 @@
 /**
  * `npm run sim -- spec FILE --db URL`: a spec's sessions on a real PostgreSQL server, one connection per
  * session and one control connection, as PostgreSQL's isolation tester opens them, all in a throwaway
- * database of the run's own (lease_lab_spec_<pid>_<random>, marked with a note): the spec's setup creates its
- * tables there, so nothing of the server's other databases is touched. The database is dropped when the run
- * ends, on every path (a failure, an interrupt), and only while it still carries the run's note.
+ * database of the run's own (lease_lab_spec_<pid>_<random>, marked with a note), logged in as a role of the
+ * run's own (same name, spec-role-create.sql) that owns that database and nothing else: the spec's setup
+ * creates its tables there, and its SQL can do only what PostgreSQL lets that role do. The database and the
+ * role are dropped when the run ends, on every path (a failure, an interrupt), and only while they still
+ * carry the run's marks.
  *
  * Every value comes back as the server's text (the simple query protocol, no type parsing), which is what
  * the isolation tester prints.
@@ -15,6 +17,7 @@ import type { Reply } from '../spec/output';
 import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
+import { hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 
 /** The note on the run's database: the mark that it is the run's to drop. */
 export const SPEC_DATABASE_NOTE = 'Lease Lab spec run (npm run sim -- spec --db); dropped when the run ends';
@@ -134,11 +137,21 @@ export class PostgresSpecDriver implements SpecDriver {
     const opened: pg.Client[] = [];
     try {
       await checkServerVersion(admin, url);
-      const database = `lease_lab_spec_${process.pid}_${randomBytes(4).toString('hex')}`;
-      const statements = await admin.query<{ create_database: string; mark_database: string }>(bridgeSql('spec-database-create'), [
-        database,
-        SPEC_DATABASE_NOTE,
-      ]);
+      const name = `lease_lab_spec_${process.pid}_${randomBytes(4).toString('hex')}`;
+      const secret = newLoginSecret();
+      await admin.query(sqlText('transaction-begin'));
+      try {
+        await nameLoginRole(admin, name, secret);
+        await admin.query(bridgeSql('spec-role-create'));
+        await admin.query(sqlText('transaction-commit'));
+      } catch (error) {
+        await admin.query(sqlText('transaction-rollback')).catch(() => undefined);
+        const code = (error as { code?: unknown }).code;
+        const why = code === '42501' ? `the role may not create roles (it needs CREATEROLE): ${firstLine(error, url)}` : firstLine(error, url);
+        throw userFacing(`cannot create the spec's login role on ${redactUrl(url)}: ${why}`);
+      }
+      created = name;
+      const statements = await admin.query<{ create_database: string; mark_database: string }>(bridgeSql('spec-database-create'), [name, SPEC_DATABASE_NOTE]);
       const { create_database, mark_database } = statements.rows[0]!;
       try {
         await admin.query(create_database);
@@ -147,21 +160,33 @@ export class PostgresSpecDriver implements SpecDriver {
         const why = code === '42501' ? `the role may not create a database (it needs CREATEDB): ${firstLine(error, url)}` : firstLine(error, url);
         throw userFacing(`cannot create the spec's throwaway database on ${redactUrl(url)}: ${why}`);
       }
-      created = database;
       await admin.query(mark_database);
-      const target = withDatabase(url, database);
-      const control = await openClient(target, 'lease_lab_spec_control');
+      const target = loginUrl(withDatabase(url, name), name, secret.password);
+      const login = async (applicationName: string) => {
+        try {
+          return await openClient(target, applicationName);
+        } catch (error) {
+          const message = (error as Error).message;
+          if (/authentication failed|no pg_hba\.conf entry/.test(message)) {
+            throw userFacing(
+              `${message}; the spec's sessions log in as a role of the run's own with a password: let it in with a pg_hba.conf line such as "${hbaLineFor(url, 'all')}"`,
+            );
+          }
+          throw error;
+        }
+      };
+      const control = await login('lease_lab_spec_control');
       opened.push(control);
       const sessions = new Map<string, SessionConnection>();
-      for (const name of sessionNames) {
-        const client = await openClient(target, `lease_lab_spec_${name}`.slice(0, 63));
+      for (const sessionName of sessionNames) {
+        const client = await login(`lease_lab_spec_${sessionName}`.slice(0, 63));
         opened.push(client);
         const pid = Number((await client.query<{ pid: number }>(sqlText('backend-pid'))).rows[0]!.pid);
         const connection: SessionConnection = { client, pid, notices: [], running: null };
         client.on('notice', (message) => connection.notices.push(noticeOf(message)));
-        sessions.set(name, connection);
+        sessions.set(sessionName, connection);
       }
-      return new PostgresSpecDriver(url, admin, database, control, sessions);
+      return new PostgresSpecDriver(url, admin, name, control, sessions);
     } catch (error) {
       for (const client of opened) await client.end().catch(() => undefined);
       if (created) await dropDatabase(admin, created).catch(() => undefined);
@@ -252,15 +277,17 @@ export class PostgresSpecDriver implements SpecDriver {
     try {
       await dropDatabase(this.admin, this.database);
     } catch (error) {
-      throw userFacing(`cannot drop the spec's database ${this.database} on ${redactUrl(this.url)}: ${firstLine(error, this.url)}`);
+      throw userFacing(`cannot drop the spec's database and role ${this.database} on ${redactUrl(this.url)}: ${firstLine(error, this.url)}`);
     } finally {
       await this.admin.end().catch(() => undefined);
     }
   }
 }
 
-async function dropDatabase(admin: pg.Client, database: string): Promise<void> {
-  const found = await admin.query<{ drop_database: string }>(bridgeSql('spec-database-drop'), [database, SPEC_DATABASE_NOTE]);
-  const statement = found.rows[0]?.drop_database;
-  if (statement) await admin.query(statement);
+/** Drops the run's database, then its role, each only while it carries the run's mark. */
+async function dropDatabase(admin: pg.Client, name: string): Promise<void> {
+  const found = await admin.query<{ drop_database: string | null; drop_role: string | null }>(bridgeSql('spec-database-drop'), [name, SPEC_DATABASE_NOTE]);
+  const { drop_database, drop_role } = found.rows[0]!;
+  if (drop_database) await admin.query(drop_database);
+  if (drop_role) await admin.query(drop_role);
 }

@@ -62,6 +62,13 @@ export interface PermutationRun {
   /** Set when the permutation could not be followed to its end (a step needed a session still waiting). */
   invalid: string | null;
   checks: CheckResult[];
+  /** Teardowns that failed (the isolation tester prints these on stderr, not in its output). */
+  teardownFailures: string[];
+}
+
+/** The spec's setup, or a session's, failed: the run stops (one line, exit 2). */
+export class SpecSetupError extends Error {
+  readonly userFacing = true;
 }
 
 export interface RunOptions {
@@ -210,10 +217,23 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     }
   };
 
+  /** A setup that fails stops the run, as it stops PostgreSQL's isolation tester ("setup failed"). */
+  const setUp = (what: string, outcome: Outcome) => {
+    const failed = outcome.replies.find((reply) => reply.kind === 'error');
+    if (failed) throw new SpecSetupError(`${what} failed: ${failed.severity}:  ${failed.message}`);
+    out.write(formatReplies(outcome.replies));
+  };
+  /** A teardown that fails is reported apart from the output (the tester prints it on stderr) and the run goes on. */
+  const tearDown = (what: string, outcome: Outcome) => {
+    const failed = outcome.replies.find((reply) => reply.kind === 'error');
+    if (failed) teardownFailures.push(`${what} failed: ${failed.severity}:  ${failed.message}`);
+    out.write(formatReplies(outcome.replies.filter((reply) => reply.kind === 'rows')));
+  };
+  const teardownFailures: string[] = [];
   try {
-    for (const setup of spec.setups) out.write(formatReplies((await driver.control(setup.sql)).replies));
+    for (const setup of spec.setups) setUp('setup', await driver.control(setup.sql));
     for (const session of spec.sessions) {
-      if (session.setup) out.write(formatReplies((await driver.runOnSession(session.name, session.setup.sql)).replies));
+      if (session.setup) setUp(`setup of session ${session.name}`, await driver.runOnSession(session.name, session.setup.sql));
     }
     let waiting: Active[] = [];
     for (const pstep of permutation) {
@@ -260,7 +280,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       flushAllNotices();
     }
     for (const session of spec.sessions) {
-      if (session.teardown) out.write(formatReplies((await driver.runOnSession(session.name, session.teardown.sql)).replies));
+      if (session.teardown) tearDown(`teardown of session ${session.name}`, await driver.runOnSession(session.name, session.teardown.sql));
       await driver.reset(session.name);
     }
     flushAllNotices();
@@ -271,8 +291,8 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       checks.push({ name: check.name, replies, broken });
       if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
-    if (spec.teardown) out.write(formatReplies((await driver.control(spec.teardown.sql)).replies));
-    return { names, output: out.text, invalid, checks: invalid ? [] : checks };
+    if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
+    return { names, output: out.text, invalid, checks: invalid ? [] : checks, teardownFailures };
   } catch (error) {
     for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);
     throw error;

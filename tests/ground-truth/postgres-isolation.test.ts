@@ -2,10 +2,12 @@
  * PostgreSQL's own row-locking isolation specs (tests/fixtures/postgres-isolation/), run by
  * `npm run sim -- spec FILE --db URL` on the test server (PostgreSQL 15): the output must equal PostgreSQL's
  * expected/NAME.out byte for byte (or one of its NAME_N.out alternatives). The lab's examples in docs/examples/
- * give their exit codes (the race breaks its check, the lock wait keeps both), and every run leaves the server
- * with the databases it had: the throwaway database is dropped.
+ * give their exit codes (the race breaks its check, the lock wait keeps both). A spec's SQL runs as a login
+ * role of the run's own, which owns the throwaway database and nothing else, and every run leaves the server
+ * with the databases and roles it had.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -30,9 +32,19 @@ let url: string;
 let client: pg.Client;
 let databasesBefore: string[];
 
+/** The server's databases and roles: a run must leave both as they were. */
 async function databases(): Promise<string[]> {
-  const result = await client.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY datname');
-  return result.rows.map((row) => row.datname);
+  const result = await client.query<{ name: string }>(
+    "SELECT 'database ' || datname AS name FROM pg_database UNION ALL SELECT 'role ' || rolname FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1",
+  );
+  return result.rows.map((row) => row.name);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'lease-lab-spec-gt-'));
+function specFile(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
 }
 
 beforeAll(async () => {
@@ -80,6 +92,38 @@ describe("the lab's examples as specs", () => {
     expect(waited.output).toContain(
       '<waiting ...>\nstep a_commit: COMMIT;\nstep b_claim: <... completed>\nrun_id|lease_generation\n------+----------------\n   124|               1\n',
     );
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe("a spec's SQL runs as the run's own role", () => {
+  it("which is no superuser and may not read files or end the connecting role's backend", async () => {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const file = specFile(
+      'escape.spec',
+      `setup { CREATE TABLE mine (i int); }
+teardown { DROP TABLE mine; }
+session s1
+step who  { SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user; }
+step read { SELECT pg_read_file('/etc/hostname'); }
+step kill { SELECT pg_terminate_backend(${rows[0]!.pid}); }
+`,
+    );
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('rolsuper|rolcreatedb|rolcreaterole\n--------+-----------+-------------\nf       |f          |f            \n(1 row)');
+    expect(answer.stdout).toContain("step read: SELECT pg_read_file('/etc/hostname');\nERROR:  permission denied for function pg_read_file");
+    expect(answer.stdout).toMatch(/step kill: SELECT pg_terminate_backend\(\d+\);\nERROR: {2}must be a superuser to terminate superuser process/);
+    // The connection the kill aimed at is still there.
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+
+  it('a setup that fails stops the run: one line, exit 2, nothing left behind', async () => {
+    const file = specFile('bad-setup.spec', 'setup { CREATE TABLE t (i int); INSERT INTO nowhere VALUES (1); }\nsession s1 step a { SELECT 1; }\n');
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toBe('lease-lab: setup failed: ERROR:  relation "nowhere" does not exist\n');
     expect(await databases()).toEqual(databasesBefore);
   });
 });

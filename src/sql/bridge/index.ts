@@ -9,11 +9,13 @@ import consoleSizedDeclare from './console-sized-declare.sql?raw';
 import consoleTry from './console-try.sql?raw';
 import consoleTryUndo from './console-try-undo.sql?raw';
 import currentRole from './current-role.sql?raw';
+import loginRole from './login-role.sql?raw';
 import ownSchemaCreate from './own-schema-create.sql?raw';
 import ownSchemaDrop from './own-schema-drop.sql?raw';
 import ownSchemaSession from './own-schema-session.sql?raw';
 import specDatabaseCreate from './spec-database-create.sql?raw';
 import specDatabaseDrop from './spec-database-drop.sql?raw';
+import specRoleCreate from './spec-role-create.sql?raw';
 import specSessionBlocked from './spec-session-blocked.sql?raw';
 import specSessionBlockers from './spec-session-blockers.sql?raw';
 
@@ -25,11 +27,13 @@ const texts = {
   'console-try': consoleTry,
   'console-try-undo': consoleTryUndo,
   'current-role': currentRole,
+  'login-role': loginRole,
   'own-schema-create': ownSchemaCreate,
   'own-schema-drop': ownSchemaDrop,
   'own-schema-session': ownSchemaSession,
   'spec-database-create': specDatabaseCreate,
   'spec-database-drop': specDatabaseDrop,
+  'spec-role-create': specRoleCreate,
   'spec-session-blocked': specSessionBlocked,
   'spec-session-blockers': specSessionBlockers,
 } as const;
