@@ -12,15 +12,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import type { Notice, Outcome, SpecDriver } from '../spec/run';
-import type { Reply } from '../spec/output';
+import type { SessionNotice, StepOutcome, SpecDriver } from '../spec/run';
+import type { StepReply } from '../spec/output';
 import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 
 /** The note on the run's database: the mark that it is the run's to drop. */
-export const SPEC_DATABASE_NOTE = 'Lease Lab spec run (npm run sim -- spec --db); dropped when the run ends';
+const SPEC_DATABASE_NOTE = 'Lease Lab spec run (npm run sim -- spec --db); dropped when the run ends';
 
 interface Field {
   name: string;
@@ -32,11 +32,11 @@ interface Field {
  * statements before an error; the isolation tester prints them.
  */
 class TextQuery {
-  readonly replies: Reply[] = [];
+  readonly replies: StepReply[] = [];
   private columns: string[] | null = null;
   private rows: (string | null)[][] = [];
-  readonly done: Promise<Outcome>;
-  private finish!: (outcome: Outcome) => void;
+  readonly done: Promise<StepOutcome>;
+  private finish!: (outcome: StepOutcome) => void;
   private failed: unknown = null;
 
   constructor(readonly text: string) {
@@ -94,16 +94,16 @@ class TextQuery {
 interface SessionConnection {
   client: pg.Client;
   pid: number;
-  notices: Notice[];
+  notices: SessionNotice[];
   /** The step in flight, with the answer once it came. */
-  running: { query: TextQuery; outcome: Outcome | null } | null;
+  running: { query: TextQuery; outcome: StepOutcome | null } | null;
 }
 
-function noticeOf(message: { severity?: string; message?: string }): Notice {
+function noticeOf(message: { severity?: string; message?: string }): SessionNotice {
   return { severity: message.severity ?? 'NOTICE', message: message.message ?? '' };
 }
 
-async function runText(client: pg.Client, sql: string): Promise<Outcome> {
+async function runText(client: pg.Client, sql: string): Promise<StepOutcome> {
   const query = new TextQuery(sql);
   client.query(query as unknown as pg.QueryConfig);
   const outcome = await query.done;
@@ -201,18 +201,18 @@ export class PostgresSpecDriver implements SpecDriver {
     return found;
   }
 
-  control(sql: string): Promise<Outcome> {
+  control(sql: string): Promise<StepOutcome> {
     return runText(this.controlClient, sql);
   }
 
-  runOnSession(session: string, sql: string): Promise<Outcome> {
+  runOnSession(session: string, sql: string): Promise<StepOutcome> {
     return runText(this.session(session).client, sql);
   }
 
   send(session: string, sql: string): void {
     const connection = this.session(session);
     const query = new TextQuery(sql);
-    const running = { query, outcome: null as Outcome | null };
+    const running = { query, outcome: null as StepOutcome | null };
     connection.running = running;
     void query.done.then((outcome) => {
       running.outcome = outcome;
@@ -220,7 +220,7 @@ export class PostgresSpecDriver implements SpecDriver {
     connection.client.query(query as unknown as pg.QueryConfig);
   }
 
-  async poll(session: string, ms: number): Promise<Outcome | null> {
+  async poll(session: string, ms: number): Promise<StepOutcome | null> {
     const connection = this.session(session);
     const running = connection.running;
     if (!running) throw new Error(`session ${session} runs no step`);
@@ -255,7 +255,7 @@ export class PostgresSpecDriver implements SpecDriver {
     await this.controlClient.query(sqlText('cancel-backend'), [this.session(session).pid]);
   }
 
-  takeNotices(session: string): Notice[] {
+  takeNotices(session: string): SessionNotice[] {
     const connection = this.session(session);
     const taken = connection.notices;
     connection.notices = [];

@@ -13,7 +13,7 @@ export interface ResultSet {
 }
 
 /** What a step, a setup or a teardown gave back, in the order the server sent it. */
-export type Reply = { kind: 'rows'; result: ResultSet } | { kind: 'error'; severity: string; message: string };
+export type StepReply = { kind: 'rows'; result: ResultSet } | { kind: 'error'; severity: string; message: string };
 
 /**
  * PQprint's test for a numeric column (right-aligned): every character a digit, '.', 'E', 'e', ' ' or '-',
@@ -49,7 +49,7 @@ export function formatResultSet(result: ResultSet): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function formatReplies(replies: readonly Reply[]): string {
+export function formatReplies(replies: readonly StepReply[]): string {
   return replies.map((reply) => (reply.kind === 'rows' ? formatResultSet(reply.result) : `${reply.severity}:  ${reply.message}\n`)).join('');
 }
 

@@ -13,7 +13,7 @@
  * Bad input is one SpecSyntaxError with the line and column of what is wrong.
  */
 
-export interface SqlBlock {
+interface SqlBlock {
   /** The SQL between the braces, without the blanks at either end (what the isolation tester prints). */
   sql: string;
   line: number;
@@ -25,7 +25,7 @@ export interface Step extends SqlBlock {
   session: string;
 }
 
-export interface Session {
+interface Session {
   name: string;
   setup: SqlBlock | null;
   steps: Step[];
@@ -42,12 +42,12 @@ export interface PermutationStep {
   blockers: Blocker[];
 }
 
-export interface Permutation {
+interface Permutation {
   steps: PermutationStep[];
   line: number;
 }
 
-export interface Check extends SqlBlock {
+interface Check extends SqlBlock {
   name: string;
 }
 

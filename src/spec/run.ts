@@ -8,16 +8,16 @@
  * teardowns, the spec's checks (the lab's own addition) and the teardown. The output is the tester's text
  * (output.ts), so it can be diffed with PostgreSQL's expected/NAME.out.
  */
-import { completedLine, formatReplies, noticeLine, parsedLine, permutationLine, type Reply, stepLine, waitingLine } from './output';
+import { completedLine, formatReplies, noticeLine, parsedLine, permutationLine, type StepReply, stepLine, waitingLine } from './output';
 import type { Blocker, PermutationStep, Spec, Step } from './parse';
 import { stepsByName } from './parse';
 
 /** What one connection gave back for one piece of SQL. */
-export interface Outcome {
-  replies: Reply[];
+export interface StepOutcome {
+  replies: StepReply[];
 }
 
-export interface Notice {
+export interface SessionNotice {
   severity: string;
   message: string;
 }
@@ -25,13 +25,13 @@ export interface Notice {
 /** The connections a run drives. Sessions are named as in the spec; the control connection has none. */
 export interface SpecDriver {
   /** Runs SQL on the control connection (setup, teardown, checks) and waits for it. */
-  control(sql: string): Promise<Outcome>;
+  control(sql: string): Promise<StepOutcome>;
   /** Runs SQL on a session's connection and waits for it (its setup and teardown). */
-  runOnSession(session: string, sql: string): Promise<Outcome>;
+  runOnSession(session: string, sql: string): Promise<StepOutcome>;
   /** Sends a step's SQL on its session's connection without waiting for it. */
   send(session: string, sql: string): void;
   /** The step's outcome if it returns within `ms`, else null (it is still running). */
-  poll(session: string, ms: number): Promise<Outcome | null>;
+  poll(session: string, ms: number): Promise<StepOutcome | null>;
   /** True when the session's statement waits for a lock held by another session of the spec. */
   isBlocked(session: string): Promise<boolean>;
   /**
@@ -43,15 +43,15 @@ export interface SpecDriver {
   /** Ends the session's running statement (pg_cancel_backend), for an invalid permutation or a time-out. */
   cancel(session: string): Promise<void>;
   /** The notices the session received since the last call, in order. */
-  takeNotices(session: string): Notice[];
+  takeNotices(session: string): SessionNotice[];
   /** Rolls back whatever the session left open, so the next permutation starts clean. */
   reset(session: string): Promise<void>;
 }
 
-export interface CheckResult {
+interface CheckResult {
   name: string;
   /** The rows that break it (none: it holds), or the error the query gave. */
-  replies: Reply[];
+  replies: StepReply[];
   broken: boolean;
 }
 
@@ -67,11 +67,11 @@ export interface PermutationRun {
 }
 
 /** The spec's setup, or a session's, failed: the run stops (one line, exit 2). */
-export class SpecSetupError extends Error {
+class SpecSetupError extends Error {
   readonly userFacing = true;
 }
 
-export interface RunOptions {
+export interface PermutationOptions {
   /** How often a running step is looked at (the isolation tester's 10 ms). */
   pollMs?: number;
   /** A step running this long without waiting for a lock is cancelled (PostgreSQL's tester: 300 s). */
@@ -91,7 +91,7 @@ class Transcript {
 }
 
 /** Runs every permutation in turn and returns what each printed and whether a check broke. */
-export async function runPermutations(spec: Spec, permutations: PermutationStep[][], driver: SpecDriver, options: RunOptions = {}): Promise<PermutationRun[]> {
+export async function runPermutations(spec: Spec, permutations: PermutationStep[][], driver: SpecDriver, options: PermutationOptions = {}): Promise<PermutationRun[]> {
   const runs: PermutationRun[] = [];
   for (const permutation of permutations) {
     const run = await runPermutation(spec, permutation, driver, options);
@@ -112,7 +112,7 @@ interface Active {
   noticeTargets: Map<Blocker, number>;
 }
 
-async function runPermutation(spec: Spec, permutation: PermutationStep[], driver: SpecDriver, options: RunOptions): Promise<PermutationRun> {
+async function runPermutation(spec: Spec, permutation: PermutationStep[], driver: SpecDriver, options: PermutationOptions): Promise<PermutationRun> {
   const pollMs = options.pollMs ?? 10;
   const stepTimeoutMs = options.stepTimeoutMs ?? 300_000;
   const steps = stepsByName(spec);
@@ -133,8 +133,8 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     for (const session of spec.sessions) flushNotices(session.name);
   };
   /** Answers that came back while a marker still held their step: the driver gives each answer once. */
-  const held = new Map<string, Outcome>();
-  const pollStep = async (session: string, ms: number): Promise<Outcome | null> => {
+  const held = new Map<string, StepOutcome>();
+  const pollStep = async (session: string, ms: number): Promise<StepOutcome | null> => {
     const kept = held.get(session);
     if (kept) {
       held.delete(session);
@@ -171,7 +171,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       return true;
     }
     const started = Date.now();
-    let outcome: Outcome | null = null;
+    let outcome: StepOutcome | null = null;
     let cancelled = false;
     for (;;) {
       outcome = await pollStep(session, pollMs);
@@ -218,13 +218,13 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
   };
 
   /** A setup that fails stops the run, as it stops PostgreSQL's isolation tester ("setup failed"). */
-  const setUp = (what: string, outcome: Outcome) => {
+  const setUp = (what: string, outcome: StepOutcome) => {
     const failed = outcome.replies.find((reply) => reply.kind === 'error');
     if (failed) throw new SpecSetupError(`${what} failed: ${failed.severity}:  ${failed.message}`);
     out.write(formatReplies(outcome.replies));
   };
   /** A teardown that fails is reported apart from the output (the tester prints it on stderr) and the run goes on. */
-  const tearDown = (what: string, outcome: Outcome) => {
+  const tearDown = (what: string, outcome: StepOutcome) => {
     const failed = outcome.replies.find((reply) => reply.kind === 'error');
     if (failed) teardownFailures.push(`${what} failed: ${failed.severity}:  ${failed.message}`);
     out.write(formatReplies(outcome.replies.filter((reply) => reply.kind === 'rows')));

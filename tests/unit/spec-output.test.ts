@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatResultSet, type Reply } from '../../src/spec/output';
+import { formatResultSet, type StepReply } from '../../src/spec/output';
 import { parseSpec, permutationsOf } from '../../src/spec/parse';
-import { header, type Outcome, runPermutations, type SpecDriver } from '../../src/spec/run';
+import { header, type StepOutcome, runPermutations, type SpecDriver } from '../../src/spec/run';
 
 const fixtures = join(__dirname, '../fixtures/postgres-isolation');
 const expected = (name: string) => readFileSync(join(fixtures, 'expected', `${name}.out`), 'utf8');
@@ -50,7 +50,7 @@ describe('formatResultSet', () => {
  * A driver for a scripted run: each step's replies, and for a step that waits, the step whose sending frees
  * it. Nothing else can free it (mayProgress is false), as with a lock held by an idle transaction.
  */
-function scriptedDriver(replies: Record<string, Reply[]>, freedBy: Record<string, string>, checkRows: (string | null)[][] = []) {
+function scriptedDriver(replies: Record<string, StepReply[]>, freedBy: Record<string, string>, checkRows: (string | null)[][] = []) {
   const sent: string[] = [];
   const running = new Map<string, string>();
   const stepOf = new Map<string, string>();
@@ -72,7 +72,7 @@ function scriptedDriver(replies: Record<string, Reply[]>, freedBy: Record<string
       sent.push(step);
       running.set(session, step);
     },
-    async poll(session): Promise<Outcome | null> {
+    async poll(session): Promise<StepOutcome | null> {
       const step = running.get(session)!;
       if (waits(step) && !cancelled.has(step)) return null;
       running.delete(session);
@@ -98,8 +98,8 @@ function scriptedDriver(replies: Record<string, Reply[]>, freedBy: Record<string
   return driver;
 }
 
-const row = (columns: string[], ...rows: string[][]): Reply => ({ kind: 'rows', result: { columns, rows } });
-const NOWAIT_ERROR: Reply = { kind: 'error', severity: 'ERROR', message: 'could not obtain lock on row in relation "foo"' };
+const row = (columns: string[], ...rows: string[][]): StepReply => ({ kind: 'rows', result: { columns, rows } });
+const NOWAIT_ERROR: StepReply = { kind: 'error', severity: 'ERROR', message: 'could not obtain lock on row in relation "foo"' };
 
 describe('runPermutations', () => {
   it('prints PostgreSQL expected/nowait-3.out: a step that waits, then completes after the commit that frees it', async () => {
