@@ -91,7 +91,12 @@ class Transcript {
 }
 
 /** Runs every permutation in turn and returns what each printed and whether a check broke. */
-export async function runPermutations(spec: Spec, permutations: PermutationStep[][], driver: SpecDriver, options: PermutationOptions = {}): Promise<PermutationRun[]> {
+export async function runPermutations(
+  spec: Spec,
+  permutations: PermutationStep[][],
+  driver: SpecDriver,
+  options: PermutationOptions = {},
+): Promise<PermutationRun[]> {
   const runs: PermutationRun[] = [];
   for (const permutation of permutations) {
     const run = await runPermutation(spec, permutation, driver, options);
