@@ -165,15 +165,18 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     });
 
   /**
-   * The isolation tester's try_complete_step: true while the step waits (for a lock, or for its markers),
-   * false once it has completed and been reported.
+   * The isolation tester's try_complete_step. 'nonblocking' (STEP_NONBLOCK): gives up, 'waiting', as soon as
+   * the step waits for a lock another session holds. 'blocking': waits for the step to return, as the tester
+   * does for a session's earlier step and at the end of a permutation, unless nothing can free its lock any
+   * more ('stuck': only a later step could, so the permutation cannot be followed). A step that returned
+   * while its markers still hold it is 'waiting' too. 'done': it completed and was reported.
    */
-  const tryComplete = async (a: Active, nonBlocking: boolean, retry: boolean): Promise<boolean> => {
+  const tryComplete = async (a: Active, mode: 'nonblocking' | 'blocking', retry: boolean): Promise<'waiting' | 'done' | 'stuck'> => {
     const session = a.step.session;
     if (!retry && a.pstep.blockers.some((b) => b.kind === 'once')) {
       flushNotices(session);
       out.write(waitingLine(a.step.name, a.step.sql));
-      return true;
+      return 'waiting';
     }
     const started = Date.now();
     let outcome: StepOutcome | null = null;
@@ -181,13 +184,17 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     for (;;) {
       outcome = await pollStep(session, pollMs);
       if (outcome) break;
-      if (nonBlocking && (await driver.isBlocked(session))) {
+      if (await driver.isBlocked(session)) {
+        const stuck = mode === 'blocking' && !(await driver.mayProgress(session));
         // The answer may have come while we asked.
         outcome = await pollStep(session, 0);
         if (outcome) break;
-        flushNotices(session);
-        if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
-        return true;
+        if (stuck) return 'stuck';
+        if (mode === 'nonblocking') {
+          flushNotices(session);
+          if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
+          return 'waiting';
+        }
       }
       if (!cancelled && Date.now() - started > stepTimeoutMs) {
         await driver.cancel(session);
@@ -200,25 +207,29 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       // It returned, but its markers keep it reported as waiting: hold on to its answer.
       held.set(session, outcome);
       if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
-      return true;
+      return 'waiting';
     }
     out.write(retry ? completedLine(a.step.name) : stepLine(a.step.name, a.step.sql));
     out.write(formatReplies(outcome.replies));
     active.delete(session);
-    return false;
+    return 'done';
   };
   /** try_complete_steps: looks at every waiting step, again while markers may have been released. */
-  const tryCompleteWaiting = async (waiting: Active[], nonBlocking: boolean): Promise<Active[]> => {
+  const tryCompleteWaiting = async (waiting: Active[], mode: 'nonblocking' | 'blocking'): Promise<{ left: Active[]; stuck: Active | null }> => {
     let left = waiting;
     for (;;) {
       const before = left.length;
       const noticesBefore = [...totalNotices.values()].reduce((a, b) => a + b, 0);
       const still: Active[] = [];
-      for (const a of left) if (await tryComplete(a, nonBlocking, true)) still.push(a);
+      for (const a of left) {
+        const result = await tryComplete(a, mode, true);
+        if (result === 'stuck') return { left: [...still, ...left.slice(left.indexOf(a))], stuck: a };
+        if (result === 'waiting') still.push(a);
+      }
       left = still;
       const noticesAfter = [...totalNotices.values()].reduce((a, b) => a + b, 0);
       const markers = left.some((a) => a.pstep.blockers.length > 0);
-      if (!(markers && (left.length < before || noticesAfter > noticesBefore))) return left;
+      if (!(markers && (left.length < before || noticesAfter > noticesBefore))) return { left, stuck: null };
     }
   };
 
@@ -245,24 +256,23 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       const step = steps.get(pstep.step)!;
       const mine = active.get(step.session);
       if (mine) {
-        // The session is still busy with an earlier step: wait for that one, as the tester does.
+        // The session is still busy with an earlier step: wait for that one, as the tester does, but not
+        // forever (markers that are never released).
+        const since = Date.now();
         for (;;) {
-          const stillWaiting = await tryComplete(mine, true, true);
-          if (!stillWaiting) {
-            waiting = waiting.filter((a) => a !== mine);
-            waiting = await tryCompleteWaiting(waiting, true);
+          const result = await tryComplete(mine, 'blocking', true);
+          waiting = waiting.filter((a) => a !== mine);
+          if (result === 'stuck') {
+            invalid = `step ${step.name} needs session ${step.session}, whose step ${mine.step.name} waits for a lock that only a later step could free`;
             break;
           }
-          const before = waiting.length;
-          waiting = await tryCompleteWaiting(
-            waiting.filter((a) => a !== mine),
-            true,
-          );
+          waiting = (await tryCompleteWaiting(waiting, 'nonblocking')).left;
+          if (result === 'done') break;
           waiting.push(mine);
-          if (waiting.length < before) continue;
-          if (blocked(mine) || (await driver.mayProgress(step.session))) continue;
-          invalid = `step ${step.name} needs session ${step.session}, whose step ${mine.step.name} waits for a lock that only a later step could free`;
-          break;
+          if (Date.now() - since > stepTimeoutMs) {
+            invalid = `step ${step.name} needs session ${step.session}, whose step ${mine.step.name} is still held by its markers after ${Math.round(stepTimeoutMs / 1000)} s`;
+            break;
+          }
         }
         if (invalid) break;
       }
@@ -273,8 +283,8 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
         if (blocker.kind === 'notices') a.noticeTargets.set(blocker, (totalNotices.get(steps.get(blocker.step)!.session) ?? 0) + blocker.count);
       }
       active.set(step.session, a);
-      const mustWait = await tryComplete(a, true, false);
-      waiting = await tryCompleteWaiting(waiting, true);
+      const mustWait = (await tryComplete(a, 'nonblocking', false)) === 'waiting';
+      waiting = (await tryCompleteWaiting(waiting, 'nonblocking')).left;
       if (mustWait) waiting.push(a);
     }
     if (!invalid) invalid = await finishWaiting(waiting);
@@ -290,29 +300,35 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     }
     flushAllNotices();
     const checks: CheckResult[] = [];
-    for (const check of spec.checks) {
+    // A permutation that could not be followed is no order the sessions can run in: nothing to check.
+    for (const check of invalid ? [] : spec.checks) {
       const { replies } = await driver.control(check.sql);
       const broken = replies.some((r) => r.kind === 'error' || r.result.rows.length > 0);
       checks.push({ name: check.name, replies, broken });
       if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
     if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
-    return { names, output: out.text, invalid, checks: invalid ? [] : checks, teardownFailures };
+    return { names, output: out.text, invalid, checks, teardownFailures };
   } catch (error) {
     for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);
     throw error;
   }
 
-  /** The tester's last wait for steps still running; a wait nothing can end any more is reported, not awaited forever. */
+  /**
+   * The tester's last wait for the steps still running, each in turn until it returns; a wait nothing can end
+   * any more (or markers never released) is reported, not awaited forever.
+   */
   async function finishWaiting(waiting: Active[]): Promise<string | null> {
     let left = waiting;
+    const since = Date.now();
     while (left.length > 0) {
       const before = left.length;
-      left = await tryCompleteWaiting(left, true);
-      if (left.length < before) continue;
-      let anyMayProgress = false;
-      for (const a of left) if (blocked(a) || (await driver.mayProgress(a.step.session))) anyMayProgress = true;
-      if (!anyMayProgress) return `steps ${left.map((a) => a.step.name).join(', ')} still wait for locks at the end of the permutation`;
+      const { left: still, stuck } = await tryCompleteWaiting(left, 'blocking');
+      if (stuck) return `step ${stuck.step.name} still waits for a lock at the end of the permutation, and no step is left to free it`;
+      left = still;
+      if (left.length === before && Date.now() - since > stepTimeoutMs) {
+        return `steps ${left.map((a) => a.step.name).join(', ')} are still held by their markers at the end of the permutation`;
+      }
     }
     return null;
   }

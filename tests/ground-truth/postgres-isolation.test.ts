@@ -127,3 +127,42 @@ step kill { SELECT pg_terminate_backend(${rows[0]!.pid}); }
     expect(await databases()).toEqual(databasesBefore);
   });
 });
+
+describe('waits the isolation tester sees through', () => {
+  it('a deadlock: both steps wait, the server breaks it, and the runner waits for that instead of giving up', async () => {
+    const file = specFile(
+      'deadlock.spec',
+      `setup { CREATE TABLE a (i int); CREATE TABLE b (i int); }
+teardown { DROP TABLE a, b; }
+session s1
+setup { BEGIN; }
+step s1a { LOCK TABLE a; }
+step s1b { LOCK TABLE b; }
+step s1c { COMMIT; }
+session s2
+setup { BEGIN; }
+step s2a { LOCK TABLE b; }
+step s2b { LOCK TABLE a; }
+step s2c { COMMIT; }
+permutation s1a s2a s1b s2b s1c s2c
+`,
+    );
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(0);
+    // s1b has waited longest, so the deadlock detector (deadlock_timeout) ends it first; s2b then gets its lock.
+    expect(answer.stdout).toBe(`Parsed test spec with 2 sessions
+
+starting permutation: s1a s2a s1b s2b s1c s2c
+step s1a: LOCK TABLE a;
+step s2a: LOCK TABLE b;
+step s1b: LOCK TABLE b; <waiting ...>
+step s2b: LOCK TABLE a; <waiting ...>
+step s1b: <... completed>
+ERROR:  deadlock detected
+step s2b: <... completed>
+step s1c: COMMIT;
+step s2c: COMMIT;
+`);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
