@@ -144,10 +144,9 @@ export async function spec(args: string[], serverName: (url: string) => string):
     spec.sessions.map((s) => s.name),
   );
   // An interrupt still drops the throwaway database before the process goes.
-  let interrupted: NodeJS.Signals | null = null;
+  let interrupted: Promise<never> | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = signal;
-    void driver.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+    interrupted = driver.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)) as Promise<never>;
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
@@ -162,6 +161,10 @@ export async function spec(args: string[], serverName: (url: string) => string):
         print(run.output);
         for (const failure of run.teardownFailures) console.error(`lease-lab: ${failure}`);
       },
+    }).catch((error: unknown) => {
+      // Closing the connections on an interrupt ends the step in flight: that is no error to report.
+      if (interrupted) return interrupted;
+      throw error;
     });
     const report = specReport(file, server, spec, runs);
     if (values.json) console.log(JSON.stringify(report, null, 2));

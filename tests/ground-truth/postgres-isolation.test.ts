@@ -6,6 +6,7 @@
  * role of the run's own, which owns the throwaway database and nothing else, and every run leaves the server
  * with the databases and roles it had.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +164,33 @@ step s2b: <... completed>
 step s1c: COMMIT;
 step s2c: COMMIT;
 `);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe('an interrupted run', () => {
+  it('Ctrl-C while a step runs: the throwaway database and role are dropped, exit 130, no stack trace', async () => {
+    const file = specFile('slow.spec', 'session s1 step slow { SELECT pg_sleep(60); }\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'spec', file, '--db', url], {
+      cwd: projectRoot,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Wait until the step is running on the server, then interrupt.
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60);' AND pid <> pg_backend_pid()",
+      );
+      if (rows[0]!.n === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await databases()).not.toEqual(databasesBefore);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('');
     expect(await databases()).toEqual(databasesBefore);
   });
 });
