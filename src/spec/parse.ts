@@ -2,8 +2,9 @@
  * PostgreSQL's isolation-test spec format (src/test/isolation/README in PostgreSQL's repository), read by the
  * lab's own parser: `setup { … }` blocks, an optional `teardown { … }`, one `session NAME` per connection with
  * its optional `setup`, its `step NAME { … }` lines and optional `teardown`, then optional `permutation` lines
- * whose steps may carry markers: `s1a(*)` (report it as waiting once), `s1a(s2b)` (it completes only after s2b
- * has), `s1a(s2b notices 1)` (only after s2b's session sent that many more notices). `#` starts a comment.
+ * whose steps may carry markers: `s1a(*)` (report it as waiting once), `s1a(s2b)` (not reported complete while
+ * s2b is still running), `s1a(s2b notices 1)` (nor until s2b's session sent that many more notices). `#` starts
+ * a comment.
  * Names are bare words or double-quoted ("" for a quote inside), as PostgreSQL 14 and later read them.
  *
  * The lab adds one block PostgreSQL's grammar does not have, so a file of PostgreSQL's own stays a valid spec
