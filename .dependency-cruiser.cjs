@@ -33,7 +33,9 @@ module.exports = {
     // the one persistence mechanism (versions, migrations, guarded storage): imports nothing
     layer('persist', []),
     layer('lessons', ['sql', 'strategies', 'sim', 'scenarios', 'persist']),
-    layer('db', ['sql', 'strategies', 'sim']),
+    // a spec in PostgreSQL's isolation-tester format: its parser, output form and permutation runner, pure
+    layer('spec', []),
+    layer('db', ['sql', 'strategies', 'sim', 'spec']),
     layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'db']),
     layer('worker', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
     layer('explorer', ['sql', 'strategies', 'sim', 'scenarios', 'db', 'engine']),
@@ -45,13 +47,13 @@ module.exports = {
     layer('ui', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
     // the composition root: builds every engine and store and hands them to the views; nothing below imports it
     layer('app', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
-    layer('cli', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('cli', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'spec']),
     layer('live', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
     {
       name: 'sim-is-pure',
-      comment: 'sim/ and the strategies it runs import no package at all: no framework, driver or renderer',
+      comment: 'sim/, the strategies it runs and spec/ import no package at all: no framework, driver or renderer',
       severity: 'error',
-      from: { path: '^src/(sim|strategies)/' },
+      from: { path: '^src/(sim|strategies|spec)/' },
       to: { dependencyTypes: ['npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown', 'core'] },
     },
     {

@@ -28,7 +28,9 @@ const USAGE = `usage: npm run sim -- list [--json]
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
          --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
        npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
-                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input)`;
+                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input)
+       npm run sim -- spec FILE.spec [--permutation "s1a s2a …"]… --db postgres://… [--json]
+                          (PostgreSQL's isolation-tester format and output; exit 1: a permutation broke a check; 0: none; 2: bad input)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -41,7 +43,8 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'explore') return explore(rest);
   if (command === 'check') return check(rest);
   if (command === 'swarm') return (await import('./swarm')).swarm(rest);
-  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore, check and swarm`);
+  if (command === 'spec') return (await import('./spec')).spec(rest, serverName);
+  throw new UsageError(`unknown command "${command}"; the commands are list, run, explore, check, swarm and spec`);
 }
 
 function options<T extends NonNullable<ParseArgsConfig['options']>>(args: string[], spec: T) {

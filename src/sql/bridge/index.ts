@@ -15,6 +15,11 @@ import ownRoleCreate from './own-role-create.sql?raw';
 import ownSchemaCreate from './own-schema-create.sql?raw';
 import ownSchemaDrop from './own-schema-drop.sql?raw';
 import ownSchemaSession from './own-schema-session.sql?raw';
+import specDatabaseCreate from './spec-database-create.sql?raw';
+import specDatabaseDrop from './spec-database-drop.sql?raw';
+import specRoleCreate from './spec-role-create.sql?raw';
+import specSessionBlocked from './spec-session-blocked.sql?raw';
+import specSessionBlockers from './spec-session-blockers.sql?raw';
 
 const texts = {
   'console-role-create': consoleRoleCreate,
@@ -30,6 +35,11 @@ const texts = {
   'own-schema-create': ownSchemaCreate,
   'own-schema-drop': ownSchemaDrop,
   'own-schema-session': ownSchemaSession,
+  'spec-database-create': specDatabaseCreate,
+  'spec-database-drop': specDatabaseDrop,
+  'spec-role-create': specRoleCreate,
+  'spec-session-blocked': specSessionBlocked,
+  'spec-session-blockers': specSessionBlockers,
 } as const;
 
 export type BridgeSqlId = keyof typeof texts;

@@ -1,0 +1,196 @@
+/**
+ * PostgreSQL's own row-locking isolation specs (tests/fixtures/postgres-isolation/), run by
+ * `npm run sim -- spec FILE --db URL` on the test server (PostgreSQL 15): the output must equal PostgreSQL's
+ * expected/NAME.out byte for byte (or one of its NAME_N.out alternatives). The lab's examples in docs/examples/
+ * give their exit codes (the race breaks its check, the lock wait keeps both). A spec's SQL runs as a login
+ * role of the run's own, which owns the throwaway database and nothing else, and every run leaves the server
+ * with the databases and roles it had.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { projectRoot, simInProcess } from '../support/cli';
+
+const fixtures = join(projectRoot, 'tests/fixtures/postgres-isolation');
+const specs = readdirSync(join(fixtures, 'specs'))
+  .filter((name) => name.endsWith('.spec'))
+  .map((name) => name.replace(/\.spec$/, ''));
+
+/** expected/NAME.out and its alternatives NAME_1.out, NAME_2.out, … */
+function expectedOutputs(name: string): string[] {
+  const outputs: string[] = [];
+  for (const suffix of ['', '_1', '_2', '_3']) {
+    const path = join(fixtures, 'expected', `${name}${suffix}.out`);
+    if (existsSync(path)) outputs.push(readFileSync(path, 'utf8'));
+  }
+  return outputs;
+}
+
+let url: string;
+let client: pg.Client;
+let databasesBefore: string[];
+
+/** The server's databases and roles: a run must leave both as they were. */
+async function databases(): Promise<string[]> {
+  const result = await client.query<{ name: string }>(
+    "SELECT 'database ' || datname AS name FROM pg_database UNION ALL SELECT 'role ' || rolname FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1",
+  );
+  return result.rows.map((row) => row.name);
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'lease-lab-spec-gt-'));
+function specFile(name: string, text: string): string {
+  const path = join(scratch, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+beforeAll(async () => {
+  url = inject('postgresUrl');
+  client = new pg.Client({ connectionString: url });
+  await client.connect();
+  databasesBefore = await databases();
+});
+
+afterAll(async () => {
+  await client.end();
+});
+
+describe('PostgreSQL isolation specs on PostgreSQL 15, as the isolation tester prints them', () => {
+  it.each(specs)('%s: the output is its expected file', async (name) => {
+    const answer = await simInProcess(['spec', join(fixtures, 'specs', `${name}.spec`), '--db', url]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    const outputs = expectedOutputs(name);
+    expect(outputs.length).toBeGreaterThan(0);
+    // Any alternative may match; when none does, the diff shown is against the first.
+    if (!outputs.includes(answer.stdout)) expect(answer.stdout).toBe(outputs[0]);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe("the lab's examples as specs", () => {
+  it('race: the naive claim runs run 123 twice; the shortest permutation that shows it is printed, exit 1', async () => {
+    const answer = await simInProcess(['spec', join(projectRoot, 'docs/examples/race.spec'), '--db', url]);
+    expect(answer.code).toBe(1);
+    expect(answer.stdout).toContain('broken in 4 of 6; the shortest: --permutation "a_poll b_poll a_claim b_claim"');
+    expect(answer.stdout).toContain('check "no run executed twice" broken:\nrun_id|executions\n------+----------\n   123|         2\n(1 row)\n');
+    expect(answer.stdout.trimEnd().endsWith('BROKEN: no run executed twice (exit 1)')).toBe(true);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+
+  it('lock-wait: B waits for A, then takes run 124; both checks hold, exit 0', async () => {
+    const answer = await simInProcess(['spec', join(projectRoot, 'docs/examples/lock-wait.spec'), '--db', url, '--json']);
+    expect(answer.code).toBe(0);
+    const report = JSON.parse(answer.stdout) as { permutations: { steps: string[]; output: string; invalid: string | null }[]; exitCode: number };
+    expect(report.exitCode).toBe(0);
+    expect(report.permutations).toHaveLength(20);
+    expect(report.permutations.filter((p) => p.invalid === null)).toHaveLength(6);
+    const waited = report.permutations.find((p) => p.steps.join(' ') === 'a_claim a_work b_claim a_commit b_work b_commit')!;
+    expect(waited.output).toContain(
+      '<waiting ...>\nstep a_commit: COMMIT;\nstep b_claim: <... completed>\nrun_id|lease_generation\n------+----------------\n   124|               1\n',
+    );
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe("a spec's SQL runs as the run's own role", () => {
+  it("which is no superuser and may not read files or end the connecting role's backend", async () => {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const file = specFile(
+      'escape.spec',
+      `setup { CREATE TABLE mine (i int); }
+teardown { DROP TABLE mine; }
+session s1
+step who  { SELECT rolsuper, rolcreatedb, rolcreaterole FROM pg_roles WHERE rolname = current_user; }
+step read { SELECT pg_read_file('/etc/hostname'); }
+step kill { SELECT pg_terminate_backend(${rows[0]!.pid}); }
+`,
+    );
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('rolsuper|rolcreatedb|rolcreaterole\n--------+-----------+-------------\nf       |f          |f            \n(1 row)');
+    expect(answer.stdout).toContain("step read: SELECT pg_read_file('/etc/hostname');\nERROR:  permission denied for function pg_read_file");
+    expect(answer.stdout).toMatch(/step kill: SELECT pg_terminate_backend\(\d+\);\nERROR: {2}must be a superuser to terminate superuser process/);
+    // The connection the kill aimed at is still there.
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+
+  it('a setup that fails stops the run: one line, exit 2, nothing left behind', async () => {
+    const file = specFile('bad-setup.spec', 'setup { CREATE TABLE t (i int); INSERT INTO nowhere VALUES (1); }\nsession s1 step a { SELECT 1; }\n');
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toBe('lease-lab: setup failed: ERROR:  relation "nowhere" does not exist\n');
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe('waits the isolation tester sees through', () => {
+  it('a deadlock: both steps wait, the server breaks it, and the runner waits for that instead of giving up', async () => {
+    const file = specFile(
+      'deadlock.spec',
+      `setup { CREATE TABLE a (i int); CREATE TABLE b (i int); }
+teardown { DROP TABLE a, b; }
+session s1
+setup { BEGIN; }
+step s1a { LOCK TABLE a; }
+step s1b { LOCK TABLE b; }
+step s1c { COMMIT; }
+session s2
+setup { BEGIN; }
+step s2a { LOCK TABLE b; }
+step s2b { LOCK TABLE a; }
+step s2c { COMMIT; }
+permutation s1a s2a s1b s2b s1c s2c
+`,
+    );
+    const answer = await simInProcess(['spec', file, '--db', url]);
+    expect(answer.code).toBe(0);
+    // s1b has waited longest, so the deadlock detector (deadlock_timeout) ends it first; s2b then gets its lock.
+    expect(answer.stdout).toBe(`Parsed test spec with 2 sessions
+
+starting permutation: s1a s2a s1b s2b s1c s2c
+step s1a: LOCK TABLE a;
+step s2a: LOCK TABLE b;
+step s1b: LOCK TABLE b; <waiting ...>
+step s2b: LOCK TABLE a; <waiting ...>
+step s1b: <... completed>
+ERROR:  deadlock detected
+step s2b: <... completed>
+step s1c: COMMIT;
+step s2c: COMMIT;
+`);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
+describe('an interrupted run', () => {
+  it('Ctrl-C while a step runs: the throwaway database and role are dropped, exit 130, no stack trace', async () => {
+    const file = specFile('slow.spec', 'session s1 step slow { SELECT pg_sleep(60); }\n');
+    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'spec', file, '--db', url], {
+      cwd: projectRoot,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // Wait until the step is running on the server, then interrupt.
+    for (;;) {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE query = 'SELECT pg_sleep(60);' AND pid <> pg_backend_pid()",
+      );
+      if (rows[0]!.n === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await databases()).not.toEqual(databasesBefore);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('');
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
