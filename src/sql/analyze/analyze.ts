@@ -253,7 +253,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
     finder,
     recheck,
     probe,
-    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, role, locks.length > 0) },
+    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, role, locks.length > 0) },
   };
 }
 
@@ -617,7 +617,7 @@ function outputType(value: Json): string | null {
   return null;
 }
 
-function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boolean): AfterWaitFinding['resume'] {
+function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<string>, role: Role, locks: boolean): AfterWaitFinding['resume'] {
   if (locks) return { why: 'a locking finder: see lockingFinder, or the finder skips or fails instead of waiting' };
   const highest = CONTRACTS[role].parameters.length;
   const frozen: Json[] = [];
@@ -644,19 +644,68 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
         cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb'),
       ),
     );
-    cte.ctequery = selectOf({
-      targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
-      fromClause: [
-        {
-          RangeFunction: {
-            functions: [{ List: { items: [call('jsonb_to_recordset', cast(param(next), 'jsonb')), null] } }],
-            alias: { aliasname: 'frozen' },
-            coldeflist: columns.map((c) => ({ ColumnDef: { colname: c.name, typeName: typeName(c.type ?? 'text'), is_local: true } })),
-          },
-        },
-      ],
-    });
+    cte.ctequery = frozenRows(next, columns);
     next++;
+  }
+  // Each derived table in FROM (`FROM (SELECT …) AS picked`): PostgreSQL's re-check after the wait joins the
+  // row's newest version with the derived table's row as it was read before waiting (it copies that row, it
+  // does not run the sub-select again), so its rows are frozen like a CTE's. In `found` each becomes a
+  // materialized WITH query of its own, so the frozen rows and the runs matched come from one reading.
+  const foundFrom = structuredClone(list(update.fromClause));
+  const derived: { name: string; query: Json }[] = [];
+  const freezeFrom = (resumedItem: Json, foundItem: Json): void => {
+    const join = body(resumedItem, 'JoinExpr');
+    if (join) {
+      const foundJoin = body(foundItem, 'JoinExpr')!;
+      freezeFrom(join.larg ?? null, foundJoin.larg ?? null);
+      freezeFrom(join.rarg ?? null, foundJoin.rarg ?? null);
+      if (join.quals && readsRuns(join.quals)) why ??= 'a sub-select over runs in a JOIN … ON';
+      return;
+    }
+    const range = body(resumedItem, 'RangeVar');
+    if (range) {
+      // A plain table in FROM is re-read after the wait as the version joined before it (its row is fetched
+      // again by its old address), which a new statement cannot do.
+      if (!cteNames.has(text(range.relname) ?? '') || text(range.schemaname) !== null) why ??= 'runs joined a second time in FROM';
+      return;
+    }
+    const subselect = body(resumedItem, 'RangeSubselect');
+    if (!subselect) {
+      why ??= 'a FROM item that is neither a sub-select, a CTE nor a join of them';
+      return;
+    }
+    if (subselect.lateral) why ??= 'a LATERAL sub-select in FROM';
+    const select = body(subselect.subquery, 'SelectStmt');
+    const targets = list(select?.targetList).map((t) => body(t, 'ResTarget')!);
+    const columns = targets.map((t) => ({ name: outputName(t), type: outputType(t.val as Json) }));
+    const untyped = columns.find((c) => c.type === null);
+    if (!select || untyped || columns.length === 0) why ??= `a sub-select in FROM returns ${untyped?.name ?? 'something'} that is not a column of runs`;
+    const name = `lab_found_${derived.length + 1}`;
+    derived.push({ name, query: structuredClone(subselect.subquery as Json) });
+    // In `found`: the materialized WITH query, under the derived table's own alias.
+    const foundNode = foundItem as JsonObject;
+    const alias = body(foundNode, 'RangeSubselect')!.alias;
+    delete foundNode.RangeSubselect;
+    foundNode.RangeVar = { relname: name, inh: true, relpersistence: 'p', ...(alias ? { alias } : {}) };
+    frozen.push(
+      coalesce(
+        subLink(
+          'EXPR_SUBLINK',
+          selectOf({
+            targetList: [{ ResTarget: { val: call('jsonb_agg', call('to_jsonb', column('frozen'))) } }],
+            fromClause: [{ RangeVar: { relname: name, alias: { aliasname: 'frozen' }, inh: true, relpersistence: 'p' } }],
+          }),
+        ),
+        cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb'),
+      ),
+    );
+    subselect.subquery = frozenRows(next, columns);
+    next++;
+  };
+  const resumedFrom = list(resumed.fromClause);
+  resumedFrom.forEach((item, i) => freezeFrom(item, foundFrom[i] ?? null));
+  for (const item of [...list(resumed.targetList), ...list((resumed.returningClause as JsonObject | undefined)?.exprs), ...list(resumed.returningList)]) {
+    if (readsRuns(item)) why ??= 'a sub-select over runs in SET or RETURNING';
   }
   // Each scalar sub-select of the UPDATE's WHERE: its value before waiting, as jsonb, cast back.
   const freezeSubLinks = (value: Json): Json => {
@@ -682,12 +731,7 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
     }
     if (link) {
       // An IN / EXISTS over the (frozen) CTEs reads what was found before waiting; one over runs would not.
-      let readsRuns = false;
-      walk(link.subselect as Json, (node) => {
-        if (node.type === 'RangeVar' && text(node.body.relname) === 'runs') readsRuns = true;
-        return !readsRuns;
-      });
-      if (readsRuns) why ??= 'an IN / EXISTS sub-select over runs in the WHERE';
+      if (readsRuns(link.subselect as Json)) why ??= 'an IN / EXISTS sub-select over runs in the WHERE';
       return value;
     }
     if (Array.isArray(value)) return value.map(freezeSubLinks);
@@ -710,14 +754,18 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
       subLinkType: 'ARRAY_SUBLINK',
       subselect: selectOf({
         targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }],
-        fromClause: [{ RangeVar: update.relation as Json }, ...structuredClone(list(update.fromClause))],
+        fromClause: [{ RangeVar: update.relation as Json }, ...foundFrom],
         whereClause: originalWhere,
       }),
     },
   };
+  const foundCtes = [
+    ...list((update.withClause as JsonObject | undefined)?.ctes).map((cte) => structuredClone(cte)),
+    ...derived.map(({ name, query }) => ({ CommonTableExpr: { ctename: name, ctematerialized: 'CTEMaterializeAlways', ctequery: query } })),
+  ];
   const found = selectOf({
     targetList: [...frozen.map((val, i) => ({ ResTarget: { name: `frozen_${i + 1}`, val } })), { ResTarget: { name: 'targets', val: foundTargets } }],
-    ...(update.withClause ? { withClause: structuredClone(update.withClause) } : {}),
+    ...(foundCtes.length > 0 ? { withClause: { ...((update.withClause as JsonObject | undefined) ?? {}), ctes: foundCtes } } : {}),
   });
   const foundText = deparseStatement(found);
   const used = parametersIn(found);
@@ -731,6 +779,32 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
   // Resumed, the statement may meet a row a third worker locked meanwhile: its own probe says so.
   const resumedProbe = probeOf(resumed, targetName, 'no key update', role);
   return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length, probe: resumedProbe.text };
+}
+
+/** `SELECT * FROM jsonb_to_recordset($n::jsonb) AS frozen(columns)`: rows found before a wait, read back typed. */
+function frozenRows(parameter: number, columns: readonly { name: string; type: string | null }[]): Json {
+  return selectOf({
+    targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
+    fromClause: [
+      {
+        RangeFunction: {
+          functions: [{ List: { items: [call('jsonb_to_recordset', cast(param(parameter), 'jsonb')), null] } }],
+          alias: { aliasname: 'frozen' },
+          coldeflist: columns.map((c) => ({ ColumnDef: { colname: c.name, typeName: typeName(c.type ?? 'text'), is_local: true } })),
+        },
+      },
+    ],
+  });
+}
+
+/** Does anything under `root` read the table runs? */
+function readsRuns(root: Json): boolean {
+  let found = false;
+  walk(root, (node) => {
+    if (node.type === 'RangeVar' && text(node.body.relname) === 'runs') found = true;
+    return !found;
+  });
+  return found;
 }
 
 function outputName(target: JsonObject): string {
