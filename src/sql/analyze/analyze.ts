@@ -702,9 +702,8 @@ function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<
     subselect.subquery = frozenRows(next, columns);
     next++;
   };
-  const resumedFrom = list(resumed.fromClause);
-  resumedFrom.forEach((item, i) => freezeFrom(item, foundFrom[i] ?? null));
-  for (const item of [...list(resumed.targetList), ...list((resumed.returningClause as JsonObject | undefined)?.exprs), ...list(resumed.returningList)]) {
+  for (const [i, item] of list(resumed.fromClause).entries()) freezeFrom(item, foundFrom[i] ?? null);
+  for (const item of [...list(resumed.targetList), ...list((resumed.returningClause as JsonObject | undefined)?.exprs)]) {
     if (readsRuns(item)) why ??= 'a sub-select over runs in SET or RETURNING';
   }
   // Each scalar sub-select of the UPDATE's WHERE: its value before waiting, as jsonb, cast back.
