@@ -45,8 +45,8 @@ export interface Shape {
   locks: LockingClause[];
   /** The row lock the UPDATE takes on each row it changes (FOR UPDATE only when it changes the key). */
   updateLock: LockStrength;
-  /** How it finds its rows: through a WITH query, a sub-select, or its own WHERE on runs. */
-  finder: 'cte' | 'sub-select' | 'where';
+  /** How it finds its rows: through a WITH query, a sub-select in its WHERE, a derived table in its FROM, or its own WHERE on runs. */
+  finder: 'cte' | 'sub-select' | 'derived-table' | 'where';
   /**
    * After a wait for a row, the UPDATE re-evaluates its whole WHERE on that row's newest version: the
    * conditions on the row alone see its new values; those joining a CTE's rows or a sub-select's result
@@ -450,6 +450,12 @@ function finderOf(update: JsonObject, cteNames: ReadonlySet<string>): Shape['fin
     return true;
   });
   if (usesCte) return 'cte';
+  let derived = false;
+  walk((update.fromClause ?? null) as Json, (node) => {
+    if (node.type === 'RangeSubselect') derived = true;
+    return !derived;
+  });
+  if (derived) return 'derived-table';
   return hasSubLink(update.whereClause ?? null) ? 'sub-select' : 'where';
 }
 
