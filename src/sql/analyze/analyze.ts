@@ -283,7 +283,9 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
         const name = text(node.body.relname) ?? '';
         const schema = text(node.body.schemaname);
         const isRuns = name === 'runs' && (schema === null || schema === 'public');
-        if (!isRuns && !(schema === null && cteNames.has(name))) throw refused(refusal('other-table', [schema, name].filter(Boolean).join('.')));
+        // A WITH query of the statement, or of a sub-select this reference sits in (a WITH nested in a sub-select).
+        const inScope = cteNames.has(name) || node.ancestors.some((above) => withQueryNames(above.body).includes(name));
+        if (!isRuns && !(schema === null && inScope)) throw refused(refusal('other-table', [schema, name].filter(Boolean).join('.')));
         break;
       }
       case 'RangeFunction':
@@ -322,6 +324,11 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
   const update = body(statement, 'UpdateStmt');
   const returning = update?.returningClause as JsonObject | undefined;
   if (returning && list(returning.options).length > 0) throw refused(refusal('returning-old-new'));
+}
+
+/** The names of the WITH queries a SELECT or UPDATE defines. */
+function withQueryNames(statement: JsonObject): string[] {
+  return list((statement.withClause as JsonObject | undefined)?.ctes).map((item) => text(body(item, 'CommonTableExpr')?.ctename) ?? '');
 }
 
 function parametersIn(root: Json): number[] {
