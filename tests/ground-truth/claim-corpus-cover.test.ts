@@ -80,7 +80,8 @@ function shapeKey(shape: Shape): string {
   const lock = shape.locks[0];
   const locking = lock ? `FOR ${lock.strength} ${lock.wait} in the ${lock.where.kind}` : 'no lock';
   const { onTheRow, againstRowsFoundBefore } = shape.recheck;
-  const recheck = againstRowsFoundBefore.length === 0 ? 'the row alone' : onTheRow.length > 0 ? 'joins what it found, re-checks the row' : 'joins what it found';
+  const recheck =
+    againstRowsFoundBefore.length === 0 ? 'the row alone' : onTheRow.length > 0 ? 'joins what it found, re-checks the row' : 'joins what it found';
   return `${shape.finder}, ${locking}, ${recheck}`;
 }
 
@@ -95,7 +96,10 @@ for (const variant of readCorpus()) {
 const representing = new Set([...representatives.values()].map((variant) => variant.file));
 
 const cases = readCorpus().flatMap((variant) =>
-  [...SCENARIOS[variant.role as 'claim' | 'complete'], ...(representing.has(variant.file) ? COSTLY_SCENARIOS : [])].map((scenario) => ({ variant, ...scenario })),
+  [...SCENARIOS[variant.role as 'claim' | 'complete'], ...(representing.has(variant.file) ? COSTLY_SCENARIOS : [])].map((scenario) => ({
+    variant,
+    ...scenario,
+  })),
 );
 
 describe('the claim corpus through the state-graph cover, PGlite against a real PostgreSQL', () => {
@@ -112,7 +116,9 @@ describe('the claim corpus through the state-graph cover, PGlite against a real 
 
   it('plays three workers and a crash with one claim of each shape the lab accepts', () => {
     console.info([...representatives].map(([key, variant]) => `${variant.file}: ${key}`).join('\n'));
-    expect([...representatives.values()].map((variant) => variant.file.slice(0, 2))).toEqual(expect.arrayContaining(['01', '02', '03', '04', '14', '15', '16', '17', '19', '37']));
+    expect([...representatives.values()].map((variant) => variant.file.slice(0, 2))).toEqual(
+      expect.arrayContaining(['01', '02', '03', '04', '14', '15', '16', '17', '19', '37']),
+    );
   });
 
   it.for(cases)('$variant.file in $id (fencing $fencing)', { timeout: CASE_TIMEOUT_MS }, async ({ variant, id, fencing }, { signal }) => {
