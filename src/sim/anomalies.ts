@@ -96,9 +96,14 @@ class DoubleClaims implements Checker {
   }
 }
 
-/** Its lease, as the worker knows it, has not expired: the claims take a lease only once it is in the past. */
+/**
+ * Its lease, as the worker knows it, has time left. At the expiry instant itself the lease has 0 s left and
+ * it is the claim's own statement that says whether it is over: `lease_expires_at < now()` (the lab's
+ * claims) leaves it alone, `<= now()` takes it. Either reading is a choice of boundary, not a double claim,
+ * so a lease counts as live only strictly before its expiry.
+ */
 function leaseLive(worker: WorkerState, clockSeconds: number): boolean {
-  return worker.leaseExpiresAtSeconds === null || worker.leaseExpiresAtSeconds >= clockSeconds;
+  return worker.leaseExpiresAtSeconds === null || worker.leaseExpiresAtSeconds > clockSeconds;
 }
 
 function leaseWords(rivals: readonly WorkerState[], clockSeconds: number): string {

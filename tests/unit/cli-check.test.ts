@@ -209,6 +209,18 @@ describe('npm run sim -- check', () => {
     expect(await kinds('01-atomic-skip-locked.sql')).toEqual([]);
   });
 
+  it('a claim written with lease_expires_at <= now() that takes a lease at its expiry instant is no double claim: the lease had 0 s left', async () => {
+    const atomic = readFileSync(corpus('01-atomic-skip-locked.sql'), 'utf8');
+    const orEqual = file('claim-or-equal.sql', atomic.replace('lease_expires_at < now()', 'lease_expires_at <= now()'));
+    expect(readFileSync(orEqual, 'utf8')).toMatch(/lease_expires_at <= now\(\)/);
+    // A's lease runs 60 s: the clock lands on its expiry, and B's claim takes run 123 there.
+    const { code, stdout } = await sim('run', 'crash-orphan', '--claim', orEqual, '--schedule', 'A,A,A,+60,B', '--finish', 'none', '--json');
+    expect(code).toBe(0);
+    const trace = JSON.parse(stdout) as { anomalies: { kind: string }[]; steps: { outcome: { rows?: { run_id: number }[] } }[] };
+    expect(trace.steps.at(-1)!.outcome.rows?.map((row) => row.run_id)).toEqual([123]);
+    expect(trace.anomalies).toEqual([]);
+  });
+
   // Five runs of the CLI, each starting PGlite: 22 s alone, 82 s in the full suite on a busy 2-core machine.
   it('past --max-states: a seeded sample, labelled with its size and seed; --seed replays it exactly', { timeout: 300_000 }, async () => {
     const claim = corpus('04-cte-without-lock.sql');
