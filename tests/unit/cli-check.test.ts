@@ -196,6 +196,14 @@ describe('npm run sim -- check', () => {
     expect(trace.steps[3]!.outcome.rows?.map((row) => row.run_id)).toEqual([123]);
   });
 
+  it('runs joined a second time in FROM, which PostgreSQL re-reads as before the wait, is refused on PGlite in one line that points to --db, exit 2', async () => {
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', corpus('39-self-join-without-lock.sql'));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/refused \(cannot-resume\): .*it runs with --db URL.*runs joined a second time in FROM/);
+  });
+
   it("a claim that takes pending runs only, seen passing over a crashed worker's expired run, is warned of a stranded run; the atomic claim takes it back", async () => {
     const schedule = ['--schedule', 'A,A,B,B,crash:A,+30,+31,B', '--finish', 'none', '--json'];
     const kinds = async (claim: string) => {
