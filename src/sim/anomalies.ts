@@ -8,6 +8,8 @@
  * another heartbeat lengthens a streak) is replaced by a new object that keeps the step it was raised at.
  */
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
+import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
+import { secondsOf } from './clock';
 import { believesItOwns } from './simulated-worker';
 import type { Anomaly, AnomalyKind, TraceStep, WorkerId, WorkerState } from './types';
 
@@ -94,9 +96,14 @@ class DoubleClaims implements Checker {
   }
 }
 
-/** Its lease, as the worker knows it, has not expired: the claims take a lease only once it is in the past. */
+/**
+ * Its lease, as the worker knows it, has time left. At the expiry instant itself the lease has 0 s left and
+ * it is the claim's own statement that says whether it is over: `lease_expires_at < now()` (the lab's
+ * claims) leaves it alone, `<= now()` takes it. Either reading is a choice of boundary, not a double claim,
+ * so a lease counts as live only strictly before its expiry.
+ */
 function leaseLive(worker: WorkerState, clockSeconds: number): boolean {
-  return worker.leaseExpiresAtSeconds === null || worker.leaseExpiresAtSeconds >= clockSeconds;
+  return worker.leaseExpiresAtSeconds === null || worker.leaseExpiresAtSeconds > clockSeconds;
 }
 
 function leaseWords(rivals: readonly WorkerState[], clockSeconds: number): string {
@@ -405,6 +412,12 @@ class StuckWorkers implements Checker {
 class StrandedRuns implements Checker {
   private claimsSelect = false;
   private rescuerStalled = false;
+  /**
+   * A claim someone wrote (the lab cannot tell from its text which runs it takes) came back empty while a
+   * dead worker's run sat unlocked with its lease expired: the claim does not take such runs back, and no
+   * rescuer runs beside it. The step it was seen at.
+   */
+  private passedOverAt: number | null = null;
   /** The last step each worker crashed at, the last step each run's worker was killed at. */
   private readonly crashes = new Map<string, RecordedStep>();
   private readonly kills = new Map<number, RecordedStep>();
@@ -423,10 +436,13 @@ class StrandedRuns implements Checker {
       const key = `${step.actor}/${step.runId}`;
       this.claims.set(key, [...(this.claims.get(key) ?? []), step.index]);
     }
-    if (!this.claimsSelect && !this.rescuerStalled) return;
+    if (this.passedOverAt === null && passesOverExpiredRun(step)) this.passedOverAt = step.index;
+    if (!this.claimsSelect && !this.rescuerStalled && this.passedOverAt === null) return;
     const because = this.claimsSelect
       ? "the claim's SELECT reads only pending runs"
-      : 'the claim takes pending runs only, and the rescuer that would put it back to pending is stalled itself';
+      : this.rescuerStalled
+        ? 'the claim takes pending runs only, and the rescuer that would put it back to pending is stalled itself'
+        : `the claim ran after its lease had expired (step ${(this.passedOverAt ?? 0) + 1}) and took nothing`;
     const before = this.found;
     this.found = [];
     for (const run of step.runs) {
@@ -453,8 +469,20 @@ class StrandedRuns implements Checker {
 
   /** Whether a select-then-update claim has run, which workers crashed and which runs' workers were killed. */
   memory(): unknown {
-    return [this.claimsSelect, [...this.crashes.keys()].sort(), [...this.kills.keys()].sort((a, b) => a - b)];
+    return [this.claimsSelect, this.passedOverAt !== null, [...this.crashes.keys()].sort(), [...this.kills.keys()].sort((a, b) => a - b)];
   }
+}
+
+/** A custom claim that returned no run while a crashed worker's run was running, unlocked, its lease in the past. */
+function passesOverExpiredRun(step: RecordedStep): boolean {
+  if (step.sqlId !== CUSTOM_CLAIM_IDS.claim || step.outcome?.status !== 'ok' || step.outcome.rowCount > 0) return false;
+  const locked = new Set(step.locks.flatMap((holding) => holding.runIds));
+  return step.runs.some((run) => {
+    const expiresAt = secondsOf(run.lease_expires_at);
+    const owner = step.workers.find((worker) => worker.id === run.lease_owner);
+    // Strictly in the past: a claim written with < and one written with <= both take it at this instant.
+    return run.status === 'running' && owner?.phase === 'crashed' && expiresAt !== null && expiresAt < step.clockSeconds && !locked.has(run.run_id);
+  });
 }
 
 /**

@@ -138,7 +138,13 @@ export async function compareEveryInterleaving(
  * on the server. Agreeing on each of those steps, and on the state it leads to, is agreeing on every
  * schedule; `cut` when the state limit stopped the search.
  */
-export async function compareStateGraph(dbs: Databases, scenario: Scenario, settings: Settings, signal?: AbortSignal): Promise<Comparison & CoverSummary> {
+export async function compareStateGraph(
+  dbs: Databases,
+  scenario: Scenario,
+  settings: Settings,
+  signal?: AbortSignal,
+  racePlays?: number,
+): Promise<Comparison & CoverSummary> {
   let graph: CoverSummary = { states: 0, edges: 0, cut: false };
   const cover = coverStateGraph(dbs.pglite, scenario, settings);
   const schedules = {
@@ -153,7 +159,7 @@ export async function compareStateGraph(dbs: Databases, scenario: Scenario, sett
       }
     },
   };
-  const result = await compareOnPostgres(dbs.postgres, scenario, settings, schedules, signal);
+  const result = await compareOnPostgres(dbs.postgres, scenario, settings, schedules, signal, racePlays);
   return { ...result, ...graph };
 }
 

@@ -127,6 +127,24 @@ describe("the lab's own files", () => {
     expect(lean.probe.text).toMatch(/CAST\(\$1 AS int4\) AS unused_1/);
     expect(lean.probe.text).toMatch(/CAST\(\$2 AS int4\) AS unused_2/);
   });
+  it('a derived table in FROM without a lock: frozen after a wait, its rows read back from a parameter, as EvalPlanQual keeps its row', () => {
+    const derived = "(SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1) AS picked";
+    const shape = shapeOf(`UPDATE runs ${SET} FROM ${derived} WHERE runs.run_id = picked.run_id ${RET}`, 'claim');
+    expect(shape.finder).toBe('derived-table');
+    const resume = shape.afterWait.resume;
+    if (!('statement' in resume)) throw new Error(resume.why);
+    expect(resume.frozenCount).toBe(1);
+    // The resumed UPDATE no longer reads runs in its FROM: the derived table is the rows found before the wait.
+    expect(resume.statement).toMatch(/FROM \( SELECT \*\s+FROM jsonb_to_recordset\(CAST\(\$3 AS jsonb\)\) frozen \(run_id int4\) \) AS picked/);
+    expect(resume.found).toMatch(/lab_found_1 AS MATERIALIZED/);
+    for (const text of [resume.found, resume.statement, resume.probe]) expect(parser.parse(text).ok, text).toBe(true);
+  });
+  it('a WITH nested in a sub-select is a WITH query, not another table', () => {
+    const nested = "run_id = (WITH c AS (SELECT run_id, created_at FROM runs WHERE status = 'pending') SELECT run_id FROM c ORDER BY created_at LIMIT 1)";
+    expect(shapeOf(claim(nested), 'claim').finder).toBe('sub-select');
+    // Out of its scope the name is still another table.
+    expect(refusalOf(analyzeWith(parser, claim(`${nested} AND run_id IN (SELECT run_id FROM c)`), 'claim'))).toBe('other-table');
+  });
   it('a scalar sub-select that locks is a finder in a sub-select', () => {
     const shape = shapeOf(claim("run_id = (SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR SHARE)"), 'claim');
     expect(shape.locks[0]).toMatchObject({ strength: 'share', wait: 'wait', where: { kind: 'sub-select' } });

@@ -183,6 +183,52 @@ describe('npm run sim -- check', () => {
     expect(resumed!.outcome.rows).toEqual([expect.objectContaining({ run_id: 123, lease_generation: first!.outcome.rows![0]!.lease_generation + 1 })]);
   });
 
+  it("a derived table in FROM without a lock (sqlxmq's claim before its race fix): after its wait B joins A's row with the row found before and claims run 123 too, exit 1", async () => {
+    const { code, stdout } = await sim('check', 'race', '--claim', corpus('37-from-derived-table-without-lock.sql'), '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as Report;
+    // PostgreSQL 15 gives 60 of 172 (tests/ground-truth/claim-corpus-cover.test.ts compares every step).
+    expect(report.unsafeSchedules).toBe(60);
+    expect(report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
+    const replayed = await sim('run', 'race', '--claim', corpus('37-from-derived-table-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
+    const trace = JSON.parse(replayed.stdout) as { steps: { actor: string; verdict: string; outcome: { rows?: { run_id: number }[] } }[] };
+    expect(trace.steps.map((step) => `${step.actor} ${step.verdict}`)).toEqual(['A ok', 'B blocked', 'A ok', 'B ok']);
+    expect(trace.steps[3]!.outcome.rows?.map((row) => row.run_id)).toEqual([123]);
+  });
+
+  it('runs joined a second time in FROM, which PostgreSQL re-reads as before the wait, is refused on PGlite in one line that points to --db, exit 2', async () => {
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', corpus('39-self-join-without-lock.sql'));
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/refused \(cannot-resume\): .*it runs with --db URL.*runs joined a second time in FROM/);
+  });
+
+  it("a claim that takes pending runs only, seen passing over a crashed worker's expired run, is warned of a stranded run; the atomic claim takes it back", async () => {
+    const schedule = ['--schedule', 'A,A,B,B,crash:A,+30,+31,B', '--finish', 'none', '--json'];
+    const kinds = async (claim: string) => {
+      const { code, stdout } = await sim('run', 'crash-orphan', '--claim', corpus(claim), ...schedule);
+      expect(code).toBe(0);
+      return (JSON.parse(stdout) as { anomalies: { kind: string; message: string }[] }).anomalies;
+    };
+    const pendingOnly = await kinds('11-skip-locked-no-expired-branch.sql');
+    expect(pendingOnly.map((anomaly) => anomaly.kind)).toEqual(['stranded-run']);
+    expect(pendingOnly[0]!.message).toMatch(/run 123 .* nothing will reclaim it: the claim ran after its lease had expired/i);
+    expect(await kinds('01-atomic-skip-locked.sql')).toEqual([]);
+  });
+
+  it('a claim written with lease_expires_at <= now() that takes a lease at its expiry instant is no double claim: the lease had 0 s left', async () => {
+    const atomic = readFileSync(corpus('01-atomic-skip-locked.sql'), 'utf8');
+    const orEqual = file('claim-or-equal.sql', atomic.replace('lease_expires_at < now()', 'lease_expires_at <= now()'));
+    expect(readFileSync(orEqual, 'utf8')).toMatch(/lease_expires_at <= now\(\)/);
+    // A's lease runs 60 s: the clock lands on its expiry, and B's claim takes run 123 there.
+    const { code, stdout } = await sim('run', 'crash-orphan', '--claim', orEqual, '--schedule', 'A,A,A,+60,B', '--finish', 'none', '--json');
+    expect(code).toBe(0);
+    const trace = JSON.parse(stdout) as { anomalies: { kind: string }[]; steps: { outcome: { rows?: { run_id: number }[] } }[] };
+    expect(trace.steps.at(-1)!.outcome.rows?.map((row) => row.run_id)).toEqual([123]);
+    expect(trace.anomalies).toEqual([]);
+  });
+
   // Five runs of the CLI, each starting PGlite: 22 s alone, 82 s in the full suite on a busy 2-core machine.
   it('past --max-states: a seeded sample, labelled with its size and seed; --seed replays it exactly', { timeout: 300_000 }, async () => {
     const claim = corpus('04-cte-without-lock.sql');

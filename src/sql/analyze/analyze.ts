@@ -45,8 +45,8 @@ export interface Shape {
   locks: LockingClause[];
   /** The row lock the UPDATE takes on each row it changes (FOR UPDATE only when it changes the key). */
   updateLock: LockStrength;
-  /** How it finds its rows: through a WITH query, a sub-select, or its own WHERE on runs. */
-  finder: 'cte' | 'sub-select' | 'where';
+  /** How it finds its rows: through a WITH query, a sub-select in its WHERE, a derived table in its FROM, or its own WHERE on runs. */
+  finder: 'cte' | 'sub-select' | 'derived-table' | 'where';
   /**
    * After a wait for a row, the UPDATE re-evaluates its whole WHERE on that row's newest version: the
    * conditions on the row alone see its new values; those joining a CTE's rows or a sub-select's result
@@ -253,7 +253,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
     finder,
     recheck,
     probe,
-    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, role, locks.length > 0) },
+    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, role, locks.length > 0) },
   };
 }
 
@@ -283,7 +283,9 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
         const name = text(node.body.relname) ?? '';
         const schema = text(node.body.schemaname);
         const isRuns = name === 'runs' && (schema === null || schema === 'public');
-        if (!isRuns && !(schema === null && cteNames.has(name))) throw refused(refusal('other-table', [schema, name].filter(Boolean).join('.')));
+        // A WITH query of the statement, or of a sub-select this reference sits in (a WITH nested in a sub-select).
+        const inScope = cteNames.has(name) || node.ancestors.some((above) => withQueryNames(above.body).includes(name));
+        if (!isRuns && !(schema === null && inScope)) throw refused(refusal('other-table', [schema, name].filter(Boolean).join('.')));
         break;
       }
       case 'RangeFunction':
@@ -331,6 +333,11 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
   const update = body(statement, 'UpdateStmt');
   const returning = update?.returningClause as JsonObject | undefined;
   if (returning && list(returning.options).length > 0) throw refused(refusal('returning-old-new'));
+}
+
+/** The names of the WITH queries a SELECT or UPDATE defines. */
+function withQueryNames(statement: JsonObject): string[] {
+  return list((statement.withClause as JsonObject | undefined)?.ctes).map((item) => text(body(item, 'CommonTableExpr')?.ctename) ?? '');
 }
 
 function parametersIn(root: Json): number[] {
@@ -459,6 +466,12 @@ function finderOf(update: JsonObject, cteNames: ReadonlySet<string>): Shape['fin
     return true;
   });
   if (usesCte) return 'cte';
+  let derived = false;
+  walk((update.fromClause ?? null) as Json, (node) => {
+    if (node.type === 'RangeSubselect') derived = true;
+    return !derived;
+  });
+  if (derived) return 'derived-table';
   return hasSubLink(update.whereClause ?? null) ? 'sub-select' : 'where';
 }
 
@@ -626,7 +639,7 @@ function outputType(value: Json): string | null {
   return null;
 }
 
-function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boolean): AfterWaitFinding['resume'] {
+function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<string>, role: Role, locks: boolean): AfterWaitFinding['resume'] {
   if (locks) return { why: 'a locking finder: see lockingFinder, or the finder skips or fails instead of waiting' };
   const highest = CONTRACTS[role].parameters.length;
   const frozen: Json[] = [];
@@ -653,19 +666,67 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
         cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb'),
       ),
     );
-    cte.ctequery = selectOf({
-      targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
-      fromClause: [
-        {
-          RangeFunction: {
-            functions: [{ List: { items: [call('jsonb_to_recordset', cast(param(next), 'jsonb')), null] } }],
-            alias: { aliasname: 'frozen' },
-            coldeflist: columns.map((c) => ({ ColumnDef: { colname: c.name, typeName: typeName(c.type ?? 'text'), is_local: true } })),
-          },
-        },
-      ],
-    });
+    cte.ctequery = frozenRows(next, columns);
     next++;
+  }
+  // Each derived table in FROM (`FROM (SELECT …) AS picked`): PostgreSQL's re-check after the wait joins the
+  // row's newest version with the derived table's row as it was read before waiting (it copies that row, it
+  // does not run the sub-select again), so its rows are frozen like a CTE's. In `found` each becomes a
+  // materialized WITH query of its own, so the frozen rows and the runs matched come from one reading.
+  const foundFrom = structuredClone(list(update.fromClause));
+  const derived: { name: string; query: Json }[] = [];
+  const freezeFrom = (resumedItem: Json, foundItem: Json): void => {
+    const join = body(resumedItem, 'JoinExpr');
+    if (join) {
+      const foundJoin = body(foundItem, 'JoinExpr')!;
+      freezeFrom(join.larg ?? null, foundJoin.larg ?? null);
+      freezeFrom(join.rarg ?? null, foundJoin.rarg ?? null);
+      if (join.quals && readsRuns(join.quals)) why ??= 'a sub-select over runs in a JOIN … ON';
+      return;
+    }
+    const range = body(resumedItem, 'RangeVar');
+    if (range) {
+      // A plain table in FROM is re-read after the wait as the version joined before it (its row is fetched
+      // again by its old address), which a new statement cannot do.
+      if (!cteNames.has(text(range.relname) ?? '') || text(range.schemaname) !== null) why ??= 'runs joined a second time in FROM';
+      return;
+    }
+    const subselect = body(resumedItem, 'RangeSubselect');
+    if (!subselect) {
+      why ??= 'a FROM item that is neither a sub-select, a CTE nor a join of them';
+      return;
+    }
+    if (subselect.lateral) why ??= 'a LATERAL sub-select in FROM';
+    const select = body(subselect.subquery, 'SelectStmt');
+    const targets = list(select?.targetList).map((t) => body(t, 'ResTarget')!);
+    const columns = targets.map((t) => ({ name: outputName(t), type: outputType(t.val as Json) }));
+    const untyped = columns.find((c) => c.type === null);
+    if (!select || untyped || columns.length === 0) why ??= `a sub-select in FROM returns ${untyped?.name ?? 'something'} that is not a column of runs`;
+    const name = `lab_found_${derived.length + 1}`;
+    derived.push({ name, query: structuredClone(subselect.subquery as Json) });
+    // In `found`: the materialized WITH query, under the derived table's own alias.
+    const foundNode = foundItem as JsonObject;
+    const alias = body(foundNode, 'RangeSubselect')!.alias;
+    delete foundNode.RangeSubselect;
+    foundNode.RangeVar = { relname: name, inh: true, relpersistence: 'p', ...(alias ? { alias } : {}) };
+    frozen.push(
+      coalesce(
+        subLink(
+          'EXPR_SUBLINK',
+          selectOf({
+            targetList: [{ ResTarget: { val: call('jsonb_agg', call('to_jsonb', column('frozen'))) } }],
+            fromClause: [{ RangeVar: { relname: name, alias: { aliasname: 'frozen' }, inh: true, relpersistence: 'p' } }],
+          }),
+        ),
+        cast({ A_Const: { sval: { sval: '[]' } } }, 'jsonb'),
+      ),
+    );
+    subselect.subquery = frozenRows(next, columns);
+    next++;
+  };
+  for (const [i, item] of list(resumed.fromClause).entries()) freezeFrom(item, foundFrom[i] ?? null);
+  for (const item of [...list(resumed.targetList), ...list((resumed.returningClause as JsonObject | undefined)?.exprs)]) {
+    if (readsRuns(item)) why ??= 'a sub-select over runs in SET or RETURNING';
   }
   // Each scalar sub-select of the UPDATE's WHERE: its value before waiting, as jsonb, cast back.
   const freezeSubLinks = (value: Json): Json => {
@@ -691,12 +752,7 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
     }
     if (link) {
       // An IN / EXISTS over the (frozen) CTEs reads what was found before waiting; one over runs would not.
-      let readsRuns = false;
-      walk(link.subselect as Json, (node) => {
-        if (node.type === 'RangeVar' && text(node.body.relname) === 'runs') readsRuns = true;
-        return !readsRuns;
-      });
-      if (readsRuns) why ??= 'an IN / EXISTS sub-select over runs in the WHERE';
+      if (readsRuns(link.subselect as Json)) why ??= 'an IN / EXISTS sub-select over runs in the WHERE';
       return value;
     }
     if (Array.isArray(value)) return value.map(freezeSubLinks);
@@ -719,14 +775,18 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
       subLinkType: 'ARRAY_SUBLINK',
       subselect: selectOf({
         targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }],
-        fromClause: [{ RangeVar: update.relation as Json }, ...structuredClone(list(update.fromClause))],
+        fromClause: [{ RangeVar: update.relation as Json }, ...foundFrom],
         whereClause: originalWhere,
       }),
     },
   };
+  const foundCtes = [
+    ...list((update.withClause as JsonObject | undefined)?.ctes).map((cte) => structuredClone(cte)),
+    ...derived.map(({ name, query }) => ({ CommonTableExpr: { ctename: name, ctematerialized: 'CTEMaterializeAlways', ctequery: query } })),
+  ];
   const found = selectOf({
     targetList: [...frozen.map((val, i) => ({ ResTarget: { name: `frozen_${i + 1}`, val } })), { ResTarget: { name: 'targets', val: foundTargets } }],
-    ...(update.withClause ? { withClause: structuredClone(update.withClause) } : {}),
+    ...(foundCtes.length > 0 ? { withClause: { ...((update.withClause as JsonObject | undefined) ?? {}), ctes: foundCtes } } : {}),
   });
   const foundText = deparseStatement(found);
   const used = parametersIn(found);
@@ -740,6 +800,32 @@ function resumeOf(update: JsonObject, targetName: string, role: Role, locks: boo
   // Resumed, the statement may meet a row a third worker locked meanwhile: its own probe says so.
   const resumedProbe = probeOf(resumed, targetName, 'no key update', role);
   return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length, probe: resumedProbe.text };
+}
+
+/** `SELECT * FROM jsonb_to_recordset($n::jsonb) AS frozen(columns)`: rows found before a wait, read back typed. */
+function frozenRows(parameter: number, columns: readonly { name: string; type: string | null }[]): Json {
+  return selectOf({
+    targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
+    fromClause: [
+      {
+        RangeFunction: {
+          functions: [{ List: { items: [call('jsonb_to_recordset', cast(param(parameter), 'jsonb')), null] } }],
+          alias: { aliasname: 'frozen' },
+          coldeflist: columns.map((c) => ({ ColumnDef: { colname: c.name, typeName: typeName(c.type ?? 'text'), is_local: true } })),
+        },
+      },
+    ],
+  });
+}
+
+/** Does anything under `root` read the table runs? */
+function readsRuns(root: Json): boolean {
+  let found = false;
+  walk(root, (node) => {
+    if (node.type === 'RangeVar' && text(node.body.relname) === 'runs') found = true;
+    return !found;
+  });
+  return found;
 }
 
 function outputName(target: JsonObject): string {

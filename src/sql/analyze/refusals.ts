@@ -41,7 +41,7 @@ export const REFUSALS = {
   'key-share-finder':
     'FOR KEY SHARE in the finder: it does not conflict with the lock an UPDATE holds (FOR NO KEY UPDATE), so the statement waits at its UPDATE still holding the row its finder found (on a real server: one run claimed twice), and the lab cannot replay that wait',
   'cannot-resume':
-    'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape',
+    'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape on PGlite (it runs with --db URL)',
   'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
   'no-where': 'an UPDATE without WHERE changes every run',
 } as const;
