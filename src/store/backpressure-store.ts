@@ -90,6 +90,21 @@ export function lastShowable(lanes: Record<ClaimPolicy, LaneState>): number {
   return Math.max(0, Math.min(end, limit));
 }
 
+/**
+ * How far the simulation has got, from 0 to 1: the share of its runs the slower lane has finished (done or
+ * stopped). Runs arrive over the whole simulation, so this grows steadily from the first chunk to the last.
+ */
+export function simulatedShare(lanes: Record<ClaimPolicy, LaneState>): number {
+  let share = 1;
+  for (const policy of CLAIM_POLICIES) {
+    const lane = lanes[policy];
+    if (lane.done) continue;
+    const last = lane.ticks.at(-1);
+    share = Math.min(share, !last || lane.totalRuns === 0 ? 0 : (last.done + last.stopped) / lane.totalRuns);
+  }
+  return Math.max(0, Math.min(1, share));
+}
+
 export function allDone(lanes: Record<ClaimPolicy, LaneState>): boolean {
   return CLAIM_POLICIES.every((policy) => lanes[policy].done);
 }
