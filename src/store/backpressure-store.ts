@@ -91,18 +91,18 @@ export function lastShowable(lanes: Record<ClaimPolicy, LaneState>): number {
 }
 
 /**
- * How far the simulation has got, from 0 to 1: the share of its runs the slower lane has finished (done or
- * stopped). Runs arrive over the whole simulation, so this grows steadily from the first chunk to the last.
+ * How far the simulation has got, from 0 to 1: per claim policy, the share of its runs finished (done or
+ * stopped), averaged over the policies (they are played one after the other, so it grows from the first
+ * stretch to the last).
  */
 export function simulatedShare(lanes: Record<ClaimPolicy, LaneState>): number {
-  let share = 1;
+  let sum = 0;
   for (const policy of CLAIM_POLICIES) {
     const lane = lanes[policy];
-    if (lane.done) continue;
     const last = lane.ticks.at(-1);
-    share = Math.min(share, !last || lane.totalRuns === 0 ? 0 : (last.done + last.stopped) / lane.totalRuns);
+    sum += lane.done ? 1 : !last || lane.totalRuns === 0 ? 0 : Math.min(1, (last.done + last.stopped) / lane.totalRuns);
   }
-  return Math.max(0, Math.min(1, share));
+  return sum / CLAIM_POLICIES.length;
 }
 
 export function allDone(lanes: Record<ClaimPolicy, LaneState>): boolean {
