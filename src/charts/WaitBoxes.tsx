@@ -17,9 +17,12 @@ export interface TenantWaits {
   longestOpenWait: number;
 }
 
-const ROW = 26;
+/** A tenant's row: its box, then its words on a line of their own (beside the box they were cut at the edge). */
+const ROW = 40;
+const BOX_Y = 11;
+const TEXT_Y = 30;
 const LEFT = 28;
-const RIGHT = 150;
+const RIGHT = 16;
 
 function at(sorted: readonly number[], q: number): number {
   if (sorted.length === 0) return 0;
@@ -43,7 +46,7 @@ export function WaitBoxes({ rows, maxSeconds, width, label }: { rows: readonly T
         </g>
       ))}
       {rows.map((row, i) => {
-        const cy = i * ROW + ROW / 2;
+        const cy = i * ROW + BOX_Y;
         const { waits } = row;
         const has = waits.length > 0;
         const [q1, median, q3, p95, max] = [at(waits, 0.25), at(waits, 0.5), at(waits, 0.75), at(waits, 0.95), waits.at(-1) ?? 0];
@@ -81,7 +84,7 @@ export function WaitBoxes({ rows, maxSeconds, width, label }: { rows: readonly T
                 y2={cy + 10}
               />
             ) : null}
-            <text className="bp-wait-text" x={width - RIGHT + 8} y={cy} dominantBaseline="middle">
+            <text className="bp-wait-text" x={LEFT} y={i * ROW + TEXT_Y} dominantBaseline="middle">
               {has ? `median ${formatSeconds(median)} · max ${formatSeconds(max)}` : 'not claimed yet'}
               {row.stillWaiting > 0 ? ` · ${row.stillWaiting} waiting` : ''}
             </text>

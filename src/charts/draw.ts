@@ -7,6 +7,7 @@
  * panning. So a frame costs about the plot's width in pixels, whether it shows 100 seconds or 10,000.
  */
 import { scaleLinear } from 'd3';
+import { durationLabel } from '../sim/clock';
 
 export interface Series<T> {
   label: string;
@@ -32,9 +33,29 @@ export interface ChartSpec<T> {
   yMax: number;
   /** Only points up to this index are drawn (the cursor). */
   upTo: number;
-  formatY: (value: number) => string;
-  /** The values are counts: no fractional ticks. */
+  /** A value's words; on the axis, `step` is the distance between two ticks (so the precision can follow it). */
+  formatY: (value: number, step?: number) => string;
+  /** The values are whole numbers (counts, cents): no fractional ticks. */
   integer?: boolean;
+}
+
+/** The y scale for a chart of this height: from 0 to a little above the highest value or cap. */
+function yScale(spec: Pick<ChartSpec<unknown>, 'yMax' | 'caps'>, height: number) {
+  // Headroom above the highest value or cap, so a cap's line and label never sit on the top edge.
+  const top = Math.max(1, spec.yMax, ...spec.caps.map((cap) => cap.value)) * (spec.caps.length > 0 ? 1.15 : 1);
+  return scaleLinear()
+    .domain([0, top])
+    .range([height - MARGIN.bottom, MARGIN.top])
+    .nice(3);
+}
+
+/** The y axis's ticks, bottom to top, each with its words (the step between ticks sets their precision). */
+export function yAxisTicks(spec: Pick<ChartSpec<unknown>, 'yMax' | 'caps' | 'formatY' | 'integer'>, height: number): { value: number; label: string }[] {
+  const values = yScale(spec, height)
+    .ticks(3)
+    .filter((v) => !spec.integer || Number.isInteger(v));
+  const step = values.length > 1 ? values[1]! - values[0]! : 1;
+  return values.map((value) => ({ value, label: spec.formatY(value, step) }));
 }
 
 export const MARGIN = { left: 40, right: 10, top: 8, bottom: 18 };
@@ -50,8 +71,9 @@ function xScale(domain: readonly [number, number], width: number) {
     .range([MARGIN.left, MARGIN.left + plotWidth(width)]);
 }
 
+/** A second on the charts' time axis: a duration below ten minutes, a minutes:seconds clock after. */
 export function formatSeconds(seconds: number): string {
-  if (seconds < 600) return `${Math.round(seconds)} s`;
+  if (seconds < 600) return durationLabel(seconds);
   const minutes = Math.floor(seconds / 60);
   return `${minutes}:${String(Math.round(seconds % 60)).padStart(2, '0')}`;
 }
@@ -66,9 +88,7 @@ export function drawChart<T>(
 ): void {
   const x = xScale(domain, width);
   const bottom = height - MARGIN.bottom;
-  // Headroom above the highest value or cap, so a cap's line and label never sit on the top edge.
-  const top = Math.max(1, spec.yMax, ...spec.caps.map((cap) => cap.value)) * (spec.caps.length > 0 ? 1.15 : 1);
-  const y = scaleLinear().domain([0, top]).range([bottom, MARGIN.top]).nice(3);
+  const y = yScale(spec, height);
   ctx.clearRect(0, 0, width, height);
   ctx.font = '10px system-ui, sans-serif';
   // Grid and y axis.
@@ -77,14 +97,13 @@ export function drawChart<T>(
   ctx.fillStyle = colors.muted;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  // Counts have no half runs: integer ticks only, unless the chart says otherwise.
-  for (const value of y.ticks(3).filter((v) => !spec.integer || Number.isInteger(v))) {
-    const py = Math.round(y(value)) + 0.5;
+  for (const tick of yAxisTicks(spec, height)) {
+    const py = Math.round(y(tick.value)) + 0.5;
     ctx.beginPath();
     ctx.moveTo(MARGIN.left, py);
     ctx.lineTo(width - MARGIN.right, py);
     ctx.stroke();
-    ctx.fillText(spec.formatY(value), MARGIN.left - 4, py);
+    ctx.fillText(tick.label, MARGIN.left - 4, py);
   }
   // x axis.
   ctx.textAlign = 'center';

@@ -6,7 +6,7 @@
  */
 import type { LabDatabase, SessionId } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type RecordedStep } from '../sim/anomalies';
-import { clockIso, clockLabel } from '../sim/clock';
+import { clockIso, clockLabel, durationLabel } from '../sim/clock';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
 import type {
@@ -349,7 +349,7 @@ export class Simulation {
       actor: 'clock',
       action: 'advance',
       verdict: 'event',
-      note: `The clock moved ${to - from} s, from ${clockLabel(from)} to ${clockLabel(to)}.${this.expiryNote(from, to)}`,
+      note: `The clock moved ${durationLabel(to - from)}, from ${clockLabel(from)} to ${clockLabel(to)}.${this.expiryNote(from, to)}`,
     });
   }
 
@@ -393,7 +393,7 @@ export class Simulation {
     await this.db.crash(id);
     this.waitOrder = this.waitOrder.filter((s) => s !== id);
     this.waitContext.delete(id);
-    this.workers.set(id, { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
+    this.workers.set(id, crashedState(worker));
     await this.refresh();
     const orphan = worker.runId !== null && worker.phase === 'owner' ? ` Run ${worker.runId} keeps its lease until it expires; then it is an orphan.` : '';
     this.push({
@@ -403,9 +403,17 @@ export class Simulation {
       action: 'crash',
       verdict: 'event',
       runId: worker.runId,
-      note: `${when}${id} crashed.${held ? ' Its open transaction rolled back and its row lock is gone.' : ''}${orphan}`,
+      note: `${when}${id} crashed.${held ? ` Its open transaction rolled back and its row lock is gone.${this.rolledBackClaim(worker)}` : ''}${orphan}`,
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** What a crash's rollback did to the claim the worker had not committed: it never happened. */
+  private rolledBackClaim(worker: WorkerState): string {
+    if (worker.runId === null || worker.generation === null) return '';
+    const row = this.runRows.find((run) => run.run_id === worker.runId);
+    const back = row ? ` (the row is back at generation ${row.lease_generation}, ${row.status})` : '';
+    return ` Its claim of run ${worker.runId} with generation ${worker.generation} never happened${back}: the next claim can take the same generation.`;
   }
 
   private async cancel(runId: number, token: string, tokenIndex: number): Promise<void> {
@@ -462,7 +470,7 @@ export class Simulation {
     await this.db.crash(owner.id);
     this.waitOrder = this.waitOrder.filter((s) => s !== owner.id);
     this.waitContext.delete(owner.id);
-    this.workers.set(owner.id, { ...owner, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null });
+    this.workers.set(owner.id, crashedState(owner));
     await this.refresh();
     this.push({
       token,
@@ -699,4 +707,15 @@ function sweepNote(one: boolean, runs: string, failed: boolean): string {
   return failed
     ? `The rescuer marked ${subject} failed in one UPDATE, on time alone: ${unasked}, and no claim takes ${one ? 'it' : 'them'} again.`
     : `The rescuer put ${subject} back to pending in one UPDATE, purely on time: ${unasked}, and any worker's claim can take ${one ? 'it' : 'them'} again.`;
+}
+
+/**
+ * A worker after its process died. A claim it had not committed rolled back with its transaction: it holds
+ * no run, generation or lease, so nothing shows it as held. A committed claim stays what it believed (its
+ * lease is still in the row, an orphan until it expires).
+ */
+function crashedState(worker: WorkerState): WorkerState {
+  const crashed: WorkerState = { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null };
+  if (worker.phase !== 'in-transaction') return crashed;
+  return { ...crashed, runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null };
 }

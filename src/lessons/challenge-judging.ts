@@ -11,7 +11,7 @@ import { baseScenarioId } from './trace-read';
 import type { Judgement } from './types';
 
 export function verdict(won: boolean, message: string, steps: number[] = []): Judgement {
-  return { won, message, steps };
+  return { won, message, steps: [...new Set(steps)].sort((a, b) => a - b) };
 }
 
 /** The claim and fencing a challenge is played with; `fencing` absent: either will do. */

@@ -6,8 +6,8 @@
  * alone: tests/unit/lesson-challenges.test.ts plays those against every challenge.
  */
 import { findScenario } from '../scenarios';
-import { listWorkers } from '../sim/anomalies';
-import { clockLabel } from '../sim/clock';
+import { listRuns, listWorkers } from '../sim/anomalies';
+import { clockLabel, durationLabel } from '../sim/clock';
 import type { Settings, Strategy, Trace, TraceStep } from '../sim/types';
 import { ATOMIC_STRATEGY_IDS, STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { notPlayable, type PlayedWith, plural, stepLabel, tokensOfKind, verdict } from './challenge-judging';
@@ -443,13 +443,13 @@ const longWait: Challenge = {
     if (wait.seconds >= 30) {
       return verdict(
         true,
-        `${wait.worker} waited on ${listWorkers(wait.holders)}'s row lock from ${clockLabel(wait.from.clockSeconds)} to ${clockLabel(wait.to.clockSeconds)}: ${wait.seconds} s of virtual time with nothing to do, and nothing would have stopped it waiting longer.`,
+        `${wait.worker} waited on ${listWorkers(wait.holders)}'s row lock from ${clockLabel(wait.from.clockSeconds)} to ${clockLabel(wait.to.clockSeconds)}: ${durationLabel(wait.seconds)} of virtual time with nothing to do, and nothing would have stopped it waiting longer.`,
         span,
       );
     }
     return verdict(
       false,
-      `${wait.worker} has waited ${wait.seconds} s so far (${stepLabel(wait.from)} to ${stepLabel(wait.to)}). Move the clock while it still waits.`,
+      `${wait.worker} has waited ${durationLabel(wait.seconds)} so far (${stepLabel(wait.from)} to ${stepLabel(wait.to)}). Move the clock while it still waits.`,
       span,
     );
   },
@@ -577,12 +577,14 @@ const nowaitGivesUp: Challenge = {
       (step) => step.actor !== 'clock' && step.actor !== 'operator' && step.workers.find((w) => w.id === step.actor)?.phase === 'gave-up',
     );
     if (quit) {
-      const free = quit.runs.filter((run) => run.status === 'pending').map((run) => run.run_id);
+      // Free: pending in the committed row and locked by no open claim (a run A holds uncommitted reads pending too).
+      const locked = new Set(quit.locks.flatMap((lock) => lock.runIds));
+      const free = quit.runs.filter((run) => run.status === 'pending' && !locked.has(run.run_id)).map((run) => run.run_id);
       const failures = trace.steps.filter((step) => step.actor === quit.actor && step.action === 'claim' && step.verdict === 'error');
       if (free.length > 0) {
         return verdict(
           true,
-          `${quit.actor} gave up at ${stepLabel(quit)} after ${plural(failures.length, 'failed claim')}, while run ${free.join(' and ')} was pending all along: each claim tried to lock the run another worker held and failed instead of moving on.`,
+          `${quit.actor} gave up at ${stepLabel(quit)} after ${plural(failures.length, 'failed claim')}, while ${listRuns(free)} ${free.length === 1 ? 'was' : 'were'} free all along: each claim tried to lock the run another worker held and failed instead of moving on.`,
           [...failures.map((step) => step.index), quit.index],
         );
       }

@@ -16,7 +16,7 @@ import { pausedWorker } from '../scenarios/paused-worker';
 import { race } from '../scenarios/race';
 import { stuckHeartbeat } from '../scenarios/stuck-heartbeat';
 import { threeWorkers } from '../scenarios/three-workers';
-import { clockLabel } from '../sim/clock';
+import { clockLabel, durationLabel } from '../sim/clock';
 import { pick, seededRandom } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
@@ -516,17 +516,6 @@ const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim
 const MINUTE = 60;
 const HOUR = 3600;
 
-/** "4 hours", "1 hour", "6 minutes", "4 minutes 30 s", "30 s". */
-function duration(seconds: number): string {
-  if (seconds % HOUR === 0) return seconds === HOUR ? '1 hour' : `${seconds / HOUR} hours`;
-  if (seconds >= MINUTE) {
-    const minutes = Math.floor(seconds / MINUTE);
-    const rest = seconds % MINUTE;
-    return `${minutes} minute${minutes === 1 ? '' : 's'}${rest === 0 ? '' : ` ${rest} s`}`;
-  }
-  return `${seconds} s`;
-}
-
 /**
  * A variant of an incident's scenario that tells another story than the incident's: under its own title,
  * without the incident, so nothing presents it as the report it was built from.
@@ -562,14 +551,15 @@ const LONG_JOB_CLAIMS: readonly LongJobClaim[] = [
     name: 'Oban',
     horizons: [6 * MINUTE, HOUR],
     rule: (horizon) =>
-      `Oban's claim, with the Lifeline's rescue_after at ${duration(horizon)}: an executing job whose attempt is older than that is rescued, purely on time`,
+      `Oban's claim, with the Lifeline's rescue_after at ${durationLabel(horizon, 'long')}: an executing job whose attempt is older than that is rescued, purely on time`,
   },
   {
     strategy: 'pg-boss',
     fencing: false,
     name: 'pg-boss',
     horizons: [15 * MINUTE, HOUR],
-    rule: (horizon) => `pg-boss's fetch, with expireInSeconds at ${duration(horizon)}: the expiry counts from the job's start, and a touch does not move it`,
+    rule: (horizon) =>
+      `pg-boss's fetch, with expireInSeconds at ${durationLabel(horizon, 'long')}: the expiry counts from the job's start, and a touch does not move it`,
   },
   {
     strategy: 'river',
@@ -583,7 +573,7 @@ const LONG_JOB_CLAIMS: readonly LongJobClaim[] = [
     fencing: true,
     name: "the lab's atomic claim",
     horizons: [HOUR, 4 * HOUR],
-    rule: (horizon) => `the lab's atomic claim, with a ${duration(horizon)} lease that A's heartbeat renews`,
+    rule: (horizon) => `the lab's atomic claim, with a ${durationLabel(horizon, 'long')} lease that A's heartbeat renews`,
   },
 ];
 
@@ -599,7 +589,7 @@ export const longJob = generator('long-job', 'What happens to this long job?', '
   const generation = between(random, 3, 40);
   const [runId] = distinctIds(random, 1) as [number];
   const key = `long-job/${claim.strategy}/${horizon}/${jobLength}/${after ? 'after' : 'before'}/${generation}/${runId}`;
-  const scenario = retold(incidentGraphile169, safeTag(key), `A ${duration(jobLength)} job under ${claim.name}`, {
+  const scenario = retold(incidentGraphile169, safeTag(key), `A ${durationLabel(jobLength, 'long')} job under ${claim.name}`, {
     runs: [{ runId, createdAtSeconds: -120, leaseGeneration: generation }],
     leaseSeconds: horizon,
     heartbeatSeconds: beat,
@@ -610,11 +600,15 @@ export const longJob = generator('long-job', 'What happens to this long job?', '
   const schedule = ['A', 'A', 'A', `+${beat}`, 'A', `+${pollAt - beat}`, 'B'];
   return {
     key,
-    facts: [`claim: ${claim.name}`, `job about ${duration(jobLength)}`, `B polls ${after ? 'just after' : 'before'} the ${duration(horizon)} mark`],
+    facts: [
+      `claim: ${claim.name}`,
+      `job about ${durationLabel(jobLength, 'long')}`,
+      `B polls ${after ? 'just after' : 'before'} the ${durationLabel(horizon, 'long')} mark`,
+    ],
     scenario,
     settings: { strategy: claim.strategy, fencing: claim.fencing },
     schedule,
-    prompt: `Run ${runId} is a job that takes about ${duration(jobLength)}. At ${clockLabel(0)} A claims it with ${claim.rule(horizon)}. At ${clockLabel(beat)}, still working, A sends what this claim has for a heartbeat (for a queue without one, a plain read of its run). B polls at ${clockLabel(pollAt)}, while A is still working. What happens to the job?`,
+    prompt: `Run ${runId} is a job that takes about ${durationLabel(jobLength, 'long')}. At ${clockLabel(0)} A claims it with ${claim.rule(horizon)}. At ${clockLabel(beat)}, still working, A sends what this claim has for a heartbeat (for a queue without one, a plain read of its run). B polls at ${clockLabel(pollAt)}, while A is still working. What happens to the job?`,
     choices: [
       { id: 'twice', label: `B claims run ${runId} too: the job now runs twice` },
       { id: 'once', label: `B finds nothing to claim: run ${runId} stays A's` },

@@ -2,7 +2,7 @@ import { defineScenario } from './define';
 
 export const race = defineScenario({
   id: 'race',
-  title: 'Two workers, one pending run',
+  title: 'Two workers, two pending runs',
   summary: 'A and B poll for work at the same moment. With SELECT then UPDATE both read run 123 as pending,\nboth claim it, and both pay for its model calls.',
   // The default summary is the naive claim's story; every other claim sends B on to run 124.
   summaries: {

@@ -22,10 +22,21 @@ export function anomaliesAfter(steps: readonly TraceStep[], count: number): Anom
   return shown === 0 ? [] : steps[shown - 1]!.anomalies;
 }
 
-/** "A", "A and B", "A, B and C". */
-export function listWorkers(workers: readonly string[]): string {
+/** "A", "A and B", "A, B and C": the lab's one way to join a list in a sentence (workers, runs, steps). */
+export function listWorkers(workers: readonly (string | number)[]): string {
   if (workers.length <= 1) return workers.join('');
   return `${workers.slice(0, -1).join(', ')} and ${workers.at(-1)}`;
+}
+
+/** "run 124", "runs 123 and 124". */
+export function listRuns(runIds: readonly number[]): string {
+  return `run${runIds.length === 1 ? '' : 's'} ${listWorkers(runIds)}`;
+}
+
+/** "step 4", "steps 2, 3 and 4": step indexes (from 0) named from 1, each once, in order. */
+export function listSteps(indexes: readonly number[]): string {
+  const numbers = sortedUnique(indexes).map((index) => index + 1);
+  return `step${numbers.length === 1 ? '' : 's'} ${listWorkers(numbers)}`;
 }
 
 function sortedUnique(indexes: readonly number[]): number[] {

@@ -21,3 +21,31 @@ export function secondsOf(iso: string | null): number | null {
 export function clockLabel(seconds: number): string {
   return clockIso(seconds).slice(11, 19);
 }
+
+const DURATION_UNITS: readonly { seconds: number; short: string; long: string }[] = [
+  { seconds: 3600, short: 'h', long: 'hour' },
+  { seconds: 60, short: 'min', long: 'minute' },
+  { seconds: 1, short: 's', long: 's' },
+];
+
+/** Below this, a short duration is said in seconds: the lab's leases and pauses are thought of in seconds. */
+const SECONDS_ONLY_BELOW = 600;
+
+/**
+ * A length of time as the lab says it everywhere: "40 s", "364 s", "3 h", "1 h 1 s", "12 min 30 s" (short:
+ * seconds alone below ten minutes), or with hours and minutes spelled out for prose: "4 hours",
+ * "4 minutes 30 s" (long). Rounded to whole seconds.
+ */
+export function durationLabel(seconds: number, style: 'short' | 'long' = 'short'): string {
+  let rest = Math.round(Math.abs(seconds));
+  if (rest === 0 || (style === 'short' && rest < SECONDS_ONLY_BELOW)) return `${seconds < 0 ? '−' : ''}${rest} s`;
+  const parts: string[] = [];
+  for (const unit of DURATION_UNITS) {
+    const count = Math.floor(rest / unit.seconds);
+    rest -= count * unit.seconds;
+    if (count === 0) continue;
+    const long = style === 'long' && unit.seconds > 1;
+    parts.push(long ? `${count} ${unit.long}${count === 1 ? '' : 's'}` : `${count} ${unit.short}`);
+  }
+  return `${seconds < 0 ? '−' : ''}${parts.join(' ')}`;
+}

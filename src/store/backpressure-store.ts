@@ -90,6 +90,21 @@ export function lastShowable(lanes: Record<ClaimPolicy, LaneState>): number {
   return Math.max(0, Math.min(end, limit));
 }
 
+/**
+ * How far the simulation has got, from 0 to 1: per claim policy, the share of its runs finished (done or
+ * stopped), averaged over the policies (they are played one after the other, so it grows from the first
+ * stretch to the last).
+ */
+export function simulatedShare(lanes: Record<ClaimPolicy, LaneState>): number {
+  let sum = 0;
+  for (const policy of CLAIM_POLICIES) {
+    const lane = lanes[policy];
+    const last = lane.ticks.at(-1);
+    sum += lane.done ? 1 : !last || lane.totalRuns === 0 ? 0 : Math.min(1, (last.done + last.stopped) / lane.totalRuns);
+  }
+  return sum / CLAIM_POLICIES.length;
+}
+
 export function allDone(lanes: Record<ClaimPolicy, LaneState>): boolean {
   return CLAIM_POLICIES.every((policy) => lanes[policy].done);
 }

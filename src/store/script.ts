@@ -18,6 +18,17 @@ export function matchedScriptLength(script: readonly string[], schedule: readonl
   return matched;
 }
 
+/**
+ * How a step's number is put beside the steps there are: "of 14" once the run is over, else "of 3 so far"
+ * and how many of the script's moves are still to come (a move can make several steps, so the script's
+ * length in steps is not known before it is played).
+ */
+export function stepCountWords(played: number, scriptMovesLeft: number, over: boolean): string {
+  if (over) return `of ${played}`;
+  const left = scriptMovesLeft > 0 ? `; the script has ${scriptMovesLeft} more move${scriptMovesLeft === 1 ? '' : 's'}` : '';
+  return `of ${played} so far${left}`;
+}
+
 /** The script tokens "Step" may play next, in order: the first one that can apply now is played. */
 export function scriptCandidates(script: readonly string[], schedule: readonly string[]): string[] {
   return script.slice(matchedScriptLength(script, schedule));

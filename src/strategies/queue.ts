@@ -18,12 +18,19 @@ export function queueWrite(text: StatementText, params: readonly ParamName[], pr
   return mayWait(text, params, probe, RECHECK_ROW);
 }
 
+const NO_HEARTBEAT = '-no-heartbeat';
+
 /** The heartbeat of a queue that has none: a plain read of the run (fenced: only while the generation is the claim's). */
 export function noHeartbeat(folder: string, prefix: string, raw: string, rawFenced: string) {
   return {
-    unfenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat`, raw), ['run']),
-    fenced: neverWaits(strategyText(folder, `${prefix}-no-heartbeat-fenced`, rawFenced), ['run', 'generation']),
+    unfenced: neverWaits(strategyText(folder, `${prefix}${NO_HEARTBEAT}`, raw), ['run']),
+    fenced: neverWaits(strategyText(folder, `${prefix}${NO_HEARTBEAT}-fenced`, rawFenced), ['run', 'generation']),
   };
+}
+
+/** The statement is noHeartbeat's plain read: a "heartbeat" step of a queue that has none (nothing is renewed). */
+export function isNoHeartbeatRead(statementId: string | null): boolean {
+  return statementId !== null && (statementId.endsWith(NO_HEARTBEAT) || statementId.endsWith(`${NO_HEARTBEAT}-fenced`));
 }
 
 /**

@@ -386,7 +386,9 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
     <div ref={rootRef} className={`tl-root${className ? ` ${className}` : ''}`}>
       <style>{TIMELINE_HTML_CSS}</style>
       <div className="tl-toolbar">
-        <span className="tl-hint">drag to pan · Ctrl + wheel to zoom</span>
+        {/* Only one shows (theme.ts): the wheel's where the pointer is a mouse, the buttons' on a touch screen. */}
+        <span className="tl-hint tl-hint-wheel">drag to pan · Ctrl + wheel to zoom</span>
+        <span className="tl-hint tl-hint-touch">drag to pan · − and + to zoom</span>
         <label className="tl-scale" title="Space the steps by the virtual clock: a 60 s lease long, an instant short">
           <input
             type="checkbox"

@@ -165,6 +165,7 @@ const SEGMENT_CLASS: Record<LeaseState, string> = {
   superseded: 'tl-lease-hatched',
   orphan: 'tl-lease-orphan',
   'orphan-expired': 'tl-lease-orphan',
+  'rolled-back': 'tl-lease-rolled-back',
 };
 
 const Bars = memo(function Bars({ bars, uid }: { bars: TimelineLayout['bars']; uid: string }) {
@@ -184,6 +185,7 @@ const Bar = memo(function Bar({ bar, uid }: { bar: TimelineLayout['bars'][number
   const x1 = orphanAt ?? bar.x1;
   const open = bar.open && orphanAt === undefined;
   const edge = open ? `M${f(x1)},${f(y)}H${f(x0)}V${f(y + h)}H${f(x1)}` : `M${f(x0)},${f(y)}H${f(x1)}V${f(y + h)}H${f(x0)}Z`;
+  const rolledBack = bar.segments.some((s) => s.state === 'rolled-back');
   return (
     <g>
       {bar.segments.map((s) => (
@@ -203,7 +205,7 @@ const Bar = memo(function Bar({ bar, uid }: { bar: TimelineLayout['bars'][number
           {bar.expiresAt !== null ? <title>{`lease_expires_at ${clockLabel(bar.expiresAt)}`}</title> : null}
         </rect>
       ) : null}
-      {x1 > x0 ? <path className="tl-lease-edge" d={edge} /> : null}
+      {x1 > x0 ? <path className={rolledBack ? 'tl-lease-edge tl-lease-edge-rolled-back' : 'tl-lease-edge'} d={edge} /> : null}
       {bar.expiresAt !== null && open ? <line className="tl-lease-end" x1={f(bar.x1)} x2={f(bar.x1)} y1={f(y)} y2={f(y + h)} /> : null}
       {bar.renewals.map((renewal) => (
         <g key={`r-${renewal.step}`} className="tl-renewal">

@@ -2,11 +2,11 @@
  * Words for the timeline: the short label under each mark, the verdict and anomaly names, and the
  * text of a step's tooltip. Pure functions of a trace step.
  */
-import { clockLabel } from '../sim/clock';
-import { isClockToken } from '../sim/schedule';
+import { clockLabel, durationLabel } from '../sim/clock';
 import { rescueFailedRuns } from '../sim/simulated-worker';
 import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
 import { BUILT_IN_STRATEGIES } from '../strategies';
+import { isNoHeartbeatRead } from '../strategies/queue';
 
 export const VERDICT_NAMES: Record<Verdict, string> = {
   ok: 'ok',
@@ -45,11 +45,16 @@ const ACTION_LABELS: Record<string, string> = {
   'rescue-stalled': 'stalled',
 };
 
-/** The word under a mark: short enough to sit under a 40 px slot. */
-export function markLabel(step: TraceStep): string {
-  if (step.action === 'advance') return isClockToken(step.token) ? `${step.token} s` : 'clock';
+/**
+ * The word under a mark: short enough to sit under a 40 px slot. A clock move says how far the clock really
+ * moved since `before` (the step before it): one "+40" can be cut in two by a fault due on the way.
+ */
+export function markLabel(step: TraceStep, before?: TraceStep): string {
+  if (step.action === 'advance') return `+${durationLabel(step.clockSeconds - (before?.clockSeconds ?? 0))}`;
   if (step.action === 'cancel-request') return step.runId === null ? 'cancel' : `cancel ${step.runId}`;
   if (step.action === 'kill') return step.runId === null ? 'kill' : `kill ${step.runId}`;
+  // A queue without a heartbeat only reads its run where the lab's worker would heartbeat.
+  if (step.action === 'heartbeat' && isNoHeartbeatRead(step.sqlId)) return 'read';
   if (step.action === 'rescue') {
     // Solid Queue's pruner fails the run it takes back; the other rescuers put it back to pending.
     return step.runId === null ? 'rescue' : `${rescueFailedRuns(step.outcome) ? 'fail' : 'rescue'} ${step.runId}`;
@@ -57,13 +62,26 @@ export function markLabel(step: TraceStep): string {
   return ACTION_LABELS[step.action] ?? step.action;
 }
 
-/** A second, smaller line: what the verdict adds that the shape only hints at. */
-export function markSublabel(step: TraceStep): string | null {
+/**
+ * What made a write match 0 rows, in a word or two: the generation fence, or the condition the write's own
+ * WHERE checks (the row as it was before the step): its status, or for a heartbeat its lease owner.
+ */
+function rejectedBy(step: TraceStep, before: TraceStep | undefined): string {
+  if (step.staleWrite !== null) return 'fenced';
+  const row = before?.runs.find((run) => run.run_id === step.runId);
+  if (!row) return 'rejected';
+  if (step.action === 'heartbeat' && row.lease_owner !== step.actor) return 'owner check';
+  if (row.status !== 'running') return 'status check';
+  return 'guard';
+}
+
+/** A second, smaller line: what the verdict adds that the shape only hints at. `before`: the step before it. */
+export function markSublabel(step: TraceStep, before?: TraceStep): string | null {
   switch (step.verdict) {
     case 'empty':
       return '0 rows';
     case 'rejected':
-      return 'rejected';
+      return rejectedBy(step, before);
     case 'error':
       return step.outcome?.status === 'error' ? step.outcome.code : 'error';
     case 'blocked':
@@ -81,7 +99,8 @@ export function markSublabel(step: TraceStep): string | null {
 export function stepTitle(step: TraceStep): string {
   const who = step.actor === 'clock' || step.actor === 'operator' || step.actor === 'rescuer' ? step.actor : `worker ${step.actor}`;
   const verdict = step.verdict === 'event' ? '' : ` · ${VERDICT_NAMES[step.verdict]}${step.resumed ? ' (resumed)' : ''}`;
-  return `#${step.index + 1} · ${clockLabel(step.clockSeconds)} · ${who} · ${step.action}${verdict}`;
+  const action = step.action === 'heartbeat' && isNoHeartbeatRead(step.sqlId) ? 'read (this queue has no heartbeat)' : step.action;
+  return `#${step.index + 1} · ${clockLabel(step.clockSeconds)} · ${who} · ${action}${verdict}`;
 }
 
 /** The first `lines` lines of the step's SQL, with an ellipsis line when there are more. */

@@ -8,7 +8,7 @@
  */
 import { bisectLeft, bisectRight, bisector } from 'd3';
 import { byFirstStep } from '../sim/anomalies';
-import { clockLabel } from '../sim/clock';
+import { clockLabel, durationLabel } from '../sim/clock';
 import type { Actor, AnomalyKind, Trace, TraceStep, Verdict } from '../sim/types';
 import { ANOMALY_NAMES, markLabel, markSublabel, VERDICT_NAMES } from './describe';
 import { anomaliesAt, type ClockBreak, type LeaseState, PRESENT_EDGE_SLOTS, type TimelineAxis, type TraceModel, traceModel, uAtSeconds } from './model';
@@ -295,7 +295,7 @@ export function textWidth(text: string, fontPx: number): number {
 const LEGEND_ITEMS: { key: LegendKey; label: string }[] = [
   { key: 'verdict-ok', label: 'ok' },
   { key: 'verdict-empty', label: VERDICT_NAMES.empty },
-  { key: 'verdict-rejected', label: 'rejected (fencing / 0 rows)' },
+  { key: 'verdict-rejected', label: 'rejected: 0 rows (fence or check)' },
   { key: 'verdict-error', label: 'error (SQLSTATE)' },
   { key: 'verdict-blocked', label: 'waits for a row lock' },
   { key: 'verdict-event', label: 'event' },
@@ -530,8 +530,8 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
     const system = lane.kind === 'system';
     const markR = system ? systemR : r;
     const x = xOf(i);
-    const text = markLabel(step);
-    const sub = system ? null : markSublabel(step);
+    const text = markLabel(step, steps[i - 1]);
+    const sub = system ? null : markSublabel(step, steps[i - 1]);
     const ends = rowEnds.get(lane.id) ?? [Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NEGATIVE_INFINITY];
     const labelWidth = textWidth(text, LABEL_FONT);
     const subWidth = sub ? textWidth(sub, SUBLABEL_FONT) : 0;
@@ -597,7 +597,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
     const seconds = closed ? steps[span.end!]!.clockSeconds - steps[span.start]!.clockSeconds : null;
     const words =
       span.kind === 'pause'
-        ? [seconds !== null ? `paused ${seconds} s` : 'paused', 'paused']
+        ? [seconds !== null ? `paused ${durationLabel(seconds)}` : 'paused', 'paused']
         : span.kind === 'hung'
           ? []
           : [`waits for ${span.holders.join(' & ') || 'a lock'}`, 'waits'];
@@ -670,7 +670,7 @@ export function layoutTimeline(trace: Trace, size: TimelineSize, view?: Timeline
   for (const b of breaksIn(model, c0, c1)) {
     if (b.step >= position) break;
     const x = sx(b.u);
-    breaks.push({ step: b.step, x, fromSeconds: b.fromSeconds, toSeconds: b.toSeconds, label: `+${b.toSeconds - b.fromSeconds} s` });
+    breaks.push({ step: b.step, x, fromSeconds: b.fromSeconds, toSeconds: b.toSeconds, label: `+${durationLabel(b.toSeconds - b.fromSeconds)}` });
   }
   // Ticks half out of the plot are dropped, except while overscanning (the drawing slides under a clip).
   const tickBounds = overscan > 0 ? cull : { left, right };
@@ -811,6 +811,12 @@ function segmentWords(state: LeaseState, detail: number | null, lease: { worker:
       return [`orphaned: ${lease.worker} is gone, the row still holds the lease`, `orphaned: ${lease.worker} is gone`, 'orphaned'];
     case 'orphan-expired':
       return ['expired: the run can be reclaimed', 'expired, reclaimable', 'expired'];
+    case 'rolled-back':
+      return [
+        `gen ${lease.generation} rolled back: ${lease.worker} crashed before its commit, never held`,
+        `gen ${lease.generation} rolled back`,
+        'rolled back',
+      ];
   }
 }
 

@@ -46,8 +46,10 @@ export interface ClockBreak {
 /**
  * valid: believed and held. expired / superseded: still believed, but the clock passed its expiry, or a
  * later claim moved the run on. orphan / orphan-expired: its worker is gone and the row still holds it.
+ * rolled-back: the worker crashed before committing its claim, so the claim never happened (the whole
+ * bar, once the crash is shown).
  */
-export type LeaseState = 'valid' | 'expired' | 'superseded' | 'orphan' | 'orphan-expired';
+export type LeaseState = 'valid' | 'expired' | 'superseded' | 'orphan' | 'orphan-expired' | 'rolled-back';
 
 /** A stretch of a lease bar in one state, from slot coordinate `u` until the next change. */
 interface LeaseChange {
@@ -286,6 +288,11 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
         if (worker?.phase === 'crashed' && row && row.status === 'running') {
           orphans.push(current);
           change(current, step, expired(current, step) ? 'orphan-expired' : 'orphan', current.expiry);
+        } else if (worker?.phase === 'crashed' && current.expiresAt.length === 0) {
+          // The claim never reached a committed row: the crash rolled it back. From the crash on, the bar
+          // reads as never held from its start (the change starts where the bar does).
+          current.changes.push({ u: u[current.start]!, step: step.index, state: 'rolled-back', detail: null });
+          current.end = step.index;
         } else {
           current.end = step.index;
         }

@@ -102,6 +102,8 @@ export const TIMELINE_CSS = `
 .tl-lease-stale { fill: var(--_stale); }
 .tl-lease-edge { fill: none; stroke: var(--_lease-edge); stroke-width: 1; }
 .tl-lease-hatched { stroke: var(--_stale-stripe); stroke-width: 0.75; }
+.tl-lease-rolled-back { fill: var(--_bg); }
+.tl-lease-edge-rolled-back { stroke-dasharray: 2 3; }
 .tl-lease-orphan { fill: var(--_bg); fill-opacity: 0.6; stroke: var(--_lease-edge); stroke-width: 1.25; stroke-dasharray: 4 3; }
 .tl-hatch-line { stroke: var(--_stale-stripe); stroke-width: 2; opacity: 0.5; }
 .tl-bar-text { font-size: 10px; fill: var(--_ink); }
@@ -150,6 +152,11 @@ export const TIMELINE_HTML_CSS = `
   border: 1px solid var(--_grid); background: var(--_bg); color: var(--_ink); }
 .tl-toolbar button:disabled { opacity: 0.45; cursor: default; }
 .tl-toolbar .tl-hint { color: var(--_muted); margin-right: 4px; }
+.tl-toolbar .tl-hint-touch { display: none; }
+@media (hover: none), (pointer: coarse) {
+  .tl-toolbar .tl-hint-wheel { display: none; }
+  .tl-toolbar .tl-hint-touch { display: inline; }
+}
 .tl-toolbar .tl-scale { display: inline-flex; align-items: center; gap: 2px; margin-right: 6px; cursor: pointer; }
 .tl-tooltip { position: absolute; z-index: 10; pointer-events: none; max-width: 420px; padding: 8px 10px; border-radius: 6px;
   background: var(--_bg); color: var(--_ink); border: 1px solid var(--_grid); box-shadow: 0 4px 14px rgba(0,0,0,0.18); font-size: 12px; line-height: 1.35; }

@@ -15,6 +15,7 @@ import { SqlConsole } from './console/SqlConsole';
 import { Toolbar } from './Toolbar';
 import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
+import { PHONE_QUERY, useMediaQuery } from './hooks';
 import { useLab } from '../store/react';
 import { WorkerCards } from './WorkerCards';
 import { YourSqlSlot } from './your-sql/YourSqlSlot';
@@ -67,13 +68,16 @@ function RaceLab() {
   // toolbar, the timeline, the worker cards and runs table under it, and the step details beside it.
   const drawn = useFramesDrawn(4);
   const touring = useLab((s) => s.tourOpen);
+  // On a phone the timeline is on the first screen: only the playback (Step) comes before it, the other
+  // controls under it.
+  const phone = useMediaQuery(PHONE_QUERY);
   return (
     <>
       <div className={touring ? 'app is-touring' : 'app'} id="lab-top">
         <Header />
         {drawn >= 1 ? (
           <>
-            <Toolbar />
+            {phone ? null : <Toolbar />}
             <EngineBanner />
             <Notices />
             <YourSqlSlot />
@@ -82,8 +86,10 @@ function RaceLab() {
         <main className="stage">
           {drawn >= 2 ? (
             <section className="stage-main" aria-label="Timeline and state">
+              {phone ? <Toolbar part="playback" /> : null}
               <Outcome />
               <TimelinePanel />
+              {phone ? <Toolbar part="rest" /> : null}
               {drawn >= 3 ? (
                 <>
                   <WorkerCards />

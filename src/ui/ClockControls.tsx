@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { clockLabel } from '../sim/clock';
+import { clockLabel, durationLabel } from '../sim/clock';
 import { secondsToNextExpiry } from '../store/derive';
 import { useLab } from '../store/react';
 import { useCursorSnapshot, useReady } from './hooks';
@@ -39,7 +39,7 @@ export function ClockControls() {
         disabled={!ready || toExpiry === null}
         title="Move the clock just past the next lease expiry"
       >
-        {toExpiry === null ? 'To lease expiry' : `To lease expiry (+${toExpiry} s)`}
+        {toExpiry === null ? 'To lease expiry' : `To lease expiry (+${durationLabel(toExpiry)})`}
       </button>
     </fieldset>
   );

@@ -1,9 +1,10 @@
 import { PLAYBACK_SPEEDS } from '../store/persist';
 import { useLab } from '../store/react';
-import { useReady } from './hooks';
+import { useBusy, useReady } from './hooks';
 
 export function PlaybackControls() {
   const ready = useReady();
+  const busy = useBusy();
   const playing = useLab((s) => s.playing);
   const speed = useLab((s) => s.speed);
   const position = useLab((s) => s.position);
@@ -24,7 +25,14 @@ export function PlaybackControls() {
       <button type="button" onClick={back} disabled={!ready || position === 0} title="Back one step (←)">
         Back
       </button>
-      <button type="button" className="primary" onClick={() => void step()} disabled={!ready || over} title="Play the script's next step (→)">
+      <button
+        type="button"
+        className={busy ? 'primary is-busy' : 'primary'}
+        aria-busy={busy}
+        onClick={() => void step()}
+        disabled={!ready || over}
+        title="Play the script's next step (→)"
+      >
         Step
       </button>
       <button type="button" onClick={togglePlay} disabled={!ready || (over && !playing)} aria-pressed={playing} title="Play or pause (Space)">

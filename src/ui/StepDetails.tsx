@@ -85,7 +85,7 @@ function LockEvidence({ rows }: { rows: LockEvidenceRow[] }) {
 
 /** The selected step explained: its SQL and parameters, what Postgres answered, how PGlite did it, the locks after it. */
 export function StepDetails() {
-  const { index, step, after, total } = useShownStep();
+  const { index, step, after, total, count } = useShownStep();
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: on a wide window this column scrolls by itself; the keyboard must reach it
     <aside className="details" aria-label="Selected step" tabIndex={0}>
@@ -100,7 +100,7 @@ export function StepDetails() {
       ) : (
         <>
           <h2>
-            Step {index + 1} <span className="muted">of {total}</span>
+            Step {index + 1} <span className="muted">{count}</span>
             <span className="step-meta">
               {clockLabel(step.clockSeconds)} ·{' '}
               {step.actor === 'clock' || step.actor === 'operator' || step.actor === 'rescuer' ? step.actor : `worker ${step.actor}`} · {step.action}

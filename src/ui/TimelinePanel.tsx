@@ -3,6 +3,7 @@ import { shownStepIndex } from '../store/derive';
 import { useLab, useLabStore } from '../store/react';
 import { Timeline } from '../timeline/Timeline';
 import { useSettledAndIdle } from './deferred';
+import { useBusy } from './hooks';
 import { timelineSvg } from './timelineRef';
 
 /** The main view: the timeline (src/timeline/, drawn with D3's scales), fed the trace, the cursor and the selection. */
@@ -17,13 +18,14 @@ export function TimelinePanel() {
   const select = useLab((s) => s.select);
   // The zoom's code (d3-zoom) comes once the lab has started: the first screen draws without it.
   const fetchZoom = useSettledAndIdle();
+  const busy = useBusy();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is rebuilt exactly when its parts change
   const trace = useMemo(() => store.getState().trace(), [store, steps, scenarioId, settings, schedule]);
   const setSvg = useCallback((element: SVGSVGElement | null) => {
     timelineSvg.current = element;
   }, []);
   return (
-    <section className="timeline-panel" aria-label="Timeline">
+    <section className={busy ? 'timeline-panel is-busy' : 'timeline-panel'} aria-label="Timeline" aria-busy={busy}>
       <Timeline
         trace={trace}
         position={Math.min(position, steps.length)}

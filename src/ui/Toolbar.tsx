@@ -3,17 +3,32 @@ import { OperatorControls } from './OperatorControls';
 import { PlaybackControls } from './PlaybackControls';
 import { WorkerControls } from './WorkerControls';
 
-export function Toolbar() {
+/**
+ * The lab's controls. `part` splits them for a phone (App.tsx): the playback (Step first of all) above
+ * the timeline, the clock's, the workers' and the operator's under it.
+ */
+export function Toolbar({ part = 'all' }: { part?: 'all' | 'playback' | 'rest' }) {
   return (
     <div className="toolbar">
-      <div className="toolbar-row">
-        <PlaybackControls />
-        <ClockControls />
-      </div>
-      <div className="toolbar-row">
-        <WorkerControls />
-        <OperatorControls />
-      </div>
+      {part === 'rest' ? null : (
+        <div className="toolbar-row">
+          <PlaybackControls />
+          {part === 'all' ? <ClockControls /> : null}
+        </div>
+      )}
+      {part === 'playback' ? null : (
+        <>
+          {part === 'rest' ? (
+            <div className="toolbar-row">
+              <ClockControls />
+            </div>
+          ) : null}
+          <div className="toolbar-row">
+            <WorkerControls />
+            <OperatorControls />
+          </div>
+        </>
+      )}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import { FINISHED_PHASES } from '../sim/types';
+import { durationLabel } from '../sim/clock';
 import { formatCents, type WorkerCard, workerCard } from '../store/derive';
 import { usePanelLab } from '../store/react';
 import { type Belief, beliefOf, type NextStatement, nextStatementOf } from '../store/worker-belief';
@@ -8,8 +9,8 @@ import { sameFields } from './same';
 
 function leaseText(card: WorkerCard): string {
   if (card.leaseLeftSeconds === null) return '—';
-  if (card.leaseLeftSeconds < 0) return `expired ${-card.leaseLeftSeconds} s ago`;
-  return `${card.leaseLeftSeconds} s left`;
+  if (card.leaseLeftSeconds < 0) return `expired ${durationLabel(-card.leaseLeftSeconds)} ago`;
+  return `${durationLabel(card.leaseLeftSeconds)} left`;
 }
 
 /** The worker's belief beside the row, each disagreement marked with ≠ and said in words, not by colour alone. */

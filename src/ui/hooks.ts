@@ -1,9 +1,10 @@
 /** Read-outs the panels share, memoised on the parts of the store they depend on. */
-import { useMemo } from 'react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { findScenario, SCENARIOS } from '../scenarios';
 import type { Scenario } from '../sim/types';
 import { type Snapshot, shownStepIndex, snapshotAfter } from '../store/derive';
 import { useLab, usePanelLab } from '../store/react';
+import { scriptCandidates, stepCountWords } from '../store/script';
 
 export function useScenario(): Scenario {
   const id = useLab((s) => s.scenarioId);
@@ -26,12 +27,44 @@ export function useShownStep() {
   const selected = usePanelLab((s) => s.selected);
   const initialRuns = usePanelLab((s) => s.initialRuns);
   const initialWorkers = usePanelLab((s) => s.initialWorkers);
+  const scenarioId = usePanelLab((s) => s.scenarioId);
+  const schedule = usePanelLab((s) => s.schedule);
+  const over = usePanelLab((s) => s.status?.isOver === true || s.stalled);
   return useMemo(() => {
     const index = shownStepIndex(position, selected);
     const after = snapshotAfter(steps, index === null ? 0 : index + 1, initialRuns, initialWorkers);
     const before = snapshotAfter(steps, index === null ? 0 : index, initialRuns, initialWorkers);
-    return { index, step: index === null ? null : (steps[index] ?? null), before, after, total: steps.length };
-  }, [steps, position, selected, initialRuns, initialWorkers]);
+    const movesLeft = scriptCandidates(findScenario(scenarioId)?.script ?? [], schedule).length;
+    const count = stepCountWords(steps.length, movesLeft, over);
+    return { index, step: index === null ? null : (steps[index] ?? null), before, after, total: steps.length, count };
+  }, [steps, position, selected, initialRuns, initialWorkers, scenarioId, schedule, over]);
+}
+
+/** Whether a CSS media query matches now, following it as the window changes (read at the first render: no shift). */
+export function useMediaQuery(query: string): boolean {
+  return useSyncExternalStore(
+    (onChange) => {
+      const list = window.matchMedia?.(query);
+      list?.addEventListener('change', onChange);
+      return () => list?.removeEventListener('change', onChange);
+    },
+    () => window.matchMedia?.(query).matches ?? false,
+    () => false,
+  );
+}
+
+/** A phone-sized window (app.css's narrow layout): the timeline comes before the controls. */
+export const PHONE_QUERY = '(max-width: 720px)';
+
+/**
+ * The lab is working on something the learner asked for: from the click (the request is queued at once)
+ * until its step is drawn everywhere (the panels follow the store one task later).
+ */
+export function useBusy(): boolean {
+  const working = useLab((s) => s.pending > 0);
+  const position = useLab((s) => s.position);
+  const drawn = usePanelLab((s) => s.position);
+  return working || drawn !== position;
 }
 
 /** The controls wait for the first trace; afterwards they stay usable while requests queue. */

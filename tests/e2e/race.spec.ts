@@ -3,7 +3,7 @@ import { expect, openLab, outcome, runsTable, stepTimes, test } from './fixtures
 
 test('the naive race: A and B both execute run 123', async ({ page }) => {
   await openLab(page);
-  await page.getByLabel('Scenario').selectOption({ label: 'Two workers, one pending run' });
+  await page.getByLabel('Scenario').selectOption({ label: 'Two workers, two pending runs' });
   await expect(page.getByLabel('Strategy')).toHaveValue('naive');
   await stepTimes(page, 2);
   await expect(outcome(page)).toContainText('B read run 123 as pending');

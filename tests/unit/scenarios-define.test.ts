@@ -11,7 +11,7 @@ import type { Scenario } from '../../src/sim/types';
 const BEFORE_DEFAULTS: Scenario[] = [
   {
     id: 'race',
-    title: 'Two workers, one pending run',
+    title: 'Two workers, two pending runs',
     summary:
       'A and B poll for work at the same moment. With SELECT then UPDATE both read run 123 as pending,\nboth claim it, and both pay for its model calls.',
     summaries: {

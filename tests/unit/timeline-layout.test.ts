@@ -111,7 +111,8 @@ describe('marks', () => {
   it('marks carry the verdict and the words a learner reads', () => {
     const l = layout(traces.race!);
     expect(l.marks.map((m) => m.label?.text)).toEqual(['SELECT', 'SELECT', 'UPDATE', 'UPDATE', 'work', 'work', 'work', 'work', 'done', 'done']);
-    expect(markOf(l, 9)).toMatchObject({ verdict: 'rejected', shape: 'no-entry', sublabel: { text: 'rejected' } });
+    // What stopped the write, named under the mark (issue 31, 7.8): B's completion finds the run already done.
+    expect(markOf(l, 9)).toMatchObject({ verdict: 'rejected', shape: 'no-entry', sublabel: { text: 'status check' } });
     const lockWait = layout(traces.lockWait!);
     const blocked = stepWhere(traces.lockWait!, (s) => s.verdict === 'blocked');
     expect(markOf(lockWait, blocked.index)).toMatchObject({ shape: 'hourglass', sublabel: { text: 'waits' } });

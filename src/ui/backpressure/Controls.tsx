@@ -1,12 +1,20 @@
 import { formatSeconds } from '../../charts/draw';
-import { allDone, lastShowable, BACKPRESSURE_SPEEDS } from '../../store/backpressure-store';
+import { allDone, type BackpressureState, lastShowable, BACKPRESSURE_SPEEDS, simulatedShare } from '../../store/backpressure-store';
 import { useBackpressure } from './context';
+
+/** What the simulation is doing, with how far it has got while it runs (it takes seconds on a busy machine). */
+function statusWords(phase: BackpressureState['phase'], error: string | null, share: number): string {
+  if (phase === 'starting') return 'Starting Postgres…';
+  if (phase === 'running') return `Simulating on Postgres… ${Math.floor(share * 100)}%`;
+  return phase === 'failed' ? `Failed: ${error}` : '';
+}
 
 export function Controls() {
   const s = useBackpressure((state) => state);
   const end = lastShowable(s.lanes);
   const done = allDone(s.lanes);
   const computing = s.phase === 'starting' || s.phase === 'running';
+  const share = simulatedShare(s.lanes);
   return (
     <fieldset className="bp-controls" aria-label="Playback">
       <button
@@ -49,9 +57,8 @@ export function Controls() {
       <output className="bp-clock" aria-live="off">
         {formatSeconds(s.cursor)} of {done ? formatSeconds(end) : `${formatSeconds(end)}…`}
       </output>
-      <output className="bp-status">
-        {s.phase === 'starting' ? 'Starting Postgres…' : computing ? 'Simulating on Postgres…' : s.phase === 'failed' ? `Failed: ${s.error}` : ''}
-      </output>
+      <output className="bp-status">{statusWords(s.phase, s.error, share)}</output>
+      {computing ? <progress className="bp-progress" aria-label="Simulation progress" max={1} value={s.phase === 'starting' ? undefined : share} /> : null}
     </fieldset>
   );
 }

@@ -22,8 +22,14 @@ function tenantColor(colors: readonly string[], index: number): string {
   return colors[index % colors.length] ?? '#0072b2';
 }
 
-export function dollars(cents: number): string {
-  return `$${(cents / 100).toFixed(cents >= 10_000 ? 0 : 2)}`;
+/**
+ * Cents as dollars. Without `stepCents`: whole dollars from $100 on, else cents. On an axis whose ticks are
+ * `stepCents` apart (whole cents): whole dollars when the step is, else cents, so two ticks never read the same.
+ */
+export function dollars(cents: number, stepCents?: number): string {
+  const whole = stepCents === undefined ? cents >= 10_000 : stepCents % 100 === 0;
+  const decimals = whole ? 0 : 2;
+  return `$${(cents / 100).toFixed(decimals)}`;
 }
 
 function maxOver(lanes: readonly LaneState[], value: (tick: TickMetrics) => number): number {
@@ -99,7 +105,9 @@ export function chartsFor(config: BackpressureConfig, lane: LaneState, both: rea
         caps: [],
         yMax: maxOver(both, (t) => total(t.costCents)),
         upTo,
-        formatY: (v) => dollars(v),
+        formatY: (v, step) => dollars(v, step),
+        // Costs are whole cents: no tick between two cents.
+        integer: true,
       },
     },
   ];

@@ -9,6 +9,7 @@ import { findChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
 import type { Challenge, Judgement, OpenScenario } from '../../lessons/types';
 import { findScenario } from '../../scenarios';
+import { listSteps } from '../../sim/anomalies';
 import { STRATEGY_LABELS, type Trace } from '../../sim/types';
 import { LessonLink } from './links';
 import { useLessonProgress } from './useLessonProgress';
@@ -146,7 +147,7 @@ function ChallengeCard({ challenge, isActive, won, hints, judgement, onStart, on
           <div className={judgement.won ? 'll-feedback is-right' : 'll-feedback is-info'}>
             <p className="ll-verdict">{judgement.won ? 'Challenge complete.' : 'Not yet.'}</p>
             <p>{judgement.message}</p>
-            {judgement.steps.length > 0 ? <p className="ll-meta">See steps {judgement.steps.map((s) => s + 1).join(', ')} on the timeline.</p> : null}
+            {judgement.steps.length > 0 ? <p className="ll-meta">See {listSteps(judgement.steps)} on the timeline.</p> : null}
           </div>
         ) : null}
         {won ? <p className="ll-lesson-note">{challenge.lesson}</p> : null}
