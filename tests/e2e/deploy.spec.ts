@@ -67,8 +67,6 @@ test('from a sub-path of a plain static server, then offline, the naive race run
     (error: Error) => error.message,
   );
   expect(elsewhere).toMatch(/ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED|ERR_FAILED/);
-  await page.goto(`${labUrl}index.html#scenario=race&strategy=naive&fencing=off&schedule=&step=0`);
-  await waitReady(page);
 });
 
 /** What index.html links to besides its code: icons, the web app manifest, the link preview, robots.txt. */
