@@ -1,8 +1,9 @@
+import { OUT_OF_RANGE_TIME } from '../sim/clock';
 import type { Row, StatementOutcome, Value } from '../sim/types';
 
 /** Both drivers return timestamps as Date; the lab keeps them as ISO text so traces compare byte for byte. */
 export function normalizeValue(value: unknown): Value {
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? OUT_OF_RANGE_TIME : value.toISOString();
   if (typeof value === 'bigint') return Number(value);
   if (value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return value;

@@ -9,7 +9,8 @@
  * the old build's cache.
  *
  * It answers only for its own origin and directory, only with files it listed, and never stores
- * anything else. The page itself is fetched from the network first, so when online a new deploy shows
+ * anything else. A navigation is answered only for the lab's own page (its directory or index.html):
+ * deployed at `/`, its scope is the whole origin, and other apps' pages there are theirs, not the lab's. The page itself is fetched from the network first, so when online a new deploy shows
  * at once; the copy is used when the network fails.
  */
 import type { OfflineBuild } from './manifest';
@@ -28,6 +29,8 @@ const cachePrefix = `lease-lab ${scope} `;
 const cacheName = `${cachePrefix}${build.version}`;
 const pageUrl = new URL('index.html', scope).href;
 const listed = new Set(build.files.map((file) => new URL(file, scope).href));
+/** The paths that open the lab's page (with any query, such as ?embed); any other navigation goes to the network. */
+const pagePaths = new Set([new URL(scope).pathname, new URL(pageUrl).pathname]);
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(saveCopy().then(() => worker.skipWaiting()));
@@ -44,7 +47,7 @@ worker.addEventListener('fetch', (event) => {
   // Never another origin's request, nor one outside this deploy's directory: the browser handles those.
   if (url.origin !== worker.location.origin || !url.href.startsWith(scope)) return;
   if (request.mode === 'navigate') {
-    event.respondWith(pageFromNetworkOrCopy(request));
+    if (pagePaths.has(url.pathname)) event.respondWith(pageFromNetworkOrCopy(request));
     return;
   }
   const key = url.origin + url.pathname;

@@ -17,6 +17,20 @@ export function secondsOf(iso: string | null): number | null {
   return Math.round((Date.parse(iso) - EPOCH_MS) / 1000);
 }
 
+/**
+ * What the drivers' parsed time becomes when JavaScript's Date cannot hold it (PostgreSQL's years past
+ * 275,760, up to 294276): kept as this text so the trace says so instead of failing to be written.
+ */
+export const OUT_OF_RANGE_TIME = 'after the year 275,760';
+
+/**
+ * Whether the clock can show this time: PostgreSQL also stores 'infinity', '-infinity' and years up to
+ * 294276, which JavaScript's dates (±275,760 years) cannot hold, so they have no second on this clock.
+ */
+export function isClockTime(iso: string | null): boolean {
+  return iso === null || Number.isFinite(secondsOf(iso));
+}
+
 /** "15:01:30": how the lab shows a moment. */
 export function clockLabel(seconds: number): string {
   return clockIso(seconds).slice(11, 19);

@@ -3,8 +3,8 @@
  * results and worker states read in plain words. Components call these and render; nothing here mutates.
  */
 import { anomaliesAfter, byFirstStep } from '../sim/anomalies';
-import { clockLabel, secondsOf } from '../sim/clock';
-import type { Anomaly, LockHolding, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
+import { clockLabel, isClockTime, secondsOf } from '../sim/clock';
+import type { Anomaly, LockHolding, Row, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
 import { isFinished, whyCannotMove } from '../sim/simulated-worker';
 
 /** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
@@ -25,6 +25,41 @@ export function snapshotAfter(steps: readonly TraceStep[], count: number, initia
 export function shownStepIndex(position: number, selected: number | null): number | null {
   if (selected !== null && selected >= 0 && selected < position) return selected;
   return position > 0 ? position - 1 : null;
+}
+
+/** The columns of `runs` that hold a time, in the table and in a statement's RETURNING rows. */
+const TIME_COLUMNS = ['lease_expires_at', 'heartbeat_at', 'created_at'] as const;
+
+/** A time as PostgreSQL writes it: the drivers hand its infinities over as JavaScript's. */
+function timeText(value: unknown): string {
+  if (value === Number.POSITIVE_INFINITY) return 'infinity';
+  if (value === Number.NEGATIVE_INFINITY) return '-infinity';
+  return String(value);
+}
+
+function showable(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && isClockTime(value));
+}
+
+/**
+ * The first time in these steps that the lab's clock cannot show (PostgreSQL's 'infinity', or a year
+ * JavaScript cannot hold), as "run 123's lease_expires_at is infinity"; null when every one can be drawn.
+ */
+export function unshowableTime(steps: readonly TraceStep[]): string | null {
+  for (const step of steps) {
+    const rows: readonly (RunRow | Row)[] = [...step.runs, ...(step.outcome?.status === 'ok' ? step.outcome.rows : [])];
+    for (const row of rows) {
+      const cell = (name: string): unknown => (row as unknown as Record<string, unknown>)[name];
+      const column = TIME_COLUMNS.find((name) => !showable(cell(name)));
+      if (column) return `run ${String(cell('run_id') ?? '?')}'s ${column} is ${timeText(cell(column))}`;
+    }
+    for (const worker of step.workers) {
+      for (const seconds of [worker.leaseExpiresAtSeconds, worker.lastHeartbeatSeconds]) {
+        if (seconds !== null && !Number.isFinite(seconds)) return `worker ${worker.id}'s lease has no time the clock can show`;
+      }
+    }
+  }
+  return null;
 }
 
 /** Cells of `runs` that differ from the previous state, as "runId:column"; new rows count whole. */

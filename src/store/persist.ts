@@ -3,7 +3,7 @@
  * preferences, both through the lab's one persistence mechanism (persist/saved.ts). Anything read back is
  * checked like a link: storage can be stale (an older version) or edited by hand.
  */
-import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved } from '../persist/saved';
+import { forgetSaved, loadSaved, type SavedFormat, type StorageLike, saveSaved, serializeSaved } from '../persist/saved';
 import { findScenario } from '../scenarios';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
 import { scenarioFromValue } from '../scenarios/link';
@@ -101,6 +101,33 @@ const PREFS_FORMAT: SavedFormat<Prefs> = {
 /** False when the place could not be saved (no storage, or the browser refused: full or blocked). */
 export function savePlace(storage: StorageLike | null, view: View): boolean {
   return saveSaved(storage, PLACE_FORMAT, { view, problems: [] }).ok;
+}
+
+/** The saved place as stored (null: none, or storage refused). */
+export function readPlaceText(storage: StorageLike | null): string | null {
+  try {
+    return storage?.getItem(PLACE_KEY) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A view failed to draw: if it is the saved place, the place saved before it (`before`, as stored) goes
+ * back, or none, so a reload never opens a view that cannot be drawn. Never throws.
+ */
+export function unsavePlace(storage: StorageLike | null, broken: View, before: string | null): void {
+  const stored = readPlaceText(storage);
+  if (stored === null || stored !== serializeSaved(PLACE_FORMAT, { view: broken, problems: [] })) return;
+  if (before === null || before === stored) {
+    forgetSaved(storage, PLACE_KEY);
+    return;
+  }
+  try {
+    storage?.setItem(PLACE_KEY, before);
+  } catch {
+    forgetSaved(storage, PLACE_KEY);
+  }
 }
 
 /** null when nothing was saved; otherwise the checked place, with problems if it was damaged. */

@@ -12,7 +12,7 @@ import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { LabHostError, WatchdogError } from '../worker/client';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
-import { movableWorkers, secondsToNextExpiry, snapshotAfter } from './derive';
+import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
 import { loadPlace } from './persist';
@@ -20,9 +20,38 @@ import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, type View } from './view';
-import { buildYourSql, describeProblem, refusalIn, type YourSqlBuilt, type YourSqlTexts } from './your-sql';
+import { buildYourSql, describeProblem, refusalIn, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
+
+/**
+ * A trace the engine played but the page cannot draw: a time its clock cannot show (a claim that sets
+ * lease_expires_at to 'infinity'). Such a trace never reaches the store, so it is never drawn or saved.
+ */
+class UndrawableTrace extends Error {}
+
+/** Throws UndrawableTrace when a step holds a time the lab's clock cannot show. */
+function checkDrawable(steps: LoadResult['steps']): void {
+  const why = unshowableTime(steps);
+  if (why !== null) throw new UndrawableTrace(`${why}, a time the lab's clock and timeline cannot show`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Why a request that played the learner's own SQL failed because of that SQL, as the rest of a sentence:
+ * an error PostgreSQL raised running it (a misspelt column, a missing $1) or a time the lab cannot draw.
+ * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (handled on its own). The
+ * engine's errors cross the Web Worker as a message only (a LabHostError), so which is which is told by
+ * the engine's state: an error from an engine that still runs is the statement's.
+ */
+function failureOfYourSql(error: unknown, engineFailed: boolean): string | null {
+  if (error instanceof WatchdogError || engineFailed || refusalIn(error) !== null) return null;
+  if (error instanceof UndrawableTrace) return error.message;
+  return `PostgreSQL raised an error when the lab ran it (${messageOf(error)})`;
+}
 
 /** What the learner is told when the watchdog ends a request: a title and why (the replay is added). */
 interface Explanation {
@@ -94,6 +123,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         onInapplicable: mode,
         ...authoredFor(basis.scenarioId),
       });
+      checkDrawable(result.steps);
       set({
         scenarioId: result.scenarioId,
         settings: result.settings,
@@ -132,6 +162,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       set({ playing: false });
       const refusal = get().settings.definition ? refusalIn(error) : null;
       if (refusal !== null) return refusedMidway(refusal);
+      const failure = get().settings.definition ? failureOfYourSql(error, get().enginePhase === 'failed') : null;
+      if (failure !== null) return failedMidway(failure);
       if (!(error instanceof WatchdogError)) {
         if (error instanceof LabHostError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
@@ -179,6 +211,31 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       }
     }
 
+    /** Shows in the editor why the learner's SQL was not played (it stays there to be fixed). */
+    function showYourSqlFailure(why: string): void {
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: why } } });
+    }
+
+    /**
+     * The learner's own SQL failed while the lab played it (Apply, a step, a new fencing setting): the lab
+     * goes back to the built-in strategy it was chosen over and replays the learner's steps with it, as a
+     * link whose SQL cannot be played opens with the scenario's own strategy. The editor keeps the SQL.
+     */
+    async function failedMidway(why: string): Promise<void> {
+      const { definition: _failed, ...builtIn } = get().settings;
+      showYourSqlFailure(why);
+      const { scenarioId, intended, position, steps } = get();
+      const atEnd = position >= steps.length;
+      set({ settings: builtIn });
+      const result = await load({ scenarioId, settings: builtIn, schedule: intended }, 'skip');
+      set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length), intended: result.schedule });
+      const label = STRATEGY_LABELS[builtIn.strategy];
+      get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
+        `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
+        `Your statements are in the editor; your steps were replayed with "${label}".`,
+      ]);
+    }
+
     async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
       const { problems } = checked;
       let view = checked.view;
@@ -186,9 +243,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const task = async () => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
-        const { result, refusal } = await loadYourView(view);
+        const { result, refusal, failure } = await loadYourView(view);
         const stop = result.refused[0];
         let position: number;
+        if (failure !== null) {
+          all.push(`Its SQL was not played: ${failure}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
+        }
         if (refusal !== null) {
           all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
           position = 0;
@@ -208,16 +268,26 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
     /**
      * Loads a view; if it plays the learner's claim and the lab cannot follow it through the schedule
-     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason.
+     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason; if the SQL
+     * fails when run, loads it with the built-in strategy and gives that reason.
      */
-    async function loadYourView(view: View): Promise<{ result: LoadResult; refusal: string | null }> {
+    async function loadYourView(view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
       try {
-        return { result: await load(view, 'stop'), refusal: null };
+        return { result: await load(view, 'stop'), refusal: null, failure: null };
       } catch (error) {
-        const refusal = view.settings.definition ? refusalIn(error) : null;
-        if (refusal === null) throw error;
-        set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
-        return { result: await load({ ...view, schedule: [] }, 'stop'), refusal };
+        const { definition, ...builtIn } = view.settings;
+        if (!definition) throw error;
+        const refusal = refusalIn(error);
+        if (refusal !== null) {
+          set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
+          return { result: await load({ ...view, schedule: [] }, 'stop'), refusal, failure: null };
+        }
+        // PostgreSQL refused to run it, or it made a time the lab cannot draw: the scenario's own strategy.
+        const failure = failureOfYourSql(error, get().enginePhase === 'failed');
+        if (failure === null) throw error;
+        showYourSqlFailure(failure);
+        set({ settings: builtIn });
+        return { result: await load({ ...view, settings: builtIn }, 'stop'), refusal: null, failure };
       }
     }
 
@@ -227,15 +297,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * after a reload (the saved place) the learner's own draft, which may be newer than what they applied.
      */
     async function withYourSql(view: View, texts: YourSqlTexts, problems: string[], from: 'link' | 'saved'): Promise<View> {
-      let built: YourSqlBuilt;
-      try {
-        built = await buildYourSql(texts);
-      } catch (error) {
-        built = {
-          ok: false,
-          problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` },
-        };
-      }
+      const built = await buildYourSql(texts);
       const draft = from === 'saved' ? (get().yourSql.draft ?? texts) : texts;
       set({ yourSql: { ...get().yourSql, open: true, draft, checking: false, problem: built.ok ? null : built.problem } });
       if (built.ok) return { ...view, settings: { ...view.settings, definition: built.definition } };
@@ -265,6 +327,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     function append(result: ApplyResult & { token: string }, reveal: 'first' | 'all'): void {
+      checkDrawable(result.steps);
       const { steps, schedule } = get();
       const nextSchedule = [...schedule, result.token];
       set({
@@ -296,6 +359,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       selected: null,
       loaded: false,
       stalled: false,
+      drawFailure: null,
 
       async start(fragment) {
         deps.lab.subscribe((event) => {
@@ -456,6 +520,21 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
       select(index) {
         set({ selected: index });
+      },
+
+      drawFailed(message) {
+        if (get().drawFailure === null) set({ drawFailure: message, playing: false });
+      },
+
+      async backToLastGoodPlace() {
+        // The failed view was taken out of storage already (sync.ts), so the saved place is the one before it.
+        const saved = loadPlace(deps.storage);
+        // openView empties the trace at once; only then may the lab be drawn again.
+        const opening = saved
+          ? openView(saved, 'Your saved place could not be restored exactly.', 'saved')
+          : openView({ view: defaultView(), problems: [] }, '');
+        set({ drawFailure: null });
+        await opening;
       },
 
       retryEngine() {

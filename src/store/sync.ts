@@ -6,7 +6,7 @@
 import { isBackpressureFragment } from './backpressure-link';
 import type { LabStore } from './lab-store';
 import { encodeView } from './permalink';
-import { savePlace, savePrefs, type StorageLike } from './persist';
+import { readPlaceText, savePlace, savePrefs, type StorageLike, unsavePlace } from './persist';
 import type { LabState } from './types';
 import type { View } from './view';
 
@@ -41,16 +41,20 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   let pending = 0;
   let writes = 0;
   let toldNotSaved = false;
+  /** The saved place as it was before the lab last wrote it: what goes back if the view it wrote cannot be drawn. */
+  let placeBefore = readPlaceText(storage);
   const writeNow = () => {
     pending = 0;
     const state = store.getState();
-    // While the backpressure view is shown, the address is its link, not the race lab's.
-    if (!state.loaded || isBackpressureFragment(win.location.hash)) return;
+    // While the backpressure view is shown, the address is its link, not the race lab's. A view that
+    // failed to draw is never written: not as the address, not as the learner's place.
+    if (!state.loaded || state.drawFailure !== null || isBackpressureFragment(win.location.hash)) return;
     const fragment = encodeView(viewOf(state));
     if (fragment === written) return;
     written = fragment;
     lastWriteAt = Date.now();
     win.history.replaceState(win.history.state, '', `#${fragment}`);
+    placeBefore = readPlaceText(storage);
     if (!savePlace(storage, viewOf(state)) && !toldNotSaved) {
       toldNotSaved = true;
       state.notify('warning', 'Your place in the lab could not be saved in this browser.', [
@@ -78,6 +82,12 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   };
   applyTheme(store.getState());
   const unsubscribe = store.subscribe((state, previous) => {
+    if (state.drawFailure !== null && previous.drawFailure === null) {
+      // It may have been written already (the write waits only for a paint): put the place before it back.
+      pending = 0;
+      unsavePlace(storage, viewOf(state), placeBefore);
+      return;
+    }
     if (
       state.loaded !== previous.loaded ||
       state.schedule !== previous.schedule ||

@@ -52,6 +52,11 @@ export interface SessionSlice {
   loaded: boolean;
   /** Step found nothing to play at the end of the trace: the script is done and no worker moves by itself. */
   stalled: boolean;
+  /**
+   * Why the page could not draw the view (a render error the lab's error boundary caught), or null. While
+   * it is set, the view is neither written to the address nor saved as the learner's place (sync.ts).
+   */
+  drawFailure: string | null;
 
   /** Opens the view of a link, else the saved place, else the first scenario. Call once. */
   start(fragment: string): Promise<void>;
@@ -74,6 +79,10 @@ export interface SessionSlice {
   reset(): Promise<void>;
   select(index: number | null): void;
   retryEngine(): void;
+  /** The page could not draw the view: keep it from being saved (the boundary shows `message`). */
+  drawFailed(message: string): void;
+  /** After a view failed to draw: opens the place saved before it (or the lab's start when there is none). */
+  backToLastGoodPlace(): Promise<void>;
   /**
    * Runs one statement from the SQL console, read-only, on the database as it stands at the cursor
    * (after Back, the engine replays to that point). A statement that runs away is stopped by the watchdog.

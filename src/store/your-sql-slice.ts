@@ -100,16 +100,7 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
           return false;
         }
         update({ checking: true, problem: null });
-        let built: Awaited<ReturnType<typeof buildYourSql>>;
-        try {
-          built = await buildYourSql(draft);
-        } catch (error) {
-          update({
-            checking: false,
-            problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded: ${error instanceof Error ? error.message : String(error)}` },
-          });
-          return false;
-        }
+        const built = await buildYourSql(draft);
         if (!built.ok) {
           update({ checking: false, problem: built.problem });
           return false;

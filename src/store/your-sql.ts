@@ -4,7 +4,7 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { analyzeStatement } from '../sql/analyze';
+import { type Analysis, analyzeStatement, loadAnalyzer } from '../sql/analyze';
 import type { StrategyDefinition } from '../strategies';
 import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 
@@ -35,18 +35,48 @@ const DEFINITION_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'compl
 
 export const YOUR_SQL_LABEL = 'Your SQL';
 
-/** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. */
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Analyzes one statement; what the analysis could not read is that statement's problem. A JavaScript
+ * stack overflow (RangeError) is a statement nested deeper than the lab's code can walk: reading its parse
+ * tree takes a frame per level (about a thousand nested NOT( are enough).
+ */
+async function analyzeRole(text: string, role: YourSqlRole): Promise<Analysis | { ok: false; problem: YourSqlProblem }> {
+  try {
+    return await analyzeStatement(text, role);
+  } catch (error) {
+    const message =
+      error instanceof RangeError
+        ? `it is nested too deeply for the lab to read (${messageOf(error)}); write it with fewer nested parentheses or NOTs`
+        : `the lab could not read it: ${messageOf(error)}`;
+    return { ok: false, problem: { role, kind: 'invalid', message } };
+  }
+}
+
+/** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. Never throws. */
 export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
-  const claimAnalysis = await analyzeStatement(texts.claim, 'claim');
-  if (!claimAnalysis.ok) return { ok: false, problem: problemOf('claim', texts.claim, claimAnalysis.error) };
+  try {
+    await loadAnalyzer();
+  } catch (error) {
+    return {
+      ok: false,
+      problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded (${messageOf(error)}); check the connection and try again` },
+    };
+  }
+  const claimAnalysis = await analyzeRole(texts.claim, 'claim');
+  if (!claimAnalysis.ok)
+    return { ok: false, problem: 'problem' in claimAnalysis ? claimAnalysis.problem : problemOf('claim', texts.claim, claimAnalysis.error) };
   const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null);
   if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason } };
   let definition: StrategyDefinition = { ...claim.definition, label: YOUR_SQL_LABEL };
   for (const role of WRITE_ROLES) {
     const text = texts[role];
     if (text === null) continue;
-    const analysis = await analyzeStatement(text, role);
-    if (!analysis.ok) return { ok: false, problem: problemOf(role, text, analysis.error) };
+    const analysis = await analyzeRole(text, role);
+    if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf(role, text, analysis.error) };
     const write = customWrite(role, text, analysis.shape, null);
     if (!write.ok) return { ok: false, problem: { role, kind: 'refused', reason: write.reason } };
     // The same statement with fencing on and off: a statement typed here says for itself whether it checks the generation.

@@ -3,6 +3,7 @@ import { BackpressureEntry } from './BackpressureEntry';
 import { useAfterStart, useFramesDrawn, useWhenSettledAndQuiet } from './deferred';
 import { EngineBanner } from './EngineBanner';
 import { Header } from './Header';
+import { LabErrorBoundary } from './LabErrorBoundary';
 import { lazyPanel } from './lazyPanel';
 import { HelpDialog } from './HelpDialog';
 import { useProgressLoader } from './lesson/useLessonProgress';
@@ -57,7 +58,9 @@ export function App({ embedded = false }: { embedded?: boolean }) {
       <BackpressureView />
     </Suspense>
   ) : (
-    <RaceLab />
+    <LabErrorBoundary>
+      <RaceLab />
+    </LabErrorBoundary>
   );
 }
 

@@ -19,6 +19,7 @@ test.afterEach(async () => {
 test('from a sub-path of a plain static server, then offline, the naive race runs', async ({ page, context }) => {
   served = await startStaticServer({ root: DIST, mount: '/some/sub/path/' });
   expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/some\/sub\/path\/$/);
+  const labUrl = served.url;
   const indicator = page.locator('.offline-indicator');
 
   await page.goto(`${served.url}#scenario=race&strategy=naive&fencing=off&schedule=&step=0`);
@@ -58,6 +59,14 @@ test('from a sub-path of a plain static server, then offline, the naive race run
   await editor.getByRole('button', { name: 'Cancel' }).click();
   await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
   await expect(page.getByRole('region', { name: 'Your SQL' })).toBeVisible();
+
+  // The copy answers for the lab's own page only: another app's page in the same directory tree (as on a
+  // lab deployed at "/") is left to the network, which is gone, so the browser says it is offline.
+  const elsewhere = await page.goto(`${labUrl}other-app/`).then(
+    () => 'answered',
+    (error: Error) => error.message,
+  );
+  expect(elsewhere).toMatch(/ERR_INTERNET_DISCONNECTED|ERR_CONNECTION_REFUSED|ERR_FAILED/);
 });
 
 /** What index.html links to besides its code: icons, the web app manifest, the link preview, robots.txt. */

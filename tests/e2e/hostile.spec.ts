@@ -6,6 +6,7 @@
  * More cases: links.spec.ts, console.spec.ts, lesson.spec.ts, tests/unit/hostile-*.test.ts.
  */
 import type { Page } from '@playwright/test';
+import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
 import { expect, notices, openLab, slider, stepTimes, test, waitReady } from './fixtures';
 
 /** A learner's place: paused-worker with fencing, three steps in. */
@@ -238,3 +239,83 @@ for (const [name, send] of [
     await expect(slider(page)).toHaveValue('3');
   });
 }
+
+/** The lab's SKIP LOCKED claim with its lease ending at `expiry` (PostgreSQL takes each of these). */
+const claimExpiringAt = (expiry: string) =>
+  skipLockedClaim
+    .trim()
+    .replace(/;$/, '')
+    .replace('lease_expires_at = now() + make_interval(secs => $2)', `lease_expires_at = ${expiry} + make_interval(secs => $2)`);
+
+test('a link whose claim sets a time the clock cannot show (infinity, -infinity, year 294276) is refused with one message; a reload is not blank', async ({
+  page,
+}) => {
+  test.setTimeout(400_000);
+  await openLab(page, PLACE);
+  const answered = await answerFirstQuestion(page);
+  const cases: [string, string][] = [
+    ["'infinity'::timestamptz", "run 123's lease_expires_at is infinity"],
+    ["'-infinity'::timestamptz", "run 123's lease_expires_at is -infinity"],
+    ["'294276-12-31 23:00:00+00'::timestamptz", "run 123's lease_expires_at is after the year 275,760"],
+  ];
+  for (const [expiry, why] of cases) {
+    const dismiss = notices(page).getByRole('button', { name: /^Dismiss/ });
+    while ((await dismiss.count()) > 0) await dismiss.first().click();
+    await pasteLink(page, `scenario=race&strategy=your-sql&schedule=A,B,A,B,A&step=5&claim=${encodeURIComponent(claimExpiringAt(expiry))}`);
+    await expect(notices(page), expiry).toContainText(
+      `Its SQL was not played: ${why}, a time the lab's clock and timeline cannot show. The lab used "Naive SELECT then UPDATE"; your statements are in the editor.`,
+      { timeout: 90_000 },
+    );
+    await waitReady(page);
+    await expect(page).toHaveURL(/#scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B,A&step=5$/);
+    await expect(page.getByRole('img', { name: /Timeline/ })).toBeVisible();
+    await expect(slider(page)).toHaveValue('5');
+  }
+  // What was saved is the race as the lab drew it: a reload opens it, the quiz answers with it.
+  await page.reload();
+  await waitReady(page);
+  await expect(page.getByRole('img', { name: /Timeline/ })).toBeVisible();
+  expect(await labPlace(page)).toMatchObject({ scenarioId: 'race', schedule: ['A', 'B', 'A', 'B', 'A'], position: 5 });
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await expect(score(page)).toHaveText(answered);
+});
+
+/** The saved place's step, as stored. */
+function savedStep(page: Page): Promise<unknown> {
+  return page.evaluate(() => JSON.parse(localStorage.getItem('lease-lab:place:v1') ?? 'null')?.step);
+}
+
+test('a view the page cannot draw shows one message, is never saved as your place, and "Go back" returns to the place before', async ({
+  page,
+  allowedProblems,
+}) => {
+  // React reports the error its boundary caught on the console: that is the one expected here.
+  allowedProblems.push(/Invalid time value/, /error boundary|LabErrorBoundary|Boundary/);
+  await openLab(page, PLACE);
+  const before = await labPlace(page);
+  await expect.poll(() => savedStep(page)).toBe(3);
+  // A view no link can make any more (the lab refuses such times): the last step's clock broken, the cursor on it.
+  await page.evaluate(() => {
+    const { store } = (window as unknown as { leaseLab: { store: { getState(): { steps: { clockSeconds: number }[] }; setState(s: object): void } } }).leaseLab;
+    const { steps } = store.getState();
+    store.setState({ steps: steps.map((step, i) => (i === steps.length - 1 ? { ...step, clockSeconds: Number.NaN } : step)), position: steps.length });
+  });
+  const failure = page.getByRole('alert').filter({ has: page.getByRole('heading', { name: 'The lab could not show this view' }) });
+  await expect(failure).toBeVisible();
+  await expect(failure).toContainText('This view was not saved as your place');
+  await expect(failure).toContainText('Invalid time value');
+  // The writes wait a paint and a quarter second: past both, the saved place and the address are the place before.
+  await page.waitForTimeout(1_000);
+  expect(await savedStep(page)).toBe(3);
+  await expect(page).toHaveURL(PLACE_IN_URL);
+
+  await failure.getByRole('button', { name: 'Go back to your last good place' }).click();
+  await waitReady(page);
+  await expect(failure).toHaveCount(0);
+  expect(await labPlace(page)).toEqual(before);
+  await stepTimes(page, 1);
+  await expect.poll(() => savedStep(page)).toBe(4);
+  await page.reload();
+  await waitReady(page);
+  expect((await labPlace(page)).position).toBe(4);
+});

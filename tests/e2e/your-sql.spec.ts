@@ -8,7 +8,8 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { expect, openLab, runsTableAfter, shot, stepTimes, test } from './fixtures';
+import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
+import { expect, openLab, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
 
 const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
 const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
@@ -176,4 +177,86 @@ test('the editor reads well on a wide screen and on a phone, light and dark, wit
   await shot(page, testInfo.outputPath('your-sql-390.png'));
   await editor(page).getByRole('alert').scrollIntoViewIfNeeded();
   await shot(page, testInfo.outputPath('your-sql-390-error.png'));
+});
+
+/** The lab's own SKIP LOCKED claim, as the editor prefills it: the cases below change one thing in it. */
+const LAB_CLAIM = skipLockedClaim.trim().replace(/;$/, '');
+const linkTo = (claim: string) => `scenario=race&strategy=your-sql&schedule=A,B,A,B&step=4&claim=${encodeURIComponent(claim)}`;
+/** Claims PostgreSQL's parser takes but PostgreSQL refuses to run (as issue 34 found them), and what it says. */
+const FAILING_WHEN_RUN: [string, string, RegExp][] = [
+  ['a misspelt column', LAB_CLAIM.replace("WHERE status = 'pending'", "WHERE statuss = 'pending'"), /column "statuss" does not exist/],
+  ['no $1 or $2', LAB_CLAIM.replace('= $1', "= 'A'").replace('secs => $2', 'secs => 30'), /PostgreSQL raised an error when the lab ran it \(.+\)/],
+  [
+    'a qualified operator that fails',
+    LAB_CLAIM.replace('lease_generation = lease_generation + 1', "lease_generation = lease_generation OPERATOR(pg_catalog.+) 'one'"),
+    /invalid input syntax for type integer/,
+  ],
+  [
+    'a column assigned twice',
+    LAB_CLAIM.replace("SET status           = 'running',", "SET status = 'running', status = 'done',"),
+    /multiple assignments to same column "status"/,
+  ],
+];
+
+test('a link whose SQL parses but fails when run opens the scenario with its own strategy and says why; draft and quiz answers stay', async ({ page }) => {
+  test.setTimeout(480_000);
+  await openLab(page, START);
+  await openEditor(page);
+  const draft = `${await claimText(page).inputValue()}\n-- my draft, not applied`;
+  await claimText(page).fill(draft);
+  const quiz = page.locator('.ll-quiz');
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await quiz
+    .getByRole('navigation', { name: 'Questions' })
+    .getByRole('button', { name: /^Question 1,/ })
+    .click();
+  await quiz.locator('section.ll-question').getByRole('radio').first().check();
+  await quiz.locator('section.ll-question').getByRole('button', { name: 'Check', exact: true }).click();
+  const score = await quiz.locator('.ll-score').innerText();
+
+  for (const [what, claim, error] of FAILING_WHEN_RUN) {
+    // The notices of the case before are dismissed, so each case's own is read.
+    const dismiss = page.locator('.notices').getByRole('button', { name: /^Dismiss/ });
+    while ((await dismiss.count()) > 0) await dismiss.first().click();
+    await page.evaluate((fragment) => {
+      location.hash = fragment;
+    }, linkTo(claim));
+    const notice = page.locator('.notices');
+    await expect(notice, what).toContainText('This link could not be opened exactly as written.', { timeout: 90_000 });
+    await expect(notice, what).toContainText(/Its SQL was not played: PostgreSQL raised an error when the lab ran it/);
+    await expect(notice, what).toContainText(error);
+    await expect(notice, what).toContainText('The lab used "Naive SELECT then UPDATE"; your statements are in the editor.');
+    // Not stuck on "Loading the scenario…": the race plays with its own strategy, every control works.
+    await waitReady(page);
+    await expect(status(page)).toHaveText('Not applied yet: the lab plays the strategy chosen before.');
+    expect(await runsTableAfter(page, 4)).toContain('123');
+    await expect(stepButton(page)).toBeEnabled();
+    await expect(page).toHaveURL(/scenario=race&strategy=naive&.*step=4$/);
+    // The editor shows the link's statements and why they were not played.
+    await expect(claimText(page)).toHaveValue(claim);
+    await expect(editor(page).getByRole('alert')).toContainText(error);
+  }
+
+  // The saved draft and the quiz answers are the learner's still.
+  await page.goto('/');
+  await waitReady(page);
+  await openEditor(page);
+  await expect(claimText(page)).toHaveValue(draft);
+  await page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('tab', { name: 'Quiz', exact: true }).click();
+  await expect(quiz.locator('.ll-score')).toHaveText(score);
+});
+
+test('a claim nested too deeply says so (not that the parser could not be loaded), and the lab plays what it played', async ({ page }) => {
+  await openLab(page, START);
+  await openEditor(page);
+  const depth = 1_400;
+  const nested = `UPDATE runs SET status='running',lease_owner=$1,lease_expires_at=now()+make_interval(secs=>$2),lease_generation=lease_generation+1 WHERE ${'NOT('.repeat(depth)}run_id=123${')'.repeat(depth)} RETURNING run_id,lease_generation,lease_expires_at,cancel_requested`;
+  expect(encodeURIComponent(nested).length, 'it fits in a link, so Apply reads it').toBeLessThanOrEqual(7_500);
+  await claimText(page).fill(nested);
+  await applyButton(page).click();
+  const problem = editor(page).getByRole('alert');
+  await expect(problem).toContainText('Your claim: it is nested too deeply for the lab to read', { timeout: 60_000 });
+  await expect(problem).not.toContainText('could not be loaded');
+  await expect(page).toHaveURL(/strategy=skip-locked/);
+  await expect(stepButton(page)).toBeEnabled();
 });

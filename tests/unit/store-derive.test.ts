@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { clockIso } from '../../src/sim/clock';
-import type { RunRow } from '../../src/sim/types';
-import { changedCells, describeResult, formatCell, formatParams, secondsToNextExpiry, shownStepIndex, workerCard } from '../../src/store/derive';
+import { clockIso, OUT_OF_RANGE_TIME } from '../../src/sim/clock';
+import type { RunRow, TraceStep } from '../../src/sim/types';
+import {
+  changedCells,
+  describeResult,
+  formatCell,
+  formatParams,
+  secondsToNextExpiry,
+  shownStepIndex,
+  unshowableTime,
+  workerCard,
+} from '../../src/store/derive';
 import { runScenario } from '../support/lab';
 
 const run = (over: Partial<RunRow>): RunRow => ({
@@ -72,5 +81,22 @@ describe('worker cards', () => {
     expect(workerCard(a, last.clockSeconds).leaseLeftSeconds).toBeNull();
     const owning = trace.steps[3]!.workers.find((w) => w.id === 'A')!;
     expect(workerCard(owning, trace.steps[3]!.clockSeconds).leaseLeftSeconds).toBe(60);
+  });
+});
+
+describe('times the clock cannot show', () => {
+  const step = (runs: RunRow[], returned: Record<string, unknown>[] = []) =>
+    ({ runs, outcome: { status: 'ok', rows: returned, rowCount: returned.length }, workers: [] }) as unknown as TraceStep;
+
+  it('every time of a trace the lab plays can be shown', () => {
+    expect(unshowableTime([step([run({ status: 'running', lease_expires_at: clockIso(30), heartbeat_at: clockIso(0) })])])).toBeNull();
+  });
+
+  it("PostgreSQL's infinities and years past JavaScript's dates are named, in the table and in what a claim returned", () => {
+    expect(unshowableTime([step([run({ lease_expires_at: Number.POSITIVE_INFINITY as unknown as string })])])).toBe("run 123's lease_expires_at is infinity");
+    expect(unshowableTime([step([run({ heartbeat_at: Number.NEGATIVE_INFINITY as unknown as string })])])).toBe("run 123's heartbeat_at is -infinity");
+    expect(unshowableTime([step([run({})], [{ run_id: 124, lease_expires_at: OUT_OF_RANGE_TIME }])])).toBe(
+      "run 124's lease_expires_at is after the year 275,760",
+    );
   });
 });

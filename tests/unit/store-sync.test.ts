@@ -23,6 +23,7 @@ function fakeStore() {
     position: 0 as number | null,
     theme: 'system',
     speed: 1,
+    drawFailure: null as string | null,
     notify: vi.fn(),
     openLink: vi.fn(async () => undefined),
   }));
@@ -111,5 +112,35 @@ describe('connectOutside', () => {
     vi.runAllTimers();
     expect(addresses).toEqual([]);
     expect(store.getState().openLink).toHaveBeenCalledWith('scenario=race&schedule=B');
+  });
+
+  it('a view that failed to draw is never saved, and if it was written already the place before it goes back', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    const storage = memoryStorage();
+    connectOutside(store as unknown as LabStore, win as unknown as Window, storage);
+    const write = () => {
+      vi.advanceTimersByTime(WRITE_EVERY_MS);
+      paint();
+      vi.runOnlyPendingTimers();
+    };
+    store.setState({ schedule: ['A'], position: 1 });
+    write();
+    const good = [...storage.values.values()][0];
+    expect(good).toContain('"step":1');
+
+    // Drawn badly before it was written: it is not written at all.
+    store.setState({ schedule: ['A', 'B'], position: 2 });
+    store.setState({ drawFailure: 'Invalid time value' });
+    write();
+    expect([...storage.values.values()]).toEqual([good]);
+    expect(addresses).toHaveLength(1);
+
+    // Written, then found not to draw: the place saved before it is put back.
+    store.setState({ drawFailure: null, schedule: ['A', 'B', 'A'], position: 3 });
+    write();
+    expect([...storage.values.values()][0]).toContain('"step":3');
+    store.setState({ drawFailure: 'Invalid time value' });
+    expect([...storage.values.values()]).toEqual([good]);
   });
 });

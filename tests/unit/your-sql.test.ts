@@ -312,3 +312,57 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
     expect(said(store)).toContain('The lab started the scenario afresh with your claim.');
   });
 });
+
+describe('SQL that parses but cannot be played as the lab ran it (issue 34)', () => {
+  const LAB_CLAIM = corpus('01-atomic-skip-locked');
+  const TYPO = LAB_CLAIM.replace("status = 'pending'", "statuss = 'pending'");
+  const FOREVER = LAB_CLAIM.replace('now() + make_interval(secs => $2)', "'infinity'::timestamptz + make_interval(secs => $2)");
+
+  it('a link whose claim fails when run opens the scenario with its own strategy, the error in the editor and a notice', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B,A,B&step=4&claim=${encodeURIComponent(TYPO)}`);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.settings.definition).toBeUndefined();
+    expect(state.schedule).toEqual(['A', 'B', 'A', 'B']);
+    expect(said(store)).toContain('Its SQL was not played: PostgreSQL raised an error when the lab ran it (column "statuss" does not exist).');
+    expect(said(store)).toContain('The lab used "Naive SELECT then UPDATE"; your statements are in the editor.');
+    expect(state.yourSql).toMatchObject({ open: true, draft: texts(TYPO), problem: { role: null, kind: 'invalid' } });
+  });
+
+  it('a claim that sets a time the clock cannot show is never put in the store: the same refusal', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&step=2&claim=${encodeURIComponent(FOREVER)}`);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.settings.definition).toBeUndefined();
+    expect(said(store)).toContain("run 123's lease_expires_at is infinity, a time the lab's clock and timeline cannot show");
+  });
+
+  it('applied, then stepped: the step fails, the lab goes back to the built-in strategy and keeps the steps', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', TYPO);
+    await store.getState().applyYourSql();
+    expect(store.getState().settings.definition).toBeDefined();
+    expect(await store.getState().stepWorker('A')).toBe(false);
+    const state = store.getState();
+    expect(state.loaded).toBe(true);
+    expect(state.settings).toMatchObject({ strategy: 'skip-locked' });
+    expect(state.settings.definition).toBeUndefined();
+    expect(said(store)).toContain('Your SQL was not played, so the lab plays "Atomic claim (FOR UPDATE SKIP LOCKED)".');
+    expect(state.yourSql.problem).toMatchObject({ kind: 'invalid', message: expect.stringContaining('column "statuss" does not exist') });
+    // The lab plays on.
+    expect(await store.getState().stepWorker('A')).toBe(true);
+  });
+
+  it('a claim nested too deeply for the lab to read says so (not that the parser could not be loaded)', async () => {
+    const nested = LAB_CLAIM.replace("status = 'pending'", `${'NOT('.repeat(1_400)}status <> 'pending'${')'.repeat(1_400)}`);
+    const built = await buildYourSql(texts(nested));
+    expect(built).toMatchObject({
+      ok: false,
+      problem: { role: 'claim', kind: 'invalid', message: expect.stringContaining('it is nested too deeply for the lab to read') },
+    });
+  });
+});

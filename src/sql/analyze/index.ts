@@ -27,3 +27,12 @@ export async function analyzeStatement(statement: string, role: Role, options: A
   const { analyzeStatementNow: analyze } = await import('./analyze');
   return analyze(statement, role, options);
 }
+
+/**
+ * Fetches and starts the parser without analyzing anything, so a caller can tell a download that failed
+ * (offline, a deploy in between) from a statement the analysis could not read.
+ */
+export async function loadAnalyzer(): Promise<void> {
+  const [, { loadParser }] = await Promise.all([import('./analyze'), import('./parser')]);
+  await loadParser();
+}
