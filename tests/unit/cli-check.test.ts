@@ -187,7 +187,7 @@ describe('npm run sim -- check', () => {
     const { code, stdout } = await sim('check', 'race', '--claim', corpus('37-from-derived-table-without-lock.sql'), '--json');
     expect(code).toBe(1);
     const report = JSON.parse(stdout) as Report;
-    // PostgreSQL 15 gives 60 of 172 (tests/ground-truth/claim-corpus-cover.test.ts compares every step).
+    // PostgreSQL 15 gives 60 of 172 (tests/ground-truth/claim-corpus-cover.ts compares every step).
     expect(report.unsafeSchedules).toBe(60);
     expect(report.groups.find((group) => group.key === 'double-claim:123 duplicate-execution:123 split-ownership:123')?.unsafe).toBe(true);
     const replayed = await sim('run', 'race', '--claim', corpus('37-from-derived-table-without-lock.sql'), '--schedule', 'A,B,A', '--finish', 'none', '--json');
