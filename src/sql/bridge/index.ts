@@ -12,6 +12,7 @@ import currentRole from './current-role.sql?raw';
 import ownSchemaCreate from './own-schema-create.sql?raw';
 import ownSchemaDrop from './own-schema-drop.sql?raw';
 import ownSchemaSession from './own-schema-session.sql?raw';
+import statementTimeout from './statement-timeout.sql?raw';
 
 const texts = {
   'console-role-check': consoleRoleCheck,
@@ -24,6 +25,7 @@ const texts = {
   'own-schema-create': ownSchemaCreate,
   'own-schema-drop': ownSchemaDrop,
   'own-schema-session': ownSchemaSession,
+  'statement-timeout': statementTimeout,
 } as const;
 
 export type BridgeSqlId = keyof typeof texts;
