@@ -17,6 +17,14 @@ export class CliFailure extends Error {
   readonly userFacing = true;
 }
 
+/** A statement stopped by the command line's own watchdog (PGlite in a worker thread, pglite-thread.ts). */
+export class StatementTimedOut extends CliFailure {
+  readonly statementTimedOut = true;
+  constructor(seconds: number) {
+    super(timeoutLine(seconds));
+  }
+}
+
 /** The one line to print for any error: its own message when it is meant for the user, otherwise what went wrong where. */
 export function failureLine(error: unknown): string {
   const e = error as { message?: unknown; userFacing?: unknown; code?: unknown; severity?: unknown };
@@ -84,6 +92,8 @@ export interface YourClaimTally {
 export function stopOnYourStatementFailure<T extends LabDatabase>(db: T, timeoutSeconds: number): T & { yourClaim: YourClaimTally } {
   const tally: YourClaimTally = { answered: 0, failed: 0, lastError: null };
   const waitingWith = new Map<SessionId, LabStatement>();
+  /** The last statement of yours sent: the one a watchdog's timeout stopped, whichever call noticed it. */
+  let lastYours: LabStatement | null = null;
   const fail = (statement: LabStatement, why: string): never => {
     throw new CliFailure(`${whose(statement)}: ${why}`);
   };
@@ -112,6 +122,8 @@ export function stopOnYourStatementFailure<T extends LabDatabase>(db: T, timeout
     const e = error as { code?: unknown; message?: unknown; userFacing?: unknown };
     const message = typeof e.message === 'string' ? e.message.split('\n')[0]! : String(error);
     if (!e.userFacing && isConnectionLoss(typeof e.code === 'string' ? e.code : '', message)) throw connectionLost(message);
+    if ((error as { statementTimedOut?: unknown }).statementTimedOut)
+      fail(statement ?? lastYours ?? { id: '', text: '', file: null, params: [], probe: null, afterWait: { kind: 'none' } as never }, message);
     if (isYours(statement) && !e.userFacing) {
       if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
         if (e.code === QUERY_CANCELED) fail(statement, timeoutLine(timeoutSeconds));
@@ -123,6 +135,7 @@ export function stopOnYourStatementFailure<T extends LabDatabase>(db: T, timeout
   const wrap =
     (call: (session: SessionId, request: StatementRequest) => Promise<StatementOutcome>) =>
     async (session: SessionId, request: StatementRequest): Promise<StatementOutcome> => {
+      if (isYours(request.statement)) lastYours = request.statement;
       let outcome: StatementOutcome;
       try {
         outcome = await call(session, request);
@@ -157,6 +170,6 @@ export function claimThatOnlyFailed(file: string, tally: YourClaimTally): CliFai
   );
 }
 
-export function timeoutLine(seconds: number): string {
+function timeoutLine(seconds: number): string {
   return `a statement ran longer than ${seconds} s (--statement-timeout) and was stopped: a claim that never ends cannot be checked`;
 }

@@ -173,7 +173,7 @@ async function run(args: string[]): Promise<number> {
   let db = await openDatabase(
     spec,
     scenario.workers.map((w) => w.id),
-    timeout,
+    settings.definition ? timeout : null,
   );
   if (settings.definition) db = stopOnYourStatementFailure((await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres'), timeout);
   try {
@@ -350,9 +350,16 @@ function writeFiles(values: { heartbeat?: unknown; work?: unknown; complete?: un
 /** The databases open right now: a signal closes them (cancelling the server's statements, dropping the run's schema) before the process exits. */
 const openLabs = new Set<LabDatabase>();
 
-async function openDatabase(spec: string, workers: string[], statementTimeoutSeconds = DEFAULT_STATEMENT_TIMEOUT_SECONDS): Promise<LabDatabase> {
+/**
+ * The database to play on. `statementTimeoutSeconds` (for statements someone wrote): on PGlite the lab
+ * runs in a worker thread whose calls are timed (pglite-thread.ts); on a server, statement_timeout.
+ */
+async function openDatabase(spec: string, workers: string[], statementTimeoutSeconds: number | null = null): Promise<LabDatabase> {
   let db: LabDatabase;
-  if (spec === 'pglite') {
+  if (spec === 'pglite' && statementTimeoutSeconds !== null) {
+    const { openPgliteThread } = await import('./pglite-thread');
+    db = await openPgliteThread(statementTimeoutSeconds);
+  } else if (spec === 'pglite') {
     // From the pre-built data directory when there is one (no initdb): ~4x less start-up work.
     const { bootLabDatabase } = await import('../db/pglite-boot');
     db = await bootLabDatabase();
@@ -361,7 +368,7 @@ async function openDatabase(spec: string, workers: string[], statementTimeoutSec
     // nor live mode's lease_lab: it is dropped again on close, without CASCADE. The server itself stops a
     // statement that runs past the timeout.
     const { PostgresLab } = await import('../db/postgres-lab');
-    db = await PostgresLab.connect(spec, workers, { schema: 'own', statementTimeoutMs: statementTimeoutSeconds * 1000 });
+    db = await PostgresLab.connect(spec, workers, { schema: 'own', statementTimeoutMs: (statementTimeoutSeconds ?? DEFAULT_STATEMENT_TIMEOUT_SECONDS) * 1000 });
   } else {
     throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   }

@@ -91,6 +91,20 @@ describe('a claim that fails when run is bad input, not "unsafe"', () => {
   });
 });
 
+describe('a claim that never ends', () => {
+  it('on PGlite is stopped at --statement-timeout by the watchdog: exit 2, one line naming the file (it ran for ever)', async () => {
+    const tenByTen = Array.from({ length: 10 }, (_, i) => `(VALUES (1),(2),(3),(4),(5),(6),(7),(8),(9),(10)) AS v${i}(x)`).join(', ');
+    const runaway = variant(
+      'runaway.sql',
+      'WHERE run_id IN (SELECT run_id FROM candidate)',
+      `WHERE run_id IN (SELECT run_id FROM candidate) AND (SELECT count(*) FROM ${tenByTen}) > 0`,
+    );
+    const answer = await simInProcess(['check', 'race', '--claim', runaway, '--statement-timeout', '2', '--json']);
+    expectOneLine(answer, /runaway\.sql: a statement ran longer than 2 s \(--statement-timeout\) and was stopped/);
+    expect(JSON.parse(answer.stdout)).toMatchObject({ exitCode: 2 });
+  });
+});
+
 describe('input the lab cannot read', () => {
   it('a --scenario-link whose JSON is nested 8,000 deep: exit 2, one line, JSON with --json', async () => {
     const json = `{"title":"x","workers":${'['.repeat(8000)}${']'.repeat(8000)}}`;
