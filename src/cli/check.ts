@@ -214,6 +214,32 @@ export function checkReport(
   };
 }
 
+/** An argument as a POSIX shell reads it back unchanged: bare when it is plain, otherwise in single quotes. */
+function shellWord(arg: string): string {
+  return /^[A-Za-z0-9_./:=,+@%-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The commands that replay a group's witness step by step (`run`) and the whole sample (`check`), ready to
+ * paste: the scenario by name, or for one someone wrote, the group's own link (it carries the scenario).
+ */
+export function replayCommands(report: CheckReport, group: CheckReport['groups'][number]): { run: string; sample: string } {
+  const target = isAuthoredId(report.scenario) ? ['--scenario-link', group.link] : [report.scenario];
+  const files = [
+    '--claim',
+    report.claim.file,
+    ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
+    '--fencing',
+    report.fencing ? 'on' : 'off',
+    ...(report.database.kind === 'postgres' ? ['--db', 'URL'] : []),
+  ];
+  const command = (words: string[]) => ['npm', 'run', 'sim', '--', ...words.map(shellWord)].join(' ');
+  return {
+    run: command(['run', ...target, ...files, '--schedule', group.witness.join(',')]),
+    sample: command(['check', ...target, ...files, '--sample', String(report.total), '--seed', String(report.sample?.seed ?? 0)]),
+  };
+}
+
 export function formatCheck(report: CheckReport, seconds: number): string {
   const lines: string[] = [];
   const on = report.database.kind === 'pglite' ? 'PGlite' : `the PostgreSQL server ${report.database.server}, one connection per worker`;
@@ -229,15 +255,12 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
     lines.push(`         link: ${group.link}`);
+    lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
-  const target = isAuthoredId(report.scenario) ? "--scenario-link '<a link above>'" : report.scenario;
-  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes)
-    .map(([role, path]) => ` --${role} ${path}`)
-    .join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
-  const server = report.database.kind === 'postgres' ? ' --db URL' : '';
-  lines.push(`replay a witness step by step: npm run sim -- run ${target} ${files}${server} --schedule …`);
-  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${target} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
+  const first = report.groups[0];
+  if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
+  if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   lines.push(
     report.exitCode === 1

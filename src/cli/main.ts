@@ -312,7 +312,8 @@ async function check(args: string[]): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     const onlyFailed = claimThatOnlyFailed(printablePath(file), db.yourClaim);
     if (onlyFailed) throw onlyFailed;
-    const report = checkReport(scenario, custom, file, summary, result, writes, where);
+    const shownWrites = Object.fromEntries(Object.entries(writes).map(([role, path]) => [role, printablePath(path)]));
+    const report = checkReport(scenario, custom, printablePath(file), summary, result, shownWrites, where);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {
