@@ -49,13 +49,16 @@ const cliSchemas = (url: string) =>
     async (client) => (await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lease\\_lab\\_cli\\_%'")).rows,
   );
 
-/** The lab's backends still running a statement of the runaway claim. */
+/** The lab's backends still running a statement of the runaway claim (pg_stat_activity keeps a query's first 1 kB: its opening). */
 const runawayStatements = (url: string) =>
   withClient(
     url,
     async (client) =>
-      (await client.query("SELECT pid FROM pg_stat_activity WHERE state = 'active' AND application_name LIKE 'lease\\_lab\\_%' AND query LIKE '%AS v9(x)%'"))
-        .rows,
+      (
+        await client.query(
+          "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND application_name LIKE 'lease\\_lab\\_%' AND query LIKE 'WITH candidate AS%'",
+        )
+      ).rows,
   );
 
 async function until(what: () => Promise<boolean>, why: string): Promise<void> {
