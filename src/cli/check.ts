@@ -11,6 +11,7 @@ import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import type { Scenario, Settings } from '../sim/types';
+import { printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
 
@@ -30,23 +31,34 @@ class CheckInputError extends Error {
   readonly userFacing = true;
 }
 
-/** The claim file's text, or a one-line reason it cannot be read. */
+/** The claim file's text, or a one-line reason it cannot be read. A UTF-8 byte-order mark is no part of the SQL. */
 function readClaimFile(path: string, flag = '--claim'): string {
+  const shown = printablePath(path);
   let size: number;
   try {
     const stat = statSync(path);
-    if (!stat.isFile()) throw new CheckInputError(`${flag} ${path}: not a file`);
+    if (!stat.isFile()) throw new CheckInputError(`${flag} ${shown}: not a file`);
     size = stat.size;
   } catch (error) {
     if (error instanceof CheckInputError) throw error;
     const code = (error as { code?: string }).code;
-    throw new CheckInputError(`${flag} ${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? 'unknown error'})`}`);
+    throw new CheckInputError(`${flag} ${shown}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code ?? 'unknown error'})`}`);
   }
-  if (size > MAX_FILE_BYTES) throw new CheckInputError(`${flag} ${path}: ${size} bytes, far more than a claim statement (at most ${MAX_FILE_BYTES})`);
+  if (size > MAX_FILE_BYTES) throw new CheckInputError(`${flag} ${shown}: ${size} bytes, far more than a claim statement (at most ${MAX_FILE_BYTES})`);
   try {
-    return readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    throw new CheckInputError(`${flag} ${path}: cannot read it (${(error as { code?: string }).code ?? 'unknown error'})`);
+    throw new CheckInputError(`${flag} ${shown}: cannot read it (${(error as { code?: string }).code ?? 'unknown error'})`);
+  }
+}
+
+/** The analyzer's answer; a statement nested past the JavaScript stack (1,400 NOT( …) is bad input, in one line. */
+async function analyzeFile(text: string, role: Parameters<typeof analyzeStatement>[1], shown: string, options: CustomOptions) {
+  try {
+    return await analyzeStatement(text, role, { engineRefusals: !options.onServer });
+  } catch (error) {
+    if (error instanceof RangeError) throw new CheckInputError(`${shown}: the statement is nested too deeply for the lab to read`);
+    throw error;
   }
 }
 
@@ -56,10 +68,22 @@ function readClaimFile(path: string, flag = '--claim'): string {
  */
 export async function claimStrategyFromFile(path: string, options: CustomOptions = {}): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
-  const analysis = await analyzeStatement(text, 'claim', { engineRefusals: !options.onServer });
-  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customClaimStrategy(text, analysis.shape, path, options);
-  if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
+  const shown = printablePath(path);
+  const analysis = await analyzeFile(text, 'claim', shown, options);
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
+  const { contract, used } = analysis.shape.parameters;
+  if (used.length < contract.length) {
+    // The lab binds every claim's two values; PostgreSQL refuses a statement given more values than it uses.
+    const missing = contract.filter((p) => !used.includes(p.number)).map((p) => `$${p.number} (${p.name})`);
+    throw new CheckInputError(
+      `${shown}: refused: the claim does not use ${missing.join(' or ')}; the lab passes every claim $1 worker and $2 lease seconds, so it must use both (one it does not need can be named in a test that is always true: ${contract
+        .filter((p) => !used.includes(p.number))
+        .map((p) => `AND $${p.number}::${p.type} IS NOT NULL`)
+        .join(' ')})`,
+    );
+  }
+  const built = customClaimStrategy(text, analysis.shape, shown, options);
+  if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
   const afterWait = claim.shape === 'one-statement' ? claim.claim.afterWait.kind : 'none';
@@ -85,11 +109,12 @@ export async function withWriteFromFile(
   options: CustomOptions = {},
 ): Promise<StrategyDefinition> {
   const text = readClaimFile(path, `--${role}`);
-  const analysis = await analyzeStatement(text, role, { engineRefusals: !options.onServer });
-  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(path, analysis.error));
-  const built = customWrite(role, text, analysis.shape, path, options);
-  if (!built.ok) throw new CheckInputError(`${path}: refused: ${built.reason}`);
-  return { ...definition, label: `${definition.label}, your ${role} (${path})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
+  const shown = printablePath(path);
+  const analysis = await analyzeFile(text, role, shown, options);
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
+  const built = customWrite(role, text, analysis.shape, shown, options);
+  if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
+  return { ...definition, label: `${definition.label}, your ${role} (${shown})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
 }
 
 /** The claim's strategy with each write given in `files` (by role) in place of the lab's. */
@@ -135,7 +160,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
   // A scenario someone wrote travels whole in the link (scenarios/link.ts), as the page writes it.
   const authored = isAuthoredId(scenario.id) ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`] : [];
   const parts = [`scenario=${encodeValue(scenario.id)}`, ...authored];
-  if (text !== null) parts.push('strategy=your-sql');
+  if (text !== null) parts.push(`strategy=${YOUR_SQL}`);
   parts.push(`fencing=${settings.fencing ? 'on' : 'off'}`, `schedule=${encodeValue(witness.join(','))}`);
   if (text !== null) parts.push(`claim=${encodeValue(text)}`);
   for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
@@ -189,6 +214,32 @@ export function checkReport(
   };
 }
 
+/** An argument as a POSIX shell reads it back unchanged: bare when it is plain, otherwise in single quotes. */
+function shellWord(arg: string): string {
+  return /^[A-Za-z0-9_./:=,+@%-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The commands that replay a group's witness step by step (`run`) and the whole sample (`check`), ready to
+ * paste: the scenario by name, or for one someone wrote, the group's own link (it carries the scenario).
+ */
+export function replayCommands(report: CheckReport, group: CheckReport['groups'][number]): { run: string; sample: string } {
+  const target = isAuthoredId(report.scenario) ? ['--scenario-link', group.link] : [report.scenario];
+  const files = [
+    '--claim',
+    report.claim.file,
+    ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
+    '--fencing',
+    report.fencing ? 'on' : 'off',
+    ...(report.database.kind === 'postgres' ? ['--db', 'URL'] : []),
+  ];
+  const command = (words: string[]) => ['npm', 'run', 'sim', '--', ...words.map(shellWord)].join(' ');
+  return {
+    run: command(['run', ...target, ...files, '--schedule', group.witness.join(',')]),
+    sample: command(['check', ...target, ...files, '--sample', String(report.total), '--seed', String(report.sample?.seed ?? 0)]),
+  };
+}
+
 export function formatCheck(report: CheckReport, seconds: number): string {
   const lines: string[] = [];
   const on = report.database.kind === 'pglite' ? 'PGlite' : `the PostgreSQL server ${report.database.server}, one connection per worker`;
@@ -204,15 +255,12 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
     lines.push(`         link: ${group.link}`);
+    lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
-  const target = isAuthoredId(report.scenario) ? "--scenario-link '<a link above>'" : report.scenario;
-  const files = `--claim ${report.claim.file}${Object.entries(report.claim.writes)
-    .map(([role, path]) => ` --${role} ${path}`)
-    .join('')} --fencing ${report.fencing ? 'on' : 'off'}`;
-  const server = report.database.kind === 'postgres' ? ' --db URL' : '';
-  lines.push(`replay a witness step by step: npm run sim -- run ${target} ${files}${server} --schedule …`);
-  if (report.sample) lines.push(`replay this sample: npm run sim -- check ${target} ${files}${server} --sample ${report.total} --seed ${report.sample.seed}`);
+  const first = report.groups[0];
+  if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
+  if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   lines.push(
     report.exitCode === 1

@@ -12,19 +12,27 @@ import { defaultSettings, FIX_SCENARIOS, findScenario, SCENARIOS } from '../scen
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
-import { scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
+import { CliFailure, claimThatOnlyFailed, EXIT_BAD_INPUT, EXIT_SIGNAL, failureLine, stopOnYourStatementFailure } from './failure';
+import { clip, printablePath, scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
 
-class UsageError extends Error {}
+class UsageError extends CliFailure {}
+
+/** How long one statement may run before the run stops (--statement-timeout): far past any honest claim's milliseconds. */
+const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
-                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…] [--json]
+                          [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…]
+                          [--statement-timeout SECONDS] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
-                          (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none; 2: bad input or a server it cannot reach)
+                          [--statement-timeout SECONDS]
+                          (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none;
+                           2: bad input, a statement of yours that fails or runs past --statement-timeout (default ${DEFAULT_STATEMENT_TIMEOUT_SECONDS}), a server it cannot reach or that went away;
+                           130/143: stopped by Ctrl+C/SIGTERM, after cancelling the server's statements and dropping the run's schema)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
          --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
        npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
@@ -106,7 +114,7 @@ function scenarioAndSettings(
     if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
     settings.fencing = values.fencing === 'on';
   }
-  return { scenario, settings, linkSchedule: authored?.schedule ?? null };
+  return { scenario, settings, linkSchedule: authored?.schedule ?? null, yourSql: authored?.yourSql ?? false };
 }
 
 function parseSeed(text: string): number {
@@ -126,11 +134,14 @@ async function run(args: string[]): Promise<number> {
     work: { type: 'string' },
     complete: { type: 'string' },
     db: { type: 'string' },
+    'statement-timeout': { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
-  const { scenario, settings, linkSchedule } = scenarioAndSettings(positionals, values, 'run');
+  const { scenario, settings, linkSchedule, yourSql } = scenarioAndSettings(positionals, values, 'run');
   const spec = (values.db as string | undefined) ?? 'pglite';
+  const timeout = statementTimeout(values['statement-timeout']);
+  if (yourSql && values.claim === undefined) throw new UsageError(yourSqlNeedsClaim);
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
@@ -165,15 +176,25 @@ async function run(args: string[]): Promise<number> {
   let db = await openDatabase(
     spec,
     scenario.workers.map((w) => w.id),
+    settings.definition ? timeout : null,
   );
-  if (settings.definition) db = (await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres');
+  if (settings.definition) db = stopOnYourStatementFailure((await import('./check')).guardCustomClaim(db, spec === 'pglite' ? 'pglite' : 'postgres'), timeout);
   try {
     const trace: Trace = await runSchedule(db, scenario, settings, schedule, { finish, onInapplicable });
     console.log(values.json ? JSON.stringify(trace, null, 2) : formatTrace(trace, scenario));
     return 0;
   } finally {
-    await db.close();
+    await closeDatabase(db);
   }
+}
+
+const yourSqlNeedsClaim =
+  "--scenario-link: the link's strategy is your own SQL (strategy=your-sql): give its statements with --claim FILE (and --heartbeat, --work, --complete), as check printed them";
+
+/** --statement-timeout SECONDS: how long one statement may run (default DEFAULT_STATEMENT_TIMEOUT_SECONDS). */
+function statementTimeout(value: unknown): number {
+  if (value === undefined) return DEFAULT_STATEMENT_TIMEOUT_SECONDS;
+  return parseCount(value as string, '--statement-timeout', 'a number of seconds', 3600);
 }
 
 async function explore(args: string[]): Promise<number> {
@@ -215,7 +236,7 @@ async function explore(args: string[]): Promise<number> {
     console.log(values.json ? JSON.stringify(result, null, 2) : formatExploration(result, seconds));
     return 0;
   } finally {
-    await db.close();
+    await closeDatabase(db);
   }
 }
 
@@ -231,10 +252,12 @@ async function check(args: string[]): Promise<number> {
     'max-states': { type: 'string' },
     sample: { type: 'string' },
     seed: { type: 'string' },
+    'statement-timeout': { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
+  const timeout = statementTimeout(values['statement-timeout']);
   const method = (values.method as string | undefined) ?? 'fast';
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
   const maxStates =
@@ -256,16 +279,20 @@ async function check(args: string[]): Promise<number> {
   const onServer = { onServer: spec !== 'pglite' };
   const claim = await claimStrategyFromFile(file, onServer);
   const writes = writeFiles(values);
-  const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${path} (fenced and unfenced alike)`)].join('; ');
+  const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${printablePath(path)} (fenced and unfenced alike)`)].join('; ');
   const definition = await withWritesFromFiles(claim.definition, writes, onServer);
   const custom = { ...settings, definition };
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
-  const db = guardCustomClaim(
-    await openDatabase(
-      spec,
-      scenario.workers.map((w) => w.id),
+  const db = stopOnYourStatementFailure(
+    guardCustomClaim(
+      await openDatabase(
+        spec,
+        scenario.workers.map((w) => w.id),
+        timeout,
+      ),
+      where.kind,
     ),
-    where.kind,
+    timeout,
   );
   try {
     const { exploreBruteForce, exploreFast, exploreSample, ExplorationTooLarge } = await import('../engine/explore');
@@ -286,11 +313,14 @@ async function check(args: string[]): Promise<number> {
       }
     }
     const seconds = (performance.now() - started) / 1000;
-    const report = checkReport(scenario, custom, file, summary, result, writes, where);
+    const onlyFailed = claimThatOnlyFailed(printablePath(file), db.yourClaim);
+    if (onlyFailed) throw onlyFailed;
+    const shownWrites = Object.fromEntries(Object.entries(writes).map(([role, path]) => [role, printablePath(path)]));
+    const report = checkReport(scenario, custom, printablePath(file), summary, result, shownWrites, where);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {
-    await db.close();
+    await closeDatabase(db);
   }
 }
 
@@ -321,44 +351,78 @@ function writeFiles(values: { heartbeat?: unknown; work?: unknown; complete?: un
   return files;
 }
 
-async function openDatabase(spec: string, workers: string[]): Promise<LabDatabase> {
-  if (spec === 'pglite') {
+/** The databases open right now: a signal closes them (cancelling the server's statements, dropping the run's schema) before the process exits. */
+const openLabs = new Set<LabDatabase>();
+
+/**
+ * The database to play on. `statementTimeoutSeconds` (for statements someone wrote): on PGlite the lab
+ * runs in a worker thread whose calls are timed (pglite-thread.ts); on a server, statement_timeout.
+ */
+async function openDatabase(spec: string, workers: string[], statementTimeoutSeconds: number | null = null): Promise<LabDatabase> {
+  let db: LabDatabase;
+  if (spec === 'pglite' && statementTimeoutSeconds !== null) {
+    const { openPgliteThread } = await import('./pglite-thread');
+    db = await openPgliteThread(statementTimeoutSeconds);
+  } else if (spec === 'pglite') {
     // From the pre-built data directory when there is one (no initdb): ~4x less start-up work.
     const { bootLabDatabase } = await import('../db/pglite-boot');
-    return bootLabDatabase();
-  }
-  if (/^postgres(ql)?:\/\//.test(spec)) {
+    db = await bootLabDatabase();
+  } else if (/^postgres(ql)?:\/\//.test(spec)) {
     // Only in a schema of this run's own (lease_lab_cli_<pid>_<random>, marked), never a table of the user's
-    // nor live mode's lease_lab: it is dropped again on close, without CASCADE.
+    // nor live mode's lease_lab: it is dropped again on close, without CASCADE. The server itself stops a
+    // statement that runs past the timeout.
     const { PostgresLab } = await import('../db/postgres-lab');
-    return PostgresLab.connect(spec, workers, { schema: 'own' });
+    db = await PostgresLab.connect(spec, workers, { schema: 'own', statementTimeoutMs: (statementTimeoutSeconds ?? DEFAULT_STATEMENT_TIMEOUT_SECONDS) * 1000 });
+  } else {
+    throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   }
-  throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
+  openLabs.add(db);
+  return db;
 }
 
-function clip(text: string): string {
-  const safe = text.replace(/[^\x20-\x7e]/g, '?');
-  return safe.length > 60 ? `${safe.slice(0, 60)}…` : safe;
+async function closeDatabase(db: LabDatabase): Promise<void> {
+  openLabs.delete(db);
+  await db.close();
 }
 
 /**
  * The command line's answer to `argv`: its exit code, with what it prints on console.log (stdout) and
- * console.error (stderr). Exported so that tests can call it in their own process.
+ * console.error (stderr). Exported so that tests can call it in their own process. Whatever goes wrong is
+ * one line on stderr and exit code 2 (see failure.ts); with --json, also one JSON object on stdout.
  */
-export function runCli(argv: string[]): Promise<number> {
-  return main(argv).catch((error: unknown) => {
-    if (error instanceof UsageError || error instanceof ScheduleError || (error as { userFacing?: boolean }).userFacing) {
-      console.error(`lease-lab: ${(error as Error).message}`);
-      return 2;
-    }
-    // An error from the server (it has a SQLSTATE) is one line too: the user's server, not a bug here.
-    if (typeof (error as { code?: unknown }).code === 'string' && typeof (error as { severity?: unknown }).severity === 'string') {
-      console.error(`lease-lab: the PostgreSQL server failed: ${(error as Error).message.split('\n')[0]}`);
-      return 2;
-    }
-    console.error(error);
-    return 1;
-  });
+export async function runCli(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    // After a signal the handler below speaks for the run; what its closing did to the steps in flight is no news.
+    if (stoppedBy) return EXIT_SIGNAL[stoppedBy];
+    const line = error instanceof ScheduleError ? error.message : failureLine(error);
+    console.error(`lease-lab: ${line}`);
+    if (argv.includes('--json')) console.log(JSON.stringify({ error: line, exitCode: EXIT_BAD_INPUT }));
+    if (process.env.LEASE_LAB_DEBUG) console.error(error);
+    return EXIT_BAD_INPUT;
+  }
+}
+
+let stoppedBy: keyof typeof EXIT_SIGNAL | null = null;
+/** A signal's cleanup is bounded: a server that does not answer must not keep the terminal waiting for ever. */
+const SIGNAL_CLEANUP_MS = 15_000;
+
+/**
+ * Ctrl+C or SIGTERM: each open database closes (on a server: the running statements are cancelled, the
+ * connections end, the run's schema is dropped), then the process exits 130 or 143.
+ */
+function stopOnSignal(signal: keyof typeof EXIT_SIGNAL): void {
+  if (stoppedBy) return;
+  stoppedBy = signal;
+  const labs = [...openLabs];
+  openLabs.clear();
+  console.error(
+    `lease-lab: stopped by ${signal}${labs.some((db) => db.kind === 'postgres') ? "; cancelling the server's statements and dropping the run's schema" : ''}`,
+  );
+  const closing = Promise.all(labs.map((db) => db.close().catch((error: unknown) => console.error(`lease-lab: ${failureLine(error)}`))));
+  const bound = new Promise((resolve) => setTimeout(resolve, SIGNAL_CLEANUP_MS).unref());
+  void Promise.race([closing, bound]).then(() => process.exit(EXIT_SIGNAL[signal]));
 }
 
 /** True when Node was started on this file (`npm run sim`), false when a test imports it. */
@@ -371,7 +435,9 @@ function startedAsProgram(): boolean {
 }
 
 if (startedAsProgram()) {
+  process.on('SIGINT', () => stopOnSignal('SIGINT'));
+  process.on('SIGTERM', () => stopOnSignal('SIGTERM'));
   runCli(process.argv.slice(2)).then((code) => {
-    process.exitCode = code;
+    if (!stoppedBy) process.exitCode = code;
   });
 }

@@ -28,7 +28,15 @@ export interface AuthoredChoice {
   settings: Settings;
   /** The schedule the link carried; empty for a file. */
   schedule: string[];
+  /**
+   * The link's strategy is someone's own SQL (`strategy=your-sql`, as check's witness links are): the
+   * statements come with --claim FILE (and --heartbeat, --work, --complete), as check printed them.
+   */
+  yourSql: boolean;
 }
+
+/** The page's strategy name for statements someone wrote (store/your-sql-link.ts writes it into links). */
+export const YOUR_SQL = 'your-sql';
 
 /** The authored scenario the options give, null when they give none; a one-line error when it is wrong. */
 export function scenarioFromOptions(values: { 'scenario-link'?: unknown; 'scenario-file'?: unknown }): AuthoredChoice | null {
@@ -58,12 +66,13 @@ function fromLink(text: string): AuthoredChoice {
   }
   const encoded = parts.get(SCENARIO_KEY);
   if (encoded === undefined) fail(`the link carries no scenario someone wrote (no "${SCENARIO_KEY}="); for a built-in scenario give its name instead`);
-  const decoded = decodeScenarioParam(encoded!);
+  const decoded = deepSafe(() => decodeScenarioParam(encoded!), fail);
   if (decoded.scenario === null) fail(decoded.problem.replace(/^The scenario in the link/, 'the scenario').replace(/\.$/, ''));
   const scenario = (decoded as Extract<DecodedScenario, { problem: null }>).scenario;
   const settings: Settings = { strategy: scenario.defaultStrategy, fencing: scenario.defaultFencing };
   const strategy = parts.get('strategy');
-  if (strategy !== undefined) {
+  const yourSql = strategy === YOUR_SQL;
+  if (strategy !== undefined && !yourSql) {
     if (!(STRATEGIES as readonly string[]).includes(strategy)) fail(`there is no strategy "${clip(strategy)}"; the strategies are ${STRATEGIES.join(', ')}`);
     settings.strategy = strategy as Strategy;
   }
@@ -84,7 +93,7 @@ function fromLink(text: string): AuthoredChoice {
       fail(`step ${index + 1} of the schedule is wrong: ${error.message}`);
     }
   }
-  return { scenario, settings, schedule };
+  return { scenario, settings, schedule, yourSql };
 }
 
 function fromFile(path: string): AuthoredChoice {
@@ -106,11 +115,22 @@ function fromFile(path: string): AuthoredChoice {
   try {
     value = JSON.parse(text);
   } catch (error) {
+    if (error instanceof RangeError) fail('it is nested too deeply to be a scenario');
     fail(`not valid JSON (${(error as Error).message})`);
   }
-  const decoded = scenarioFromValue(value, (why) => fail(why));
+  const decoded = deepSafe(() => scenarioFromValue(value, (why) => fail(why)), fail);
   const scenario = (decoded as Extract<DecodedScenario, { problem: null }>).scenario;
-  return { scenario, settings: { strategy: scenario.defaultStrategy, fencing: scenario.defaultFencing }, schedule: [] };
+  return { scenario, settings: { strategy: scenario.defaultStrategy, fencing: scenario.defaultFencing }, schedule: [], yourSql: false };
+}
+
+/** Reading a scenario nested thousands deep runs out of stack: that is the input's problem, said in one line. */
+function deepSafe<T>(read: () => T, fail: (why: string) => never): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof RangeError) fail('it is nested too deeply to be a scenario');
+    throw error;
+  }
 }
 
 function safeDecode(text: string): string | null {
@@ -121,7 +141,18 @@ function safeDecode(text: string): string | null {
   }
 }
 
-function clip(text: string): string {
+/** A value echoed back in a message: printable ASCII only (no escape sequence reaches the terminal), and short. */
+export function clip(text: string): string {
   const safe = text.replace(/[^\x20-\x7e]/g, '?');
   return safe.length > 60 ? `${safe.slice(0, 60)}…` : safe;
+}
+
+/** A path printed whole (in a report, in a command to copy): its control characters shown as "?", so none reaches the terminal. */
+export function printablePath(path: string): string {
+  return [...path].map((char) => (isControl(char.codePointAt(0)!) ? '?' : char)).join('');
+}
+
+/** C0 and C1 control characters, DEL, and the line and paragraph separators. */
+function isControl(code: number): boolean {
+  return code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
 }

@@ -70,7 +70,14 @@ export interface PostgresLabOptions {
   schema?: 'public' | 'lease_lab' | 'own';
   /** On a lock wait, attach the server's pg_locks rows that prove it (live mode shows them to the learner). */
   lockEvidence?: boolean;
+  /** The workers' statement_timeout (the command line's --statement-timeout); none when absent. */
+  statementTimeoutMs?: number;
 }
+
+/** How long the end of a command line run keeps trying to reach a restarting server to drop the run's schema. */
+const DROP_RETRY_MS = 10_000;
+/** How long closing waits for the server to cancel the workers' statements. */
+const CANCEL_WAIT_MS = 2000;
 
 /** The comment live-schema.sql puts on lease_lab: the mark that the schema is the lab's to reuse or drop. */
 export const LAB_SCHEMA_NOTE = /COMMENT ON SCHEMA lease_lab IS '([^']*)'/.exec(sqlText('live-schema'))?.[1] ?? '';
@@ -152,25 +159,6 @@ function reachedOutside(error: unknown, schema: string, url: string): Error {
   );
 }
 
-/**
- * The one cleanup of a --db run (own-schema-drop.sql): its schema, object by object, then the role its
- * workers logged in as (the grants go with the objects they are on), each only if it carries the lab's
- * mark. Any connection of the connecting role will do: it is put in the run's schema first. Throws one
- * line naming what depends on them; then nothing was dropped.
- */
-async function dropOwnSchema(client: pg.Client, url: string, name: string): Promise<void> {
-  try {
-    await client.query(bridgeSql('own-schema-session'), [name]);
-    await client.query(bridgeSql('own-schema-drop'));
-  } catch (error) {
-    const detail = String((error as { detail?: unknown }).detail ?? '')
-      .split('\n')
-      .filter(Boolean)
-      .join('; ');
-    throw userFacing(`cannot drop the run's schema ${name} in ${redactUrl(url)}: ${firstLine(error, url)}${detail ? ` (${detail})` : ''}; nothing was dropped`);
-  }
-}
-
 /** Drops the lab's schema if it is there and is the lab's (see ensureLabSchema). */
 export async function dropLabSchema(client: pg.Client, url: string): Promise<'dropped' | 'absent'> {
   const state = await client.query<{ note: string | null }>(sqlText('live-schema-state'));
@@ -201,6 +189,8 @@ interface Session {
   waiting: InFlight | null;
   /** The backend is gone (crash) or the connection broke: reconnect before the next use. */
   dead: boolean;
+  /** The connection broke under the lab (not a crash it caused): its transaction is gone. */
+  lost: boolean;
   /** Settles when the connection has closed. */
   closed: Promise<void>;
 }
@@ -235,7 +225,8 @@ export class PostgresLab implements LabDatabase {
     client.on('end', () => {
       if (client !== this.observerClient || this.closing) return;
       this.observerGone = true;
-      this.reconnecting ??= this.reconnectObserver();
+      // A command line run does not reconnect: its open transactions are gone with the server, and the run stops.
+      if (!this.ownSchema) this.reconnecting ??= this.reconnectObserver();
     });
   }
 
@@ -282,6 +273,7 @@ export class PostgresLab implements LabDatabase {
    */
   private async observer(): Promise<pg.Client> {
     if (!this.observerGone || this.closing) return this.observerClient;
+    if (this.ownSchema) throw this.connectionLost();
     this.reconnecting ??= this.reconnectObserver();
     const reconnected = await Promise.race([this.reconnecting, sleep(OBSERVER_WAIT_MS, null)]);
     if (reconnected) return reconnected;
@@ -399,22 +391,85 @@ export class PostgresLab implements LabDatabase {
     return null;
   }
 
-  async close(): Promise<void> {
+  /** Closing once, however many times it is asked for (a signal and the run's own ending may both ask). */
+  private closed: Promise<void> | null = null;
+
+  close(): Promise<void> {
+    this.closed ??= this.closeOnce();
+    return this.closed;
+  }
+
+  private async closeOnce(): Promise<void> {
+    // From here on nothing reconnects and no session is opened again.
+    this.closing = true;
+    await this.cancelStatements();
     const clients = [...[...this.sessions.values()].map((s) => s.client)];
     this.sessions.clear();
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
     // The workers are gone, so nothing of theirs holds the table: the run's own schema and role can go.
-    let dropFailure: unknown = null;
-    if (this.ownSchema) {
+    const dropFailure = this.ownSchema ? await this.dropOwnSchema() : null;
+    await this.observerClient.end().catch(() => undefined);
+    if (dropFailure) {
+      const detail = String((dropFailure as { detail?: unknown }).detail ?? '')
+        .split('\n')
+        .filter(Boolean)
+        .join('; ');
+      throw userFacing(
+        `cannot drop the run's schema ${this.ownSchema} in ${redactUrl(this.url)}: ${firstLine(dropFailure, this.url)}${detail ? ` (${detail})` : ''}; nothing was dropped`,
+      );
+    }
+  }
+
+  /**
+   * Stops whatever the workers' backends are running (a runaway claim, a lock wait) before their
+   * connections end: a server runs a statement on after its client has gone.
+   */
+  private async cancelStatements(): Promise<void> {
+    if (this.observerGone) return;
+    const pids = [...this.sessions.values()].filter((session) => !session.dead && session.pid > 0).map((session) => session.pid);
+    const cancels = Promise.all(pids.map((pid) => this.observerClient.query(sqlText('cancel-backend'), [pid]).catch(() => undefined)));
+    await Promise.race([cancels, sleep(CANCEL_WAIT_MS, undefined)]);
+  }
+
+  /**
+   * Every way a command line run ends drops its schema and role here (own-schema-drop.sql): on the observer's connection, or after a
+   * server restart on a new one, tried again for up to DROP_RETRY_MS. The error when it could not be dropped.
+   */
+  private async dropOwnSchema(): Promise<unknown> {
+    const drop = async (client: pg.Client) => {
+      await client.query(bridgeSql('own-schema-session'), [this.ownSchema]);
+      await client.query(bridgeSql('own-schema-drop'));
+    };
+    if (!this.observerGone) {
       try {
-        await dropOwnSchema(await this.observer(), this.url, this.ownSchema);
+        await drop(this.observerClient);
+        return null;
       } catch (error) {
-        dropFailure = error;
+        // A server error (something depends on the table) is the answer; a broken connection gets another try.
+        if (typeof (error as { severity?: unknown }).severity === 'string') return error;
       }
     }
-    this.closing = true;
-    await this.observerClient.end().catch(() => undefined);
-    if (dropFailure) throw dropFailure;
+    const deadline = Date.now() + DROP_RETRY_MS;
+    let problem: unknown = null;
+    while (Date.now() < deadline) {
+      let client: pg.Client | null = null;
+      try {
+        client = await openClient(this.url, OBSERVER_NAME);
+        await drop(client);
+        return null;
+      } catch (error) {
+        problem = error;
+        if (client && typeof (error as { severity?: unknown }).severity === 'string') return error;
+        await sleep(250, undefined);
+      } finally {
+        await client?.end().catch(() => undefined);
+      }
+    }
+    return problem;
+  }
+
+  private connectionLost(): Error {
+    return userFacing(`the connection to ${redactUrl(this.url)} was lost (a server restart?); the run stopped, since its open transactions are gone`);
   }
 
   /**
@@ -541,6 +596,7 @@ export class PostgresLab implements LabDatabase {
   private async session(id: SessionId): Promise<Session> {
     const existing = this.sessions.get(id);
     if (existing && !existing.dead) return existing;
+    if (this.closing || (this.ownSchema && existing?.lost)) throw this.connectionLost();
     if (existing) {
       forget(existing);
       this.sessions.delete(id);
@@ -553,11 +609,15 @@ export class PostgresLab implements LabDatabase {
       );
     });
     const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
-    const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false, closed };
-    client.on('error', () => {
+    const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false, lost: false, closed };
+    const broke = () => {
+      if (!session.dead && !this.closing) session.lost = true;
       session.dead = true;
-    });
+    };
+    client.on('error', broke);
+    client.once('end', broke);
     await this.enterSchema(client);
+    if (this.options.statementTimeoutMs) await client.query(bridgeSql('statement-timeout'), [String(this.options.statementTimeoutMs)]);
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
     this.sessions.set(id, session);

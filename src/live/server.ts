@@ -226,7 +226,11 @@ export async function startBridge(backend: LiveBackend, options: { host: string;
             },
           );
         },
-        (error: Error) => reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message }),
+        (error: Error) => {
+          // The rest of a body that is too large is read and thrown away (see readJson); the connection then closes.
+          if (error instanceof BodyTooLarge) response.setHeader('Connection', 'close');
+          reply(response, error instanceof BodyTooLarge ? 413 : 400, { error: error.message });
+        },
       )
       .catch((error: unknown) => failed(response, error));
   }
@@ -265,23 +269,33 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...API_HEADERS }).end(text);
 }
 
-/** A request body over MAX_BODY_BYTES: answered with 413, the rest of it never read. */
+/** A request body over MAX_BODY_BYTES: answered with 413, the rest of it read and thrown away. */
 class BodyTooLarge extends Error {
   override name = 'BodyTooLarge';
 }
+
+/**
+ * How much of a too-large body is read and thrown away so that the client, still sending, gets the 413
+ * (a connection reset before it finished sending would hide the answer); past this it is cut off.
+ */
+const MAX_DISCARDED_BYTES = 16 * 1024 * 1024;
 
 function readJson(request: IncomingMessage): Promise<unknown> {
   return new Promise((done, fail) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = false;
     request.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
+      if (size > MAX_BODY_BYTES + MAX_DISCARDED_BYTES) request.destroy();
+      else if (size > MAX_BODY_BYTES && !tooLarge) {
+        tooLarge = true;
+        chunks.length = 0;
         fail(new BodyTooLarge(`the request is larger than ${MAX_BODY_BYTES / 1024} KB`));
-        request.destroy();
-      } else chunks.push(chunk);
+      } else if (!tooLarge) chunks.push(chunk);
     });
     request.on('end', () => {
+      if (tooLarge) return;
       const text = Buffer.concat(chunks).toString('utf8');
       try {
         done(text === '' ? {} : JSON.parse(text));

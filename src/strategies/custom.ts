@@ -117,7 +117,9 @@ export function customWrite(
       id,
       text: text.trim().replace(/;$/, ''),
       file,
-      params: roleParams(role, true),
+      // Only the parameters it uses, $1 up to the highest (the analyzer refuses a gap): PostgreSQL refuses
+      // a statement given more values than it takes, and a completion by `run_id = $1` alone is a real one.
+      params: roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
       afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
     },

@@ -5,7 +5,7 @@
  * captured: the same code path from argv to exit code, without a second of Node and tsx starting up for
  * every call.
  */
-import { spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import { vi } from 'vitest';
@@ -26,6 +26,33 @@ export function simProcess(args: readonly string[], timeout = 240_000): CliAnswe
     timeout,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * The CLI started as a user starts it, without waiting: for a test that acts while it runs (stops the
+ * server under it, sends it a signal). `answer` settles when it exits, with `signal` when one ended it.
+ */
+export function simStarted(
+  args: readonly string[],
+  timeout = 240_000,
+): { child: ChildProcess; answer: Promise<CliAnswer & { signal: NodeJS.Signals | null }> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], { cwd: projectRoot });
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const answer = new Promise<CliAnswer & { signal: NodeJS.Signals | null }>((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+  return { child, answer };
 }
 
 /** What the process would print, line by line as console.log and console.error write them. */

@@ -90,7 +90,9 @@ describe('an authored scenario in the CLI', async () => {
     expect(code).toBe(0);
     expect(stdout).toContain(`${ID}: all `);
     expect(stdout).toContain(`link: #scenario=${ID}&sc=${encodeSpec(SPEC)}&`);
-    expect(stdout).toContain("npm run sim -- run --scenario-link '<a link above>' --claim");
+    // The replay command carries the group's own link (cli-replay.test.ts runs it).
+    expect(stdout).toContain(`replay: npm run sim -- run --scenario-link '#scenario=${ID}&sc=${encodeSpec(SPEC)}&strategy=your-sql&`);
+    expect(stdout).toMatch(/' --claim \S+ --fencing on --schedule \S+$/m);
   });
 
   it('explore --scenario-link explores it', async () => {

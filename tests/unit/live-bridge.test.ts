@@ -188,6 +188,21 @@ describe('hostile requests to the live bridge', () => {
   });
 });
 
+describe('a request body over 256 KB', () => {
+  it.each([
+    ['just over the limit', 257 * 1024],
+    ['4 MB', 4 * 1024 * 1024],
+  ])('%s: answered 413 with a reason (not a reset connection), and the next request is served', async (_name, bytes) => {
+    const token = await openSession();
+    received.length = 0;
+    const big = await send('/live/execute', { body: { ...claim, padding: 'x'.repeat(bytes) }, headers: { 'x-lease-lab-token': token } });
+    expect(big.status).toBe(413);
+    expect(JSON.parse(big.body).error).toBe('the request is larger than 256 KB');
+    expect(received).toEqual([]);
+    expect((await send('/live/execute', { body: claim, headers: { 'x-lease-lab-token': token } })).status).toBe(200);
+  });
+});
+
 describe("the live bridge's health", () => {
   it('says whether the bridge is reconnecting, to any tab of its own origin, and nothing more', async () => {
     const health = await send('/live/health', { body: {} });

@@ -20,6 +20,7 @@ import specDatabaseDrop from './spec-database-drop.sql?raw';
 import specRoleCreate from './spec-role-create.sql?raw';
 import specSessionBlocked from './spec-session-blocked.sql?raw';
 import specSessionBlockers from './spec-session-blockers.sql?raw';
+import statementTimeout from './statement-timeout.sql?raw';
 
 const texts = {
   'console-role-create': consoleRoleCreate,
@@ -40,6 +41,7 @@ const texts = {
   'spec-role-create': specRoleCreate,
   'spec-session-blocked': specSessionBlocked,
   'spec-session-blockers': specSessionBlockers,
+  'statement-timeout': statementTimeout,
 } as const;
 
 export type BridgeSqlId = keyof typeof texts;

@@ -1,0 +1,122 @@
+/**
+ * PGlite for the command line, in a worker thread with a watchdog. PGlite runs a statement inside one
+ * synchronous WebAssembly call: a claim that never ends (a sub-select cross-joining ten VALUES lists)
+ * would hold the process for ever, and no timer of its own could fire. Here the lab's database lives in a
+ * worker thread, each port call is timed on this side, and a call that runs past the statement timeout
+ * ends the thread (as the page's watchdog ends its Web Worker) and fails with one line. Nothing is
+ * rebuilt afterwards: the command line stops there (exit 2).
+ */
+import { Worker } from 'node:worker_threads';
+import type { LabDatabase } from '../db/port';
+import { StatementTimedOut } from './failure';
+
+type PortMethod = 'reset' | 'execute' | 'executeClaim' | 'retryBlocked' | 'commit' | 'crash' | 'runs' | 'locks' | 'close';
+
+export interface ThreadCall {
+  id: number;
+  method: PortMethod | 'kind';
+  args: unknown[];
+}
+
+export type ThreadAnswer =
+  | { id: number; ok: true; value: unknown; note: string | null }
+  | {
+      id: number;
+      ok: false;
+      error: { message: string; name: string; code?: string; detail?: string; userFacing?: true; stackOverflow: boolean };
+    };
+
+/** Booting PGlite (the first call waits for it) on a loaded machine: bounded, but far past a statement's timeout. */
+const BOOT_TIMEOUT_MS = 120_000;
+
+class PgliteThread {
+  readonly kind = 'pglite' as const;
+  private readonly worker = new Worker(new URL('./pglite-thread-entry.mjs', import.meta.url));
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
+  private nextId = 1;
+  private note: string | null = null;
+  /** Why the thread is gone: every later call fails with it. */
+  private ended: Error | null = null;
+
+  constructor(private readonly timeoutSeconds: number) {
+    this.worker.on('message', (answer: ThreadAnswer) => this.answer(answer));
+    this.worker.on('error', (error) => this.end(error));
+    this.worker.on('exit', () => this.end(new Error('the PGlite thread exited')));
+  }
+
+  call<T>(method: ThreadCall['method'], args: unknown[], timeoutMs = this.timeoutSeconds * 1000): Promise<T> {
+    if (this.ended) return Promise.reject(this.ended);
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.end(new StatementTimedOut(this.timeoutSeconds));
+        void this.worker.terminate();
+      }, timeoutMs);
+      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject, timer });
+      this.worker.postMessage({ id, method, args } satisfies ThreadCall);
+    });
+  }
+
+  takeNote(): string | null {
+    const note = this.note;
+    this.note = null;
+    return note;
+  }
+
+  async close(): Promise<void> {
+    // A thread busy with a statement (a signal came during a runaway claim) is ended at once; an idle one closes PGlite first.
+    if (!this.ended && this.pending.size === 0) await this.call('close', []).catch(() => undefined);
+    this.end(new Error('the PGlite thread was closed'));
+    await this.worker.terminate();
+  }
+
+  private answer(answer: ThreadAnswer): void {
+    const waiting = this.pending.get(answer.id);
+    if (!waiting) return;
+    this.pending.delete(answer.id);
+    clearTimeout(waiting.timer);
+    if (answer.ok) {
+      if (answer.note !== null) this.note = answer.note;
+      waiting.resolve(answer.value);
+      return;
+    }
+    const { stackOverflow, ...fields } = answer.error;
+    // The same error as in this thread: its SQLSTATE and userFacing mark say what it was (see failure.ts).
+    const error = stackOverflow ? new RangeError(fields.message) : new Error(fields.message);
+    waiting.reject(Object.assign(error, fields));
+  }
+
+  private end(why: Error): void {
+    this.ended ??= why;
+    for (const [id, waiting] of this.pending) {
+      clearTimeout(waiting.timer);
+      waiting.reject(this.ended);
+      this.pending.delete(id);
+    }
+  }
+}
+
+/** The lab's PGlite database behind the port, in a worker thread whose every call is bounded by `timeoutSeconds`. */
+export async function openPgliteThread(timeoutSeconds: number): Promise<LabDatabase> {
+  const thread = new PgliteThread(timeoutSeconds);
+  try {
+    await thread.call('kind', [], BOOT_TIMEOUT_MS);
+  } catch (error) {
+    await thread.close();
+    throw error;
+  }
+  const port: LabDatabase = {
+    kind: 'pglite',
+    reset: (seedJson, sessions) => thread.call('reset', [seedJson, sessions]),
+    execute: (session, request) => thread.call('execute', [session, request]),
+    executeClaim: (session, request) => thread.call('executeClaim', [session, request]),
+    retryBlocked: (session) => thread.call('retryBlocked', [session]),
+    commit: (session) => thread.call('commit', [session]),
+    crash: (session) => thread.call('crash', [session]),
+    runs: () => thread.call('runs', []),
+    locks: () => thread.call('locks', []),
+    takeEngineNote: () => thread.takeNote(),
+    close: () => thread.close(),
+  };
+  return port;
+}
