@@ -31,6 +31,8 @@ export function failureLine(error: unknown): string {
   const message = typeof e?.message === 'string' ? e.message : String(error);
   const first = message.split('\n')[0]!.trim();
   if (e?.userFacing) return first;
+  // Wherever the run noticed it (a worker's statement, the observer, a reset): the server went away.
+  if (isConnectionLoss(typeof e?.code === 'string' ? e.code : '', first)) return connectionLost(first).message;
   // An error from a PostgreSQL server (it carries a SQLSTATE and a severity): the user's server, not a bug here.
   if (typeof e?.code === 'string' && typeof e?.severity === 'string') return `the PostgreSQL server failed: ${first} (SQLSTATE ${e.code})`;
   if (error instanceof RangeError && /call stack/i.test(message)) return 'the input is nested too deeply for the lab to read';
@@ -173,3 +175,11 @@ export function claimThatOnlyFailed(file: string, tally: YourClaimTally): CliFai
 function timeoutLine(seconds: number): string {
   return `a statement ran longer than ${seconds} s (--statement-timeout) and was stopped: a claim that never ends cannot be checked`;
 }
+
+/**
+ * What a signal closes before the process exits (main.ts, stopOnSignal): the databases a command has open
+ * right now. On a server, closing cancels the run's statements and drops what the run created (its schema
+ * and role, or a spec's throwaway database and role). A command adds what it opens and deletes it when it
+ * closes it itself.
+ */
+export const closeOnSignal = new Set<{ readonly kind: string; close(): Promise<void> }>();

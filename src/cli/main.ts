@@ -12,7 +12,7 @@ import { defaultSettings, FIX_SCENARIOS, findScenario, SCENARIOS } from '../scen
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
-import { CliFailure, claimThatOnlyFailed, EXIT_BAD_INPUT, EXIT_SIGNAL, failureLine, stopOnYourStatementFailure } from './failure';
+import { CliFailure, claimThatOnlyFailed, closeOnSignal, EXIT_BAD_INPUT, EXIT_SIGNAL, failureLine, stopOnYourStatementFailure } from './failure';
 import { clip, printablePath, scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
 
 class UsageError extends CliFailure {}
@@ -32,7 +32,7 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--statement-timeout SECONDS]
                           (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none;
                            2: bad input, a statement of yours that fails or runs past --statement-timeout (default ${DEFAULT_STATEMENT_TIMEOUT_SECONDS}), a server it cannot reach or that went away;
-                           130/143: stopped by Ctrl+C/SIGTERM, after cancelling the server's statements and dropping the run's schema)
+                           130/143: stopped by Ctrl+C/SIGTERM, after cancelling the server's statements and dropping what the run created)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
          --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
        npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
@@ -351,9 +351,6 @@ function writeFiles(values: { heartbeat?: unknown; work?: unknown; complete?: un
   return files;
 }
 
-/** The databases open right now: a signal closes them (cancelling the server's statements, dropping the run's schema) before the process exits. */
-const openLabs = new Set<LabDatabase>();
-
 /**
  * The database to play on. `statementTimeoutSeconds` (for statements someone wrote): on PGlite the lab
  * runs in a worker thread whose calls are timed (pglite-thread.ts); on a server, statement_timeout.
@@ -376,12 +373,12 @@ async function openDatabase(spec: string, workers: string[], statementTimeoutSec
   } else {
     throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   }
-  openLabs.add(db);
+  closeOnSignal.add(db);
   return db;
 }
 
 async function closeDatabase(db: LabDatabase): Promise<void> {
-  openLabs.delete(db);
+  closeOnSignal.delete(db);
   await db.close();
 }
 
@@ -415,10 +412,10 @@ const SIGNAL_CLEANUP_MS = 15_000;
 function stopOnSignal(signal: keyof typeof EXIT_SIGNAL): void {
   if (stoppedBy) return;
   stoppedBy = signal;
-  const labs = [...openLabs];
-  openLabs.clear();
+  const labs = [...closeOnSignal];
+  closeOnSignal.clear();
   console.error(
-    `lease-lab: stopped by ${signal}${labs.some((db) => db.kind === 'postgres') ? "; cancelling the server's statements and dropping the run's schema" : ''}`,
+    `lease-lab: stopped by ${signal}${labs.some((db) => db.kind === 'postgres') ? "; cancelling the server's statements and dropping what the run created" : ''}`,
   );
   const closing = Promise.all(labs.map((db) => db.close().catch((error: unknown) => console.error(`lease-lab: ${failureLine(error)}`))));
   const bound = new Promise((resolve) => setTimeout(resolve, SIGNAL_CLEANUP_MS).unref());

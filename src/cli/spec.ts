@@ -10,6 +10,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { header, type PermutationRun, runPermutations } from '../spec/run';
+import { closeOnSignal } from './failure';
 import { interleavingCount, type PermutationStep, parsePermutation, parseSpec, permutationsOf, type Spec, SpecSyntaxError } from '../spec/parse';
 
 /** More interleavings than anyone would wait for: name the ones you mean with --permutation. */
@@ -143,13 +144,9 @@ export async function spec(args: string[], serverName: (url: string) => string):
     url,
     spec.sessions.map((s) => s.name),
   );
-  // An interrupt still drops the throwaway database before the process goes.
-  let interrupted: Promise<never> | null = null;
-  const onSignal = (signal: NodeJS.Signals) => {
-    interrupted = driver.close().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143)) as Promise<never>;
-  };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // A signal closes it (main.ts: the throwaway database and role are dropped) before the process exits.
+  const open = { kind: 'postgres', close: () => driver.close() };
+  closeOnSignal.add(open);
   try {
     // Each part ends in a newline, which console.log adds back: the text is the isolation tester's, byte for byte.
     const print = (text: string) => {
@@ -161,18 +158,13 @@ export async function spec(args: string[], serverName: (url: string) => string):
         print(run.output);
         for (const failure of run.teardownFailures) console.error(`lease-lab: ${failure}`);
       },
-    }).catch((error: unknown) => {
-      // Closing the connections on an interrupt ends the step in flight: that is no error to report.
-      if (interrupted) return interrupted;
-      throw error;
     });
     const report = specReport(file, server, spec, runs);
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else print(formatSpecSummary(spec, report));
     return report.exitCode;
   } finally {
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
-    if (!interrupted) await driver.close();
+    // Unless a signal took it to close it already.
+    if (closeOnSignal.delete(open)) await driver.close();
   }
 }

@@ -114,7 +114,7 @@ describe('check --db on the shared test server', () => {
       await until(async () => (await runawayStatements(url)).length > 0, 'the runaway claim running on the server');
       child.kill(signal);
       const done = await answer;
-      expectOneLine(done, code, new RegExp(`stopped by ${signal}; cancelling the server's statements and dropping the run's schema`));
+      expectOneLine(done, code, new RegExp(`stopped by ${signal}; cancelling the server's statements and dropping what the run created`));
       expect(await runawayStatements(url)).toEqual([]);
       expect(await cliSchemas(url)).toEqual([]);
     },
