@@ -79,7 +79,8 @@ test('the first load has none of the later chunks; the scenario editor shows its
 
   await page.getByRole('button', { name: 'Write a scenario…' }).click();
   await expect(page.getByText('Loading the scenario editor…')).toBeVisible();
-  expect(matching(requested, LATER_CHUNKS.scenarioEditor)).toHaveLength(1);
+  // The loading line can be drawn before the browser has sent the chunk's request: wait for the request.
+  await expect.poll(() => matching(requested, LATER_CHUNKS.scenarioEditor).length).toBe(1);
   release();
   const editor = page.getByRole('dialog', { name: 'Your scenario' });
   await expect(editor).toBeVisible();
