@@ -8,10 +8,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, simStarted } from '../support/cli';
-import { createDatabase, type PostgresServer, startPostgresServer } from '../support/postgres-server';
+import { createDatabase, type PostgresServer, startPostgresServer, withClient } from '../support/postgres-server';
 
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 const SKIP_LOCKED_TEXT = readFileSync(SKIP_LOCKED, 'utf8');
@@ -31,16 +30,6 @@ const RUNAWAY = () =>
     'WHERE run_id IN (SELECT run_id FROM candidate)',
     `WHERE run_id IN (SELECT run_id FROM candidate) AND (SELECT count(*) FROM ${TEN_BY_TEN}) > 0`,
   );
-
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await use(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The command line's schemas on the server (lease_lab_cli_…): none may outlive its run. */
 const cliSchemas = (url: string) =>

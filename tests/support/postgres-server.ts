@@ -142,7 +142,8 @@ async function serverVersion(url: string): Promise<string> {
   return result.rows[0]?.server_version.split(' ')[0] ?? 'unknown';
 }
 
-async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+/** One short-lived connection to `url` for `use`, always ended. */
+export async function withClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
