@@ -755,7 +755,7 @@ export const CHAPTERS: readonly Chapter[] = [
           "Max active runs per tenant: one tenant's burst must not starve everyone else. The lab's runs table already has a `tenant` column for this.",
           'Max concurrent model calls: providers limit requests and tokens per minute; that, not CPU, is usually the scarce resource.',
           'Max run cost: a run whose `cost_cents` passes its budget is stopped at its next safe boundary, the same way a cancellation is.',
-          'Counting inside the claim, as in the sketch below, is itself racy: two workers claiming at once can both see a tenant one below its limit. Production queues close the gap with a lock or counter per key, or by enforcing the limit inside the fetch itself.',
+          'Counting inside the claim, as in the sketch below, is itself racy: two workers claiming at once can both see a tenant one below its limit. Production queues close the gap with a lock or counter per key, or by enforcing the limit inside the fetch itself. This is write skew: each claim reads what the other writes, and REPEATABLE READ does not stop it (the two claims update different rows). SERIALIZABLE does, by failing one of the two with SQLSTATE 40001, which the worker must then retry; on a real server, `docs/examples/tenant-limit-repeatable-read.spec` and `tenant-limit-serializable.spec` show both.',
           'The backpressure lab plays these limits on the same Postgres with many runs, tenants and workers: each claim first takes a transaction-level advisory lock, so the count and the claim happen one worker at a time, and a FIFO claim runs beside a fair one on the same arrivals.',
         ],
         view: { fragment: '#backpressure', label: 'Open the backpressure lab: FIFO against a fair claim →' },
