@@ -100,18 +100,23 @@ describe("the lab's examples as specs", () => {
 describe('isolation levels, as PostgreSQL 15 runs them (docs/examples)', () => {
   const example = (name: string) => join(projectRoot, 'docs/examples', name);
 
-  it('the naive race at REPEATABLE READ: B\'s claim fails 40001 (after waiting for A, or at once), never a second execution; exit 0', async () => {
+  it("the naive race at REPEATABLE READ: B's claim fails 40001 (after waiting for A, or at once), never a second execution; exit 0", async () => {
     const answer = await simInProcess(['spec', example('race-repeatable-read.spec'), '--db', url, '--json']);
     expect(answer.code).toBe(0);
     const report = JSON.parse(answer.stdout) as { permutations: { steps: string[]; output: string; invalid: string | null }[] };
     expect(report.permutations).toHaveLength(70);
     expect(report.permutations.filter((p) => p.invalid === null)).toHaveLength(50);
     const waited = report.permutations.find((p) => p.steps.join(' ') === 'a_begin a_poll b_begin b_poll a_claim b_claim a_commit b_commit')!;
-    expect(waited.output).toMatch(/step b_claim: .* <waiting \.\.\.>\nstep a_commit: COMMIT;\nstep b_claim: <\.\.\. completed>\nERROR: {2}could not serialize access due to concurrent update\n/);
+    expect(waited.output).toMatch(
+      /step b_claim: .* <waiting \.\.\.>\nstep a_commit: COMMIT;\nstep b_claim: <\.\.\. completed>\nERROR: {2}could not serialize access due to concurrent update\n/,
+    );
     const atOnce = report.permutations.find((p) => p.steps.join(' ') === 'a_begin a_poll b_begin b_poll a_claim a_commit b_claim b_commit')!;
     expect(atOnce.output).toMatch(/step b_claim: [^\n]*\nERROR: {2}could not serialize access due to concurrent update\n/);
     // The same order at READ COMMITTED (docs/examples/race.spec's claim): B's UPDATE claims run 123 again.
-    const readCommitted = specFile('race-read-committed.spec', readFileSync(example('race-repeatable-read.spec'), 'utf8').replaceAll('REPEATABLE READ;', 'READ COMMITTED;'));
+    const readCommitted = specFile(
+      'race-read-committed.spec',
+      readFileSync(example('race-repeatable-read.spec'), 'utf8').replaceAll('REPEATABLE READ;', 'READ COMMITTED;'),
+    );
     const again = await simInProcess(['spec', readCommitted, '--db', url, '--permutation', 'a_begin a_poll b_begin b_poll a_claim a_commit b_claim b_commit']);
     expect(again.code).toBe(1);
     expect(again.stdout).toContain('BROKEN: no run executed twice (exit 1)');
