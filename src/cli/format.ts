@@ -22,7 +22,8 @@ export function formatTrace(trace: Trace, scenario: Scenario): string {
   lines.push('runs at the end:');
   for (const run of trace.finalRuns) {
     lines.push(
-      `  run ${run.run_id}: ${run.status}, owner ${run.lease_owner ?? '-'}, generation ${run.lease_generation}, progress ${run.progress}, cost ${run.cost_cents} cents`,
+      // The result names who wrote it last: where a stale completion overwrote another's, it shows (Oban #532).
+      `  run ${run.run_id}: ${run.status}, owner ${run.lease_owner ?? '-'}, generation ${run.lease_generation}, progress ${run.progress}, cost ${run.cost_cents} cents${run.result === null ? '' : `, result '${run.result}'`}`,
     );
   }
   lines.push('');

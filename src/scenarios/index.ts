@@ -6,6 +6,7 @@ import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
 import { heartbeat } from './heartbeat';
 import { incidentGraphile169 } from './incident-graphile-169';
+import { incidentOban532 } from './incident-oban-532';
 import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
 import { incidentPgBoss529 } from './incident-pg-boss-529';
 import { incidentPgBoss555 } from './incident-pg-boss-555';
@@ -43,6 +44,7 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentSolidQueue589,
   incidentRiver1302,
   incidentProcrastinate1408,
+  incidentOban532,
 ];
 
 /** Every scenario: the lesson's, then the incidents. */

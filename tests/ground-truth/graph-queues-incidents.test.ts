@@ -1,4 +1,4 @@
-// Each incident under its queue and under its fix: every state in the full ground truth, the script in npm test (see queue-graphs.ts).
+// Each incident under its queue and under its fix: every state in the full ground truth (but a few, by script), the script in npm test (see queue-graphs.ts).
 import { incidentGraphs } from './queue-graphs';
 
 incidentGraphs();

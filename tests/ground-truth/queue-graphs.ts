@@ -4,7 +4,7 @@
  *
  * The full ground truth (GROUND_TRUTH=full, which CI runs) plays every two-worker scenario of the lesson
  * under every queue, and each incident under its own queue and under its fix, with fencing on and off,
- * every step from every state. npm test plays each incident's script under its queue and under its fix,
+ * every step from every state (the few SCRIPT_ONLY_INCIDENTS by their scripts, as npm test). npm test plays each incident's script under its queue and under its fix,
  * step by step on both databases (the whole state graphs took over a minute of npm test's ten), and
  * paused-worker's whole graph under any queue with no incident.
  *
@@ -47,18 +47,30 @@ export function queueGraphs(file: keyof typeof QUEUE_GRAPH_FILES): void {
   describe(`every state of ${ids.join(', ')} under every queue`, () => it.skip('in the full ground truth (GROUND_TRUTH=full)', () => {}));
 }
 
-/** Each incident under its own queue (whose story it is) and under its fix: whole graphs in the full ground truth, the scripts in npm test. */
+/**
+ * Incidents the full ground truth checks by their scripts alone, as npm test does, not by their whole graphs:
+ * those added once this file was CI's slowest. incident-oban-532's two graphs (fencing off and on) took
+ * 49 s on a 2-core machine shared with other work; its script under its queue and under its fix, 1.4 to 8 s
+ * as that machine's load varied.
+ */
+const SCRIPT_ONLY_INCIDENTS: readonly string[] = ['incident-oban-532'];
+
+/**
+ * Each incident under its own queue (whose story it is) and under its fix: whole graphs in the full ground
+ * truth (but SCRIPT_ONLY_INCIDENTS), the scripts in npm test.
+ */
 export function incidentGraphs(): void {
   if (FULL) {
     // An incident under the other five queues told no one anything and was over half of CI's time.
     for (const { id, incident } of INCIDENT_SCENARIOS) {
+      if (SCRIPT_ONLY_INCIDENTS.includes(id)) continue;
       everyState(id, [incident!.queue], { group: `${incident!.queue} queue` });
       if (incident!.fix.strategy !== incident!.queue) everyState(id, [incident!.fix.strategy], { group: 'fix' });
       // A fix that is a setting (pg-boss #529's lease) is a scenario of its own.
       if (incident!.fix.scenarioId !== undefined) everyState(incident!.fix.scenarioId, [incident!.fix.strategy], { group: 'fix' });
     }
-    return;
   }
+  const scripted = INCIDENT_SCENARIOS.filter((scenario) => !FULL || SCRIPT_ONLY_INCIDENTS.includes(scenario.id));
   describe("each incident's script, under its queue and under its fix, agrees on PGlite and PostgreSQL", () => {
     let dbs: Databases;
     beforeAll(async () => {
@@ -67,15 +79,15 @@ export function incidentGraphs(): void {
     afterAll(async () => {
       await dbs?.close();
     });
-    const cases = INCIDENT_SCENARIOS.flatMap((scenario) => {
+    const cases = scripted.flatMap((scenario) => {
       const { queue, fix } = scenario.incident!;
       return [
-        { id: scenario.id, as: 'its queue', settings: { strategy: queue, fencing: false }, played: scenario.id },
+        { id: scenario.id, as: 'its queue', settings: { strategy: queue, fencing: false }, played: scenario.id, reaches: true },
         // A fix that is a setting (pg-boss #529's lease) is a scenario of its own, with the same script.
-        { id: scenario.id, as: 'its fix', settings: { strategy: fix.strategy, fencing: fix.fencing }, played: fixScenarioOf(scenario).id },
+        { id: scenario.id, as: 'its fix', settings: { strategy: fix.strategy, fencing: fix.fencing }, played: fixScenarioOf(scenario).id, reaches: false },
       ];
     });
-    it.for(cases)('$id under $as', async ({ id, settings, played }) => {
+    it.for(cases)('$id under $as', async ({ id, settings, played, reaches }) => {
       const script = findScenario(id)!;
       const scenario = findScenario(played)!;
       // A worker may stop sooner than the script expects (under a fix, or a script that ends on a finished
@@ -85,6 +97,12 @@ export function incidentGraphs(): void {
       const result = await compareOnPostgres(dbs.postgres, scenario, settings, [{ schedule: pglite.schedule, trace: pglite }]);
       expect(result.schedules).toBe(1);
       expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
+      // The anomalies are part of every step compared, so PostgreSQL reaches the incident's anomaly exactly where PGlite does.
+      const anomaly = script.incident!.anomaly;
+      expect(
+        pglite.anomalies.some((found) => found.kind === anomaly),
+        `${anomaly} ${reaches ? 'reached' : 'not reached'}`,
+      ).toBe(reaches);
     });
   });
 }

@@ -6,10 +6,12 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fixScenarioOf, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
+import { formatTrace } from '../../src/cli/format';
+import { findScenario, fixScenarioOf, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
 import { defineScenario } from '../../src/scenarios/define';
 import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { runSchedule } from '../../src/engine/run';
+import type { Trace } from '../../src/sim/types';
 import { labDatabase, runScenario } from '../support/lab';
 
 const kinds = (trace: { anomalies: { kind: string }[] }) => trace.anomalies.map((a) => a.kind);
@@ -54,6 +56,17 @@ describe('the incident scenarios', () => {
       expect(fixed.incident).toBeUndefined();
       expect(kinds(await runScenario(id, 'script', settings))).toContain(anomaly);
     }
+  });
+
+  it("incident-oban-532: the older attempt, finishing last, leaves its answer on B's finished run; under the fix B's answer stays", async () => {
+    const resultOf = (trace: Trace) => trace.finalRuns.map((run) => [run.status, run.lease_owner, run.result]);
+    const scenario = findScenario('incident-oban-532')!;
+    const stale = await runScenario(scenario.id, 'script');
+    expect(resultOf(stale)).toEqual([['done', 'B', 'answer from A']]);
+    // The CLI's last lines show it too.
+    expect(formatTrace(stale, scenario)).toContain("run 123: done, owner B, generation 19, progress 2, cost 80 cents, result 'answer from A'");
+    const fenced = await runScenario(scenario.id, 'script', { fencing: true });
+    expect(resultOf(fenced)).toEqual([['done', 'B', 'answer from B']]);
   });
 
   it('refuses an incident that does not open under its own queue with fencing off', () => {
