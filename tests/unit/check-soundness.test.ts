@@ -73,9 +73,9 @@ describe('a stale write that committed is found whatever the claim does to lease
     const found = await replay('paused-worker', claim, PAUSED_WITNESS);
     expect(found).toContainEqual(expect.objectContaining({ kind: 'split-ownership', runId: 123, workers: ['A', 'B'] }));
     const split = found.find((finding) => finding.kind === 'split-ownership') as Finding & { message: string; steps: number[] };
-    // The write is A's completion at step 13, after B's claim committed at step 8.
-    expect(split.steps).toEqual([7, 12]);
-    expect(split.message).toMatch(/^A's completion of run 123 committed after B had claimed it/);
+    // B's claim at step 7 (committed at step 8), A's completion at step 13.
+    expect(split.steps).toEqual([6, 12]);
+    expect(split.message).toMatch(/^A's completion write of run 123 committed after B had claimed it \(step 7\): split ownership\./);
   });
 
   it("the lab's own claim, which bumps the generation, is judged as before: the fence rejects A's write", async () => {
