@@ -194,7 +194,7 @@ class DuplicateExecutions implements Checker {
     const workers = [...new Set(paidPairs.flatMap((pair) => pair.split('/')))].sort() as WorkerId[];
     const leaseRanOut = paidPairs.every((pair) => !run.livePairs.has(pair));
     const count = run.calls.length;
-    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${count} model call${count === 1 ? ' was' : 's were'} paid for one run${leaseRanOut ? ", each time while one of them held a lease that had run out (at-least-once: a lease cannot stop an owner it cannot reach)" : ''}.`;
+    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${count} model call${count === 1 ? ' was' : 's were'} paid for one run${leaseRanOut ? ', each time while one of them held a lease that had run out (at-least-once, which any lease allows)' : ''}.`;
     const earlier = run.anomaly;
     const steps = earlier
       ? rivals.length > 0
@@ -313,7 +313,10 @@ class StaleWrites implements Checker {
       return;
     }
     const generation = step.workers.find((worker) => worker.id === step.actor)?.generation;
-    const unmoved = generation === null || generation === undefined ? 'left no generation to tell them apart' : `left the run at generation ${generation}, the one ${step.actor} holds`;
+    const unmoved =
+      generation === null || generation === undefined
+        ? 'left no generation to tell them apart'
+        : `left the run at generation ${generation}, the one ${step.actor} holds`;
     this.found.push({
       kind: 'split-ownership',
       runId: step.runId,
