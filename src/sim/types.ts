@@ -264,7 +264,7 @@ export interface LockHolding {
   runIds: number[];
 }
 
-export const ANOMALY_KINDS = [
+const ANOMALY_KINDS = [
   'double-claim',
   'duplicate-execution',
   'split-ownership',
