@@ -298,7 +298,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {
     lines.push(
-      `(${OUTCOME_LABELS['duplicate-after-expiry']}: a worker whose lease had run out still did the work another worker had taken over; at-least-once, what any lease allows, so it does not fail the check: --fail-on duplicate-after-expiry,… makes it)`,
+      `(${OUTCOME_LABELS['duplicate-after-expiry']}: a worker whose lease had run out did the work of a run another worker had taken over, the at-least-once any lease allows; it fails the check only with --fail-on duplicate-after-expiry or all)`,
     );
   }
   const words = kindWords(report.failOn);
