@@ -74,7 +74,7 @@ test('edit the claim, apply, step it: the parser is fetched on the first Apply o
   await expect(page.getByRole('region', { name: 'SQL', exact: true })).not.toContainText('lease_generation + 1');
 });
 
-test("explore your claim: the explorer's worker plays it (no stale write is ever rejected; the paused worker's writes commit over B's run)", async ({ page }) => {
+test("explore your claim: the explorer's worker plays it (no stale write rejected; the paused worker's writes commit over B's run)", async ({ page }) => {
   await openLab(page, START);
   await applyNoBump(page);
   const panel = page.getByRole('region', { name: 'Every schedule' });
