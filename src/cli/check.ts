@@ -6,12 +6,13 @@
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
-import type { Exploration, OutcomeGroup } from '../engine/explore';
+import { type Exploration, OUTCOME_LABELS, type OutcomeGroup } from '../engine/explore';
+import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
-import type { Scenario, Settings } from '../sim/types';
-import { printablePath, YOUR_SQL } from './scenario-option';
+import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
+import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
 
@@ -19,13 +20,35 @@ import type { StrategyDefinition } from '../strategies';
 const MAX_FILE_BYTES = 1_000_000;
 
 /**
- * The anomalies that make a claim unsafe: a run handed to a second worker while the first one's lease was
- * live, one run done twice, or a stale owner's write committed over the new owner's.
+ * The outcomes that fail a check unless `--fail-on` says otherwise: a run handed to a second worker while the
+ * first one's lease was live, one run executed by two workers under live leases, or a stale owner's write
+ * committed over the new owner's. Duplicate work after a lease ran out (`duplicate-after-expiry`) is not
+ * among them: any lease-based queue allows it (at-least-once), the lab's recommended claim with fencing on too.
  */
-export const UNSAFE_KINDS = ['double-claim', 'duplicate-execution', 'split-ownership'] as const;
+export const DEFAULT_FAIL_ON: readonly OutcomeKind[] = ['double-claim', 'duplicate-execution', 'split-ownership'];
+
+/** `--fail-on`'s word for every outcome kind. */
+const FAIL_ON_ALL = 'all';
+
+/** `--fail-on KINDS`: a comma list of outcome kinds, or `all`; anything else is one line of bad input. */
+export function parseFailOn(text: string): OutcomeKind[] {
+  const words = text
+    .split(',')
+    .map((word) => word.trim())
+    .filter((word) => word !== '');
+  const valid = `the kinds are ${listWorkers([...OUTCOME_KINDS, FAIL_ON_ALL])}`;
+  if (words.length === 0) throw new CheckInputError(`--fail-on needs one or more kinds, comma-separated; ${valid}`);
+  if (words.includes(FAIL_ON_ALL)) return [...OUTCOME_KINDS];
+  const unknown = words.find((word) => !(OUTCOME_KINDS as readonly string[]).includes(word));
+  if (unknown !== undefined) throw new CheckInputError(`--fail-on: unknown kind "${clip(unknown)}"; ${valid}`);
+  return OUTCOME_KINDS.filter((kind) => words.includes(kind));
+}
 
 /** "double claim, duplicate execution or split ownership". */
-const UNSAFE_WORDS = `${UNSAFE_KINDS.slice(0, -1).join(', ')} or ${UNSAFE_KINDS.at(-1)}`.replace(/-/g, ' ');
+function kindWords(kinds: readonly OutcomeKind[]): string {
+  const words = kinds.map((kind) => OUTCOME_LABELS[kind]);
+  return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`;
+}
 
 class CheckInputError extends Error {
   readonly userFacing = true;
@@ -140,8 +163,10 @@ function analyzeErrorLine(path: string, error: AnalyzeError): string {
 /** The port, guarded against what the lab cannot play of a custom claim (see db/custom-claim-guard.ts). */
 export { guardCustomClaim } from '../db/custom-claim-guard';
 
-export function isUnsafe(group: OutcomeGroup): boolean {
-  return group.key.split(' ').some((part) => (UNSAFE_KINDS as readonly string[]).includes(part.split(':')[0]!));
+/** The outcome kinds of a group, from its key ("double-claim:123 duplicate-execution:123"), each once. */
+export function groupKinds(group: OutcomeGroup): OutcomeKind[] {
+  if (group.key === 'none') return [];
+  return [...new Set(group.key.split(' ').map((part) => part.split(':')[0] as OutcomeKind))];
 }
 
 /** Leaves the characters schedules are made of readable; escapes everything else (as the lab's own links do). */
@@ -183,7 +208,10 @@ export interface CheckReport {
   /** A sample's seed (`--seed` replays it) and why it sampled; null when every schedule was played. */
   sample: { seed: number; because: string | null } | null;
   total: number;
-  groups: (OutcomeGroup & { unsafe: boolean; link: string })[];
+  /** The outcome kinds that fail the check (`--fail-on`, else DEFAULT_FAIL_ON). */
+  failOn: OutcomeKind[];
+  /** Each group with its outcome kinds, and `unsafe` when one of them is in `failOn`. */
+  groups: (OutcomeGroup & { kinds: OutcomeKind[]; unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
 }
@@ -196,8 +224,12 @@ export function checkReport(
   result: Exploration,
   writes: Partial<Record<WriteRole, string>> = {},
   database: CheckDatabase = { kind: 'pglite' },
+  failOn: readonly OutcomeKind[] = DEFAULT_FAIL_ON,
 ): CheckReport {
-  const groups = result.groups.map((group) => ({ ...group, unsafe: isUnsafe(group), link: witnessLink(scenario, settings, group.witness) }));
+  const groups = result.groups.map((group) => {
+    const kinds = groupKinds(group);
+    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness) };
+  });
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
     scenario: scenario.id,
@@ -208,6 +240,7 @@ export function checkReport(
     method: result.method,
     sample: result.coverage === 'sample' ? { seed: result.seed ?? 0, because: result.sampledBecause ?? null } : null,
     total: result.total,
+    failOn: [...failOn],
     groups,
     unsafeSchedules,
     exitCode: unsafeSchedules > 0 ? 1 : 0,
@@ -262,12 +295,19 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
+  if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {
+    lines.push(
+      `(${OUTCOME_LABELS['duplicate-after-expiry']}: a worker whose lease had run out did the work of a run another worker had taken over, the at-least-once any lease allows; it fails the check only with --fail-on duplicate-after-expiry or all)`,
+    );
+  }
+  const words = kindWords(report.failOn);
   lines.push(
     report.exitCode === 1
-      ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${UNSAFE_WORDS} (exit 1)`
+      ? `UNSAFE: ${report.unsafeSchedules} of ${report.total} schedules end in ${words} (exit 1)`
       : report.sample
-        ? `no schedule of this sample ends in ${UNSAFE_WORDS} (exit 0; a sample is not every schedule)`
-        : `safe here: no schedule ends in ${UNSAFE_WORDS} (exit 0)`,
+        ? `no schedule of this sample ends in ${words} (exit 0; a sample is not every schedule)`
+        : `safe here: no schedule ends in ${words} (exit 0)`,
   );
   return lines.join('\n');
 }

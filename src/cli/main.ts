@@ -10,7 +10,7 @@ import { EXHAUSTIVE_STATE_LIMIT, SAMPLE_SEED, SAMPLE_SIZE } from '../engine/expl
 import { type Finish, runSchedule } from '../engine/run';
 import { defaultSettings, FIX_SCENARIOS, findScenario, SCENARIOS } from '../scenarios';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
-import { STRATEGIES, type Strategy, type Trace } from '../sim/types';
+import { OUTCOME_KINDS, STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
 import { CliFailure, claimThatOnlyFailed, closeOnSignal, EXIT_BAD_INPUT, EXIT_SIGNAL, failureLine, stopOnYourStatementFailure } from './failure';
 import { clip, printablePath, scenarioFromOptions, SCENARIO_OPTIONS } from './scenario-option';
@@ -29,8 +29,12 @@ const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
-                          [--statement-timeout SECONDS]
-                          (exit 1: some schedule ends in double claim, duplicate execution or split ownership; 0: none;
+                          [--statement-timeout SECONDS] [--fail-on KIND,…|all]
+                          (exit 1: some schedule ends in a kind of --fail-on, by default double-claim, duplicate-execution
+                           (two workers executing one run under live leases) or split-ownership; 0: none. Duplicate work
+                           after a lease ran out (duplicate-after-expiry, at-least-once) is reported, and fails only with --fail-on.
+                           The kinds: ${OUTCOME_KINDS.slice(0, 4).join(', ')},
+                           ${OUTCOME_KINDS.slice(4).join(', ')}, or all;
                            2: bad input, a statement of yours that fails or runs past --statement-timeout (default ${DEFAULT_STATEMENT_TIMEOUT_SECONDS}), a server it cannot reach or that went away;
                            130/143: stopped by Ctrl+C/SIGTERM, after cancelling the server's statements and dropping what the run created)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
@@ -253,10 +257,13 @@ async function check(args: string[]): Promise<number> {
     sample: { type: 'string' },
     seed: { type: 'string' },
     'statement-timeout': { type: 'string' },
+    'fail-on': { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
   const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
+  const { claimStrategyFromFile, checkReport, DEFAULT_FAIL_ON, formatCheck, guardCustomClaim, parseFailOn, withWritesFromFiles } = await import('./check');
+  const failOn = values['fail-on'] === undefined ? DEFAULT_FAIL_ON : parseFailOn(values['fail-on'] as string);
   const timeout = statementTimeout(values['statement-timeout']);
   const method = (values.method as string | undefined) ?? 'fast';
   if (method !== 'fast' && method !== 'brute-force') throw new UsageError(`--method takes fast or brute-force, not "${clip(method)}"`);
@@ -274,7 +281,6 @@ async function check(args: string[]): Promise<number> {
   if (file === undefined || file === '') throw new UsageError('check needs --claim FILE: the claim statement to check ($1 worker, $2 lease seconds)');
   const spec = (values.db as string | undefined) ?? 'pglite';
   if (spec !== 'pglite' && !/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
-  const { claimStrategyFromFile, checkReport, formatCheck, guardCustomClaim, withWritesFromFiles } = await import('./check');
   // On a server the waits are real: shapes PGlite cannot follow through a wait are played there too.
   const onServer = { onServer: spec !== 'pglite' };
   const claim = await claimStrategyFromFile(file, onServer);
@@ -316,7 +322,7 @@ async function check(args: string[]): Promise<number> {
     const onlyFailed = claimThatOnlyFailed(printablePath(file), db.yourClaim);
     if (onlyFailed) throw onlyFailed;
     const shownWrites = Object.fromEntries(Object.entries(writes).map(([role, path]) => [role, printablePath(path)]));
-    const report = checkReport(scenario, custom, printablePath(file), summary, result, shownWrites, where);
+    const report = checkReport(scenario, custom, printablePath(file), summary, result, shownWrites, where, failOn);
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {

@@ -14,7 +14,8 @@
 import type { LabDatabase } from '../db/port';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
 import { isWorkerToken } from '../sim/schedule';
-import type { Anomaly, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
+import { outcomeKind } from '../sim/anomalies';
+import type { Anomaly, OutcomeKind, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
 
 export type { Exploration, OutcomeGroup };
@@ -42,9 +43,11 @@ export class ExplorationTooLarge extends Error {
   }
 }
 
-const KIND_LABELS: Record<Anomaly['kind'], string> = {
+/** Each outcome kind in words, as a group's label and a check's report name it. */
+export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
   'double-claim': 'double claim',
   'duplicate-execution': 'duplicate execution',
+  'duplicate-after-expiry': 'duplicate execution after lease expiry',
   'split-ownership': 'split ownership',
   'stale-write-rejected': 'stale write rejected',
   'finalized-twice': 'finalized twice',
@@ -55,12 +58,12 @@ const KIND_LABELS: Record<Anomaly['kind'], string> = {
 
 /** The outcome of one complete schedule: which anomalies happened to which runs. */
 export function outcomeOf(anomalies: readonly Anomaly[]): { key: string; label: string } {
-  const parts = [...new Set(anomalies.map((a) => `${a.kind}:${a.runId}`))].sort();
+  const parts = [...new Set(anomalies.map((a) => `${outcomeKind(a)}:${a.runId}`))].sort();
   if (parts.length === 0) return { key: 'none', label: 'no anomaly' };
   const label = parts
     .map((part) => {
-      const [kind, run] = part.split(':') as [Anomaly['kind'], string];
-      return `${KIND_LABELS[kind]} of run ${run}`;
+      const [kind, run] = part.split(':') as [OutcomeKind, string];
+      return `${OUTCOME_LABELS[kind]} of run ${run}`;
     })
     .join(' + ');
   return { key: parts.join(' '), label };

@@ -10,8 +10,8 @@
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
 import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 import { secondsOf } from './clock';
-import { believesItOwns } from './simulated-worker';
-import type { Anomaly, AnomalyKind, TraceStep, WorkerId, WorkerState } from './types';
+import { believesItOwns, describeWrite, OWNER_WRITE_ACTIONS } from './simulated-worker';
+import type { Anomaly, AnomalyKind, OutcomeKind, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
 /** What a checker sees of a step: all of it but the anomalies, which it is computing. */
 export type RecordedStep = Omit<TraceStep, 'anomalies'>;
@@ -20,6 +20,11 @@ export type RecordedStep = Omit<TraceStep, 'anomalies'>;
 export function anomaliesAfter(steps: readonly TraceStep[], count: number): Anomaly[] {
   const shown = Math.max(0, Math.min(count, steps.length));
   return shown === 0 ? [] : steps[shown - 1]!.anomalies;
+}
+
+/** The name an outcome gives the anomaly: its kind, or `duplicate-after-expiry` for duplicate work after a lease ran out. */
+export function outcomeKind(anomaly: Anomaly): OutcomeKind {
+  return anomaly.kind === 'duplicate-execution' && anomaly.leaseRanOut ? 'duplicate-after-expiry' : anomaly.kind;
 }
 
 /** "A", "A and B", "A, B and C": the lab's one way to join a list in a sentence (workers, runs, steps). */
@@ -136,10 +141,21 @@ function executing(worker: WorkerState, runId: number): boolean {
  * also holds a claim on it, and that other worker has paid for a model call on it too: both did the work.
  * A worker that redoes the work of a crashed or frozen one is a retry, not this; one that claimed the run
  * again after another worker had completed it, and pays for a call on it, has executed it a second time.
+ *
+ * When, at every call that paired two workers, one of them held a lease that had run out (a paused or
+ * slow owner whose run was taken over, or that carried on after the takeover), the anomaly is marked
+ * `leaseRanOut`: duplicate work after a lease expired, which any lease-based queue allows (at-least-once),
+ * kept apart from two workers executing one run under live leases, which a correct claim never allows.
  */
 class DuplicateExecutions implements Checker {
-  /** Per run: its paid model calls, the pairs of workers who held a claim on it at once while one of them paid, and the anomaly. */
-  private readonly runs = new Map<number, { calls: { index: number; actor: WorkerId }[]; pairs: Set<string>; anomaly: Anomaly | null }>();
+  /**
+   * Per run: its paid model calls, the pairs of workers who held a claim on it at once while one of them
+   * paid, those of the pairs seen with both leases live (or redoing a completed run), and the anomaly.
+   */
+  private readonly runs = new Map<
+    number,
+    { calls: { index: number; actor: WorkerId }[]; pairs: Set<string>; livePairs: Set<string>; anomaly: Anomaly | null }
+  >();
 
   /** Per run: the worker whose completion of it was written, and at which step. */
   private readonly completed = new Map<number, { actor: WorkerId; index: number }>();
@@ -152,43 +168,65 @@ class DuplicateExecutions implements Checker {
     // A resumed step was paid for when it was first issued.
     if (call.action !== 'work' || call.resumed || call.runId === null) return;
     const runId = call.runId;
-    const run = this.runs.get(runId) ?? { calls: [], pairs: new Set<string>(), anomaly: null };
+    const run = this.runs.get(runId) ?? { calls: [], pairs: new Set<string>(), livePairs: new Set<string>(), anomaly: null };
     this.runs.set(runId, run);
     run.calls.push({ index: call.index, actor: call.actor as WorkerId });
+    const caller = call.workers.find((w) => w.id === call.actor);
     const rivals = call.workers.filter((w) => w.id !== call.actor && executing(w, runId));
-    for (const rival of rivals) run.pairs.add([call.actor, rival.id].sort().join('/'));
+    for (const rival of rivals) {
+      const pair = [call.actor, rival.id].sort().join('/');
+      run.pairs.add(pair);
+      if (caller && leaseLive(caller, call.clockSeconds) && leaseLive(rival, call.clockSeconds)) run.livePairs.add(pair);
+    }
     // A run that another worker had completed, handed out again by a claim after that completion (a
-    // rescuer's write that put it back to pending, say), is executed a second time: not a retry.
+    // rescuer's write that put it back to pending, say), is executed a second time: not a retry, and no
+    // lease running out excuses it.
     const completion = this.completed.get(runId);
     const redoes = completion && completion.actor !== call.actor && (this.claimed.get(`${call.actor}/${runId}`) ?? -1) > completion.index;
-    if (redoes) run.pairs.add([call.actor, completion.actor].sort().join('/'));
-    const payers = new Set<string>(run.calls.map((c) => c.actor));
-    const pairs = [...run.pairs].map((pair) => pair.split('/'));
-    if (!pairs.some((pair) => pair.every((w) => payers.has(w)))) return;
-    const workers = [...new Set(pairs.flat())].filter((w) => payers.has(w)).sort() as WorkerId[];
-    const count = run.calls.length;
-    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${count} model call${count === 1 ? ' was' : 's were'} paid for one run.`;
-    const earlier = run.anomaly;
-    if (earlier) {
-      run.anomaly = { ...earlier, workers, message, steps: rivals.length > 0 ? sortedUnique([...earlier.steps, call.index]) : earlier.steps };
-      return;
+    if (redoes) {
+      const pair = [call.actor, completion.actor].sort().join('/');
+      run.pairs.add(pair);
+      run.livePairs.add(pair);
     }
-    // The steps are the model calls that make it a duplicate, not the reads before them: the anomaly is
-    // raised at the second worker's call, and an anomaly raised earlier must keep its place before it.
-    const steps = sortedUnique(run.calls.filter((c) => workers.includes(c.actor)).map((c) => c.index));
-    run.anomaly = { kind: 'duplicate-execution', runId, workers, steps, raisedAt: call.index, message };
+    const payers = new Set<string>(run.calls.map((c) => c.actor));
+    const paidPairs = [...run.pairs].filter((pair) => pair.split('/').every((w) => payers.has(w)));
+    if (paidPairs.length === 0) return;
+    const workers = [...new Set(paidPairs.flatMap((pair) => pair.split('/')))].sort() as WorkerId[];
+    const leaseRanOut = paidPairs.every((pair) => !run.livePairs.has(pair));
+    const count = run.calls.length;
+    const message = `Run ${runId} was executed by ${workers.length === 2 ? 'both ' : ''}${listWorkers(workers)}: ${count} model call${count === 1 ? ' was' : 's were'} paid for one run${leaseRanOut ? ', each time while one of them held a lease that had run out (at-least-once, which any lease allows)' : ''}.`;
+    const earlier = run.anomaly;
+    const steps = earlier
+      ? rivals.length > 0
+        ? sortedUnique([...earlier.steps, call.index])
+        : earlier.steps
+      : // The steps are the model calls that make it a duplicate, not the reads before them: the anomaly is
+        // raised at the second worker's call, and an anomaly raised earlier must keep its place before it.
+        sortedUnique(run.calls.filter((c) => workers.includes(c.actor)).map((c) => c.index));
+    run.anomaly = {
+      kind: 'duplicate-execution',
+      runId,
+      workers,
+      steps,
+      raisedAt: earlier?.raisedAt ?? call.index,
+      message,
+      ...(leaseRanOut ? { leaseRanOut: true as const } : {}),
+    };
   }
 
   current(): Anomaly[] {
     return [...this.runs.values()].flatMap((run) => (run.anomaly ? [run.anomaly] : []));
   }
 
-  /** Per run not yet executed twice: who has paid for a call on it, and who held a claim on it at once while one of them paid. */
+  /**
+   * Per run not yet executed twice under live leases: who has paid for a call on it, who held a claim on it
+   * at once while one of them paid, and which of those pairs had both leases live.
+   */
   memory(): unknown {
     return [...this.runs.entries()]
-      .filter(([, run]) => run.anomaly === null)
+      .filter(([, run]) => run.anomaly === null || run.anomaly.leaseRanOut)
       .sort(([a], [b]) => a - b)
-      .map(([runId, run]) => [runId, [...new Set(run.calls.map((c) => c.actor))].sort(), [...run.pairs].sort()]);
+      .map(([runId, run]) => [runId, [...new Set(run.calls.map((c) => c.actor))].sort(), [...run.pairs].sort(), [...run.livePairs].sort()]);
   }
 }
 
@@ -202,13 +240,28 @@ function supersedingClaim(earlier: readonly TraceStep[], runId: number, generati
   return null;
 }
 
-/** A write with a generation the run had moved past: committed (split ownership) or rejected by the fence. */
+/**
+ * A stale owner's write: one with a generation the run had moved past, committed (split ownership) or
+ * rejected by the fence; or one that committed after another worker's claim of the run had committed,
+ * whatever the generation says. A claim someone wrote may leave `lease_generation` where it was (or set it
+ * to a constant), so the fence passes the old owner's write and the generation shows nothing stale: who owns
+ * a run is judged here from the runs each worker's claim got back and when that claim committed.
+ */
 class StaleWrites implements Checker {
   private readonly found: Anomaly[] = [];
+  /** Per worker: the run its latest claim got back and the claim's step, until the claim commits (the worker owns it). */
+  private readonly claiming = new Map<WorkerId, { runId: number; at: number }>();
+  /** Per run: each worker whose claim of it committed, with that claim's step, in the order the claims committed. */
+  private readonly owners = new Map<number, { worker: WorkerId; claimedAt: number }[]>();
 
   observe(step: RecordedStep, earlier: readonly TraceStep[]): void {
+    this.followOwnership(step);
     const stale = step.staleWrite;
-    if (!stale || step.runId === null) return;
+    if (!stale) {
+      this.observeOverwrite(step);
+      return;
+    }
+    if (step.runId === null) return;
     if (step.verdict !== 'ok' && step.verdict !== 'rejected') return;
     const committed = step.verdict === 'ok';
     const kind: AnomalyKind = committed ? 'split-ownership' : 'stale-write-rejected';
@@ -232,13 +285,57 @@ class StaleWrites implements Checker {
     });
   }
 
+  /** A claim that got a run back, and the step at which its worker comes to own the run (the claim committed). */
+  private followOwnership(step: RecordedStep): void {
+    if (step.runId !== null && step.verdict === 'ok' && CLAIM_ACTIONS.includes(step.action)) {
+      this.claiming.set(step.actor as WorkerId, { runId: step.runId, at: step.index });
+    }
+    for (const worker of step.workers) {
+      const claim = this.claiming.get(worker.id);
+      if (!claim || worker.phase !== 'owner' || worker.runId !== claim.runId) continue;
+      this.claiming.delete(worker.id);
+      const order = (this.owners.get(claim.runId) ?? []).filter((owner) => owner.worker !== worker.id);
+      this.owners.set(claim.runId, [...order, { worker: worker.id, claimedAt: claim.at }]);
+    }
+  }
+
+  /** An owner's write that committed although another worker's claim of the run committed after its own. */
+  private observeOverwrite(step: RecordedStep): void {
+    if (step.runId === null || step.verdict !== 'ok' || !OWNER_WRITE_ACTIONS.includes(step.action as WorkerAction)) return;
+    const order = this.owners.get(step.runId) ?? [];
+    const mine = order.findIndex((owner) => owner.worker === step.actor);
+    const rival = order.at(-1);
+    if (mine < 0 || !rival || rival.worker === step.actor) return;
+    const same = this.found.findIndex((a) => a.kind === 'split-ownership' && a.runId === step.runId && a.workers.includes(step.actor as WorkerId));
+    if (same >= 0) {
+      const before = this.found[same]!;
+      this.found[same] = { ...before, steps: [...before.steps, step.index] };
+      return;
+    }
+    const generation = step.workers.find((worker) => worker.id === step.actor)?.generation;
+    const unmoved =
+      generation === null || generation === undefined
+        ? 'left no generation to tell them apart'
+        : `left the run at generation ${generation}, the one ${step.actor} holds`;
+    this.found.push({
+      kind: 'split-ownership',
+      runId: step.runId,
+      workers: [step.actor as WorkerId, rival.worker].sort(),
+      steps: [rival.claimedAt, step.index],
+      raisedAt: step.index,
+      message: `${step.actor}'s ${describeWrite(step.action as WorkerAction)} of run ${step.runId} committed after ${rival.worker} had claimed it (step ${rival.claimedAt + 1}): split ownership. ${rival.worker}'s claim ${unmoved}, so no fence could tell the stale owner's writes from the new one's.`,
+    });
+  }
+
   current(): Anomaly[] {
     return [...this.found];
   }
 
-  /** Each stale write is judged on its own step. */
+  /** Each stale write is judged on its own step and on who owns each run, in the order their claims committed. */
   memory(): unknown {
-    return null;
+    const claiming = [...this.claiming.entries()].map(([worker, claim]) => [worker, claim.runId]).sort();
+    const owners = [...this.owners.entries()].sort(([a], [b]) => a - b).map(([runId, order]) => [runId, order.map((owner) => owner.worker)]);
+    return [claiming, owners];
   }
 }
 
@@ -529,7 +626,7 @@ export class AnomalyDetector {
    * explorer's memo (engine/explore.ts) needs to count each such state once.
    */
   memory(): string {
-    const known = [...new Set(this.checkers.flatMap((checker) => checker.current()).map((a) => `${a.kind}:${a.runId}`))].sort();
+    const known = [...new Set(this.checkers.flatMap((checker) => checker.current()).map((a) => `${outcomeKind(a)}:${a.runId}`))].sort();
     return JSON.stringify([known, ...this.checkers.map((checker) => checker.memory())]);
   }
 }

@@ -139,7 +139,8 @@ export interface Interpretation {
   staleWrite: StaleWrite | null;
 }
 
-const AUTHORITATIVE: readonly WorkerAction[] = ['heartbeat', 'work', 'complete', 'cancel-ack'];
+/** The owner's writes: they act on the run it believes it owns, so a stale owner's may land on another's run. */
+export const OWNER_WRITE_ACTIONS: readonly WorkerAction[] = ['heartbeat', 'work', 'complete', 'cancel-ack'];
 
 /**
  * Reads the database's answer to a worker's statement. `runBefore` is the committed row of the worker's
@@ -178,7 +179,7 @@ export function interpretOutcome(
 
   const first = outcome.status === 'ok' ? outcome.rows[0] : undefined;
   const staleWrite: StaleWrite | null =
-    AUTHORITATIVE.includes(action) && runBefore !== undefined && worker.generation !== null && runBefore.lease_generation !== worker.generation
+    OWNER_WRITE_ACTIONS.includes(action) && runBefore !== undefined && worker.generation !== null && runBefore.lease_generation !== worker.generation
       ? { heldGeneration: worker.generation, runGeneration: runBefore.lease_generation, runOwner: runBefore.lease_owner }
       : null;
 
@@ -258,7 +259,7 @@ export function interpretOutcome(
       return {
         worker,
         verdict: 'rejected',
-        note: `${id}'s ${describe(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`,
+        note: `${id}'s ${describeWrite(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`,
         staleWrite,
       };
     }
@@ -269,7 +270,7 @@ export function interpretOutcome(
     return {
       worker,
       verdict: 'rejected',
-      note: `${id}'s ${describe(action)} matched 0 rows: ${why}. ${guard}; ${id} stops.${paidNote}`,
+      note: `${id}'s ${describeWrite(action)} matched 0 rows: ${why}. ${guard}; ${id} stops.${paidNote}`,
       staleWrite: null,
     };
   }
@@ -334,7 +335,8 @@ function pollAgainOrStop(worker: WorkerState, scenario: Scenario, found: string)
   };
 }
 
-function describe(action: WorkerAction): string {
+/** An owner's write in words: "completion write". */
+export function describeWrite(action: WorkerAction): string {
   switch (action) {
     case 'heartbeat':
       return 'heartbeat';

@@ -264,15 +264,26 @@ export interface LockHolding {
   runIds: number[];
 }
 
-export type AnomalyKind =
-  | 'double-claim'
-  | 'duplicate-execution'
-  | 'split-ownership'
-  | 'stale-write-rejected'
-  | 'finalized-twice'
-  | 'lost-cancel'
-  | 'stuck-while-heartbeating'
-  | 'stranded-run';
+const ANOMALY_KINDS = [
+  'double-claim',
+  'duplicate-execution',
+  'split-ownership',
+  'stale-write-rejected',
+  'finalized-twice',
+  'lost-cancel',
+  'stuck-while-heartbeating',
+  'stranded-run',
+] as const;
+
+export type AnomalyKind = (typeof ANOMALY_KINDS)[number];
+
+/**
+ * What an outcome (an explorer's group, a check's finding, `check --fail-on`) names: the anomaly kinds, with
+ * a duplicate execution after a lease ran out (an anomaly marked `leaseRanOut`) apart from one under live leases.
+ */
+export const OUTCOME_KINDS = [...ANOMALY_KINDS, 'duplicate-after-expiry'] as const;
+
+export type OutcomeKind = (typeof OUTCOME_KINDS)[number];
 
 export interface Anomaly {
   kind: AnomalyKind;
@@ -283,6 +294,11 @@ export interface Anomaly {
   /** The step at which the checkers first raised it (a later step may add to it, never move this). */
   raisedAt: number;
   message: string;
+  /**
+   * On a duplicate execution only: every pair of workers that executed the run at once had one whose lease
+   * had run out (the at-least-once any lease gives), none two live leases. See sim/anomalies.ts.
+   */
+  leaseRanOut?: true;
 }
 
 export interface Trace {

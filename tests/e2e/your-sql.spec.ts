@@ -74,7 +74,7 @@ test('edit the claim, apply, step it: the parser is fetched on the first Apply o
   await expect(page.getByRole('region', { name: 'SQL', exact: true })).not.toContainText('lease_generation + 1');
 });
 
-test("explore your claim: the explorer's worker plays it (no stale write is ever rejected; some schedules run 123 twice)", async ({ page }) => {
+test("explore your claim: the explorer's worker plays it (no stale write rejected; the paused worker's writes commit over B's run)", async ({ page }) => {
   await openLab(page, START);
   await applyNoBump(page);
   const panel = page.getByRole('region', { name: 'Every schedule' });
@@ -83,11 +83,11 @@ test("explore your claim: the explorer's worker plays it (no stale write is ever
   await panel.getByRole('button', { name: 'Explore all schedules' }).click();
   await expect(panel.getByRole('status')).toContainText(/Explored all [\d,]+ schedules/, { timeout: 180_000 });
   const groups = panel.getByRole('list', { name: 'Outcome groups' }).getByRole('listitem');
-  await expect(groups.filter({ hasText: 'duplicate execution of run 123' }).first()).toBeVisible();
+  await expect(groups.filter({ hasText: 'split ownership of run 123' }).first()).toBeVisible();
   // The lab's own claim bumps the generation, so there fencing rejects the paused worker's stale writes.
   await expect(panel.getByRole('list', { name: 'Outcome groups' })).not.toContainText('stale write rejected');
   const witness = groups
-    .filter({ hasText: 'duplicate execution of run 123' })
+    .filter({ hasText: 'split ownership of run 123' })
     .first()
     .getByRole('link', { name: /Open a shortest witness/ });
   await expect(witness).toHaveAttribute('href', /strategy=your-sql&.*claim=WITH%20candidate/);

@@ -83,7 +83,8 @@ const UNSAFE = [
     file: 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql',
     scenario: 'paused-worker',
     fencing: true,
-    unsafe: 'duplicate-execution:123',
+    // The paused worker's writes pass the fence and commit over B's run; its model call after it woke is duplicate work after its lease ran out.
+    unsafe: 'duplicate-after-expiry:123 split-ownership:123',
   },
   {
     file: 'docs/examples/claim-ignores-the-lease.sql',

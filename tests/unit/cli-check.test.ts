@@ -59,7 +59,7 @@ describe('npm run sim -- check', () => {
 
   // The paused-worker checks explore hundreds of schedules: minutes on a busy machine.
   it(
-    'a reclaim that does not bump the generation lets the paused worker write on: duplicate execution, exit 1, with a witness and its link',
+    'a reclaim that does not bump the generation lets the paused worker write on: split ownership, exit 1, with a witness and its link',
     { timeout: 480_000 },
     async () => {
       const { code, stdout } = await reclaimWithoutBump();
@@ -67,7 +67,7 @@ describe('npm run sim -- check', () => {
       const report = JSON.parse(stdout) as Report;
       expect(report.exitCode).toBe(1);
       const unsafe = report.groups.filter((group) => group.unsafe);
-      expect(unsafe.map((group) => group.key)).toContain('duplicate-execution:123');
+      expect(unsafe.every((group) => group.key.includes('split-ownership:123'))).toBe(true);
       expect(report.unsafeSchedules).toBe(unsafe.reduce((sum, group) => sum + group.count, 0));
       expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.total);
       // The fence never stops the paused worker: its generation is still the run's.
@@ -263,12 +263,12 @@ describe('npm run sim -- check', () => {
   });
 
   it(
-    "the witness replays step by step with run --claim and ends in duplicate execution; the lab's own claim has the fence reject the stale write",
+    "the witness replays step by step with run --claim and ends in split ownership; the lab's own claim has the fence reject the stale write",
     { timeout: 480_000 },
     async () => {
       const { stdout } = await reclaimWithoutBump();
       const report = JSON.parse(stdout) as Report;
-      const witness = report.groups.find((group) => group.key === 'duplicate-execution:123')!.witness;
+      const witness = report.groups.find((group) => group.key === 'duplicate-after-expiry:123 split-ownership:123')!.witness;
       const replayed = await sim(
         'run',
         'paused-worker',
@@ -282,7 +282,7 @@ describe('npm run sim -- check', () => {
       );
       expect(replayed.code).toBe(0);
       const own = JSON.parse(replayed.stdout) as { anomalies: { kind: string }[]; steps: { sqlId: string }[] };
-      expect(own.anomalies.map((anomaly) => anomaly.kind)).toEqual(['duplicate-execution']);
+      expect(own.anomalies.map((anomaly) => anomaly.kind).sort()).toEqual(['duplicate-execution', 'split-ownership']);
       expect(own.steps.map((step) => step.sqlId)).toContain('your-claim');
       // The same schedule with the lab's own claim (which bumps the generation) has the fence reject the stale write.
       const builtIn = await sim('run', 'paused-worker', '--strategy', 'skip-locked', '--fencing', 'on', '--schedule', witness.join(','), '--json');

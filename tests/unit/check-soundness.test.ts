@@ -1,0 +1,173 @@
+/**
+ * `check` must not say "safe" when a stale write committed, and its exit code must tell a good claim from a
+ * bad one (issue 33, defects 4 and 9). Ownership is judged from the runs each worker's claim got back and
+ * the writes that committed, not from a `lease_generation` the claim may leave alone; duplicate work after
+ * a lease ran out (at-least-once, what any lease gives) is kept apart from a run executed twice under live
+ * leases, and only the real bugs fail the run unless `--fail-on` says otherwise.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot, simInProcess } from '../support/cli';
+
+const corpus = (name: string) => join(projectRoot, 'tests/ground-truth/claim-corpus', name);
+const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
+const NO_BUMP = corpus('12-reclaim-without-generation-bump.sql');
+const IGNORES_LEASE = join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql');
+const sim = (...args: string[]) => simInProcess(args);
+
+const dir = mkdtempSync(join(tmpdir(), 'lease-lab-soundness-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+
+/** The reclaim that sets the generation to a constant: every claim hands out the same number, as a no-bump one does. */
+const CONSTANT_GENERATION = file(
+  'constant-generation.sql',
+  `WITH candidate AS (
+  SELECT run_id FROM runs
+  WHERE status = 'pending' OR (status = 'running' AND lease_expires_at < now())
+  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
+)
+UPDATE runs
+SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), lease_generation = 7, heartbeat_at = now()
+WHERE run_id IN (SELECT run_id FROM candidate)
+RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`,
+);
+
+/** The issue's witness: A pauses past its lease, B reclaims run 123, A wakes and completes it. */
+const PAUSED_WITNESS = 'A,A,A,+10,+51,B,B,B,+40,A,B';
+
+interface Finding {
+  kind: string;
+  runId: number;
+  workers: string[];
+}
+
+async function replay(scenario: string, claim: string, schedule: string, fencing = 'on'): Promise<Finding[]> {
+  const { code, stdout, stderr } = await sim('run', scenario, '--claim', claim, '--fencing', fencing, '--schedule', schedule, '--json');
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
+  return (JSON.parse(stdout) as { anomalies: Finding[] }).anomalies;
+}
+
+interface Report {
+  exitCode: number;
+  failOn: string[];
+  groups: { key: string; kinds: string[]; unsafe: boolean; count: number; witness: string[] }[];
+}
+
+async function check(scenario: string, claim: string, ...more: string[]): Promise<{ code: number | null; report: Report }> {
+  const { code, stdout } = await sim('check', scenario, '--claim', claim, '--fencing', 'on', ...more, '--json');
+  return { code, report: JSON.parse(stdout) as Report };
+}
+
+describe('a stale write that committed is found whatever the claim does to lease_generation', () => {
+  it.each([
+    ['leaves the generation alone (corpus 12)', NO_BUMP],
+    ['sets it to a constant', CONSTANT_GENERATION],
+  ])('a claim that %s: the paused worker\'s "done" over the new owner is split ownership', async (_, claim) => {
+    const found = await replay('paused-worker', claim, PAUSED_WITNESS);
+    expect(found).toContainEqual(expect.objectContaining({ kind: 'split-ownership', runId: 123, workers: ['A', 'B'] }));
+    const split = found.find((finding) => finding.kind === 'split-ownership') as Finding & { message: string; steps: number[] };
+    // B's claim at step 7 (committed at step 8), A's completion at step 13.
+    expect(split.steps).toEqual([6, 12]);
+    expect(split.message).toMatch(/^A's completion write of run 123 committed after B had claimed it \(step 7\): split ownership\./);
+  });
+
+  it("the lab's own claim, which bumps the generation, is judged as before: the fence rejects A's write", async () => {
+    const found = await replay('paused-worker', SKIP_LOCKED, PAUSED_WITNESS);
+    expect(found.map((finding) => finding.kind)).toContain('stale-write-rejected');
+    expect(found.map((finding) => finding.kind)).not.toContain('split-ownership');
+  });
+
+  it('with fencing off a claim that leaves the generation alone gives the same split ownership', async () => {
+    const found = await replay('paused-worker', NO_BUMP, PAUSED_WITNESS, 'off');
+    expect(found.filter((finding) => finding.kind === 'split-ownership')).toHaveLength(1);
+  });
+});
+
+describe('duplicate work after a lease ran out is not a double claim', () => {
+  it("paused-worker: A's model call after it woke, while B owns the run, is duplicate work after its lease ran out", async () => {
+    const found = await replay('paused-worker', SKIP_LOCKED, 'A,A,+10,+51,B,B,B,+40,A,B');
+    expect(found).toContainEqual(expect.objectContaining({ kind: 'duplicate-execution', runId: 123, leaseRanOut: true }));
+  });
+
+  it("heartbeat: B's call on a run whose owner missed its heartbeats is duplicate work after the lease ran out", async () => {
+    const found = await replay('heartbeat', SKIP_LOCKED, 'A,A,A,+30,+30,+30,B,B,B,A,B,B,B');
+    expect(found).toContainEqual(expect.objectContaining({ kind: 'duplicate-execution', runId: 123, leaseRanOut: true }));
+  });
+
+  it('race: a claim that ignores the lease has both workers execute under live leases', async () => {
+    const found = await replay('race', IGNORES_LEASE, 'B,B,A,A,B,B,B,A', 'off');
+    const duplicate = found.find((finding) => finding.kind === 'duplicate-execution') as Finding & { leaseRanOut?: boolean };
+    expect(duplicate).toBeDefined();
+    expect(duplicate.leaseRanOut).toBeUndefined();
+  });
+});
+
+describe('check: the exit code tells a good claim from a bad one', () => {
+  it("the lab's recommended claim with fencing on exits 0 in paused-worker; its duplicate work after expiry is reported, not failed", async () => {
+    const { code, report } = await check('paused-worker', SKIP_LOCKED);
+    expect(code).toBe(0);
+    expect(report.exitCode).toBe(0);
+    expect(report.failOn).toEqual(['double-claim', 'duplicate-execution', 'split-ownership']);
+    const afterExpiry = report.groups.filter((group) => group.kinds.includes('duplicate-after-expiry'));
+    expect(afterExpiry.length).toBeGreaterThan(0);
+    expect(afterExpiry.every((group) => !group.unsafe)).toBe(true);
+  });
+
+  // 68 882 schedules: the longest check here.
+  it("the lab's recommended claim with fencing on exits 0 in heartbeat", { timeout: 480_000 }, async () => {
+    const { code, report } = await check('heartbeat', SKIP_LOCKED);
+    expect(code).toBe(0);
+    expect(report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'))).toBe(true);
+  });
+
+  it('a claim that leaves the generation alone exits 1 in paused-worker: split ownership', async () => {
+    const { code, report } = await check('paused-worker', NO_BUMP);
+    expect(code).toBe(1);
+    expect(report.groups.filter((group) => group.unsafe).flatMap((group) => group.kinds)).toContain('split-ownership');
+  });
+
+  it('a claim that ignores the lease still exits 1 in race', async () => {
+    const { code, report } = await check('race', IGNORES_LEASE);
+    expect(code).toBe(1);
+    expect(report.groups.filter((group) => group.unsafe).flatMap((group) => group.kinds)).toContain('double-claim');
+  });
+
+  it('--fail-on duplicate-after-expiry makes the recommended claim fail in paused-worker; the text says which kinds fail', async () => {
+    const text = await sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--fencing', 'on', '--fail-on', 'duplicate-after-expiry');
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in duplicate execution after lease expiry \(exit 1\)$/m);
+  });
+
+  it('--fail-on all fails on any finding; the default text names duplicate work after expiry as expected', async () => {
+    const all = await check('paused-worker', SKIP_LOCKED, '--fail-on', 'stale-write-rejected,all');
+    expect(all.code).toBe(1);
+    expect(all.report.failOn).toContain('duplicate-after-expiry');
+    expect(all.report.groups.filter((group) => group.unsafe).every((group) => group.kinds.length > 0)).toBe(true);
+    expect(all.report.groups.find((group) => group.key === 'none')?.unsafe).toBe(false);
+    const text = await sim('check', 'paused-worker', '--claim', SKIP_LOCKED, '--fencing', 'on');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/duplicate execution after lease expiry of run 123/);
+    expect(text.stdout).toMatch(/at-least-once/);
+  });
+
+  it.each([
+    ['an unknown kind', 'double-claim,bogus', /^lease-lab: --fail-on: unknown kind "bogus"; the kinds are double-claim, .*duplicate-after-expiry.* and all$/],
+    ['nothing', '', /^lease-lab: --fail-on needs one or more kinds/],
+  ])('--fail-on with %s: one line, exit 2, and valid JSON with --json', async (_, kinds, line) => {
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', SKIP_LOCKED, `--fail-on=${kinds}`);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr.trim()).toMatch(line);
+    const json = await sim('check', 'race', '--claim', SKIP_LOCKED, `--fail-on=${kinds}`, '--json');
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: 2 });
+  });
+});
