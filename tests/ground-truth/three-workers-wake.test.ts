@@ -8,8 +8,9 @@
  * move: A is waiting for a row lock held by B" and no schedule. Now every schedule plays to the end on
  * both, with the same outcomes: the same groups, counts and witnesses as on PGlite.
  *
- * Corpus 19 (its UPDATE waits, then matches nothing) in every run; the lab's own claim files, in the full
- * ground truth (GROUND_TRUTH=full): a few minutes each on a loaded machine.
+ * Corpus 19 (its UPDATE waits, then matches nothing: 45,000 schedules) in every run; the lab's own claim
+ * files, in the full ground truth (GROUND_TRUTH=full). Measured with a load average of 25 on 2 cores:
+ * corpus 19 8 min, FOR UPDATE 2.1 min (12,609 schedules), SKIP LOCKED 1.4 min, NOWAIT (a sample) 5.6 min.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,6 +21,7 @@ const TIMEOUT_MS = 900_000;
 const FULL = process.env.GROUND_TRUTH === 'full';
 
 interface Report {
+  coverage: 'all' | 'sample';
   total: number;
   exitCode: number;
   groups: { key: string; count: number; witness: string[] }[];
@@ -46,7 +48,9 @@ describe('check three-workers --db: every schedule to the end, the same outcomes
       expect(onServer.stderr, 'the server').toBe('');
       expect(onPglite.stderr, 'PGlite').toBe('');
       const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];
-      expect(server!.total).toBeGreaterThan(1000);
+      // Past the explorer's state limit (NOWAIT's retries) both play the same seeded sample.
+      expect(server!.coverage).toBe(pglite!.coverage);
+      expect(server!.total).toBeGreaterThan(0);
       expect(server!.total).toBe(pglite!.total);
       expect(server!.groups).toEqual(pglite!.groups);
       expect(onServer.code).toBe(onPglite.code);
