@@ -44,7 +44,7 @@ const DEFAULT_LIMIT = 100_000;
 const IN_TURN_PLAYS = 40;
 
 /** A schedule that could not be played again as it was: the message names it. */
-export class ReplayFailed extends Error {
+class ReplayFailed extends Error {
   override name = 'ReplayFailed';
   readonly userFacing = true;
 }
