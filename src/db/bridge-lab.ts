@@ -10,7 +10,7 @@
 import type { RunRow, StatementOutcome } from '../sim/types';
 import type { ConsoleStatement } from '../sql/console';
 import { LIVE_HEADER } from './live-header';
-import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } from './port';
 
 /** Long enough for a real server's slowest answer (a crash waits up to 5 s for the backend to exit). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -56,6 +56,10 @@ export class BridgeLab implements LabDatabase {
 
   retryBlocked(session: SessionId): Promise<StatementOutcome> {
     return this.call('retry', { session }) as Promise<StatementOutcome>;
+  }
+
+  wakeOrder(waiting: SessionId[]): Promise<WakeOrder> {
+    return this.call('wake-order', { sessions: waiting }) as Promise<WakeOrder>;
   }
 
   commit(session: SessionId): Promise<StatementOutcome> {

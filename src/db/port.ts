@@ -18,6 +18,15 @@ export interface StatementRequest {
   clockIso: string;
 }
 
+export interface WakeOrder {
+  order: SessionId[];
+  /**
+   * A session still waits for one that began waiting after it and got in first: the server chose among
+   * waiters woken at once differently from the oldest-first order PGlite follows.
+   */
+  overtaken: boolean;
+}
+
 /** One prepared transaction or open transaction and the runs it has locked. */
 export interface HeldLock {
   session: SessionId;
@@ -47,6 +56,12 @@ export interface LabDatabase {
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome>;
   /** For a session whose statement was blocked: blocked again, or the statement's real answer. */
   retryBlocked(session: SessionId): Promise<StatementOutcome>;
+  /**
+   * A real server only. After a transaction ended, the sessions waiting for a lock (oldest waiter first), in
+   * the order the server let them on: those whose statement has answered first, then those still waiting.
+   * Without it the engine asks them oldest first, which is PGlite's order (it runs each in turn).
+   */
+  wakeOrder?(waiting: SessionId[]): Promise<WakeOrder>;
   /** COMMIT the session's open transaction. */
   commit(session: SessionId): Promise<StatementOutcome>;
   /** The session's process died: its open transaction rolls back and a waiting statement is dropped. */

@@ -20,7 +20,7 @@ import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/type
 import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
-import type { HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
+import type { HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } from './port';
 import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
@@ -332,6 +332,28 @@ export class PostgresLab implements LabDatabase {
     const inFlight = session?.waiting;
     if (!session || !inFlight) throw new Error(`${id} is not waiting`);
     return this.follow(session, inFlight);
+  }
+
+  /**
+   * Waiters woken at once race on the server for the row: usually the first to have waited gets it, but the
+   * operating system decides. The one that got it finishes its statement and, inside the lab's BEGIN, keeps
+   * the row locked until the lab collects its answer and ends its transaction (an UPDATE that waited and
+   * then matched no row keeps its lock too), while the others wait for it. So each waiter is looked at until
+   * it has answered or is seen waiting, and the ones that answered are collected first.
+   */
+  async wakeOrder(waiting: SessionId[]): Promise<WakeOrder> {
+    const looks = await Promise.all(
+      waiting.map(async (id) => {
+        const session = this.sessions.get(id);
+        if (!session?.waiting) return { id, answered: false, holders: [] as SessionId[] };
+        const answer = await this.answerOrLockWait(session, session.waiting.answer);
+        return { id, answered: 'ok' in answer, holders: 'ok' in answer ? [] : answer.holders };
+      }),
+    );
+    const answered = looks.filter((look) => look.answered).map((look) => look.id);
+    const order = [...answered, ...looks.filter((look) => !look.answered).map((look) => look.id)];
+    const overtaken = looks.some((look, index) => look.holders.some((holder) => answered.includes(holder) && waiting.indexOf(holder) > index));
+    return { order, overtaken };
   }
 
   async commit(id: SessionId): Promise<StatementOutcome> {

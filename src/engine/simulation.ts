@@ -68,6 +68,8 @@ export class Simulation {
   private waitContext = new Map<SessionId, string>();
   /** Fed every step as it is recorded: the anomalies travel on the steps, detected once. */
   private anomalies = new AnomalyDetector();
+  /** Since the last reset, the server let a waiter in ahead of one that began waiting before it (see overtaken()). */
+  private overtook = false;
 
   constructor(
     private readonly db: LabDatabase,
@@ -87,6 +89,7 @@ export class Simulation {
     this.waitOrder = [];
     this.waitContext.clear();
     this.operatorWait = null;
+    this.overtook = false;
     this.rescuer = { fetched: [], blockedOn: [] };
     this.agenda = timedEvents(this.scenario);
     await this.refresh();
@@ -107,6 +110,16 @@ export class Simulation {
   isOver(): boolean {
     if (this.movable().length > 0) return false;
     return !this.agenda.some((event) => event.kind === 'resume' && this.workers.get(event.worker)?.paused);
+  }
+
+  /**
+   * Whether, since the last reset, a commit woke several waiters and the server let one in ahead of one that
+   * had begun waiting before it: its own choice, which the lab (and PGlite) never make. The trace shows what
+   * the server did; a search over schedules plays such a schedule again (Walk), since the same tokens may
+   * lead elsewhere next time. Never on PGlite.
+   */
+  overtaken(): boolean {
+    return this.overtook;
   }
 
   workerStates(): WorkerState[] {
@@ -291,34 +304,51 @@ export class Simulation {
     });
   }
 
-  /** After a transaction ends, statements waiting for its locks run again, oldest first. */
+  /**
+   * After a transaction ends, statements waiting for its locks go on: on PGlite oldest first, on a real
+   * server in the order the server let them on (see LabDatabase.wakeOrder), so that a waiter the server
+   * let in first is collected first and one still waiting behind it is not shown waiting on a statement
+   * that has finished. A waiter still waiting on one that went on and ended its transaction in this wake
+   * goes on in another round, as it does on the server the moment that transaction ends.
+   */
   private async wakeWaiters(token: string, tokenIndex: number): Promise<void> {
-    const queue = [...this.waitOrder];
+    let queue = [...this.waitOrder];
     this.waitOrder = [];
-    for (const session of queue) {
-      if (session === OPERATOR) {
-        await this.retryOperator(token, tokenIndex);
-        continue;
+    while (queue.length > 0) {
+      const woken = this.db.wakeOrder ? await this.db.wakeOrder(queue) : { order: queue, overtaken: false };
+      if (woken.overtaken) this.overtook = true;
+      const ended = new Set<SessionId>();
+      const stillWaiting = new Map<SessionId, SessionId[]>();
+      for (const session of woken.order) {
+        const outcome = await this.retryWaiter(session, token, tokenIndex);
+        if (outcome === null) continue;
+        if (outcome.status === 'blocked') stillWaiting.set(session, outcome.holders);
+        else if (this.workers.get(session)?.phase !== 'in-transaction') ended.add(session);
       }
-      if (session === RESCUER) {
-        await this.retryRescuer(token, tokenIndex);
-        continue;
-      }
-      const worker = this.workers.get(session);
-      if (!worker || worker.phase !== 'blocked' || worker.waitingAction === null || worker.waitingAction === 'cancel-request') continue;
-      const outcome = await this.db.retryBlocked(session);
-      if (outcome.status === 'blocked') {
-        // Still waiting, now perhaps on someone else: no new step, just who it waits for.
-        this.workers.set(session, { ...worker, blockedOn: outcome.holders });
-        this.waitOrder.push(session);
-        this.db.takeEngineNote();
-        continue;
-      }
-      const action = worker.waitingAction;
-      const resumedFrom = { ...worker, phase: worker.generation === null ? ('ready' as const) : ('owner' as const) };
-      const plan = planAction(action, resumedFrom, this.scenario, this.settings);
-      await this.recordWorkerStep(resumedFrom, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: true });
+      queue = this.waitOrder.filter((session) => stillWaiting.get(session)?.some((holder) => ended.has(holder)));
+      this.waitOrder = this.waitOrder.filter((session) => !queue.includes(session));
     }
+  }
+
+  /** The waiting session's statement, asked again: blocked again or its answer, recorded; null when it was not waiting. */
+  private async retryWaiter(session: SessionId, token: string, tokenIndex: number): Promise<StatementOutcome | null> {
+    if (session === OPERATOR) return this.retryOperator(token, tokenIndex);
+    if (session === RESCUER) return this.retryRescuer(token, tokenIndex);
+    const worker = this.workers.get(session);
+    if (!worker || worker.phase !== 'blocked' || worker.waitingAction === null || worker.waitingAction === 'cancel-request') return null;
+    const outcome = await this.db.retryBlocked(session);
+    if (outcome.status === 'blocked') {
+      // Still waiting, now perhaps on someone else: no new step, just who it waits for.
+      this.workers.set(session, { ...worker, blockedOn: outcome.holders });
+      this.waitOrder.push(session);
+      this.db.takeEngineNote();
+      return outcome;
+    }
+    const action = worker.waitingAction;
+    const resumedFrom = { ...worker, phase: worker.generation === null ? ('ready' as const) : ('owner' as const) };
+    const plan = planAction(action, resumedFrom, this.scenario, this.settings);
+    await this.recordWorkerStep(resumedFrom, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: true });
+    return outcome;
   }
 
   /**
@@ -426,17 +456,18 @@ export class Simulation {
     await this.recordOperatorStep(runId, outcome, token, tokenIndex, false);
   }
 
-  private async retryOperator(token: string, tokenIndex: number): Promise<void> {
+  private async retryOperator(token: string, tokenIndex: number): Promise<StatementOutcome | null> {
     const wait = this.operatorWait;
-    if (!wait) return;
+    if (!wait) return null;
     const outcome = await this.db.retryBlocked(OPERATOR);
     if (outcome.status === 'blocked') {
       this.waitOrder.push(OPERATOR);
       this.db.takeEngineNote();
-      return;
+      return outcome;
     }
     this.operatorWait = null;
     await this.recordOperatorStep(wait.runId, outcome, token, tokenIndex, true);
+    return outcome;
   }
 
   private async recordOperatorStep(runId: number, outcome: StatementOutcome, token: string, tokenIndex: number, resumed: boolean): Promise<void> {
@@ -548,26 +579,27 @@ export class Simulation {
     await this.recordRescue(statement, params, outcome, { token, tokenIndex, resumed: false });
   }
 
-  private async retryRescuer(token: string, tokenIndex: number): Promise<void> {
+  private async retryRescuer(token: string, tokenIndex: number): Promise<StatementOutcome | null> {
     const definition = this.rescuerDefinition();
-    if (!definition || this.rescuer.blockedOn.length === 0) return;
+    if (!definition || this.rescuer.blockedOn.length === 0) return null;
     const outcome = await this.db.retryBlocked(RESCUER);
     // Still waiting: the same wait goes on, whichever shape the rescuer has.
     if (outcome.status === 'blocked') {
       this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
       this.waitOrder.push(RESCUER);
       this.db.takeEngineNote();
-      return;
+      return outcome;
     }
     const at = { token, tokenIndex, resumed: true };
     if (definition.shape === 'one-statement') {
       await this.recordSweep(definition.sweep, outcome, at);
-      return;
+      return outcome;
     }
     const next = this.rescuer.fetched[0]!;
     const statement = this.settings.fencing ? definition.rescue.fenced : definition.rescue.unfenced;
     const params = statement.params.map((name) => (name === 'generation' ? next.generation : next.runId));
     await this.recordRescue(statement, params, outcome, at);
+    return outcome;
   }
 
   private async recordRescue(

@@ -9,13 +9,14 @@ import { type ConsoleStatement, checkConsoleSql } from '../sql/console';
 import { PAGE_STATEMENTS } from '../strategies';
 
 /** The operations the bridge offers: the LabDatabase port, plus the console. */
-const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
+const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'wake-order', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
 export type CheckedRequest =
   | { op: 'reset'; seedJson: string; sessions: SessionId[] }
   | { op: 'execute' | 'execute-claim'; session: SessionId; statement: StatementRequest }
   | { op: 'retry' | 'commit' | 'crash'; session: SessionId }
+  | { op: 'wake-order'; sessions: SessionId[] }
   | { op: 'runs' | 'locks' }
   | { op: 'console'; statement: ConsoleStatement; clockIso: string; maxRows: number };
 
@@ -50,6 +51,11 @@ export function checkRequest(op: Operation, body: unknown): CheckedRequest {
     case 'commit':
     case 'crash':
       return { op, session: sessionId(fields.session) };
+    case 'wake-order': {
+      const sessions = fields.sessions;
+      if (!Array.isArray(sessions) || sessions.length > MAX_SESSIONS) throw new RefusedRequest(`sessions must list at most ${MAX_SESSIONS} sessions`);
+      return { op, sessions: sessions.map(sessionId) };
+    }
     case 'runs':
     case 'locks':
       return { op };

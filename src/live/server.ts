@@ -89,6 +89,8 @@ async function runOnLab(lab: PostgresLab, sqlConsole: PostgresConsole, request: 
       return lab.executeClaim(request.session, request.statement);
     case 'retry':
       return lab.retryBlocked(request.session);
+    case 'wake-order':
+      return lab.wakeOrder(request.sessions);
     case 'commit':
       return lab.commit(request.session);
     case 'crash':

@@ -4,9 +4,9 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { type Analysis, analyzeStatement, loadAnalyzer } from '../sql/analyze';
+import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer } from '../sql/analyze';
 import type { StrategyDefinition } from '../strategies';
-import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
@@ -24,8 +24,12 @@ export interface YourSqlTexts {
 export type YourSqlProblem =
   /** PostgreSQL's own message; line and column count characters from 1, `lineText` is that line. */
   | { role: YourSqlRole; kind: 'syntax'; message: string; line: number; column: number; lineText: string }
-  /** A shape the lab cannot replay exactly on PGlite: the reason, in one line. */
-  | { role: YourSqlRole; kind: 'refused'; reason: string }
+  /**
+   * A shape the lab cannot play: the reason, in one line. `onServer`: whether a check on a real server
+   * (`check --db`) plays it, the refusal being PGlite's alone, or refuses it too (the lab's model); absent
+   * where the reason says so itself (a step the engine stopped, db/custom-claim-guard.ts).
+   */
+  | { role: YourSqlRole; kind: 'refused'; reason: string; onServer?: 'plays' | 'refuses' }
   /** Empty, too long, a NUL character, too long for a link. */
   | { role: YourSqlRole | null; kind: 'invalid'; message: string };
 
@@ -70,7 +74,8 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   if (!claimAnalysis.ok)
     return { ok: false, problem: 'problem' in claimAnalysis ? claimAnalysis.problem : problemOf('claim', texts.claim, claimAnalysis.error) };
   const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null);
-  if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason } };
+  // What the builder refuses is how a wait resumes on PGlite: a real server's wait is real, and --db plays it.
+  if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason, onServer: 'plays' } };
   let definition: StrategyDefinition = { ...claim.definition, label: YOUR_SQL_LABEL };
   for (const role of WRITE_ROLES) {
     const text = texts[role];
@@ -78,7 +83,7 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
     const analysis = await analyzeRole(text, role);
     if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf(role, text, analysis.error) };
     const write = customWrite(role, text, analysis.shape, null);
-    if (!write.ok) return { ok: false, problem: { role, kind: 'refused', reason: write.reason } };
+    if (!write.ok) return { ok: false, problem: { role, kind: 'refused', reason: write.reason, onServer: 'plays' } };
     // The same statement with fencing on and off: a statement typed here says for itself whether it checks the generation.
     definition = { ...definition, [DEFINITION_KEYS[role]]: { fenced: write.statement, unfenced: write.statement } };
   }
@@ -92,7 +97,9 @@ function problemOf(role: YourSqlRole, text: string, error: AnalyzeError): YourSq
     const lineText = Array.from(text).join('').split('\n')[error.line - 1] ?? '';
     return { role, kind: 'syntax', message: error.message, line: error.line, column: error.column, lineText };
   }
-  if (error.kind === 'refused') return { role, kind: 'refused', reason: error.refusal.reason };
+  if (error.kind === 'refused') {
+    return { role, kind: 'refused', reason: error.refusal.reason, onServer: ENGINE_ONLY_REFUSALS.has(error.refusal.id) ? 'plays' : 'refuses' };
+  }
   return { role, kind: 'invalid', message: error.message };
 }
 
@@ -106,9 +113,11 @@ export function yourSqlTextsOf(definition: StrategyDefinition | undefined): Your
   return { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
 }
 
+/** Whether the two play the same statements: compared as the lab sends them (a final ";" or blank lines change nothing). */
 export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boolean {
   if (a === null || b === null) return a === b;
-  return a.claim === b.claim && WRITE_ROLES.every((role) => a[role] === b[role]);
+  const asRun = (text: string | null) => (text === null ? null : textAsRun(text));
+  return asRun(a.claim) === asRun(b.claim) && WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role]));
 }
 
 /** What a role's words are in the editor and in messages. */

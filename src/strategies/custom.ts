@@ -87,6 +87,11 @@ function afterWaitOf(shape: Shape, file: string | null): { ok: true; afterWait: 
   };
 }
 
+/** A statement as the lab sends it: without the whitespace around it and its final ";". */
+export function textAsRun(text: string): string {
+  return text.trim().replace(/;$/, '');
+}
+
 /** The owner's writes someone may write, and the ids of their statements. */
 export const CUSTOM_WRITE_IDS = { heartbeat: 'your-heartbeat', work: 'your-work', complete: 'your-complete' } as const;
 
@@ -115,7 +120,7 @@ export function customWrite(
     ok: true,
     statement: {
       id,
-      text: text.trim().replace(/;$/, ''),
+      text: textAsRun(text),
       file,
       // Only the parameters it uses, $1 up to the highest (the analyzer refuses a gap): PostgreSQL refuses
       // a statement given more values than it takes, and a completion by `run_id = $1` alone is a real one.
@@ -134,7 +139,7 @@ export function customClaimStrategy(text: string, shape: Shape, file: string | n
   const after = replayed.ok ? replayed : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
   const claim = {
     id: CUSTOM_CLAIM_IDS.claim,
-    text: text.trim().replace(/;$/, ''),
+    text: textAsRun(text),
     file,
     params: roleParams('claim', true),
     // Kept even for a claim that skips or fails instead of waiting: its UPDATE may still meet a row another

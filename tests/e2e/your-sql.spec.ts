@@ -148,7 +148,26 @@ test("a refused shape shows the analyzer's reason and says it runs on a real ser
   const problem = editor(page).getByRole('alert');
   await expect(problem).toContainText('a waiting FOR SHARE finder', { timeout: 60_000 });
   await expect(problem).toContainText('real server');
+  await expect(problem).toContainText('check <scenario> --claim FILE --db URL');
   await expect(page).toHaveURL(/strategy=skip-locked/);
+});
+
+test('a claim ending in ";" plays once applied; a shape check --db refuses too is not sent to --db', async ({ page }) => {
+  await openLab(page, START);
+  await openEditor(page);
+  const prefilled = (await claimText(page).inputValue()).trimEnd();
+  await claimText(page).fill(`${prefilled};\n`);
+  await applyButton(page).click();
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  await expect(page).toHaveURL(/strategy=your-sql&/);
+  // Two statements: the lab sends one per step, on PGlite and on a server alike.
+  await claimText(page).fill(`${prefilled};\nDELETE FROM runs;`);
+  await applyButton(page).click();
+  const problem = editor(page).getByRole('alert');
+  await expect(problem).toContainText('more than one statement', { timeout: 60_000 });
+  await expect(problem).toContainText('--db URL refuses it too');
+  await expect(problem).not.toContainText('runs it as written');
+  await expect(status(page)).toHaveText('Playing your last applied SQL; apply to play these edits.');
 });
 
 test('the editor reads well on a wide screen and on a phone, light and dark, with a syntax error shown', async ({ page }, testInfo) => {

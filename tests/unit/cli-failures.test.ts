@@ -91,6 +91,21 @@ describe('a claim that fails when run is bad input, not "unsafe"', () => {
   });
 });
 
+describe('issue 33, defect 3: a completion by run_id = $1 alone under check', () => {
+  it('check --json plays it and prints one JSON report (it crashed with "takes 1 parameters, got 3", exit 1, and the output was not JSON)', async () => {
+    const complete = claimFile('complete-by-id-check.sql', "UPDATE runs SET status = 'done', result = 'ok' WHERE run_id = $1 RETURNING status, result");
+    const skipLocked = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
+    const answer = await simInProcess(['check', 'paused-worker', '--claim', skipLocked, '--complete', complete, '--json']);
+    expect(answer.stderr).toBe('');
+    const report = JSON.parse(answer.stdout) as { total: number; exitCode: number; groups: { count: number }[] };
+    expect(report.exitCode).toBe(answer.code);
+    // Whether its outcomes count as unsafe is the checker's judgment; here: it played, and no step stopped the run.
+    expect(answer.code).not.toBe(2);
+    expect(report.total).toBeGreaterThan(0);
+    expect(report.groups.reduce((sum, group) => sum + group.count, 0)).toBe(report.total);
+  });
+});
+
 describe('a claim that never ends', () => {
   it('on PGlite is stopped at --statement-timeout by the watchdog: exit 2, one line naming the file (it ran for ever)', async () => {
     const tenByTen = Array.from({ length: 10 }, (_, i) => `(VALUES (1),(2),(3),(4),(5),(6),(7),(8),(9),(10)) AS v${i}(x)`).join(', ');

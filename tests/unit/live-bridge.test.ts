@@ -233,6 +233,12 @@ describe('checkRequest', () => {
     expect(refusal('console', { sql: 'BEGIN', clockIso: claim.clockIso, maxRows: 5 })).toContain('BEGIN READ ONLY');
     expect(refusal('console', { sql: 'SELECT * FROM runs', clockIso: claim.clockIso, maxRows: 5 })).toBeNull();
   });
+
+  it('wake-order wants a short list of workers or the operator', () => {
+    expect(checkRequest('wake-order', { sessions: ['B', 'C', 'OP'] })).toEqual({ op: 'wake-order', sessions: ['B', 'C', 'OP'] });
+    expect(refusal('wake-order', { sessions: 'B' })).toContain('sessions must list');
+    expect(refusal('wake-order', { sessions: ['lease_lab_observer'] })).toContain('is not a worker');
+  });
 });
 
 describe('the live schema', () => {

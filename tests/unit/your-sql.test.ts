@@ -16,7 +16,7 @@ import { PROGRESS_STORAGE_KEY } from '../../src/lessons/progress';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { loadPlace, PLACE_KEY, type StorageLike } from '../../src/store/persist';
-import { buildYourSql, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
+import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
 import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
 import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
 import { prefill } from '../../src/store/your-sql-slice';
@@ -108,6 +108,33 @@ describe('the link codec', () => {
     expect(tooLongForLink(texts(`${NO_BUMP}\n${'-- a comment\n'.repeat(800)}`))).toMatch(
       /take [\d,]+ characters in a link, more than the 7,500 a link can carry/,
     );
+  });
+});
+
+describe('what the editor says after Apply (issue 33, defect 8)', () => {
+  const problemOf = async (claim: string) => {
+    const built = await buildYourSql(texts(claim));
+    return built.ok ? null : built.problem;
+  };
+
+  it('text ending in ";" (and blank lines) plays as applied: the editor does not ask for another Apply', async () => {
+    const built = await buildYourSql(texts(`${NO_BUMP};\n\n`));
+    expect(built.ok).toBe(true);
+    const playing = built.ok ? yourSqlTextsOf(built.definition) : null;
+    expect(sameTexts(playing, texts(`${NO_BUMP};\n\n`))).toBe(true);
+    expect(sameTexts(playing, texts(`\n${NO_BUMP}`))).toBe(true);
+    expect(sameTexts(playing, texts(NO_BUMP.replace('LIMIT 1', 'LIMIT 1 ')))).toBe(false);
+    expect(sameTexts(playing, texts(NO_BUMP, { complete: COMPLETE_BY_ID }))).toBe(false);
+  });
+
+  it.each([
+    ['a waiting FOR SHARE finder (PGlite cannot resume it)', FOR_SHARE, 'plays'],
+    ['a FOR KEY SHARE finder (the engine cannot replay its wait)', corpus('07-for-key-share'), 'plays'],
+    ['a statement that is not an UPDATE', 'DROP TABLE runs', 'refuses'],
+    ['two statements', `${NO_BUMP};\nDELETE FROM runs`, 'refuses'],
+    ['an UPDATE of another table', NO_BUMP.replaceAll('runs', 'jobs'), 'refuses'],
+  ])('%s: check --db %s it', async (_, claim, onServer) => {
+    expect(await problemOf(claim)).toMatchObject({ role: 'claim', kind: 'refused', onServer });
   });
 });
 

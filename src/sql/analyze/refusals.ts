@@ -65,6 +65,13 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
 
 export type RefusalId = keyof typeof REFUSALS;
 
+/**
+ * The refusals of the engine alone: PostgreSQL runs these shapes, and a check on a real server (`--db`)
+ * plays them (analyze.ts gives their shape with engineRefusals: false). Every other refusal is the lab's
+ * model (one UPDATE of runs per role), on any database.
+ */
+export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume']);
+
 export interface Refusal {
   id: RefusalId;
   reason: string;

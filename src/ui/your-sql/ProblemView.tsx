@@ -23,10 +23,16 @@ export function ProblemView({ problem }: { problem: YourSqlProblem }) {
         <p>
           <strong>{whose} is refused here:</strong> <span className="your-sql-message">{problem.reason}</span>
         </p>
-        <p className="your-sql-hint">
-          A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet. Check it on a server of your own, one connection per worker, over
-          every schedule: <code>npm run sim -- check &lt;scenario&gt; --claim FILE --db URL</code>.
-        </p>
+        {problem.onServer === 'plays' ? (
+          <p className="your-sql-hint">
+            A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet. Check it on a server of your own, one connection per worker,
+            over every schedule: <code>npm run sim -- check &lt;scenario&gt; --claim FILE --db URL</code>.
+          </p>
+        ) : problem.onServer === 'refuses' ? (
+          <p className="your-sql-hint">
+            This is a limit of the lab's model, not of PGlite: on a server of your own, <code>npm run sim -- check … --db URL</code> refuses it too.
+          </p>
+        ) : null}
       </div>
     );
   }
