@@ -373,8 +373,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
                 "The lab's saved copy in this browser was damaged, so the lab started from the network.",
                 recovered.map((why) => `${why[0]?.toUpperCase()}${why.slice(1)}.`),
               );
-          }
-          else if (event.kind === 'database') {
+          } else if (event.kind === 'database') {
             set({ engineDatabase: event.database });
             const why = event.database.kind === 'pglite' ? event.database.liveProblem : null;
             if (why)
