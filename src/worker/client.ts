@@ -204,7 +204,12 @@ export class WebWorkerLabClient implements LabClient {
       case 'ready':
         this.ready = true;
         this.disarm();
-        this.emit({ kind: 'ready', bootMs: message.bootMs, database: message.database, recovered: message.bootRecovered ?? [] });
+        this.emit({
+          kind: 'ready',
+          bootMs: message.bootMs,
+          database: message.database,
+          ...(message.bootRecovered?.length ? { recovered: message.bootRecovered } : {}),
+        });
         this.pump();
         return;
       case 'database':
