@@ -52,6 +52,12 @@ export interface LabBoot {
   source: 'data-dir' | 'initdb';
   /** Why a data directory that was asked for was not used; null when it was, or none was asked for. */
   fallbackReason: string | null;
+  /**
+   * Files of the lab's saved copy (the service worker's offline copy) that could not be used, each with why:
+   * each was discarded from the copy and read from the network instead. Empty on a start that found
+   * nothing wrong.
+   */
+  recovered: string[];
   /** Milliseconds from the call until the database answered. */
   ms: number;
   /** Where the time went, in milliseconds since the call: files ready (downloaded, compiled, unpacked), Postgres started. */
@@ -63,17 +69,12 @@ export interface LabBoot {
 export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const started = performance.now();
   // Everything is requested at once: in a browser the wasm compiles while the rest downloads.
-  const pglite = loadPGlite();
-  const wasm = compiledWasm();
+  const recovered: string[] = [];
+  const pglite = loadPGlite().then(marked('pglite-script'));
+  const wasm = compiledWasm(recovered).then(marked('wasm-compiled'));
   const wantsLabBundle = options.bundle === 'lab' && options.dataDir !== null;
   const fullBundle = wantsLabBundle ? null : bundleBytes();
-  const dataDir =
-    options.dataDir === null
-      ? null
-      : dataDirOf(options.dataDir).then(
-          (tar) => ({ entries: tarEntries(tar), error: null }),
-          (error: unknown) => ({ entries: null, error: `it could not be read: ${messageOf(error)}` }),
-        );
+  const dataDir = options.dataDir === null ? null : readDataDirEntries(options.dataDir, recovered).then(marked('data-dir-read'));
   const [pgliteModule, module, read] = await Promise.all([pglite, wasm, dataDir]);
   // The lab's part of the bundle, from the data directory; without it, the whole bundle after all.
   const bundle = (!fullBundle && read?.entries && labBundle(read.entries)) || new WholeBundle(await (fullBundle ?? bundleBytes()));
@@ -88,7 +89,7 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   if (read?.entries) {
     try {
       const db = await openFromDataDir(pgliteModule, read.entries, engine, onStarted);
-      return { db, source: 'data-dir', fallbackReason: null, ms: since(), marks, completeBundle };
+      return { db, source: 'data-dir', fallbackReason: null, recovered, ms: since(), marks, completeBundle };
     } catch (startError) {
       fallbackReason = messageOf(startError);
     }
@@ -99,7 +100,7 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const pg = await createLabPGlite(pgliteModule, { ...engine, startParams: labStartParams(pgliteModule.PGlite) });
   onStarted();
   const db = await PGliteLab.open(pg);
-  return { db, source: 'initdb', fallbackReason, ms: since(), marks, completeBundle };
+  return { db, source: 'initdb', fallbackReason, recovered, ms: since(), marks, completeBundle };
 }
 
 /** The database alone, for callers that do not care how it started. */
@@ -123,7 +124,6 @@ export const LAB_SCHEMA_FILE = 'lease-lab-schema';
 type EngineFiles = Pick<PGliteOptions, 'pgliteWasmModule' | 'fsBundle'>;
 
 async function openFromDataDir(pglite: PGliteModule, entries: readonly TarEntry[], files: EngineFiles, onStarted: () => void): Promise<PGliteLab> {
-  checkSchema(entries);
   let pg: PGlite;
   try {
     pg = await createLabPGlite(pglite, {
@@ -153,22 +153,44 @@ function nodeModule<T>(name: string): Promise<T> {
   return import(/* @vite-ignore */ name) as Promise<T>;
 }
 
-/** The data directory as an uncompressed tar that this boot owns (Postgres will write into it). */
-function dataDirOf(source: DataDirSource | undefined): Promise<Uint8Array> {
+/**
+ * The data directory's entries, checked to hold this code's schema; or why it cannot be used. The
+ * default one (the build's, LAB_DATA_DIR_URL) may come from the lab's saved copy: if that copy's bytes
+ * will not do, it is discarded and the file read once more, from the network (noted in `recovered`).
+ */
+async function readDataDirEntries(
+  source: DataDirSource | undefined,
+  recovered: string[],
+): Promise<{ entries: TarEntry[]; error: null } | { entries: null; error: string }> {
   // Bytes read here are this boot's own; bytes it was given are copied first.
-  return source === undefined ? readDataDir(LAB_DATA_DIR_URL, true) : readDataDir(source, false);
+  const read = (init?: RequestInit) => (source === undefined ? readDataDir(LAB_DATA_DIR_URL, true, init) : readDataDir(source, false));
+  const attempt = async (init?: RequestInit) => {
+    const tar = await read(init).catch((error: unknown) => {
+      throw new Error(`it could not be read: ${messageOf(error)}`);
+    });
+    const entries = tarEntries(tar);
+    checkSchema(entries);
+    return { entries, error: null } as const;
+  };
+  try {
+    return await attempt();
+  } catch (error) {
+    const again = source === undefined ? await afterDiscardingSavedCopy(LAB_DATA_DIR_URL, 'the data directory', error, recovered) : null;
+    if (!again) return { entries: null, error: messageOf(error) };
+    return attempt(again).catch((secondError: unknown) => ({ entries: null, error: messageOf(secondError) }));
+  }
 }
 
 /**
  * Reads a data directory from wherever it is, and returns it as an uncompressed tar. The tar becomes
  * Postgres's files, which it writes to; `owned` says the bytes given are this boot's to change.
  */
-async function readDataDir(source: DataDirSource, owned: boolean): Promise<Uint8Array> {
+async function readDataDir(source: DataDirSource, owned: boolean, init?: RequestInit): Promise<Uint8Array> {
   let bytes: Uint8Array;
   if (source instanceof Blob) bytes = new Uint8Array(await source.arrayBuffer());
   else if (source instanceof ArrayBuffer) bytes = owned ? new Uint8Array(source) : new Uint8Array(source.slice(0));
   else if (source instanceof Uint8Array) bytes = owned ? source : new Uint8Array(source);
-  else bytes = await readBytes(typeof source === 'string' ? new URL(source, globalThis.location?.href) : source);
+  else bytes = await readBytes(typeof source === 'string' ? new URL(source, globalThis.location?.href) : source, init);
   // A server may have unpacked it already (Content-Encoding: gzip for a .gz file); look, don't trust names.
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (bytes.length < 512 || String.fromCharCode(...bytes.subarray(257, 262)) !== 'ustar') {
@@ -210,16 +232,44 @@ async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
 
 /**
  * PGlite's wasm, compiled while the other files load; null if it cannot be had (PGlite then loads it
- * itself, and reports a failure in its own words). Kept for the next boot in the same process (Node
- * tests start many instances).
+ * itself, and reports a failure in its own words). A saved copy that will not compile is discarded and the
+ * wasm fetched once more, from the network (noted in `recovered`). Kept for the next boot in the same
+ * process (Node tests start many instances).
  */
 let loadedWasm: Promise<WebAssembly.Module | null> | null = null;
-function compiledWasm(): Promise<WebAssembly.Module | null> {
-  loadedWasm ??= compileWasm(PGLITE_WASM_URL).catch(() => {
-    loadedWasm = null;
-    return null;
-  });
+function compiledWasm(recovered: string[]): Promise<WebAssembly.Module | null> {
+  loadedWasm ??= compileWasm(PGLITE_WASM_URL)
+    .catch(async (error: unknown) => {
+      const again = await afterDiscardingSavedCopy(PGLITE_WASM_URL, "PGlite's wasm", error, recovered);
+      if (!again) throw error;
+      return compileWasm(PGLITE_WASM_URL, again);
+    })
+    .catch(() => {
+      loadedWasm = null;
+      return null;
+    });
   return loadedWasm;
+}
+
+/**
+ * The lab's saved copy of the build (the service worker's offline copy, in the browser's Cache Storage)
+ * may hold a damaged file: a disk error, storage cut short. When a file of the build will not do, its
+ * copy is discarded from every cache of this origin holding it (only the lab's copy holds the lab's hashed
+ * files), so the next read goes to the network; the service worker keeps what it gets there in the copy
+ * again. Returns the request options for that read (past the browser's HTTP cache too), or null when no
+ * copy held the file (there is nothing to recover from: the network's own file will not do).
+ */
+async function afterDiscardingSavedCopy(url: URL, what: string, error: unknown, recovered: string[]): Promise<RequestInit | null> {
+  if (url.protocol === 'file:' || typeof caches === 'undefined') return null;
+  let discarded = false;
+  try {
+    for (const name of await caches.keys()) if (await (await caches.open(name)).delete(url.href)) discarded = true;
+  } catch {
+    // Storage refused (a browser setting): nothing was saved there either.
+  }
+  if (!discarded) return null;
+  recovered.push(`the saved copy of ${what} could not be used (${messageOf(error)}), so it was discarded and read from the network`);
+  return { cache: 'no-store' };
 }
 
 /** PGlite's whole file bundle, read afresh for each boot (its files are views of these bytes); null if it cannot be had. */
@@ -300,9 +350,9 @@ function labBundle(entries: readonly TarEntry[]): LabBundle | null {
   return new LabBundle(bytes);
 }
 
-async function compileWasm(url: URL): Promise<WebAssembly.Module> {
+async function compileWasm(url: URL, init?: RequestInit): Promise<WebAssembly.Module> {
   if (url.protocol === 'file:') return WebAssembly.compile((await readBytes(url)) as Uint8Array<ArrayBuffer>);
-  const response = await fetch(url);
+  const response = await fetch(url, init);
   if (!response.ok) throw new Error(`HTTP ${response.status}`);
   // Streaming compilation needs the right Content-Type; some plain servers send another.
   if (response.headers.get('content-type')?.startsWith('application/wasm')) return WebAssembly.compileStreaming(response);
@@ -310,12 +360,12 @@ async function compileWasm(url: URL): Promise<WebAssembly.Module> {
 }
 
 /** A file's bytes: from disk in Node (file: URLs), over HTTP otherwise. */
-async function readBytes(url: URL): Promise<Uint8Array> {
+async function readBytes(url: URL, init?: RequestInit): Promise<Uint8Array> {
   if (url.protocol === 'file:') {
     const fs = await nodeModule<typeof import('node:fs/promises')>('node:fs/promises');
     return fs.readFile(url);
   }
-  const response = await fetch(url);
+  const response = await fetch(url, init);
   if (!response.ok) throw new Error(`HTTP ${response.status} for ${url.pathname.split('/').pop()}`);
   return new Uint8Array(await response.arrayBuffer());
 }
@@ -333,6 +383,17 @@ function fnv1a(text: string): string {
     hash = Math.imul(hash, 0x01000193);
   }
   return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * Leaves a User Timing mark (`lease-lab:<name>`) when a piece of the start is in, and passes its value on:
+ * the browser benchmark reads them from the engine worker's timeline to show where a start goes.
+ */
+function marked<T>(name: string): (value: T) => T {
+  return (value) => {
+    performance.mark(`lease-lab:${name}`);
+    return value;
+  };
 }
 
 function messageOf(error: unknown): string {

@@ -11,7 +11,8 @@
  * It answers only for its own origin and directory, only with files it listed, and never stores
  * anything else. A navigation is answered only for the lab's own page (its directory or index.html):
  * deployed at `/`, its scope is the whole origin, and other apps' pages there are theirs, not the lab's. The page itself is fetched from the network first, so when online a new deploy shows
- * at once; the copy is used when the network fails.
+ * at once; the copy is used when the network fails. Other files come from the copy (PGlite's wasm from
+ * the browser's HTTP cache when it has it: see fileFromCopyOrNetwork).
  */
 import type { OfflineBuild } from './manifest';
 
@@ -51,7 +52,7 @@ worker.addEventListener('fetch', (event) => {
     return;
   }
   const key = url.origin + url.pathname;
-  if (listed.has(key)) event.respondWith(fileFromCopyOrNetwork(request, key));
+  if (listed.has(key)) event.respondWith(fileFromCopyOrNetwork(request, key, (work) => event.waitUntil(work.catch(() => undefined))));
 });
 
 /**
@@ -93,6 +94,30 @@ async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
   }
 }
 
-async function fileFromCopyOrNetwork(request: Request, key: string): Promise<Response> {
-  return (await caches.match(key, { cacheName })) ?? fetch(request);
+/**
+ * A listed file: from the copy, else from the network (and then kept in the copy again: a file the page
+ * found damaged and discarded comes back whole). The wasm is the exception: the browser's own HTTP cache
+ * first, without asking the network. A response passed through from there keeps the browser's compiled
+ * code for it (V8's code cache, made while the first visit ran Postgres), so a returning learner's start
+ * skips compiling Postgres; a response made from the copy has a code cache of its own, which only a later
+ * visit fills. Hashed files never change under one name, so whatever the HTTP cache holds for it is this
+ * build's.
+ */
+async function fileFromCopyOrNetwork(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {
+  // A page that asks past the caches (its copy was damaged: see src/db/pglite-boot.ts) gets the network's.
+  if (request.cache === 'no-store' || request.cache === 'reload') return fetchAndKeep(request, key, keep);
+  if (key.endsWith('.wasm')) {
+    const compiledBefore = await fetch(request.url, { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => null);
+    if (compiledBefore?.ok) return compiledBefore;
+  }
+  return (await caches.match(key, { cacheName })) ?? fetchAndKeep(request, key, keep);
+}
+
+async function fetchAndKeep(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {
+  const response = await fetch(request);
+  if (response.ok && !response.redirected) {
+    const kept = response.clone();
+    keep(caches.open(cacheName).then((cache) => cache.put(key, kept)));
+  }
+  return response;
 }

@@ -364,8 +364,16 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async start(fragment) {
         deps.lab.subscribe((event) => {
           if (event.kind === 'starting') set({ enginePhase: 'starting', engineMessage: event.restart ? 'Restarting Postgres…' : null });
-          else if (event.kind === 'ready') set({ enginePhase: 'ready', engineMessage: null, engineDatabase: event.database ?? null });
-          else if (event.kind === 'database') {
+          else if (event.kind === 'ready') {
+            set({ enginePhase: 'ready', engineMessage: null, engineDatabase: event.database ?? null });
+            const recovered = event.recovered ?? [];
+            if (recovered.length > 0)
+              get().notify(
+                'warning',
+                "The lab's saved copy in this browser was damaged, so the lab started from the network.",
+                recovered.map((why) => `${why[0]?.toUpperCase()}${why.slice(1)}.`),
+              );
+          } else if (event.kind === 'database') {
             set({ engineDatabase: event.database });
             const why = event.database.kind === 'pglite' ? event.database.liveProblem : null;
             if (why)

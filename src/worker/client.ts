@@ -31,7 +31,8 @@ const BOOT_TIMEOUT_MS = 60_000;
 
 export type LabClientEvent =
   | { kind: 'starting'; restart: boolean }
-  | { kind: 'ready'; bootMs: number; database?: DatabaseInfo }
+  /** `recovered`: files of the lab's saved copy that were damaged, and read from the network instead (see bootLab). */
+  | { kind: 'ready'; bootMs: number; database?: DatabaseInfo; recovered?: string[] }
   /** The engine moved to another database (live mode lost its server); the learner's steps were replayed there. */
   | { kind: 'database'; database: DatabaseInfo }
   | { kind: 'failed'; message: string };
@@ -203,7 +204,12 @@ export class WebWorkerLabClient implements LabClient {
       case 'ready':
         this.ready = true;
         this.disarm();
-        this.emit({ kind: 'ready', bootMs: message.bootMs, database: message.database });
+        this.emit({
+          kind: 'ready',
+          bootMs: message.bootMs,
+          database: message.database,
+          ...(message.bootRecovered?.length ? { recovered: message.bootRecovered } : {}),
+        });
         this.pump();
         return;
       case 'database':

@@ -122,13 +122,14 @@ async function start(): Promise<BootedLab> {
       liveProblem = `live mode could not start: ${messageOf(error)}`;
     }
   }
-  const { engine, source, fallbackReason } = await pglite;
+  const { engine, source, fallbackReason, recovered } = await pglite;
   // 'initdb': the pre-built data directory was not used (a slow start); fallbackReason says why.
   post({
     kind: 'ready',
     bootMs: Math.round(performance.now() - started),
     bootSource: source,
     bootNote: fallbackReason,
+    bootRecovered: recovered,
     database: { kind: 'pglite', liveProblem },
   });
   return engine;
@@ -136,7 +137,7 @@ async function start(): Promise<BootedLab> {
 
 async function startPGlite() {
   const bootStarted = performance.now();
-  const { db: lab, source, fallbackReason, marks, completeBundle: complete } = await bootLab({ bundle: 'lab' });
+  const { db: lab, source, fallbackReason, recovered, marks, completeBundle: complete } = await bootLab({ bundle: 'lab' });
   completeBundle = complete;
   markStart('files-in', bootStarted + marks.files);
   markStart('postgres-started', bootStarted + marks.started);
@@ -150,7 +151,7 @@ async function startPGlite() {
   const first = SCENARIOS[0]!;
   await host.load({ type: 'load', scenarioId: first.id, settings: defaultSettings(first), schedule: first.script.slice(0, 3), onInapplicable: 'skip' });
   markStart('warmed-up');
-  return { engine: { host, pglite: lab }, source, fallbackReason };
+  return { engine: { host, pglite: lab }, source, fallbackReason, recovered };
 }
 
 /**

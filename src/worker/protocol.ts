@@ -157,8 +157,11 @@ export type ToWebWorker = { id: number; request: LabRequest };
 export type DatabaseInfo = { kind: 'pglite'; liveProblem: string | null } | { kind: 'live'; version: string; where: string };
 
 export type FromWebWorker =
-  /** bootSource 'initdb': Postgres was created from scratch (slow) because the pre-built data directory could not be used; bootNote says why. */
-  | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null; database?: DatabaseInfo }
+  /**
+   * bootSource 'initdb': Postgres was created from scratch (slow) because the pre-built data directory could not be used; bootNote says why.
+   * bootRecovered: files of the lab's saved copy that were damaged, discarded and read from the network instead, each with why.
+   */
+  | { kind: 'ready'; bootMs: number; bootSource?: 'data-dir' | 'initdb'; bootNote?: string | null; bootRecovered?: string[]; database?: DatabaseInfo }
   /** The engine moved to another database while running (live mode lost its server): the learner's steps were replayed there. */
   | { kind: 'database'; database: DatabaseInfo }
   | { kind: 'boot-failed'; message: string }

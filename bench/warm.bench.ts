@@ -1,0 +1,309 @@
+/**
+ * A returning learner: the built app loaded cold (a fresh browser profile), then again in the same
+ * profile once its offline copy is saved (warm), each load's first Step click timed, beside the plain
+ * `PGlite.create()` page (bench/pages/plain.html) loaded cold in the same run. Issue 36's targets are
+ * ratios within one run, so a busy machine moves both sides alike.
+ *   node --import tsx --import ./scripts/raw-loader.mjs bench/warm.bench.ts
+ * BENCH_LOADS (default 5) rounds; each round is one plain load and one cold + one warm app load, each
+ * in a browser profile of its own on disk (as a learner's is: the browser's compiled-code cache lives
+ * there, and a throwaway in-memory context keeps less of it). BENCH_FIRST_CLICK_AFTER_MS (default 300):
+ * when the first Step is clicked after ready. BENCH_DIR as in browser.bench.ts.
+ *
+ * "Ready" is the page's `data-lab-ready` (the app's first step can run; the plain page's Postgres answered).
+ * The app's engine worker leaves User Timing marks as its start goes (src/db/pglite-boot.ts,
+ * src/worker/engine.worker.ts): the table shows them for cold and warm loads side by side, so a change
+ * in where the warm second goes is seen at once.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page, type Worker as PlaywrightWorker } from '@playwright/test';
+import { precompress } from '../scripts/build-datadir-plugin.mjs';
+import { startStaticServer } from '../scripts/serve-static';
+import { machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const WORK_DIR = join(process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : join(tmpdir(), 'lease-lab-bench'), 'warm');
+const SITE = join(WORK_DIR, 'site');
+const LOADS = runsFromEnv('BENCH_LOADS', 5);
+const FIRST_CLICK_AFTER_MS = Number(process.env.BENCH_FIRST_CLICK_AFTER_MS ?? 300);
+/** As browser.bench.ts: each profile's window opens on about:blank and settles before the timed navigation. */
+const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
+/** After the copy is saved, the cold page stays open this long: V8 writes its code cache a couple of seconds after Postgres ran. */
+const LINGER_MS = 4000;
+const LOAD_TIMEOUT_MS = 180_000;
+const MOUNT = '/any/sub/path/';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The issue's targets. */
+const TARGETS = { warmOfCold: 0.35, warmAbsoluteMs: 500, warmAbsoluteWhenColdUnderMs: 1500, coldOfPlain: 0.22, firstClickP95Ms: 100 };
+
+/** The engine worker's marks, in the order a start passes them. */
+const ENGINE_MARKS = ['engine-script', 'wasm-compiled', 'pglite-script', 'data-dir-read', 'files-in', 'postgres-started', 'lab-open', 'warmed-up'] as const;
+type EngineMark = (typeof ENGINE_MARKS)[number];
+
+interface Load {
+  ready: number;
+  engine: Partial<Record<EngineMark, number>>;
+  /** Click → the timeline's marks changed, for the first click and the ones after it. */
+  clicks: number[];
+}
+
+/** Records when the page says it is ready, before any page script runs. */
+const INIT_SCRIPT = `(() => {
+  globalThis.__name = globalThis.__name || ((fn) => fn);
+  let settle;
+  const b = (window.__bench = { ready: null, settled: new Promise((resolve) => (settle = resolve)) });
+  const check = () => {
+    const flag = document.documentElement.dataset.labReady;
+    if (b.ready !== null || !flag) return;
+    b.ready = flag === 'true' ? performance.now() : -1;
+    observer.disconnect();
+    settle();
+  };
+  const observer = new MutationObserver(check);
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-lab-ready'] });
+})();`;
+
+function build(config: string, outDir: string): void {
+  execFileSync('npx', ['vite', 'build', '--config', config, '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, VITE_CONFIG_NATIVE_IGNORE_WARNING: 'true' },
+  });
+  precompress(outDir);
+}
+
+/** A browser with a profile of its own on disk: what a learner's browser is. */
+async function freshProfile(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(WORK_DIR, 'profile-'));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 720 },
+    serviceWorkers: 'allow',
+  });
+  await context.addInitScript(INIT_SCRIPT);
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Navigates a settled window to `url` and returns when the page says it is ready (ms since navigation). */
+async function load(context: BrowserContext, url: string, clicks: number): Promise<{ page: Page; result: Load }> {
+  const page = await context.newPage();
+  const workers: PlaywrightWorker[] = [];
+  page.on('worker', (worker) => workers.push(worker));
+  if (WINDOW_SETTLE_MS > 0) {
+    await page.goto('about:blank');
+    await new Promise((settle) => setTimeout(settle, WINDOW_SETTLE_MS));
+  }
+  await page.goto(url, { waitUntil: 'commit' });
+  // A function, not a string (the app's CSP forbids evaluating strings), and no waitForFunction (it
+  // injects Playwright's selector engine into the page in the middle of the start).
+  const ready = await page.evaluate((timeoutMs) => {
+    const b = (window as unknown as { __bench: { ready: number | null; settled: Promise<void> } }).__bench;
+    return Promise.race([b.settled.then(() => b.ready), new Promise<null>((done) => setTimeout(() => done(null), timeoutMs))]);
+  }, LOAD_TIMEOUT_MS);
+  if (ready === null || ready < 0) throw new Error(ready === null ? `not ready within ${LOAD_TIMEOUT_MS / 1000} s` : 'the page reported failure');
+  const engine = await engineMarks(page, workers);
+  const times = clicks > 0 ? await page.evaluate(timeClicks, { n: clicks, firstAfterMs: FIRST_CLICK_AFTER_MS }) : [];
+  return { page, result: { ready, engine, clicks: times } };
+}
+
+/** The engine worker's start marks, moved to the page's time origin. */
+async function engineMarks(page: Page, workers: readonly PlaywrightWorker[]): Promise<Load['engine']> {
+  const engine = workers.find((worker) => worker.url().includes('engine.worker'));
+  if (!engine) return {};
+  const pageOrigin = await page.evaluate(() => performance.timeOrigin);
+  // The marks may still be coming (the worker marks 'warmed-up' just before it says ready).
+  const { origin, marks } = await engine.evaluate(() => ({
+    origin: performance.timeOrigin,
+    marks: performance.getEntriesByType('mark').map((mark) => [mark.name, mark.startTime] as const),
+  }));
+  const found: Load['engine'] = {};
+  for (const name of ENGINE_MARKS) {
+    const mark = marks.find(([markName]) => markName === `lease-lab:${name}`);
+    if (mark) found[name] = origin + mark[1] - pageOrigin;
+  }
+  return found;
+}
+
+/** Runs in the page: clicks Step n times (the first firstAfterMs after ready), each until the timeline has a new mark. */
+async function timeClicks({ n, firstAfterMs }: { n: number; firstAfterMs: number }): Promise<number[]> {
+  const times: number[] = [];
+  const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
+  await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
+  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Step');
+  const timelineState = () => {
+    const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
+    return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;
+  };
+  for (let i = 0; i < n; i++) {
+    const button = stepButton();
+    if (!button || button.disabled) break;
+    const before = timelineState();
+    const started = performance.now();
+    const took = await new Promise<number | null>((done) => {
+      const observer = new MutationObserver(() => {
+        if (timelineState() === before) return;
+        observer.disconnect();
+        clearTimeout(timer);
+        done(performance.now() - started);
+      });
+      const timer = setTimeout(() => {
+        observer.disconnect();
+        done(null);
+      }, 10_000);
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+      button.click();
+    });
+    if (took === null) break;
+    times.push(took);
+    await new Promise((done) => setTimeout(done, 150));
+  }
+  return times;
+}
+
+/** Waits until the page's offline copy is saved (the header says so), then lets V8 write its code cache. */
+async function untilSaved(page: Page): Promise<void> {
+  await page.locator('.offline-indicator', { hasText: 'Works offline' }).waitFor({ timeout: LOAD_TIMEOUT_MS });
+  await new Promise((settle) => setTimeout(settle, LINGER_MS));
+}
+
+function timeRow(what: string, values: number[], target?: { label: string; ok: boolean }): Row {
+  return {
+    what,
+    median: seconds(median(values)),
+    range: range(values, (v) => (v / 1000).toFixed(2)),
+    n: values.length,
+    ...(target ? { target: target.label, ok: target.ok } : {}),
+  };
+}
+
+function ratioRow(what: string, value: number, n: number, target: { label: string; ok: boolean }): Row {
+  return { what, median: Number.isFinite(value) ? value.toFixed(2) : '—', range: '', n, target: target.label, ok: target.ok };
+}
+
+async function main(): Promise<void> {
+  console.log(`\nLease Lab benchmark — a returning learner (headless Chromium, ${machineLine()})`);
+  rmSync(WORK_DIR, { recursive: true, force: true });
+  mkdirSync(SITE, { recursive: true });
+  build('bench/vite.app.config.ts', join(SITE, 'app'));
+  build('bench/vite.pages.config.ts', join(SITE, 'pages'));
+  const server = await startStaticServer({ root: SITE, mount: MOUNT });
+  const plain: number[] = [];
+  const cold: Load[] = [];
+  const warm: Load[] = [];
+  const failures: string[] = [];
+  try {
+    for (let i = 0; i < LOADS; i++) {
+      // Interleaved, so a burst of load on the machine hits every page alike.
+      const baseline = await freshProfile();
+      try {
+        plain.push((await load(baseline.context, `${server.url}pages/plain.html`, 0)).result.ready);
+      } catch (error) {
+        failures.push(`plain: ${messageOf(error)}`);
+      } finally {
+        await baseline.close();
+      }
+      const learner = await freshProfile();
+      try {
+        const first = await load(learner.context, `${server.url}app/`, 1);
+        cold.push(first.result);
+        await untilSaved(first.page);
+        await first.page.close();
+        const again = await load(learner.context, `${server.url}app/`, 4);
+        warm.push(again.result);
+      } catch (error) {
+        failures.push(`app: ${messageOf(error)}`);
+      } finally {
+        await learner.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  for (const failure of failures) console.log(`!! ${failure}`);
+
+  const coldReady = median(cold.map((l) => l.ready));
+  const warmReady = median(warm.map((l) => l.ready));
+  const plainReady = median(plain);
+  const warmOfCold = warmReady / coldReady;
+  const coldOfPlain = coldReady / plainReady;
+  const warmTarget =
+    coldReady <= TARGETS.warmAbsoluteWhenColdUnderMs ? Math.min(TARGETS.warmAbsoluteMs, TARGETS.warmOfCold * coldReady) : TARGETS.warmOfCold * coldReady;
+  printTable(`Start: navigation → ready (${LOADS} rounds; each a fresh browser profile on disk, its window open ${WINDOW_SETTLE_MS} ms before)`, [
+    timeRow('plain PGlite.create() page, cold (baseline)', plain),
+    timeRow(
+      'the app, cold (first visit)',
+      cold.map((l) => l.ready),
+    ),
+    timeRow(
+      'the app, warm (same profile, offline copy saved)',
+      warm.map((l) => l.ready),
+      {
+        label: `≤ ${seconds(warmTarget)}`,
+        ok: warmReady <= warmTarget,
+      },
+    ),
+    ratioRow('warm ÷ cold, same run (medians)', warmOfCold, warm.length, { label: `≤ ${TARGETS.warmOfCold}`, ok: warmOfCold <= TARGETS.warmOfCold }),
+    ratioRow('cold ÷ plain, same run (medians)', coldOfPlain, cold.length, { label: `≤ ${TARGETS.coldOfPlain}`, ok: coldOfPlain <= TARGETS.coldOfPlain }),
+  ]);
+
+  const markRows: Row[] = ENGINE_MARKS.map((name) => {
+    const of = (loads: Load[]) => loads.map((l) => l.engine[name]).filter((v): v is number => v !== undefined);
+    return {
+      what: `  engine worker: navigation → ${name}`,
+      median: `${seconds(median(of(cold)))} → ${seconds(median(of(warm)))}`,
+      range: '',
+      n: of(warm).length,
+    };
+  });
+  printTable('Where the start goes, cold → warm (medians; marks: src/db/pglite-boot.ts, src/worker/engine.worker.ts)', markRows, { median: 'cold → warm' });
+
+  const firsts = [...cold, ...warm].map((l) => l.clicks[0]).filter((v): v is number => v !== undefined);
+  const later = warm.flatMap((l) => l.clicks.slice(1));
+  const p95 = quantile(firsts, 0.95);
+  printTable(`First click: Step → new mark in the timeline, ${FIRST_CLICK_AFTER_MS} ms after ready`, [
+    {
+      what: 'first Step after ready (cold and warm loads)',
+      median: ms(median(firsts), 1),
+      p95: ms(p95, 1),
+      range: range(firsts, (v) => v.toFixed(0)),
+      n: firsts.length,
+      target: `p95 ≤ ${TARGETS.firstClickP95Ms} ms`,
+      ok: p95 <= TARGETS.firstClickP95Ms,
+    },
+    { what: '  of which cold loads', median: ms(median(cold.map((l) => l.clicks[0] ?? Number.NaN)), 1), range: '', n: cold.length },
+    { what: '  of which warm loads', median: ms(median(warm.map((l) => l.clicks[0] ?? Number.NaN)), 1), range: '', n: warm.length },
+    {
+      what: 'later Steps (warm loads)',
+      median: ms(median(later), 1),
+      p95: ms(quantile(later, 0.95), 1),
+      range: range(later, (v) => v.toFixed(0)),
+      n: later.length,
+    },
+  ]);
+  console.log(`\n(${machineLine()})`);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]! : String(error);
+}
+
+await main();
