@@ -48,6 +48,7 @@ class ReplayFailed extends Error {
   override name = 'ReplayFailed';
   readonly userFacing = true;
 }
+
 export const DEFAULT_STUCK_STEP_LIMIT = 5;
 
 /** A way to move on from the current point, and where the environment lane stands after it. */

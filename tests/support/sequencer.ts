@@ -22,6 +22,7 @@ const LONGEST_FIRST: readonly RegExp[] = [
   /graph-queues-cancel\.test\.ts$/,
   /graph-cancel\.test\.ts$/,
   /claim-corpus-cover-three-workers\.test\.ts$/,
+  /three-workers-wake\.test\.ts$/,
   /graph-queues-incidents\.test\.ts$/,
   /claim-corpus-cover-crash\.test\.ts$/,
   /claim-corpus-cover\.test\.ts$/,
