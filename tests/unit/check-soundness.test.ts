@@ -120,8 +120,9 @@ describe('check: the exit code tells a good claim from a bad one', () => {
     expect(afterExpiry.every((group) => !group.unsafe)).toBe(true);
   });
 
-  // 68 882 schedules: the longest check here.
-  it("the lab's recommended claim with fencing on exits 0 in heartbeat", { timeout: 480_000 }, async () => {
+  // 68 882 schedules, minutes of work: in the full ground truth (GROUND_TRUTH=full, what CI runs); paused-worker
+  // above holds the same rule in every run.
+  it.runIf(process.env.GROUND_TRUTH === 'full')("the lab's recommended claim with fencing on exits 0 in heartbeat", { timeout: 480_000 }, async () => {
     const { code, report } = await check('heartbeat', SKIP_LOCKED);
     expect(code).toBe(0);
     expect(report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'))).toBe(true);
