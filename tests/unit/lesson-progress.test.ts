@@ -451,7 +451,10 @@ describe('first answers: what the quiz and the exit criteria count', () => {
     for (const criterion of EXIT_CRITERIA) {
       for (const r of criterion.requires) {
         if (r.kind !== 'question') continue;
-        expect(QUIZ.some((q) => q.id === r.id), r.id).toBe(true);
+        expect(
+          QUIZ.some((q) => q.id === r.id),
+          r.id,
+        ).toBe(true);
         expect(r.practice.id).not.toBe(r.id);
         if (r.practice.kind === 'question') expect(QUIZ.some((q) => q.id === r.practice.id)).toBe(true);
         else expect(PREDICT_GENERATORS.some((g) => g.id === r.practice.id)).toBe(true);

@@ -207,7 +207,9 @@ describe('answering anything, then trying again until right', () => {
 // ---- What a wrong answer is told ------------------------------------------------------------------------
 
 function subsets<T>(items: readonly T[]): T[][] {
-  return items.reduce<T[][]>((all, item) => [...all, ...all.map((set) => [...set, item])], [[]]).filter((set) => set.length > 0);
+  const all: T[][] = [[]];
+  for (const item of items) for (const set of [...all]) all.push([...set, item]);
+  return all.filter((set) => set.length > 0);
 }
 
 function permutations<T>(items: readonly T[]): T[][] {
@@ -237,7 +239,9 @@ describe('a wrong answer is told why it is wrong, and no right choice', () => {
         const right = question.choices.filter((c) => c.correct);
         const ids = question.choices.map((c) => c.id);
         const answers: QuizAnswer[] =
-          question.kind === 'single' ? ids.map((choiceId) => ({ kind: 'single', choiceId })) : subsets(ids).map((choiceIds) => ({ kind: 'multiple', choiceIds }));
+          question.kind === 'single'
+            ? ids.map((choiceId) => ({ kind: 'single', choiceId }))
+            : subsets(ids).map((choiceIds) => ({ kind: 'multiple', choiceIds }));
         for (const answer of answers) {
           check(answer, (text) => {
             for (const choice of right) expect(text).not.toContain(choice.label);
