@@ -1016,7 +1016,7 @@ function singleWhyWrong(question: SingleChoiceQuestion, choiceId: string): strin
 
 function multipleWhyWrong(question: MultipleChoiceQuestion, choiceIds: readonly string[]): string[] {
   const falseTicks = question.choices.filter((choice) => choiceIds.includes(choice.id) && choice.whyNot !== undefined);
-  const lines = falseTicks.map((choice) => `"${choice.label}" is not true: ${choice.whyNot}`);
+  const lines = falseTicks.map((choice) => `"${choice.label}" is not true. ${choice.whyNot}`);
   const missed = question.choices.some((choice) => choice.correct && !choiceIds.includes(choice.id));
   if (missed)
     lines.push(falseTicks.length > 0 ? 'And at least one statement you left unticked is true.' : 'At least one statement you left unticked is true as well.');
@@ -1049,7 +1049,7 @@ function orderWhyWrong(question: OrderQuestion, itemIds: readonly string[]): str
 function bugWhyWrong(question: SpotTheBugQuestion, line: number): string[] {
   const text = sqlLines(question.sql)[line - 1] ?? '';
   const note = question.lineNotes.find((n) => uniqueLine(question.sql, n.match) === line)?.note;
-  return [`Line ${line}${text.trim() ? ` (${text.trim()})` : ''} is not the faulty one: ${note ?? 'it does its part as written.'}`];
+  return [`Line ${line}${text.trim() ? `, "${text.trim()}",` : ''} is not the faulty one. ${note ?? 'It does its part as written.'}`];
 }
 
 /** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
