@@ -294,7 +294,7 @@ export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
       return {
         progress,
         ...withSeed,
-        notice: parsed.migrated ? { kind: 'migrated', message: MIGRATED } : null,
+        notice: parsed.migrated ? { kind: 'migrated', message: migratedMessage(progress) } : null,
       };
     }
     case 'older':
@@ -309,8 +309,12 @@ export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
   }
 }
 
-const MIGRATED =
-  'Your saved progress came from an older version of the lesson and has been carried over. The quiz now scores only the first answer to each question; where your saved record does not show whether your first answer was right (you had answered it more than once), the question counts as answered but not as right.';
+/** What carrying saved progress over says; more when it changed the score (answers whose first try is unknown). */
+function migratedMessage(progress: LessonProgress): string {
+  const carried = 'Your saved progress came from an older version of the lesson and has been carried over.';
+  if (!Object.values(progress.quiz).some((entry) => entry.first === 'unknown')) return carried;
+  return `${carried} The quiz now scores only the first answer to each question; where your saved record does not show whether your first answer was right (you had answered it more than once), the question counts as answered but not as right.`;
+}
 
 function readSeed(value: unknown, damage: Damage): { seed?: number } {
   const seed = isRecord(value) ? value.seed : undefined;
