@@ -19,8 +19,8 @@ interface CodeLine {
 export interface StatementLine {
   kind: 'statement';
   action: WorkerAction;
-  /** When the worker takes this line, in words ("a heartbeat is due (every 20 s)"); null: always, in turn. */
-  guard: string | null;
+  /** The words before it, as a program reads: its condition ("if heartbeat due (every 20 s):", "else:") or "BEGIN;"; null: none. */
+  lead: string | null;
   /** The file the statement is read from (its name only), or the statement's id for one typed in the page. */
   file: string;
   /** Its first line that is not a comment. */
@@ -69,12 +69,12 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   const spec = scenario.workers.find((w) => w.id === workerId);
   // planAction reads the worker only for parameter values; the statement is chosen by action and settings.
   const placeholder = { id: workerId, runId: null, generation: null } as WorkerState;
-  const statement = (action: WorkerAction, guard: string | null, depth: number, then: string | null = null): StatementLine => {
+  const statement = (action: WorkerAction, lead: string | null, depth: number, then: string | null = null): StatementLine => {
     const { statement: s } = planAction(action, placeholder, scenario, settings);
     return {
       kind: 'statement',
       action,
-      guard,
+      lead,
       file: s.file === null ? s.id : (s.file.split('/').at(-1) ?? s.file),
       firstLine: firstLineOf(s.text),
       then,
@@ -86,20 +86,21 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   const update = strategy.claim.shape === 'select-then-update' ? strategy.claim.action : null;
   const claim: ProgramLine[] =
     update !== null && isSelectThenUpdateAction(update)
-      ? [code('until it holds a run:', 0), statement('select', null, 1, 'none pending: stop'), statement(update, null, 1)]
-      : [statement('claim', 'BEGIN, then', 0, 'none: stop'), statement('commit', null, 0)];
+      ? [code('until it holds a run:', 0), statement('select', null, 1, 'none: stop'), statement(update, null, 1)]
+      : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
 
+  // A stuck worker only ever beats (nextAction), so its heartbeat has no condition.
   const beats = spec?.stuck
-    ? 'always: it is stuck'
+    ? 'stuck, always:'
     : scenario.heartbeatSeconds === null
       ? null
-      : `a heartbeat is due (every ${durationLabel(scenario.heartbeatSeconds)})`;
+      : `if heartbeat due (every ${durationLabel(scenario.heartbeatSeconds)}):`;
   const loop: ProgramLine[] = [
     code('until the run is done:', 0),
-    statement('cancel-ack', 'a cancel was seen', 1, 'then stop'),
+    statement('cancel-ack', 'if cancel seen:', 1, 'stop'),
     ...(beats === null ? [] : [statement('heartbeat', beats, 1)]),
-    statement('work', `a model call is left (${scenario.workSteps} in all)`, 1),
-    statement('complete', 'else', 1, 'then done'),
+    statement('work', `if model calls left (${scenario.workSteps} in all):`, 1),
+    statement('complete', 'else:', 1, 'done'),
   ];
   return [...claim, ...loop];
 }

@@ -64,15 +64,15 @@ describe("a worker's program and the line it runs next", () => {
   it('reads as a program: the claim, then the loop of cancel check, heartbeat, model call and completion', () => {
     const scenario = findScenario('heartbeat')!;
     const program = workerProgram('A', scenario, { ...defaultSettings(scenario), strategy: 'skip-locked', fencing: true });
-    const text = program.map((line) => `${'  '.repeat(line.depth)}${line.kind === 'code' ? line.text : `${line.guard ?? ''} ${line.file}`.trim()}`);
+    const text = program.map((line) => `${'  '.repeat(line.depth)}${line.kind === 'code' ? line.text : `${line.lead ?? ''} ${line.file}`.trim()}`);
     expect(text).toEqual([
-      'BEGIN, then claim-skip-locked.sql',
+      'BEGIN; claim-skip-locked.sql',
       'transaction-commit.sql',
       'until the run is done:',
-      '  a cancel was seen cancel-ack-fenced.sql',
-      `  a heartbeat is due (every ${scenario.heartbeatSeconds} s) heartbeat-fenced.sql`,
-      `  a model call is left (${scenario.workSteps} in all) work-fenced.sql`,
-      '  else complete-fenced.sql',
+      '  if cancel seen: cancel-ack-fenced.sql',
+      `  if heartbeat due (every ${scenario.heartbeatSeconds} s): heartbeat-fenced.sql`,
+      `  if model calls left (${scenario.workSteps} in all): work-fenced.sql`,
+      '  else: complete-fenced.sql',
     ]);
     const naive = workerProgram('A', findScenario('race')!, { ...defaultSettings(findScenario('race')!), strategy: 'naive', fencing: false });
     expect(naive.slice(0, 3).map((line) => (line.kind === 'code' ? line.text : line.file))).toEqual([
