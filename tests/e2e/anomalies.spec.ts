@@ -50,7 +50,7 @@ test('worker cards: A believes it owns run 123 while the row says B, marked ≠ 
   await expect(belief(page, 'A', 'generation')).toHaveText(/Generation\s*18\s*≠\s*19/);
   await expect(belief(page, 'A', 'lease')).not.toHaveClass(/disagrees/);
   await expect(card(page, 'A')).toContainText('≠ The row disagrees on owner, generation.');
-  await expect(pointer(page, 'A')).toContainText('Next: work-unfenced.sql UPDATE runs');
+  await expect(pointer(page, 'A')).toContainText('Next: if model calls left (2 in all): work-unfenced.sql UPDATE runs');
   // B's belief is the row's.
   await expect(belief(page, 'B', 'owner')).toHaveText(/Owner\s*B\s*=\s*B/);
   await expect(card(page, 'B').locator('tr.disagrees')).toHaveCount(0);
@@ -93,7 +93,8 @@ test("worker cards: each worker's whole program, and a click on its highlighted 
   await pointer(page, 'A').getByRole('button', { name: 'Step A: run claim-skip-locked.sql' }).click();
   await expect(slider(page)).toHaveValue('1');
   await runsTableAfter(page, 1);
-  await expect(page.getByRole('region', { name: 'runs table', exact: true })).toContainText('A');
+  await expect(card(page, 'A').locator('.phase')).toHaveText('in-transaction');
+  await expect(card(page, 'B').locator('.phase')).toHaveText('ready');
   await expect(pointer(page, 'A')).toContainText('Next: transaction-commit.sql COMMIT');
   await expect(pointer(page, 'B')).toContainText('Next: BEGIN; claim-skip-locked.sql');
   await pointer(page, 'A').getByRole('button', { name: 'Step A: run transaction-commit.sql' }).click();
