@@ -60,16 +60,18 @@ export function WorkerProgram({ worker, program, pointer, onStep }: WorkerProgra
               title={line.kind === 'statement' ? line.firstLine : undefined}
             >
               <span className="program-mark" aria-hidden="true">
-                {mark === 'next' ? '▶' : mark === 'waits' ? '⏸' : ''}
+                {mark === 'next' ? '▶' : mark === 'waits' ? '‖' : ''}
               </span>
-              {mark ? <span className="visually-hidden">{mark === 'next' ? 'Next: ' : 'Waiting: '}</span> : null}
-              {current && onStep && line.kind === 'statement' ? (
-                <button type="button" className="program-step" onClick={onStep} aria-label={`Step ${worker}: run ${line.file}`}>
-                  <Statement line={line} current />
-                </button>
-              ) : (
-                body
-              )}
+              <span className="program-body">
+                {mark ? <span className="visually-hidden">{mark === 'next' ? 'Next: ' : 'Waiting: '}</span> : null}
+                {current && onStep && line.kind === 'statement' ? (
+                  <button type="button" className="program-step" onClick={onStep} aria-label={`Step ${worker}: run ${line.file}`}>
+                    <Statement line={line} current />
+                  </button>
+                ) : (
+                  body
+                )}
+              </span>
             </li>
           );
         })}

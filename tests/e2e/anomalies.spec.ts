@@ -76,7 +76,7 @@ test('worker cards: waiting for a lock, crashed and done are said as such', asyn
 test("worker cards: each worker's whole program, and a click on its highlighted line steps that worker", async ({ page }, testInfo) => {
   await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on&schedule=&step=0');
   // The claim, then the loop: the cancel check, the heartbeat, the model call and the completion, by file.
-  const lines = (await program(page, 'A').locator('li').allTextContents()).map((text) => text.replace(/^[▶⏸]?(Next: )?/, ''));
+  const lines = (await program(page, 'A').locator('li').allTextContents()).map((text) => text.replace(/^[▶‖]?(Next: )?/, ''));
   expect(lines.map((text) => text.replace(' WITH candidate AS (', ''))).toEqual([
     'BEGIN; claim-skip-locked.sql → none: stop',
     'transaction-commit.sql',
