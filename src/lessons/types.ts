@@ -183,7 +183,7 @@ export interface MultipleChoiceQuestion extends QuestionBase {
 }
 
 /** An event of an ordering question; `why` says what must have happened before it (shown when it is placed too early). */
-export type OrderItem = Choice & { why?: string };
+type OrderItem = Choice & { why?: string };
 
 export interface OrderQuestion extends QuestionBase {
   kind: 'order';

@@ -51,7 +51,7 @@ const ENDED_WORDS: Partial<Record<WorkerState['phase'], string>> = {
 };
 
 /** The words for a worker that runs nothing more, or null while it still has statements to run. */
-export function endedWords(worker: WorkerState): string | null {
+function endedWords(worker: WorkerState): string | null {
   return ENDED_WORDS[worker.phase] ?? null;
 }
 
