@@ -110,7 +110,7 @@ function questionPrompt(id: string): string {
 }
 
 function predictLabel(id: string): string {
-  return `"${findGenerator(id)?.title ?? id}" right more often than wrong (in a chapter or the quiz)`;
+  return `"${findGenerator(id)?.title ?? id}" right more often than wrong, in a chapter or the quiz`;
 }
 
 function practiceLabel(practice: Practice): string {
@@ -124,7 +124,7 @@ function requirementLabel(requirement: Requirement): string {
     case 'challenge':
       return `Win the challenge "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
     case 'question':
-      return `Answer correctly the first time: "${questionPrompt(requirement.id)}" (or ${practiceLabel(requirement.practice)})`;
+      return `Answer correctly the first time: "${questionPrompt(requirement.id)}"; or ${practiceLabel(requirement.practice)}`;
     case 'predict':
       return `Predict ${predictLabel(requirement.id)}`;
   }
