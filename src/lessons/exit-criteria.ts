@@ -1,13 +1,15 @@
 /**
  * Exit criteria: what the learner can do after the lesson, each ticked by what they actually did
- * (chapters finished, challenges won, quiz and predict questions answered correctly).
+ * (chapters finished, challenges won, quiz questions answered right the first time, predictions right
+ * more often than wrong). A quiz question answered wrong the first time can still be shown by its
+ * practice: predictions of the same idea on fresh parameters, or another question's first answer.
  */
 import { findChallenge } from './challenges';
 import { findChapter } from './chapters';
 import { findGenerator } from './predict';
-import type { LessonProgress } from './progress';
+import { answeredRightFirst, type LessonProgress, predictsWell } from './progress';
 import { findQuestion } from './quiz';
-import type { ExitCriterion, Requirement } from './types';
+import type { ExitCriterion, Practice, Requirement } from './types';
 
 export const EXIT_CRITERIA: readonly ExitCriterion[] = [
   {
@@ -18,8 +20,8 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'chapter', id: 'race' },
       { kind: 'chapter', id: 'select-then-update' },
       { kind: 'challenge', id: 'double-run' },
-      { kind: 'question', id: 'q-race-condition' },
-      { kind: 'question', id: 'q-select-update' },
+      { kind: 'question', id: 'q-race-condition', practice: { kind: 'predict', id: 'claim-race' } },
+      { kind: 'question', id: 'q-select-update', practice: { kind: 'predict', id: 'claim-race' } },
     ],
   },
   {
@@ -31,8 +33,8 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'chapter', id: 'atomic-claim' },
       { kind: 'chapter', id: 'lock-modes' },
       { kind: 'challenge', id: 'atomic-race' },
-      { kind: 'question', id: 'q-cte' },
-      { kind: 'question', id: 'q-bug-expiry' },
+      { kind: 'question', id: 'q-cte', practice: { kind: 'question', id: 'q-bug-subselect' } },
+      { kind: 'question', id: 'q-bug-expiry', practice: { kind: 'question', id: 'q-orphan' } },
     ],
   },
   {
@@ -44,8 +46,8 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'chapter', id: 'heartbeat' },
       { kind: 'chapter', id: 'progress-vs-liveness' },
       { kind: 'predict', id: 'heartbeat-gap' },
-      { kind: 'question', id: 'q-heartbeat-interval' },
-      { kind: 'question', id: 'q-lease' },
+      { kind: 'question', id: 'q-heartbeat-interval', practice: { kind: 'predict', id: 'heartbeat-gap' } },
+      { kind: 'question', id: 'q-lease', practice: { kind: 'predict', id: 'lease-expiry' } },
     ],
   },
   {
@@ -56,7 +58,7 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
       { kind: 'chapter', id: 'orphan-reclaim' },
       { kind: 'chapter', id: 'fencing' },
       { kind: 'challenge', id: 'split-ownership' },
-      { kind: 'question', id: 'q-fencing-scope' },
+      { kind: 'question', id: 'q-fencing-scope', practice: { kind: 'predict', id: 'fencing-write' } },
     ],
   },
   {
@@ -66,7 +68,7 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
     requires: [
       { kind: 'chapter', id: 'cancellation' },
       { kind: 'challenge', id: 'sticky-cancel' },
-      { kind: 'question', id: 'q-cancel' },
+      { kind: 'question', id: 'q-cancel', practice: { kind: 'predict', id: 'cancel-outcome' } },
     ],
   },
   {
@@ -75,7 +77,7 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
     detail: 'Max active runs, max active runs per tenant, max concurrent model calls, max run cost.',
     requires: [
       { kind: 'chapter', id: 'backpressure' },
-      { kind: 'question', id: 'q-backpressure' },
+      { kind: 'question', id: 'q-backpressure', practice: { kind: 'question', id: 'q-backpressure-tenant' } },
     ],
   },
   {
@@ -85,7 +87,7 @@ export const EXIT_CRITERIA: readonly ExitCriterion[] = [
     requires: [
       { kind: 'chapter', id: 'production-queues' },
       { kind: 'predict', id: 'long-job' },
-      { kind: 'question', id: 'q-queue-guards' },
+      { kind: 'question', id: 'q-queue-guards', practice: { kind: 'predict', id: 'late-finish' } },
     ],
   },
 ];
@@ -102,20 +104,34 @@ export interface CriterionStatus {
   requirements: RequirementStatus[];
 }
 
+function questionPrompt(id: string): string {
+  const question = findQuestion(id);
+  return question && question.kind !== 'predict' ? question.prompt : id;
+}
+
+function predictLabel(id: string): string {
+  return `"${findGenerator(id)?.title ?? id}" right more often than wrong, in a chapter or the quiz`;
+}
+
+function practiceLabel(practice: Practice): string {
+  return practice.kind === 'predict' ? `predict ${predictLabel(practice.id)}` : `answer "${questionPrompt(practice.id)}" right the first time`;
+}
+
 function requirementLabel(requirement: Requirement): string {
   switch (requirement.kind) {
     case 'chapter':
       return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
     case 'challenge':
       return `Win the challenge "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
-    case 'question': {
-      const question = findQuestion(requirement.id);
-      const prompt = question && question.kind !== 'predict' ? question.prompt : requirement.id;
-      return `Answer correctly: "${prompt}"`;
-    }
+    case 'question':
+      return `Answer correctly the first time: "${questionPrompt(requirement.id)}"; or ${practiceLabel(requirement.practice)}`;
     case 'predict':
-      return `Predict correctly: "${findGenerator(requirement.id)?.title ?? requirement.id}" (in a chapter or the quiz)`;
+      return `Predict ${predictLabel(requirement.id)}`;
   }
+}
+
+function practised(practice: Practice, progress: LessonProgress): boolean {
+  return practice.kind === 'predict' ? predictsWell(progress, practice.id) : answeredRightFirst(progress, practice.id);
 }
 
 function requirementMet(requirement: Requirement, progress: LessonProgress): boolean {
@@ -125,9 +141,9 @@ function requirementMet(requirement: Requirement, progress: LessonProgress): boo
     case 'challenge':
       return progress.challenges[requirement.id]?.won === true;
     case 'question':
-      return progress.quiz[requirement.id]?.everCorrect === true;
+      return answeredRightFirst(progress, requirement.id) || practised(requirement.practice, progress);
     case 'predict':
-      return (progress.predictions[requirement.id]?.correct ?? 0) > 0;
+      return predictsWell(progress, requirement.id);
   }
 }
 

@@ -13,7 +13,7 @@ import { PREDICT_GENERATORS } from './predict';
 import { QUIZ } from './quiz';
 
 export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
-export const PROGRESS_VERSION = 1;
+export const PROGRESS_VERSION = 2;
 
 interface ChapterProgress {
   done: boolean;
@@ -22,9 +22,17 @@ interface ChapterProgress {
   doneAt: number | null;
 }
 
+/**
+ * How the first answer to a question went: what the score and the exit criteria count, since a retry
+ * follows a feedback that has taught something. 'unknown': answered several times before version 2,
+ * which did not keep the first answer (counted as answered, never as right).
+ */
+type FirstAnswer = 'right' | 'wrong' | 'unknown';
+
 interface QuestionProgress {
   attempts: number;
-  /** Whether the latest answer was right (this is what the score counts). */
+  first: FirstAnswer;
+  /** Whether the latest answer was right (practice: shown, not scored). */
   correct: boolean;
   everCorrect: boolean;
   at: number;
@@ -132,10 +140,14 @@ function readChapter(entry: unknown, id: string): ChapterProgress {
   return { done: entry.done, step, doneAt: entry.doneAt === null || entry.doneAt === undefined ? null : field(time(entry.doneAt), 'doneAt') };
 }
 
+const FIRST_ANSWERS: readonly unknown[] = ['right', 'wrong', 'unknown'] satisfies FirstAnswer[];
+
 function readQuestion(entry: unknown, id: string): QuestionProgress {
-  if (!isRecord(entry) || typeof entry.correct !== 'boolean' || typeof entry.everCorrect !== 'boolean') throw new Corrupt(`question ${id}`);
+  if (!isRecord(entry) || typeof entry.correct !== 'boolean' || typeof entry.everCorrect !== 'boolean' || !FIRST_ANSWERS.includes(entry.first))
+    throw new Corrupt(`question ${id}`);
   return {
     attempts: field(count(entry.attempts), 'attempts'),
+    first: entry.first as FirstAnswer,
     correct: entry.correct,
     everCorrect: entry.everCorrect || entry.correct,
     at: field(time(entry.at), 'at'),
@@ -171,12 +183,30 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
 }
 
 /**
- * Upgrades from older saved formats, keyed by the version they read. The first release of the lesson
- * writes version 1, so there are none yet: an older or unknown version is reset with a notice. When the
- * format changes, bump PROGRESS_VERSION and add `[old]: (value) => value in the next format` here.
+ * What version 1 knew of a question's first answer. It kept the latest answer and whether any was right:
+ * with one attempt that is the first; with several and none right, the first was wrong; with several and
+ * one right, nothing tells whether the first was (it may have been a retry after seeing the answer).
+ */
+function firstFromVersion1(entry: Record<string, unknown>): FirstAnswer {
+  if (entry.attempts === 1 && typeof entry.correct === 'boolean') return entry.correct ? 'right' : 'wrong';
+  return entry.everCorrect === false ? 'wrong' : 'unknown';
+}
+
+/**
+ * Upgrades from older saved formats, keyed by the version they read. An older version without one is
+ * reset with a notice. When the format changes, bump PROGRESS_VERSION and add
+ * `[old]: (value) => value in the next format` here.
  */
 export type { Migration };
-const MIGRATIONS: Readonly<Record<number, Migration>> = {};
+const MIGRATIONS: Readonly<Record<number, Migration>> = {
+  // Version 2 scores first answers: each saved answer is kept, with the first answer as far as it is known.
+  1: (value) => {
+    const quiz = isRecord(value.quiz)
+      ? Object.fromEntries(Object.entries(value.quiz).map(([id, entry]) => [id, isRecord(entry) ? { ...entry, first: firstFromVersion1(entry) } : entry]))
+      : value.quiz;
+    return { ...value, version: 2, quiz };
+  },
+};
 
 /** A record of the current version as read: what reads, the seed beside it, and how many parts did not. */
 export interface DecodedProgress {
@@ -264,9 +294,7 @@ export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
       return {
         progress,
         ...withSeed,
-        notice: parsed.migrated
-          ? { kind: 'migrated', message: 'Your saved progress came from an older version of the lesson and has been carried over.' }
-          : null,
+        notice: parsed.migrated ? { kind: 'migrated', message: migratedMessage(progress) } : null,
       };
     }
     case 'older':
@@ -279,6 +307,13 @@ export function progressFrom(parsed: Parsed<DecodedProgress>): ParsedProgress {
         unreadable: parsed.text,
       };
   }
+}
+
+/** What carrying saved progress over says; more when it changed the score (answers whose first try is unknown). */
+function migratedMessage(progress: LessonProgress): string {
+  const carried = 'Your saved progress came from an older version of the lesson and has been carried over.';
+  if (!Object.values(progress.quiz).some((entry) => entry.first === 'unknown')) return carried;
+  return `${carried} The quiz now scores only the first answer to each question; where your saved record does not show whether your first answer was right (you had answered it more than once), the question counts as answered but not as right.`;
 }
 
 function readSeed(value: unknown, damage: Damage): { seed?: number } {
@@ -321,15 +356,32 @@ export function withChapterDone(progress: LessonProgress, chapterId: string, now
   return { ...progress, chapters: { ...progress.chapters, [chapterId]: { ...entry, done: true, doneAt: entry.doneAt ?? now } } };
 }
 
+/** An answer to a quiz question: the first one is kept as the scored one, later ones are practice. */
 export function withAnswer(progress: LessonProgress, questionId: string, correct: boolean, now: number): LessonProgress {
   const before = progress.quiz[questionId];
+  const first: FirstAnswer = before?.first ?? (correct ? 'right' : 'wrong');
   return {
     ...progress,
     quiz: {
       ...progress.quiz,
-      [questionId]: { attempts: (before?.attempts ?? 0) + 1, correct, everCorrect: (before?.everCorrect ?? false) || correct, at: now },
+      [questionId]: { attempts: (before?.attempts ?? 0) + 1, first, correct, everCorrect: (before?.everCorrect ?? false) || correct, at: now },
     },
   };
+}
+
+/** Whether the first answer to a question was right (the one thing that scores it and ticks what needs it). */
+export function answeredRightFirst(progress: LessonProgress, questionId: string): boolean {
+  return progress.quiz[questionId]?.first === 'right';
+}
+
+/**
+ * Whether the learner's predictions of a generator show the idea: more right than wrong. Each prediction
+ * is made on fresh parameters, so guessing until one is right does not pass: a guesser falls further
+ * behind with every wrong guess.
+ */
+export function predictsWell(progress: LessonProgress, generatorId: string): boolean {
+  const record = progress.predictions[generatorId];
+  return record !== undefined && record.correct * 2 > record.attempts;
 }
 
 export function withPrediction(progress: LessonProgress, generatorId: string, correct: boolean): LessonProgress {
@@ -363,9 +415,10 @@ export interface QuizScore {
   total: number;
 }
 
+/** The quiz's score: first answers only (a retry follows feedback, so it measures less). */
 export function quizScore(progress: LessonProgress): QuizScore {
   const answered = QUIZ.filter((q) => progress.quiz[q.id] !== undefined);
-  return { correct: answered.filter((q) => progress.quiz[q.id]!.correct).length, answered: answered.length, total: QUIZ.length };
+  return { correct: answered.filter((q) => answeredRightFirst(progress, q.id)).length, answered: answered.length, total: QUIZ.length };
 }
 
 export function chaptersDone(progress: LessonProgress): number {

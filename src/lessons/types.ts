@@ -159,28 +159,43 @@ export interface PredictGenerator {
 interface QuestionBase {
   id: string;
   chapterId: string;
-  /** Shown after answering, right or wrong. */
+  /** Shown after a right answer: it names the right answer, so a wrong one is told only why it is wrong. */
   explanation: string;
   sources?: string[];
 }
 
+/**
+ * A choice of a single or multiple choice question. A wrong one says why it is wrong (`whyNot`): that,
+ * not the right answer, is what a learner who picked it is shown.
+ */
+export type AnswerChoice = Choice & ({ correct: true; whyNot?: undefined } | { correct?: false; whyNot: string });
+
 export interface SingleChoiceQuestion extends QuestionBase {
   kind: 'single';
   prompt: string;
-  choices: (Choice & { correct?: boolean })[];
+  choices: AnswerChoice[];
 }
 
 export interface MultipleChoiceQuestion extends QuestionBase {
   kind: 'multiple';
   prompt: string;
-  choices: (Choice & { correct?: boolean })[];
+  choices: AnswerChoice[];
 }
+
+/** An event of an ordering question; `why` says what must have happened before it (shown when it is placed too early). */
+type OrderItem = Choice & { why?: string };
 
 export interface OrderQuestion extends QuestionBase {
   kind: 'order';
   prompt: string;
-  /** In the correct order. */
-  items: Choice[];
+  /** In the correct order; every item but the first has a `why`. */
+  items: OrderItem[];
+}
+
+/** Why a line of a spot-the-bug question is not the faulty one; `match` locates the line as in SqlClause. */
+interface LineNote {
+  match: string;
+  note: string;
 }
 
 export interface SpotTheBugQuestion extends QuestionBase {
@@ -189,6 +204,8 @@ export interface SpotTheBugQuestion extends QuestionBase {
   sql: string;
   /** Text found on exactly one line of `sql`: the faulty one. */
   faultyLineContains: string;
+  /** Why a line a learner might suspect is fine; lines without a note get a general one. */
+  lineNotes: LineNote[];
 }
 
 interface PredictQuestion extends QuestionBase {
@@ -229,10 +246,15 @@ export interface Challenge {
   judge(trace: Trace | null): Judgement;
 }
 
+/** Practice that shows the same idea as a quiz question: more right predictions than wrong, or another question's first answer. */
+export type Practice = { kind: 'predict'; id: string } | { kind: 'question'; id: string };
+
 export type Requirement =
   | { kind: 'chapter'; id: string }
   | { kind: 'challenge'; id: string }
-  | { kind: 'question'; id: string }
+  /** Met by the question's first answer, if right, or else by `practice` (a wrong first answer is final). */
+  | { kind: 'question'; id: string; practice: Practice }
+  /** Met when more of the learner's predictions of this generator were right than wrong (each is a fresh variant). */
   | { kind: 'predict'; id: string };
 
 export interface ExitCriterion {

@@ -167,6 +167,14 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
     }
   }
 
+  /** A record carried over from an older format is written back in today's at once, so its notice shows once. */
+  function upgraded(fresh: ProgressState): ProgressState {
+    if (fresh.notice?.kind !== 'migrated' || fresh.readOnly || !storage) return fresh;
+    state = fresh;
+    return save(fresh.progress);
+  }
+  state = upgraded(state);
+
   const store: ProgressStore = {
     getState: () => state,
     subscribe(listener) {
@@ -211,7 +219,7 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
       });
     },
     reload() {
-      emit(read());
+      emit(upgraded(read()));
     },
     listenToOtherTabs(target) {
       const onStorage = (event: Event) => {

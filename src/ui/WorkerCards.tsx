@@ -1,11 +1,13 @@
-import { memo } from 'react';
-import { FINISHED_PHASES } from '../sim/types';
+import { memo, useMemo } from 'react';
 import { durationLabel } from '../sim/clock';
-import { formatCents, type WorkerCard, workerCard } from '../store/derive';
-import { usePanelLab } from '../store/react';
-import { type Belief, beliefOf, type NextStatement, nextStatementOf } from '../store/worker-belief';
-import { useScenario, useShownStep } from './hooks';
+import { FINISHED_PHASES } from '../sim/types';
+import { formatCents, type WorkerCard, workerCard, workerMoves } from '../store/derive';
+import { useLab, usePanelLab } from '../store/react';
+import { type Belief, beliefOf } from '../store/worker-belief';
+import { type Pointer, type ProgramLine, pointerOf, workerProgram } from '../store/worker-program';
+import { useReady, useScenario, useShownStep } from './hooks';
 import { sameFields } from './same';
+import { WorkerProgram } from './WorkerProgram';
 
 function leaseText(card: WorkerCard): string {
   if (card.leaseLeftSeconds === null) return '—';
@@ -56,34 +58,27 @@ function BeliefTable({ worker, belief }: { worker: string; belief: Belief }) {
   );
 }
 
-function NextLine({ next }: { next: NextStatement }) {
-  return (
-    <p className="next-statement">
-      <span className="next-label">Next:</span>{' '}
-      {next.kind === 'state' ? (
-        <span>{next.words}</span>
-      ) : (
-        <>
-          {next.paused ? <span>once resumed, </span> : null}
-          <code className="next-file">{next.file}</code> <code className="next-line">{next.firstLine}</code>
-        </>
-      )}
-    </p>
-  );
-}
-
 interface CardProps {
   card: WorkerCard;
   belief: Belief | null;
-  next: NextStatement;
+  program: readonly ProgramLine[];
+  pointer: Pointer;
+  /** Steps this worker from its highlighted line; null when it cannot step from the state shown. */
+  onStep: (() => void) | null;
 }
 
 function sameCard(a: CardProps, b: CardProps): boolean {
-  return sameFields(a.card, b.card) && JSON.stringify(a.belief) === JSON.stringify(b.belief) && JSON.stringify(a.next) === JSON.stringify(b.next);
+  return (
+    sameFields(a.card, b.card) &&
+    JSON.stringify(a.belief) === JSON.stringify(b.belief) &&
+    a.program === b.program &&
+    JSON.stringify(a.pointer) === JSON.stringify(b.pointer) &&
+    (a.onStep === null) === (b.onStep === null)
+  );
 }
 
 /** Redrawn only when something on it changed: a step usually moves one worker of several. */
-const Card = memo(function Card({ card, belief, next }: CardProps) {
+const Card = memo(function Card({ card, belief, program, pointer, onStep }: CardProps) {
   const finished = (FINISHED_PHASES as readonly string[]).includes(card.phase);
   return (
     <article className={`worker-card worker-${card.id}${finished ? ' finished' : ''}`} aria-label={`Worker ${card.id}`}>
@@ -121,17 +116,23 @@ const Card = memo(function Card({ card, belief, next }: CardProps) {
         </div>
       </dl>
       {belief ? <BeliefTable worker={card.id} belief={belief} /> : null}
-      <NextLine next={next} />
+      <WorkerProgram worker={card.id} program={program} pointer={pointer} onStep={onStep} />
     </article>
   );
 }, sameCard);
 
-/** One card per worker: what it believes beside what its run's row says, after the selected step, and what it runs next. */
+/** One card per worker: what it believes beside what its run's row says, after the selected step, and its program with what it runs next. */
 export function WorkerCards() {
-  const { after } = useShownStep();
+  const { after, index } = useShownStep();
   const scenario = useScenario();
   // The settings these steps were played with: right after another strategy is picked the steps are still the old one's.
   const settings = usePanelLab((s) => s.traceSettings);
+  const position = usePanelLab((s) => s.position);
+  const applyToken = useLab((s) => s.applyToken);
+  const ready = useReady();
+  const programs = useMemo(() => new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)])), [scenario, settings]);
+  // A line steps the worker only while the cards show the latest state: stepping acts at the cursor.
+  const live = ready && (index === null ? position === 0 : index === position - 1);
   return (
     <section className="workers" aria-label="Workers">
       <h2 className="visually-hidden">Workers</h2>
@@ -143,7 +144,9 @@ export function WorkerCards() {
             w,
             after.runs.find((run) => run.run_id === w.runId),
           )}
-          next={nextStatementOf(w, scenario, settings, after.clockSeconds)}
+          program={programs.get(w.id) ?? []}
+          pointer={pointerOf(programs.get(w.id) ?? [], w, scenario, settings, after.clockSeconds)}
+          onStep={live && workerMoves(w).step ? () => void applyToken(w.id) : null}
         />
       ))}
     </section>

@@ -10,7 +10,7 @@ import type { Locator, Page } from '@playwright/test';
 import { CHALLENGES } from '../../src/lessons/challenges';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { STRATEGY_LABELS } from '../../src/sim/types';
-import { expect, slider, test, timeline } from './fixtures';
+import { expect, shot, slider, test, timeline } from './fixtures';
 
 /** PROGRESS_STORAGE_KEY in src/lessons/progress.ts. */
 const PROGRESS_KEY = 'lease-lab.lesson-progress';
@@ -76,7 +76,7 @@ async function answer(page: Page, label: string): Promise<Locator> {
 }
 
 async function expectScore(page: Page, correct: number, answered: number, total: number): Promise<void> {
-  await expect(quizScore(page)).toHaveText(`Score: ${correct} of ${total} correct (${answered} answered). Your latest answer to each question counts.`);
+  await expect(quizScore(page)).toHaveText(`Score: ${correct} of ${total} correct (${answered} answered). Your first answer to each question counts.`);
   await expect(summary(page)).toContainText(`Quiz ${correct}/${total}`);
 }
 
@@ -157,14 +157,14 @@ test('quiz: right, wrong and a predicted run are scored, and the score survives 
   await expectScore(page, 2, 2, total);
   await expect(questionButton(page, 1)).toHaveAccessibleName('Question 1, answered correctly');
 
-  // Question 2, single choice, answered wrong: the right answer is shown with the explanation.
+  // Question 2, single choice, answered wrong: told why that answer is wrong, and not which one is right.
   await question(page).getByRole('button', { name: 'Next question →' }).click();
   await expect(questionTitle(page)).toHaveText(`Question 2 of ${total} One answer`);
   feedback = await answer(page, 'Idempotency keys do not work in Postgres');
   await expect(feedback.locator('.ll-verdict')).toHaveText('Not quite.');
-  await expect(feedback).toContainText('Idempotency protects the last write, not the work before it.');
-  await expect(question(page).locator('label.is-answer')).toContainText('By the time the final write is checked');
-  await expect(question(page).locator('label.is-answer .ll-tag')).toHaveText('correct answer');
+  await expect(feedback).toContainText('They do: a unique key, or a status check in the final write, refuses a second completion');
+  await expect(feedback).not.toContainText('Idempotency protects the last write, not the work before it.');
+  await expectNoGiveaway(question(page));
   await expect(question(page).locator('label.is-wrong')).toContainText('Idempotency keys do not work in Postgres');
   await expectScore(page, 2, 3, total);
   await expect(questionButton(page, 2)).toHaveAccessibleName('Question 2, answered wrongly');
@@ -196,14 +196,93 @@ test('quiz: right, wrong and a predicted run are scored, and the score survives 
   );
   await expectScore(second, 3, 4, total);
   await expectScore(page, 3, 4, total);
+  // Question 2 again, right this time: the explanation shows, the score keeps the first answer.
   await questionButton(page, 2).click();
   await expect(
     await answer(page, 'By the time the final write is checked, the duplicate model and tool calls have already run and been paid for'),
-  ).toContainText('Correct.');
-  await expectScore(page, 4, 4, total);
-  await expectScore(second, 4, 4, total);
+  ).toContainText('Idempotency protects the last write, not the work before it.');
+  await expectScore(page, 3, 4, total);
+  await expectScore(second, 3, 4, total);
+  await expect(questionButton(page, 2)).toHaveAccessibleName('Question 2, answered wrongly');
   await second.close();
 });
+
+/** Words that would mark a right choice, or where an event belongs. */
+const GIVEAWAY = /correct answer|belongs at|right place/i;
+
+/**
+ * Nothing a learner, or a screen reader, can read in the question card gives a right choice away: not its
+ * text, not its accessibility tree, and no tag but those that mark the learner's own wrong answer.
+ */
+async function expectNoGiveaway(card: Locator): Promise<void> {
+  expect(`${await card.innerText()}\n${await card.ariaSnapshot()}`).not.toMatch(GIVEAWAY);
+  await expect(card.locator('.is-answer')).toHaveCount(0);
+  for (const tag of await card.locator('.ll-tag').allInnerTexts()) expect(['your answer', 'your answer: not true', 'too early']).toContain(tag);
+}
+
+/** Shows the first question of a kind ("Pick all that apply", "Put in order", "Spot the bug"), by its title. */
+async function firstOfKind(page: Page, kind: string, total: number): Promise<void> {
+  for (let n = 1; n <= total; n++) {
+    await questionButton(page, n).click();
+    if ((await questionTitle(page).innerText()).endsWith(kind)) return;
+  }
+  throw new Error(`no question of kind ${kind}`);
+}
+
+for (const size of [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'phone', width: 390, height: 844 },
+]) {
+  test(`quiz (${size.name}): a wrong answer says why it is wrong and reveals no right choice; trying again does not change the score`, async ({
+    page,
+  }, testInfo) => {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await openApp(page);
+    await openTab(page, 'Quiz');
+    const total = await quizSize(page);
+    const card = question(page);
+    const feedback = card.getByRole('status');
+
+    // Several answers: a single tick (right or not), an order as it was first shown, line 1 of the SQL.
+    await firstOfKind(page, 'Pick all that apply', total);
+    const boxes = card.getByRole('checkbox');
+    const labels = await card.locator('label.ll-choice').allInnerTexts();
+    await boxes.first().check();
+    await card.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect(feedback.locator('.ll-verdict')).toHaveText('Not quite.');
+    const said = await feedback.innerText();
+    // It speaks only of what the learner ticked: no choice left unticked is named.
+    for (const label of labels.slice(1)) expect(said).not.toContain(label.trim());
+    await expectNoGiveaway(card);
+    await shot(card, testInfo.outputPath(`quiz-wrong-multiple-${size.name}.png`));
+
+    await firstOfKind(page, 'Put in order', total);
+    await card.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect(feedback.locator('.ll-verdict')).toHaveText('Not quite.');
+    await expect(feedback).toContainText(/comes too early: it cannot happen before/);
+    await expectNoGiveaway(card);
+    await expect(card.locator('li.is-wrong .ll-tag')).toHaveText('too early');
+    await shot(card, testInfo.outputPath(`quiz-wrong-order-${size.name}.png`));
+
+    await firstOfKind(page, 'Spot the bug', total);
+    await card.getByRole('radio').first().check();
+    await card.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect(feedback.locator('.ll-verdict')).toHaveText('Not quite.');
+    await expect(feedback).toContainText(/Line 1, ".*", is not the faulty one\. /);
+    await expectNoGiveaway(card);
+    await shot(card, testInfo.outputPath(`quiz-wrong-bug-${size.name}.png`));
+
+    // Three answered, none right; trying again (and again) is practice: the score stays.
+    await expectScore(page, 0, 3, total);
+    await card.getByRole('button', { name: 'Try again', exact: true }).click();
+    await expect(card.getByText('Your score keeps your first answer; trying again is practice.')).toBeHidden();
+    await card.getByRole('radio').nth(1).check();
+    await card.getByRole('button', { name: 'Check', exact: true }).click();
+    await expect(feedback.locator('.ll-verdict')).toHaveText(/^(Correct|Not quite)\.$/);
+    await expect(feedback).toContainText('Your score keeps your first answer; trying again is practice.');
+    await expectScore(page, 0, 3, total);
+  });
+}
 
 test('challenge won by driving the lab ticks an exit criterion', async ({ page }) => {
   const challenge = CHALLENGES.find((c) => c.id === 'double-run')!;
@@ -232,9 +311,9 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await expect(summary(page)).toContainText(`Chapters 2/${CHAPTERS.length}`);
 
   // The two questions, answered right from their links.
-  await follow('Answer correctly: "What makes a bug a race condition?"');
+  await follow('Answer correctly the first time: "What makes a bug a race condition?"');
   await expect(await answer(page, 'Whether it shows up depends on the timing of concurrent operations')).toContainText('Correct.');
-  await follow('Answer correctly: "SELECT and UPDATE are each atomic.');
+  await follow('Answer correctly the first time: "SELECT and UPDATE are each atomic.');
   await expect(await answer(page, 'Another worker can read the same row between the two statements, and the UPDATE does not check it again')).toContainText(
     'Correct.',
   );

@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CHALLENGES } from '../../src/lessons/challenges';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { EXIT_CRITERIA, evaluateExitCriteria } from '../../src/lessons/exit-criteria';
+import { PREDICT_GENERATORS } from '../../src/lessons/predict';
 import {
   chaptersDone,
   emptyProgress,
@@ -76,7 +77,7 @@ describe('progress data', () => {
     const p = busyProgress();
     expect(p.chapters.race).toEqual({ done: true, step: 3, doneAt: 1000 });
     expect(p.currentChapter).toBe('race');
-    expect(p.quiz['q-cte']).toEqual({ attempts: 2, correct: true, everCorrect: true, at: 3000 });
+    expect(p.quiz['q-cte']).toEqual({ attempts: 2, first: 'wrong', correct: true, everCorrect: true, at: 3000 });
     expect(p.predictions['claim-race']).toEqual({ attempts: 2, correct: 1 });
     expect(p.challenges['double-run']).toMatchObject({ won: true, wonAt: 4000 });
     expect(p.challenges['atomic-race']).toMatchObject({ won: false, hints: 2 });
@@ -84,16 +85,21 @@ describe('progress data', () => {
     expect(withChallengeWon(p, 'double-run', 9999).challenges['double-run']!.wonAt).toBe(4000);
     expect(withHints(p, 'atomic-race', 1).challenges['atomic-race']!.hints).toBe(2);
     expect(withHints(p, 'atomic-race', 7).challenges['atomic-race']!.hints).toBe(3);
-    // A later wrong answer lowers the score but not what was once shown.
+    // Later answers are practice: the first answer stays what it was.
     const wrongAgain = withAnswer(p, 'q-cte', false, 5000);
-    expect(wrongAgain.quiz['q-cte']).toMatchObject({ correct: false, everCorrect: true, attempts: 3 });
+    expect(wrongAgain.quiz['q-cte']).toMatchObject({ first: 'wrong', correct: false, everCorrect: true, attempts: 3 });
+    expect(withAnswer(withAnswer(emptyProgress(), 'q-cte', true, 1), 'q-cte', false, 2).quiz['q-cte']).toMatchObject({ first: 'right', correct: false });
   });
 
-  it('scores the quiz by the latest answers and counts finished chapters', () => {
+  it('scores the quiz by the first answers and counts finished chapters', () => {
     let p = emptyProgress();
     expect(quizScore(p)).toEqual({ correct: 0, answered: 0, total: QUIZ.length });
     p = withAnswer(p, 'q-cte', true, 1);
     p = withAnswer(p, 'q-nowait', false, 1);
+    expect(quizScore(p)).toEqual({ correct: 1, answered: 2, total: QUIZ.length });
+    // Right on a retry, wrong on a retry: the score is unchanged.
+    p = withAnswer(p, 'q-nowait', true, 2);
+    p = withAnswer(p, 'q-cte', false, 2);
     expect(quizScore(p)).toEqual({ correct: 1, answered: 2, total: QUIZ.length });
     expect(chaptersDone(withChapterDone(p, 'lease', 1))).toBe(1);
   });
@@ -116,7 +122,8 @@ describe('progress data', () => {
   it.each([
     ['a section of the wrong type', { chapters: 'race' }],
     ['a chapter entry of the wrong shape', { chapters: { race: { done: 'yes' } } }],
-    ['a negative count', { quiz: { 'q-cte': { attempts: -1, correct: true, everCorrect: true, at: 0 } } }],
+    ['a negative count', { quiz: { 'q-cte': { attempts: -1, first: 'right', correct: true, everCorrect: true, at: 0 } } }],
+    ['a first answer that is not one of right, wrong, unknown', { quiz: { 'q-cte': { attempts: 1, first: true, correct: true, everCorrect: true, at: 0 } } }],
     ['more right predictions than attempts', { predictions: { 'claim-race': { attempts: 1, correct: 5 } } }],
     ['a current chapter that is not text', { currentChapter: 12 }],
   ])('leaves out %s and keeps every other entry', (_, damaged) => {
@@ -168,7 +175,7 @@ describe('progress data', () => {
     const saved = {
       ...busyProgress(),
       chapters: { ...busyProgress().chapters, 'retired-chapter': { done: true, step: 0, doneAt: null } },
-      quiz: { 'q-retired': { attempts: 1, correct: true, everCorrect: true, at: 0 } },
+      quiz: { 'q-retired': { attempts: 1, first: 'right', correct: true, everCorrect: true, at: 0 } },
       currentChapter: 'retired-chapter',
     };
     const parsed = parseProgress(JSON.stringify(saved));
@@ -350,7 +357,9 @@ describe('exit criteria from progress', () => {
     p = withChapterDone(p, 'backpressure', 1);
     const partial = evaluateExitCriteria(p).find((c) => c.criterion.id === 'backpressure')!;
     expect(partial.met).toBe(false);
-    expect(partial.requirements.filter((r) => !r.met).map((r) => r.requirement)).toEqual([{ kind: 'question', id: 'q-backpressure' }]);
+    expect(partial.requirements.filter((r) => !r.met).map((r) => r.requirement)).toEqual([
+      { kind: 'question', id: 'q-backpressure', practice: { kind: 'question', id: 'q-backpressure-tenant' } },
+    ]);
     p = withAnswer(p, 'q-backpressure', true, 2);
     expect(evaluateExitCriteria(p).find((c) => c.criterion.id === 'backpressure')!.met).toBe(true);
 
@@ -360,5 +369,96 @@ describe('exit criteria from progress', () => {
     for (const question of QUIZ) all = withAnswer(all, question.id, true, 1);
     for (const criterion of EXIT_CRITERIA) for (const r of criterion.requires) if (r.kind === 'predict') all = withPrediction(all, r.id, true);
     expect(evaluateExitCriteria(all).every((c) => c.met)).toBe(true);
+  });
+});
+
+describe('first answers: what the quiz and the exit criteria count', () => {
+  const version1 = {
+    version: 1,
+    chapters: { race: { done: true, step: 2, doneAt: 10 } },
+    quiz: {
+      'q-cte': { attempts: 1, correct: true, everCorrect: true, at: 1 },
+      'q-nowait': { attempts: 1, correct: false, everCorrect: false, at: 2 },
+      'q-lease': { attempts: 3, correct: false, everCorrect: false, at: 3 },
+      // Right in the end after a retry: version 1 cannot say whether the first answer was.
+      'q-race-condition': { attempts: 2, correct: true, everCorrect: true, at: 4 },
+      'q-select-update': { attempts: 4, correct: false, everCorrect: true, at: 5 },
+    },
+    predictions: { 'claim-race': { attempts: 3, correct: 1 } },
+    challenges: { 'double-run': { won: true, wonAt: 6, hints: 2 } },
+    currentChapter: 'race',
+    seed: 99,
+  };
+
+  it('carries version 1 over: every answer kept as answered, the first answer where it is known, with a notice', () => {
+    const parsed = parseProgress(JSON.stringify(version1));
+    expect(parsed.notice?.kind).toBe('migrated');
+    expect(parsed.notice?.message).toMatch(/first answer .* counts as answered but not as right/);
+    expect(parsed.seed).toBe(99);
+    const { quiz, chapters, predictions, challenges, currentChapter } = parsed.progress;
+    expect(Object.fromEntries(Object.entries(quiz).map(([id, entry]) => [id, entry.first]))).toEqual({
+      'q-cte': 'right',
+      'q-nowait': 'wrong',
+      'q-lease': 'wrong',
+      'q-race-condition': 'unknown',
+      'q-select-update': 'unknown',
+    });
+    expect(quiz['q-race-condition']).toEqual({ attempts: 2, first: 'unknown', correct: true, everCorrect: true, at: 4 });
+    expect(quizScore(parsed.progress)).toEqual({ correct: 1, answered: 5, total: QUIZ.length });
+    expect({ chapters, predictions, challenges, currentChapter }).toEqual({
+      chapters: version1.chapters,
+      predictions: version1.predictions,
+      challenges: version1.challenges,
+      currentChapter: 'race',
+    });
+  });
+
+  it('the store writes the carried-over record back at once, so the notice shows once and nothing is lost', () => {
+    const storage = new MemoryStorage();
+    storage.setItem(PROGRESS_STORAGE_KEY, JSON.stringify(version1));
+    const first = createProgressStore({ storage });
+    expect(first.getState().notice?.kind).toBe('migrated');
+    const saved = JSON.parse(storage.getItem(PROGRESS_STORAGE_KEY)!);
+    expect(saved.version).toBe(PROGRESS_VERSION);
+    expect(saved.seed).toBe(99);
+    const again = createProgressStore({ storage });
+    expect(again.getState().notice).toBeNull();
+    expect(again.getState().progress).toEqual(first.getState().progress);
+  });
+
+  it('a wrong first answer is final for its requirement; its practice can still show the idea, guessing cannot', () => {
+    const race = (p: LessonProgress) => evaluateExitCriteria(p).find((c) => c.criterion.id === 'explain-race')!;
+    const questionMet = (p: LessonProgress, id: string) => race(p).requirements.find((r) => r.requirement.kind === 'question' && r.requirement.id === id)!.met;
+    let p = withAnswer(emptyProgress(), 'q-race-condition', false, 1);
+    p = withAnswer(p, 'q-race-condition', true, 2);
+    expect(questionMet(p, 'q-race-condition')).toBe(false);
+    // Its practice: predictions of the race, right more often than wrong.
+    p = withPrediction(p, 'claim-race', false);
+    p = withPrediction(p, 'claim-race', true);
+    expect(questionMet(p, 'q-race-condition')).toBe(false);
+    p = withPrediction(p, 'claim-race', true);
+    expect(questionMet(p, 'q-race-condition')).toBe(true);
+    // A question's practice may be another question, answered right the first time.
+    const backpressure = (q: LessonProgress) => evaluateExitCriteria(q).find((c) => c.criterion.id === 'backpressure')!;
+    let b = withChapterDone(withAnswer(emptyProgress(), 'q-backpressure', false, 1), 'backpressure', 1);
+    b = withAnswer(withAnswer(b, 'q-backpressure-tenant', false, 2), 'q-backpressure-tenant', true, 3);
+    expect(backpressure(b).met).toBe(false);
+    b = withAnswer(withChapterDone(withAnswer(emptyProgress(), 'q-backpressure', false, 1), 'backpressure', 1), 'q-backpressure-tenant', true, 2);
+    expect(backpressure(b).met).toBe(true);
+  });
+
+  it('every question requirement has practice that exists and is not the question itself', () => {
+    for (const criterion of EXIT_CRITERIA) {
+      for (const r of criterion.requires) {
+        if (r.kind !== 'question') continue;
+        expect(
+          QUIZ.some((q) => q.id === r.id),
+          r.id,
+        ).toBe(true);
+        expect(r.practice.id).not.toBe(r.id);
+        if (r.practice.kind === 'question') expect(QUIZ.some((q) => q.id === r.practice.id)).toBe(true);
+        else expect(PREDICT_GENERATORS.some((g) => g.id === r.practice.id)).toBe(true);
+      }
+    }
   });
 });

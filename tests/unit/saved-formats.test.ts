@@ -56,16 +56,16 @@ describe("today's saved data", () => {
     expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1 });
   });
 
-  it('the lesson progress (lease-lab.lesson-progress, version 1 inside, the seed beside it)', () => {
+  it('the lesson progress (lease-lab.lesson-progress, version 2 inside, the seed beside it)', () => {
     const today =
-      '{"version":1,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000},"select-then-update":{"done":false,"step":2,"doneAt":null}},"quiz":{"q-race-condition":{"attempts":2,"correct":true,"everCorrect":true,"at":1700000001000}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1}},"currentChapter":"select-then-update","seed":123456}';
+      '{"version":2,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000},"select-then-update":{"done":false,"step":2,"doneAt":null}},"quiz":{"q-race-condition":{"attempts":2,"first":"wrong","correct":true,"everCorrect":true,"at":1700000001000}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1}},"currentChapter":"select-then-update","seed":123456}';
     const storage = memory({ 'lease-lab.lesson-progress': today });
     const store = createProgressStore({ storage, now: () => 1700000002000, newSeed: () => 7 });
     expect(store.getState()).toEqual({
       progress: {
-        version: 1,
+        version: 2,
         chapters: { race: { done: true, step: 5, doneAt: 1700000000000 }, 'select-then-update': { done: false, step: 2, doneAt: null } },
-        quiz: { 'q-race-condition': { attempts: 2, correct: true, everCorrect: true, at: 1700000001000 } },
+        quiz: { 'q-race-condition': { attempts: 2, first: 'wrong', correct: true, everCorrect: true, at: 1700000001000 } },
         predictions: { 'claim-race': { attempts: 3, correct: 2 } },
         challenges: { 'double-run': { won: false, wonAt: null, hints: 1 } },
         currentChapter: 'select-then-update',
@@ -82,6 +82,22 @@ describe("today's saved data", () => {
     expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
       ...JSON.parse(today),
       challenges: { 'double-run': { won: false, wonAt: null, hints: 2 } },
+    });
+  });
+
+  it("the lesson progress of the previous release (version 1, no first answers) is carried over and written back as today's", () => {
+    const previous =
+      '{"version":1,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000}},"quiz":{"q-race-condition":{"attempts":2,"correct":true,"everCorrect":true,"at":1700000001000},"q-cte":{"attempts":1,"correct":true,"everCorrect":true,"at":1700000001500}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1}},"currentChapter":"race","seed":123456}';
+    const storage = memory({ 'lease-lab.lesson-progress': previous });
+    const store = createProgressStore({ storage, newSeed: () => 7 });
+    expect(store.getState().notice?.kind).toBe('migrated');
+    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
+      ...JSON.parse(previous),
+      version: 2,
+      quiz: {
+        'q-race-condition': { attempts: 2, first: 'unknown', correct: true, everCorrect: true, at: 1700000001000 },
+        'q-cte': { attempts: 1, first: 'right', correct: true, everCorrect: true, at: 1700000001500 },
+      },
     });
   });
 

@@ -1,14 +1,12 @@
-/** The worker cards' read-outs: belief beside the row, and the statement the engine will really run next. */
+/** The worker cards' read-outs: belief beside the row; the program and its pointer are tested against the engine in worker-program.test.ts. */
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { defaultSettings, findScenario, SCENARIOS } from '../../src/scenarios';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { LabProvider } from '../../src/store/react';
 import type { LabState } from '../../src/store/types';
-import { beliefOf, nextStatementOf } from '../../src/store/worker-belief';
-import { STRATEGY_IDS } from '../../src/strategies';
+import { beliefOf } from '../../src/store/worker-belief';
 import { WorkerCards } from '../../src/ui/WorkerCards';
 import { InProcessLabClient } from '../../src/worker/local-engine';
 import { labDatabase, runScenario } from '../support/lab';
@@ -33,35 +31,6 @@ describe('belief beside the row', () => {
     const a = trace.steps[0]!.workers.find((w) => w.id === 'A')!;
     expect(a.phase).toBe('selected');
     expect(beliefOf(a, trace.steps[0]!.runs[0])).toBeNull();
-  });
-});
-
-describe('the next statement', () => {
-  const cases = SCENARIOS.flatMap((scenario) => STRATEGY_IDS.map((strategy) => ({ id: scenario.id, strategy })));
-  it.for(cases)('$id under $strategy: the card names the statement of each worker step before it happens', async ({ id, strategy }) => {
-    const scenario = findScenario(id)!;
-    for (const fencing of [true, false]) {
-      const settings = { ...defaultSettings(scenario), strategy, fencing };
-      const trace = await runScenario(id, 'script', settings);
-      let checked = 0;
-      for (const step of trace.steps) {
-        if (step.resumed || step.sqlId === null || !/^[A-Z]$/.test(step.actor) || step.action === 'crash' || step.action === 'kill') continue;
-        const before = trace.steps[step.index - 1];
-        const worker = (before?.workers ?? []).find((w) => w.id === step.actor);
-        if (!worker) continue;
-        const next = nextStatementOf(worker, scenario, settings, before!.clockSeconds);
-        expect(next, `step ${step.index + 1} (${step.token})`).toMatchObject({ kind: 'statement', file: `${step.sqlId}.sql` });
-        if (next.kind === 'statement') expect(step.sql?.split('\n').map((l) => l.trim())).toContain(next.firstLine);
-        checked += 1;
-      }
-      expect(checked).toBeGreaterThan(0);
-      for (const worker of trace.steps.at(-1)!.workers) {
-        const next = nextStatementOf(worker, scenario, settings, trace.steps.at(-1)!.clockSeconds);
-        if (worker.phase === 'crashed') expect(next).toEqual({ kind: 'state', words: 'crashed' });
-        if (worker.phase === 'done') expect(next).toEqual({ kind: 'state', words: 'done' });
-        if (worker.phase === 'blocked') expect(next).toMatchObject({ kind: 'state', words: expect.stringMatching(/^waits for the lock/) });
-      }
-    }
   });
 });
 

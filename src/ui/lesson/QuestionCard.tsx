@@ -1,10 +1,15 @@
-/** One quiz question: the answer widget for its kind, checking, feedback and the chapter link. */
+/**
+ * One quiz question: the answer widget for its kind, checking, feedback and the chapter link. A right
+ * answer gets the explanation; a wrong one is told why the answer given is wrong and nothing that marks a
+ * right choice, so trying again still asks the learner to think (and only the first answer is scored).
+ */
 import { type ReactNode, useId, useState } from 'react';
 import { findChapter } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
-import { correctChoiceIds, displayedChoices, faultyLine, initialOrder, isCorrect } from '../../lessons/quiz';
+import { displayedChoices, initialOrder, isCorrect, tooEarly, whyWrong } from '../../lessons/quiz';
 import { sqlLines } from '../../lessons/sql-lines';
 import type {
+  AnswerChoice,
   Choice,
   MultipleChoiceQuestion,
   OrderQuestion,
@@ -36,8 +41,18 @@ export function QuestionCard(props: QuestionCardProps) {
   const { question, number, total, runTrace, onAnswered, onOpenChapter, onRetry, onNext } = props;
   const id = useId();
   const [checked, setChecked] = useState<boolean | null>(null);
+  const [given, setGiven] = useState<QuizAnswer | null>(null);
 
-  const after = <Explanation question={question} correct={checked} onOpenChapter={onOpenChapter} onRetry={onRetry} onNext={onNext} />;
+  const after = (
+    <Feedback
+      question={question}
+      correct={checked}
+      why={given ? whyWrong(question, given) : []}
+      onOpenChapter={onOpenChapter}
+      onRetry={onRetry}
+      onNext={onNext}
+    />
+  );
 
   return (
     <section className="ll-question" aria-labelledby={`${id}-title`}>
@@ -62,6 +77,7 @@ export function QuestionCard(props: QuestionCardProps) {
           checked={checked}
           onCheck={(answer) => {
             const correct = isCorrect(question, answer);
+            setGiven(answer);
             setChecked(correct);
             onAnswered(correct);
           }}
@@ -83,24 +99,29 @@ const KIND_LABEL: Record<QuizQuestion['kind'], string> = {
   predict: 'Predict, then run',
 };
 
-function Explanation({
+function Feedback({
   question,
   correct,
+  why,
   onOpenChapter,
   onRetry,
   onNext,
 }: {
   question: QuizQuestion;
   correct: boolean | null;
+  /** Why the answer given is wrong (empty when right). */
+  why: string[];
   onOpenChapter?: ((chapterId: string) => void) | undefined;
   onRetry: () => void;
   onNext?: (() => void) | undefined;
 }) {
   const chapter = findChapter(question.chapterId);
+  // A predict question's explanation is general: its card has already shown what this instance did.
+  const explain = correct || question.kind === 'predict';
   return (
     <div className={correct ? 'll-feedback is-right' : 'll-feedback is-wrong'}>
       {question.kind !== 'predict' ? <p className="ll-verdict">{correct ? 'Correct.' : 'Not quite.'}</p> : null}
-      <p>{question.explanation}</p>
+      {explain ? <p>{question.explanation}</p> : why.map((line) => <p key={line}>{line}</p>)}
       {chapter ? (
         <p>
           Taught in:{' '}
@@ -110,6 +131,11 @@ function Explanation({
         </p>
       ) : null}
       <SourceLinks ids={question.sources} />
+      <p className="ll-retry-note">
+        {question.kind === 'predict'
+          ? 'Your score keeps your first prediction; new parameters are practice, and count towards predicting this right more often than wrong.'
+          : 'Your score keeps your first answer; trying again is practice.'}
+      </p>
       <div className="ll-actions">
         <button type="button" onClick={onRetry}>
           {question.kind === 'predict' ? 'Try again with new parameters' : 'Try again'}
@@ -165,10 +191,20 @@ function StaticQuestion({
   }
 }
 
-function choiceClass(choice: Choice & { correct?: boolean }, chosen: boolean, revealed: boolean): string {
-  if (!revealed) return 'll-choice';
-  if (choice.correct) return 'll-choice is-answer';
-  return chosen ? 'll-choice is-wrong' : 'll-choice';
+/**
+ * How a choice looks once checked: only the learner's own choices are marked, right ones only when the
+ * whole answer was right, so a wrong answer marks no right choice.
+ */
+function choiceClass(choice: AnswerChoice, chosen: boolean, checked: boolean | null): string {
+  if (checked === null || !chosen) return 'll-choice';
+  if (checked) return 'll-choice is-answer';
+  return choice.correct ? 'll-choice' : 'll-choice is-wrong';
+}
+
+function ChoiceTag({ choice, chosen, checked }: { choice: AnswerChoice; chosen: boolean; checked: boolean | null }) {
+  if (checked === null || !chosen) return null;
+  if (checked) return <span className="ll-tag">your answer: right</span>;
+  return choice.correct ? <span className="ll-tag">your answer</span> : <span className="ll-tag">your answer: not true</span>;
 }
 
 function SingleChoice({
@@ -197,10 +233,10 @@ function SingleChoice({
       <fieldset className="ll-choices" disabled={revealed}>
         <legend>{question.prompt}</legend>
         {shown.map((option) => (
-          <label key={option.id} className={choiceClass(option, option.id === choice, revealed)}>
+          <label key={option.id} className={choiceClass(option, option.id === choice, checked)}>
             <input type="radio" name={name} value={option.id} checked={option.id === choice} onChange={() => setChoice(option.id)} />
             <span>{option.label}</span>
-            {revealed && option.correct ? <span className="ll-tag">correct answer</span> : null}
+            <ChoiceTag choice={option} chosen={option.id === choice} checked={checked} />
           </label>
         ))}
       </fieldset>
@@ -227,7 +263,6 @@ function MultipleChoice({
   const [shown] = useState(order);
   const [chosen, setChosen] = useState<string[]>([]);
   const revealed = checked !== null;
-  const right = correctChoiceIds(question);
   return (
     <form
       onSubmit={(event) => {
@@ -240,7 +275,7 @@ function MultipleChoice({
         {shown.map((option) => {
           const on = chosen.includes(option.id);
           return (
-            <label key={option.id} className={choiceClass(option, on, revealed)}>
+            <label key={option.id} className={choiceClass(option, on, checked)}>
               <input
                 type="checkbox"
                 value={option.id}
@@ -248,7 +283,7 @@ function MultipleChoice({
                 onChange={() => setChosen(on ? chosen.filter((x) => x !== option.id) : [...chosen, option.id])}
               />
               <span>{option.label}</span>
-              {revealed ? <span className="ll-tag">{right.includes(option.id) ? 'true' : 'false'}</span> : null}
+              <ChoiceTag choice={option} chosen={on} checked={checked} />
             </label>
           );
         })}
@@ -277,6 +312,14 @@ function Ordering({
   const [announcement, setAnnouncement] = useState('');
   const revealed = checked !== null;
   const labelId = useId();
+  // A wrong order marks only the event it names as too early; a right one marks every event right.
+  const early =
+    checked === false
+      ? tooEarly(
+          question,
+          items.map((i) => i.id),
+        )?.early.id
+      : undefined;
 
   function move(from: number, to: number) {
     if (to < 0 || to >= items.length) return;
@@ -299,12 +342,13 @@ function Ordering({
       </p>
       <ol className="ll-order" aria-labelledby={labelId}>
         {items.map((item, position) => {
-          const rightHere = revealed && question.items[position]?.id === item.id;
           return (
-            <li key={item.id} className={revealed ? (rightHere ? 'is-answer' : 'is-wrong') : undefined}>
+            <li key={item.id} className={checked ? 'is-answer' : item.id === early ? 'is-wrong' : undefined}>
               <span className="ll-order-label">{item.label}</span>
               {revealed ? (
-                <span className="ll-tag">{rightHere ? 'right place' : `belongs at ${question.items.findIndex((i) => i.id === item.id) + 1}`}</span>
+                item.id === early ? (
+                  <span className="ll-tag">too early</span>
+                ) : null
               ) : (
                 <span className="ll-order-buttons">
                   <button type="button" onClick={() => move(position, position - 1)} disabled={position === 0} aria-label={`Move "${item.label}" up`}>
@@ -340,7 +384,6 @@ function SpotTheBug({ question, checked, onCheck }: { question: SpotTheBugQuesti
   const [line, setLine] = useState<number | null>(null);
   const name = useId();
   const revealed = checked !== null;
-  const faulty = faultyLine(question);
   const lines = sqlLines(question.sql).map((text, index) => ({ text, number: index + 1 }));
   return (
     <form
@@ -353,13 +396,15 @@ function SpotTheBug({ question, checked, onCheck }: { question: SpotTheBugQuesti
         <legend>{question.prompt}</legend>
         <div className="ll-bug-lines">
           {lines.map((l) => {
-            const cls = revealed ? (l.number === faulty ? ' is-answer' : l.number === line ? ' is-wrong' : '') : '';
+            // Only the learner's own line is marked: the faulty line is named only by a right answer.
+            const mine = l.number === line && revealed;
+            const cls = mine ? (checked ? ' is-answer' : ' is-wrong') : '';
             return (
               <label key={l.number} className={`ll-bug-line${cls}`}>
                 <input type="radio" name={name} value={l.number} checked={line === l.number} onChange={() => setLine(l.number)} />
                 <span className="ll-sql-number">{l.number}</span>
                 <code>{l.text || ' '}</code>
-                {revealed && l.number === faulty ? <span className="ll-tag">the bug</span> : null}
+                {mine ? <span className="ll-tag">{checked ? 'the bug' : 'your answer'}</span> : null}
               </label>
             );
           })}

@@ -1,4 +1,4 @@
-/** Check your understanding: every question, one at a time, with a score that lasts. */
+/** Check your understanding: every question, one at a time, with a score (first answers) that lasts. */
 import './lesson.css';
 import { useEffect, useState } from 'react';
 import { quizScore } from '../../lessons/progress';
@@ -18,6 +18,22 @@ export interface QuizViewProps {
   questionId?: string;
   questions?: readonly QuizQuestion[];
 }
+
+interface AnswerLook {
+  status: string;
+  className?: string;
+  /** Shown instead of the question's number. */
+  mark?: string;
+}
+
+const NOT_ANSWERED: AnswerLook = { status: 'not answered' };
+
+/** How the navigation shows a question by its first answer (the scored one). */
+const FIRST_ANSWER: Record<'right' | 'wrong' | 'unknown', AnswerLook> = {
+  right: { status: 'answered correctly', className: 'is-right', mark: '✓' },
+  wrong: { status: 'answered wrongly', className: 'is-wrong', mark: '✗' },
+  unknown: { status: 'answered before first answers were kept', mark: '•' },
+};
 
 export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, questions = QUIZ }: QuizViewProps) {
   const { state, store } = useLessonProgress(progressStore);
@@ -57,24 +73,24 @@ export function QuizView({ runTrace, onOpenChapter, progressStore, questionId, q
           spot-the-bug, {counts.predict} predicted and then run on the engine with fresh parameters every time.
         </p>
         <p className="ll-score">
-          Score: <strong>{score.correct}</strong> of {score.total} correct ({score.answered} answered). Your latest answer to each question counts.
+          Score: <strong>{score.correct}</strong> of {score.total} correct ({score.answered} answered). Your first answer to each question counts.
         </p>
       </header>
       <nav aria-label="Questions">
         <ol className="ll-question-nav">
           {questions.map((q, index) => {
-            const record = progress.quiz[q.id];
-            const status = record === undefined ? 'not answered' : record.correct ? 'answered correctly' : 'answered wrongly';
+            const first = progress.quiz[q.id]?.first;
+            const look = first === undefined ? NOT_ANSWERED : FIRST_ANSWER[first];
             return (
               <li key={q.id}>
                 <button
                   type="button"
-                  className={record === undefined ? undefined : record.correct ? 'is-right' : 'is-wrong'}
+                  className={look.className}
                   aria-current={index === current ? 'step' : undefined}
-                  aria-label={`Question ${index + 1}, ${status}`}
+                  aria-label={`Question ${index + 1}, ${look.status}`}
                   onClick={() => setCurrent(index)}
                 >
-                  <span aria-hidden="true">{record === undefined ? index + 1 : record.correct ? '✓' : '✗'}</span>
+                  <span aria-hidden="true">{look.mark ?? index + 1}</span>
                 </button>
               </li>
             );

@@ -1,0 +1,84 @@
+/**
+ * Each worker's program and its instruction pointer, tested against the engine: for every scripted step
+ * of every scenario under every strategy, with fencing on and off, the line the card highlights before a
+ * worker's step is the statement that step ran, and a worker waiting for a lock marks the statement that
+ * waits (the one its resumed step then runs).
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultSettings, findScenario, SCENARIOS } from '../../src/scenarios';
+import type { WorkerState } from '../../src/sim/types';
+import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
+import { STRATEGY_IDS } from '../../src/strategies';
+import { runScenario } from '../support/lab';
+
+describe("a worker's program and the line it runs next", () => {
+  const cases = SCENARIOS.flatMap((scenario) => STRATEGY_IDS.map((strategy) => ({ id: scenario.id, strategy })));
+  it.for(cases)('$id under $strategy: the highlighted line is the statement the engine then runs', async ({ id, strategy }) => {
+    const scenario = findScenario(id)!;
+    for (const fencing of [true, false]) {
+      const settings = { ...defaultSettings(scenario), strategy, fencing };
+      const trace = await runScenario(id, 'script', settings);
+      const programs = new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)]));
+      const lineAt = (worker: WorkerState, clock: number) => {
+        const program = programs.get(worker.id)!;
+        const pointer = pointerOf(program, worker, scenario, settings, clock);
+        return { pointer, line: pointer.kind === 'ended' ? undefined : (program[pointer.line] as StatementLine | undefined) };
+      };
+      let checked = 0;
+      let waits = 0;
+      for (const step of trace.steps) {
+        if (step.sqlId === null || !/^[A-Z]$/.test(step.actor) || step.action === 'crash' || step.action === 'kill') continue;
+        const before = trace.steps[step.index - 1];
+        const worker = (before?.workers ?? []).find((w) => w.id === step.actor);
+        if (!worker) continue;
+        const where = `${id}/${strategy}/fencing ${fencing} step ${step.index + 1} (${step.token})`;
+        const { pointer, line } = lineAt(worker, before!.clockSeconds);
+        // A resumed statement is the one the worker was waiting in; any other is the next line.
+        expect(pointer.kind, where).toBe(step.resumed ? 'waiting' : 'next');
+        expect(line?.kind, where).toBe('statement');
+        expect(`${line!.file}`, where).toBe(`${step.sqlId}.sql`);
+        expect(
+          step.sql?.split('\n').map((l) => l.trim()),
+          where,
+        ).toContain(line!.firstLine);
+        checked += 1;
+        // A step that left its worker waiting marks that same statement as the one waiting.
+        const after = step.workers.find((w) => w.id === step.actor)!;
+        if (after.phase === 'blocked') {
+          const waiting = lineAt(after, step.clockSeconds);
+          expect(waiting.pointer, where).toMatchObject({ kind: 'waiting', holders: after.blockedOn });
+          expect(waiting.line?.file, where).toBe(`${step.sqlId}.sql`);
+          waits += 1;
+        }
+      }
+      expect(checked).toBeGreaterThan(0);
+      if (id === 'lock-wait' && strategy === 'for-update') expect(waits).toBeGreaterThan(0);
+      for (const worker of trace.steps.at(-1)!.workers) {
+        const { pointer } = lineAt(worker, trace.steps.at(-1)!.clockSeconds);
+        if (worker.phase === 'crashed') expect(pointer).toEqual({ kind: 'ended', words: 'crashed' });
+        if (worker.phase === 'done') expect(pointer).toEqual({ kind: 'ended', words: 'done' });
+      }
+    }
+  });
+
+  it('reads as a program: the claim, then the loop of cancel check, heartbeat, model call and completion', () => {
+    const scenario = findScenario('heartbeat')!;
+    const program = workerProgram('A', scenario, { ...defaultSettings(scenario), strategy: 'skip-locked', fencing: true });
+    const text = program.map((line) => `${'  '.repeat(line.depth)}${line.kind === 'code' ? line.text : `${line.lead ?? ''} ${line.file}`.trim()}`);
+    expect(text).toEqual([
+      'BEGIN; claim-skip-locked.sql',
+      'transaction-commit.sql',
+      'until the run is done:',
+      '  if cancel seen: cancel-ack-fenced.sql',
+      `  if heartbeat due (every ${scenario.heartbeatSeconds} s): heartbeat-fenced.sql`,
+      `  if model calls left (${scenario.workSteps} in all): work-fenced.sql`,
+      '  else: complete-fenced.sql',
+    ]);
+    const naive = workerProgram('A', findScenario('race')!, { ...defaultSettings(findScenario('race')!), strategy: 'naive', fencing: false });
+    expect(naive.slice(0, 3).map((line) => (line.kind === 'code' ? line.text : line.file))).toEqual([
+      'until it holds a run:',
+      'naive-select.sql',
+      'naive-update.sql',
+    ]);
+  });
+});
