@@ -77,7 +77,7 @@ export const QUIZ: readonly QuizQuestion[] = [
       {
         id: 'select-lock',
         label: 'The plain SELECT takes a row lock on the pending run, so the UPDATE of the other worker has to wait for it and then overwrites',
-        whyNot: 'A plain SELECT takes no row lock (only FOR UPDATE, FOR SHARE and writes do), so it makes no other worker wait.',
+        whyNot: 'A plain SELECT takes no row lock (only writes and a locking clause such as FOR UPDATE or FOR SHARE do), so it makes no other worker wait.',
       },
       {
         id: 'connections',
