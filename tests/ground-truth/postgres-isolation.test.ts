@@ -33,10 +33,16 @@ let url: string;
 let client: pg.Client;
 let databasesBefore: string[];
 
-/** The server's databases and roles: a run must leave both as they were. */
-async function databases(): Promise<string[]> {
+/**
+ * The databases and roles of this process's spec runs (lease_lab_spec_<pid>_<random>): a run must leave none.
+ * Only these: other test files share the server and create databases and roles of their own meanwhile.
+ */
+async function databases(pids: readonly number[] = [process.pid]): Promise<string[]> {
+  const patterns = pids.map((pid) => `lease\\_lab\\_spec\\_${pid}\\_%`);
   const result = await client.query<{ name: string }>(
-    "SELECT 'database ' || datname AS name FROM pg_database UNION ALL SELECT 'role ' || rolname FROM pg_roles WHERE rolname NOT LIKE 'pg\\_%' ORDER BY 1",
+    `SELECT 'database ' || datname AS name FROM pg_database WHERE datname LIKE ANY($1)
+     UNION ALL SELECT 'role ' || rolname FROM pg_roles WHERE rolname LIKE ANY($1) ORDER BY 1`,
+    [patterns],
   );
   return result.rows.map((row) => row.name);
 }
@@ -191,20 +197,26 @@ permutation s1a s2a s1b s2b s1c s2c
     );
     const answer = await simInProcess(['spec', file, '--db', url]);
     expect(answer.code).toBe(0);
-    // s1b has waited longest, so the deadlock detector (deadlock_timeout) ends it first; s2b then gets its lock.
-    expect(answer.stdout).toBe(`Parsed test spec with 2 sessions
+    // The deadlock detector runs in whichever waiting backend's deadlock_timeout runs out first: usually s1b's,
+    // which waited longer, but on a busy machine it can be s2b's (a test may not SET deadlock_timeout per
+    // session, as PostgreSQL's own deadlock specs do: that needs a superuser). Either way one of the two steps
+    // gets the error, the other its lock, and both transactions end.
+    const waited = `Parsed test spec with 2 sessions
 
 starting permutation: s1a s2a s1b s2b s1c s2c
 step s1a: LOCK TABLE a;
 step s2a: LOCK TABLE b;
 step s1b: LOCK TABLE b; <waiting ...>
 step s2b: LOCK TABLE a; <waiting ...>
-step s1b: <... completed>
-ERROR:  deadlock detected
-step s2b: <... completed>
-step s1c: COMMIT;
-step s2c: COMMIT;
-`);
+`;
+    const ended = 'step s1c: COMMIT;\nstep s2c: COMMIT;\n';
+    expect(answer.stdout.startsWith(waited)).toBe(true);
+    expect(answer.stdout.endsWith(ended)).toBe(true);
+    const middle = answer.stdout.slice(waited.length, answer.stdout.length - ended.length);
+    expect([
+      'step s1b: <... completed>\nERROR:  deadlock detected\nstep s2b: <... completed>\n',
+      'step s2b: <... completed>\nERROR:  deadlock detected\nstep s1b: <... completed>\n',
+    ]).toContain(middle);
     expect(await databases()).toEqual(databasesBefore);
   });
 });
@@ -228,11 +240,11 @@ describe('an interrupted run', () => {
       if (rows[0]!.n === 1) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(await databases()).not.toEqual(databasesBefore);
+    expect(await databases([child.pid!])).not.toEqual([]);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     // One line says what the signal did; no stack trace.
     expect(stderr).toMatch(/^lease-lab: stopped by SIGINT; cancelling the server's statements and dropping what the run created\n$/);
-    expect(await databases()).toEqual(databasesBefore);
+    expect(await databases([child.pid!])).toEqual([]);
   });
 });
