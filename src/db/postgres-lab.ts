@@ -535,7 +535,11 @@ export class PostgresLab implements LabDatabase {
     return this.finish(session, inFlight.ending, answer);
   }
 
-  private async answerOrLockWait(session: Session, answer: Promise<Answer>, firstLook: number): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
+  private async answerOrLockWait(
+    session: Session,
+    answer: Promise<Answer>,
+    firstLook = FIRST_LOOK_MS,
+  ): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
     let waited = 0;
     for (let delay = firstLook; waited < GIVE_UP_MS; delay = Math.min(delay * 2, LOOK_CAP_MS)) {
       const early = await answerWithin(answer, delay);
