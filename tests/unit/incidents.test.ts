@@ -8,8 +8,8 @@ import { fixScenarioOf, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/s
 import { defineScenario } from '../../src/scenarios/define';
 import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { runSchedule } from '../../src/engine/run';
-import { simInProcess } from '../support/cli';
 import { labDatabase, runScenario } from '../support/lab';
+import { simInProcess } from '../support/cli';
 
 const kinds = (trace: { anomalies: { kind: string }[] }) => trace.anomalies.map((a) => a.kind);
 
