@@ -35,6 +35,12 @@ const OPERATOR: SessionId = 'OP';
 const TERMINATE_WAIT_MS = 5000;
 /** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
 const FIRST_LOOK_MS = 1;
+/**
+ * The first look at a statement that no other session of the lab can make wait (nobody else has a
+ * transaction open, or it is a read): only someone outside the lab could, and is still seen. Looking
+ * at once cost a query on pg_stat_activity for most statements, which answer within a few ms.
+ */
+const QUIET_FIRST_LOOK_MS = 50;
 const LOOK_CAP_MS = 16;
 /** A lock wait is reported only if a second look, this much later, still shows it with the same holders. */
 const CONFIRM_MS = 2;
@@ -313,21 +319,36 @@ export class PostgresLab implements LabDatabase {
   }
 
   async reset(seedJson: string, sessions: SessionId[]): Promise<void> {
+    this.afterChange = null;
     await Promise.all([...this.sessions.values()].map((session) => this.endEverything(session)));
     await this.ensureSessions(sessions);
-    await (await this.observer()).query(sqlText('truncate-runs'));
-    await (await this.observer()).query(sqlText('seed-runs'), [seedJson]);
+    // One round trip: a simple query cannot carry parameters, so the seed travels as a quoted literal.
+    const observer = await this.observer();
+    const seed = sqlText('seed-runs').replace('$1', () => observer.escapeLiteral(seedJson));
+    const results = await observer.query(statements(sqlText('truncate-runs'), seed, sqlText('runs-snapshot')));
+    // Nobody has a transaction open: no row locks to read.
+    this.afterChange = { runs: runRowsOf(resultsOf(results).at(-1)!), locks: [] };
   }
 
+  /**
+   * The committed table (and the row locks) as read in the same round trip as the COMMIT, ROLLBACK or reset
+   * that just changed them, for the engine's runs() and locks() right after it: a round trip each fewer for
+   * most steps. Any call that may change the data again drops it first.
+   */
+  private afterChange: { runs: RunRow[]; locks: LockRow[] } | null = null;
+
   execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    this.afterChange = null;
     return this.send(session, request, this.mayWait(session, request.statement) ? 'write' : 'read');
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    this.afterChange = null;
     return this.send(session, request, 'claim');
   }
 
   async retryBlocked(id: SessionId): Promise<StatementOutcome> {
+    this.afterChange = null;
     const session = this.sessions.get(id);
     const inFlight = session?.waiting;
     if (!session || !inFlight) throw new Error(`${id} is not waiting`);
@@ -357,10 +378,11 @@ export class PostgresLab implements LabDatabase {
   }
 
   async commit(id: SessionId): Promise<StatementOutcome> {
+    this.afterChange = null;
     const session = this.sessions.get(id);
     if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
     try {
-      await session.client.query(sqlText('transaction-commit'));
+      await this.endTransaction(session, 'transaction-commit');
       return { status: 'ok', rows: [], rowCount: 0 };
     } catch (error) {
       return toOutcomeError(error);
@@ -370,6 +392,7 @@ export class PostgresLab implements LabDatabase {
   }
 
   async crash(id: SessionId): Promise<void> {
+    this.afterChange = null;
     const session = this.sessions.get(id);
     if (!session || session.dead) return;
     session.dead = true;
@@ -384,8 +407,8 @@ export class PostgresLab implements LabDatabase {
   }
 
   async runs(): Promise<RunRow[]> {
-    const result = await (await this.observer()).query(sqlText('runs-snapshot'));
-    return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
+    if (this.afterChange) return this.afterChange.runs;
+    return runRowsOf(await (await this.observer()).query(sqlText('runs-snapshot')));
   }
 
   /**
@@ -396,9 +419,9 @@ export class PostgresLab implements LabDatabase {
   async locks(): Promise<HeldLock[]> {
     // Only an open transaction holds row locks after its statement; with none, there is nothing to ask.
     if (![...this.sessions.values()].some((session) => session.inTransaction && !session.waiting)) return [];
-    const result = await (await this.observer()).query<{ session: string; handle: string; run_id: number }>(sqlText('held-locks-postgres'));
+    const rows = this.afterChange?.locks ?? (await (await this.observer()).query<LockRow>(sqlText('held-locks-postgres'))).rows;
     const bySession = new Map<SessionId, HeldLock>();
-    for (const row of result.rows) {
+    for (const row of rows) {
       const session = sessionOf(row.session);
       const mine = session !== null ? this.sessions.get(session) : undefined;
       if (!session || !mine || String(mine.pid) !== row.handle || mine.waiting) continue;
@@ -518,12 +541,13 @@ export class PostgresLab implements LabDatabase {
       (result) => ({ ok: true, rows: result.rows.map(normalizeRow) }),
       (error: unknown) => ({ ok: false, error }),
     );
-    return this.follow(session, { answer, ending });
+    const quiet = ending === 'read' || !this.othersOpen(session);
+    return this.follow(session, { answer, ending }, quiet ? QUIET_FIRST_LOOK_MS : FIRST_LOOK_MS);
   }
 
   /** Waits for the statement's answer unless it is (still) waiting for a row lock: then reports blocked, leaving it in flight. */
-  private async follow(session: Session, inFlight: InFlight): Promise<StatementOutcome> {
-    const answer = await this.answerOrLockWait(session, inFlight.answer);
+  private async follow(session: Session, inFlight: InFlight, firstLook = FIRST_LOOK_MS): Promise<StatementOutcome> {
+    const answer = await this.answerOrLockWait(session, inFlight.answer, firstLook);
     if (!('ok' in answer)) {
       session.waiting = inFlight;
       if (this.options.lockEvidence) return { ...answer, lockEvidence: await this.lockEvidence(session) };
@@ -533,9 +557,13 @@ export class PostgresLab implements LabDatabase {
     return this.finish(session, inFlight.ending, answer);
   }
 
-  private async answerOrLockWait(session: Session, answer: Promise<Answer>): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
+  private async answerOrLockWait(
+    session: Session,
+    answer: Promise<Answer>,
+    firstLook = FIRST_LOOK_MS,
+  ): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
     let waited = 0;
-    for (let delay = FIRST_LOOK_MS; waited < GIVE_UP_MS; delay = Math.min(delay * 2, LOOK_CAP_MS)) {
+    for (let delay = firstLook; waited < GIVE_UP_MS; delay = Math.min(delay * 2, LOOK_CAP_MS)) {
       const early = await answerWithin(answer, delay);
       if (early) return early;
       waited += delay;
@@ -578,7 +606,7 @@ export class PostgresLab implements LabDatabase {
   private async finish(session: Session, ending: Ending, answer: Answer): Promise<StatementOutcome> {
     const keepOpen = ending === 'claim' && answer.ok && answer.rows.length > 0;
     if (ending !== 'read' && !keepOpen) {
-      await session.client.query(sqlText(answer.ok ? 'transaction-commit' : 'transaction-rollback'));
+      await this.endTransaction(session, answer.ok ? 'transaction-commit' : 'transaction-rollback');
       session.inTransaction = false;
     }
     if (!answer.ok && this.ownSchema && (answer.error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE) {
@@ -586,6 +614,23 @@ export class PostgresLab implements LabDatabase {
     }
     if (!answer.ok) return toOutcomeError(answer.error);
     return { status: 'ok', rows: answer.rows, rowCount: answer.rows.length };
+  }
+
+  /**
+   * COMMIT or ROLLBACK, and in the same round trip (a simple query of several statements) the committed
+   * table and, while another transaction is open, its row locks: what the engine reads next (afterChange).
+   * The session's connection reads the same table as the observer's, and a statement still waiting for a
+   * lock commits nothing before the engine resumes it (see the module comment).
+   */
+  private async endTransaction(session: Session, end: 'transaction-commit' | 'transaction-rollback'): Promise<void> {
+    const reads = this.othersOpen(session) ? [sqlText('runs-snapshot'), sqlText('held-locks-postgres')] : [sqlText('runs-snapshot')];
+    const [, runs, locks] = resultsOf(await session.client.query(statements(sqlText(end), ...reads)));
+    this.afterChange = { runs: runRowsOf(runs!), locks: (locks?.rows ?? []) as LockRow[] };
+  }
+
+  /** Whether another session of the lab has a transaction open (and so may hold row locks). */
+  private othersOpen(session: Session): boolean {
+    return [...this.sessions.values()].some((other) => other !== session && other.inTransaction && !other.dead);
   }
 
   /** Before a reset: stop a waiting statement, roll back an open transaction, drop a broken connection. */
@@ -645,6 +690,28 @@ export class PostgresLab implements LabDatabase {
     this.sessions.set(id, session);
     return session;
   }
+}
+
+/** A held-locks-postgres.sql row: a lab session's backend and a row whose xmax is its transaction. */
+interface LockRow {
+  session: string;
+  handle: string;
+  run_id: number;
+}
+
+/** One simple query of several statements, each ended by exactly one semicolon (an empty statement would answer too). */
+function statements(...texts: string[]): string {
+  return texts.map((text) => `${text.trim().replace(/;$/, '')};`).join('\n');
+}
+
+/** The results of a simple query of several statements, one per statement. */
+function resultsOf(answer: pg.QueryResult | pg.QueryResult[]): pg.QueryResult[] {
+  return Array.isArray(answer) ? answer : [answer];
+}
+
+/** The rows of runs-snapshot.sql. */
+function runRowsOf(result: pg.QueryResult): RunRow[] {
+  return result.rows.map((row) => normalizeRow(row) as unknown as RunRow);
 }
 
 async function answerWithin(answer: Promise<Answer>, ms: number): Promise<Answer | null> {

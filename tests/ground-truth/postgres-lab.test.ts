@@ -11,6 +11,7 @@ import { runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
 import { catalogSnapshot } from '../support/catalog-snapshot';
+import { simInProcess } from '../support/cli';
 import { testDatabaseUrl } from './differential';
 
 const projectRoot = join(__dirname, '../..');
@@ -132,16 +133,17 @@ describe('PostgresLab on a real server', () => {
   });
 });
 
+// The command line's answer, in this process (simInProcess); the --db runs above start it as a user does.
 describe('a server that does not answer', () => {
-  it('is one clear line and exit code 2', () => {
-    const { code, stdout, stderr } = sim('run', 'race', '--db', 'postgres://127.0.0.1:1/x');
+  it('is one clear line and exit code 2', async () => {
+    const { code, stdout, stderr } = await simInProcess(['run', 'race', '--db', 'postgres://127.0.0.1:1/x']);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toBe('lease-lab: cannot reach PostgreSQL at postgres://127.0.0.1:1/x: connection refused\n');
   });
 
-  it('never prints the password', () => {
-    const { code, stderr } = sim('run', 'race', '--db', 'postgres://learner:s3cret-pw@127.0.0.1:1/x');
+  it('never prints the password', async () => {
+    const { code, stderr } = await simInProcess(['run', 'race', '--db', 'postgres://learner:s3cret-pw@127.0.0.1:1/x']);
     expect(code).toBe(2);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('postgres://learner:***@127.0.0.1:1/x');

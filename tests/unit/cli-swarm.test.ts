@@ -1,47 +1,31 @@
-/** `npm run sim -- swarm`: a seed's scenario and schedules, the same on every run; a server compared step by step; bad input in one line. */
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+/**
+ * `npm run sim -- swarm`: a seed's scenario and schedules, the same on every run; a server compared step by
+ * step; bad input in one line. The output and the arguments are checked in this process (simInProcess: the
+ * same runCli from argv to exit code); the process itself, its exit code and its streams, by the run with --db
+ * and one bad argument.
+ */
 import { describe, expect, inject, it } from 'vitest';
+import { simInProcess, simStarted } from '../support/cli';
 import { createDatabase } from '../support/postgres-server';
 
-const projectRoot = join(__dirname, '../..');
-const SIM = ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'swarm'];
-
-function sim(...args: string[]) {
-  const result = spawnSync(process.execPath, [...SIM, ...args], { cwd: projectRoot, encoding: 'utf8', timeout: 120_000 });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** The same without blocking this process (the server the CLI talks to is started by vitest's global setup). */
-function simAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...SIM, ...args], { cwd: projectRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const sim = (...args: string[]) => simInProcess(['swarm', ...args]);
+/** The CLI started as a user starts it (the server it talks to is started by vitest's global setup). */
+const simProcess = (...args: string[]) => simStarted(['swarm', ...args]).answer;
 
 describe('npm run sim -- swarm', () => {
-  it('prints the scenario a seed names and both schedules, byte for byte the same on every run', () => {
-    const first = sim('--seed', '7');
+  it('prints the scenario a seed names and both schedules, byte for byte the same on every run', async () => {
+    const first = await sim('--seed', '7');
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^seed 7: \d workers.*strategy [a-z-]+, fencing (on|off)\. Faults: /);
     expect(first.stdout).toMatch(/\n {2}script: [A-Z+:0-9,a-z]+\n/);
     expect(first.stdout).toMatch(/\n {2}the script as played: \d+ steps, /);
     expect(first.stdout).toMatch(/\n {2}random walk: \d+ steps, /);
-    expect(sim('--seed', '7').stdout).toBe(first.stdout);
-    expect(sim('--seed', '8').stdout).not.toBe(first.stdout);
+    expect((await sim('--seed', '7')).stdout).toBe(first.stdout);
+    expect((await sim('--seed', '8')).stdout).not.toBe(first.stdout);
   });
 
-  it('--json --count 3 gives seeds N…N+2 with their scenario, settings, schedules and anomalies', () => {
-    const { code, stdout } = sim('--seed', '20', '--count', '3', '--json');
+  it('--json --count 3 gives seeds N…N+2 with their scenario, settings, schedules and anomalies', async () => {
+    const { code, stdout } = await sim('--seed', '20', '--count', '3', '--json');
     expect(code).toBe(0);
     const seeds = JSON.parse(stdout) as {
       seed: number;
@@ -61,7 +45,7 @@ describe('npm run sim -- swarm', () => {
 
   it('--db compares every step with a real PostgreSQL server', async () => {
     const url = await createDatabase(inject('postgresUrl'), 'cli_swarm');
-    const { code, stdout, stderr } = await simAsync('--seed', '5', '--count', '2', '--db', url);
+    const { code, stdout, stderr } = await simProcess('--seed', '5', '--count', '2', '--db', url);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(stdout.match(/PostgreSQL: the same at every step/g)).toHaveLength(4);
@@ -78,11 +62,18 @@ describe('npm run sim -- swarm', () => {
     [['--seed', '1', '--db', 'mysql://x'], /--db takes a postgres:\/\/ URL to compare with/],
     [['--seed', '1', 'extra'], /unexpected argument "extra"/],
     [['--seed', '1', '--bogus'], /Unknown option '--bogus'/],
-  ])('bad input %j: one clear line, exit code 2, no stack trace', (args, message) => {
-    const { code, stderr, stdout } = sim(...(args as string[]));
+  ])('bad input %j: one clear line, exit code 2', async (args, message) => {
+    const { code, stderr, stdout } = await sim(...(args as string[]));
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(message);
+  });
+
+  it('bad input from a real process: one clear line on stderr, nothing on stdout, exit code 2, no stack trace', async () => {
+    const { code, stderr, stdout } = await simProcess('--seed', 'x');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(/^[^\n]*--seed takes a whole number from 0 to 4294967295, not "x"\n$/);
   });
 });

@@ -3,8 +3,6 @@
  * reaches the anomaly its report describes under the queue's own guard, and its fix setting does not.
  * The same scripts on a real PostgreSQL server: tests/ground-truth/graph-queues.test.ts.
  */
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { formatTrace } from '../../src/cli/format';
 import { findScenario, fixScenarioOf, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
@@ -13,6 +11,7 @@ import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { runSchedule } from '../../src/engine/run';
 import type { Trace } from '../../src/sim/types';
 import { labDatabase, runScenario } from '../support/lab';
+import { simInProcess } from '../support/cli';
 
 const kinds = (trace: { anomalies: { kind: string }[] }) => trace.anomalies.map((a) => a.kind);
 
@@ -75,13 +74,9 @@ describe('the incident scenarios', () => {
     expect(() => defineScenario({ ...draft, defaultStrategy: draft.incident.queue, defaultFencing: true })).toThrow(/fencing off/);
   });
 
-  it('npm run sim -- list --json lists them with their source, anomaly and fix', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'list', '--json'], {
-      cwd: join(__dirname, '../..'),
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(result.status).toBe(0);
+  it('npm run sim -- list --json lists them with their source, anomaly and fix', async () => {
+    const result = await simInProcess(['list', '--json']);
+    expect(result.code).toBe(0);
     const all = JSON.parse(result.stdout) as { id: string; title: string; incident?: { source: string; anomaly: string; fix: { scenarioId?: string } } }[];
     const listed = all.filter((s) => s.incident);
     expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
