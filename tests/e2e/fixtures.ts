@@ -37,6 +37,23 @@ export async function openLab(page: Page, fragment = ''): Promise<void> {
   await waitReady(page);
 }
 
+/**
+ * Opens another link in a page whose lab is running, as a link followed inside the tab does: the
+ * address's fragment changes and the lab reopens there, on the Postgres it has (no second start, which
+ * costs several seconds of CPU). The fragment must name its scenario and strategy: the pickers showing
+ * them say the new view has begun loading, so waitReady then waits for its trace and not the last one's.
+ */
+export async function openLinkInPlace(page: Page, fragment: string): Promise<void> {
+  const link = new URLSearchParams(fragment);
+  const scenario = link.get('scenario');
+  const strategy = link.get('strategy');
+  if (!scenario || !strategy) throw new Error(`openLinkInPlace needs a link naming its scenario and strategy: ${fragment}`);
+  await page.goto(`/#${fragment}`);
+  await expect(page.getByLabel('Scenario')).toHaveValue(scenario);
+  await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
+  await waitReady(page);
+}
+
 export async function waitReady(page: Page): Promise<void> {
   // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
