@@ -24,7 +24,10 @@ export default defineConfig({
   // Generous: Postgres starts in ~1–3 s, but a busy 2-core machine can take far longer.
   timeout: 180_000,
   expect: { timeout: 20_000 },
-  fullyParallel: false,
+  // Tests, not files, are handed to the workers: whole files of different lengths (from 5 s to 4 min)
+  // left one worker idle while the other finished the last long file. A file whose tests share costly
+  // setup (analyze-parser's build, live's server) keeps them together with test.describe.configure.
+  fullyParallel: true,
   // Each test is mostly one page starting Postgres: two at a time keep both cores busy.
   workers: 2,
   retries: 0,

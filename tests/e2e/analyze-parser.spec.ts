@@ -12,6 +12,9 @@ import { type StaticServer, startStaticServer } from '../../scripts/serve-static
 let outDir: string;
 let site: StaticServer;
 
+// Both tests read the one page built in beforeAll: one worker builds it, once.
+test.describe.configure({ mode: 'default' });
+
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   outDir = mkdtempSync(join(tmpdir(), 'analyze-page-'));

@@ -1,10 +1,13 @@
 /**
  * The backpressure lab in a browser: the starvation case under FIFO and under the fair claim, side by
- * side with every chart drawn; Play and Step; the view surviving a link and the Back button. With
- * SCREENSHOTS set (npm run screenshots) it also retakes the README's pictures of it.
+ * side with every chart drawn; zooming the charts together; Play and Step; the view surviving a link and
+ * the Back button. With SCREENSHOTS set (npm run screenshots) it also retakes the README's pictures of it.
+ *
+ * Simulating the starvation case is most of this file's work (seconds of CPU time on Postgres), so one
+ * page plays it once and is looked at every way.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures';
+import { backpressureSimulated, expect, SIMULATING_TEST_MS, test } from './fixtures';
 
 const DIR = 'docs/screenshots';
 const STARVATION = 'backpressure&preset=starvation';
@@ -16,7 +19,7 @@ const clock = (page: Page) => page.locator('output.bp-clock');
 async function openBackpressure(page: Page, fragment: string): Promise<void> {
   await page.goto(`/#${fragment}`);
   await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
-  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await backpressureSimulated(page);
 }
 
 /** The canvas has marks on it: some pixels differ from its first one. */
@@ -33,7 +36,8 @@ async function chartDrawn(page: Page, policy: 'fifo' | 'fair', chart: string): P
     });
 }
 
-test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; Step and Play', async ({ page }) => {
+test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; a wheel zooms every chart; Step and Play', async ({ page }) => {
+  test.setTimeout(SIMULATING_TEST_MS);
   await page.emulateMedia({ colorScheme: 'light' });
   await openBackpressure(page, STARVATION);
   // One Postgres per tab: the view plays on the race lab's engine worker and starts no worker of its own.
@@ -57,8 +61,22 @@ test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; 
     await page.screenshot({ path: `${DIR}/backpressure-starvation-dark.png` });
   }
 
-  // Step and Play on the same page (each page load simulates both claims): the charts follow the
-  // second shown, and Play runs to the end on its own.
+  // A wheel over one chart zooms every chart of both claims; a double-click shows everything again.
+  const fifoQueue = lane(page, 'fifo').locator('figure[data-chart="queue"] canvas');
+  const fairCost = lane(page, 'fair').locator('figure[data-chart="cost"] canvas');
+  const pixels = (canvas: typeof fairCost) => canvas.evaluate((element: HTMLCanvasElement) => element.toDataURL());
+  const whole = await pixels(fairCost);
+  const box = (await fifoQueue.boundingBox())!;
+  await fifoQueue.scrollIntoViewIfNeeded();
+  const shown = (await fifoQueue.boundingBox())!;
+  expect(shown.width).toBe(box.width);
+  await page.mouse.move(shown.x + shown.width / 2, shown.y + shown.height / 2);
+  await page.mouse.wheel(0, -400);
+  await expect.poll(() => pixels(fairCost)).not.toBe(whole);
+  await fifoQueue.dblclick();
+  await expect.poll(() => pixels(fairCost)).toBe(whole);
+
+  // Step and Play: the charts follow the second shown, and Play runs to the end on its own.
   await page.getByRole('button', { name: 'Restart' }).click();
   await expect(clock(page)).toContainText(/^0 s of/);
   await page.getByRole('button', { name: 'Step' }).click();
@@ -87,39 +105,23 @@ test('starvation: FIFO keeps B behind all of A, the fair claim takes B at once; 
 });
 
 test('a changed knob is in the link, survives Back from the race lab and a reload', async ({ page }) => {
-  // A small case (20 runs), as it is simulated three times here.
+  test.setTimeout(SIMULATING_TEST_MS);
+  // A small case (20 runs), as it is simulated four times here.
   await openBackpressure(page, 'backpressure&preset=overload&streamRuns=20');
   const workers = page.getByLabel('Workers', { exact: true });
   await workers.fill('6');
   await workers.press('Enter');
   await expect(page).toHaveURL(/workers=6/);
-  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await backpressureSimulated(page);
   const fifoText = await lane(page, 'fifo').locator('figure[data-chart="waits"]').textContent();
   await page.getByRole('button', { name: '← Races & leases' }).click();
   await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeVisible();
   await page.goBack();
   await expect(page.getByLabel('Workers', { exact: true })).toHaveValue('6');
-  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await backpressureSimulated(page);
   await expect(lane(page, 'fifo').locator('figure[data-chart="waits"]')).toHaveText(fifoText ?? '');
   await page.reload();
   await expect(page.getByLabel('Workers', { exact: true })).toHaveValue('6');
-  await expect(clock(page)).not.toContainText('…', { timeout: 150_000 });
+  await backpressureSimulated(page);
   await expect(lane(page, 'fifo').locator('figure[data-chart="waits"]')).toHaveText(fifoText ?? '');
-});
-
-test('a wheel over one chart zooms every chart of both claims; a double-click shows everything again', async ({ page }) => {
-  await openBackpressure(page, STARVATION);
-  const fifoQueue = lane(page, 'fifo').locator('figure[data-chart="queue"] canvas');
-  const fairCost = lane(page, 'fair').locator('figure[data-chart="cost"] canvas');
-  const pixels = (canvas: typeof fairCost) => canvas.evaluate((element: HTMLCanvasElement) => element.toDataURL());
-  const whole = await pixels(fairCost);
-  const box = (await fifoQueue.boundingBox())!;
-  await fifoQueue.scrollIntoViewIfNeeded();
-  const shown = (await fifoQueue.boundingBox())!;
-  expect(shown.width).toBe(box.width);
-  await page.mouse.move(shown.x + shown.width / 2, shown.y + shown.height / 2);
-  await page.mouse.wheel(0, -400);
-  await expect.poll(() => pixels(fairCost)).not.toBe(whole);
-  await fifoQueue.dblclick();
-  await expect.poll(() => pixels(fairCost)).toBe(whole);
 });

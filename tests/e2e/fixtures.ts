@@ -37,6 +37,23 @@ export async function openLab(page: Page, fragment = ''): Promise<void> {
   await waitReady(page);
 }
 
+/**
+ * Opens another link in a page whose lab is running, as a link followed inside the tab does: the
+ * address's fragment changes and the lab reopens there, on the Postgres it has (no second start, which
+ * costs several seconds of CPU). The fragment must name its scenario and strategy: the pickers showing
+ * them say the new view has begun loading, so waitReady then waits for its trace and not the last one's.
+ */
+export async function openLinkInPlace(page: Page, fragment: string): Promise<void> {
+  const link = new URLSearchParams(fragment);
+  const scenario = link.get('scenario');
+  const strategy = link.get('strategy');
+  if (!scenario || !strategy) throw new Error(`openLinkInPlace needs a link naming its scenario and strategy: ${fragment}`);
+  await page.goto(`/#${fragment}`);
+  await expect(page.getByLabel('Scenario')).toHaveValue(scenario);
+  await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
+  await waitReady(page);
+}
+
 export async function waitReady(page: Page): Promise<void> {
   // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
@@ -74,8 +91,17 @@ export async function stepTimes(page: Page, n: number): Promise<void> {
   }
 }
 
+/**
+ * Retry intervals for a condition that several calls read (toPass's own start at 100 ms and double): a
+ * step lands in 60–180 ms, so the default made each one wait about 350 ms.
+ */
+const STEP_POLL = { intervals: [20, 50, 100, 100, 250] };
+
 /** Presses Step until nothing more can happen (the button turns off). */
 export async function stepToEnd(page: Page, limit = 60): Promise<void> {
+  // A scenario, strategy or fencing just chosen is still loading, and Step is off then too: wait for the
+  // trace, or a lab still loading passes for a run that is over (on a busy machine the load takes seconds).
+  await waitReady(page);
   for (let i = 0; i < limit; i++) {
     if (!(await stepButton(page).isEnabled())) return;
     const before = await position(page);
@@ -84,10 +110,55 @@ export async function stepToEnd(page: Page, limit = 60): Promise<void> {
       const moved = (await position(page)) !== before;
       const over = !(await stepButton(page).isEnabled());
       expect(moved || over).toBe(true);
-    }).toPass();
+    }).toPass(STEP_POLL);
   }
   throw new Error(`still not over after ${limit} steps`);
 }
+
+/**
+ * How long the backpressure simulation may go without showing any progress before a test calls it stuck.
+ * Its progress moves every few hundred milliseconds of CPU time, so this is generous even for a worker
+ * that gets a small share of a starved machine.
+ */
+const SIMULATION_STALL_MS = 90_000;
+
+/**
+ * Waits until the backpressure view has simulated both claims to their end (its clock no longer ends in
+ * "…"), for as long as the simulation moves on: on a quiet machine it takes seconds, on one with a load
+ * average of 30 minutes, so a fixed deadline failed tests whose simulation was running fine. It fails at
+ * once when the view says the simulation failed, and when its progress (the simulated share and the
+ * seconds computed) has not moved for SIMULATION_STALL_MS. A test that waits here gives itself a test
+ * timeout to match (see SIMULATING_TEST_MS).
+ */
+export async function backpressureSimulated(page: Page): Promise<void> {
+  const read = () =>
+    page.evaluate(() => ({
+      clock: document.querySelector('output.bp-clock')?.textContent ?? '',
+      status: document.querySelector('output.bp-status')?.textContent ?? '',
+    }));
+  let last = '';
+  let movedAt = Date.now();
+  for (;;) {
+    const { clock, status } = await read();
+    if (status.startsWith('Failed')) throw new Error(`the backpressure simulation failed: ${status}`);
+    if (clock !== '' && !clock.includes('…')) return;
+    const progress = `${clock} | ${status}`;
+    if (progress !== last) {
+      last = progress;
+      movedAt = Date.now();
+    } else if (Date.now() - movedAt > SIMULATION_STALL_MS) {
+      throw new Error(`the backpressure simulation showed no progress for ${SIMULATION_STALL_MS / 1000} s: ${progress}`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+/**
+ * The test timeout of a test that waits for backpressure simulations: only a backstop, as
+ * backpressureSimulated fails on a stalled or failed simulation. A starved machine (load average 15–35
+ * on 2 cores) took more than the suite's 3 minutes for one.
+ */
+export const SIMULATING_TEST_MS = 15 * 60_000;
 
 /**
  * A screenshot for a person to look at (E2E_SHOTS=1), not for an assertion: a run that nobody looks at,
