@@ -15,8 +15,14 @@
  */
 import type { DatabaseInfo, LabRequest, LabResultOf, FromWebWorker, ToWebWorker } from './protocol';
 
-/** How long the engine's own requests may go without an answer or a sign of progress. They never wait for a lock. */
-export const WATCHDOG_MS = 2000;
+/**
+ * How long the engine's own requests may go without an answer or a sign of progress. They never wait for a
+ * lock (their row locks are NOWAIT probes), so this is only a backstop against a bug: generous, because on a
+ * slow or busy machine (a phone, a loaded CPU) a stretch of real work can go past 2 s without a progress
+ * message, and replacing the engine then costs the learner more than it saves (measured: a backpressure
+ * stretch went 0.9 s silent at load average 13 on 2 cores, past 2 s at 25-35).
+ */
+export const WATCHDOG_MS = 20_000;
 /**
  * How long a statement that can run away (a console statement, the runaway check) gets on PGlite. Short
  * enough that stopping it and replaying the learner's steps on the spare ends within 2 s; on a live
