@@ -21,22 +21,13 @@ import { playBackpressure } from '../src/engine/backpressure';
 import { findPreset } from '../src/sim/backpressure/presets';
 import type { BackpressureConfig, LaneResult } from '../src/sim/backpressure/types';
 import { startStaticServer } from '../scripts/serve-static';
-import { machineLine, median, ms, printTable, quantile, type Row, runsFromEnv } from './lib';
+import { CHROMIUM_ARGS, machineLine, median, ms, printTable, quantile, runsFromEnv, type Row } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SITE = join(tmpdir(), 'lease-lab-bench-backpressure');
 const RUNS = runsFromEnv('BENCH_BP_RUNS', 1000);
 const REPEATS = runsFromEnv('BENCH_BP_REPEATS', 3);
 const PARTS = (process.env.BENCH_BP_PARTS ?? 'node,browser').split(',');
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** 1,000 runs from three tenants, 8 workers, every limit on: the claim, call and answer statements all run. */
 export function benchConfig(runs: number): BackpressureConfig {

@@ -26,7 +26,7 @@ import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import { startApp } from '../scripts/start-process';
 import type { CompositionGroup, CompositionLine } from './composition-plugin';
-import { kib, machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
+import { CHROMIUM_ARGS, kib, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** BENCH_DIR: where the builds go (wiped at start); two benchmarks running at once need two. */
@@ -47,15 +47,6 @@ const LOAD_TIMEOUT_MS = 180_000;
  */
 const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 const MOUNT = '/any/sub/path/';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 type PageKind = 'plain' | 'worker' | 'app' | 'start';
 const PAGES: Record<PageKind, { label: string; path: string }> = {

@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
-import { machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
+import { CHROMIUM_ARGS, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : join(tmpdir(), 'lease-lab-bench'), 'warm');
@@ -35,15 +35,6 @@ const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 const LINGER_MS = 4000;
 const LOAD_TIMEOUT_MS = 180_000;
 const MOUNT = '/any/sub/path/';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The targets. */
 const TARGETS = { warmOfCold: 0.35, warmAbsoluteMs: 500, warmAbsoluteWhenColdUnderMs: 1500, coldOfPlain: 0.22, firstClickP95Ms: 100 };

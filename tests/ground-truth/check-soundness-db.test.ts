@@ -4,8 +4,6 @@
  * lets the paused worker's completion commit over the new owner's run: split ownership on both; the lab's
  * recommended claim's duplicate work after a lease ran out is marked as such on both.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { projectRoot, simInProcess } from '../support/cli';
@@ -13,19 +11,7 @@ import { createDatabase } from '../support/postgres-server';
 
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 const NO_BUMP = join(projectRoot, 'tests/ground-truth/claim-corpus/12-reclaim-without-generation-bump.sql');
-const CONSTANT_GENERATION = join(mkdtempSync(join(tmpdir(), 'lease-lab-soundness-db-')), 'constant-generation.sql');
-writeFileSync(
-  CONSTANT_GENERATION,
-  `WITH candidate AS (
-  SELECT run_id FROM runs
-  WHERE status = 'pending' OR (status = 'running' AND lease_expires_at < now())
-  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
-)
-UPDATE runs
-SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), lease_generation = 7, heartbeat_at = now()
-WHERE run_id IN (SELECT run_id FROM candidate)
-RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`,
-);
+const CONSTANT_GENERATION = join(projectRoot, 'tests/fixtures/claims/reclaim-constant-generation.sql');
 
 let url: string;
 

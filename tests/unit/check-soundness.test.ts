@@ -5,8 +5,6 @@
  * a lease ran out (at-least-once, what any lease gives) is kept apart from a run executed twice under live
  * leases, and only the real bugs fail the run unless `--fail-on` says otherwise.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot, simInProcess } from '../support/cli';
@@ -17,26 +15,8 @@ const NO_BUMP = corpus('12-reclaim-without-generation-bump.sql');
 const IGNORES_LEASE = join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql');
 const sim = (...args: string[]) => simInProcess(args);
 
-const dir = mkdtempSync(join(tmpdir(), 'lease-lab-soundness-'));
-function file(name: string, text: string): string {
-  const path = join(dir, name);
-  writeFileSync(path, text);
-  return path;
-}
-
 /** The reclaim that sets the generation to a constant: every claim hands out the same number, as a no-bump one does. */
-const CONSTANT_GENERATION = file(
-  'constant-generation.sql',
-  `WITH candidate AS (
-  SELECT run_id FROM runs
-  WHERE status = 'pending' OR (status = 'running' AND lease_expires_at < now())
-  ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
-)
-UPDATE runs
-SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2), lease_generation = 7, heartbeat_at = now()
-WHERE run_id IN (SELECT run_id FROM candidate)
-RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`,
-);
+const CONSTANT_GENERATION = join(projectRoot, 'tests/fixtures/claims/reclaim-constant-generation.sql');
 
 /** The issue's witness: A pauses past its lease, B reclaims run 123, A wakes and completes it. */
 const PAUSED_WITNESS = 'A,A,A,+10,+51,B,B,B,+40,A,B';
