@@ -183,7 +183,9 @@ for (const [name, sql] of [['an endless recursive query', 'WITH RECURSIVE t AS (
     await expect(slider(page)).toHaveValue('3');
     expect(await timelineView(page)).toEqual(before);
 
-    // The console works on the new Postgres, at the same place.
+    // The console works on the new Postgres, at the same place (once it takes statements again: a
+    // Control+Enter while it is still busy is ignored).
+    await expect(runButton(page)).toBeEnabled();
     await runSql(page, 'SELECT gid FROM pg_prepared_xacts ORDER BY gid');
     await expect(result(page)).toContainText('after step 3');
     await expect(resultTable(page)).toContainText('lease_lab_C');
