@@ -8,26 +8,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ScenarioSpec } from '../../src/scenarios/authored';
 import { simInProcess } from '../support/cli';
+import { crashScenarioSpec } from '../support/scenario-specs';
 
 const CORPUS_04 = 'tests/ground-truth/claim-corpus/04-cte-without-lock.sql';
 const SKIP_LOCKED = 'src/strategies/skip-locked/claim-skip-locked.sql';
 
 /** Two workers, one run, a crash: small enough to explore whole. */
-const SPEC: ScenarioSpec = {
-  version: 1,
-  title: "Ours: a crash, replayed from check's own command",
-  description: ['A claims run 900 and crashes at 0:05; B reclaims it once the lease is gone.', ''],
-  workers: 2,
-  runs: [{ runId: 900, tenant: 'initech', costCents: 80 }],
-  leaseSeconds: 30,
-  heartbeatSeconds: null,
-  strategy: 'skip-locked',
-  fencing: true,
-  faults: [{ kind: 'crash', worker: 'A', atSeconds: 5 }],
-  script: ['A', 'A', '+5', '+26', 'B', 'B'],
-};
+const SPEC = crashScenarioSpec();
 const dir = mkdtempSync(join(tmpdir(), 'lease-lab-replay-'));
 const SCENARIO_FILE = join(dir, 'ours.json');
 writeFileSync(SCENARIO_FILE, JSON.stringify(SPEC));

@@ -6,9 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
+import { scenarioFromSpec } from '../../src/scenarios/authored';
 import { encodeSpec } from '../../src/scenarios/link';
 import { projectRoot, simInProcess, simProcess } from '../support/cli';
+import { crashScenarioSpec } from '../support/scenario-specs';
 
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 
@@ -24,19 +25,7 @@ function file(name: string, text: string): string {
 }
 
 /** Small on purpose (two workers, one run): `check` explores every schedule of it. */
-const SPEC: ScenarioSpec = {
-  version: 1,
-  title: 'Ours: a 30 s lease and a crash',
-  description: ['A claims run 900 and crashes at 0:05; B reclaims it once the lease is gone.', ''],
-  workers: 2,
-  runs: [{ runId: 900, tenant: 'initech', costCents: 80 }],
-  leaseSeconds: 30,
-  heartbeatSeconds: null,
-  strategy: 'skip-locked',
-  fencing: true,
-  faults: [{ kind: 'crash', worker: 'A', atSeconds: 5 }],
-  script: ['A', 'A', '+5', '+26', 'B', 'B'],
-};
+const SPEC = crashScenarioSpec();
 const ID = (() => {
   const built = scenarioFromSpec(SPEC);
   if (!built.scenario) throw new Error('SPEC is not valid');
