@@ -10,38 +10,13 @@ import { type ExploredSchedule, seededSchedules } from '../../src/engine/enumera
 import { runSchedule } from '../../src/engine/run';
 import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
 import { STRATEGIES } from '../../src/sim/types';
+import { crashScenarioSpec, instructorScenarioSpec } from '../support/scenario-specs';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 
 const SPECS: ScenarioSpec[] = [
-  {
-    version: 1,
-    title: 'Our queue: A pauses during its lease',
-    description: ['Three workers, two tenants, a five-minute lease.', 'A freezes for six minutes at 15:02, then writes.'],
-    workers: 3,
-    runs: [
-      { runId: 501, tenant: 'acme', costCents: 0 },
-      { runId: 502, tenant: 'globex', costCents: 120 },
-    ],
-    leaseSeconds: 300,
-    heartbeatSeconds: null,
-    strategy: 'skip-locked',
-    fencing: true,
-    faults: [{ kind: 'pause', worker: 'A', atSeconds: 120, forSeconds: 360 }],
-    script: ['A', 'A', 'A', 'B', 'B', 'B', '+120', '+301', 'C', 'C', 'C', '+60', 'A'],
-  },
-  {
-    version: 1,
-    title: 'Ours: a 30 s lease and a crash',
-    description: ['A claims run 900 and crashes at 0:05; B reclaims it once the lease is gone.', ''],
-    workers: 2,
-    runs: [{ runId: 900, tenant: 'initech', costCents: 80 }],
-    leaseSeconds: 30,
-    heartbeatSeconds: 10,
-    strategy: 'naive',
-    fencing: false,
-    faults: [{ kind: 'crash', worker: 'A', atSeconds: 5 }],
-    script: ['A', 'B', 'A', 'B', '+5', '+26', 'B', 'B'],
-  },
+  instructorScenarioSpec(),
+  // The editor's crash case, with heartbeats and the naive claim, both workers claiming before the crash.
+  { ...crashScenarioSpec(), heartbeatSeconds: 10, strategy: 'naive', fencing: false, script: ['A', 'B', 'A', 'B', '+5', '+26', 'B', 'B'] },
 ];
 const RANDOM_PER_SETTING = 3;
 const SEED = 20_261_202;

@@ -11,3 +11,8 @@ import { projectRoot } from './cli';
 export function crashScenarioSpec(): ScenarioSpec {
   return JSON.parse(readFileSync(join(projectRoot, 'tests/fixtures/scenarios/crash-900.json'), 'utf8')) as ScenarioSpec;
 }
+
+/** The instructor's case: three workers, two tenants, a five-minute lease, A paused for six minutes past it. */
+export function instructorScenarioSpec(): ScenarioSpec {
+  return JSON.parse(readFileSync(join(projectRoot, 'tests/fixtures/scenarios/instructor-pause.json'), 'utf8')) as ScenarioSpec;
+}

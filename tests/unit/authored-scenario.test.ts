@@ -14,6 +14,7 @@ import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalin
 import { loadPlace, PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
 import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/scenarios/link';
 import { InProcessLabClient } from '../../src/worker/local-engine';
+import { instructorScenarioSpec } from '../support/scenario-specs';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -21,22 +22,7 @@ beforeAll(() => {
 });
 
 /** The instructor's case from the issue: three workers, a 5-minute lease, a worker that pauses. */
-const SPEC: ScenarioSpec = {
-  version: 1,
-  title: 'Our queue: A pauses during its lease',
-  description: ['Three workers, two tenants, a five-minute lease.', 'A freezes for six minutes at 15:02 and then writes.'],
-  workers: 3,
-  runs: [
-    { runId: 501, tenant: 'acme', costCents: 0 },
-    { runId: 502, tenant: 'globex', costCents: 120 },
-  ],
-  leaseSeconds: 300,
-  heartbeatSeconds: null,
-  strategy: 'skip-locked',
-  fencing: true,
-  faults: [{ kind: 'pause', worker: 'A', atSeconds: 120, forSeconds: 360 }],
-  script: ['A', 'A', 'A', 'B', 'B', 'B', '+120', '+301', 'C', 'C', 'C', '+60', 'A'],
-};
+const SPEC = instructorScenarioSpec();
 
 function built(spec: ScenarioSpec) {
   const result = scenarioFromSpec(spec);
