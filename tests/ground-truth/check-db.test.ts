@@ -4,7 +4,7 @@
  * PGlite gives (the same groups, counts and witnesses), and nothing of the database's own may change: a
  * table named runs in public, with its row, stays as it was, and no schema is left behind.
  */
-import { spawn } from 'node:child_process';
+import { type CliAnswer, simStarted } from '../support/cli';
 import { join } from 'node:path';
 import pg from 'pg';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -19,23 +19,10 @@ const projectRoot = join(__dirname, '../..');
 const corpus = (name: string) => join(projectRoot, 'tests/ground-truth/claim-corpus', name);
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
 
-function sim(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; pid: number }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], { cwd: projectRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 240_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, pid: child.pid ?? 0 });
-    });
-  });
+/** The command line as the user runs it, several at once; `pid` names the run's own throwaway objects. */
+async function sim(...args: string[]): Promise<CliAnswer & { pid: number }> {
+  const { child, answer } = simStarted(args);
+  return { ...(await answer), pid: child.pid ?? 0 };
 }
 
 interface Report {

@@ -3,8 +3,7 @@
  * bridge's backend, nothing outside the lab's schema changes (a catalog snapshot before and after), and
  * stopping the bridge never drops anything of the user's.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { type CliAnswer, simStarted } from '../support/cli';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveBackend, connectBackend, dropSchema } from '../../src/live/server';
@@ -602,21 +601,8 @@ describe('dropping the lab schema', () => {
 });
 
 /** The command line, as the user runs it (npm run sim -- …), without waiting for it: several run at once. */
-function simAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], {
-      cwd: join(__dirname, '../..'),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
+async function simAsync(...args: string[]): Promise<CliAnswer> {
+  return await simStarted(args).answer;
 }
 
 describe('the command line beside live mode on one database', () => {

@@ -6,13 +6,12 @@
  * role of the run's own, which owns the throwaway database and nothing else, and every run leaves the server
  * with the databases and roles it had.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { projectRoot, simInProcess } from '../support/cli';
+import { projectRoot, simInProcess, simStarted } from '../support/cli';
 
 const fixtures = join(projectRoot, 'tests/fixtures/postgres-isolation');
 const specs = readdirSync(join(fixtures, 'specs'))
@@ -224,14 +223,8 @@ step s2b: LOCK TABLE a; <waiting ...>
 describe('an interrupted run', () => {
   it('Ctrl-C while a step runs: the throwaway database and role are dropped, exit 130, no stack trace', async () => {
     const file = specFile('slow.spec', 'session s1 step slow { SELECT pg_sleep(60); }\n');
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'spec', file, '--db', url], {
-      cwd: projectRoot,
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const { child, answer } = simStarted(['spec', file, '--db', url]);
+    const exited = answer.then(({ code }) => code);
     // Wait until the step is running on the server, then interrupt.
     for (;;) {
       const { rows } = await client.query<{ n: number }>(
@@ -244,7 +237,7 @@ describe('an interrupted run', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     // One line says what the signal did; no stack trace.
-    expect(stderr).toMatch(/^lease-lab: stopped by SIGINT; cancelling the server's statements and dropping what the run created\n$/);
+    expect((await answer).stderr).toMatch(/^lease-lab: stopped by SIGINT; cancelling the server's statements and dropping what the run created\n$/);
     expect(await databases([child.pid!])).toEqual([]);
   });
 });

@@ -29,14 +29,16 @@ export function simProcess(args: readonly string[], timeout = 240_000): CliAnswe
 }
 
 /**
- * The CLI started as a user starts it, without waiting: for a test that acts while it runs (stops the
- * server under it, sends it a signal). `answer` settles when it exits, with `signal` when one ended it.
+ * A project script started with Node as `npm run` starts it (tsx, the `.sql?raw` loader), without waiting:
+ * for a test that acts while it runs (stops the server under it, sends it a signal), or runs several at
+ * once. `answer` settles when it exits, with `signal` when one ended it; past `timeout` it is killed.
  */
-export function simStarted(
+export function nodeStarted(
+  script: string,
   args: readonly string[],
   timeout = 240_000,
 ): { child: ChildProcess; answer: Promise<CliAnswer & { signal: NodeJS.Signals | null }> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', ...args], { cwd: projectRoot });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', script, ...args], { cwd: projectRoot });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk) => {
@@ -53,6 +55,11 @@ export function simStarted(
     });
   });
   return { child, answer };
+}
+
+/** The CLI (`npm run sim -- …`) started as a user starts it, without waiting. */
+export function simStarted(args: readonly string[], timeout = 240_000): ReturnType<typeof nodeStarted> {
+  return nodeStarted('src/cli/main.ts', args, timeout);
 }
 
 /** What the process would print, line by line as console.log and console.error write them. */

@@ -1,29 +1,11 @@
 /** npm run live: what it accepts, and one line with exit code 2 for everything it cannot start with. */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { type CliAnswer, nodeStarted } from '../support/cli';
 import { describe, expect, it } from 'vitest';
 import { checkDatabaseUrl, describeServer, parseLiveArgs } from '../../src/live/args';
 
-const projectRoot = join(__dirname, '../..');
-
 /** Runs the real entry point; several at once, since each spends most of its time starting Node. */
-function live(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'scripts/live.ts', ...args], { cwd: projectRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+async function live(...args: string[]): Promise<CliAnswer> {
+  return await nodeStarted('scripts/live.ts', args, 30_000).answer;
 }
 
 describe('parseLiveArgs', () => {
