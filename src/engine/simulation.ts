@@ -40,7 +40,7 @@ import { needsServerLine, type StrictIsolation } from '../sim/isolation';
 const OPERATOR: SessionId = 'OP';
 
 /** A level above READ COMMITTED asked of PGlite: one line for whoever asked (the command line prints it). */
-export class IsolationNeedsServer extends Error {
+class IsolationNeedsServer extends Error {
   readonly userFacing = true;
   constructor(level: StrictIsolation) {
     super(needsServerLine(level));
