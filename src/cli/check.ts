@@ -301,6 +301,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {
     lines.push(

@@ -114,6 +114,24 @@ describe('one-statement claims in an explicit transaction', () => {
   });
 });
 
+describe('SERIALIZABLE', () => {
+  it("three atomic claims: the server fails B's and C's COMMIT 40001 (read/write dependencies), and they claim again", async () => {
+    const run = await trace('three-workers', '--strategy', 'skip-locked', '--isolation', 'serializable');
+    expect(story(run.steps, 'A').slice(0, 2)).toEqual(['claim ok', 'commit ok']);
+    expect(story(run.steps, 'B').slice(0, 3)).toEqual(['claim ok', 'commit 40001', 'claim ok']);
+    const failedCommit = run.steps.find((step) => step.actor === 'B' && step.action === 'commit')!;
+    expect(failedCommit.outcome).toEqual({
+      status: 'error',
+      code: '40001',
+      message: 'could not serialize access due to read/write dependencies among transactions',
+    });
+    // No rollback step: a COMMIT that fails has ended the transaction, and the claim it held is gone.
+    expect(failedCommit.workers.find((worker) => worker.id === 'B')).toMatchObject({ phase: 'ready', runId: null, claimAttempts: 1 });
+    expect(run.anomalies).toEqual([]);
+    expect(run.finalRuns.map((row) => row.status)).toEqual(['done', 'done', 'done']);
+  });
+});
+
 describe.runIf(FULL)('every schedule on the server (full ground truth)', () => {
   it('explore race --isolation repeatable-read --db: no schedule ends in an anomaly', { timeout: 600_000 }, async () => {
     const { code, stdout } = await simInProcess(['explore', 'race', '--isolation', 'repeatable-read', '--db', url, '--json']);
