@@ -28,7 +28,11 @@ describe('a claim transaction above READ COMMITTED', () => {
 
   it('an UPDATE that claimed keeps the transaction open: the worker commits at its next step', () => {
     const selected: WorkerState = { ...initialWorker({ id: 'A' }), phase: 'selected', runId: 123 };
-    const claimed: StatementOutcome = { status: 'ok', rows: [{ run_id: 123, lease_generation: 18, lease_expires_at: null, cancel_requested: false }], rowCount: 1 };
+    const claimed: StatementOutcome = {
+      status: 'ok',
+      rows: [{ run_id: 123, lease_generation: 18, lease_expires_at: null, cancel_requested: false }],
+      rowCount: 1,
+    };
     const { worker } = interpretOutcome(selected, 'naive-update', claimed, context);
     expect(worker.phase).toBe('in-transaction');
     expect(nextAction(worker, race, repeatable, 0)).toBe('commit');
