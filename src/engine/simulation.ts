@@ -277,7 +277,8 @@ export class Simulation {
               ? await this.rollback(id)
               : await this.db.execute(id, request);
     await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
-    const endedTransaction = plan.mode === 'commit' && outcome.status === 'ok';
+    // A COMMIT that fails (40001 at SERIALIZABLE) has ended the transaction too: the server rolled it back.
+    const endedTransaction = plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined);
     // A statement of an explicit transaction that failed, or found nothing and committed, let go of its locks too.
     const after = this.workers.get(id)!.phase;
     const letGo = plan.mode === 'transaction' && after !== 'in-transaction' && after !== 'selected' && after !== 'blocked';
