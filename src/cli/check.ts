@@ -12,6 +12,8 @@ import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
+import type { StrictIsolation } from '../sim/isolation';
+import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
@@ -203,6 +205,8 @@ export interface CheckReport {
   database: CheckDatabase;
   claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>> };
   fencing: boolean;
+  /** The claims' isolation level above READ COMMITTED (--isolation); absent at READ COMMITTED. */
+  isolation?: StrictIsolation;
   coverage: Exploration['coverage'];
   method: Exploration['method'];
   /** A sample's seed (`--seed` replays it) and why it sampled; null when every schedule was played. */
@@ -236,6 +240,7 @@ export function checkReport(
     database,
     claim: { file, summary, writes },
     fencing: settings.fencing,
+    ...(settings.isolation ? { isolation: settings.isolation } : {}),
     coverage: result.coverage,
     method: result.method,
     sample: result.coverage === 'sample' ? { seed: result.seed ?? 0, because: result.sampledBecause ?? null } : null,
@@ -264,6 +269,7 @@ export function replayCommands(report: CheckReport, group: CheckReport['groups']
     ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
     '--fencing',
     report.fencing ? 'on' : 'off',
+    ...(report.isolation ? ['--isolation', report.isolation] : []),
     ...(report.database.kind === 'postgres' ? ['--db', 'URL'] : []),
   ];
   const command = (words: string[]) => ['npm', 'run', 'sim', '--', ...words.map(shellWord)].join(' ');
@@ -280,7 +286,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     ? `a sample of ${report.total} schedules, seed ${report.sample.seed}${report.sample.because ? ` (not every schedule: ${report.sample.because})` : ''}`
     : `all ${report.total} schedules`;
   lines.push(
-    `${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`,
+    `${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'}${isolationNote(report)} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`,
   );
   lines.push(`claim: ${report.claim.summary}`);
   lines.push('');
@@ -295,6 +301,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {
     lines.push(

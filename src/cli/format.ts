@@ -1,13 +1,19 @@
 /** The readable step table the CLI prints by default. */
 import { clockLabel } from '../sim/clock';
 import type { Exploration } from '../engine/explore';
-import { STRATEGY_LABELS, type Scenario, type Trace } from '../sim/types';
+import { ISOLATION_WORDS } from '../sim/isolation';
+import { STRATEGY_LABELS, type Scenario, type Settings, type Trace } from '../sim/types';
+
+/** "; isolation REPEATABLE READ (…)" where the claims ran above READ COMMITTED; nothing at READ COMMITTED. */
+export function isolationNote(settings: Pick<Settings, 'isolation'>): string {
+  return settings.isolation ? `; isolation ${ISOLATION_WORDS[settings.isolation]} (each claim in its own explicit transaction, retried after 40001)` : '';
+}
 
 export function formatTrace(trace: Trace, scenario: Scenario): string {
   const lines: string[] = [];
   lines.push(`${scenario.title}`);
   lines.push(
-    `strategy: ${trace.settings.definition?.label ?? STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}; database: ${trace.database}`,
+    `strategy: ${trace.settings.definition?.label ?? STRATEGY_LABELS[trace.settings.strategy]}; fencing ${trace.settings.fencing ? 'on' : 'off'}${isolationNote(trace.settings)}; database: ${trace.database}`,
   );
   lines.push(`schedule: ${trace.schedule.join(',')}`);
   lines.push('');
@@ -40,7 +46,9 @@ export function formatExploration(result: Exploration, seconds: number): string 
   const lines: string[] = [];
   const what =
     result.coverage === 'all' ? `all ${result.total} schedules` : `a sample of ${result.total} seeded random schedules (seed ${result.seed}), not all of them`;
-  lines.push(`${result.scenario}: ${what}; strategy ${STRATEGY_LABELS[result.settings.strategy]}; fencing ${result.settings.fencing ? 'on' : 'off'}`);
+  lines.push(
+    `${result.scenario}: ${what}; strategy ${STRATEGY_LABELS[result.settings.strategy]}; fencing ${result.settings.fencing ? 'on' : 'off'}${isolationNote(result.settings)}`,
+  );
   const played = result.stepsPlayed === undefined ? '' : ` (${result.stepsPlayed} steps played, ${result.stepsInferred ?? 0} known without playing)`;
   lines.push(
     `method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'}${played} in ${seconds.toFixed(2)} s`,

@@ -9,6 +9,7 @@ import type { LabDatabase } from '../db/port';
 import { EXHAUSTIVE_STATE_LIMIT, SAMPLE_SEED, SAMPLE_SIZE } from '../engine/explore';
 import { type Finish, runSchedule } from '../engine/run';
 import { defaultSettings, FIX_SCENARIOS, findScenario, SCENARIOS } from '../scenarios';
+import { ISOLATION_LEVELS, isIsolationLevel, needsServerLine } from '../sim/isolation';
 import { parseSchedule, ScheduleError } from '../sim/schedule';
 import { OUTCOME_KINDS, STRATEGIES, type Strategy, type Trace } from '../sim/types';
 import { formatExploration, formatTrace } from './format';
@@ -23,11 +24,13 @@ const DEFAULT_STATEMENT_TIMEOUT_SECONDS = 30;
 const USAGE = `usage: npm run sim -- list [--json]
        npm run sim -- run <scenario> [--schedule A,B,+30,pause:A,…] [--seed N] [--finish round-robin|none]
                           [--fencing on|off] [--strategy ${STRATEGIES.join('|')} | --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE]] [--db pglite|postgres://…]
-                          [--statement-timeout SECONDS] [--json]
+                          [--isolation ${ISOLATION_LEVELS.join('|')}] [--statement-timeout SECONDS] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
-                          [--sample N [--seed N]] [--json]
+                          [--sample N [--seed N]] [--db pglite|postgres://…] [--isolation …] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
-                          [--db pglite|postgres://…] [--max-states N] [--sample N] [--seed N] [--json]
+                          [--db pglite|postgres://…] [--isolation …] [--max-states N] [--sample N] [--seed N] [--json]
+                          (--isolation repeatable-read|serializable: each claim in an explicit transaction at that level,
+                           a worker that gets 40001 rolls back and tries again; needs --db postgres://…)
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
                           [--statement-timeout SECONDS] [--fail-on KIND,…|all]
                           (exit 1: some schedule ends in a kind of --fail-on, by default double-claim, duplicate-execution
@@ -96,7 +99,7 @@ function list(args: string[]): number {
 /** The scenario named by the first positional argument, and its settings after --strategy / --fencing. */
 function scenarioAndSettings(
   positionals: string[],
-  values: { strategy?: unknown; fencing?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown },
+  values: { strategy?: unknown; fencing?: unknown; isolation?: unknown; db?: unknown; 'scenario-link'?: unknown; 'scenario-file'?: unknown },
   command: string,
 ) {
   const authored = scenarioFromOptions(values);
@@ -118,6 +121,15 @@ function scenarioAndSettings(
     if (values.fencing !== 'on' && values.fencing !== 'off') throw new UsageError(`--fencing takes on or off, not "${clip(values.fencing as string)}"`);
     settings.fencing = values.fencing === 'on';
   }
+  if (values.isolation !== undefined) {
+    const level = values.isolation as string;
+    if (!isIsolationLevel(level)) throw new UsageError(`--isolation takes ${ISOLATION_LEVELS.join(', ')}, not "${clip(level)}"`);
+    // READ COMMITTED is the lab's own way of running a claim: the settings say nothing, and the output is today's.
+    if (level !== 'read-committed') {
+      if ((values.db ?? 'pglite') === 'pglite') throw new UsageError(needsServerLine(level));
+      settings.isolation = level;
+    }
+  }
   return { scenario, settings, linkSchedule: authored?.schedule ?? null, yourSql: authored?.yourSql ?? false };
 }
 
@@ -138,6 +150,7 @@ async function run(args: string[]): Promise<number> {
     work: { type: 'string' },
     complete: { type: 'string' },
     db: { type: 'string' },
+    isolation: { type: 'string' },
     'statement-timeout': { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
@@ -208,6 +221,8 @@ async function explore(args: string[]): Promise<number> {
     method: { type: 'string' },
     sample: { type: 'string' },
     seed: { type: 'string' },
+    db: { type: 'string' },
+    isolation: { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
@@ -224,7 +239,7 @@ async function explore(args: string[]): Promise<number> {
   if (values.seed !== undefined && sample === null) throw new UsageError('--seed goes with --sample N');
   const seed = values.seed === undefined ? 1 : parseSeed(values.seed as string);
   const db = await openDatabase(
-    'pglite',
+    (values.db as string | undefined) ?? 'pglite',
     scenario.workers.map((w) => w.id),
   );
   try {
@@ -253,6 +268,7 @@ async function check(args: string[]): Promise<number> {
     fencing: { type: 'string' },
     method: { type: 'string' },
     db: { type: 'string' },
+    isolation: { type: 'string' },
     'max-states': { type: 'string' },
     sample: { type: 'string' },
     seed: { type: 'string' },

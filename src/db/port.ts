@@ -4,6 +4,7 @@
  */
 import type { ConsoleStatement } from '../sql/console';
 import type { SqlId } from '../sql/registry';
+import type { StrictIsolation } from '../sim/isolation';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
 import type { LabStatement } from '../strategies';
 
@@ -16,6 +17,12 @@ export interface StatementRequest {
   params: Value[];
   /** The virtual clock for this statement, as ISO text; sim.now() returns it. */
   clockIso: string;
+  /**
+   * With executeClaim, on a real server only: the statement belongs to the session's explicit claim
+   * transaction at this level (BEGIN ISOLATION LEVEL …, sent only when none is open). It stays open with
+   * rows, and also after an error (aborted, until rollback()); with no rows it commits.
+   */
+  isolation?: StrictIsolation;
 }
 
 export interface WakeOrder {
@@ -64,6 +71,8 @@ export interface LabDatabase {
   wakeOrder?(waiting: SessionId[]): Promise<WakeOrder>;
   /** COMMIT the session's open transaction. */
   commit(session: SessionId): Promise<StatementOutcome>;
+  /** ROLLBACK the session's open transaction (one that failed at REPEATABLE READ / SERIALIZABLE): a real server only. */
+  rollback?(session: SessionId): Promise<StatementOutcome>;
   /** The session's process died: its open transaction rolls back and a waiting statement is dropped. */
   crash(session: SessionId): Promise<void>;
   /** The committed `runs` table, ordered by run_id. */

@@ -55,9 +55,14 @@ type Answer = { ok: true; rows: Row[] } | { ok: false; error: unknown };
 /**
  * How a statement's transaction ends once it answers. claim: keep it open with rows (its row locks held),
  * COMMIT with none, ROLLBACK on an error. write: a single write that may wait, COMMIT or ROLLBACK.
- * read: sent alone, nothing to end.
+ * read: sent alone, nothing to end. explicit: a statement of a claim transaction at REPEATABLE READ or
+ * SERIALIZABLE (StatementRequest.isolation): kept open with rows, and after an error too (the worker's own
+ * rollback step ends it, as production code must), COMMIT with none.
  */
-type Ending = 'claim' | 'write' | 'read';
+type Ending = 'claim' | 'write' | 'read' | 'explicit';
+
+/** The BEGIN of an explicit claim transaction at each level above READ COMMITTED. */
+const BEGIN_AT = { 'repeatable-read': 'transaction-begin-repeatable-read', serializable: 'transaction-begin-serializable' } as const;
 
 interface InFlight {
   answer: Promise<Answer>;
@@ -344,7 +349,7 @@ export class PostgresLab implements LabDatabase {
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
     this.afterChange = null;
-    return this.send(session, request, 'claim');
+    return this.send(session, request, request.isolation ? 'explicit' : 'claim');
   }
 
   async retryBlocked(id: SessionId): Promise<StatementOutcome> {
@@ -383,6 +388,20 @@ export class PostgresLab implements LabDatabase {
     if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
     try {
       await this.endTransaction(session, 'transaction-commit');
+      return { status: 'ok', rows: [], rowCount: 0 };
+    } catch (error) {
+      return toOutcomeError(error);
+    } finally {
+      session.inTransaction = false;
+    }
+  }
+
+  async rollback(id: SessionId): Promise<StatementOutcome> {
+    this.afterChange = null;
+    const session = this.sessions.get(id);
+    if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
+    try {
+      await this.endTransaction(session, 'transaction-rollback');
       return { status: 'ok', rows: [], rowCount: 0 };
     } catch (error) {
       return toOutcomeError(error);
@@ -533,8 +552,9 @@ export class PostgresLab implements LabDatabase {
       await session.client.query(sqlText('set-clock'), [request.clockIso]);
       session.clock = request.clockIso;
     }
-    if (ending !== 'read') {
-      await session.client.query(sqlText('transaction-begin'));
+    // A later statement of an explicit claim transaction goes on in the transaction its first one began.
+    if (ending !== 'read' && !(ending === 'explicit' && session.inTransaction)) {
+      await session.client.query(sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin'));
       session.inTransaction = true;
     }
     const answer: Promise<Answer> = session.client.query(request.statement.text, request.params).then(
@@ -604,7 +624,7 @@ export class PostgresLab implements LabDatabase {
 
   /** Ends the statement's transaction as its kind requires (see Ending) and reports its answer. */
   private async finish(session: Session, ending: Ending, answer: Answer): Promise<StatementOutcome> {
-    const keepOpen = ending === 'claim' && answer.ok && answer.rows.length > 0;
+    const keepOpen = (ending === 'claim' && answer.ok && answer.rows.length > 0) || (ending === 'explicit' && (!answer.ok || answer.rows.length > 0));
     if (ending !== 'read' && !keepOpen) {
       await this.endTransaction(session, answer.ok ? 'transaction-commit' : 'transaction-rollback');
       session.inTransaction = false;

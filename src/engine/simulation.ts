@@ -35,8 +35,17 @@ import {
   whyCannotMove,
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
+import { needsServerLine, type StrictIsolation } from '../sim/isolation';
 
 const OPERATOR: SessionId = 'OP';
+
+/** A level above READ COMMITTED asked of PGlite: one line for whoever asked (the command line prints it). */
+class IsolationNeedsServer extends Error {
+  readonly userFacing = true;
+  constructor(level: StrictIsolation) {
+    super(needsServerLine(level));
+  }
+}
 /** The queue's rescuer, where a scenario runs it as its own process: one more session, like the operator's. */
 const RESCUER: SessionId = 'RS';
 
@@ -75,7 +84,10 @@ export class Simulation {
     private readonly db: LabDatabase,
     readonly scenario: Scenario,
     readonly settings: Settings,
-  ) {}
+  ) {
+    // Never emulated: a level above READ COMMITTED needs two snapshots at once, which one PGlite session cannot hold.
+    if (settings.isolation && db.kind === 'pglite') throw new IsolationNeedsServer(settings.isolation);
+  }
 
   /** Back to the scenario's first moment: fresh rows, fresh workers, clock at zero. */
   async reset(): Promise<void> {
@@ -141,6 +153,9 @@ export class Simulation {
    * the same key have the same futures. The steps already taken are not part of it.
    */
   stateKey(): string {
+    // Above READ COMMITTED an open transaction's snapshot decides its future too, and the rows cannot show
+    // it (which commits came after it): no two histories are taken for one state, so the key is the history.
+    if (this.settings.isolation) return JSON.stringify(this.schedule);
     return JSON.stringify([
       this.clockSeconds,
       [...this.workers.values()],
@@ -256,10 +271,29 @@ export class Simulation {
         ? await this.db.commit(id)
         : plan.mode === 'claim-transaction'
           ? await this.db.executeClaim(id, request)
-          : await this.db.execute(id, request);
+          : plan.mode === 'transaction'
+            ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
+            : plan.mode === 'rollback'
+              ? await this.rollback(id)
+              : await this.db.execute(id, request);
     await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
-    const endedTransaction = plan.mode === 'commit' && outcome.status === 'ok';
-    if (endedTransaction) await this.wakeWaiters(token, tokenIndex);
+    // A COMMIT that fails (40001 at SERIALIZABLE) has ended the transaction too: the server rolled it back.
+    const endedTransaction = plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined);
+    // A statement of an explicit transaction that failed, or found nothing and committed, let go of its locks too.
+    const after = this.workers.get(id)!.phase;
+    const letGo = plan.mode === 'transaction' && after !== 'in-transaction' && after !== 'selected' && after !== 'blocked';
+    if (endedTransaction || letGo) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** The level of the claims' explicit transactions; only asked where the settings have one. */
+  private strictLevel(): StrictIsolation {
+    if (!this.settings.isolation) throw new Error('no isolation level above READ COMMITTED is set');
+    return this.settings.isolation;
+  }
+
+  private async rollback(id: WorkerId): Promise<StatementOutcome> {
+    if (!this.db.rollback) throw new Error(`the ${this.db.kind} database cannot roll back a worker's explicit transaction`);
+    return this.db.rollback(id);
   }
 
   private async recordWorkerStep(
@@ -278,6 +312,7 @@ export class Simulation {
       paid: !at.resumed,
       fencing: this.settings.fencing,
       claimsPendingOnly: this.rescuerDefinition() !== null,
+      ...(this.settings.isolation ? { isolation: this.settings.isolation } : {}),
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {

@@ -2,9 +2,18 @@
  * A worker's behaviour as pure functions: what it does next, which statement that is, and how it reads
  * the database's answer. The engine runs the statement; this file only decides.
  */
-import { COMMIT, isSelectThenUpdateAction, type LabStatement, selectThenUpdateShape, type StrategyDefinition, strategyDefinition } from '../strategies';
+import {
+  COMMIT,
+  isSelectThenUpdateAction,
+  type LabStatement,
+  ROLLBACK,
+  selectThenUpdateShape,
+  type StrategyDefinition,
+  strategyDefinition,
+} from '../strategies';
 import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
+import { ISOLATION_WORDS, type StrictIsolation } from './isolation';
 import type { RunRow, WorkerId, Scenario, Settings, StaleWrite, StatementOutcome, Value, Verdict, WorkerAction, WorkerSpec, WorkerState } from './types';
 import { FINISHED_PHASES } from './types';
 
@@ -66,6 +75,8 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
     }
     case 'in-transaction':
       return 'commit';
+    case 'aborted':
+      return 'rollback';
     case 'owner': {
       if (worker.cancelSeen) return 'cancel-ack';
       const spec = scenario.workers.find((w) => w.id === worker.id);
@@ -84,8 +95,13 @@ export interface StatementPlan {
   /** The statement to run: its text is what runs and what the trace shows. */
   statement: LabStatement;
   params: Value[];
-  /** autocommit: one statement; claim-transaction: BEGIN, the statement, and keep the transaction open if it returned rows; commit: end the open transaction. */
-  mode: 'autocommit' | 'claim-transaction' | 'commit';
+  /**
+   * autocommit: one statement; claim-transaction: BEGIN, the statement, and keep the transaction open if it
+   * returned rows; commit: end the open transaction. At REPEATABLE READ / SERIALIZABLE (settings.isolation)
+   * every statement of a claim is `transaction`: it runs in the worker's explicit transaction at that level
+   * (begun by the first), which stays open with rows or an error; `rollback` ends one that failed.
+   */
+  mode: 'autocommit' | 'claim-transaction' | 'commit' | 'transaction' | 'rollback';
 }
 
 /** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
@@ -112,15 +128,17 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
   const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);
   if (action === 'select' || isSelectThenUpdateAction(action)) {
     if (strategy.claim.shape !== 'select-then-update') throw new Error(`${action} needs a select-then-update strategy`);
-    return plan(action === 'select' ? strategy.claim.select : strategy.claim.update);
+    return plan(action === 'select' ? strategy.claim.select : strategy.claim.update, settings.isolation ? 'transaction' : 'autocommit');
   }
   switch (action) {
     case 'claim': {
       if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
-      return plan(claimStatement(strategy, scenario), 'claim-transaction');
+      return plan(claimStatement(strategy, scenario), settings.isolation ? 'transaction' : 'claim-transaction');
     }
     case 'commit':
       return plan(COMMIT, 'commit');
+    case 'rollback':
+      return plan(ROLLBACK, 'rollback');
     case 'heartbeat':
       return write(strategy.heartbeat);
     case 'work':
@@ -159,6 +177,8 @@ export function interpretOutcome(
     fencing: boolean;
     /** The claim takes pending runs only: a queue's, where its rescuer is its own process (claimStatement). */
     claimsPendingOnly?: boolean;
+    /** The level of the worker's explicit claim transaction (settings.isolation); absent at READ COMMITTED. */
+    isolation?: StrictIsolation;
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -184,6 +204,7 @@ export function interpretOutcome(
       : null;
 
   if (outcome.status === 'error') {
+    if (context.isolation && isClaimTransactionAction(action)) return failedTransaction(worker, action, outcome, scenario, context.isolation);
     if (action === 'claim') {
       const attempts = worker.claimAttempts + 1;
       const retry = attempts < scenario.maxClaimAttempts;
@@ -195,10 +216,21 @@ export function interpretOutcome(
     return { worker, verdict: 'error', note: `${id}'s statement failed with ${outcome.code}: ${outcome.message}. ${id} stops.`, staleWrite };
   }
 
+  if (action === 'rollback') {
+    const again = worker.claimAttempts < scenario.maxClaimAttempts;
+    worker = { ...worker, phase: again ? 'ready' : 'gave-up' };
+    const then = again
+      ? `tries the claim again from BEGIN (attempt ${worker.claimAttempts + 1} of ${scenario.maxClaimAttempts})`
+      : `gives up after ${worker.claimAttempts} attempts`;
+    return { worker, verdict: 'ok', note: `${id} rolled back its failed transaction and ${then}.`, staleWrite: null };
+  }
   if (action === 'select') {
     if (!first) return pollAgainOrStop(worker, scenario, `${id} found no pending run.`);
     worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
-    return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.`, staleWrite: null };
+    const snapshot = context.isolation
+      ? ` Its ${ISOLATION_WORDS[context.isolation]} transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.`
+      : '';
+    return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.${snapshot}`, staleWrite: null };
   }
   // The update of a select-then-update claim; null for the atomic claim.
   const twoStep = isSelectThenUpdateAction(action) ? selectThenUpdateShape(action) : null;
@@ -219,9 +251,11 @@ export function interpretOutcome(
       return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
     }
     const generation = Number(first.lease_generation);
+    // At REPEATABLE READ / SERIALIZABLE the update of a two-step claim is inside the claim's transaction too.
+    const stillOpen = action === 'claim' || context.isolation !== undefined;
     worker = {
       ...worker,
-      phase: action === 'claim' ? 'in-transaction' : 'owner',
+      phase: stillOpen ? 'in-transaction' : 'owner',
       runId: Number(first.run_id),
       generation,
       leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
@@ -229,7 +263,7 @@ export function interpretOutcome(
       workDone: 0,
       cancelSeen: first.cancel_requested === true,
     };
-    const held = action === 'claim' ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
+    const held = stillOpen ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
     const unchecked = twoStep && !twoStep.checksPending ? ' The UPDATE did not check that the run was still pending.' : '';
     const leaseOver = runBefore?.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
     const tookOver =
@@ -311,6 +345,52 @@ export function interpretOutcome(
       worker = { ...worker, phase: 'cancelled' };
       return { worker, verdict: 'ok', note: `${id} saw the cancel request and marked run ${run} cancelled.${stale}`, staleWrite };
   }
+}
+
+/** The statements of a claim's transaction: at REPEATABLE READ / SERIALIZABLE, a 40001 in any of them means a retry. */
+function isClaimTransactionAction(action: WorkerAction): boolean {
+  return action === 'select' || action === 'claim' || action === 'commit' || isSelectThenUpdateAction(action);
+}
+
+/**
+ * A statement of the claim's explicit transaction failed (40001 is the one a schedule honestly meets). A
+ * failed statement leaves the transaction aborted: the worker's next step rolls it back, and the one after
+ * begins the claim again, up to the scenario's attempts. A failed COMMIT has already ended it (the server
+ * rolls back a transaction whose COMMIT fails), so that worker begins again at its next step.
+ */
+function failedTransaction(
+  before: WorkerState,
+  action: WorkerAction,
+  outcome: { code: string; message: string },
+  scenario: Scenario,
+  level: StrictIsolation,
+): Interpretation {
+  const id = before.id;
+  const attempts = before.claimAttempts + 1;
+  const again = attempts < scenario.maxClaimAttempts;
+  const lost = { runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null, claimAttempts: attempts };
+  const what = action === 'commit' ? 'COMMIT' : action === 'select' ? 'SELECT' : action === 'claim' ? 'claim' : 'UPDATE';
+  const failed = `${id}'s ${what} failed with ${outcome.code}: ${outcome.message}.`;
+  if (action === 'commit') {
+    const worker: WorkerState = { ...before, ...lost, phase: again ? 'ready' : 'gave-up' };
+    const then = again
+      ? `${id} will begin the claim again (attempt ${attempts + 1} of ${scenario.maxClaimAttempts}).`
+      : `${id} gives up after ${attempts} attempts.`;
+    return {
+      worker,
+      verdict: 'error',
+      note: `${failed} The server rolled its ${ISOLATION_WORDS[level]} transaction back, claim and all: ${then}`,
+      staleWrite: null,
+    };
+  }
+  const worker: WorkerState = { ...before, ...lost, phase: 'aborted' };
+  const then = again ? 'then tries again' : `then gives up (attempt ${attempts} of ${scenario.maxClaimAttempts})`;
+  return {
+    worker,
+    verdict: 'error',
+    note: `${failed} Its ${ISOLATION_WORDS[level]} transaction is aborted and its locks are gone: ${id} rolls back at its next step, ${then}.`,
+    staleWrite: null,
+  };
 }
 
 /** Why an unfenced write matched no row: the heartbeat checks the owner, the other writes the status. */

@@ -4,6 +4,7 @@
  */
 
 import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
+import type { StrictIsolation } from './isolation';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -116,16 +117,23 @@ export interface Settings {
    * built-in `strategy` names; absent for the built-in ones.
    */
   definition?: StrategyDefinition;
+  /**
+   * REPEATABLE READ or SERIALIZABLE (a real server only): each claim runs in an explicit transaction at
+   * that level, and a worker whose transaction fails with 40001 rolls back and tries again (see
+   * sim/isolation.ts). Absent: READ COMMITTED, the lab's own way of running a claim.
+   */
+  isolation?: StrictIsolation;
 }
 
 /** What a worker does when it is scheduled next. */
-export type WorkerAction = 'select' | SelectThenUpdateAction | 'claim' | 'commit' | 'heartbeat' | 'work' | 'complete' | 'cancel-ack';
+export type WorkerAction = 'select' | SelectThenUpdateAction | 'claim' | 'commit' | 'rollback' | 'heartbeat' | 'work' | 'complete' | 'cancel-ack';
 
 export type WorkerPhase =
   | 'ready' // has no run yet
   | 'selected' // naive / compare-and-set: read a candidate, has not claimed it
   | 'in-transaction' // atomic claim done, transaction open: the row lock is held
   | 'blocked' // its statement waits for another transaction's row lock
+  | 'aborted' // REPEATABLE READ / SERIALIZABLE: its claim's transaction failed (40001); it rolls back, then tries again
   | 'owner' // believes it owns a run
   | 'done'
   | 'no-work'

@@ -63,6 +63,8 @@ import sessionSetup from './session-setup.sql?raw';
 import setClock from './set-clock.sql?raw';
 import terminateBackend from './terminate-backend.sql?raw';
 import transactionBegin from './transaction-begin.sql?raw';
+import transactionBeginRepeatableRead from './transaction-begin-repeatable-read.sql?raw';
+import transactionBeginSerializable from './transaction-begin-serializable.sql?raw';
 import transactionCommit from './transaction-commit.sql?raw';
 import transactionRollback from './transaction-rollback.sql?raw';
 import vacuumRuns from './vacuum-runs.sql?raw';
@@ -131,6 +133,8 @@ const texts = {
   'set-clock': setClock,
   'terminate-backend': terminateBackend,
   'transaction-begin': transactionBegin,
+  'transaction-begin-repeatable-read': transactionBeginRepeatableRead,
+  'transaction-begin-serializable': transactionBeginSerializable,
   'transaction-commit': transactionCommit,
   'transaction-rollback': transactionRollback,
   'vacuum-runs': vacuumRuns,

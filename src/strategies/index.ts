@@ -15,7 +15,7 @@ import { procrastinate } from './procrastinate/definition';
 import { river } from './river/definition';
 import { solidQueue } from './solid-queue/definition';
 import { SQL_IDS, type SqlId } from '../sql/registry';
-import { CANCEL_REQUEST, COMMIT } from './shared';
+import { CANCEL_REQUEST, COMMIT, ROLLBACK } from './shared';
 import { sharedText } from './statement';
 import { skipLocked } from './skip-locked/definition';
 import type { ClaimShape, LabStatement, StatementText, StrategyDefinition } from './types';
@@ -109,5 +109,5 @@ export function labStatementText(id: string): StatementText | null {
   return STRATEGY_TEXTS.get(id) ?? null;
 }
 
-export { CANCEL_REQUEST, COMMIT };
+export { CANCEL_REQUEST, COMMIT, ROLLBACK };
 export type { LabStatement, RescuerDefinition, StatementText, StrategyDefinition } from './types';

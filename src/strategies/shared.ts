@@ -31,5 +31,8 @@ export const SHARED_WRITES = { heartbeat: SHARED_HEARTBEAT, work: SHARED_WORK, c
 /** COMMIT of a worker's open claim transaction (the engine ends it through the port, not by this text). */
 export const COMMIT: LabStatement = neverWaits(sharedText('transaction-commit'), []);
 
+/** ROLLBACK of a worker's claim transaction that failed (40001 at REPEATABLE READ / SERIALIZABLE), before it tries again. */
+export const ROLLBACK: LabStatement = neverWaits(sharedText('transaction-rollback'), []);
+
 /** The operator's cancel request: a write on the run's row, so it can wait for a worker's open claim. */
 export const CANCEL_REQUEST: LabStatement = mayWait(sharedText('cancel-request'), ['run'], sharedText('probe-cancel-request'), RECHECK_ROW);
