@@ -63,7 +63,12 @@ export default defineConfig({
             '--disable-sync',
             // Compile each Postgres wasm function when first called: every test starts Postgres at least
             // once, and most of its 9 MB of functions never run (about a tenth off the suite's CPU time).
-            '--js-flags=--wasm-lazy-compilation',
+            // Liftoff only: V8's baseline wasm compiler, with the same semantics as its optimising one
+            // (TurboFan). By default V8 recompiles Postgres's hot functions with TurboFan in background
+            // threads; a test's page lives seconds, too short to earn that back: measured on this 2-core
+            // machine, the recompiling took ~1 s of CPU per 3 s of a test's steps, and a backpressure
+            // simulation ran 3.5× slower beside it. The benchmarks keep V8's default (bench/lib.ts).
+            '--js-flags=--wasm-lazy-compilation --liftoff-only',
           ],
         },
       },
