@@ -43,6 +43,10 @@ export default defineConfig({
     // The offline copy (a service worker fetching the whole build after the first step can run) is
     // tested where it matters (deploy, origin); elsewhere it would only compete for the CPU.
     serviceWorkers: 'block',
+    // No motion: the start's spinner (turning once a start takes 1.5 s, as it does on a busy machine) and
+    // a busy Step button's stripes made the compositor draw every frame, ~0.3 s of CPU per start. No test
+    // checks that they move; a learner who asks for reduced motion gets exactly this page.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
   },
   projects: [
