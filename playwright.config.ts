@@ -43,6 +43,10 @@ export default defineConfig({
     // The offline copy (a service worker fetching the whole build after the first step can run) is
     // tested where it matters (deploy, origin); elsewhere it would only compete for the CPU.
     serviceWorkers: 'block',
+    // No motion: the start's spinner (turning once a start takes 1.5 s, as it does on a busy machine) and
+    // a busy Step button's stripes made the compositor draw every frame, ~0.3 s of CPU per start. No test
+    // checks that they move; a learner who asks for reduced motion gets exactly this page.
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
   },
   projects: [
@@ -63,7 +67,12 @@ export default defineConfig({
             '--disable-sync',
             // Compile each Postgres wasm function when first called: every test starts Postgres at least
             // once, and most of its 9 MB of functions never run (about a tenth off the suite's CPU time).
-            '--js-flags=--wasm-lazy-compilation',
+            // Liftoff only: V8's baseline wasm compiler, with the same semantics as its optimising one
+            // (TurboFan). By default V8 recompiles Postgres's hot functions with TurboFan in background
+            // threads; a test's page lives seconds, too short to earn that back: measured on this 2-core
+            // machine, the recompiling took ~1 s of CPU per 3 s of a test's steps, and a backpressure
+            // simulation ran 3.5× slower beside it. The benchmarks keep V8's default (bench/lib.ts).
+            '--js-flags=--wasm-lazy-compilation --liftoff-only',
           ],
         },
       },

@@ -54,8 +54,36 @@ export async function openLinkInPlace(page: Page, fragment: string): Promise<voi
   await waitReady(page);
 }
 
+/**
+ * Waits until the lab's store (window.leaseLab, the page's hook for tests) satisfies `condition`, checked in
+ * the page every few milliseconds: an accelerator, not an assertion, for the locator assertion that
+ * follows it. Playwright re-checks a locator assertion after 20, 50, 100, 100 ms and then every 500 ms, so
+ * a condition that took 300 ms (a step on a busy machine) was seen 500 ms later, and a start that took
+ * 8 s up to half a second later; each test paid that several times. The assertion after it still decides,
+ * with its own retries, so a condition read a little differently here can cost time, never a check.
+ */
+async function untilStore(page: Page, until: StoreCondition, timeout: number): Promise<void> {
+  await page.waitForFunction(
+    (condition) => {
+      const hook = (window as unknown as { leaseLab?: { store: { getState(): { loaded: boolean; enginePhase: string; position: number } } } }).leaseLab;
+      // The page sets its hook as it starts; a page whose scripts could not load says so here instead.
+      if (!hook) return document.documentElement.dataset.labReady === 'failed';
+      const state = hook.store.getState();
+      // As the controls read it (ui/hooks.ts useReady): a trace has loaded and the engine has not failed.
+      if (condition.kind === 'ready') return state.loaded && state.enginePhase !== 'failed';
+      return state.position === condition.position;
+    },
+    until,
+    { polling: 25, timeout },
+  );
+}
+
+/** What untilStore waits for: the controls usable, or the lab at a step. */
+type StoreCondition = { kind: 'ready' } | { kind: 'position'; position: number };
+
 export async function waitReady(page: Page): Promise<void> {
   // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
+  await untilStore(page, { kind: 'ready' }, 90_000);
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
   await expect(outcome(page)).not.toContainText(/Starting Postgres|Loading the scenario/);
 }
@@ -87,6 +115,7 @@ export async function stepTimes(page: Page, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
     const before = await position(page);
     await stepButton(page).click();
+    await untilStore(page, { kind: 'position', position: before + 1 }, 20_000);
     await expect(slider(page)).toHaveValue(String(before + 1));
   }
 }
