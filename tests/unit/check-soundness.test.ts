@@ -159,7 +159,7 @@ const AFTER_GRACE = join(projectRoot, 'tests/fixtures/claims/reclaim-after-grace
 /** A claims run 123 and commits, B finds nothing three times and stops, A crashes, its lease runs out: no claim runs after that. */
 const NOBODY_LOOKS_AGAIN = 'A,A,B,B,B,crash:A,+30,+31';
 
-describe("a claim that loses a dead worker's run is found from what the claim does (issue 33 defect 5)", () => {
+describe("a claim that loses a dead worker's run is found from what the claim does (issue 33 defect 5)", { timeout: 240_000 }, () => {
   it('a claim that takes pending runs only: its run under crashed A is stranded, although no claim ran after the lease expired', async () => {
     const found = (await replay('crash-orphan', PENDING_ONLY, NOBODY_LOOKS_AGAIN)) as (Finding & { message: string; steps: number[] })[];
     expect(found).toEqual([expect.objectContaining({ kind: 'stranded-run', runId: 123, workers: ['A'], steps: [5] })]);
@@ -220,7 +220,7 @@ async function claimAfter(claim: string, seconds: number): Promise<{ took: numbe
   return { took: (last.outcome?.rows ?? []).map((row) => row.run_id), found: trace.anomalies };
 }
 
-describe("a lease's expiry instant is the claim's to decide (issue 33 defect 6)", () => {
+describe("a lease's expiry instant is the claim's to decide (issue 33 defect 6)", { timeout: 240_000 }, () => {
   it("lease_expires_at <= now() takes A's run at the instant its 60 s lease ends: no double claim, the lease had 0 s left", async () => {
     expect(await claimAfter(AT_EXPIRY, 60)).toEqual({ took: [123], found: [] });
   });

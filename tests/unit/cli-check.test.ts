@@ -204,7 +204,7 @@ describe('npm run sim -- check', () => {
     expect(stderr).toMatch(/refused \(cannot-resume\): .*it runs with --db URL.*runs joined a second time in FROM/);
   });
 
-  it("a claim that takes pending runs only leaves a crashed worker's expired run stranded; the atomic claim takes it back", async () => {
+  it("a claim that takes pending runs only leaves a crashed worker's expired run stranded; the atomic claim takes it back", { timeout: 240_000 }, async () => {
     const schedule = ['--schedule', 'A,A,B,B,crash:A,+30,+31,B', '--finish', 'none', '--json'];
     const kinds = async (claim: string) => {
       const { code, stdout } = await sim('run', 'crash-orphan', '--claim', corpus(claim), ...schedule);
