@@ -1,8 +1,8 @@
 /**
  * `npm run sim -- check <scenario> --claim FILE`: someone's own claim statement, read by PostgreSQL's parser,
  * played over every schedule of a scenario on PGlite, or with `--db URL` on a PostgreSQL server with one
- * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in a double claim,
- * duplicate execution or split ownership, 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
+ * connection per worker (past the state limit: a seeded sample, labelled as one). Exit 1 when some schedule ends in a kind of
+ * DEFAULT_FAIL_ON (or --fail-on), 0 when none does; bad input (a file it cannot read, a syntax error, a shape the lab
  * cannot replay exactly) is an error with `userFacing` set, which main.ts prints as one line with exit 2.
  */
 import { readFileSync, statSync } from 'node:fs';
@@ -23,11 +23,14 @@ const MAX_FILE_BYTES = 1_000_000;
 
 /**
  * The outcomes that fail a check unless `--fail-on` says otherwise: a run handed to a second worker while the
- * first one's lease was live, one run executed by two workers under live leases, or a stale owner's write
- * committed over the new owner's. Duplicate work after a lease ran out (`duplicate-after-expiry`) is not
- * among them: any lease-based queue allows it (at-least-once), the lab's recommended claim with fencing on too.
+ * first one's lease was live, one run executed by two workers under live leases, a stale owner's write
+ * committed over the new owner's, or a run lost for good: left running under a dead worker, and the claim
+ * itself, run a day after the lease expired, does not take it back (the select-then-update claims' stranded
+ * run, which the explorer shows for them as an anomaly like the others). Duplicate work after a lease ran out
+ * (`duplicate-after-expiry`) is not among them: any lease-based queue allows it (at-least-once), the lab's
+ * recommended claim with fencing on too.
  */
-export const DEFAULT_FAIL_ON: readonly OutcomeKind[] = ['double-claim', 'duplicate-execution', 'split-ownership'];
+export const DEFAULT_FAIL_ON: readonly OutcomeKind[] = ['double-claim', 'duplicate-execution', 'split-ownership', 'stranded-run'];
 
 /** `--fail-on`'s word for every outcome kind. */
 const FAIL_ON_ALL = 'all';

@@ -34,7 +34,8 @@ const USAGE = `usage: npm run sim -- list [--json]
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
                           [--statement-timeout SECONDS] [--fail-on KIND,…|all]
                           (exit 1: some schedule ends in a kind of --fail-on, by default double-claim, duplicate-execution
-                           (two workers executing one run under live leases) or split-ownership; 0: none. Duplicate work
+                           (two workers executing one run under live leases), split-ownership or stranded-run (a dead
+                           worker's run your claim never takes back); 0: none. Duplicate work
                            after a lease ran out (duplicate-after-expiry, at-least-once) is reported, and fails only with --fail-on.
                            The kinds: ${OUTCOME_KINDS.slice(0, 4).join(', ')},
                            ${OUTCOME_KINDS.slice(4).join(', ')}, or all;

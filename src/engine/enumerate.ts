@@ -88,6 +88,7 @@ export async function* exploreSchedules(
   const root: Frame = { prefix: [], lane: 0, left: walk.choices(0), current: true };
   if (root.left.length === 0) {
     // Nothing can happen at all: the empty schedule is the only one.
+    await walk.sim.conclude();
     yield { schedule: [], trace: walk.sim.trace() };
     return { cut: false };
   }
@@ -116,6 +117,7 @@ export async function* exploreSchedules(
     if (!complete) continue;
     if (found === limit) return { cut: true };
     found += 1;
+    await walk.sim.conclude();
     yield { schedule: walk.applied(), trace: walk.sim.trace() };
   }
   return { cut: false };
@@ -161,6 +163,7 @@ export async function seededSchedules(
         throw new Error(`no choice applies after ${schedule.join(',')}`);
       }
     }
+    if (walk.choices(lane).length === 0) await walk.sim.conclude();
     const explored = { schedule, trace: walk.sim.trace() };
     if (options.onSchedule) options.onSchedule(explored);
     else out.push(explored);

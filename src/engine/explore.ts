@@ -233,7 +233,8 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
     await walk.restore(prefix);
     played += prefix.length;
   };
-  const leaf = (tally: Tally) => {
+  const leaf = async (tally: Tally) => {
+    await walk.sim.conclude();
     const outcome = outcomeOf(walk.sim.trace().anomalies);
     add(tally, outcome.key, outcome.label, 1, []);
     counted += 1;
@@ -260,7 +261,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
     let choices = walk.choices(lane);
     let laneHere = lane;
     if (choices.length === 0) {
-      leaf(solved.tally);
+      await leaf(solved.tally);
       covered += share;
     }
     let atPrefix = true;
@@ -298,7 +299,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
       // Nobody can move and the next environment token cannot apply: it is dropped from the lane.
       laneHere += 1;
       choices = walk.choices(laneHere);
-      if (choices.length === 0) leaf(solved.tally);
+      if (choices.length === 0) await leaf(solved.tally);
     }
     memo.set(key, solved);
     report(progress());

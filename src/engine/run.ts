@@ -59,8 +59,8 @@ export async function runSchedule(
       throw new ScheduleError(`step ${index + 1} (${token}): ${error.message}`);
     }
   }
+  const random = seededRandom(finish.kind === 'random' ? finish.seed : 0);
   if (finish.kind !== 'none') {
-    const random = seededRandom(finish.kind === 'random' ? finish.seed : 0);
     let last = schedule.at(-1);
     for (let i = 0; i < MAX_FINISH_STEPS; i++) {
       const token = nextPolicyToken(sim, finish, last, random);
@@ -69,5 +69,7 @@ export async function runSchedule(
       if (isWorkerToken(token)) last = token;
     }
   }
+  // Nothing is left to happen: the schedule is complete, and its end is judged (a witness of check included).
+  if (nextPolicyToken(sim, { kind: 'round-robin' }, undefined, random) === null) await sim.conclude();
   return sim.trace();
 }

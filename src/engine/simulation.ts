@@ -5,12 +5,13 @@
  * the same schedule gives the same trace on PGlite and on a real server.
  */
 import type { LabDatabase, SessionId } from '../db/port';
-import { AnomalyDetector, anomaliesAfter, type RecordedStep } from '../sim/anomalies';
-import { clockIso, clockLabel, durationLabel } from '../sim/clock';
+import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
+import { clockIso, clockLabel, durationLabel, secondsOf } from '../sim/clock';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
 import type {
   Actor,
+  Anomaly,
   LockHolding,
   RescuerState,
   RunRow,
@@ -36,6 +37,7 @@ import {
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
+import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 
 const OPERATOR: SessionId = 'OP';
 
@@ -48,6 +50,14 @@ class IsolationNeedsServer extends Error {
 }
 /** The queue's rescuer, where a scenario runs it as its own process: one more session, like the operator's. */
 const RESCUER: SessionId = 'RS';
+/**
+ * How long after the latest lease of a dead worker expired the end-of-schedule probe runs a claim someone
+ * wrote (Simulation.conclude): a day, longer than any grace a claim gives a dead worker's lease in the queues
+ * the lab knows (graphile-worker's is 4 hours) and the longest lease a scenario may have.
+ */
+const RECLAIM_PROBE_AFTER_SECONDS = 86_400;
+/** The worker the probe claims as ($1): one that starts after the schedule, unknown to the scenario. */
+const NEWCOMER: WorkerId = 'newcomer';
 
 interface TimedEvent {
   atSeconds: number;
@@ -79,6 +89,8 @@ export class Simulation {
   private anomalies = new AnomalyDetector();
   /** Since the last reset, the server let a waiter in ahead of one that began waiting before it (see overtaken()). */
   private overtook = false;
+  /** The anomalies the schedule ended with, once conclude() has judged its end; null before. */
+  private concluded: Anomaly[] | null = null;
 
   constructor(
     private readonly db: LabDatabase,
@@ -97,6 +109,7 @@ export class Simulation {
     this.clockSeconds = 0;
     this.steps = [];
     this.anomalies = new AnomalyDetector();
+    this.concluded = null;
     this.schedule = [];
     this.waitOrder = [];
     this.waitContext.clear();
@@ -216,10 +229,48 @@ export class Simulation {
       settings: { ...this.settings },
       schedule: [...this.schedule],
       steps: this.steps,
-      anomalies: anomaliesAfter(this.steps, this.steps.length),
+      anomalies: this.concluded ?? anomaliesAfter(this.steps, this.steps.length),
       finalRuns: this.runRows,
       database: this.db.kind,
     };
+  }
+
+  /**
+   * The end of a complete schedule: nothing can move and nothing is left to happen (the caller knows the
+   * schedule and calls this there). With a claim someone wrote, a run still running under a dead worker is
+   * judged by what that claim does, not by its text: the claim runs once more on the operator's session, as
+   * a worker that starts a day after the latest such lease expired, with no row lock held by anyone (so it
+   * cannot wait), and whatever it took is rolled back at once. Each such run it did not take is stranded
+   * (AnomalyDetector.conclude): a claim that takes any run there may take the rest at its next polls, so
+   * only one that took nothing is judged. On PGlite and on a server alike. Adds no step; trace() then carries the
+   * anomalies the schedule ends with. Once per reset.
+   */
+  async conclude(): Promise<void> {
+    if (this.concluded !== null) return;
+    this.concluded = anomaliesAfter(this.steps, this.steps.length);
+    const last = this.steps.at(-1);
+    const probe = last ? await this.reclaimProbe() : null;
+    if (probe && last) this.concluded = this.anomalies.conclude(probe, last);
+  }
+
+  /** What the claim someone wrote does, run later, about the runs dead workers hold: null when there is nothing to ask or nothing it says. */
+  private async reclaimProbe(): Promise<ReclaimProbe | null> {
+    const claim = definitionOf(this.settings).claim;
+    if (claim.shape !== 'one-statement' || claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
+    if (this.lockRows.length > 0 || this.waitOrder.length > 0) return null;
+    const held = this.runRows.filter((run) => run.status === 'running' && this.workers.get(run.lease_owner ?? '')?.phase === 'crashed');
+    if (held.length === 0) return null;
+    const expiries = held.map((run) => secondsOf(run.lease_expires_at)).filter((at): at is number => at !== null && Number.isFinite(at));
+    const expiredAt = expiries.length > 0 ? Math.max(...expiries) : this.clockSeconds;
+    const at = Math.max(this.clockSeconds, expiredAt) + RECLAIM_PROBE_AFTER_SECONDS;
+    const plan = planAction('claim', initialWorker({ id: NEWCOMER }), this.scenario, this.settings);
+    const outcome = await this.db.executeClaim(OPERATOR, { statement: plan.statement, params: plan.params, clockIso: clockIso(at) });
+    // Its transaction is still open when it took a run: ended as a crash ends one, it leaves no trace.
+    if (outcome.status === 'ok' && outcome.rowCount > 0) await this.db.crash(OPERATOR);
+    this.db.takeEngineNote();
+    // A claim that took a run (one of these, or a pending one first) may take the others at its next polls.
+    if (outcome.status !== 'ok' || outcome.rowCount > 0) return null;
+    return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id) };
   }
 
   private check(token: Token): void {

@@ -8,8 +8,7 @@
  * another heartbeat lengthens a streak) is replaced by a new object that keeps the step it was raised at.
  */
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
-import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
-import { secondsOf } from './clock';
+import { durationLabel } from './clock';
 import { believesItOwns, describeWrite, OWNER_WRITE_ACTIONS } from './simulated-worker';
 import type { Anomaly, AnomalyKind, OutcomeKind, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
@@ -516,16 +515,14 @@ class StuckWorkers implements Checker {
  * pending runs (the select-then-update claims begin with a SELECT of pending runs, and a queue whose rescuer
  * is its own process claims pending runs only, so once that rescuer has stalled): no one will ever reclaim it. The atomic claims also take runs whose lease has expired, so there it is an orphan waiting.
  * Judged on the latest step's rows: it holds for as long as the run stays so (a cancel can end it).
+ *
+ * A claim someone wrote is not judged from its text: once its schedule is over, the engine asks the
+ * database whether that claim, run by a worker that starts later, takes back the runs dead workers still
+ * hold (Simulation.conclude), and `conclude` below raises the same anomaly for each run it would not take.
  */
 class StrandedRuns implements Checker {
   private claimsSelect = false;
   private rescuerStalled = false;
-  /**
-   * A claim someone wrote (the lab cannot tell from its text which runs it takes) came back empty while a
-   * dead worker's run sat unlocked with its lease expired: the claim does not take such runs back, and no
-   * rescuer runs beside it. The step it was seen at.
-   */
-  private passedOverAt: number | null = null;
   /** The last step each worker crashed at, the last step each run's worker was killed at. */
   private readonly crashes = new Map<string, RecordedStep>();
   private readonly kills = new Map<number, RecordedStep>();
@@ -544,17 +541,30 @@ class StrandedRuns implements Checker {
       const key = `${step.actor}/${step.runId}`;
       this.claims.set(key, [...(this.claims.get(key) ?? []), step.index]);
     }
-    if (this.passedOverAt === null && passesOverExpiredRun(step)) this.passedOverAt = step.index;
-    if (!this.claimsSelect && !this.rescuerStalled && this.passedOverAt === null) return;
+    if (!this.claimsSelect && !this.rescuerStalled) return;
     const because = this.claimsSelect
       ? "the claim's SELECT reads only pending runs"
-      : this.rescuerStalled
-        ? 'the claim takes pending runs only, and the rescuer that would put it back to pending is stalled itself'
-        : `the claim ran after its lease had expired (step ${(this.passedOverAt ?? 0) + 1}) and took nothing`;
+      : 'the claim takes pending runs only, and the rescuer that would put it back to pending is stalled itself';
+    this.found = this.strandedOn(step, because, () => true);
+  }
+
+  /**
+   * The end of a complete schedule with a claim someone wrote: `probe` says which runs under dead workers that
+   * claim did not take back when run later (see ReclaimProbe). Each of them is stranded.
+   */
+  conclude(probe: ReclaimProbe, last: RecordedStep): void {
+    const because = `the claim itself, run by a new worker ${durationLabel(probe.atSeconds - probe.expiredAtSeconds, 'long')} after the lease expired with no row locked, took nothing`;
+    const already = new Set(this.found.map((anomaly) => anomaly.runId));
+    const stranded = this.strandedOn(last, because, (runId) => probe.notTaken.includes(runId) && !already.has(runId));
+    this.found = [...this.found, ...stranded];
+  }
+
+  /** The runs of `step` left running under a dead worker (among those `counts`), as stranded-run anomalies. */
+  private strandedOn(step: RecordedStep, because: string, counts: (runId: number) => boolean): Anomaly[] {
     const before = this.found;
-    this.found = [];
+    const found: Anomaly[] = [];
     for (const run of step.runs) {
-      if (run.status !== 'running' || run.lease_owner === null) continue;
+      if (run.status !== 'running' || run.lease_owner === null || !counts(run.run_id)) continue;
       const owner = step.workers.find((w) => w.id === run.lease_owner);
       if (owner?.phase !== 'crashed') continue;
       const ends = [this.crashes.get(owner.id), this.kills.get(run.run_id)].filter((s) => s !== undefined);
@@ -565,10 +575,9 @@ class StrandedRuns implements Checker {
       const steps = claim === undefined ? [end.index] : [claim, end.index];
       const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: ${because}.`;
       const same = earlier && earlier.message === message && earlier.workers[0] === owner.id && earlier.steps.join() === steps.join();
-      this.found.push(
-        same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message },
-      );
+      found.push(same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message });
     }
+    return found;
   }
 
   current(): Anomaly[] {
@@ -577,20 +586,20 @@ class StrandedRuns implements Checker {
 
   /** Whether a select-then-update claim has run, which workers crashed and which runs' workers were killed. */
   memory(): unknown {
-    return [this.claimsSelect, this.passedOverAt !== null, [...this.crashes.keys()].sort(), [...this.kills.keys()].sort((a, b) => a - b)];
+    return [this.claimsSelect, [...this.crashes.keys()].sort(), [...this.kills.keys()].sort((a, b) => a - b)];
   }
 }
 
-/** A custom claim that returned no run while a crashed worker's run was running, unlocked, its lease in the past. */
-function passesOverExpiredRun(step: RecordedStep): boolean {
-  if (step.sqlId !== CUSTOM_CLAIM_IDS.claim || step.outcome?.status !== 'ok' || step.outcome.rowCount > 0) return false;
-  const locked = new Set(step.locks.flatMap((holding) => holding.runIds));
-  return step.runs.some((run) => {
-    const expiresAt = secondsOf(run.lease_expires_at);
-    const owner = step.workers.find((worker) => worker.id === run.lease_owner);
-    // Strictly in the past: a claim written with < and one written with <= both take it at this instant.
-    return run.status === 'running' && owner?.phase === 'crashed' && expiresAt !== null && expiresAt < step.clockSeconds && !locked.has(run.run_id);
-  });
+/**
+ * What the database answered at the end of a complete schedule, when a claim someone wrote was asked to take
+ * back the runs dead workers still held (Simulation.conclude): the claim ran once, as a worker that starts
+ * at `atSeconds`, well after the latest of those leases expired (`expiredAtSeconds`), with no row locked by
+ * anyone, and took none of `notTaken`.
+ */
+export interface ReclaimProbe {
+  atSeconds: number;
+  expiredAtSeconds: number;
+  notTaken: number[];
 }
 
 /**
@@ -603,6 +612,7 @@ export function byFirstStep(a: Anomaly, b: Anomaly): number {
 
 /** Every checker, fed each step once as the engine records it. */
 export class AnomalyDetector {
+  private readonly stranded = new StrandedRuns();
   private readonly checkers: readonly Checker[] = [
     new DoubleClaims(),
     new DuplicateExecutions(),
@@ -610,13 +620,27 @@ export class AnomalyDetector {
     new FinalizedTwice(),
     new LostCancels(),
     new StuckWorkers(),
-    new StrandedRuns(),
+    this.stranded,
   ];
 
   /** Takes in the next step (`earlier` holds every step before it) and returns the anomalies known after it. */
   observe(step: RecordedStep, earlier: readonly TraceStep[]): Anomaly[] {
     for (const checker of this.checkers) checker.observe(step, earlier);
+    return this.known();
+  }
+
+  /** Every checker's anomalies, ordered by the latest step each names. */
+  private known(): Anomaly[] {
     return this.checkers.flatMap((checker) => checker.current()).sort((a, b) => (a.steps.at(-1) ?? 0) - (b.steps.at(-1) ?? 0));
+  }
+
+  /**
+   * The end of a complete schedule, with the database's answer on the runs dead workers still hold (see
+   * ReclaimProbe): the anomalies the schedule ends with, those runs' stranded-run included.
+   */
+  conclude(probe: ReclaimProbe, last: RecordedStep): Anomaly[] {
+    this.stranded.conclude(probe, last);
+    return this.known();
   }
 
   /**

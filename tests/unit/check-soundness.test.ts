@@ -94,7 +94,7 @@ describe('check: the exit code tells a good claim from a bad one', () => {
     const { code, report } = await check('paused-worker', SKIP_LOCKED);
     expect(code).toBe(0);
     expect(report.exitCode).toBe(0);
-    expect(report.failOn).toEqual(['double-claim', 'duplicate-execution', 'split-ownership']);
+    expect(report.failOn).toEqual(['double-claim', 'duplicate-execution', 'split-ownership', 'stranded-run']);
     const afterExpiry = report.groups.filter((group) => group.kinds.includes('duplicate-after-expiry'));
     expect(afterExpiry.length).toBeGreaterThan(0);
     expect(afterExpiry.every((group) => !group.unsafe)).toBe(true);
@@ -150,5 +150,97 @@ describe('check: the exit code tells a good claim from a bad one', () => {
     const json = await sim('check', 'race', '--claim', SKIP_LOCKED, `--fail-on=${kinds}`, '--json');
     expect(json.code).toBe(2);
     expect(JSON.parse(json.stdout)).toMatchObject({ exitCode: 2 });
+  });
+});
+
+const PENDING_ONLY = corpus('11-skip-locked-no-expired-branch.sql');
+const ATOMIC = corpus('01-atomic-skip-locked.sql');
+const AFTER_GRACE = join(projectRoot, 'tests/fixtures/claims/reclaim-after-grace.sql');
+/** A claims run 123 and commits, B finds nothing three times and stops, A crashes, its lease runs out: no claim runs after that. */
+const NOBODY_LOOKS_AGAIN = 'A,A,B,B,B,crash:A,+30,+31';
+
+describe("a claim that loses a dead worker's run is found from what the claim does (issue 33 defect 5)", { timeout: 240_000 }, () => {
+  it('a claim that takes pending runs only: its run under crashed A is stranded, although no claim ran after the lease expired', async () => {
+    const found = (await replay('crash-orphan', PENDING_ONLY, NOBODY_LOOKS_AGAIN)) as (Finding & { message: string; steps: number[] })[];
+    expect(found).toEqual([expect.objectContaining({ kind: 'stranded-run', runId: 123, workers: ['A'], steps: [5] })]);
+    expect(found[0]!.message).toBe(
+      'Run 123 is still running under crashed worker A; nothing will reclaim it: the claim itself, run by a new worker 24 hours 1 s after the lease expired with no row locked, took nothing.',
+    );
+  });
+
+  it.each([
+    ["the lab's atomic claim", ATOMIC],
+    ["a claim that takes a dead worker's run back two minutes after its lease expired", AFTER_GRACE],
+  ])('%s takes the run back: no stranded run', async (_, claim) => {
+    expect(await replay('crash-orphan', claim, NOBODY_LOOKS_AGAIN)).toEqual([]);
+  });
+
+  it('check crash-orphan: the pending-only claim exits 1 on its stranded runs, as the built-in select-then-update claims are shown stranded', async () => {
+    const { code, report } = await check('crash-orphan', PENDING_ONLY);
+    expect(code).toBe(1);
+    const stranded = report.groups.filter((group) => group.kinds.includes('stranded-run'));
+    expect(stranded.map((group) => [group.key, group.count, group.unsafe])).toEqual([['stranded-run:123', 175, true]]);
+    expect(stranded[0]!.witness).toEqual(NOBODY_LOOKS_AGAIN.split(','));
+    // Every other schedule ends with run 123 done by B or back to pending after A's uncommitted claim rolled back.
+    expect(report.groups.find((group) => group.key === 'none')?.count).toBe(646);
+    const text = await sim('check', 'crash-orphan', '--claim', PENDING_ONLY);
+    expect(text.stdout).toMatch(/^ +175 of 821 {2}stranded run of run 123 {3}<- unsafe$/m);
+    expect(text.stdout).toMatch(/^UNSAFE: 175 of 821 schedules end in double claim, duplicate execution, split ownership or stranded run \(exit 1\)$/m);
+  });
+
+  it.each([
+    ["the lab's atomic claim", ATOMIC],
+    ['the claim with a grace period', AFTER_GRACE],
+  ])('check crash-orphan: %s exits 0, no schedule strands a run', async (_, claim) => {
+    const { code, report } = await check('crash-orphan', claim);
+    expect(code).toBe(0);
+    expect(report.groups.map((group) => group.key)).toEqual(['none']);
+  });
+
+  it('--fail-on without stranded-run reports the stranded runs and exits 0', async () => {
+    const { code, report } = await check('crash-orphan', PENDING_ONLY, '--fail-on', 'double-claim,duplicate-execution,split-ownership');
+    expect(code).toBe(0);
+    expect(report.groups.find((group) => group.key === 'stranded-run:123')).toMatchObject({ count: 175, unsafe: false });
+  });
+});
+
+const AT_EXPIRY = join(projectRoot, 'tests/fixtures/claims/reclaim-at-expiry.sql');
+const ONE_SECOND_EARLY = join(projectRoot, 'tests/fixtures/claims/reclaim-one-second-early.sql');
+
+/** The schedule `A,A,A,+N,B` (A claims, commits and works; the clock moves N s; B claims): what B's claim got back, and the findings. */
+async function claimAfter(claim: string, seconds: number): Promise<{ took: number[]; found: (Finding & { message: string })[] }> {
+  const { code, stdout } = await sim('run', 'crash-orphan', '--claim', claim, '--schedule', `A,A,A,+${seconds},B`, '--finish', 'none', '--json');
+  expect(code).toBe(0);
+  const trace = JSON.parse(stdout) as {
+    anomalies: (Finding & { message: string })[];
+    steps: { actor: string; outcome: { rows?: { run_id: number }[] } | null }[];
+  };
+  const last = trace.steps.at(-1)!;
+  expect(last.actor).toBe('B');
+  return { took: (last.outcome?.rows ?? []).map((row) => row.run_id), found: trace.anomalies };
+}
+
+describe("a lease's expiry instant is the claim's to decide (issue 33 defect 6)", { timeout: 240_000 }, () => {
+  it("lease_expires_at <= now() takes A's run at the instant its 60 s lease ends: no double claim, the lease had 0 s left", async () => {
+    expect(await claimAfter(AT_EXPIRY, 60)).toEqual({ took: [123], found: [] });
+  });
+
+  it("the lab's lease_expires_at < now() leaves it at that instant; neither takes it a second before", async () => {
+    expect(await claimAfter(ATOMIC, 60)).toEqual({ took: [], found: [] });
+    expect(await claimAfter(AT_EXPIRY, 59)).toEqual({ took: [], found: [] });
+  });
+
+  it('a boundary one second off (<= now() + 1 s) takes the lease while it has 1 s to run: a double claim', async () => {
+    const { took, found } = await claimAfter(ONE_SECOND_EARLY, 59);
+    expect(took).toEqual([123]);
+    expect(found).toEqual([expect.objectContaining({ kind: 'double-claim', runId: 123, workers: ['A', 'B'] })]);
+    expect(found[0]!.message).toBe("Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 1 s to run.");
+  });
+
+  it('check heartbeat (the sample the issue saw 17-23 % "double claim … still had 0 s to run" in): the <= claim has no double claim, exit 0', async () => {
+    const { code, report } = await check('heartbeat', AT_EXPIRY, '--sample', '60', '--seed', '1');
+    expect(report.groups.flatMap((group) => group.kinds)).not.toContain('double-claim');
+    expect(report.groups.filter((group) => group.unsafe)).toEqual([]);
+    expect(code).toBe(0);
   });
 });
