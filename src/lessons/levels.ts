@@ -44,11 +44,7 @@ export function levelIdea(level: Challenge): string {
  * What the learner's record of a level says. The last hint spells out a winning schedule, so a level
  * solved after reading it was not solved but revealed; so is one whose last hint was read before any win.
  */
-export type LevelRecord =
-  | { kind: 'unsolved'; hints: number }
-  | { kind: 'solved' }
-  | { kind: 'solved-with-hints'; hints: number }
-  | { kind: 'revealed' };
+export type LevelRecord = { kind: 'unsolved'; hints: number } | { kind: 'solved' } | { kind: 'solved-with-hints'; hints: number } | { kind: 'revealed' };
 
 export function levelRecord(progress: LessonProgress, level: Challenge): LevelRecord {
   const entry = progress.challenges[level.id];
