@@ -33,47 +33,57 @@ function Banner({ progress, level }: { progress: ProgressStore; level: Challenge
   const record = levelRecord(state.progress, level);
   const hints = state.progress.challenges[level.id]?.hints ?? 0;
   const next = nextLevel(level.id);
+  const hintLabel = `Show hint ${hints + 1} of ${level.hints.length}`;
   return (
-    <section className="level-banner" aria-labelledby={`${id}-title`}>
-      <div className="level-head">
+    <section className={open ? 'level-banner is-open' : 'level-banner'} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className="level-title">
+        {level.title}
+      </h2>
+      <div className="level-bar">
         <p className="level-where">
-          Level {levelNumber(level.id)} of {LEVELS.length} · practises <em>{levelIdea(level)}</em> ·{' '}
-          <span className={`level-record is-${record.kind}`}>{recordLabel(record)}</span>
+          Level {levelNumber(level.id)} of {LEVELS.length}
+          {open ? (
+            <>
+              {' '}
+              · practises <em>{levelIdea(level)}</em>
+            </>
+          ) : null}{' '}
+          · <span className="level-record">{recordLabel(record)}</span>
         </p>
-        <h2 id={`${id}-title`} className="level-title">
-          {level.title}
-        </h2>
-      </div>
-      <LevelVerdict judgement={judgement} detailed={open} lesson={level.lesson} />
-      {open ? (
-        <p id={`${id}-goal`} className="level-goal">
-          {level.goal}
-        </p>
-      ) : null}
-      {open ? <LevelHints hints={level.hints} shown={hints} /> : null}
-      <div className="level-actions">
-        <button type="button" aria-expanded={open} aria-controls={`${id}-goal`} onClick={() => setOpen(!open)}>
-          {open ? 'Less' : 'Goal and hints'}
-        </button>
-        <button
-          type="button"
-          disabled={hints >= level.hints.length}
-          onClick={() => {
-            progress.revealHints(level.id, hints + 1);
-            setOpen(true);
-          }}
-        >
-          {hints >= level.hints.length ? 'No more hints' : `Show hint ${hints + 1} of ${level.hints.length}`}
-        </button>
-        {next ? (
-          <button type="button" onClick={() => enterLevel(progress, lab, next)}>
-            Next level
+        <div className="level-actions">
+          <button type="button" aria-label="Goal" aria-expanded={open} aria-controls={`${id}-more`} onClick={() => setOpen(!open)}>
+            Goal {open ? '▴' : '▾'}
           </button>
-        ) : null}
-        <button type="button" onClick={() => progress.setLevel(null)}>
-          Leave level
-        </button>
+          <button
+            type="button"
+            aria-label={hints >= level.hints.length ? undefined : hintLabel}
+            disabled={hints >= level.hints.length}
+            onClick={() => {
+              progress.revealHints(level.id, hints + 1);
+              setOpen(true);
+            }}
+          >
+            {hints >= level.hints.length ? 'No more hints' : phone ? 'Hint' : hintLabel}
+          </button>
+          {next ? (
+            <button type="button" onClick={() => enterLevel(progress, lab, next)}>
+              Next level
+            </button>
+          ) : null}
+          <button type="button" onClick={() => progress.setLevel(null)}>
+            Leave level
+          </button>
+        </div>
       </div>
+      {open ? (
+        <div id={`${id}-more`} className="level-more">
+          <p className="level-goal">
+            <strong>Goal:</strong> {level.goal}
+          </p>
+          <LevelHints hints={level.hints} shown={hints} />
+        </div>
+      ) : null}
+      <LevelVerdict judgement={judgement} detailed={open} lesson={level.lesson} />
     </section>
   );
 }
