@@ -80,7 +80,8 @@ function Banner({ progress, level }: { progress: ProgressStore; level: Challenge
           <p className="level-goal">
             <strong>Goal:</strong> {level.goal}
           </p>
-          <LevelHints hints={level.hints} shown={hints} />
+          {/* Once solved here, the verdict and the lesson take the hints' place (the record counts them). */}
+          {judgement?.won ? null : <LevelHints hints={level.hints} shown={hints} />}
         </div>
       ) : null}
       <LevelVerdict judgement={judgement} detailed={open} lesson={level.lesson} />
