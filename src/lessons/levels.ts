@@ -76,7 +76,7 @@ export function recordLabel(record: LevelRecord): string {
  * the anomalies found by then (`initialRuns`: the rows before the first step). A level judges this after every step, so a win is told at the step that
  * makes it, and stepping back takes it back.
  */
-export function traceUpTo(trace: Trace, position: number, initialRuns: readonly RunRow[]): Trace {
+function traceUpTo(trace: Trace, position: number, initialRuns: readonly RunRow[]): Trace {
   const shown = Math.max(0, Math.min(position, trace.steps.length));
   const steps = trace.steps.slice(0, shown);
   const tokens = shown === 0 ? 0 : steps[shown - 1]!.tokenIndex + 1;
