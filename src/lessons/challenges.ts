@@ -653,7 +653,7 @@ const orphanRescue: Challenge = {
   title: 'Crash A between its claim and its first model call, then rescue the run',
   goal: 'With the atomic claim, crash A after its claim of run 123 has committed but before it pays for a model call. Then get B to finish run 123, paying for every model call on it itself.',
   lesson:
-    "Where a worker dies decides what happens to its run. Inside the claim transaction, Postgres rolls the claim back and the run is free at once. After the commit, the row says running, owned by A, and nothing in the database knows A is dead: the run is an orphan until its lease runs out, and only a claim that also takes expired leases rescues it, with the next generation.",
+    'Where a worker dies decides what happens to its run. Inside the claim transaction, Postgres rolls the claim back and the run is free at once. After the commit, the row says running, owned by A, and nothing in the database knows A is dead: the run is an orphan until its lease runs out, and only a claim that also takes expired leases rescues it, with the next generation.',
   scenarioId: 'crash-orphan',
   settings: ATOMIC,
   chapterId: 'orphan-reclaim',
@@ -787,10 +787,11 @@ const killedCancel: Challenge = {
     if (!kill) return verdict(false, 'Run 123 has not been killed yet: let A claim it, then kill its worker (kill:123).');
     const before = paidCalls(trace, 123).filter((step) => step.index < kill.index);
     if (before.length > 0)
-      return verdict(false, `A paid for a model call on run 123 at ${stepLabel(before[0]!)}, before the kill. Kill A before its first model call: press Reset.`, [
-        before[0]!.index,
-        kill.index,
-      ]);
+      return verdict(
+        false,
+        `A paid for a model call on run 123 at ${stepLabel(before[0]!)}, before the kill. Kill A before its first model call: press Reset.`,
+        [before[0]!.index, kill.index],
+      );
     const after = paidCalls(trace, 123).filter((step) => step.index > kill.index);
     const done = trace.steps.find((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId === 123 && step.index > kill.index);
     if (done && after.length > 0) {
@@ -828,7 +829,8 @@ const lateCompletion: Challenge = {
     const doneByB = trace.steps.find((step) => step.actor === 'B' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
     const late = trace.steps.find((step) => step.actor === 'A' && step.action === 'complete' && step.runId === 123 && step.verdict !== 'ok');
     const doneByA = trace.steps.find((step) => step.actor === 'A' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
-    if (doneByA) return verdict(false, `A finished run 123 itself at ${stepLabel(doneByA)}: nobody took it over. Press Reset and let the freeze outlast A's lease.`);
+    if (doneByA)
+      return verdict(false, `A finished run 123 itself at ${stepLabel(doneByA)}: nobody took it over. Press Reset and let the freeze outlast A's lease.`);
     if (late && doneByB && doneByB.index < late.index) {
       return verdict(
         true,
@@ -836,7 +838,8 @@ const lateCompletion: Challenge = {
         [doneByB.index, late.index],
       );
     }
-    if (late) return verdict(false, `A's late completion was rejected at ${stepLabel(late)}, but B had not finished run 123 yet. Get B to finish first.`, [late.index]);
+    if (late)
+      return verdict(false, `A's late completion was rejected at ${stepLabel(late)}, but B had not finished run 123 yet. Get B to finish first.`, [late.index]);
     if (doneByB) return verdict(false, `B finished run 123 at ${stepLabel(doneByB)}. Now wake A and let it try to complete.`, [doneByB.index]);
     const byB = claimOf(trace, 'B', 123);
     if (byB) return verdict(false, `B reclaimed run 123 at ${stepLabel(byB)}. Let B finish it before A wakes.`, [byB.index]);

@@ -38,7 +38,7 @@ describe('the suggested order', () => {
     const chapters = LEVELS.map((level) => chapterIndex(level.chapterId));
     expect(chapters.every((index) => index >= 0)).toBe(true);
     expect(chapters).toEqual([...chapters].sort((a, b) => a - b));
-    // The race comes first, the cancellations last of the twelve.
+    // The race comes first, the cancellations last.
     expect(LEVELS[0]!.id).toBe('lucky-naive');
     expect(LEVELS.at(-1)!.chapterId).toBe('cancellation');
   });
