@@ -1,7 +1,7 @@
 /**
  * The level in play, directly above the timeline: which level, the idea it practises, its goal, the
  * verdict on the run after every step (the win told when it happens, to a screen reader too), hints, the
- * record, "Next level" and "Leave level". On a phone it stays two short lines until opened.
+ * record, "Next level" and "Leave level". On a phone it is a title and one row of buttons until opened.
  */
 import './level.css';
 import { useId, useState } from 'react';
