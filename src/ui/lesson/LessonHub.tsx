@@ -1,5 +1,5 @@
 /**
- * Everything in one place: chapters, challenges, quiz, exit criteria and concept table as tabs, with
+ * Everything in one place: chapters, levels (the challenges), quiz, exit criteria and concept table as tabs, with
  * the progress notice and reset control. Links between the views switch tabs.
  */
 import './lesson.css';
