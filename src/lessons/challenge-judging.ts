@@ -32,10 +32,10 @@ function labels(strategies: readonly Strategy[]): string {
  * null when the run is one the challenge can judge.
  */
 export function notPlayable(trace: Trace | null, scenarioIds: readonly string[], played: PlayedWith): Judgement | null {
-  if (!trace) return verdict(false, 'Open the challenge in the lab and play a schedule; your run is checked as you go.');
+  if (!trace) return verdict(false, 'Play a step: the level judges your run after every step.');
   if (!scenarioIds.includes(baseScenarioId(trace.scenario))) {
     const wanted = scenarioIds.map((id) => `"${findScenario(id)?.title ?? id}"`).join(' or ');
-    return verdict(false, `This run is of another scenario. The challenge is played on ${wanted}: use "Open in the lab".`);
+    return verdict(false, `This run is of another scenario. The level is played on ${wanted}: choose the level again in the list of levels.`);
   }
   if (trace.settings.definition) {
     return verdict(

@@ -646,6 +646,207 @@ const lostLease: Challenge = {
   },
 };
 
+// ---- 13. A crash after the claim commits ------------------------------------------------------------
+
+const orphanRescue: Challenge = {
+  id: 'orphan-rescue',
+  title: 'Crash A between its claim and its first model call, then rescue the run',
+  goal: 'With the atomic claim, crash A after its claim of run 123 has committed but before it pays for a model call. Then get B to finish run 123, paying for every model call on it itself.',
+  lesson:
+    'Where a worker dies decides what happens to its run. Inside the claim transaction, Postgres rolls the claim back and the run is free at once. After the commit, the row says running, owned by A, and nothing in the database knows A is dead: the run is an orphan until its lease runs out, and only a claim that also takes expired leases rescues it, with the next generation.',
+  scenarioId: 'crash-orphan',
+  settings: ATOMIC,
+  chapterId: 'orphan-reclaim',
+  hints: [
+    "A's claim is two steps: the claim statement, then its commit. Crash A after the second.",
+    'After the crash, run 123 still says running under A. When will a claim take it?',
+    'Try A, A, crash:A, +61, then B five times.',
+  ],
+  solution: ['A', 'A', 'crash:A', '+61', 'B', 'B', 'B', 'B', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['crash-orphan'], ATOMIC_CLAIMS);
+    if (early || !trace) return early!;
+    const commit = trace.steps.find((step) => step.actor === 'A' && step.action === 'commit' && step.verdict === 'ok' && step.runId === 123);
+    const crash = trace.steps.find((step) => step.actor === 'A' && step.action === 'crash');
+    if (crash && (!commit || crash.index < commit.index)) {
+      return verdict(
+        false,
+        `A crashed at ${stepLabel(crash)} before its claim committed, so Postgres rolled the claim back and run 123 was free at once. That was "Take run 123 from A"; here crash A after its commit: press Reset.`,
+        [crash.index],
+      );
+    }
+    const paidByA = paidCalls(trace, 123).find((step) => step.actor === 'A');
+    if (paidByA) {
+      return verdict(false, `A paid for a model call on run 123 at ${stepLabel(paidByA)}. Crash A before its first model call: press Reset.`, [paidByA.index]);
+    }
+    if (!commit) return verdict(false, 'A has not committed a claim of run 123 yet: step A twice (claim, commit).');
+    if (!crash) return verdict(false, `A's claim of run 123 committed at ${stepLabel(commit)}. Now crash A.`, [commit.index]);
+    const done = trace.steps.find((step) => step.actor === 'B' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
+    const byB = claimOf(trace, 'B', 123);
+    if (done && byB) {
+      const calls = paidCalls(trace, 123);
+      return verdict(
+        true,
+        `A died at ${stepLabel(crash)} holding a committed claim: run 123 stayed running under a dead owner until its lease ran out. B claimed it at ${stepLabel(byB)} (${clockLabel(byB.clockSeconds)}) and finished it, paying for all ${plural(calls.length, 'model call')} itself.`,
+        [commit.index, crash.index, byB.index, done.index],
+      );
+    }
+    if (byB) return verdict(false, `B reclaimed run 123 at ${stepLabel(byB)}. Let B finish it.`, [byB.index]);
+    const tried = trace.steps.find((step) => step.actor === 'B' && step.action === 'claim' && step.verdict === 'empty');
+    if (tried)
+      return verdict(
+        false,
+        `B found nothing to claim at ${stepLabel(tried)}: A's lease on run 123 was still valid, dead owner or not. Move the clock past it.`,
+        [tried.index],
+      );
+    return verdict(false, 'A is dead and run 123 still says running under A. Get B to take it.');
+  },
+};
+
+// ---- 14. A heartbeat keeps a stuck run ----------------------------------------------------------------
+
+const STUCK_FOR_SECONDS = 120;
+
+const stuckAlive: Challenge = {
+  id: 'stuck-alive',
+  title: 'Keep a stuck run alive for two minutes',
+  goal: `A claims run 123 and gets stuck in a model call that never returns, but its heartbeat renews the lease every 20 s. With A holding run 123 for ${STUCK_FOR_SECONDS} s with no progress, have B look for work and find none.`,
+  lesson:
+    'A lease tells a claimer that the owner is alive, not that it is getting anywhere. A worker whose heartbeat runs apart from its work keeps a stuck run for ever, while the queue looks healthy and other workers sit idle. Deciding that a live worker is stuck needs a progress check, not a lease.',
+  scenarioId: 'stuck-heartbeat',
+  settings: ATOMIC,
+  chapterId: 'progress-vs-liveness',
+  hints: [
+    'A renews its lease only when it moves: every step of A after its claim is a heartbeat.',
+    'A lease of 60 s outlives any clock move of 60 s or less after a renewal.',
+    'Try A, A, then +20, A six times, then B.',
+  ],
+  solution: ['A', 'A', '+20', 'A', '+20', 'A', '+20', 'A', '+20', 'A', '+20', 'A', '+20', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['stuck-heartbeat'], ATOMIC_CLAIMS);
+    if (early || !trace) return early!;
+    const forbidden = tokensOfKind(trace, ['pause', 'resume', 'crash', 'kill']);
+    if (forbidden.length > 0)
+      return verdict(false, `Your schedule uses ${forbidden.join(', ')}. Here A stays alive and stuck: press Reset and use the workers and the clock.`);
+    const byA = claimOf(trace, 'A', 123);
+    const byB = claimOf(trace, 'B', 123);
+    if (byB)
+      return verdict(
+        false,
+        `B took run 123 at ${stepLabel(byB)}: A's lease ran out, so A had gone more than 60 s without a renewal. In this level A keeps heartbeating: press Reset and step A within each 60 s.`,
+        [byB.index],
+      );
+    if (!byA) return verdict(false, 'A has not claimed run 123 yet.');
+    const idle = trace.steps.find(
+      (step) =>
+        step.actor === 'B' &&
+        step.action === 'claim' &&
+        step.verdict === 'empty' &&
+        step.clockSeconds - byA.clockSeconds >= STUCK_FOR_SECONDS &&
+        step.runs.some((run) => run.run_id === 123 && run.status === 'running' && run.lease_owner === 'A'),
+    );
+    if (idle) {
+      const beats = trace.steps.filter((step) => step.actor === 'A' && step.action === 'heartbeat' && step.verdict === 'ok').length;
+      return verdict(
+        true,
+        `At ${stepLabel(idle)}, ${durationLabel(idle.clockSeconds - byA.clockSeconds)} after A claimed run 123, B found no work: A had renewed its lease ${plural(beats, 'time')} and not made a single step of progress.`,
+        [byA.index, idle.index],
+      );
+    }
+    const clock = trace.steps.at(-1)!.clockSeconds;
+    return verdict(
+      false,
+      clock - byA.clockSeconds >= STUCK_FOR_SECONDS
+        ? `A has held run 123 for ${durationLabel(clock - byA.clockSeconds)}. Now let B look for work.`
+        : `A has held run 123 for ${durationLabel(clock - byA.clockSeconds)} so far; keep it going to ${STUCK_FOR_SECONDS} s.`,
+    );
+  },
+};
+
+// ---- 15. A cancel lost to a kill ----------------------------------------------------------------------
+
+const killedCancel: Challenge = {
+  id: 'killed-cancel',
+  title: 'Cancel run 123 by killing its worker, and still see it done',
+  goal: 'Kill A to stop run 123 before A has paid for a single model call. Then let the run be worked on and marked done anyway.',
+  lesson:
+    'Killing the process is not a cancel: nothing in the row says the run should stop, so once the lease expires the next claim picks it up and does all the work again. A durable cancel is a fact in the database (cancel_requested) that every worker checks.',
+  scenarioId: 'cancel-kill',
+  settings: ATOMIC,
+  chapterId: 'cancellation',
+  hints: [
+    "The operator's kill:123 stops A; what does it change in run 123's row?",
+    'A killed worker holds its lease until it expires, and then the claim takes the run like any other.',
+    'Try A, A, kill:123, +61, then B five times.',
+  ],
+  solution: ['A', 'A', 'kill:123', '+61', 'B', 'B', 'B', 'B', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['cancel-kill'], ATOMIC_CLAIMS);
+    if (early || !trace) return early!;
+    const kill = trace.steps.find((step) => step.action === 'kill' && step.runId === 123);
+    if (!kill) return verdict(false, 'Run 123 has not been killed yet: let A claim it, then kill its worker (kill:123).');
+    const before = paidCalls(trace, 123).filter((step) => step.index < kill.index);
+    if (before.length > 0)
+      return verdict(
+        false,
+        `A paid for a model call on run 123 at ${stepLabel(before[0]!)}, before the kill. Kill A before its first model call: press Reset.`,
+        [before[0]!.index, kill.index],
+      );
+    const after = paidCalls(trace, 123).filter((step) => step.index > kill.index);
+    const done = trace.steps.find((step) => step.action === 'complete' && step.verdict === 'ok' && step.runId === 123 && step.index > kill.index);
+    if (done && after.length > 0) {
+      return verdict(
+        true,
+        `The kill at ${stepLabel(kill)} stopped A but left run 123 running in the row. Once the lease ran out, ${done.actor} claimed it and paid for ${plural(after.length, 'model call')} on a run the operator had meant to cancel, and marked it done (${stepLabel(done)}).`,
+        [kill.index, ...after.map((step) => step.index), done.index],
+      );
+    }
+    if (after.length > 0) return verdict(false, `${plural(after.length, 'model call')} paid on run 123 since the kill. Keep going.`);
+    return verdict(false, `Run 123 still says running under A after the kill at ${stepLabel(kill)}. Who will take it, and when?`, [kill.index]);
+  },
+};
+
+// ---- 16. A reclaim beats a late completion --------------------------------------------------------------
+
+const lateCompletion: Challenge = {
+  id: 'late-completion',
+  title: "Finish run 123 under A's frozen feet",
+  goal: "A freezes at 15:00:10 for 90 s while it owns run 123. With fencing on, get B to finish run 123 before A wakes, so that A's completion, when it comes, is the one rejected.",
+  lesson:
+    "A frozen worker wakes believing what it believed when it froze. Whoever reclaimed the run meanwhile may already have finished it; the late completion checks its generation (fencing) and the run's status, matches 0 rows, and the run's result is the one the new owner wrote. Without fencing, the late write would have overwritten it.",
+  scenarioId: 'paused-worker',
+  settings: ATOMIC,
+  chapterId: 'fencing',
+  hints: [
+    "A's freeze is planned: it starts when the clock passes 15:00:10 and lasts 90 s.",
+    "A's lease runs out at 15:01:00; after that B can reclaim run 123, and B's work takes four steps.",
+    'Try A, A, A, +10, +51, B four times, +40, then A.',
+  ],
+  solution: ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', 'B', '+40', 'A'],
+  judge(trace) {
+    const early = notPlayable(trace, ['paused-worker'], { ...ATOMIC_CLAIMS, fencing: true });
+    if (early || !trace) return early!;
+    const doneByB = trace.steps.find((step) => step.actor === 'B' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
+    const late = trace.steps.find((step) => step.actor === 'A' && step.action === 'complete' && step.runId === 123 && step.verdict !== 'ok');
+    const doneByA = trace.steps.find((step) => step.actor === 'A' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
+    if (doneByA)
+      return verdict(false, `A finished run 123 itself at ${stepLabel(doneByA)}: nobody took it over. Press Reset and let the freeze outlast A's lease.`);
+    if (late && doneByB && doneByB.index < late.index) {
+      return verdict(
+        true,
+        `B finished run 123 at ${stepLabel(doneByB)} while A was frozen; A woke and its completion at ${stepLabel(late)} matched 0 rows: ${late.note}`,
+        [doneByB.index, late.index],
+      );
+    }
+    if (late)
+      return verdict(false, `A's late completion was rejected at ${stepLabel(late)}, but B had not finished run 123 yet. Get B to finish first.`, [late.index]);
+    if (doneByB) return verdict(false, `B finished run 123 at ${stepLabel(doneByB)}. Now wake A and let it try to complete.`, [doneByB.index]);
+    const byB = claimOf(trace, 'B', 123);
+    if (byB) return verdict(false, `B reclaimed run 123 at ${stepLabel(byB)}. Let B finish it before A wakes.`, [byB.index]);
+    return verdict(false, 'B has not taken run 123 over. It can once A is frozen and its lease has run out.');
+  },
+};
+
 export const CHALLENGES: readonly Challenge[] = [
   doubleRun,
   luckyNaive,
@@ -659,6 +860,10 @@ export const CHALLENGES: readonly Challenge[] = [
   splitOwnership,
   stickyCancel,
   lateCancel,
+  orphanRescue,
+  stuckAlive,
+  killedCancel,
+  lateCompletion,
 ];
 
 export function findChallenge(id: string): Challenge | undefined {

@@ -122,7 +122,7 @@ function requirementLabel(requirement: Requirement): string {
     case 'chapter':
       return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
     case 'challenge':
-      return `Win the challenge "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
+      return `Solve the level "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
     case 'question':
       return `Answer correctly the first time: "${questionPrompt(requirement.id)}"; or ${practiceLabel(requirement.practice)}`;
     case 'predict':

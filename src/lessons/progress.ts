@@ -13,7 +13,7 @@ import { PREDICT_GENERATORS } from './predict';
 import { QUIZ } from './quiz';
 
 export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
-export const PROGRESS_VERSION = 2;
+export const PROGRESS_VERSION = 3;
 
 interface ChapterProgress {
   done: boolean;
@@ -48,6 +48,11 @@ interface ChallengeProgress {
   wonAt: number | null;
   /** Hints revealed, 0 to 3. */
   hints: number;
+  /**
+   * Hints the learner had seen when the level was first solved (what its record says: solved, solved with
+   * hints, revealed). Absent on a win saved before version 3, which did not keep it: that win reads "solved".
+   */
+  hintsAtWin?: number;
 }
 
 export interface LessonProgress {
@@ -58,6 +63,8 @@ export interface LessonProgress {
   challenges: Record<string, ChallengeProgress>;
   /** The chapter the learner was last reading. */
   currentChapter: string | null;
+  /** The level (a challenge played in the lab, its goal above the timeline) in play; null: the free lab. */
+  currentLevel: string | null;
 }
 
 type NoticeKind =
@@ -76,7 +83,7 @@ export interface ProgressNoticeText {
 }
 
 export function emptyProgress(): LessonProgress {
-  return { version: PROGRESS_VERSION, chapters: {}, quiz: {}, predictions: {}, challenges: {}, currentChapter: null };
+  return { version: PROGRESS_VERSION, chapters: {}, quiz: {}, predictions: {}, challenges: {}, currentChapter: null, currentLevel: null };
 }
 
 // ---- Reading -------------------------------------------------------------------------------------
@@ -165,13 +172,21 @@ function readPrediction(entry: unknown, id: string): PredictionProgress {
 function readChallenge(entry: unknown, id: string): ChallengeProgress {
   if (!isRecord(entry) || typeof entry.won !== 'boolean') throw new Corrupt(`challenge ${id}`);
   const hints = field(count(entry.hints ?? 0), 'hints');
-  return { won: entry.won, wonAt: entry.wonAt === null || entry.wonAt === undefined ? null : field(time(entry.wonAt), 'wonAt'), hints: Math.min(hints, 3) };
+  const read: ChallengeProgress = {
+    won: entry.won,
+    wonAt: entry.wonAt === null || entry.wonAt === undefined ? null : field(time(entry.wonAt), 'wonAt'),
+    hints: Math.min(hints, 3),
+  };
+  if (entry.won && entry.hintsAtWin !== undefined) read.hintsAtWin = Math.min(field(count(entry.hintsAtWin), 'hintsAtWin'), 3);
+  return read;
 }
 
 function readCurrent(value: unknown, damage: Damage): LessonProgress {
   if (!isRecord(value)) throw new Corrupt('not an object');
   const current = value.currentChapter;
   if (current !== null && current !== undefined && typeof current !== 'string') damage.count += 1;
+  const level = value.currentLevel;
+  if (level !== null && level !== undefined && typeof level !== 'string') damage.count += 1;
   return {
     version: PROGRESS_VERSION,
     chapters: entries(value.chapters, KNOWN.chapters, readChapter, damage),
@@ -179,6 +194,7 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
     predictions: entries(value.predictions, KNOWN.predictions, readPrediction, damage),
     challenges: entries(value.challenges, KNOWN.challenges, readChallenge, damage),
     currentChapter: typeof current === 'string' && KNOWN.chapters.has(current) ? current : null,
+    currentLevel: typeof level === 'string' && KNOWN.challenges.has(level) ? level : null,
   };
 }
 
@@ -206,6 +222,10 @@ const MIGRATIONS: Readonly<Record<number, Migration>> = {
       : value.quiz;
     return { ...value, version: 2, quiz };
   },
+  // Version 3 plays challenges as levels: a win keeps how many hints it took (hintsAtWin) and the level in
+  // play is saved. A version 2 win did not keep when its hints were seen, so it carries no hintsAtWin and
+  // reads "solved"; no level is in play.
+  2: (value) => ({ ...value, version: 3, currentLevel: null }),
 };
 
 /** A record of the current version as read: what reads, the seed beside it, and how many parts did not. */
@@ -215,7 +235,7 @@ export interface DecodedProgress {
   damaged: number;
 }
 
-/** The saved form: { version, chapters, quiz, predictions, challenges, currentChapter, seed? } under PROGRESS_STORAGE_KEY. */
+/** The saved form: { version, chapters, quiz, predictions, challenges, currentChapter, currentLevel, seed? } under PROGRESS_STORAGE_KEY. */
 export function progressFormat(migrations: Readonly<Record<number, Migration>> = MIGRATIONS, key: string = PROGRESS_STORAGE_KEY): SavedFormat<DecodedProgress> {
   return {
     key,
@@ -396,10 +416,17 @@ function challengeEntry(progress: LessonProgress, id: string): ChallengeProgress
   return progress.challenges[id] ?? { won: false, wonAt: null, hints: 0 };
 }
 
+/** The first win counts, with the hints seen by then (hints read afterwards do not change the record). */
 export function withChallengeWon(progress: LessonProgress, challengeId: string, now: number): LessonProgress {
   const entry = challengeEntry(progress, challengeId);
   if (entry.won) return progress;
-  return { ...progress, challenges: { ...progress.challenges, [challengeId]: { ...entry, won: true, wonAt: now } } };
+  return { ...progress, challenges: { ...progress.challenges, [challengeId]: { ...entry, won: true, wonAt: now, hintsAtWin: entry.hints } } };
+}
+
+/** Puts a level in play (its goal above the timeline), or none (null: the free lab). */
+export function withCurrentLevel(progress: LessonProgress, levelId: string | null): LessonProgress {
+  if (progress.currentLevel === levelId) return progress;
+  return { ...progress, currentLevel: levelId };
 }
 
 export function withHints(progress: LessonProgress, challengeId: string, hints: number): LessonProgress {

@@ -19,6 +19,7 @@ import {
   withChallengeWon,
   withChapterDone,
   withChapterStep,
+  withCurrentLevel,
   withHints,
   withPrediction,
 } from '../lessons/progress';
@@ -64,6 +65,8 @@ export interface ProgressStore {
   recordPrediction(generatorId: string, correct: boolean): void;
   recordChallengeWon(challengeId: string): void;
   revealHints(challengeId: string, count: number): void;
+  /** Puts a level in play (its goal shows above the timeline), or leaves it (null). */
+  setLevel(levelId: string | null): void;
   dismissNotice(): void;
   /** Saves the learner's seed if storage does not hold it yet, so the quiz's order survives a reload. */
   keepSeed(): void;
@@ -198,6 +201,7 @@ export function createProgressStore(options: ProgressStoreOptions): ProgressStor
     recordPrediction: (generatorId, correct) => store.update((p) => withPrediction(p, generatorId, correct)),
     recordChallengeWon: (challengeId) => store.update((p) => withChallengeWon(p, challengeId, now())),
     revealHints: (challengeId, count) => store.update((p) => withHints(p, challengeId, count)),
+    setLevel: (levelId) => store.update((p) => withCurrentLevel(p, levelId)),
     keepSeed() {
       if (seedSaved || !storage || state.readOnly) return;
       emit(save(state.progress));

@@ -6,6 +6,7 @@ import { Header } from './Header';
 import { LabErrorBoundary } from './LabErrorBoundary';
 import { lazyPanel } from './lazyPanel';
 import { HelpDialog } from './HelpDialog';
+import { LevelSlot } from './level/LevelSlot';
 import { useProgressLoader } from './lesson/useLessonProgress';
 import { Notices } from './Notices';
 import { Outcome } from './Outcome';
@@ -91,6 +92,7 @@ function RaceLab() {
             <section className="stage-main" aria-label="Timeline and state">
               {phone ? <Toolbar part="playback" /> : null}
               <Outcome />
+              <LevelSlot />
               <TimelinePanel />
               {phone ? <Toolbar part="rest" /> : null}
               {drawn >= 3 ? (

@@ -2,9 +2,9 @@
  * The lesson beside the lab: its questions run on the same engine, and "Open in the lab" loads the
  * example into the timeline above.
  */
-import { useCallback, useDeferredValue, useEffect, useMemo, use } from 'react';
+import { useCallback, useEffect, useMemo, use } from 'react';
 import type { OpenScenarioRequest, RunTrace } from '../lessons/types';
-import { useLabStore, usePanelLab } from '../store/react';
+import { useLabStore } from '../store/react';
 import { takeLessonWish } from './deferred';
 import { LessonHub, parseLessonHash } from './lesson';
 import { ProgressContext, useProgressLoader } from './lesson/useLessonProgress';
@@ -14,11 +14,7 @@ export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
   const store = useLabStore();
   // Loaded beside this chunk (App's BelowTheLab asks for both); the same promise on every render.
   const progress = use(useProgressLoader().load());
-  // Deferred: a step redraws the lab first, and the lesson (which judges challenges on the trace) after.
-  const steps = useDeferredValue(usePanelLab((s) => s.steps));
-  const loaded = useDeferredValue(usePanelLab((s) => s.loaded));
   const linked = useMemo(() => parseLessonHash(linkAtStart), [linkAtStart]);
-  const currentTrace = useMemo(() => (loaded && steps ? store.getState().trace() : null), [store, loaded, steps]);
 
   const runTrace = useCallback<RunTrace>((scenario, settings, schedule) => store.getState().runTrace(scenario, settings, schedule), [store]);
   const openScenario = useCallback(
@@ -37,8 +33,8 @@ export function LessonArea({ linkAtStart }: { linkAtStart: string }) {
 
   // The same element while its inputs stand still, so React skips the whole lesson when only the lab moved.
   const hub = useMemo(
-    () => <LessonHub linked={linked} runTrace={runTrace} onOpenScenario={openScenario} currentTrace={currentTrace} onDock={dock} />,
-    [linked, runTrace, openScenario, currentTrace, dock],
+    () => <LessonHub linked={linked} runTrace={runTrace} onOpenScenario={openScenario} onDock={dock} />,
+    [linked, runTrace, openScenario, dock],
   );
 
   // The Lesson ↓ button was pressed before the lesson had loaded: it scrolls here now.

@@ -124,17 +124,17 @@ test('7.3: "Make NOWAIT give up while a run is free", won with A,B,B,B, names th
   await page.goto('/#lesson/challenge/nowait-gives-up');
   await expect(page.getByRole('button', { name: 'Reset', exact: true })).toBeEnabled({ timeout: 90_000 });
   const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
-  const challenge = lesson.getByRole('tabpanel').getByRole('article', { name: /^Make NOWAIT give up while a run is free/ });
-  await challenge.getByRole('button', { name: 'Open in the lab', exact: true }).click();
+  const level = lesson.getByRole('tabpanel').getByRole('article', { name: /Make NOWAIT give up while a run is free/ });
+  await level.getByRole('button', { name: 'Play this level', exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('nowait');
   for (const [n, worker] of ['A', 'B', 'B', 'B'].entries()) {
     await page.getByRole('button', { name: `Step worker ${worker}`, exact: true }).click();
     await expect(slider(page)).toHaveValue(String(n + 1));
   }
-  const verdict = challenge.getByRole('status');
-  await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
-  await expect(verdict).toContainText('while run 124 was free all along');
-  await expect(verdict).toContainText('See steps 2, 3 and 4 on the timeline.');
+  const banner = page.locator('#lab-top').getByRole('region', { name: 'Make NOWAIT give up while a run is free', exact: true });
+  await expect(banner).toContainText('Level solved ✓');
+  await expect(banner).toContainText('while run 124 was free all along');
+  await expect(banner).toContainText('See steps 2, 3 and 4 on the timeline.');
 });
 
 test.describe('5: on a phone (390×844, touch)', () => {

@@ -321,15 +321,17 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   expect((await exitScore(page)).left).toBe(before.left - required + 1);
   await expect(criterion(page).getByRole('heading', { level: 3 })).toHaveAccessibleName('I can explain the race (not yet)');
 
-  // What is left for this ability: the challenge.
-  await follow(`Win the challenge "${challenge.title}"`);
-  await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
+  // What is left for this ability: the level.
+  await follow(`Solve the level "${challenge.title}"`);
+  await expect(tab(page, 'Levels')).toHaveAttribute('aria-selected', 'true');
 
-  // The challenge, played in the lab.
-  const card = panel(page).getByRole('article', { name: new RegExp(`^${challenge.title}`) });
-  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
-  await card.getByRole('button', { name: 'Open in the lab', exact: true }).click();
+  // The level, played in the lab: its goal in a banner above the timeline, judged after every step.
+  const card = panel(page).getByRole('article', { name: new RegExp(`Level \\d+: ${escapeRe(challenge.title)}`) });
+  await expect(card.locator('.ll-badge')).toHaveText('not solved yet');
+  await card.getByRole('button', { name: 'Play this level', exact: true }).click();
   await expect(lab(page)).toBeInViewport();
+  const banner = lab(page).getByRole('region', { name: challenge.title, exact: true });
+  await expect(banner).toContainText(challenge.goal);
   const scenario = lab(page).getByRole('combobox', { name: 'Scenario', exact: true });
   const strategy = lab(page).getByRole('combobox', { name: 'Strategy', exact: true });
   await expect(scenario).toHaveValue('three-workers');
@@ -337,84 +339,79 @@ test('challenge won by driving the lab ticks an exit criterion', async ({ page }
   await labReady(page);
   await expectLabAt(page, 0);
 
-  // A wrong turn first: the challenge is about the naive claim.
+  // A wrong turn first: the level is about the naive claim.
   await strategy.selectOption({ label: STRATEGY_LABELS['skip-locked'] });
   await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`\\(${escapeRe(STRATEGY_LABELS['skip-locked'])}, fencing off\\)`));
   await stepWorker(page, 'A');
   await stepWorker(page, 'B');
-  const verdict = card.getByRole('status');
-  await expect(verdict.locator('.ll-verdict')).toHaveText('Not yet.');
-  await expect(verdict).toContainText('This challenge is about the naive claim');
+  await expect(banner).toContainText('Not yet: This challenge is about the naive claim');
 
-  // Back to the naive claim: the lab replays A, B with it, and the challenge judges the new run.
+  // Back to the naive claim: the lab replays A, B with it, and the level judges the new run.
   await strategy.selectOption({ label: STRATEGY_LABELS.naive });
   await expect(timeline(page)).toHaveAttribute('aria-label', new RegExp(`\\(${escapeRe(STRATEGY_LABELS.naive)}, fencing off\\): 2 of 2 steps shown`));
-  await expect(verdict).not.toContainText('about the naive claim');
-  // The race everyone finds first: both read run 123, both claim it, both pay. Not what this challenge asks.
+  await expect(banner).not.toContainText('about the naive claim');
+  // The race everyone finds first: both read run 123, both claim it, both pay. Not what this level asks.
   await stepWorker(page, 'A');
   await stepWorker(page, 'B');
   await stepWorker(page, 'A');
   await expect(labStatus(page)).not.toContainText('executed by both');
   await stepWorker(page, 'B');
   await expect(labStatus(page)).toContainText('executed by both A and B');
-  await expect(verdict).toContainText('That is the race everyone finds first');
-  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+  await expect(banner).toContainText('That is the race everyone finds first');
+  await expect(banner).toContainText('not solved yet');
 
   // From a fresh start: A claims run 123 alone, then B and C race for run 124.
   await lab(page).getByRole('button', { name: 'Reset', exact: true }).click();
   await expectLabAt(page, 0);
   for (const worker of ['A', 'A', 'B', 'C', 'B', 'C', 'B']) await stepWorker(page, worker);
-  await expect(card.locator('.ll-badge')).toHaveText('Not yet');
+  await expect(banner).toContainText('not solved yet');
   await stepWorker(page, 'C');
-  await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
-  await expect(verdict).toContainText('B and C both held a claim on run 124');
-  await expect(card.locator('.ll-badge')).toHaveText('Won ✓');
-  await expect(card).toContainText(challenge.lesson);
-  await expect(summary(page)).toContainText(`Challenges 1/${CHALLENGES.length}`);
+  await expect(banner).toContainText('Level solved ✓ B and C both held a claim on run 124');
+  await expect(banner).toContainText(challenge.lesson);
+  await expect(banner).toContainText(' · solved');
+  await expect(card.locator('.ll-badge')).toHaveText('solved');
+  await expect(summary(page)).toContainText(`Levels 1/${CHALLENGES.length}`);
 
   // The exit criterion is ticked by what was done, and the page says what is left.
   await openTab(page, 'Exit criteria');
   expect(await exitScore(page)).toEqual({ met: 1, criteria: before.criteria, left: before.left - required });
   await expect(criterion(page).getByRole('heading', { level: 3 })).toHaveAccessibleName('I can explain the race (done)');
   await expect(criterion(page).locator('.ll-requirements > li')).toHaveText(Array(required).fill(/\(done\)$/));
-  await expect(requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)).toContainText('(to do)');
+  await expect(requirement(page, `Solve the level "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)).toContainText('(to do)');
   await expect(panel(page).locator('.ll-criterion.is-met')).toHaveCount(1);
 
   // A requirement still to do links to where it is done.
-  await requirement(page, `Win the challenge "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)
+  await requirement(page, `Solve the level "${CHALLENGES.find((c) => c.id === 'split-ownership')!.title}"`)
     .getByRole('link')
     .click();
-  await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
+  await expect(tab(page, 'Levels')).toHaveAttribute('aria-selected', 'true');
 });
 
-test('a puzzle: a hint, the obvious schedule not won, the winning one won, and both still there after a reload', async ({ page }) => {
+test('a puzzle level: a hint, the obvious schedule not won, the winning one won at its step, and both still there after a reload', async ({ page }) => {
   const challenge = CHALLENGES.find((c) => c.id === 'atomic-race')!;
-  const card = (p: Page) => panel(p).getByRole('article', { name: new RegExp(`^${escapeRe(challenge.title)}`) });
+  const card = (p: Page) => panel(p).getByRole('article', { name: new RegExp(`Level \\d+: ${escapeRe(challenge.title)}`) });
+  const banner = (p: Page) => lab(p).getByRole('region', { name: challenge.title, exact: true });
   await openApp(page, '#lesson/challenge/atomic-race');
-  await expect(tab(page, 'Challenges')).toHaveAttribute('aria-selected', 'true');
-  await expect(card(page)).toContainText(`Claim: ${STRATEGY_LABELS['skip-locked']}; fencing on.`);
-  await expect(card(page).locator('.ll-badge')).toHaveText('Not yet');
-
-  // Hints come one at a time.
-  await card(page).getByRole('button', { name: 'Show hint 1 of 3' }).click();
-  const hints = card(page).getByRole('list', { name: 'Hints' });
-  await expect(hints.getByRole('listitem')).toHaveText([challenge.hints[0]]);
-  await expect(card(page).getByRole('button', { name: 'Show hint 2 of 3' })).toBeEnabled();
+  await expect(tab(page, 'Levels')).toHaveAttribute('aria-selected', 'true');
+  await expect(card(page).locator('.ll-badge')).toHaveText('not solved yet');
 
   // It opens in the lab at a fresh start, with its scenario, claim and fencing.
-  await card(page).getByRole('button', { name: 'Open in the lab', exact: true }).click();
+  await card(page).getByRole('button', { name: 'Play this level', exact: true }).click();
   await expect(lab(page).getByRole('combobox', { name: 'Scenario', exact: true })).toHaveValue('race');
   await expect(lab(page).getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('skip-locked');
   await expect(lab(page).getByRole('switch', { name: 'Fencing' })).toBeChecked();
   await labReady(page);
   await expectLabAt(page, 0);
 
+  // Hints come one at a time.
+  await banner(page).getByRole('button', { name: 'Show hint 1 of 3' }).click();
+  await expect(banner(page).getByRole('list', { name: 'Hints' }).getByRole('listitem')).toHaveText([challenge.hints[0]]);
+  await expect(banner(page).getByRole('button', { name: 'Show hint 2 of 3' })).toBeEnabled();
+
   // The obvious schedule: the claims overlap, and B passes over A's locked run. Not won.
   await stepWorker(page, 'A');
   await stepWorker(page, 'B');
-  const verdict = card(page).getByRole('status');
-  await expect(verdict.locator('.ll-verdict')).toHaveText('Not yet.');
-  await expect(verdict).toContainText("B claimed while A's claim transaction still held run 123");
+  await expect(banner(page)).toContainText("Not yet: At step 2 B claimed while A's claim transaction still held run 123");
 
   // From a fresh start: A claims, dies before committing, and B takes the run with the clock still.
   await lab(page).getByRole('button', { name: 'Reset', exact: true }).click();
@@ -425,21 +422,22 @@ test('a puzzle: a hint, the obvious schedule not won, the winning one won, and b
   await expectLabAt(page, before + 1);
   await stepWorker(page, 'B');
   await stepWorker(page, 'B');
-  await expect(card(page).locator('.ll-badge')).toHaveText('Not yet');
+  await expect(banner(page)).toContainText('not solved yet');
   await stepWorker(page, 'B');
-  await expect(verdict.locator('.ll-verdict')).toHaveText('Challenge complete.');
-  await expect(verdict).toContainText('A crashed at step 2 with its claim uncommitted');
-  await expect(card(page).locator('.ll-badge')).toHaveText('Won ✓');
-  await expect(card(page)).toContainText(challenge.lesson);
+  await expect(banner(page)).toContainText('Level solved ✓');
+  await expect(banner(page)).toContainText('A crashed at step 2 with its claim uncommitted');
+  await expect(banner(page)).toContainText('solved with hints (1)');
+  await expect(banner(page)).toContainText(challenge.lesson);
 
-  // A reload keeps the win and the hint.
+  // A reload keeps the level in play, its win and its hint.
+  await expect(page).toHaveURL(/step=5$/);
   await page.reload();
   await labReady(page);
+  await expect(banner(page)).toContainText('solved with hints (1)');
   await page.getByRole('button', { name: 'Lesson ↓' }).click();
-  await openTab(page, 'Challenges');
-  await expect(card(page).locator('.ll-badge')).toHaveText('Won ✓');
-  await expect(card(page).getByRole('list', { name: 'Hints' }).getByRole('listitem')).toHaveText([challenge.hints[0]]);
-  await expect(summary(page)).toContainText(`Challenges 1/${CHALLENGES.length}`);
+  await openTab(page, 'Levels');
+  await expect(card(page).locator('.ll-badge')).toHaveText('solved with hints (1)');
+  await expect(summary(page)).toContainText(`Levels 1/${CHALLENGES.length}`);
 });
 
 test('chapter: Continue through the narration and open its example in the lab at that point', async ({ page }) => {
@@ -527,7 +525,7 @@ test('damaged saved progress: a notice, a usable lesson, and a reset that asks f
 
   const notice = lesson(page).getByRole('alert');
   await expect(notice).toContainText('Your saved progress could not be read (it was damaged or edited). It was set aside, and the lesson starts fresh.');
-  await expect(summary(page)).toHaveText(/^Chapters 0\/\d+ · Quiz 0\/\d+ · Challenges 0\/\d+$/);
+  await expect(summary(page)).toHaveText(/^Chapters 0\/\d+ · Quiz 0\/\d+ · Levels 0\/\d+$/);
 
   // The lesson still works, and saving over the damaged data works too.
   await openTab(page, 'Quiz');
@@ -549,7 +547,7 @@ test('damaged saved progress: a notice, a usable lesson, and a reset that asks f
   // Reset asks first; "Keep it" keeps everything.
   const footer = lesson(page).locator('.ll-hub-footer');
   await footer.getByRole('button', { name: 'Reset my progress' }).click();
-  const confirm = footer.getByRole('group', { name: /Erase your finished chapters, quiz answers and won challenges\?/ });
+  const confirm = footer.getByRole('group', { name: /Erase your finished chapters, quiz answers and solved levels\?/ });
   await expect(confirm).toBeVisible();
   await expect(confirm.getByRole('button', { name: 'Keep it' })).toBeFocused();
   await confirm.getByRole('button', { name: 'Keep it' }).click();

@@ -102,7 +102,7 @@ describe('every challenge', () => {
   });
 
   it.each(CHALLENGES.map((c) => [c.id, c] as const))('%s: no run yet is not won, and says what to do', (_, challenge) => {
-    expect(challenge.judge(null)).toMatchObject({ won: false, message: expect.stringMatching(/Open the challenge in the lab/) });
+    expect(challenge.judge(null)).toMatchObject({ won: false, message: expect.stringMatching(/judges your run after every step/) });
   });
 
   it.each(CHALLENGES.map((c) => [c.id, c] as const))('%s: a run of another scenario is not won, and says where to play', async (_, challenge) => {

@@ -6,6 +6,7 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CHALLENGES } from '../../src/lessons/challenges';
+import { LEVELS } from '../../src/lessons/levels';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { CONCEPTS } from '../../src/lessons/concepts';
 import { EXIT_CRITERIA } from '../../src/lessons/exit-criteria';
@@ -14,12 +15,12 @@ import { createProgressStore, type StorageLike } from '../../src/store/progress-
 import { QUIZ } from '../../src/lessons/quiz';
 import { findScenario } from '../../src/scenarios';
 import type { OpenScenario, RunTrace } from '../../src/lessons/types';
-import { ChallengesView } from '../../src/ui/lesson/ChallengesView';
 import { ChapterView } from '../../src/ui/lesson/ChapterView';
 import { ConceptTable } from '../../src/ui/lesson/ConceptTable';
 import { ExitCriteriaView } from '../../src/ui/lesson/ExitCriteriaView';
 import { LessonHub } from '../../src/ui/lesson/LessonHub';
 import { LessonView } from '../../src/ui/lesson/LessonView';
+import { LevelsView } from '../../src/ui/lesson/LevelsView';
 import { lessonHref, parseLessonHash } from '../../src/ui/lesson/links';
 import { PredictCard } from '../../src/ui/lesson/PredictCard';
 import { ProgressNotice, ResetProgress } from '../../src/ui/lesson/ProgressControls';
@@ -53,7 +54,7 @@ function text(html: string): string {
 
 describe('LessonHub', () => {
   it('renders tabs, the first chapter, the progress summary and the reset control', () => {
-    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore() }));
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, progressStore: memoryStore() }));
     expect(html).toContain('role="tablist"');
     expect(html.match(/role="tab"/g)).toHaveLength(6);
     expect(html).toContain('aria-selected="true"');
@@ -64,14 +65,12 @@ describe('LessonHub', () => {
   });
 
   it.each(['challenges', 'quiz', 'exit', 'concepts'] as const)('opens on the %s tab', (tab) => {
-    const html = renderToStaticMarkup(
-      createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore(), initialTab: tab }),
-    );
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, progressStore: memoryStore(), initialTab: tab }));
     expect(html).toContain('<h2');
   });
 
   it('shows a notice instead of crashing on corrupt saved progress', () => {
-    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, currentTrace: null, progressStore: memoryStore('{oops') }));
+    const html = renderToStaticMarkup(createElement(LessonHub, { runTrace, onOpenScenario, progressStore: memoryStore('{oops') }));
     expect(html).toContain('role="alert"');
     expect(text(html)).toMatch(/could not be read/);
   });
@@ -153,22 +152,34 @@ describe('QuizView', () => {
   });
 });
 
-describe('ChallengesView, ExitCriteriaView, ConceptTable, progress controls', () => {
-  it('lists every challenge with its hint button and lab link', () => {
-    const html = renderToStaticMarkup(createElement(ChallengesView, { currentTrace: null, onOpenScenario, progressStore: memoryStore() }));
-    for (const challenge of CHALLENGES) expect(text(html)).toContain(challenge.title);
-    expect(html.match(/Show hint 1 of 3/g)).toHaveLength(CHALLENGES.length);
-    expect(html.match(/Open in the lab/g)).toHaveLength(CHALLENGES.length);
+describe('LevelsView, ExitCriteriaView, ConceptTable, progress controls', () => {
+  it('lists every challenge as a level, in the suggested order, each with the idea it practises and a Play button', () => {
+    const html = text(renderToStaticMarkup(createElement(LevelsView, { onOpenScenario, progressStore: memoryStore() })));
+    expect(LEVELS).toHaveLength(CHALLENGES.length);
+    let from = -1;
+    for (const [index, level] of LEVELS.entries()) {
+      const at = html.indexOf(`Level ${index + 1}: ${level.title}`);
+      expect(at, level.id).toBeGreaterThan(from);
+      from = at;
+    }
+    expect(html.match(/Play this level/g)).toHaveLength(CHALLENGES.length);
+    expect(html).toContain('Practises The race .');
+    expect(html).not.toContain('Check my run');
   });
 
-  it('shows revealed hints and won challenges from progress', () => {
+  it("shows each level's record from progress", () => {
     const store = memoryStore();
     store.revealHints('double-run', 2);
     store.recordChallengeWon('double-run');
-    const html = renderToStaticMarkup(createElement(ChallengesView, { currentTrace: null, onOpenScenario, progressStore: store }));
-    expect(text(html)).toContain(CHALLENGES[0]!.hints[1]);
-    expect(text(html)).not.toContain(CHALLENGES[0]!.hints[2]);
-    expect(text(html)).toContain('Won ✓');
+    store.revealHints('atomic-race', 3);
+    store.recordChallengeWon('atomic-race');
+    store.recordChallengeWon('long-wait');
+    const html = text(renderToStaticMarkup(createElement(LevelsView, { onOpenScenario, progressStore: store })));
+    const title = (id: string) => CHALLENGES.find((c) => c.id === id)!.title;
+    expect(html).toContain(`${title('double-run')} solved with hints (2)`);
+    expect(html).toContain(`${title('atomic-race')} revealed`);
+    expect(html).toContain(`${title('long-wait')} solved`);
+    expect(html).toContain(`${title('stranded')} not solved yet`);
   });
 
   it('shows every exit criterion and what is left', () => {

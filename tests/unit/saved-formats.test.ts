@@ -56,19 +56,23 @@ describe("today's saved data", () => {
     expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1 });
   });
 
-  it('the lesson progress (lease-lab.lesson-progress, version 2 inside, the seed beside it)', () => {
+  it('the lesson progress (lease-lab.lesson-progress, version 3 inside, the seed beside it)', () => {
     const today =
-      '{"version":2,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000},"select-then-update":{"done":false,"step":2,"doneAt":null}},"quiz":{"q-race-condition":{"attempts":2,"first":"wrong","correct":true,"everCorrect":true,"at":1700000001000}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1}},"currentChapter":"select-then-update","seed":123456}';
+      '{"version":3,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000},"select-then-update":{"done":false,"step":2,"doneAt":null}},"quiz":{"q-race-condition":{"attempts":2,"first":"wrong","correct":true,"everCorrect":true,"at":1700000001000}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1},"long-wait":{"won":true,"wonAt":1700000001200,"hints":2,"hintsAtWin":1}},"currentChapter":"select-then-update","currentLevel":"double-run","seed":123456}';
     const storage = memory({ 'lease-lab.lesson-progress': today });
     const store = createProgressStore({ storage, now: () => 1700000002000, newSeed: () => 7 });
     expect(store.getState()).toEqual({
       progress: {
-        version: 2,
+        version: 3,
         chapters: { race: { done: true, step: 5, doneAt: 1700000000000 }, 'select-then-update': { done: false, step: 2, doneAt: null } },
         quiz: { 'q-race-condition': { attempts: 2, first: 'wrong', correct: true, everCorrect: true, at: 1700000001000 } },
         predictions: { 'claim-race': { attempts: 3, correct: 2 } },
-        challenges: { 'double-run': { won: false, wonAt: null, hints: 1 } },
+        challenges: {
+          'double-run': { won: false, wonAt: null, hints: 1 },
+          'long-wait': { won: true, wonAt: 1700000001200, hints: 2, hintsAtWin: 1 },
+        },
         currentChapter: 'select-then-update',
+        currentLevel: 'double-run',
       },
       notice: null,
       persistent: true,
@@ -81,8 +85,18 @@ describe("today's saved data", () => {
     store.revealHints('double-run', 2);
     expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
       ...JSON.parse(today),
-      challenges: { 'double-run': { won: false, wonAt: null, hints: 2 } },
+      challenges: { ...JSON.parse(today).challenges, 'double-run': { won: false, wonAt: null, hints: 2 } },
     });
+  });
+
+  it("the lesson progress of the previous release (version 2: wins without their hints, no level in play) is carried over as today's", () => {
+    const previous =
+      '{"version":2,"chapters":{},"quiz":{},"predictions":{},"challenges":{"double-run":{"won":true,"wonAt":1700000000000,"hints":3}},"currentChapter":null,"seed":123456}';
+    const storage = memory({ 'lease-lab.lesson-progress': previous });
+    const store = createProgressStore({ storage, newSeed: () => 7 });
+    expect(store.getState().notice?.kind).toBe('migrated');
+    // The win is kept as it was: when its hints were read is not known, so no hintsAtWin (it reads "solved").
+    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({ ...JSON.parse(previous), version: 3, currentLevel: null });
   });
 
   it("the lesson progress of the previous release (version 1, no first answers) is carried over and written back as today's", () => {
@@ -93,7 +107,8 @@ describe("today's saved data", () => {
     expect(store.getState().notice?.kind).toBe('migrated');
     expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
       ...JSON.parse(previous),
-      version: 2,
+      version: 3,
+      currentLevel: null,
       quiz: {
         'q-race-condition': { attempts: 2, first: 'unknown', correct: true, everCorrect: true, at: 1700000001000 },
         'q-cte': { attempts: 1, first: 'right', correct: true, everCorrect: true, at: 1700000001500 },

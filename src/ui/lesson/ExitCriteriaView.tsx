@@ -28,7 +28,7 @@ export function ExitCriteriaView({ progressStore, onOpenChapter, onOpenChallenge
           {met} of {statuses.length} abilities shown.{' '}
           {left === 0 ? 'Nothing left: you have done everything this module asks.' : `${left} thing${left === 1 ? '' : 's'} left to do.`}
         </p>
-        <p>Each item is ticked by what you did here: chapters finished, challenges won, questions answered correctly.</p>
+        <p>Each item is ticked by what you did here: chapters finished, levels solved, questions answered correctly.</p>
       </header>
       <ul className="ll-criteria">
         {statuses.map((status) => (

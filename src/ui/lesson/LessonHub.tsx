@@ -1,5 +1,5 @@
 /**
- * Everything in one place: chapters, challenges, quiz, exit criteria and concept table as tabs, with
+ * Everything in one place: chapters, levels (the challenges), quiz, exit criteria and concept table as tabs, with
  * the progress notice and reset control. Links between the views switch tabs.
  */
 import './lesson.css';
@@ -9,11 +9,10 @@ import { findChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
 import { findQuestion } from '../../lessons/quiz';
 import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
-import type { Trace } from '../../sim/types';
-import { ChallengesView } from './ChallengesView';
 import { ConceptTable } from './ConceptTable';
 import { ExitCriteriaView } from './ExitCriteriaView';
 import { LessonView } from './LessonView';
+import { LevelsView } from './LevelsView';
 import { type LessonTarget, parseLessonHash } from './links';
 import { ProgressNotice, ProgressSummary, ResetProgress } from './ProgressControls';
 import { QuizView } from './QuizView';
@@ -27,7 +26,7 @@ export type LessonTab = 'chapters' | 'challenges' | 'quiz' | 'exit' | 'concepts'
 
 const TABS: { id: LessonTab; label: string }[] = [
   { id: 'chapters', label: 'Chapters' },
-  { id: 'challenges', label: 'Challenges' },
+  { id: 'challenges', label: 'Levels' },
   { id: 'quiz', label: 'Quiz' },
   { id: 'exit', label: 'Exit criteria' },
   { id: 'concepts', label: 'Concepts' },
@@ -37,8 +36,6 @@ const TABS: { id: LessonTab; label: string }[] = [
 export interface LessonHubProps {
   runTrace: RunTrace;
   onOpenScenario: OpenScenario;
-  /** The trace the lab currently shows, for judging challenges. */
-  currentTrace: Trace | null;
   progressStore?: ProgressStore;
   initialTab?: LessonTab;
   /**
@@ -66,7 +63,7 @@ function initialPlace(initialTab: LessonTab | undefined, linked: LessonTarget | 
   return { tab: initialTab ?? 'chapters' };
 }
 
-export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStore, initialTab, linked, onNarrationStep, onDock }: LessonHubProps) {
+export function LessonHub({ runTrace, onOpenScenario, progressStore, initialTab, linked, onNarrationStep, onDock }: LessonHubProps) {
   const [place, setPlace] = useState<Place>(() => initialPlace(initialTab, linked));
   const tabRefs = useRef(new Map<LessonTab, HTMLButtonElement>());
   const id = useId();
@@ -75,8 +72,7 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
   // would write its older copy over it.
   useEffect(() => (typeof window === 'undefined' ? undefined : store.listenToOtherTabs(window)), [store]);
 
-  // Every step in the lab brings a new currentTrace, which only the challenges read: the rest of the hub
-  // is built only when its own inputs change, so React skips it on a step.
+  // Built only when the hub's own inputs change, so a re-render from above skips it.
   const rest = useMemo(() => {
     const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
     const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
@@ -145,6 +141,9 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
             onDock={onDock}
           />
         ) : null}
+        {place.tab === 'challenges' ? (
+          <LevelsView onOpenScenario={onOpenScenario} onOpenChapter={openChapter} progressStore={progressStore} challengeId={place.challengeId} />
+        ) : null}
         {place.tab === 'quiz' ? <QuizView runTrace={runTrace} onOpenChapter={openChapter} progressStore={progressStore} questionId={place.questionId} /> : null}
         {place.tab === 'exit' ? (
           <ExitCriteriaView progressStore={progressStore} onOpenChapter={openChapter} onOpenChallenge={openChallenge} onOpenQuestion={openQuestion} />
@@ -162,7 +161,7 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
         <ResetProgress progressStore={progressStore} />
       </footer>
     );
-    return { bar, notice, otherPanels, footer, openChapter };
+    return { bar, notice, otherPanels, footer };
   }, [place, id, progressStore, runTrace, onOpenScenario, onNarrationStep, onDock]);
 
   return (
@@ -171,15 +170,6 @@ export function LessonHub({ runTrace, onOpenScenario, currentTrace, progressStor
       {rest.notice}
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${place.tab}`} className="ll-panel">
         {rest.otherPanels}
-        {place.tab === 'challenges' ? (
-          <ChallengesView
-            currentTrace={currentTrace}
-            onOpenScenario={onOpenScenario}
-            onOpenChapter={rest.openChapter}
-            progressStore={progressStore}
-            challengeId={place.challengeId}
-          />
-        ) : null}
       </div>
       {rest.footer}
     </div>

@@ -34,7 +34,7 @@ export function ProgressSummary({ progressStore }: { progressStore?: ProgressSto
   const won = CHALLENGES.filter((c) => state.progress.challenges[c.id]?.won).length;
   return (
     <p className="ll-progress-summary">
-      Chapters {chaptersDone(state.progress)}/{CHAPTERS.length} · Quiz {score.correct}/{score.total} · Challenges {won}/{CHALLENGES.length}
+      Chapters {chaptersDone(state.progress)}/{CHAPTERS.length} · Quiz {score.correct}/{score.total} · Levels {won}/{CHALLENGES.length}
       {state.readOnly ? (
         <span className="ll-meta"> · read-only (saved by a newer version)</span>
       ) : state.persistent ? null : (
@@ -66,7 +66,7 @@ export function ResetProgress({ progressStore }: { progressStore?: ProgressStore
   }
   return (
     <fieldset className="ll-confirm">
-      <legend>Erase your finished chapters, quiz answers and won challenges? This cannot be undone.</legend>
+      <legend>Erase your finished chapters, quiz answers and solved levels? This cannot be undone.</legend>
       <button
         type="button"
         className="ll-danger"
