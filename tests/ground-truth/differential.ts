@@ -12,7 +12,7 @@ import { type CoverSummary, coverStateGraph } from '../../src/engine/cover';
 import { type ExploredSchedule, exploreSchedules } from '../../src/engine/enumerate';
 import { compareSchedule, type Divergence } from '../../src/engine/differential';
 import { type Scenario, type Settings, STRATEGIES, type Strategy } from '../../src/sim/types';
-import { createDatabase } from '../support/postgres-server';
+import { createDatabase, onSocket } from '../support/postgres-server';
 
 // The step-by-step comparison itself lives in the engine, where the CLI's swarm uses it too.
 export { type Divergence, replay, wakesSeveralWaiters } from '../../src/engine/differential';
@@ -25,13 +25,13 @@ export interface Databases {
 }
 
 /**
- * PGlite in this process, and `labs` fresh databases on the throwaway server, named after the test file.
- * A real server spends much of a schedule waiting (round trips, lock waits, TRUNCATE's files), so two
+ * PGlite in this process, and `labs` fresh databases on the throwaway server, named after the test file,
+ * reached through its unix socket (onSocket). A real server spends much of a schedule waiting (round trips, lock waits), so two
  * labs side by side keep it in step with PGlite, which is bound by this process's CPU. (More labs only
  * take CPU from PGlite on a 2-core machine.)
  */
 export async function openDatabases(name: string, labs = 2): Promise<Databases> {
-  const urls = await Promise.all(Array.from({ length: labs }, (_, i) => testDatabaseUrl(`${name}_${i}`)));
+  const urls = await Promise.all(Array.from({ length: labs }, async (_, i) => onSocket(await testDatabaseUrl(`${name}_${i}`), inject('postgresSocketDir'))));
   const [pglite, ...postgres] = await Promise.all([bootLabDatabase(), ...urls.map((url) => PostgresLab.connect(url, ['A', 'B', 'C']))]);
   return {
     pglite: pglite as PGliteLab,

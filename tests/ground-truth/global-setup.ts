@@ -10,6 +10,8 @@ declare module 'vitest' {
     /** Superuser URL of an empty database on the throwaway server. */
     postgresUrl: string;
     postgresVersion: string;
+    /** The server's unix socket directory: the differential labs connect through it (onSocket). */
+    postgresSocketDir: string;
   }
 }
 
@@ -17,5 +19,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startPostgresServer();
   project.provide('postgresUrl', server.url);
   project.provide('postgresVersion', server.version);
+  project.provide('postgresSocketDir', server.socketDir);
   return () => server.stop();
 }

@@ -6,7 +6,7 @@
  * disagrees fails with the command that replays it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playSwarmSeed, SWARM_RACE_PLAYS } from '../../src/engine/swarm';
+import { playSwarmSeed, SWARM_RACE_PLAYS, type SwarmPlay } from '../../src/engine/swarm';
 import { compareOnPostgres, type Databases, describeDivergences, openDatabases, summary } from './differential';
 
 const SEEDS_IN_NPM_TEST = 150;
@@ -51,20 +51,32 @@ const batches = Array.from({ length: Math.ceil(seeds.length / SEEDS_PER_CASE) },
 describe('generated scenarios (the swarm) agree on PGlite and PostgreSQL', () => {
   it.for(batches)('seeds $label', { timeout: 300_000 }, async ({ batch }, { signal }) => {
     const failures: string[] = [];
-    for (const seed of batch) {
-      if (signal.aborted) break;
-      const played = await playSwarmSeed(dbs.pglite, seed);
-      const result = await compareOnPostgres(dbs.postgres, played.scenario, played.settings, played.schedules, signal, SWARM_RACE_PLAYS);
-      mostPlays = Math.max(mostPlays, result.mostPlays);
-      schedules += result.schedules;
-      for (const { trace } of played.schedules) for (const anomaly of trace.anomalies) anomalies.set(anomaly.kind, (anomalies.get(anomaly.kind) ?? 0) + 1);
-      if (result.detailDifferences.length > 0 || result.raced.length > 0) console.info(summary(`swarm seed ${seed}`, result));
-      expect(result.schedules).toBe(2);
-      if (result.divergences.length > 0) {
-        failures.push(
-          `seed ${seed}: ${played.scenario.summary.replace('\n', ' ')}\n  replay: npm run sim -- swarm --seed ${seed} --db postgres://…\n${describeDivergences(result.divergences)}`,
-        );
+    // PGlite (this process) plays the next seed while the server (other processes) replays this one: the
+    // same seeds and comparisons, their waits overlapped. The next play is always awaited before the case ends.
+    let next: Promise<SwarmPlay> | null = playSwarmSeed(dbs.pglite, batch[0]!);
+    try {
+      for (const [index, seed] of batch.entries()) {
+        if (signal.aborted) break;
+        const played = await next!;
+        next = index + 1 < batch.length ? playSwarmSeed(dbs.pglite, batch[index + 1]!) : null;
+        // Its failure surfaces where it is awaited; this only keeps Node from calling it unhandled meanwhile.
+        next?.catch(() => undefined);
+        expect(played.seed).toBe(seed);
+        const result = await compareOnPostgres(dbs.postgres, played.scenario, played.settings, played.schedules, signal, SWARM_RACE_PLAYS);
+        mostPlays = Math.max(mostPlays, result.mostPlays);
+        schedules += result.schedules;
+        for (const { trace } of played.schedules) for (const anomaly of trace.anomalies) anomalies.set(anomaly.kind, (anomalies.get(anomaly.kind) ?? 0) + 1);
+        if (result.detailDifferences.length > 0 || result.raced.length > 0) console.info(summary(`swarm seed ${seed}`, result));
+        expect(result.schedules).toBe(2);
+        if (result.divergences.length > 0) {
+          failures.push(
+            `seed ${seed}: ${played.scenario.summary.replace('\n', ' ')}\n  replay: npm run sim -- swarm --seed ${seed} --db postgres://…\n${describeDivergences(result.divergences)}`,
+          );
+        }
       }
+    } finally {
+      // PGlite is the next case's too: nothing of this case may still be playing on it.
+      await next?.catch(() => undefined);
     }
     expect(failures.join('\n\n'), `${failures.length} swarm seed(s) diverge`).toBe('');
   });

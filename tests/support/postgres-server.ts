@@ -18,6 +18,8 @@ export interface PostgresServer {
   url: string;
   /** The server's version, e.g. "15.18". */
   version: string;
+  /** The directory of the server's unix socket (see onSocket). */
+  socketDir: string;
   stop(): Promise<void>;
   /** Shuts the server down as an administrator would (pg_ctl stop -m fast): every client's connection ends. */
   pause(): void;
@@ -77,7 +79,7 @@ export async function startPostgresServer(database = 'lease_lab'): Promise<Postg
       start();
       started = true;
     };
-    return { url, version: await serverVersion(url), stop, pause, resume };
+    return { url, version: await serverVersion(url), socketDir, stop, pause, resume };
   } catch (error) {
     const log = existsSync(logFile) ? `\nserver log:\n${readFileSync(logFile, 'utf8').slice(-2000)}` : '';
     await stop();
@@ -127,6 +129,17 @@ export { freePort };
  * Creates an empty database next to the one `url` names and returns its URL. Each test file takes its
  * own, so files that truncate `runs` can never see each other's rows.
  */
+/**
+ * The same database reached through the server's unix socket in `socketDir` instead of TCP on 127.0.0.1:
+ * the server and the protocol are the same, but a round trip costs the client and the server about a third
+ * less CPU than over loopback TCP (the ground truth makes millions of them).
+ */
+export function onSocket(url: string, socketDir: string): string {
+  const target = new URL(url);
+  target.searchParams.set('host', socketDir);
+  return target.href;
+}
+
 export async function createDatabase(url: string, database: string): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`unexpected database name ${database}`);
   // PostgreSQL cuts a name to 63 bytes without a word, so two long names can meet as one (23505 on pg_database).
