@@ -83,7 +83,7 @@ describe('npm run sim -- check', () => {
     const { code, stdout } = simProcess(['check', 'race', '--claim', join(projectRoot, 'docs/examples/claim-ignores-the-lease.sql')]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/double claim of run 123 \+ duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
-    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in double claim, duplicate execution or split ownership \(exit 1\)$/m);
+    expect(stdout).toMatch(/^UNSAFE: \d+ of \d+ schedules end in double claim, duplicate execution, split ownership or stranded run \(exit 1\)$/m);
   });
 
   // 1,450 schedules: far longer than the others on a busy machine.
