@@ -388,6 +388,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
         if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
         if (saved) return openView(saved, 'Your saved place could not be restored exactly.', 'saved');
+        // A first visit: no link, no saved place. The start card opens the story, unless it was done before.
+        set({ startCardOpen: !get().startCardDone });
         return openView({ view: defaultView(), problems: [] }, '');
       },
 

@@ -11,6 +11,9 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     helpOpen: false,
     tourOpen: false,
     theme: DEFAULT_PREFS.theme,
+    allControls: DEFAULT_PREFS.allControls,
+    startCardOpen: false,
+    startCardDone: DEFAULT_PREFS.startCardDone,
     notify(tone, title, details = []) {
       const notice = { id: nextId++, tone, title, details };
       set({ notices: [...get().notices, notice].slice(-MAX_NOTICES) });
@@ -26,6 +29,12 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     },
     setTheme(theme) {
       set({ theme });
+    },
+    setAllControls(on) {
+      set({ allControls: on });
+    },
+    closeStartCard() {
+      set({ startCardOpen: false, startCardDone: true });
     },
   });
 }

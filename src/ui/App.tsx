@@ -13,6 +13,7 @@ import { RunsTable } from './RunsTable';
 import { StepDetails } from './StepDetails';
 import { TimelinePanel } from './TimelinePanel';
 import { SqlConsole } from './console/SqlConsole';
+import { StartCard } from './StartCard';
 import { Toolbar } from './Toolbar';
 import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
@@ -80,6 +81,7 @@ function RaceLab() {
         <Header />
         {drawn >= 1 ? (
           <>
+            <StartCard />
             {phone ? null : <Toolbar />}
             <EngineBanner />
             <Notices />
