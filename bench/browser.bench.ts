@@ -116,7 +116,7 @@ const INIT_SCRIPT = `(() => {
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
   const stepButtonOn = () => {
-    for (const el of document.querySelectorAll('button')) if (el.textContent.trim() === 'Step' && !el.disabled) return true;
+    for (const el of document.querySelectorAll('button')) if (el.textContent.trim() === 'Next step' && !el.disabled) return true;
     return false;
   };
   const check = () => {
@@ -217,7 +217,7 @@ async function timeSteps({ n, firstAfterMs }: { n: number; firstAfterMs: number 
   const times: StepTime[] = [];
   const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
   await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
-  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Step');
+  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Next step');
   const timelineState = () => {
     const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
     return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;

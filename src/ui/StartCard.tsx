@@ -1,14 +1,15 @@
 import { START_CARD } from '../lessons/start-card';
 import { useLab } from '../store/react';
+import { isStartView } from '../store/view';
 import { useReady } from './hooks';
 
 /**
  * A first visit's first screen: what the learner will see, and the one move to make. Taking the move or
  * dismissing the card closes it for good (remembered with the preferences); so does any first step.
  */
-/** The start card is on screen: a first visit, still on the card's scenario, before its first step. */
+/** The start card is on screen: opened at the lab's start, and still there (its scenario and settings, no step yet). */
 export function useStartCardOpen(): boolean {
-  return useLab((s) => s.startCardOpen && s.scenarioId === START_CARD.scenarioId && s.schedule.length === 0);
+  return useLab((s) => s.startCardOpen && isStartView(s));
 }
 
 export function StartCard() {

@@ -26,8 +26,8 @@ test('no serious accessibility violations, light and dark', async ({ page }) => 
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByLabel('Scenario').selectOption('lock-wait');
   await page.getByLabel('Strategy').selectOption('for-update');
-  await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Next step', exact: true }).click();
+  await page.getByRole('button', { name: 'Next step', exact: true }).click();
   await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Blocked, waiting for A');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });

@@ -190,7 +190,7 @@ test('6: from the first click on Step until its step is drawn, the page shows it
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { seen: string[] }).seen = seen;
-    const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Step')!;
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Next step')!;
     let clicked = false;
     const look = () => {
       if (!clicked) return;
@@ -228,7 +228,7 @@ test.describe('6: the "Works offline" note', () => {
         const samples: { note: string; step: number; timeline: number }[] = [];
         (window as unknown as { samples: typeof samples }).samples = samples;
         const look = () => {
-          const step = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Step')!.getBoundingClientRect().top + window.scrollY;
+          const step = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Next step')!.getBoundingClientRect().top + window.scrollY;
           const line = document.querySelector('svg.tl-svg')!.getBoundingClientRect().top + window.scrollY;
           samples.push({ note: document.querySelector('.offline-indicator')?.textContent ?? '', step, timeline: line });
           if (samples.length < 100_000) requestAnimationFrame(look);

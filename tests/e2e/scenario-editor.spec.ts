@@ -173,7 +173,7 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
   await course.locator('#notes').focus();
   await course.keyboard.press('ArrowRight');
   await expect(frame.getByRole('slider', { name: 'Step position' })).toHaveValue('3');
-  await frame.getByRole('button', { name: 'Step', exact: true }).click();
+  await frame.getByRole('button', { name: 'Next step', exact: true }).click();
   await expect(frame.getByRole('slider', { name: 'Step position' })).toHaveValue('4');
   // "of 4 so far; the script has N more moves" while the script goes on (issue 31, 7.5).
   await expect(frame.locator('.embed-narration')).toHaveText(/^Step 4 of \d+( so far[^:]*)?: /);

@@ -9,6 +9,8 @@ export interface FoldControl {
   /** Its visible text (a button's words, a field's label): what a learner reads. */
   text: string;
   role: string;
+  /** Its text is code (a worker's program line, which reads the same in two workers' programs), not a label. */
+  code: boolean;
 }
 
 /**
@@ -51,7 +53,12 @@ export function controlsAboveTheFold(): FoldControl[] {
         .join(' ');
     const field = el as HTMLInputElement;
     const label = field.labels?.[0];
-    if (label) return textOf(label);
+    if (label) {
+      // A label wrapping its field: its own words, not the options inside.
+      const words = label.cloneNode(true) as Element;
+      for (const inner of words.querySelectorAll('select, input, textarea')) inner.remove();
+      return textOf(words);
+    }
     return textOf(el);
   };
   const found: FoldControl[] = [];
@@ -68,7 +75,12 @@ export function controlsAboveTheFold(): FoldControl[] {
     const top = box.top + scrolled;
     if (top >= height || top + box.height <= 0 || box.left >= width || box.right <= 0) continue;
     const text = el.tagName === 'SELECT' || el.tagName === 'INPUT' ? labelOf(el) : textOf(el);
-    found.push({ name: el.getAttribute('aria-label') ?? labelOf(el), text, role: el.getAttribute('role') ?? el.tagName.toLowerCase() });
+    found.push({
+      name: el.getAttribute('aria-label') ?? labelOf(el),
+      text,
+      role: el.getAttribute('role') ?? el.tagName.toLowerCase(),
+      code: el.querySelector('code') !== null,
+    });
   }
   return found;
 }
