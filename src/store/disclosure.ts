@@ -2,7 +2,7 @@
  * Progressive disclosure: which of the lab's controls the page shows. One rule, read by every control
  * that may be folded away (ui/useShownControls.ts), and derived from data, never from a component's own
  * idea: the scenario's script and the schedule in the lab (what it moves: the clock, a pause, a crash, the
- * operator), the scenario's story (the strategies it compares, the concepts it teaches) and the settings in
+ * operator), the scenario's story (the strategies it compares, an incident's fix, the concepts it teaches) and the settings in
  * the lab (a chapter, a level or a link that chose another strategy or fencing shows that picker). A link
  * therefore always shows every control its schedule uses. "All controls" (the free lab) shows everything.
  */
@@ -76,9 +76,16 @@ export function shownControls(input: DisclosureInput): ShownControls {
   const crash = kinds.has('crash');
   // A worker can outlive its lease only when time passes, or it stops, or dies: then fencing matters.
   const staleWriterPossible = clock || pause || crash;
+  // The strategies the scenario's story compares: its own, those it has words for, an incident's fix.
+  const fix = scenario.incident?.fix;
+  const compared = new Set([defaults.strategy, ...Object.keys(scenario.summaries ?? {}), ...(fix ? [fix.strategy] : [])]);
   return {
-    strategy: Object.keys(scenario.summaries ?? {}).length > 0 || settings.strategy !== defaults.strategy || settings.definition !== undefined,
-    fencing: settings.fencing !== defaults.fencing || scenario.concepts.includes('fencing') || staleWriterPossible,
+    strategy: compared.size > 1 || settings.strategy !== defaults.strategy || settings.definition !== undefined,
+    fencing:
+      settings.fencing !== defaults.fencing ||
+      scenario.concepts.includes('fencing') ||
+      (fix !== undefined && fix.fencing !== defaults.fencing) ||
+      staleWriterPossible,
     clock,
     pause,
     crash,

@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { expect, openLab, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
+import { showAllControls, workerStep } from './disclosure';
 
 const SIZES = [
   { width: 1440, height: 900 },
@@ -128,7 +129,7 @@ test('7.3: "Make NOWAIT give up while a run is free", won with A,B,B,B, names th
   await challenge.getByRole('button', { name: 'Open in the lab', exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('nowait');
   for (const [n, worker] of ['A', 'B', 'B', 'B'].entries()) {
-    await page.getByRole('button', { name: `Step worker ${worker}`, exact: true }).click();
+    await workerStep(page, worker).click();
     await expect(slider(page)).toHaveValue(String(n + 1));
   }
   const verdict = challenge.getByRole('status');
@@ -142,6 +143,8 @@ test.describe('5: on a phone (390×844, touch)', () => {
 
   test('the timeline is on the first screen with Step, above the other controls, and no hint asks for a wheel', async ({ page }) => {
     await openLab(page);
+    // Every control shown: the clock's and the workers' come under the timeline.
+    await showAllControls(page);
     const line = (await timeline(page).boundingBox())!;
     const step = (await stepButton(page).boundingBox())!;
     const clock = (await page.getByRole('button', { name: 'Advance clock', exact: true }).boundingBox())!;
