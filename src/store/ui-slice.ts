@@ -25,7 +25,8 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
       set({ helpOpen: open });
     },
     setTourOpen(open) {
-      set({ tourOpen: open });
+      // The tour tells the story from its start: the start card has done its job.
+      set(open && get().startCardOpen ? { tourOpen: open, startCardOpen: false, startCardDone: true } : { tourOpen: open });
     },
     setTheme(theme) {
       set({ theme });
