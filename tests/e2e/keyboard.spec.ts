@@ -75,6 +75,8 @@ test('after choosing a strategy, → steps and leaves the choice alone', async (
 test('every control is reachable with Tab and shows a focus ring', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
   await showAllControls(page);
+  // Tabbing starts from the top of the page again, not from the switch just used.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   const seen = new Set<string>();
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
