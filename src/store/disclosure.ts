@@ -80,7 +80,8 @@ export function shownControls(input: DisclosureInput): ShownControls {
   const fix = scenario.incident?.fix;
   const compared = new Set([defaults.strategy, ...Object.keys(scenario.summaries ?? {}), ...(fix ? [fix.strategy] : [])]);
   return {
-    strategy: compared.size > 1 || settings.strategy !== defaults.strategy || settings.definition !== undefined,
+    // An incident is a named queue's story: the picker names the queue it runs under.
+    strategy: compared.size > 1 || scenario.incident !== undefined || settings.strategy !== defaults.strategy || settings.definition !== undefined,
     fencing:
       settings.fencing !== defaults.fencing ||
       scenario.concepts.includes('fencing') ||

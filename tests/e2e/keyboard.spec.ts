@@ -1,5 +1,5 @@
 /** The lab without a mouse: its keys, the help overlay, focus you can see, and keys left to fields. */
-import { expect, openLab, slider, test } from './fixtures';
+import { expect, openLab, slider, test, waitReady } from './fixtures';
 import { showAllControls } from './disclosure';
 
 test('Space, arrows, R and worker numbers drive the lab', async ({ page }) => {
@@ -75,8 +75,9 @@ test('after choosing a strategy, → steps and leaves the choice alone', async (
 test('every control is reachable with Tab and shows a focus ring', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
   await showAllControls(page);
-  // Tabbing starts from the top of the page again, not from the switch just used.
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // Tabbing starts from the top of a fresh page (All controls is remembered), not from the switch just used.
+  await page.reload();
+  await waitReady(page);
   const seen = new Set<string>();
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');
