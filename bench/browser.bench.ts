@@ -25,6 +25,7 @@ import { type Browser, chromium, type Worker as PlaywrightWorker } from '@playwr
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import { startApp } from '../scripts/start-process';
+import { controlsAboveTheFold, type FoldControl } from '../tests/support/above-the-fold';
 import type { CompositionGroup, CompositionLine } from './composition-plugin';
 import { CHROMIUM_ARGS, kib, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
 
@@ -47,6 +48,13 @@ const LOAD_TIMEOUT_MS = 180_000;
  */
 const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 const MOUNT = '/any/sub/path/';
+/** BENCH_FIRST_SCREEN_LOADS (default 3) first visits at 1440×900, for the first screen's figures. */
+const FIRST_SCREEN_LOADS = runsFromEnv('BENCH_FIRST_SCREEN_LOADS', 3);
+const FIRST_SCREEN = { width: 1440, height: 900 };
+/** How long after ready the first screen is looked at: the offline note and the panels below come in this time. */
+const FIRST_SCREEN_SETTLE_MS = Number(process.env.BENCH_FIRST_SCREEN_SETTLE_MS ?? 3000);
+/** The issue's bound on the controls of a first visit's first screen (issue 31). */
+const MOST_CONTROLS = 12;
 
 type PageKind = 'plain' | 'worker' | 'app' | 'start';
 const PAGES: Record<PageKind, { label: string; path: string }> = {
@@ -109,14 +117,20 @@ const INIT_SCRIPT = `(() => {
   // tsx compiles the functions this file hands to page.evaluate with esbuild's keepNames helper.
   globalThis.__name = globalThis.__name || ((fn) => fn);
   let settle;
-  const b = (window.__bench = { ready: null, readyBy: null, failed: null, longtasks: [], settled: new Promise((resolve) => (settle = resolve)) });
+  const b = (window.__bench = { ready: null, readyBy: null, failed: null, longtasks: [], shift: 0, settled: new Promise((resolve) => (settle = resolve)) });
+  try {
+    // Cumulative layout shift as the web-vitals define it: every shift the learner did not cause by input.
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) if (!e.hadRecentInput) b.shift += e.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  } catch {}
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) b.longtasks.push([e.startTime, e.duration]);
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
   const stepButtonOn = () => {
-    for (const el of document.querySelectorAll('button')) if (el.textContent.trim() === 'Step' && !el.disabled) return true;
+    for (const el of document.querySelectorAll('button')) if (el.textContent.trim() === 'Next step' && !el.disabled) return true;
     return false;
   };
   const check = () => {
@@ -203,6 +217,34 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
   }
 }
 
+interface FirstScreen {
+  /** The interactive controls, visible and enabled, inside the first 1440×900 (tests/support/above-the-fold.ts). */
+  controls: FoldControl[];
+  /** Cumulative layout shift from navigation until FIRST_SCREEN_SETTLE_MS after ready. */
+  shift: number;
+}
+
+/** A first visit at 1440×900: what its first screen offers once settled, and how far it moved while loading. */
+async function firstScreenLoad(browser: Browser, url: string): Promise<FirstScreen> {
+  const context = await browser.newContext({ viewport: FIRST_SCREEN });
+  try {
+    await context.addInitScript(INIT_SCRIPT);
+    const page = await context.newPage();
+    await page.goto(url, { waitUntil: 'commit' });
+    const settled = await page.evaluate((timeoutMs) => {
+      const b = (window as unknown as { __bench: { settled: Promise<void> } }).__bench;
+      return Promise.race([b.settled.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs))]);
+    }, LOAD_TIMEOUT_MS);
+    if (!settled) throw new Error(`not ready within ${LOAD_TIMEOUT_MS / 1000} s`);
+    await new Promise((done) => setTimeout(done, FIRST_SCREEN_SETTLE_MS));
+    const controls = await page.evaluate(controlsAboveTheFold);
+    const shift = await page.evaluate(() => (window as unknown as { __bench: { shift: number } }).__bench.shift);
+    return { controls, shift };
+  } finally {
+    await context.close();
+  }
+}
+
 interface StepTime {
   /** Click → the timeline's marks changed in the DOM. */
   dom: number;
@@ -217,7 +259,7 @@ async function timeSteps({ n, firstAfterMs }: { n: number; firstAfterMs: number 
   const times: StepTime[] = [];
   const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
   await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
-  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Step');
+  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Next step');
   const timelineState = () => {
     const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
     return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;
@@ -368,7 +410,16 @@ async function main(): Promise<void> {
   const stepsOf: Record<PageKind, StepTime[]> = { plain: [], worker: [], app: [], start: [] };
   const failures: string[] = [];
   const steps: StepTime[] = [];
+  const firstScreens: FirstScreen[] = [];
   try {
+    if (kinds.includes('app'))
+      for (let i = 0; i < FIRST_SCREEN_LOADS; i++) {
+        try {
+          firstScreens.push(await firstScreenLoad(browser, server.url + PAGES.app.path));
+        } catch (error) {
+          failures.push(`app at 1440×900: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`);
+        }
+      }
     for (let i = 0; i < LOADS; i++) {
       // Interleaved, so a burst of load on the machine hits every page alike.
       for (const kind of kinds) {
@@ -523,6 +574,45 @@ async function main(): Promise<void> {
     ]);
   } else if (!appError) {
     console.log('\n(no Step click landed in the app: no step latency)');
+  }
+
+  if (firstScreens.length > 0) {
+    const counts = firstScreens.map((s) => s.controls.length);
+    const shifts = firstScreens.map((s) => s.shift);
+    const firstClicks = steps.filter((s) => s.first).map((s) => s.dom);
+    printTable(
+      `The first screen: a first visit at ${FIRST_SCREEN.width}×${FIRST_SCREEN.height} (${firstScreens.length} loads, looked at ${FIRST_SCREEN_SETTLE_MS} ms after ready)`,
+      [
+        {
+          what: 'controls above the fold (visible, enabled, inside the first viewport)',
+          median: String(median(counts)),
+          range: range(counts, (v) => v.toFixed(0)),
+          n: counts.length,
+          target: `≤ ${MOST_CONTROLS}`,
+          ok: Math.max(...counts) <= MOST_CONTROLS,
+        },
+        {
+          what: 'cumulative layout shift, navigation → settled',
+          median: median(shifts).toFixed(3),
+          range: range(shifts, (v) => v.toFixed(3)),
+          n: shifts.length,
+          target: '≤ 0.02',
+          ok: Math.max(...shifts) <= 0.02,
+        },
+        ...(firstClicks.length > 0
+          ? [
+              {
+                what: 'first click → its step drawn (the cold loads above, at 1280×720)',
+                median: ms(median(firstClicks), 1),
+                range: range(firstClicks, (v) => v.toFixed(0)),
+                n: firstClicks.length,
+              },
+            ]
+          : []),
+      ],
+    );
+    const listed = firstScreens[0]!.controls.map((c) => c.name).join(', ');
+    console.log(`  the first load's controls: ${listed}`);
   }
 
   if (!appError) {

@@ -139,7 +139,7 @@ async function timeClicks({ n, firstAfterMs }: { n: number; firstAfterMs: number
   const times: number[] = [];
   const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
   await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
-  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Step');
+  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Next step');
   const timelineState = () => {
     const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
     return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;

@@ -198,7 +198,7 @@ export interface TraceOutcome {
 export function describeOutcome(steps: readonly TraceStep[], position: number, end: 'over' | 'stalled' | null): TraceOutcome {
   const findings = [...revealedAnomalies(steps, position)].sort(byFirstStep).map((a) => a.message);
   const current = position > 0 ? steps[position - 1] : undefined;
-  let now = current ? current.note : 'Nothing has happened yet. Press Step to play the scripted interleaving, or step a worker yourself.';
+  let now = current ? current.note : 'Nothing has happened yet. Press Next step to play the scripted interleaving, or step a worker yourself.';
   if (end !== null && position >= steps.length && steps.length > 0) {
     const what = end === 'over' ? 'Nothing more can happen' : 'Nothing more happens unless you step a worker or move the clock';
     now += findings.length === 0 ? ` ${what}, and no anomaly appeared.` : ` ${what}.`;

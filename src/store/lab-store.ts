@@ -20,6 +20,10 @@ export function createLabStore(deps: LabDeps): LabStore {
     ...createYourSqlSlice(deps)(...a),
   }));
   const prefs = loadPrefs(deps.storage);
-  store.setState({ theme: prefs.theme, speed: prefs.speed });
+  store.setState({ theme: prefs.theme, speed: prefs.speed, allControls: prefs.allControls, startCardDone: prefs.startCardDone });
+  // The start card's story begins at the first step: a first step taken any other way (Next step, a key) is the card done too.
+  store.subscribe((state) => {
+    if (state.startCardOpen && state.schedule.length > 0) state.closeStartCard();
+  });
   return store;
 }

@@ -21,10 +21,14 @@ export interface Prefs {
   theme: ThemeChoice;
   /** Steps per second while playing. */
   speed: number;
+  /** "All controls" (the free lab) is on: every control shown, whatever the scenario needs (store/disclosure.ts). */
+  allControls: boolean;
+  /** The first visit's start card was dismissed or done: it does not come back. */
+  startCardDone: boolean;
 }
 
 export const PLAYBACK_SPEEDS = [0.5, 1, 2, 4] as const;
-export const DEFAULT_PREFS: Prefs = { theme: 'system', speed: 1 };
+export const DEFAULT_PREFS: Prefs = { theme: 'system', speed: 1, allControls: false, startCardDone: false };
 
 export type { StorageLike };
 
@@ -84,7 +88,7 @@ function authoredOf(scenarioId: string): { authored?: unknown } {
   return scenario ? { authored: specOf(scenario) } : {};
 }
 
-/** The preferences as stored: { theme, speed }; anything out of range reads as the default. */
+/** The preferences as stored: { theme, speed, allControls, startCardDone } (older ones lack the last two); anything out of range reads as the default. */
 const PREFS_FORMAT: SavedFormat<Prefs> = {
   key: PREFS_KEY,
   version: 1,
@@ -93,9 +97,9 @@ const PREFS_FORMAT: SavedFormat<Prefs> = {
     const data = value as Partial<Prefs>;
     const theme = data.theme === 'light' || data.theme === 'dark' ? data.theme : 'system';
     const speed = PLAYBACK_SPEEDS.find((s) => s === data.speed) ?? DEFAULT_PREFS.speed;
-    return { theme, speed };
+    return { theme, speed, allControls: data.allControls === true, startCardDone: data.startCardDone === true };
   },
-  encode: (prefs) => ({ theme: prefs.theme, speed: prefs.speed }),
+  encode: (prefs) => ({ theme: prefs.theme, speed: prefs.speed, allControls: prefs.allControls, startCardDone: prefs.startCardDone }),
 };
 
 /** False when the place could not be saved (no storage, or the browser refused: full or blocked). */

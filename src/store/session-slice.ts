@@ -19,7 +19,7 @@ import { loadPlace } from './persist';
 import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
-import { type CheckedView, defaultView, fitPosition, type View } from './view';
+import { type CheckedView, defaultView, fitPosition, isStartView, type View } from './view';
 import { buildYourSql, describeProblem, refusalIn, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
@@ -387,6 +387,9 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         // A link that names no real scenario opens the saved place instead of overwriting it.
         const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
         if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
+        // Not from a link, at the lab's start (a first visit, or one that left before its first step): the
+        // start card opens the story, unless it was dismissed or done before.
+        set({ startCardOpen: !get().startCardDone && isStartView((saved ?? { view: defaultView() }).view) });
         if (saved) return openView(saved, 'Your saved place could not be restored exactly.', 'saved');
         return openView({ view: defaultView(), problems: [] }, '');
       },

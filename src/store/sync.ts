@@ -97,8 +97,14 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     ) {
       writeView();
     }
-    if (state.theme !== previous.theme || state.speed !== previous.speed) {
-      savePrefs(storage, { theme: state.theme, speed: state.speed });
+    if (
+      state.theme !== previous.theme ||
+      state.speed !== previous.speed ||
+      state.allControls !== previous.allControls ||
+      state.startCardDone !== previous.startCardDone
+    ) {
+      const { theme, speed, allControls, startCardDone } = state;
+      savePrefs(storage, { theme, speed, allControls, startCardDone });
       applyTheme(state);
     }
   });

@@ -116,11 +116,20 @@ export interface UiSlice {
   /** The docked tour: the lesson's current chapter step beside the timeline (its place is the lesson's progress). */
   tourOpen: boolean;
   theme: ThemeChoice;
+  /** "All controls" (the free lab): every control shown, whatever the scenario needs (disclosure.ts). Remembered. */
+  allControls: boolean;
+  /** The start card is on screen: a first visit (no link, no saved place) whose card was never dismissed or done. */
+  startCardOpen: boolean;
+  /** The start card was dismissed or done: it does not come back. Remembered. */
+  startCardDone: boolean;
   notify(tone: NoticeTone, title: string, details?: string[]): void;
   dismissNotice(id: number): void;
   setHelpOpen(open: boolean): void;
   setTourOpen(open: boolean): void;
   setTheme(theme: ThemeChoice): void;
+  setAllControls(on: boolean): void;
+  /** The start card was dismissed, or its first action taken: it closes for good. */
+  closeStartCard(): void;
 }
 
 export interface YourSqlSlice {

@@ -11,6 +11,9 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     helpOpen: false,
     tourOpen: false,
     theme: DEFAULT_PREFS.theme,
+    allControls: DEFAULT_PREFS.allControls,
+    startCardOpen: false,
+    startCardDone: DEFAULT_PREFS.startCardDone,
     notify(tone, title, details = []) {
       const notice = { id: nextId++, tone, title, details };
       set({ notices: [...get().notices, notice].slice(-MAX_NOTICES) });
@@ -22,10 +25,17 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
       set({ helpOpen: open });
     },
     setTourOpen(open) {
-      set({ tourOpen: open });
+      // The tour tells the story from its start: the start card has done its job.
+      set(open && get().startCardOpen ? { tourOpen: open, startCardOpen: false, startCardDone: true } : { tourOpen: open });
     },
     setTheme(theme) {
       set({ theme });
+    },
+    setAllControls(on) {
+      set({ allControls: on });
+    },
+    closeStartCard() {
+      set({ startCardOpen: false, startCardDone: true });
     },
   });
 }

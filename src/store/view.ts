@@ -40,6 +40,18 @@ export function defaultView(scenarioId: string = SCENARIOS[0]!.id): View {
   return { scenarioId: scenario.id, settings: defaultSettings(scenario), schedule: [], position: 0 };
 }
 
+/** The lab's start: its first scenario, with that scenario's own settings, before any step. */
+export function isStartView(view: View): boolean {
+  const start = defaultView();
+  return (
+    view.scenarioId === start.scenarioId &&
+    view.schedule.length === 0 &&
+    view.settings.definition === undefined &&
+    view.settings.strategy === start.settings.strategy &&
+    view.settings.fencing === start.settings.fencing
+  );
+}
+
 /** Shows a piece of untrusted text safely short; React escapes it, this keeps notices readable. */
 export function quote(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));

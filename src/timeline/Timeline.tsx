@@ -50,6 +50,8 @@ export interface TimelineProps {
    * Default true.
    */
   fetchZoom?: boolean;
+  /** Offer "time to scale" (the page offers it where the clock moves). Default true; once on, it stays offered so it can be turned off. */
+  offerTimeScale?: boolean;
 }
 
 /** Width used before the container has been measured (and when rendering on the server). */
@@ -93,7 +95,18 @@ function assignRef<T>(ref: Ref<T> | undefined, value: T | null): void {
   else if (ref) (ref as { current: T | null }).current = value;
 }
 
-export function Timeline({ trace, position, selected, onSelect, width: fixedWidth, height: fixedHeight, svgRef, className, fetchZoom = true }: TimelineProps) {
+export function Timeline({
+  trace,
+  position,
+  selected,
+  onSelect,
+  width: fixedWidth,
+  height: fixedHeight,
+  svgRef,
+  className,
+  fetchZoom = true,
+  offerTimeScale = true,
+}: TimelineProps) {
   const uid = `tl${useId().replace(/[^a-zA-Z0-9]/g, '')}`;
   const rootRef = useRef<HTMLDivElement>(null);
   const svgElement = useRef<SVGSVGElement | null>(null);
@@ -389,17 +402,19 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
         {/* Only one shows (theme.ts): the wheel's where the pointer is a mouse, the buttons' on a touch screen. */}
         <span className="tl-hint tl-hint-wheel">drag to pan · Ctrl + wheel to zoom</span>
         <span className="tl-hint tl-hint-touch">drag to pan · − and + to zoom</span>
-        <label className="tl-scale" title="Space the steps by the virtual clock: a 60 s lease long, an instant short">
-          <input
-            type="checkbox"
-            checked={scale === 'time'}
-            onChange={(event) => {
-              setScale(event.target.checked ? 'time' : 'steps');
-              setView(null);
-            }}
-          />{' '}
-          time to scale
-        </label>
+        {offerTimeScale || scale === 'time' ? (
+          <label className="tl-scale" title="Space the steps by the virtual clock: a 60 s lease long, an instant short">
+            <input
+              type="checkbox"
+              checked={scale === 'time'}
+              onChange={(event) => {
+                setScale(event.target.checked ? 'time' : 'steps');
+                setView(null);
+              }}
+            />{' '}
+            time to scale
+          </label>
+        ) : null}
         <button
           type="button"
           aria-label="Zoom out"
@@ -418,7 +433,8 @@ export function Timeline({ trace, position, selected, onSelect, width: fixedWidt
             const source = event.nativeEvent;
             withZoom((zoom) => zoom.zoomBy(ZOOM_STEP, source));
           }}
-          disabled={layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}
+          // Before the first step there is nothing drawn to zoom into.
+          disabled={position === 0 || layout.view[1] - layout.view[0] <= layout.zoom.minSpan + 1e-9}
         >
           +
         </button>

@@ -14,6 +14,7 @@ import { RunsTable } from './RunsTable';
 import { StepDetails } from './StepDetails';
 import { TimelinePanel } from './TimelinePanel';
 import { SqlConsole } from './console/SqlConsole';
+import { StartCard } from './StartCard';
 import { Toolbar } from './Toolbar';
 import { useBackpressureShown } from './useBackpressureShown';
 import { useKeyboard } from './useKeyboard';
@@ -81,6 +82,7 @@ function RaceLab() {
         <Header />
         {drawn >= 1 ? (
           <>
+            <StartCard />
             {phone ? null : <Toolbar />}
             <EngineBanner />
             <Notices />

@@ -4,7 +4,9 @@ import { showLesson } from './deferred';
 import { ExportMenu } from './ExportMenu';
 import { FencingSwitch } from './FencingSwitch';
 import { OfflineIndicator } from './OfflineIndicator';
-import { useScenario } from './hooks';
+import { AllControlsSwitch } from './AllControlsSwitch';
+import { useScenario, useShownControls } from './hooks';
+import { useStartCardOpen } from './StartCard';
 import { ScenarioPicker } from './ScenarioPicker';
 import { ScenarioEditorButton } from './scenario-editor/ScenarioEditorButton';
 import { StrategyPicker } from './StrategyPicker';
@@ -12,6 +14,8 @@ import { ThemeToggle } from './ThemeToggle';
 
 function Summary() {
   const scenario = useScenario();
+  // The start card tells this scenario's story on a first visit (and gives away less of its end).
+  const carded = useStartCardOpen();
   const strategy = useLab((s) => s.settings.strategy);
   const yours = useLab((s) => s.settings.definition !== undefined);
   // The scenarios' summaries tell what the lab's own strategies do; with the learner's SQL, nobody knows yet.
@@ -20,7 +24,7 @@ function Summary() {
     : scenarioSummary(scenario, strategy);
   const [first, second] = summary.split('\n');
   return (
-    <p id="scenario-summary" className="summary">
+    <p id="scenario-summary" className="summary" hidden={carded}>
       {first}
       {second ? (
         <>
@@ -45,15 +49,16 @@ function TourButton() {
 
 export function Header() {
   const setHelpOpen = useLab((s) => s.setHelpOpen);
+  const shown = useShownControls();
   return (
     <header className="header">
       <div className="header-row">
         <h1 title="Job claims, leases and fencing on a real Postgres (PGlite) in your browser">Lease Lab</h1>
         <div className="settings">
           <ScenarioPicker />
-          <ScenarioEditorButton />
-          <StrategyPicker />
-          <FencingSwitch />
+          {shown.tools ? <ScenarioEditorButton /> : null}
+          {shown.strategy ? <StrategyPicker /> : null}
+          {shown.fencing ? <FencingSwitch /> : null}
         </div>
         <div className="header-tools">
           <OfflineIndicator />
@@ -61,11 +66,16 @@ export function Header() {
           <button type="button" onClick={showLesson}>
             Lesson ↓
           </button>
-          <ExportMenu />
-          <ThemeToggle />
-          <button type="button" className="icon-button" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
-            ?
-          </button>
+          <AllControlsSwitch />
+          {shown.tools ? (
+            <>
+              <ExportMenu />
+              <ThemeToggle />
+              <button type="button" className="icon-button" onClick={() => setHelpOpen(true)} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">
+                ?
+              </button>
+            </>
+          ) : null}
         </div>
       </div>
       <Summary />

@@ -1,6 +1,6 @@
 import { PLAYBACK_SPEEDS } from '../store/persist';
 import { useLab } from '../store/react';
-import { useBusy, useReady } from './hooks';
+import { useBusy, useReady, useShownControls } from './hooks';
 
 export function PlaybackControls() {
   const ready = useReady();
@@ -16,6 +16,7 @@ export function PlaybackControls() {
   const togglePlay = useLab((s) => s.togglePlay);
   const setSpeed = useLab((s) => s.setSpeed);
   const seek = useLab((s) => s.seek);
+  const shown = useShownControls();
   return (
     <fieldset className="group">
       <legend className="visually-hidden">Playback</legend>
@@ -33,21 +34,23 @@ export function PlaybackControls() {
         disabled={!ready || over}
         title="Play the script's next step (→)"
       >
-        Step
+        Next step
       </button>
       <button type="button" onClick={togglePlay} disabled={!ready || (over && !playing)} aria-pressed={playing} title="Play or pause (Space)">
         {playing ? 'Pause' : 'Play'}
       </button>
-      <label className="inline-field">
-        <span>Speed</span>
-        <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
-          {PLAYBACK_SPEEDS.map((s) => (
-            <option key={s} value={s}>
-              {s} step{s === 1 ? '' : 's'}/s
-            </option>
-          ))}
-        </select>
-      </label>
+      {shown.speed ? (
+        <label className="inline-field">
+          <span>Speed</span>
+          <select value={speed} onChange={(e) => setSpeed(Number(e.target.value))}>
+            {PLAYBACK_SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s} step{s === 1 ? '' : 's'}/s
+              </option>
+            ))}
+          </select>
+        </label>
+      ) : null}
       <label className="inline-field position">
         <span className="visually-hidden">Step position</span>
         <input

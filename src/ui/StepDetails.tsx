@@ -94,7 +94,7 @@ export function StepDetails() {
           <h2>Before the first step</h2>
           <p className="muted">
             The runs table is freshly seeded and every worker is ready.{' '}
-            {total > 0 ? 'Step forward to see the first statement.' : 'Press Step to play the script, or step a worker yourself.'}
+            {total > 0 ? 'Step forward to see the first statement.' : 'Press Next step to play the script, or step a worker yourself.'}
           </p>
         </>
       ) : (

@@ -3,7 +3,7 @@ import { shownStepIndex } from '../store/derive';
 import { useLab, useLabStore } from '../store/react';
 import { Timeline } from '../timeline/Timeline';
 import { useSettledAndIdle } from './deferred';
-import { useBusy } from './hooks';
+import { useBusy, useShownControls } from './hooks';
 import { timelineSvg } from './timelineRef';
 
 /** The main view: the timeline (src/timeline/, drawn with D3's scales), fed the trace, the cursor and the selection. */
@@ -19,6 +19,7 @@ export function TimelinePanel() {
   // The zoom's code (d3-zoom) comes once the lab has started: the first screen draws without it.
   const fetchZoom = useSettledAndIdle();
   const busy = useBusy();
+  const shown = useShownControls();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is rebuilt exactly when its parts change
   const trace = useMemo(() => store.getState().trace(), [store, steps, scenarioId, settings, schedule]);
   const setSvg = useCallback((element: SVGSVGElement | null) => {
@@ -33,6 +34,7 @@ export function TimelinePanel() {
         onSelect={select}
         svgRef={setSvg}
         fetchZoom={fetchZoom}
+        offerTimeScale={shown.clock}
       />
     </section>
   );

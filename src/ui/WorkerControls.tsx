@@ -1,12 +1,13 @@
 import { workerMoves } from '../store/derive';
 import { useLab } from '../store/react';
-import { useCursorSnapshot, useReady, useScenario } from './hooks';
+import { useCursorSnapshot, useReady, useScenario, useShownControls } from './hooks';
 
 function WorkerGroup({ id, index }: { id: string; index: number }) {
   const ready = useReady();
   const snapshot = useCursorSnapshot();
   const applyToken = useLab((s) => s.applyToken);
   const moves = workerMoves(snapshot.workers.find((w) => w.id === id));
+  const shown = useShownControls();
   return (
     <fieldset className={`group worker-group worker-${id}`}>
       <legend className="visually-hidden">Worker {id}</legend>
@@ -20,29 +21,35 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
         aria-label={`Step worker ${id}`}
         title={moves.why ?? `Step worker ${id} (${index + 1})`}
       >
-        Step
+        Step {id}
       </button>
-      <button
-        type="button"
-        onClick={() => void applyToken(`pause:${id}`)}
-        disabled={!ready || !moves.pause}
-        aria-label={`Pause worker ${id}`}
-        title={`Freeze ${id} (a long GC pause)`}
-      >
-        Pause
-      </button>
-      <button type="button" onClick={() => void applyToken(`resume:${id}`)} disabled={!ready || !moves.resume} aria-label={`Resume worker ${id}`}>
-        Resume
-      </button>
-      <button
-        type="button"
-        onClick={() => void applyToken(`crash:${id}`)}
-        disabled={!ready || !moves.crash}
-        aria-label={`Crash worker ${id}`}
-        title={`${id}'s process dies; its open transaction rolls back`}
-      >
-        Crash
-      </button>
+      {shown.pause ? (
+        <>
+          <button
+            type="button"
+            onClick={() => void applyToken(`pause:${id}`)}
+            disabled={!ready || !moves.pause}
+            aria-label={`Pause worker ${id}`}
+            title={`Freeze ${id} (a long GC pause)`}
+          >
+            Pause
+          </button>
+          <button type="button" onClick={() => void applyToken(`resume:${id}`)} disabled={!ready || !moves.resume} aria-label={`Resume worker ${id}`}>
+            Resume
+          </button>
+        </>
+      ) : null}
+      {shown.crash ? (
+        <button
+          type="button"
+          onClick={() => void applyToken(`crash:${id}`)}
+          disabled={!ready || !moves.crash}
+          aria-label={`Crash worker ${id}`}
+          title={`${id}'s process dies; its open transaction rolls back`}
+        >
+          Crash
+        </button>
+      ) : null}
     </fieldset>
   );
 }

@@ -2,6 +2,8 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { findScenario, SCENARIOS } from '../scenarios';
 import type { Scenario } from '../sim/types';
+import { strategyDefinition } from '../strategies';
+import { type ShownControls, shownControls } from '../store/disclosure';
 import { type Snapshot, shownStepIndex, snapshotAfter } from '../store/derive';
 import { useLab, usePanelLab } from '../store/react';
 import { scriptCandidates, stepCountWords } from '../store/script';
@@ -70,4 +72,19 @@ export function useBusy(): boolean {
 /** The controls wait for the first trace; afterwards they stay usable while requests queue. */
 export function useReady(): boolean {
   return useLab((s) => s.loaded && s.enginePhase !== 'failed');
+}
+
+/** Which controls the page shows now: the one rule in store/disclosure.ts, fed from the store. */
+export function useShownControls(): ShownControls {
+  const scenario = useScenario();
+  const settings = useLab((s) => s.settings);
+  const schedule = useLab((s) => s.schedule);
+  const intended = useLab((s) => s.intended);
+  const allControls = useLab((s) => s.allControls);
+  const playing = useLab((s) => s.playing);
+  const rescues = useLab((s) => s.settings.definition === undefined && strategyDefinition(s.settings.strategy).rescuer !== undefined);
+  return useMemo(
+    () => shownControls({ scenario, settings, schedules: [schedule, intended], rescues: rescues && scenario.rescuer !== undefined, allControls, playing }),
+    [scenario, settings, schedule, intended, rescues, allControls, playing],
+  );
 }

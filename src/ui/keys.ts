@@ -12,7 +12,7 @@ export type KeyCommand =
 
 export const KEY_HELP: readonly { keys: string; what: string }[] = [
   { keys: 'Space', what: 'Play / Pause' },
-  { keys: '→', what: 'Step: the next step of the script (or reveal the next step after Back)' },
+  { keys: '→', what: 'Next step: the next step of the script (or reveal the next step after Back)' },
   { keys: '←', what: 'Back one step' },
   { keys: 'R', what: 'Reset the scenario' },
   { keys: '1 – 9', what: 'Step worker A, B, C… yourself' },

@@ -2,6 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, openLab, test } from './fixtures';
+import { showAllControls } from './disclosure';
 
 async function seriousViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -26,8 +27,8 @@ test('no serious accessibility violations, light and dark', async ({ page }) => 
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByLabel('Scenario').selectOption('lock-wait');
   await page.getByLabel('Strategy').selectOption('for-update');
-  await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Next step', exact: true }).click();
+  await page.getByRole('button', { name: 'Next step', exact: true }).click();
   await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Blocked, waiting for A');
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
@@ -37,6 +38,7 @@ test('no serious accessibility violations, light and dark', async ({ page }) => 
 
 test('the help dialog and the theme toggle pass too', async ({ page }) => {
   await openLab(page);
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Theme: system' }).click();
   await page.getByRole('button', { name: 'Theme: light' }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');

@@ -5,6 +5,7 @@
  */
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
 import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
+import { showAllControls } from './disclosure';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 let served: StaticServer | null = null;
@@ -51,6 +52,7 @@ test('from a sub-path of a plain static server, then offline, the naive race run
   );
   expect(offline).toEqual([200, 200, 200]);
   // So are the chunks the page loads only when they are wanted: the timeline's zoom, the scenario editor, Your SQL.
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Zoom in' }).click();
   await expect(page.getByRole('button', { name: 'Reset zoom' })).toBeEnabled();
   await page.getByRole('button', { name: 'Write a scenario…' }).click();

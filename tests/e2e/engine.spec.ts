@@ -3,6 +3,7 @@
  * statement runs away, and the watchdog restarts it and replays the learner's steps.
  */
 import { expect, notices, openLab, outcome, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
+import { showAllControls } from './disclosure';
 
 test('the page paints at once and says Postgres is starting', async ({ page, context }) => {
   // Hold back PGlite's WebAssembly so the start stays visible.
@@ -29,6 +30,7 @@ test('the page paints at once and says Postgres is starting', async ({ page, con
   for (const name of preloaded) expect(fetched).toContain(name);
   await expect(stepButton(page)).toBeDisabled();
   // The page answers while Postgres is not there yet.
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Keyboard shortcuts' }).click();
   await expect(page.getByRole('dialog', { name: 'Keyboard' })).toBeVisible();
   await page.keyboard.press('Escape');
@@ -38,6 +40,7 @@ test('the page paints at once and says Postgres is starting', async ({ page, con
 
 test('a runaway statement: the watchdog restarts Postgres and replays the schedule', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await showAllControls(page);
   await stepTimes(page, 5);
   const before = await timelineView(page);
   // A statement that waits for a row lock forever, as PGlite does; only the developer console can send it.

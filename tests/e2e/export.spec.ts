@@ -1,9 +1,11 @@
 /** Downloads: the timeline as SVG and PNG, the trace as JSON. */
 import { readFile } from 'node:fs/promises';
 import { expect, openLab, test } from './fixtures';
+import { showAllControls } from './disclosure';
 
 test('exports the timeline as SVG and PNG and the trace as JSON', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B,A,B&step=6');
+  await showAllControls(page);
   const menu = page.locator('summary', { hasText: 'Export' });
 
   await menu.click();

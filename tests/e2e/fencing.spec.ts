@@ -1,5 +1,6 @@
 /** A worker that pauses past its lease: fencing rejects its late write; without fencing two owners. */
 import { expect, notices, openLab, outcome, stepToEnd, test } from './fixtures';
+import { showAllControls } from './disclosure';
 
 test('paused worker, fencing on: the stale write is rejected', async ({ page }) => {
   await openLab(page);
@@ -22,6 +23,7 @@ test('paused worker, fencing off: split ownership, shown at once when fencing fl
 
 test('flipping fencing says which steps no longer apply', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B,A,B,A,B,A,B');
+  await showAllControls(page);
   await page.getByRole('switch', { name: 'Fencing' }).click();
   await expect(notices(page)).toContainText('With fencing on, 2 steps of your schedule no longer apply and were skipped.');
   await expect(notices(page)).toContainText('Step 7 ("A"): A cannot move: A has finished (lost-lease).');

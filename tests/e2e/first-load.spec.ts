@@ -6,7 +6,8 @@
  * the click that opens it fetches nothing.
  */
 import type { Page, Route } from '@playwright/test';
-import { expect, test, timeline, waitReady } from './fixtures';
+import { expect, test, timeline, waitReady, stepTimes } from './fixtures';
+import { showAllControls } from './disclosure';
 
 const strategyPicker = (page: Page) => page.getByLabel('Strategy', { exact: true });
 
@@ -77,6 +78,7 @@ test('the first load has none of the later chunks; the scenario editor shows its
   for (const chunk of [LATER_CHUNKS.yourSql, LATER_CHUNKS.scenarioEditor, LATER_CHUNKS.embedLab, LATER_CHUNKS.embedDialog, LATER_CHUNKS.exporters])
     expect(matching(requested, chunk)).toEqual([]);
 
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Write a scenario…' }).click();
   await expect(page.getByText('Loading the scenario editor…')).toBeVisible();
   // The loading line can be drawn before the browser has sent the chunk's request: wait for the request.
@@ -116,6 +118,8 @@ test('a zoom asked for before the zoom is in is done once it comes', async ({ pa
   });
   await page.goto('/#scenario=heartbeat&strategy=cas&fencing=on&schedule=&step=0');
   await waitReady(page);
+  // A first step: before it the timeline has nothing to zoom into.
+  await stepTimes(page, 1);
   const zoomIn = page.getByRole('button', { name: 'Zoom in' });
   const reset = page.getByRole('button', { name: 'Reset zoom' });
   await expect(reset).toBeDisabled();

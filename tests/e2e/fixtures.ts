@@ -88,7 +88,7 @@ export async function waitReady(page: Page): Promise<void> {
   await expect(outcome(page)).not.toContainText(/Starting Postgres|Loading the scenario/);
 }
 
-export const stepButton = (page: Page) => page.getByRole('button', { name: 'Step', exact: true });
+export const stepButton = (page: Page) => page.getByRole('button', { name: 'Next step', exact: true });
 export const slider = (page: Page) => page.getByRole('slider', { name: 'Step position' });
 /** The lab's outcome region (the lesson below has status regions of its own). */
 export const outcome = (page: Page) => page.locator('#lab-top').getByRole('status');

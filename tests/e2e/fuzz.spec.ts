@@ -274,7 +274,7 @@ function installDriver(): void {
     await idle();
     const middle = await check();
     if (middle) return `after Back: ${middle}`;
-    click(button(lab, 'Step'));
+    click(button(lab, 'Next step'));
     await idle();
     const after = await check();
     if (after) return `after Back and Step: ${after}`;
@@ -288,7 +288,9 @@ function installDriver(): void {
       case 'step':
       case 'back':
       case 'reset':
-        return { did: click(button(lab, action.kind === 'step' ? 'Step' : action.kind === 'back' ? 'Back' : 'Reset')) ? action.kind : `${action.kind} (off)` };
+        return {
+          did: click(button(lab, action.kind === 'step' ? 'Next step' : action.kind === 'back' ? 'Back' : 'Reset')) ? action.kind : `${action.kind} (off)`,
+        };
       case 'play': {
         if (!click(button(lab, 'Play'))) return { did: 'play (off)' };
         await idle();
@@ -478,6 +480,8 @@ async function freshLab(page: Page, errors: string[]): Promise<void> {
   });
   await page.goto('/');
   await page.waitForFunction(() => document.documentElement.dataset.labReady === 'true', undefined, { timeout: 90_000 });
+  // The free lab: every control the driver may use is shown, whatever the scenario uses.
+  await page.getByRole('switch', { name: 'All controls' }).check();
   await page.evaluate(installDriver);
 }
 

@@ -1,5 +1,6 @@
 /** The lab without a mouse: its keys, the help overlay, focus you can see, and keys left to fields. */
-import { expect, openLab, slider, test } from './fixtures';
+import { expect, openLab, slider, test, waitReady } from './fixtures';
+import { showAllControls } from './disclosure';
 
 test('Space, arrows, R and worker numbers drive the lab', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
@@ -41,6 +42,7 @@ test('? opens the keyboard help; Escape closes it', async ({ page }) => {
 
 test('keys are left alone while a field has focus', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
+  await showAllControls(page);
   // The fencing switch is an input, so R and 1 are its own; as a checkbox it does nothing with them. (A
   // select would not do: both pickers have titles starting with R, "River…", which R chooses there.)
   const fencing = page.getByRole('switch', { name: 'Fencing' });
@@ -72,6 +74,10 @@ test('after choosing a strategy, → steps and leaves the choice alone', async (
 
 test('every control is reachable with Tab and shows a focus ring', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
+  await showAllControls(page);
+  // Tabbing starts from the top of a fresh page (All controls is remembered), not from the switch just used.
+  await page.reload();
+  await waitReady(page);
   const seen = new Set<string>();
   for (let i = 0; i < 40; i++) {
     await page.keyboard.press('Tab');

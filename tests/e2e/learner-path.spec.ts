@@ -7,6 +7,7 @@
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { expect, openLab, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
+import { showAllControls, workerStep } from './disclosure';
 
 const SIZES = [
   { width: 1440, height: 900 },
@@ -128,7 +129,7 @@ test('7.3: "Make NOWAIT give up while a run is free", won with A,B,B,B, names th
   await level.getByRole('button', { name: 'Play this level', exact: true }).click();
   await expect(page.getByRole('combobox', { name: 'Strategy', exact: true })).toHaveValue('nowait');
   for (const [n, worker] of ['A', 'B', 'B', 'B'].entries()) {
-    await page.getByRole('button', { name: `Step worker ${worker}`, exact: true }).click();
+    await workerStep(page, worker).click();
     await expect(slider(page)).toHaveValue(String(n + 1));
   }
   const banner = page.locator('#lab-top').getByRole('region', { name: 'Make NOWAIT give up while a run is free', exact: true });
@@ -142,11 +143,15 @@ test.describe('5: on a phone (390×844, touch)', () => {
 
   test('the timeline is on the first screen with Step, above the other controls, and no hint asks for a wheel', async ({ page }) => {
     await openLab(page);
-    const line = (await timeline(page).boundingBox())!;
+    const first = (await timeline(page).boundingBox())!;
     const step = (await stepButton(page).boundingBox())!;
+    expect(first.y, 'the timeline starts on the first screen').toBeLessThan(844 - 200);
+    // Every control shown: the clock's and the workers' come under the timeline.
+    await showAllControls(page);
+    const line = (await timeline(page).boundingBox())!;
     const clock = (await page.getByRole('button', { name: 'Advance clock', exact: true }).boundingBox())!;
-    const worker = (await page.getByRole('button', { name: 'Step worker A', exact: true }).boundingBox())!;
-    expect(line.y, 'the timeline starts on the first screen').toBeLessThan(844 - 200);
+    // The toolbar's (the start card, still open on this first visit, has a Step worker A of its own).
+    const worker = (await page.getByRole('group', { name: 'Worker A' }).getByRole('button', { name: 'Step worker A', exact: true }).boundingBox())!;
     expect(step.y + step.height, 'Step is on the first screen').toBeLessThan(844);
     expect(line.y).toBeLessThan(clock.y);
     expect(line.y).toBeLessThan(worker.y);
@@ -190,7 +195,7 @@ test('6: from the first click on Step until its step is drawn, the page shows it
   await page.evaluate(() => {
     const seen: string[] = [];
     (window as unknown as { seen: string[] }).seen = seen;
-    const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Step')!;
+    const button = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Next step')!;
     let clicked = false;
     const look = () => {
       if (!clicked) return;
@@ -228,7 +233,7 @@ test.describe('6: the "Works offline" note', () => {
         const samples: { note: string; step: number; timeline: number }[] = [];
         (window as unknown as { samples: typeof samples }).samples = samples;
         const look = () => {
-          const step = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Step')!.getBoundingClientRect().top + window.scrollY;
+          const step = [...document.querySelectorAll('button')].find((b) => b.textContent === 'Next step')!.getBoundingClientRect().top + window.scrollY;
           const line = document.querySelector('svg.tl-svg')!.getBoundingClientRect().top + window.scrollY;
           samples.push({ note: document.querySelector('.offline-indicator')?.textContent ?? '', step, timeline: line });
           if (samples.length < 100_000) requestAnimationFrame(look);

@@ -67,7 +67,7 @@ for (const link of BROKEN) {
     // Text from the link is shown as text, never as markup.
     await expect(page.locator('img[src="x"], .notices b, .notices img')).toHaveCount(0);
     // The lab still works, and the address bar now holds a valid link.
-    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.getByRole('button', { name: 'Next step', exact: true }).click();
     await expect(page).toHaveURL(/#scenario=[a-z-]+&strategy=[a-z-]+&fencing=(on|off)&schedule=[^&]*&step=\d+$/);
   });
 }

@@ -1,6 +1,7 @@
 /** Back moves a cursor through the recorded trace; a link restores exactly the same view. */
 import { BASE_URL } from '../../playwright.config';
 import { expect, openLab, outcome, position, runsTableAfter, slider, stepButton, stepTimes, test, timelineView, waitReady } from './fixtures';
+import { workerStep } from './disclosure';
 
 test('Back and Step move the cursor without changing the trace', async ({ page }) => {
   await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
@@ -55,7 +56,7 @@ test('stepping another worker after Back cuts the schedule there', async ({ page
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByRole('button', { name: 'Back', exact: true }).click();
   await page.getByRole('button', { name: 'Back', exact: true }).click();
-  await page.getByRole('button', { name: 'Step worker A' }).click();
+  await workerStep(page, 'A').click();
   await expect(page).toHaveURL(/schedule=A,A&step=2$/);
   expect(await position(page)).toBe(2);
   expect((await timelineView(page)).label).toContain('2 of 2 steps shown');

@@ -10,6 +10,7 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
 import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
+import { showAllControls } from './disclosure';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 let served: StaticServer;
@@ -71,6 +72,7 @@ test('a learner walk requests nothing outside its own origin and breaks no Conte
   await expect(lesson.getByRole('tabpanel').locator('section.ll-question h3')).toContainText('Question 1 of');
 
   // The PNG export draws the timeline's SVG through a blob: image: the policy's img-src must allow it.
+  await showAllControls(page);
   await page.locator('summary', { hasText: 'Export' }).click();
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Timeline as PNG' }).click()]);
   expect(png.suggestedFilename()).toMatch(/\.png$/);

@@ -13,6 +13,7 @@ import { startStaticServer, type StaticServer } from '../../scripts/serve-static
 import { type ScenarioSpec, scenarioFromSpec } from '../../src/scenarios/authored';
 import { encodeSpec } from '../../src/scenarios/link';
 import { expect, notices, openLab, position, runsTableAfter, shot, slider, stepTimes, test, waitReady } from './fixtures';
+import { showAllControls } from './disclosure';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 const SHOTS = 'test-results/scenario-editor';
@@ -22,6 +23,7 @@ let downloadedId: string | null = null;
 
 /** Writes the issue's case in the editor: three workers, a 5-minute lease, A pausing at 15:02. */
 async function authorScenario(page: Page, shots = false): Promise<void> {
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Write a scenario…' }).click();
   const editor = page.getByRole('dialog', { name: 'Your scenario' });
   await expect(editor).toBeVisible();
@@ -173,7 +175,7 @@ test('the Embed action gives a snippet; a page of another origin frames the lab 
   await course.locator('#notes').focus();
   await course.keyboard.press('ArrowRight');
   await expect(frame.getByRole('slider', { name: 'Step position' })).toHaveValue('3');
-  await frame.getByRole('button', { name: 'Step', exact: true }).click();
+  await frame.getByRole('button', { name: 'Next step', exact: true }).click();
   await expect(frame.getByRole('slider', { name: 'Step position' })).toHaveValue('4');
   // "of 4 so far; the script has N more moves" while the script goes on (issue 31, 7.5).
   await expect(frame.locator('.embed-narration')).toHaveText(/^Step 4 of \d+( so far[^:]*)?: /);
@@ -266,6 +268,7 @@ async function seriousViolations(page: Page) {
 // One axe pass per page state, the two in different themes (a11y.spec.ts checks the lab itself in both).
 test('the editor (a field in error, dark) and the embedded lab (light) have no serious accessibility violations', async ({ page }) => {
   await openLab(page);
+  await showAllControls(page);
   await page.getByRole('button', { name: 'Write a scenario…' }).click();
   const editor = page.getByRole('dialog', { name: 'Your scenario' });
   await editor.getByLabel('Lease (seconds)').fill('0');

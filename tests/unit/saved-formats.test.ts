@@ -48,12 +48,14 @@ describe("today's saved data", () => {
   });
 
   it('the preferences (lease-lab:prefs:v1)', () => {
-    const today = '{"theme":"dark","speed":2}';
+    const today = '{"theme":"dark","speed":2,"allControls":true,"startCardDone":true}';
     const storage = memory({ 'lease-lab:prefs:v1': today });
-    expect(loadPrefs(storage)).toEqual({ theme: 'dark', speed: 2 });
+    expect(loadPrefs(storage)).toEqual({ theme: 'dark', speed: 2, allControls: true, startCardDone: true });
     savePrefs(storage, loadPrefs(storage));
     expect(storage.data['lease-lab:prefs:v1']).toBe(today);
-    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1 });
+    // Written before "All controls" and the start card: both read as not yet chosen.
+    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '{"theme":"dark","speed":2}' }))).toEqual({ theme: 'dark', speed: 2, allControls: false, startCardDone: false });
+    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1, allControls: false, startCardDone: false });
   });
 
   it('the lesson progress (lease-lab.lesson-progress, version 3 inside, the seed beside it)', () => {

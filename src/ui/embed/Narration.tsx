@@ -5,7 +5,7 @@ export function Narration() {
   const { step, index, count } = useShownStep();
   return (
     <p className="embed-narration" aria-live="polite">
-      {step ? `Step ${(index ?? 0) + 1} ${count}: ${step.note}` : 'Press Step (or →) to take the first step.'}
+      {step ? `Step ${(index ?? 0) + 1} ${count}: ${step.note}` : 'Press Next step (or →) to take the first step.'}
     </p>
   );
 }
