@@ -14,7 +14,7 @@ import type { Scenario, Settings } from '../sim/types';
 export interface DisclosureInput {
   scenario: Scenario;
   settings: Settings;
-  /** Every schedule in the lab: the one played and the one the learner built (they differ after Back). */
+  /** Every schedule in the lab: the one played, the one the learner built (they differ after Back), and the moves of the level in play. */
   schedules: readonly (readonly string[])[];
   /** The strategy in the lab runs the queue's rescuer as its own process, and the scenario has one. */
   rescues: boolean;

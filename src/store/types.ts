@@ -122,6 +122,8 @@ export interface UiSlice {
   startCardOpen: boolean;
   /** The start card was dismissed or done: it does not come back. Remembered. */
   startCardDone: boolean;
+  /** The moves of the level in play (its solution's tokens): the controls they use are shown (disclosure.ts). Empty outside a level. */
+  levelMoves: readonly string[];
   notify(tone: NoticeTone, title: string, details?: string[]): void;
   dismissNotice(id: number): void;
   setHelpOpen(open: boolean): void;
@@ -130,6 +132,7 @@ export interface UiSlice {
   setAllControls(on: boolean): void;
   /** The start card was dismissed, or its first action taken: it closes for good. */
   closeStartCard(): void;
+  setLevelMoves(moves: readonly string[]): void;
 }
 
 export interface YourSqlSlice {

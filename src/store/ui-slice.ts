@@ -14,6 +14,7 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     allControls: DEFAULT_PREFS.allControls,
     startCardOpen: false,
     startCardDone: DEFAULT_PREFS.startCardDone,
+    levelMoves: [],
     notify(tone, title, details = []) {
       const notice = { id: nextId++, tone, title, details };
       set({ notices: [...get().notices, notice].slice(-MAX_NOTICES) });
@@ -33,6 +34,9 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     },
     setAllControls(on) {
       set({ allControls: on });
+    },
+    setLevelMoves(moves) {
+      set({ levelMoves: moves });
     },
     closeStartCard() {
       set({ startCardOpen: false, startCardDone: true });

@@ -80,11 +80,20 @@ export function useShownControls(): ShownControls {
   const settings = useLab((s) => s.settings);
   const schedule = useLab((s) => s.schedule);
   const intended = useLab((s) => s.intended);
+  const levelMoves = useLab((s) => s.levelMoves);
   const allControls = useLab((s) => s.allControls);
   const playing = useLab((s) => s.playing);
   const rescues = useLab((s) => s.settings.definition === undefined && strategyDefinition(s.settings.strategy).rescuer !== undefined);
   return useMemo(
-    () => shownControls({ scenario, settings, schedules: [schedule, intended], rescues: rescues && scenario.rescuer !== undefined, allControls, playing }),
-    [scenario, settings, schedule, intended, rescues, allControls, playing],
+    () =>
+      shownControls({
+        scenario,
+        settings,
+        schedules: [schedule, intended, levelMoves],
+        rescues: rescues && scenario.rescuer !== undefined,
+        allControls,
+        playing,
+      }),
+    [scenario, settings, schedule, intended, levelMoves, rescues, allControls, playing],
   );
 }

@@ -6,6 +6,7 @@
  * level (choosing another scenario, or "Leave level") takes the banner away. At 1440×900 and 390×844.
  */
 import type { Locator, Page } from '@playwright/test';
+import { workerStep } from './disclosure';
 import { findLevel, LEVELS, levelIdea, levelNumber } from '../../src/lessons/levels';
 import { expect, shot, slider, test, timeline } from './fixtures';
 
@@ -59,9 +60,7 @@ async function inLevel(page: Page, levelId: string): Promise<Locator> {
 /** Steps a worker and waits for its step to land. */
 async function stepWorker(page: Page, worker: string): Promise<void> {
   const before = Number(await slider(page).inputValue());
-  await lab(page)
-    .getByRole('button', { name: `Step worker ${worker}`, exact: true })
-    .click();
+  await workerStep(page, worker).click();
   await expect(slider(page)).toHaveValue(String(before + 1));
 }
 

@@ -54,7 +54,12 @@ describe("today's saved data", () => {
     savePrefs(storage, loadPrefs(storage));
     expect(storage.data['lease-lab:prefs:v1']).toBe(today);
     // Written before "All controls" and the start card: both read as not yet chosen.
-    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '{"theme":"dark","speed":2}' }))).toEqual({ theme: 'dark', speed: 2, allControls: false, startCardDone: false });
+    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '{"theme":"dark","speed":2}' }))).toEqual({
+      theme: 'dark',
+      speed: 2,
+      allControls: false,
+      startCardDone: false,
+    });
     expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1, allControls: false, startCardDone: false });
   });
 

@@ -4,7 +4,7 @@
  * record, "Next level" and "Leave level". On a phone it is a title and one row of buttons until opened.
  */
 import './level.css';
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { findLevel, LEVELS, levelIdea, levelNumber, levelRecord, nextLevel, recordLabel } from '../../lessons/levels';
 import type { Challenge } from '../../lessons/types';
 import type { ProgressStore } from '../../store/progress-store';
@@ -34,6 +34,12 @@ function Banner({ progress, level }: { progress: ProgressStore; level: Challenge
   const hints = state.progress.challenges[level.id]?.hints ?? 0;
   const next = nextLevel(level.id);
   const hintLabel = `Show hint ${hints + 1} of ${level.hints.length}`;
+  // The controls a level's moves use are shown while it is in play (a crash on the race, say), whatever
+  // its scenario's own script uses: the learner never needs "All controls" to play a level.
+  useEffect(() => {
+    lab.getState().setLevelMoves(level.solution);
+    return () => lab.getState().setLevelMoves([]);
+  }, [lab, level]);
   return (
     <section className={open ? 'level-banner is-open' : 'level-banner'} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="level-title">
