@@ -251,7 +251,7 @@ async function main(): Promise<void> {
         await pg.query(sqlText('seed-runs'), [tenSeed]);
       },
     ],
-    ['wire: [DELETE FROM runs (clear-runs); seed 10 runs]', () => wire.run([{ sqlId: 'clear-runs' }, { sqlId: 'seed-runs', params: [tenSeed] }])],
+    ['wire: [TRUNCATE runs (truncate-runs); seed 10 runs]', () => wire.run([{ sqlId: 'truncate-runs' }, { sqlId: 'seed-runs', params: [tenSeed] }])],
   ];
   const pieceRows: Row[] = [];
   for (const [what, fn] of pieces) pieceRows.push(stepRow(what, await sample(STEPS, async () => {}, fn), null));

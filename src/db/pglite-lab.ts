@@ -22,8 +22,6 @@ import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
 import { normalizeRow, toOutcomeError } from './values';
 
 const LOCK_NOT_AVAILABLE = '55P03';
-/** Dead rows from DELETE-based resets are cleared this often, so the table stays a few pages long. */
-const VACUUM_EVERY_RESETS = 256;
 /** Seeded tables remembered for resets (one per scenario the learner or a lesson question plays). */
 const SEEDS_REMEMBERED = 64;
 
@@ -97,7 +95,6 @@ export class PGliteLab implements LabDatabase {
   private readonly parked = new Set<SessionId>();
   private readonly waiting = new Map<SessionId, Waiting>();
   private note: string | null = null;
-  private resets = 0;
   /**
    * What runs() and locks() last read, kept until something could have changed it: committed rows change
    * only when a write commits, row locks only when a claim parks or a parked transaction ends. A step that
@@ -147,13 +144,13 @@ export class PGliteLab implements LabDatabase {
     this.waiting.clear();
     // The clock setting is the session's and survives the reset: this.clock still says what it is.
     this.note = null;
-    this.resets += 1;
     const cached = this.seededRuns.get(seedJson) ?? null;
     const results = await this.run([
       ...gids.map((gid) => ({ command: `ROLLBACK PREPARED '${safeGid(gid)}'` })),
-      { sqlId: 'clear-runs' },
-      // VACUUM must run on its own, outside any transaction: a simple query of its own does.
-      ...(this.resets % VACUUM_EVERY_RESETS === 0 ? [{ command: sqlText('vacuum-runs') }] : []),
+      // TRUNCATE, not DELETE: every reset gives a fresh heap, so the same schedule meets the rows in the same
+      // physical order whatever ran before. After DELETE, dead rows' space was reused by history and a claim
+      // without ORDER BY took run 124 first in one replay and run 123 in another (claim corpus 13).
+      { sqlId: 'truncate-runs' },
       { sqlId: 'seed-runs', params: [seedJson] },
       // A seed not seen before: its rows are read in the same call (the caller reads them next).
       ...(cached ? [] : [{ sqlId: 'runs-snapshot' as const }]),

@@ -21,7 +21,6 @@ import cancelAckFenced from './cancel-ack-fenced.sql?raw';
 import cancelAckUnfenced from './cancel-ack-unfenced.sql?raw';
 import cancelBackend from './cancel-backend.sql?raw';
 import cancelRequest from './cancel-request.sql?raw';
-import clearRuns from './clear-runs.sql?raw';
 import completeFenced from './complete-fenced.sql?raw';
 import completeUnfenced from './complete-unfenced.sql?raw';
 import heartbeatFenced from './heartbeat-fenced.sql?raw';
@@ -67,7 +66,6 @@ import transactionBeginRepeatableRead from './transaction-begin-repeatable-read.
 import transactionBeginSerializable from './transaction-begin-serializable.sql?raw';
 import transactionCommit from './transaction-commit.sql?raw';
 import transactionRollback from './transaction-rollback.sql?raw';
-import vacuumRuns from './vacuum-runs.sql?raw';
 import truncateRuns from './truncate-runs.sql?raw';
 import workFenced from './work-fenced.sql?raw';
 import workUnfenced from './work-unfenced.sql?raw';
@@ -91,7 +89,6 @@ const texts = {
   'cancel-ack-unfenced': cancelAckUnfenced,
   'cancel-backend': cancelBackend,
   'cancel-request': cancelRequest,
-  'clear-runs': clearRuns,
   'complete-fenced': completeFenced,
   'complete-unfenced': completeUnfenced,
   'heartbeat-fenced': heartbeatFenced,
@@ -137,7 +134,6 @@ const texts = {
   'transaction-begin-serializable': transactionBeginSerializable,
   'transaction-commit': transactionCommit,
   'transaction-rollback': transactionRollback,
-  'vacuum-runs': vacuumRuns,
   'truncate-runs': truncateRuns,
   'work-fenced': workFenced,
   'work-unfenced': workUnfenced,
