@@ -12,7 +12,7 @@ import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
-import type { StrictIsolation } from '../sim/isolation';
+import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
@@ -292,6 +292,7 @@ export function formatCheck(report: CheckReport, seconds: number): string {
     `${report.scenario}: ${which} with your claim ${report.claim.file}; fencing ${report.fencing ? 'on' : 'off'}${isolationNote(report)} (${report.sample ? 'played' : `explored ${report.method}`} in ${seconds.toFixed(2)} s on ${on})`,
   );
   lines.push(`claim: ${report.claim.summary}`);
+  if (report.isolation) lines.push(strictReadingLine(report.isolation));
   lines.push('');
   for (const group of report.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);

@@ -30,3 +30,14 @@ export function isIsolationLevel(text: string): text is IsolationLevel {
 export function needsServerLine(level: StrictIsolation): string {
   return `--isolation ${level} needs a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once; run it with --db postgres://…`;
 }
+
+/**
+ * What a strict level changes in a claim's reading, which the analyzer gives as at READ COMMITTED: one line,
+ * true on PostgreSQL (a row changed by a transaction that committed after this one's snapshot cannot be
+ * locked or updated: 40001; SERIALIZABLE also fails a transaction whose reads another's writes made stale).
+ */
+export function strictReadingLine(level: StrictIsolation): string {
+  const words = ISOLATION_WORDS[level];
+  const commit = level === 'serializable' ? '; a COMMIT can also fail 40001 when another transaction wrote what this one read' : '';
+  return `(that reading is READ COMMITTED's: at ${words} an UPDATE or a locking read whose row a transaction committed since its snapshot changed fails 40001 instead of re-checking it, and the worker rolls back and claims again${commit})`;
+}

@@ -161,5 +161,10 @@ describe.runIf(FULL)('every schedule on the server (full ground truth)', () => {
     expect(repeatable.code).toBe(0);
     expect(repeatable.stdout).toContain('isolation REPEATABLE READ');
     expect(repeatable.stdout).toContain('--isolation repeatable-read --db URL');
+    // The analyzer's reading of the claim is READ COMMITTED's; the report says what this level changes.
+    expect(repeatable.stdout).toMatch(
+      /^claim: .*\n\(that reading is READ COMMITTED's: at REPEATABLE READ an UPDATE or a locking read whose row .* fails 40001/m,
+    );
+    expect(readCommitted.stdout).not.toContain("that reading is READ COMMITTED's");
   });
 });
