@@ -2,20 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StorageLike } from '../../src/persist/saved';
 import { HISTORY_KEY, HISTORY_LIMIT, loadHistory, remember, saveHistory } from '../../src/store/console-history';
-
-function memory(initial: Record<string, string> = {}): StorageLike & { data: Record<string, string> } {
-  const data = { ...initial };
-  return {
-    data,
-    getItem: (key) => data[key] ?? null,
-    setItem: (key, value) => {
-      data[key] = value;
-    },
-    removeItem: (key) => {
-      delete data[key];
-    },
-  };
-}
+import { MemoryStorage } from '../support/memory-storage';
 
 describe('the console history', () => {
   it('keeps the newest first, moves a repeated statement to the front, and stops at 50', () => {
@@ -29,21 +16,20 @@ describe('the console history', () => {
   });
 
   it('round-trips through storage under a versioned key', () => {
-    const storage = memory();
+    const storage = new MemoryStorage();
     saveHistory(storage, ['SELECT 2', 'SELECT 1']);
-    expect(Object.keys(storage.data)).toEqual([HISTORY_KEY]);
+    expect([...storage.data.keys()]).toEqual([HISTORY_KEY]);
     expect(loadHistory(storage)).toEqual(['SELECT 2', 'SELECT 1']);
   });
 
   it('survives corrupt, foreign or blocked storage', () => {
     expect(loadHistory(null)).toEqual([]);
-    expect(loadHistory(memory({ [HISTORY_KEY]: '{not json' }))).toEqual([]);
-    expect(loadHistory(memory({ [HISTORY_KEY]: '{"a":1}' }))).toEqual([]);
-    expect(loadHistory(memory({ [HISTORY_KEY]: JSON.stringify(['SELECT 1', 7, null, '', 'SELECT 1', { x: 1 }, 'x'.repeat(20_000), 'TABLE runs']) }))).toEqual([
-      'SELECT 1',
-      'TABLE runs',
-    ]);
-    expect(loadHistory(memory({ [HISTORY_KEY]: JSON.stringify(Array.from({ length: 80 }, (_, i) => `SELECT ${i}`)) }))).toHaveLength(HISTORY_LIMIT);
+    expect(loadHistory(new MemoryStorage({ [HISTORY_KEY]: '{not json' }))).toEqual([]);
+    expect(loadHistory(new MemoryStorage({ [HISTORY_KEY]: '{"a":1}' }))).toEqual([]);
+    expect(
+      loadHistory(new MemoryStorage({ [HISTORY_KEY]: JSON.stringify(['SELECT 1', 7, null, '', 'SELECT 1', { x: 1 }, 'x'.repeat(20_000), 'TABLE runs']) })),
+    ).toEqual(['SELECT 1', 'TABLE runs']);
+    expect(loadHistory(new MemoryStorage({ [HISTORY_KEY]: JSON.stringify(Array.from({ length: 80 }, (_, i) => `SELECT ${i}`)) }))).toHaveLength(HISTORY_LIMIT);
     const blocked: StorageLike = {
       getItem: () => {
         throw new Error('blocked');

@@ -2,8 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { FRAME_ANCESTORS } from '../../src/live/page-policy';
 import { storageAfterFirstAct } from '../../src/store/gated-storage';
-import type { StorageLike } from '../../src/store/persist';
 import { embedAddress, fullLabAddress, iframeSnippet, isEmbedAddress, withFragment } from '../../src/ui/embed/address';
+import { MemoryStorage } from '../support/memory-storage';
 
 describe('embed addresses', () => {
   const href = 'https://lab.example/sub/?live=no#scenario=race&schedule=A,B&step=2';
@@ -41,37 +41,27 @@ describe('the storage of an embedded lab', () => {
       count: () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0),
     };
   }
-  function memory(): StorageLike & { items: Map<string, string> } {
-    const items = new Map<string, string>([['kept', 'from before']]);
-    return {
-      items,
-      getItem: (key) => items.get(key) ?? null,
-      setItem: (key, value) => void items.set(key, value),
-      removeItem: (key) => void items.delete(key),
-    };
-  }
-
   it('reads, but keeps and removes nothing until the learner clicks or types in the frame', () => {
     const win = fakeWindow();
-    const backing = memory();
+    const backing = new MemoryStorage({ kept: 'from before' });
     const storage = storageAfterFirstAct(backing, win as unknown as Window)!;
     expect(storage.getItem('kept')).toBe('from before');
     storage.setItem('place', 'x');
     storage.removeItem('kept');
-    expect([...backing.items]).toEqual([['kept', 'from before']]);
+    expect([...backing.data]).toEqual([['kept', 'from before']]);
     win.fire('keydown');
     expect(win.count()).toBe(0);
     storage.setItem('place', 'y');
-    expect(backing.items.get('place')).toBe('y');
+    expect(backing.data.get('place')).toBe('y');
   });
 
   it('a pointer act counts too; no storage stays no storage', () => {
     const win = fakeWindow();
-    const backing = memory();
+    const backing = new MemoryStorage({ kept: 'from before' });
     const storage = storageAfterFirstAct(backing, win as unknown as Window)!;
     win.fire('pointerdown');
     storage.setItem('place', 'z');
-    expect(backing.items.get('place')).toBe('z');
+    expect(backing.data.get('place')).toBe('z');
     expect(storageAfterFirstAct(null, win as unknown as Window)).toBeNull();
   });
 });

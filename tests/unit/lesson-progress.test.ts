@@ -25,19 +25,7 @@ import {
 } from '../../src/lessons/progress';
 import { createProgressStore, type StorageLike, unreadableKey } from '../../src/store/progress-store';
 import { QUIZ } from '../../src/lessons/quiz';
-
-class MemoryStorage implements StorageLike {
-  readonly data = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.data.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.data.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.data.delete(key);
-  }
-}
+import { MemoryStorage } from '../support/memory-storage';
 
 class FullStorage extends MemoryStorage {
   full = true;

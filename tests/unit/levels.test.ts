@@ -14,20 +14,8 @@ import { judgeAt, LEVELS, levelIdea, levelNumber, levelRecord, nextLevel, record
 import { emptyProgress, PROGRESS_STORAGE_KEY, parseProgress, serializeProgress, withChallengeWon, withHints } from '../../src/lessons/progress';
 import { findScenario } from '../../src/scenarios';
 import type { Trace } from '../../src/sim/types';
-import { createProgressStore, type StorageLike } from '../../src/store/progress-store';
-
-class MemoryStorage implements StorageLike {
-  readonly data = new Map<string, string>();
-  getItem(key: string): string | null {
-    return this.data.get(key) ?? null;
-  }
-  setItem(key: string, value: string): void {
-    this.data.set(key, value);
-  }
-  removeItem(key: string): void {
-    this.data.delete(key);
-  }
-}
+import { createProgressStore } from '../../src/store/progress-store';
+import { MemoryStorage } from '../support/memory-storage';
 
 const chapterIndex = (id: string) => CHAPTERS.findIndex((chapter) => chapter.id === id);
 

@@ -5,35 +5,22 @@
  * Also the mechanism's versions and migrations.
  */
 import { describe, expect, it } from 'vitest';
-import { parseSaved, type SavedFormat, type StorageLike } from '../../src/persist/saved';
+import { parseSaved, type SavedFormat } from '../../src/persist/saved';
 import { createHistoryStore } from '../../src/store/console-history';
 import { loadPlace, loadPrefs, savePlace, savePrefs } from '../../src/store/persist';
 import { createProgressStore } from '../../src/store/progress-store';
-
-function memory(initial: Record<string, string> = {}): StorageLike & { data: Record<string, string> } {
-  const data = { ...initial };
-  return {
-    data,
-    getItem: (key) => data[key] ?? null,
-    setItem: (key, value) => {
-      data[key] = value;
-    },
-    removeItem: (key) => {
-      delete data[key];
-    },
-  };
-}
+import { MemoryStorage } from '../support/memory-storage';
 
 describe("today's saved data", () => {
   it('the place (lease-lab:place:v1, version 1 inside, and the first release without one)', () => {
     const today = '{"version":1,"scenario":"lock-wait","strategy":"for-update","fencing":true,"schedule":["A","B"],"step":1}';
-    const storage = memory({ 'lease-lab:place:v1': today });
+    const storage = new MemoryStorage({ 'lease-lab:place:v1': today });
     const place = { scenarioId: 'lock-wait', settings: { strategy: 'for-update', fencing: true }, schedule: ['A', 'B'], position: 1 };
     expect(loadPlace(storage)).toEqual({ view: place, problems: [] });
     expect(savePlace(storage, loadPlace(storage)!.view)).toBe(true);
-    expect(storage.data['lease-lab:place:v1']).toBe(today);
+    expect(storage.data.get('lease-lab:place:v1')).toBe(today);
 
-    const firstRelease = memory({ 'lease-lab:place:v1': '{"scenario":"race","strategy":"naive","fencing":false,"schedule":["A"],"step":null}' });
+    const firstRelease = new MemoryStorage({ 'lease-lab:place:v1': '{"scenario":"race","strategy":"naive","fencing":false,"schedule":["A"],"step":null}' });
     expect(loadPlace(firstRelease)).toEqual({
       view: { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: null },
       problems: [],
@@ -41,32 +28,32 @@ describe("today's saved data", () => {
   });
 
   it('a place from a newer lab, or damaged, is set aside with a notice and the lab starts afresh', () => {
-    const newer = memory({ 'lease-lab:place:v1': '{"version":2,"scenario":"race"}' });
+    const newer = new MemoryStorage({ 'lease-lab:place:v1': '{"version":2,"scenario":"race"}' });
     expect(loadPlace(newer)?.problems[0]).toContain('a newer version');
-    expect(newer.data['lease-lab:place:v1']).toBeUndefined();
-    expect(loadPlace(memory({ 'lease-lab:place:v1': '{oops' }))?.problems[0]).toContain('damaged');
+    expect(newer.data.get('lease-lab:place:v1')).toBeUndefined();
+    expect(loadPlace(new MemoryStorage({ 'lease-lab:place:v1': '{oops' }))?.problems[0]).toContain('damaged');
   });
 
   it('the preferences (lease-lab:prefs:v1)', () => {
     const today = '{"theme":"dark","speed":2,"allControls":true,"startCardDone":true}';
-    const storage = memory({ 'lease-lab:prefs:v1': today });
+    const storage = new MemoryStorage({ 'lease-lab:prefs:v1': today });
     expect(loadPrefs(storage)).toEqual({ theme: 'dark', speed: 2, allControls: true, startCardDone: true });
     savePrefs(storage, loadPrefs(storage));
-    expect(storage.data['lease-lab:prefs:v1']).toBe(today);
+    expect(storage.data.get('lease-lab:prefs:v1')).toBe(today);
     // Written before "All controls" and the start card: both read as not yet chosen.
-    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '{"theme":"dark","speed":2}' }))).toEqual({
+    expect(loadPrefs(new MemoryStorage({ 'lease-lab:prefs:v1': '{"theme":"dark","speed":2}' }))).toEqual({
       theme: 'dark',
       speed: 2,
       allControls: false,
       startCardDone: false,
     });
-    expect(loadPrefs(memory({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1, allControls: false, startCardDone: false });
+    expect(loadPrefs(new MemoryStorage({ 'lease-lab:prefs:v1': '[1]' }))).toEqual({ theme: 'system', speed: 1, allControls: false, startCardDone: false });
   });
 
   it('the lesson progress (lease-lab.lesson-progress, version 3 inside, the seed beside it)', () => {
     const today =
       '{"version":3,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000},"select-then-update":{"done":false,"step":2,"doneAt":null}},"quiz":{"q-race-condition":{"attempts":2,"first":"wrong","correct":true,"everCorrect":true,"at":1700000001000}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1},"long-wait":{"won":true,"wonAt":1700000001200,"hints":2,"hintsAtWin":1}},"currentChapter":"select-then-update","currentLevel":"double-run","seed":123456}';
-    const storage = memory({ 'lease-lab.lesson-progress': today });
+    const storage = new MemoryStorage({ 'lease-lab.lesson-progress': today });
     const store = createProgressStore({ storage, now: () => 1700000002000, newSeed: () => 7 });
     expect(store.getState()).toEqual({
       progress: {
@@ -88,9 +75,9 @@ describe("today's saved data", () => {
     });
     // A change that changes nothing writes nothing; a real one writes today's shape.
     store.revealHints('double-run', 1);
-    expect(storage.data['lease-lab.lesson-progress']).toBe(today);
+    expect(storage.data.get('lease-lab.lesson-progress')).toBe(today);
     store.revealHints('double-run', 2);
-    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
+    expect(JSON.parse(storage.data.get('lease-lab.lesson-progress')!)).toEqual({
       ...JSON.parse(today),
       challenges: { ...JSON.parse(today).challenges, 'double-run': { won: false, wonAt: null, hints: 2 } },
     });
@@ -99,20 +86,20 @@ describe("today's saved data", () => {
   it("the lesson progress of the previous release (version 2: wins without their hints, no level in play) is carried over as today's", () => {
     const previous =
       '{"version":2,"chapters":{},"quiz":{},"predictions":{},"challenges":{"double-run":{"won":true,"wonAt":1700000000000,"hints":3}},"currentChapter":null,"seed":123456}';
-    const storage = memory({ 'lease-lab.lesson-progress': previous });
+    const storage = new MemoryStorage({ 'lease-lab.lesson-progress': previous });
     const store = createProgressStore({ storage, newSeed: () => 7 });
     expect(store.getState().notice?.kind).toBe('migrated');
     // The win is kept as it was: when its hints were read is not known, so no hintsAtWin (it reads "solved").
-    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({ ...JSON.parse(previous), version: 3, currentLevel: null });
+    expect(JSON.parse(storage.data.get('lease-lab.lesson-progress')!)).toEqual({ ...JSON.parse(previous), version: 3, currentLevel: null });
   });
 
   it("the lesson progress of the previous release (version 1, no first answers) is carried over and written back as today's", () => {
     const previous =
       '{"version":1,"chapters":{"race":{"done":true,"step":5,"doneAt":1700000000000}},"quiz":{"q-race-condition":{"attempts":2,"correct":true,"everCorrect":true,"at":1700000001000},"q-cte":{"attempts":1,"correct":true,"everCorrect":true,"at":1700000001500}},"predictions":{"claim-race":{"attempts":3,"correct":2}},"challenges":{"double-run":{"won":false,"wonAt":null,"hints":1}},"currentChapter":"race","seed":123456}';
-    const storage = memory({ 'lease-lab.lesson-progress': previous });
+    const storage = new MemoryStorage({ 'lease-lab.lesson-progress': previous });
     const store = createProgressStore({ storage, newSeed: () => 7 });
     expect(store.getState().notice?.kind).toBe('migrated');
-    expect(JSON.parse(storage.data['lease-lab.lesson-progress']!)).toEqual({
+    expect(JSON.parse(storage.data.get('lease-lab.lesson-progress')!)).toEqual({
       ...JSON.parse(previous),
       version: 3,
       currentLevel: null,
@@ -125,12 +112,12 @@ describe("today's saved data", () => {
 
   it('the console history (lease-lab:console-history:v1, a bare array, newest first)', () => {
     const today = '["SELECT 2","SELECT 1"]';
-    const storage = memory({ 'lease-lab:console-history:v1': today });
+    const storage = new MemoryStorage({ 'lease-lab:console-history:v1': today });
     const history = createHistoryStore(storage);
     expect(history.getState().entries).toEqual(['SELECT 2', 'SELECT 1']);
     history.getState().remember('SELECT 3');
-    expect(storage.data['lease-lab:console-history:v1']).toBe('["SELECT 3","SELECT 2","SELECT 1"]');
-    expect(createHistoryStore(memory({ 'lease-lab:console-history:v1': '{"not":"a list"}' })).getState().entries).toEqual([]);
+    expect(storage.data.get('lease-lab:console-history:v1')).toBe('["SELECT 3","SELECT 2","SELECT 1"]');
+    expect(createHistoryStore(new MemoryStorage({ 'lease-lab:console-history:v1': '{"not":"a list"}' })).getState().entries).toEqual([]);
   });
 });
 

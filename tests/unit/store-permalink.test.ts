@@ -3,6 +3,7 @@ import { MAX_SCHEDULE_LENGTH } from '../../src/sim/schedule';
 import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalink';
 import { loadPlace, PLACE_KEY, savePlace } from '../../src/store/persist';
 import type { View } from '../../src/store/view';
+import { MemoryStorage } from '../support/memory-storage';
 
 const view: View = {
   scenarioId: 'paused-worker',
@@ -95,27 +96,18 @@ describe('links', () => {
 });
 
 describe('saved place', () => {
-  function memory(): Storage {
-    const items = new Map<string, string>();
-    return {
-      getItem: (k: string) => items.get(k) ?? null,
-      setItem: (k: string, v: string) => void items.set(k, v),
-      removeItem: (k: string) => void items.delete(k),
-    } as Storage;
-  }
-
   it('round-trips', () => {
-    const storage = memory();
+    const storage = new MemoryStorage();
     savePlace(storage, view);
     expect(loadPlace(storage)).toEqual({ view, problems: [] });
   });
 
   it('is nothing when nothing was saved', () => {
-    expect(loadPlace(memory())).toBeNull();
+    expect(loadPlace(new MemoryStorage())).toBeNull();
   });
 
   it('starts afresh, with a notice, when storage is damaged', () => {
-    const storage = memory();
+    const storage = new MemoryStorage();
     storage.setItem(PLACE_KEY, '{not json');
     const loaded = loadPlace(storage);
     expect(loaded?.view.scenarioId).toBe('race');
@@ -124,7 +116,7 @@ describe('saved place', () => {
   });
 
   it('checks stored fields like a link', () => {
-    const storage = memory();
+    const storage = new MemoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ scenario: 'race', strategy: 'naive', fencing: 'sideways', schedule: ['A', 42], step: 1 }));
     const loaded = loadPlace(storage);
     expect(loaded?.view.schedule).toEqual(['A']);
