@@ -28,6 +28,7 @@ import { startApp } from '../scripts/start-process';
 import { controlsAboveTheFold, type FoldControl } from '../tests/support/above-the-fold';
 import type { CompositionGroup, CompositionLine } from './composition-plugin';
 import { CHROMIUM_ARGS, kib, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
+import { type StepTime, timeSteps } from './step-timing';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** BENCH_DIR: where the builds go (wiped at start); two benchmarks running at once need two. */
@@ -243,53 +244,6 @@ async function firstScreenLoad(browser: Browser, url: string): Promise<FirstScre
   } finally {
     await context.close();
   }
-}
-
-interface StepTime {
-  /** Click → the timeline's marks changed in the DOM. */
-  dom: number;
-  /** Click → the next animation frame after that (the update is about to be painted). */
-  frame: number;
-  /** The load's first click. */
-  first: boolean;
-}
-
-/** Runs in the page: clicks Step up to n times (the first firstAfterMs after ready), timing each until the timeline has a new mark. */
-async function timeSteps({ n, firstAfterMs }: { n: number; firstAfterMs: number }): Promise<StepTime[]> {
-  const times: StepTime[] = [];
-  const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
-  await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
-  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Next step');
-  const timelineState = () => {
-    const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
-    return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;
-  };
-  for (let i = 0; i < n; i++) {
-    const button = stepButton();
-    if (!button || button.disabled) break;
-    const before = timelineState();
-    const started = performance.now();
-    const dom = await new Promise<number | null>((done) => {
-      const observer = new MutationObserver(() => {
-        if (timelineState() === before) return;
-        observer.disconnect();
-        clearTimeout(timer);
-        done(performance.now() - started);
-      });
-      const timer = setTimeout(() => {
-        observer.disconnect();
-        done(null);
-      }, 10_000);
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      button.click();
-    });
-    if (dom === null) break;
-    const frame = await new Promise<number>((done) => requestAnimationFrame(() => done(performance.now() - started)));
-    times.push({ dom, frame, first: i === 0 });
-    // Let the page settle (and the button come back) before the next click.
-    await new Promise((done) => setTimeout(done, 150));
-  }
-  return times;
 }
 
 interface FileSize {

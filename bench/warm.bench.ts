@@ -23,6 +23,7 @@ import { type BrowserContext, chromium, type Page, type Worker as PlaywrightWork
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import { CHROMIUM_ARGS, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
+import { timeSteps } from './step-timing';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : join(tmpdir(), 'lease-lab-bench'), 'warm');
@@ -112,7 +113,7 @@ async function load(context: BrowserContext, url: string, clicks: number): Promi
   }, LOAD_TIMEOUT_MS);
   if (ready === null || ready < 0) throw new Error(ready === null ? `not ready within ${LOAD_TIMEOUT_MS / 1000} s` : 'the page reported failure');
   const engine = await engineMarks(page, workers);
-  const times = clicks > 0 ? await page.evaluate(timeClicks, { n: clicks, firstAfterMs: FIRST_CLICK_AFTER_MS }) : [];
+  const times = clicks > 0 ? (await page.evaluate(timeSteps, { n: clicks, firstAfterMs: FIRST_CLICK_AFTER_MS })).map((time) => time.dom) : [];
   return { page, result: { ready, engine, clicks: times } };
 }
 
@@ -132,42 +133,6 @@ async function engineMarks(page: Page, workers: readonly PlaywrightWorker[]): Pr
     if (mark) found[name] = origin + mark[1] - pageOrigin;
   }
   return found;
-}
-
-/** Runs in the page: clicks Step n times (the first firstAfterMs after ready), each until the timeline has a new mark. */
-async function timeClicks({ n, firstAfterMs }: { n: number; firstAfterMs: number }): Promise<number[]> {
-  const times: number[] = [];
-  const readyAt = (window as unknown as { __bench: { ready: number } }).__bench.ready;
-  await new Promise((done) => setTimeout(done, Math.max(0, readyAt + firstAfterMs - performance.now())));
-  const stepButton = () => [...document.querySelectorAll('button')].find((el) => el.textContent?.trim() === 'Next step');
-  const timelineState = () => {
-    const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
-    return `${svg?.querySelectorAll('path.tl-mark').length ?? -1}|${svg?.getAttribute('aria-label') ?? ''}`;
-  };
-  for (let i = 0; i < n; i++) {
-    const button = stepButton();
-    if (!button || button.disabled) break;
-    const before = timelineState();
-    const started = performance.now();
-    const took = await new Promise<number | null>((done) => {
-      const observer = new MutationObserver(() => {
-        if (timelineState() === before) return;
-        observer.disconnect();
-        clearTimeout(timer);
-        done(performance.now() - started);
-      });
-      const timer = setTimeout(() => {
-        observer.disconnect();
-        done(null);
-      }, 10_000);
-      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-      button.click();
-    });
-    if (took === null) break;
-    times.push(took);
-    await new Promise((done) => setTimeout(done, 150));
-  }
-  return times;
 }
 
 /** Waits until the page's offline copy is saved (the header says so), then lets V8 write its code cache. */
