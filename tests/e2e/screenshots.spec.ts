@@ -2,7 +2,7 @@
  * Screenshots of the main views for the README, at 1280×720 and on a narrow window. They are looked at
  * by a person; the test only checks that each view is the one it claims to be.
  */
-import { expect, openLab, outcome, test } from './fixtures';
+import { expect, openLab, outcome, test, waitReady } from './fixtures';
 
 const DIR = 'docs/screenshots';
 
@@ -70,3 +70,31 @@ for (const [width, height, name] of [
     await page.screenshot({ path: `${DIR}/${name}.png` });
   });
 }
+
+/** A first visit: the start card opens the story, with only the controls the race needs. */
+for (const [width, height, name] of [
+  [1440, 900, 'first-screen'],
+  [390, 844, 'first-screen-phone'],
+] as const) {
+  test(`first visit at ${width}×${height}: the start card`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.emulateMedia({ colorScheme: 'light' });
+    await openLab(page);
+    await expect(page.getByRole('region', { name: /Start here/ }).getByRole('heading')).toHaveText('Start here: two workers, one queue');
+    await page.screenshot({ path: `${DIR}/${name}.png` });
+  });
+}
+
+test('a level in play: its banner over the timeline (1440×900)', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  await openLab(page, 'lesson/challenge/late-completion');
+  const card = page.getByRole('region', { name: 'Lesson', exact: true }).getByRole('article', { name: /^Level \d+: Finish run 123/ });
+  await card.getByRole('button', { name: 'Play this level', exact: true }).click();
+  const banner = page.getByRole('region', { name: "Finish run 123 under A's frozen feet", exact: true });
+  await expect(banner).toContainText('not solved yet');
+  await waitReady(page);
+  await banner.scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, -120));
+  await page.screenshot({ path: `${DIR}/level-banner.png` });
+});
