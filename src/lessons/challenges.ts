@@ -847,6 +847,52 @@ const lateCompletion: Challenge = {
   },
 };
 
+// ---- 17. A rescuer takes a job that is still running (a production queue) ------------------------------
+
+const rescueLiveWork: Challenge = {
+  id: 'rescue-live-work',
+  title: 'Rescue a job that is still running',
+  goal: "Under River, A's job runs past RescueStuckJobsAfter (1 h). Get the rescuer to put run 123 back to pending while A is still working on it, before A completes it, so that B runs it too.",
+  lesson:
+    "A rescuer that calls a job stuck by its running time alone cannot tell a slow job from a dead one: it hands a live job to another worker, and the work is done twice. River's fix for #1302 makes the rescuer's write re-check the attempt it read, which stops it overwriting a completion; it does not make a slow job look alive. A lease its worker renews with heartbeats does.",
+  scenarioId: 'incident-river-1302',
+  settings: { strategy: 'river', fencing: false },
+  chapterId: 'production-queues',
+  hints: [
+    "The rescuer is stepped by the operator's menu (Rescue): its first step reads the stuck jobs, its next puts one back to pending.",
+    "A's job counts as stuck once the clock passes 16:00:00. After its first three steps A has claimed, committed and worked; its next step would complete the job.",
+    'Try A, A, A, +3601, rescue, rescue, then B three times.',
+  ],
+  solution: ['A', 'A', 'A', '+3601', 'rescue', 'rescue', 'B', 'B', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['incident-river-1302'], { strategies: ['river'], fencing: false, why: "is about River's rescuer" });
+    if (early || !trace) return early!;
+    const rescued = trace.steps.find((step) => step.action === 'rescue' && step.verdict === 'ok' && step.runId === 123);
+    const doneByA = trace.steps.find((step) => step.actor === 'A' && step.action === 'complete' && step.verdict === 'ok' && step.runId === 123);
+    if (doneByA && (!rescued || doneByA.index < rescued.index)) {
+      return verdict(
+        false,
+        `A completed run 123 at ${stepLabel(doneByA)}, before the rescuer put it back: that is River #1302's race, not this one. Press Reset and let the rescuer act while A still works.`,
+        [doneByA.index],
+      );
+    }
+    if (!rescued) return verdict(false, 'The rescuer has not put run 123 back yet. It only calls a job stuck once the clock passes 16:00:00.');
+    const workByB = trace.steps.find(
+      (step) => step.actor === 'B' && step.action === 'work' && step.verdict === 'ok' && step.runId === 123 && step.index > rescued.index,
+    );
+    if (workByB) {
+      return verdict(
+        true,
+        `The rescuer put run 123 back to pending at ${stepLabel(rescued)} while A was still working on it, and B paid for a model call on it at ${stepLabel(workByB)}: one job, run twice.`,
+        [rescued.index, workByB.index],
+      );
+    }
+    const byB = claimOf(trace, 'B', 123);
+    if (byB) return verdict(false, `B claimed run 123 at ${stepLabel(byB)}. Let it work.`, [byB.index]);
+    return verdict(false, `The rescuer put run 123 back to pending at ${stepLabel(rescued)}, with A still on it. Now let B take it.`, [rescued.index]);
+  },
+};
+
 export const CHALLENGES: readonly Challenge[] = [
   doubleRun,
   luckyNaive,
@@ -864,6 +910,7 @@ export const CHALLENGES: readonly Challenge[] = [
   stuckAlive,
   killedCancel,
   lateCompletion,
+  rescueLiveWork,
 ];
 
 export function findChallenge(id: string): Challenge | undefined {
