@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Worker as PlaywrightWorker } from '@playwright/test';
+import { type Browser, chromium, type Page, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import { startApp } from '../scripts/start-process';
@@ -113,6 +113,19 @@ async function engineMarks(workers: readonly PlaywrightWorker[], pageOrigin: num
   return found;
 }
 
+/**
+ * Waits until the page's start has settled (the init script's promise). Not page.waitForFunction: that
+ * injects Playwright's selector engine into the page, a main-thread task of its own (40–90 ms) in the middle
+ * of the start. A function, not a string: the app's Content-Security-Policy forbids evaluating strings.
+ */
+async function untilSettled(page: Page): Promise<void> {
+  const settled = await page.evaluate((timeoutMs) => {
+    const b = (window as unknown as { __bench: { settled: Promise<void> } }).__bench;
+    return Promise.race([b.settled.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs))]);
+  }, LOAD_TIMEOUT_MS);
+  if (!settled) throw new Error(`not ready within ${LOAD_TIMEOUT_MS / 1000} s`);
+}
+
 /** Installed before any page script: watches for readiness and records long tasks. */
 const INIT_SCRIPT = `(() => {
   // tsx compiles the functions this file hands to page.evaluate with esbuild's keepNames helper.
@@ -178,14 +191,7 @@ async function coldLoad(browser: Browser, url: string, kind: PageKind, stepTimes
       await new Promise((settle) => setTimeout(settle, WINDOW_SETTLE_MS));
     }
     await page.goto(url, { waitUntil: 'commit' });
-    // Waits on the init script's promise, not with page.waitForFunction: that injects Playwright's
-    // selector engine into the page, a main-thread task of its own (40–90 ms) in the middle of the start.
-    // A function, not a string: the app's Content-Security-Policy forbids evaluating strings.
-    const settled = await page.evaluate((timeoutMs) => {
-      const b = (window as unknown as { __bench: { settled: Promise<void> } }).__bench;
-      return Promise.race([b.settled.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs))]);
-    }, LOAD_TIMEOUT_MS);
-    if (!settled) throw new Error(`not ready within ${LOAD_TIMEOUT_MS / 1000} s`);
+    await untilSettled(page);
     const result = await page.evaluate(() => {
       const b = (window as unknown as { __bench: { ready: number | null; readyBy: string | null; failed: string | null; longtasks: [number, number][] } })
         .__bench;
@@ -232,11 +238,7 @@ async function firstScreenLoad(browser: Browser, url: string): Promise<FirstScre
     await context.addInitScript(INIT_SCRIPT);
     const page = await context.newPage();
     await page.goto(url, { waitUntil: 'commit' });
-    const settled = await page.evaluate((timeoutMs) => {
-      const b = (window as unknown as { __bench: { settled: Promise<void> } }).__bench;
-      return Promise.race([b.settled.then(() => true), new Promise<boolean>((done) => setTimeout(() => done(false), timeoutMs))]);
-    }, LOAD_TIMEOUT_MS);
-    if (!settled) throw new Error(`not ready within ${LOAD_TIMEOUT_MS / 1000} s`);
+    await untilSettled(page);
     await new Promise((done) => setTimeout(done, FIRST_SCREEN_SETTLE_MS));
     const controls = await page.evaluate(controlsAboveTheFold);
     const shift = await page.evaluate(() => (window as unknown as { __bench: { shift: number } }).__bench.shift);

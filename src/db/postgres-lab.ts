@@ -404,26 +404,21 @@ export class PostgresLab implements LabDatabase {
     return { order, overtaken };
   }
 
-  async commit(id: SessionId): Promise<StatementOutcome> {
-    this.afterChange = null;
-    const session = this.sessions.get(id);
-    if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
-    try {
-      await this.endTransaction(session, 'transaction-commit');
-      return { status: 'ok', rows: [], rowCount: 0 };
-    } catch (error) {
-      return toOutcomeError(error);
-    } finally {
-      session.inTransaction = false;
-    }
+  commit(id: SessionId): Promise<StatementOutcome> {
+    return this.endOpenTransaction(id, 'transaction-commit');
   }
 
-  async rollback(id: SessionId): Promise<StatementOutcome> {
+  rollback(id: SessionId): Promise<StatementOutcome> {
+    return this.endOpenTransaction(id, 'transaction-rollback');
+  }
+
+  /** Ends the session's open transaction by COMMIT or ROLLBACK; with none open, PostgreSQL's own 25P01. */
+  private async endOpenTransaction(id: SessionId, ending: 'transaction-commit' | 'transaction-rollback'): Promise<StatementOutcome> {
     this.afterChange = null;
     const session = this.sessions.get(id);
     if (!session?.inTransaction || session.dead) return { status: 'error', code: '25P01', message: 'there is no transaction in progress' };
     try {
-      await this.endTransaction(session, 'transaction-rollback');
+      await this.endTransaction(session, ending);
       return { status: 'ok', rows: [], rowCount: 0 };
     } catch (error) {
       return toOutcomeError(error);
