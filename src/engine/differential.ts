@@ -5,9 +5,8 @@
  * (`npm run sim -- swarm --seed N --db …`) compare through this one module.
  */
 import type { LabDatabase } from '../db/port';
-import { ScheduleError } from '../sim/schedule';
 import type { Scenario, Settings, Trace, TraceStep } from '../sim/types';
-import { Simulation } from './simulation';
+import { type RefusedToken, replay } from './replay';
 
 /** What a learner can see of a step; the same schedule must show the same on both databases. */
 function observable(step: TraceStep) {
@@ -57,25 +56,16 @@ export interface Divergence {
   postgres: unknown;
 }
 
-export interface Replayed {
+export interface PlayedTrace {
   trace: Trace;
   /** A token the other database applied that this one refused (the worker could not move here). */
-  refused: { index: number; token: string; reason: string } | null;
+  refused: RefusedToken | null;
 }
 
 /** The schedule from a reset, token by token, stopping at a token that cannot apply here. */
-export async function replay(db: LabDatabase, scenario: Scenario, settings: Settings, schedule: readonly string[]): Promise<Replayed> {
-  const sim = new Simulation(db, scenario, settings);
-  await sim.reset();
-  for (const [index, token] of schedule.entries()) {
-    try {
-      await sim.apply(token);
-    } catch (error) {
-      if (!(error instanceof ScheduleError)) throw error;
-      return { trace: sim.trace(), refused: { index, token, reason: error.message } };
-    }
-  }
-  return { trace: sim.trace(), refused: null };
+export async function playUntilRefused(db: LabDatabase, scenario: Scenario, settings: Settings, schedule: readonly string[]): Promise<PlayedTrace> {
+  const { sim, refused } = await replay(db, { scenario, settings, schedule }, { onInapplicable: 'stop' });
+  return { trace: sim.trace(), refused: refused[0] ?? null };
 }
 
 /**
@@ -111,9 +101,9 @@ export async function compareSchedule(
   racePlays = RACE_PLAYS,
 ): Promise<ScheduleComparison> {
   const plays = wakesSeveralWaiters(pglite) ? racePlays : 1;
-  let result = compareTraces(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
+  let result = compareTraces(pglite, await playUntilRefused(lab, scenario, settings, schedule), scenario, settings, schedule);
   for (let play = 1; play < plays && result.divergence; play++) {
-    result = compareTraces(pglite, await replay(lab, scenario, settings, schedule), scenario, settings, schedule);
+    result = compareTraces(pglite, await playUntilRefused(lab, scenario, settings, schedule), scenario, settings, schedule);
     if (!result.divergence) return { ...result, raced: true, plays: play + 1 };
   }
   return { ...result, raced: false, plays: result.divergence ? plays : 1 };
@@ -134,7 +124,7 @@ export function wakesSeveralWaiters(trace: Trace): boolean {
 /** The first step, token, count or table where the two traces differ (and the first difference of detail). */
 export function compareTraces(
   pglite: Trace,
-  postgres: Replayed,
+  postgres: PlayedTrace,
   scenario: Scenario,
   settings: Settings,
   schedule: string[],

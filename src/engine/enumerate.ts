@@ -13,6 +13,7 @@ import type { LabDatabase } from '../db/port';
 import { seededRandom } from '../sim/random';
 import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import type { Scenario, Settings, Trace, WorkerId } from '../sim/types';
+import { replayOnto } from './replay';
 import { Simulation } from './simulation';
 
 export interface EnumerateOptions {
@@ -232,21 +233,10 @@ export class Walk {
   private async playInTurn(tokens: readonly string[]): Promise<void> {
     const schedule = [...tokens];
     for (let play = 1; ; play++) {
-      await this.sim.reset();
       this.schedule = [];
-      let refused: ScheduleError | null = null;
-      for (const token of schedule) {
-        try {
-          await this.sim.apply(token);
-        } catch (error) {
-          if (!(error instanceof ScheduleError)) throw error;
-          refused = error;
-          break;
-        }
-        this.schedule.push(token);
-      }
+      const { refused } = await replayOnto(this.sim, schedule, { onInapplicable: 'stop', applied: (token) => this.schedule.push(token) });
       if (!this.sim.overtaken()) {
-        if (refused) throw new ReplayFailed(`schedule ${schedule.join(',')} did not play again as it played before: ${refused.message}`);
+        if (refused[0]) throw new ReplayFailed(`schedule ${schedule.join(',')} did not play again as it played before: ${refused[0].reason}`);
         return;
       }
       if (play === IN_TURN_PLAYS) {

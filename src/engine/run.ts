@@ -3,9 +3,10 @@
  */
 import type { LabDatabase } from '../db/port';
 import { pick, seededRandom } from '../sim/random';
-import { isWorkerToken, ScheduleError } from '../sim/schedule';
+import { isWorkerToken } from '../sim/schedule';
 import type { Scenario, Settings, Trace } from '../sim/types';
-import { Simulation } from './simulation';
+import { type OnInapplicable, replay } from './replay';
+import type { Simulation } from './simulation';
 
 /** What happens after the given schedule runs out. */
 export type Finish = { kind: 'none' } | { kind: 'round-robin' } | { kind: 'random'; seed: number };
@@ -33,11 +34,8 @@ export function nextPolicyToken(sim: Simulation, finish: Finish, last: string | 
 
 export interface RunOptions {
   finish?: Finish;
-  /**
-   * 'error': a token that cannot apply is an error (a schedule someone wrote). 'skip': it is left out (a
-   * scenario's script played under another strategy, where a worker may have stopped sooner).
-   */
-  onInapplicable?: 'error' | 'skip';
+  /** What a token that cannot apply does (replay.ts): 'error' unless asked otherwise. */
+  onInapplicable?: Exclude<OnInapplicable, 'stop'>;
 }
 
 export async function runSchedule(
@@ -48,17 +46,7 @@ export async function runSchedule(
   options: RunOptions = {},
 ): Promise<Trace> {
   const finish = options.finish ?? { kind: 'none' };
-  const sim = new Simulation(db, scenario, settings);
-  await sim.reset();
-  for (const [index, token] of schedule.entries()) {
-    try {
-      await sim.apply(token);
-    } catch (error) {
-      if (!(error instanceof ScheduleError)) throw error;
-      if (options.onInapplicable === 'skip') continue;
-      throw new ScheduleError(`step ${index + 1} (${token}): ${error.message}`);
-    }
-  }
+  const { sim } = await replay(db, { scenario, settings, schedule }, { onInapplicable: options.onInapplicable ?? 'error' });
   const random = seededRandom(finish.kind === 'random' ? finish.seed : 0);
   if (finish.kind !== 'none') {
     let last = schedule.at(-1);

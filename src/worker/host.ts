@@ -8,6 +8,7 @@
  */
 import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
+import { replay, replayOnto } from '../engine/replay';
 import { Simulation } from '../engine/simulation';
 import { findScenario } from '../scenarios';
 import { adoptAuthored } from '../scenarios/authored';
@@ -62,23 +63,22 @@ export class LabHost {
     this.lentTo = null;
     this.consoleView = null;
     this.lastWorker = undefined;
-    await sim.reset();
-    this.progress();
-    const initialRuns = sim.trace().finalRuns;
-    const initialWorkers = sim.workerStates();
-    const refused: RefusedToken[] = [];
+    let initialRuns: LoadResult['initialRuns'] = [];
+    let initialWorkers: LoadResult['initialWorkers'] = [];
     const steps: TraceStep[] = [];
-    for (const [index, token] of request.schedule.entries()) {
-      this.progress();
-      try {
-        steps.push(...(await sim.apply(token)));
+    const { refused } = await replayOnto(sim, request.schedule, {
+      onInapplicable: request.onInapplicable,
+      afterReset: () => {
+        this.progress();
+        initialRuns = sim.trace().finalRuns;
+        initialWorkers = sim.workerStates();
+      },
+      beforeToken: () => this.progress(),
+      applied: (token, taken) => {
+        steps.push(...taken);
         this.noteWorker(token);
-      } catch (error) {
-        if (!(error instanceof ScheduleError)) throw error;
-        refused.push({ index, token, reason: error.message });
-        if (request.onInapplicable === 'stop') break;
-      }
-    }
+      },
+    });
     const trace = sim.trace();
     return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
   }
@@ -104,12 +104,11 @@ export class LabHost {
     this.consoleView = null;
     const old = this.sim;
     if (!old) return;
-    const sim = new Simulation(this.db, old.scenario, old.settings);
-    await sim.reset();
-    for (const token of old.trace().schedule) {
-      this.progress();
-      await sim.apply(token);
-    }
+    const { sim } = await replay(
+      this.db,
+      { scenario: old.scenario, settings: old.settings, schedule: old.trace().schedule },
+      { beforeToken: () => this.progress() },
+    );
     this.sim = sim;
   }
 
@@ -159,12 +158,11 @@ export class LabHost {
     }
     if (this.lentTo === 'console' && this.consoleView && this.consoleView.trace().schedule.length === upTo) return { sim: this.consoleView, tokens: upTo };
     this.lend('console');
-    const view = new Simulation(this.db, learner.scenario, learner.settings);
-    await view.reset();
-    for (const token of schedule.slice(0, upTo)) {
-      this.progress();
-      await view.apply(token);
-    }
+    const { sim: view } = await replay(
+      this.db,
+      { scenario: learner.scenario, settings: learner.settings, schedule: schedule.slice(0, upTo) },
+      { beforeToken: () => this.progress() },
+    );
     this.consoleView = view;
     return { sim: view, tokens: upTo };
   }

@@ -5,6 +5,7 @@
  * table's (requests.ts).
  */
 import type { ConsoleAnswer, ConsoleValue } from '../db/port';
+import type { RefusedToken } from '../engine/replay';
 import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
 import type { RunRow, Scenario, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
 import type { TableRequest, TableResultOf } from './requests';
@@ -21,11 +22,7 @@ export interface EndStatus {
 }
 
 /** A schedule token the engine refused, and why (the ScheduleError's words). */
-export interface RefusedToken {
-  index: number;
-  token: string;
-  reason: string;
-}
+export type { RefusedToken };
 
 export interface LoadRequest {
   type: 'load';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSchedule } from '../../src/engine/run';
 import { CHALLENGES } from '../../src/lessons/challenges';
 import { findScenario } from '../../src/scenarios';
-import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay } from './differential';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases, playUntilRefused } from './differential';
 
 let dbs: Databases;
 
@@ -26,7 +26,7 @@ describe('every challenge is won the same way on PostgreSQL', () => {
     const result = await compareOnPostgres(dbs.postgres, scenario, challenge.settings, [{ schedule: challenge.solution, trace: pglite }]);
     expect(result.schedules).toBe(1);
     expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
-    const server = await replay(dbs.postgres[0]!, scenario, challenge.settings, challenge.solution);
+    const server = await playUntilRefused(dbs.postgres[0]!, scenario, challenge.settings, challenge.solution);
     expect(server.refused).toBeNull();
     expect(server.trace.database).toBe('postgres');
     const judgement = challenge.judge(server.trace);

@@ -18,7 +18,7 @@ import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
 import type { Settings } from '../../src/sim/types';
 import { customClaimStrategy, customWrite, type WriteRole } from '../../src/strategies/custom';
-import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay, wakesSeveralWaiters } from './differential';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases, playUntilRefused, wakesSeveralWaiters } from './differential';
 
 const root = join(__dirname, '../..');
 
@@ -130,7 +130,7 @@ describe('an unsafe custom claim on a real server', () => {
     let replayed = 0;
     for (const { schedule, trace } of witnesses) {
       if (wakesSeveralWaiters(trace)) continue;
-      const onServer = await replay(lab, scenario, settings, schedule);
+      const onServer = await playUntilRefused(lab, scenario, settings, schedule);
       expect(onServer.refused, schedule.join(',')).toBeNull();
       expect(outcomeOf(onServer.trace.anomalies).key, `PostgreSQL: ${schedule.join(',')}`).toBe(outcomeOf(trace.anomalies).key);
       expect(onServer.trace.finalRuns, `PostgreSQL final runs: ${schedule.join(',')}`).toEqual(trace.finalRuns);

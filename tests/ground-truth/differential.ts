@@ -15,7 +15,7 @@ import { type Scenario, type Settings, STRATEGIES, type Strategy } from '../../s
 import { createDatabase, onSocket } from '../support/postgres-server';
 
 // The step-by-step comparison itself lives in the engine, where the CLI's swarm uses it too.
-export { type Divergence, replay, wakesSeveralWaiters } from '../../src/engine/differential';
+export { type Divergence, playUntilRefused, wakesSeveralWaiters } from '../../src/engine/differential';
 
 export interface Databases {
   pglite: PGliteLab;

@@ -11,7 +11,7 @@ import { runSchedule } from '../../src/engine/run';
 import { findScenario, SCENARIOS } from '../../src/scenarios';
 import { pick, seededRandom } from '../../src/sim/random';
 import { STRATEGIES, type Settings } from '../../src/sim/types';
-import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay, summary, wakesSeveralWaiters } from './differential';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases, playUntilRefused, summary, wakesSeveralWaiters } from './differential';
 
 const SEED = 20_300_606;
 /** Seeded picks besides the naive race. */
@@ -56,7 +56,7 @@ describe('explored witnesses agree on PGlite and PostgreSQL', () => {
     for (const { schedule, trace } of witnesses) {
       // Where one commit wakes several waiters the server may order them otherwise: the harness retries those.
       if (wakesSeveralWaiters(trace)) continue;
-      const onServer = await replay(lab, scenario, settings, schedule);
+      const onServer = await playUntilRefused(lab, scenario, settings, schedule);
       expect(onServer.refused, schedule.join(',')).toBeNull();
       expect(outcomeOf(onServer.trace.anomalies).key, `PostgreSQL: ${schedule.join(',')}`).toBe(outcomeOf(trace.anomalies).key);
       expect(onServer.trace.finalRuns, `PostgreSQL final runs: ${schedule.join(',')}`).toEqual(trace.finalRuns);

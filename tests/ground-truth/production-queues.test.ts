@@ -13,7 +13,7 @@ import type { PredictInstance } from '../../src/lessons/types';
 import { findScenario } from '../../src/scenarios';
 import type { Scenario, Settings } from '../../src/sim/types';
 import { everyCombination, lateFinishCombination, longJobCombination } from '../support/predict-combinations';
-import { compareOnPostgres, type Databases, describeDivergences, openDatabases, replay } from './differential';
+import { compareOnPostgres, type Databases, describeDivergences, openDatabases, playUntilRefused } from './differential';
 
 let dbs: Databases;
 
@@ -30,7 +30,7 @@ async function sameOnPostgres(scenario: Scenario, settings: Settings, schedule: 
   const result = await compareOnPostgres(dbs.postgres, scenario, settings, [{ schedule, trace: pglite }]);
   expect(result.schedules).toBe(1);
   expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
-  const server = await replay(dbs.postgres[0]!, scenario, settings, schedule);
+  const server = await playUntilRefused(dbs.postgres[0]!, scenario, settings, schedule);
   expect(server.refused).toBeNull();
   expect(server.trace.database).toBe('postgres');
   return { pglite, server: server.trace };
