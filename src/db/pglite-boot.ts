@@ -15,6 +15,7 @@
  * nothing is printed.
  */
 import type { PGlite, PGliteOptions } from '@electric-sql/pglite';
+import { fnv1aHex } from '../sim/random';
 import { sqlText } from '../sql/registry';
 import { PGliteLab } from './pglite-lab';
 import { BundleBlob, dataDirInMemory, type TarEntry, tarEntries } from './pglite-internals';
@@ -115,7 +116,7 @@ export async function bootLabDatabase(options: BootOptions = {}): Promise<PGlite
  * the boot reads from the archive before starting Postgres, and as the comment on schema `sim`.
  */
 export function labSchemaComment(): string {
-  return `lease-lab schema ${fnv1a(sqlText('schema'))}`;
+  return `lease-lab schema ${fnv1aHex(sqlText('schema'))}`;
 }
 
 /** The data directory's record of its schema (see labSchemaComment). */
@@ -374,15 +375,6 @@ let emptyModule: WebAssembly.Module | null = null;
 function emptyWasmModule(): WebAssembly.Module {
   emptyModule ??= new WebAssembly.Module(new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]));
   return emptyModule;
-}
-
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return (hash >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

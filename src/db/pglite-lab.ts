@@ -12,7 +12,7 @@
  */
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
-import type { ConsoleStatement } from '../sql/console';
+import { CONSOLE_ROWS_FETCHED, type ConsoleStatement } from '../sql/console';
 import { highestParameter, sqlText } from '../sql/registry';
 import { BUILT_IN_STRATEGIES, CANCEL_REQUEST, type LabStatement, PAGE_STATEMENTS, type StatementText, type StrategyDefinition } from '../strategies';
 import type { FencedPair, ParamName } from '../strategies/types';
@@ -56,8 +56,6 @@ export function lostParse(answer: Extract<ConsoleAnswer, { kind: 'error' }>): Ex
 /** The console's query runs as this cursor, so only the rows shown cross from Postgres to JavaScript. */
 const CONSOLE_CURSOR = 'lease_lab_console';
 const CONSOLE_DECLARE = `DECLARE ${CONSOLE_CURSOR} NO SCROLL CURSOR FOR\n`;
-/** The most rows a console answer carries; the rest are counted, not sent. */
-const CONSOLE_MAX_ROWS = 1000;
 const asText = (text: string) => text;
 /** Postgres's own text for values JavaScript would round (int8, numeric) or show less readably (timestamps, json, bytea). */
 const CONSOLE_PARSERS = { 17: asText, 20: asText, 114: asText, 1082: asText, 1114: asText, 1184: asText, 1700: asText, 3802: asText };
@@ -365,7 +363,7 @@ export class PGliteLab implements LabDatabase {
   }
 
   async runConsole(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
-    const limit = Math.max(1, Math.min(CONSOLE_MAX_ROWS, Math.floor(maxRows)));
+    const limit = Math.max(1, Math.min(CONSOLE_ROWS_FETCHED, Math.floor(maxRows)));
     const options = { rowMode: 'array' as const, parsers: CONSOLE_PARSERS };
     // Read-only: Postgres itself refuses writes and row locks (25006) before it touches a row, so the
     // statement can neither change the workers' state nor wait for their locks. Always rolled back.

@@ -8,7 +8,7 @@ import type { StrictIsolation } from '../sim/isolation';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
 import type { LabStatement } from '../strategies';
 
-/** A worker's id, or 'OP' for the operator who requests cancellations. */
+/** A worker's id, or OPERATOR_SESSION (sim/types.ts) for the operator who requests cancellations. */
 export type SessionId = string;
 
 export interface StatementRequest {

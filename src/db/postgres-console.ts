@@ -17,7 +17,7 @@ import { parseRecordText } from './record-text';
 import { bridgeSql, sizedDeclare } from '../sql/bridge';
 import { type LoginSecret, hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
-import { type ConsoleStatement, lexSql } from '../sql/console';
+import { CONSOLE_ROWS_FETCHED, type ConsoleStatement, lexSql } from '../sql/console';
 import { sqlText } from '../sql/registry';
 
 const APPLICATION_NAME = 'lease_lab_console';
@@ -30,8 +30,6 @@ const SETUP_NAME = 'lease_lab_console_setup';
 /** Below the page's 2 s watchdog, so the learner gets Postgres's own "canceling statement due to statement timeout". */
 const CONSOLE_STATEMENT_TIMEOUT = '1500ms';
 const CONSOLE_LOCK_TIMEOUT = '100ms';
-/** As live-console-fetch.sql fetches. */
-const FETCHED_ROWS = 1000;
 
 /** int2, int4, oid, float4, float8 as numbers and bool as booleans; everything else as Postgres's own text. */
 const NUMBER_TYPES = new Set([21, 23, 26, 700, 701]);
@@ -276,7 +274,7 @@ export class PostgresConsole {
         ms: 0,
       };
     const client = await this.connection();
-    const limit = Math.max(1, Math.min(FETCHED_ROWS, Math.floor(maxRows)));
+    const limit = Math.max(1, Math.min(CONSOLE_ROWS_FETCHED, Math.floor(maxRows)));
     await client.query(sqlText('live-console-begin'));
     let started = performance.now();
     // Where the learner's text starts in what was sent, for the error's position.
@@ -360,7 +358,7 @@ export class PostgresConsole {
       if (rows.length < limit) rows.push(parseRecordText(record, fields.length).map((text, i) => consoleValue(text === null ? null : parsers[i]!(text))));
     }
     let rest = 0;
-    if (fetched.rows.length === FETCHED_ROWS) {
+    if (fetched.rows.length === CONSOLE_ROWS_FETCHED) {
       // The query itself may have lifted the timeouts (set_config, also inside SQL held in a string) while
       // its first rows were fetched: a statement's timer is armed as it starts, so set them again first.
       await settings();

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type pg from 'pg';
-import type { LockEvidenceRow, Row, RunRow, StatementOutcome } from '../sim/types';
+import { type LockEvidenceRow, OPERATOR_SESSION, type Row, type RunRow, type StatementOutcome } from '../sim/types';
 import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
@@ -31,7 +31,7 @@ const OBSERVER_NAME = `${APP_PREFIX}observer`;
 const OBSERVER_RECONNECT_DELAYS_MS = [0, 250, 500, 1000, 2000];
 /** How long a statement waits for the observer to be reconnected before it fails (and the page falls back to PGlite). */
 const OBSERVER_WAIT_MS = 4000;
-const OPERATOR: SessionId = 'OP';
+const OPERATOR: SessionId = OPERATOR_SESSION;
 const TERMINATE_WAIT_MS = 5000;
 /** A statement that has not answered gets looked at after this long, then at doubling intervals up to the cap. */
 const FIRST_LOOK_MS = 1;

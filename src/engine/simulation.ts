@@ -9,21 +9,22 @@ import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep }
 import { clockIso, clockLabel, durationLabel, secondsOf } from '../sim/clock';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
-import type {
-  Actor,
-  Anomaly,
-  LockHolding,
-  RescuerState,
-  RunRow,
-  Scenario,
-  Settings,
-  StatementOutcome,
-  Trace,
-  TraceStep,
-  Verdict,
-  WorkerAction,
-  WorkerId,
-  WorkerState,
+import {
+  type Actor,
+  type Anomaly,
+  type LockHolding,
+  OPERATOR_SESSION,
+  type RescuerState,
+  type RunRow,
+  type Scenario,
+  type Settings,
+  type StatementOutcome,
+  type Trace,
+  type TraceStep,
+  type Verdict,
+  type WorkerAction,
+  type WorkerId,
+  type WorkerState,
 } from '../sim/types';
 import {
   believesItOwns,
@@ -39,7 +40,7 @@ import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../st
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
 import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 
-const OPERATOR: SessionId = 'OP';
+const OPERATOR: SessionId = OPERATOR_SESSION;
 
 /** A level above READ COMMITTED asked of PGlite: one line for whoever asked (the command line prints it). */
 class IsolationNeedsServer extends Error {

@@ -17,7 +17,7 @@ import { race } from '../scenarios/race';
 import { stuckHeartbeat } from '../scenarios/stuck-heartbeat';
 import { threeWorkers } from '../scenarios/three-workers';
 import { clockLabel, durationLabel } from '../sim/clock';
-import { pick, seededRandom } from '../sim/random';
+import { between, pick, seededRandom, shuffled } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
@@ -33,19 +33,6 @@ function distinctIds(random: () => number, count: number): number[] {
     out.push(pool.splice(index, 1)[0]!);
   }
   return out;
-}
-
-function between(random: () => number, low: number, high: number): number {
-  return low + Math.floor(random() * (high - low + 1));
-}
-
-function shuffled<T>(random: () => number, items: readonly T[]): T[] {
-  const copy = [...items];
-  for (let i = copy.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [copy[i], copy[j]] = [copy[j]!, copy[i]!];
-  }
-  return copy;
 }
 
 function other(worker: 'A' | 'B'): 'A' | 'B' {

@@ -3,7 +3,7 @@
  * teaches it. Predict questions have no stored answer: they are graded by running the engine on a
  * freshly generated instance (see predict.ts).
  */
-import { seededRandom } from '../sim/random';
+import { fnv1a, seededRandom, shuffled } from '../sim/random';
 import { sqlLines, uniqueLine } from './sql-lines';
 import type { Choice, MultipleChoiceQuestion, OrderQuestion, QuizAnswer, QuizQuestion, SingleChoiceQuestion, SpotTheBugQuestion } from './types';
 
@@ -1054,9 +1054,7 @@ function bugWhyWrong(question: SpotTheBugQuestion, line: number): string[] {
 
 /** A 32-bit seed from the learner's seed, a question and an attempt (FNV-1a over their text). */
 function choiceSeed(learnerSeed: number, questionId: string, attempt: number): number {
-  let hash = 0x811c9dc5;
-  for (const char of `${learnerSeed >>> 0}/${questionId}/${attempt}`) hash = Math.imul(hash ^ char.charCodeAt(0), 0x01000193) >>> 0;
-  return hash;
+  return fnv1a(`${learnerSeed >>> 0}/${questionId}/${attempt}`);
 }
 
 /**
@@ -1065,25 +1063,14 @@ function choiceSeed(learnerSeed: number, questionId: string, attempt: number): n
  * answer first; only the order on screen changes, and answers are kept by choice id.
  */
 export function displayedChoices<C extends Choice>(question: { id: string; choices: readonly C[] }, learnerSeed: number, attempt: number): C[] {
-  const random = seededRandom(choiceSeed(learnerSeed, question.id, attempt));
-  const choices = [...question.choices];
-  for (let i = choices.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [choices[i], choices[j]] = [choices[j]!, choices[i]!];
-  }
-  return choices;
+  return shuffled(seededRandom(choiceSeed(learnerSeed, question.id, attempt)), question.choices);
 }
 
 /** The order an ordering question starts in: shuffled, stable per question, never already correct. */
 export function initialOrder(question: OrderQuestion, attempt = 0): Choice[] {
   let seed = attempt * 131;
   for (const char of question.id) seed = (seed * 31 + char.charCodeAt(0)) >>> 0;
-  const random = seededRandom(seed);
-  const items = [...question.items];
-  for (let i = items.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [items[i], items[j]] = [items[j]!, items[i]!];
-  }
+  const items = shuffled(seededRandom(seed), question.items);
   if (items.every((item, i) => item.id === question.items[i]!.id) && items.length > 1) items.push(items.shift()!);
   return items;
 }

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { openClient, redactUrl, userFacing } from '../db/postgres-connection';
 import { dropLabSchema, PostgresLab } from '../db/postgres-lab';
+import { OPERATOR_SESSION } from '../sim/types';
 import { describeServer } from './args';
 import { dropConsoleRole, PostgresConsole } from '../db/postgres-console';
 import { type CheckedRequest, checkRequest, isOperation, RefusedRequest } from './requests';
@@ -61,7 +62,7 @@ export async function connectBackend(url: string): Promise<LiveBackend> {
     sqlConsole = await PostgresConsole.open(url);
     const version = sqlConsole.serverVersion;
     // A role that may read but not write the lab's table fails here, at start, not at the learner's first step.
-    await lab.reset('[]', ['A', 'B', 'OP']).catch((error: unknown) => {
+    await lab.reset('[]', ['A', 'B', OPERATOR_SESSION]).catch((error: unknown) => {
       throw userFacing(`cannot use the lab's table lease_lab.runs in ${redactUrl(url)}: ${(error as Error).message.split('\n')[0]}`);
     });
     const open = sqlConsole;

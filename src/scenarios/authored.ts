@@ -5,6 +5,7 @@
  * places and explorations are keyed by scenario id). The lab remembers the ones it has met in this
  * JavaScript context (the page, a Web Worker, the CLI) so findScenario() finds them like the built-in ones.
  */
+import { fnv1aHex } from '../sim/random';
 import { STRATEGIES, type Fault, type Scenario, type Strategy } from '../sim/types';
 import { defineScenario, SCENARIO_DEFAULTS, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems } from './define';
 
@@ -100,7 +101,7 @@ function draftOf(spec: ScenarioSpec): Scenario {
     script: [...spec.script],
     concepts: [],
   };
-  return { id: `${AUTHORED_PREFIX}${contentHash(JSON.stringify(body))}`, ...body };
+  return { id: `${AUTHORED_PREFIX}${fnv1aHex(JSON.stringify(body))}`, ...body };
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -175,16 +176,6 @@ const isInteger = (value: unknown): value is number => typeof value === 'number'
 function short(value: unknown): string {
   const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 40 ? `${text.slice(0, 40)}…` : text;
-}
-
-/** FNV-1a, 32 bits, as 8 hex digits: enough to tell a learner's few scenarios apart; not a secret. */
-function contentHash(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(16).padStart(8, '0');
 }
 
 /** The spec an authored scenario was made from, so a link or saved place can carry it. */

@@ -9,7 +9,7 @@
  * same seed gives the same scenario on every machine. (A change to this file may give a seed another
  * scenario; a seed names a scenario for one version of the lab.)
  */
-import { pick, seededRandom } from '../sim/random';
+import { between, pick, seededRandom, shuffled } from '../sim/random';
 import type { Fault, RunSeed, Scenario, WorkerSpec } from '../sim/types';
 import { LAB_STRATEGY_IDS } from '../strategies';
 import { defineScenario } from './define';
@@ -147,7 +147,7 @@ class Draw {
 
   /** A whole number from `low` to `high`, both included. */
   between(low: number, high: number): number {
-    return low + Math.floor(this.random() * (high - low + 1));
+    return between(this.random, low, high);
   }
 
   chance(probability: number): boolean {
@@ -158,13 +158,7 @@ class Draw {
     return pick(this.random, items);
   }
 
-  /** The items in a random order (Fisher–Yates). */
   shuffle<T>(items: readonly T[]): T[] {
-    const out = [...items];
-    for (let i = out.length - 1; i > 0; i--) {
-      const j = this.between(0, i);
-      [out[i], out[j]] = [out[j]!, out[i]!];
-    }
-    return out;
+    return shuffled(this.random, items);
   }
 }

@@ -9,6 +9,9 @@ import type { StrictIsolation } from './isolation';
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
 
+/** The operator's own database session (requests a cancel, ends a backend): never a worker's letter. */
+export const OPERATOR_SESSION = 'OP';
+
 /** A built-in claim strategy's id: one folder of src/strategies/ each (the union comes from their definitions). */
 export type Strategy = StrategyId;
 

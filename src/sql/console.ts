@@ -143,6 +143,11 @@ export function highlightSql(text: string): HighlightedSql {
 /** The console refuses a longer statement, before lexing it (a claim or a catalog query is far shorter). */
 export const MAX_CONSOLE_SQL_CHARS = 16_000;
 
+/** The most rows a console answer carries from either database; the rest are counted, not sent. live-console-fetch.sql fetches this many. */
+export const CONSOLE_ROWS_FETCHED = 1000;
+/** The rows the page asks for and shows (at most CONSOLE_ROWS_FETCHED). */
+export const CONSOLE_ROWS_SHOWN = 500;
+
 /** The end of a quoted token starting at `start`; doubled quotes (and, for E'…', backslashes) escape. */
 function quotedEnd(text: string, start: number, quote: string, backslash: boolean): number {
   let i = start + 1;

@@ -4,7 +4,17 @@
  */
 import { anomaliesAfter, byFirstStep } from '../sim/anomalies';
 import { clockLabel, isClockTime, secondsOf } from '../sim/clock';
-import type { Anomaly, LockHolding, Row, RunRow, StatementOutcome, TraceStep, Value, WorkerState } from '../sim/types';
+import {
+  type Anomaly,
+  type LockHolding,
+  OPERATOR_SESSION,
+  type Row,
+  type RunRow,
+  type StatementOutcome,
+  type TraceStep,
+  type Value,
+  type WorkerState,
+} from '../sim/types';
 import { isFinished, whyCannotMove } from '../sim/simulated-worker';
 
 /** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
@@ -123,7 +133,7 @@ export function describeResult(outcome: StatementOutcome | null, sql: string | n
 }
 
 export function describeLock(lock: LockHolding): string {
-  const who = lock.session === 'OP' ? 'The operator' : lock.session;
+  const who = lock.session === OPERATOR_SESSION ? 'The operator' : lock.session;
   const runs = lock.runIds.length === 1 ? `run ${lock.runIds[0]}` : `runs ${lock.runIds.join(', ')}`;
   return `${who}'s open transaction holds the row lock on ${runs}.`;
 }

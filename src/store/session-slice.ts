@@ -10,6 +10,7 @@ import { authoredFor } from '../scenarios/authored';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
+import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { LabHostError, WatchdogError } from '../worker/client';
 import type { ApplyResult, LoadResult } from '../worker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
@@ -59,8 +60,6 @@ interface Explanation {
   why: string;
 }
 
-/** Rows a console answer shows at most. */
-export const CONSOLE_ROWS_SHOWN = 500;
 /** How long one console statement may run before the engine's worker is replaced (the console says so). */
 export { STATEMENT_LIMIT_MS } from '../worker/client';
 

@@ -2,7 +2,16 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { checkConsoleSql, HIGHLIGHT_MAX_CHARS, highlightSql, lexSql, MAX_CONSOLE_SQL_CHARS } from '../../src/sql/console';
+import {
+  CONSOLE_ROWS_FETCHED,
+  CONSOLE_ROWS_SHOWN,
+  checkConsoleSql,
+  HIGHLIGHT_MAX_CHARS,
+  highlightSql,
+  lexSql,
+  MAX_CONSOLE_SQL_CHARS,
+} from '../../src/sql/console';
+import { sqlText } from '../../src/sql/registry';
 import { SqlEditor } from '../../src/ui/console/SqlEditor';
 
 const ok = (sql: string) => {
@@ -149,5 +158,12 @@ describe('long statements stay cheap to draw and are refused past the cap', () =
     const long = `SELECT ${'1+'.repeat(MAX_CONSOLE_SQL_CHARS / 2)}1`;
     expect(refused(long)).toMatch(/characters long; the console runs statements of up to 16,000 characters/);
     expect(ok(`SELECT ${'1+'.repeat(3_999)}1`)).toMatchObject({ command: 'SELECT' });
+  });
+});
+
+describe('the row cap, in one home', () => {
+  it('the live console fetches exactly as many rows as an answer carries, and the page shows no more than that', () => {
+    expect(sqlText('live-console-fetch')).toMatch(new RegExp(`FETCH FORWARD ${CONSOLE_ROWS_FETCHED} FROM`));
+    expect(CONSOLE_ROWS_SHOWN).toBeLessThanOrEqual(CONSOLE_ROWS_FETCHED);
   });
 });

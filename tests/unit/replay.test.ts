@@ -49,7 +49,13 @@ describe('the hooks', () => {
     const seen: string[] = [];
     const sim = new Simulation(db, race, settings);
     await replayOnto(sim, ['A', 'A', 'B'], {
-      afterReset: (fresh) => seen.push(`reset: ${fresh.trace().finalRuns.map((run) => `${run.run_id} ${run.status}`).join(', ')}`),
+      afterReset: (fresh) =>
+        seen.push(
+          `reset: ${fresh
+            .trace()
+            .finalRuns.map((run) => `${run.run_id} ${run.status}`)
+            .join(', ')}`,
+        ),
       beforeToken: () => seen.push('progress'),
       applied: (token, steps) => seen.push(`${token}: ${steps.length} step(s)`),
     });

@@ -5,7 +5,8 @@
  */
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { tokensRevealed } from '../../store/script';
-import { CONSOLE_ROWS_SHOWN, STATEMENT_LIMIT_MS } from '../../store/session-slice';
+import { CONSOLE_ROWS_SHOWN } from '../../sql/console';
+import { STATEMENT_LIMIT_MS } from '../../store/session-slice';
 import { useLab, usePanelLab } from '../../store/react';
 import { useReady } from '../hooks';
 import { ConsoleResultView, type ConsoleRun, placeLabel } from './ConsoleResultView';
