@@ -6,7 +6,7 @@
  */
 import type { LabDatabase, SessionId } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
-import { clockIso, clockLabel, durationLabel, secondsOf } from '../sim/clock';
+import { clockIso, clockLabel, durationLabel, leaseRunsOutAt, secondsOf } from '../sim/clock';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
 import {
@@ -32,6 +32,7 @@ import {
   initialWorker,
   interpretOutcome,
   nextAction,
+  ownerToKill,
   planAction,
   rescueFailedRuns,
   whyCannotMove,
@@ -154,9 +155,7 @@ export class Simulation {
 
   /** The next moment something happens on its own: a lease expiring or a timed fault. */
   nextEventSeconds(): number | null {
-    const expiries = this.runRows
-      .filter((run) => run.status === 'running' && run.lease_expires_at !== null)
-      .map((run) => Math.round((Date.parse(run.lease_expires_at!) - Date.parse(clockIso(0))) / 1000) + 1);
+    const expiries = leaseRunsOutAt(this.runRows);
     const faults = this.agenda.map((event) => event.atSeconds);
     const later = [...expiries, ...faults].filter((t) => t > this.clockSeconds);
     return later.length > 0 ? Math.min(...later) : null;
@@ -308,9 +307,7 @@ export class Simulation {
   }
 
   private ownerOf(runId: number): WorkerState | undefined {
-    return [...this.workers.values()]
-      .filter((w) => w.runId === runId && w.phase !== 'crashed' && believesItOwns(w))
-      .sort((a, b) => (b.generation ?? 0) - (a.generation ?? 0))[0];
+    return ownerToKill(this.workers.values(), runId);
   }
 
   private async stepWorker(id: WorkerId, token: string, tokenIndex: number): Promise<void> {

@@ -2,6 +2,7 @@
  * The virtual clock: whole seconds since the start of every scenario. The database sees it through
  * sim.now(); nothing in the simulation reads the wall clock.
  */
+import type { RunRow } from './types';
 
 /** 2030-01-01 15:00:00 UTC: second 0 of every scenario. */
 const EPOCH_MS = Date.UTC(2030, 0, 1, 15, 0, 0);
@@ -15,6 +16,19 @@ export function clockIso(seconds: number): string {
 export function secondsOf(iso: string | null): number | null {
   if (iso === null) return null;
   return Math.round((Date.parse(iso) - EPOCH_MS) / 1000);
+}
+
+/**
+ * For each running run with a lease, the first second of the clock at which that lease has run out: one
+ * second after its expiry instant, since the claims take a run back when lease_expires_at < now(). The one
+ * rule for "the next expiry", read by the engine (when the clock moves on by itself) and the page (the
+ * clock's "to expiry" move). A time the clock cannot show (infinity) gives no second.
+ */
+export function leaseRunsOutAt(runs: readonly Pick<RunRow, 'status' | 'lease_expires_at'>[]): number[] {
+  return runs
+    .filter((run) => run.status === 'running' && run.lease_expires_at !== null)
+    .map((run) => (secondsOf(run.lease_expires_at) ?? Number.NaN) + 1)
+    .filter((at) => Number.isFinite(at));
 }
 
 /**

@@ -55,6 +55,15 @@ export function believesItOwns(worker: WorkerState): boolean {
 }
 
 /**
+ * The worker whose process an operator's kill of `runId` ends: of the workers that believe they own the run,
+ * the one with the newest claim. None: there is no process to kill. The engine's rule for a `kill:` token
+ * and the page's for which runs its Kill menu offers.
+ */
+export function ownerToKill(workers: Iterable<WorkerState>, runId: number): WorkerState | undefined {
+  return [...workers].filter((w) => w.runId === runId && believesItOwns(w)).sort((a, b) => (b.generation ?? 0) - (a.generation ?? 0))[0];
+}
+
+/**
  * The definition a worker plays. The one place a strategy is looked up: a strategy whose statements the
  * learner typed would come from the settings here, as a StrategyDefinition built from its texts.
  */

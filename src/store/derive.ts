@@ -3,7 +3,7 @@
  * results and worker states read in plain words. Components call these and render; nothing here mutates.
  */
 import { anomaliesAfter, byFirstStep } from '../sim/anomalies';
-import { clockLabel, isClockTime, secondsOf } from '../sim/clock';
+import { clockLabel, isClockTime, leaseRunsOutAt, secondsOf } from '../sim/clock';
 import {
   type Anomaly,
   type LockHolding,
@@ -15,7 +15,7 @@ import {
   type Value,
   type WorkerState,
 } from '../sim/types';
-import { isFinished, whyCannotMove } from '../sim/simulated-worker';
+import { isFinished, ownerToKill, whyCannotMove } from '../sim/simulated-worker';
 
 /** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
 export interface Snapshot {
@@ -177,10 +177,7 @@ export function formatCents(cents: number): string {
 
 /** Seconds to add to the clock to pass the next lease expiry of a running run, or null. */
 export function secondsToNextExpiry(runs: readonly RunRow[], clockSeconds: number): number | null {
-  const expiries = runs
-    .filter((run) => run.status === 'running' && run.lease_expires_at !== null)
-    .map((run) => (secondsOf(run.lease_expires_at) ?? 0) + 1)
-    .filter((at) => at > clockSeconds);
+  const expiries = leaseRunsOutAt(runs).filter((at) => at > clockSeconds);
   return expiries.length > 0 ? Math.min(...expiries) - clockSeconds : null;
 }
 
@@ -239,10 +236,8 @@ export function workerMoves(worker: WorkerState | undefined): WorkerMoves {
   };
 }
 
-/** Runs an operator can act on: every run to cancel; to kill, those a live worker is running. */
+/** Runs an operator can act on: every run to cancel; to kill, those a live worker believes it owns (the engine's rule). */
 export function operatorTargets(runs: readonly RunRow[], workers: readonly WorkerState[]): { cancel: number[]; kill: number[] } {
-  const owned = workers
-    .filter((w) => w.runId !== null && w.phase !== 'crashed' && ['owner', 'in-transaction', 'blocked'].includes(w.phase))
-    .map((w) => w.runId!);
-  return { cancel: runs.map((r) => r.run_id), kill: runs.map((r) => r.run_id).filter((id) => owned.includes(id)) };
+  const ids = runs.map((r) => r.run_id);
+  return { cancel: ids, kill: ids.filter((id) => ownerToKill(workers, id) !== undefined) };
 }

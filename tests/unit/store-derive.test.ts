@@ -1,17 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { clockIso, OUT_OF_RANGE_TIME } from '../../src/sim/clock';
+import { clockIso, leaseRunsOutAt, OUT_OF_RANGE_TIME } from '../../src/sim/clock';
 import type { RunRow, TraceStep } from '../../src/sim/types';
 import {
   changedCells,
   describeResult,
   formatCell,
   formatParams,
+  operatorTargets,
   secondsToNextExpiry,
   shownStepIndex,
   unshowableTime,
   workerCard,
 } from '../../src/store/derive';
-import { runScenario } from '../support/lab';
+import { replay } from '../../src/engine/replay';
+import { defaultSettings, findScenario } from '../../src/scenarios';
+import { ScheduleError } from '../../src/sim/schedule';
+import { labDatabase, runScenario } from '../support/lab';
 
 const run = (over: Partial<RunRow>): RunRow => ({
   run_id: 123,
@@ -63,11 +67,61 @@ describe('read-outs for the panels', () => {
     expect(secondsToNextExpiry([run({})], 0)).toBeNull();
   });
 
+  it("takes a lease's end from the one rule the engine uses: a second past its instant, none for a time the clock cannot show", () => {
+    const runs = [
+      run({ status: 'running', lease_expires_at: clockIso(60) }),
+      run({ run_id: 124, status: 'running', lease_expires_at: 'infinity' }),
+      run({ run_id: 125, status: 'done', lease_expires_at: clockIso(5) }),
+    ];
+    expect(leaseRunsOutAt(runs)).toEqual([61]);
+    expect(secondsToNextExpiry(runs, 0)).toBe(61);
+  });
+
   it('explains the picked step, or else the last one revealed', () => {
     expect(shownStepIndex(5, null)).toBe(4);
     expect(shownStepIndex(5, 2)).toBe(2);
     expect(shownStepIndex(2, 4)).toBe(1);
     expect(shownStepIndex(0, null)).toBeNull();
+  });
+});
+
+describe("the operator's Kill menu", () => {
+  it('offers exactly the runs whose kill the engine plays, at every step of the scenarios with an operator', async () => {
+    const db = await labDatabase();
+    const cases = [
+      { id: 'cancel-kill', strategy: 'skip-locked' as const },
+      { id: 'lock-wait', strategy: 'for-update' as const },
+    ];
+    let offered = 0;
+    for (const { id, strategy } of cases) {
+      const scenario = findScenario(id)!;
+      const settings = { ...defaultSettings(scenario), strategy };
+      const { sim } = await replay(db, { scenario, settings, schedule: scenario.script }, { onInapplicable: 'skip' });
+      const script = sim.trace().schedule;
+      for (let at = 0; at <= script.length; at++) {
+        const prefix = script.slice(0, at);
+        const here = await replay(db, { scenario, settings, schedule: prefix });
+        const { kill } = operatorTargets(here.sim.trace().finalRuns, here.sim.workerStates());
+        offered += kill.length;
+        for (const { runId } of scenario.runs) {
+          const probe = await replay(db, { scenario, settings, schedule: [...prefix, `kill:${runId}`] }).then(
+            () => true,
+            (error: unknown) => {
+              if (error instanceof ScheduleError) return false;
+              throw error;
+            },
+          );
+          expect(kill.includes(runId), `${id} after ${prefix.join(',') || 'the start'}: kill:${runId} ${probe ? 'plays' : 'is refused'}`).toBe(probe);
+        }
+      }
+    }
+    // The menu was not empty everywhere: some states had a process to kill.
+    expect(offered).toBeGreaterThan(0);
+  });
+
+  it('does not offer a worker still waiting to claim: it owns nothing yet', () => {
+    const waiting = { id: 'B', phase: 'blocked', runId: 123, generation: null, blockedOn: ['A'] };
+    expect(operatorTargets([run({ status: 'running' })], [waiting as never]).kill).toEqual([]);
   });
 });
 
