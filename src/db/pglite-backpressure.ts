@@ -47,7 +47,11 @@ const VACUUM: SqlId = 'backpressure-vacuum';
  * size and the counts on their indexes, for a few milliseconds each time.
  */
 const VACUUM_EVERY_TRANSACTIONS = 500;
-/** Statement names on the session; the race lab uses unnamed statements only. */
+/**
+ * Statement names on the session. The race lab prepares its own on the same session (pglite-wire.ts, names
+ * `lease_lab_<id>` with underscores only); these keep the id's hyphens, so the two never share a name. This
+ * lab keeps its own cache because it parses under its scope's binding in the same message.
+ */
 const NAME_PREFIX = 'lease_lab_bp_';
 
 export class PGliteBackpressure implements BackpressureDatabase {
