@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useLab } from '../store/react';
-import { KEY_HELP } from './keys';
+import { KEY_HELP } from './commands';
 
 /** The keyboard overlay: a native modal dialog (focus moves in, Escape closes, focus returns). */
 export function HelpDialog() {

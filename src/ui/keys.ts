@@ -1,26 +1,7 @@
 /**
- * The keyboard map, as data: which key does what, and when the lab leaves a key alone (typing in a
- * field, a modifier held, Space on a control that Space already activates).
+ * Which key a keydown is for the lab, and when the lab leaves a key alone (typing in a field, a modifier
+ * held, Space on a control that Space already activates). What each key does is commands.ts.
  */
-export type KeyCommand =
-  | { kind: 'toggle-play' }
-  | { kind: 'step' }
-  | { kind: 'back' }
-  | { kind: 'reset' }
-  | { kind: 'step-worker'; index: number }
-  | { kind: 'help' };
-
-export const KEY_HELP: readonly { keys: string; what: string }[] = [
-  { keys: 'Space', what: 'Play / Pause' },
-  { keys: '→', what: 'Next step: the next step of the script (or reveal the next step after Back)' },
-  { keys: '←', what: 'Back one step' },
-  { keys: 'R', what: 'Reset the scenario' },
-  { keys: '1 – 9', what: 'Step worker A, B, C… yourself' },
-  { keys: '← → in the tour', what: 'Back / Continue the tour, while the focus is in the tour panel' },
-  { keys: '?', what: 'Show or hide this help' },
-  { keys: 'Tab', what: 'Move between controls; every control works with Enter or Space' },
-];
-
 interface KeyLike {
   key: string;
   ctrlKey: boolean;
@@ -49,26 +30,26 @@ function isSelect(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest('select') !== null;
 }
 
-export function commandFor(event: KeyLike): KeyCommand | null {
+/**
+ * The key as the commands name it (' ', 'ArrowRight', 'ArrowLeft', 'r', '?', '1'–'9'), or null when the key
+ * is not the lab's here.
+ */
+export function labKey(event: KeyLike): string | null {
   if (event.ctrlKey || event.metaKey || event.altKey) return null;
-  if (isSelect(event.target) && (event.key === 'ArrowRight' || event.key === 'ArrowLeft'))
-    return event.key === 'ArrowRight' ? { kind: 'step' } : { kind: 'back' };
+  if (isSelect(event.target) && (event.key === 'ArrowRight' || event.key === 'ArrowLeft')) return event.key;
   if (ownsKeys(event.target)) return null;
   switch (event.key) {
     case ' ':
     case 'Spacebar':
-      return activatedBySpace(event.target) ? null : { kind: 'toggle-play' };
+      return activatedBySpace(event.target) ? null : ' ';
     case 'ArrowRight':
-      return { kind: 'step' };
     case 'ArrowLeft':
-      return { kind: 'back' };
+    case '?':
+      return event.key;
     case 'r':
     case 'R':
-      return { kind: 'reset' };
-    case '?':
-      return { kind: 'help' };
+      return 'r';
     default:
-      if (/^[1-9]$/.test(event.key)) return { kind: 'step-worker', index: Number(event.key) - 1 };
-      return null;
+      return /^[1-9]$/.test(event.key) ? event.key : null;
   }
 }

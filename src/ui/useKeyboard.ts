@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { findScenario } from '../scenarios';
 import { useLabStore } from '../store/react';
-import { commandFor } from './keys';
+import { commandForKey, LAB_COMMANDS } from './commands';
+import { labKey } from './keys';
 
-/** Binds the lab's keys on the document for as long as the app is mounted. */
+/** Binds the lab's keys on the document for as long as the app is mounted: each runs its command as its button does. */
 export function useKeyboard(): void {
   const store = useLabStore();
   useEffect(() => {
@@ -15,32 +16,16 @@ export function useKeyboard(): void {
       if (state.helpOpen && event.key !== '?') return;
       // The scenario editor is modal too: its buttons and fields take their own keys (Space presses a button).
       if (event.target instanceof Element && event.target.closest('dialog.scenario-editor')) return;
-      const command = commandFor(event);
-      if (!command) return;
+      const key = labKey(event);
+      if (key === null) return;
       event.preventDefault();
-      switch (command.kind) {
-        case 'toggle-play':
-          state.togglePlay();
-          return;
-        case 'step':
-          state.pause();
-          void state.step();
-          return;
-        case 'back':
-          state.back();
-          return;
-        case 'reset':
-          void state.reset();
-          return;
-        case 'help':
-          state.setHelpOpen(!state.helpOpen);
-          return;
-        case 'step-worker': {
-          const worker = findScenario(state.scenarioId)?.workers[command.index];
-          if (worker) void state.stepWorker(worker.id);
-          return;
-        }
+      if (/^[1-9]$/.test(key)) {
+        const worker = findScenario(state.scenarioId)?.workers[Number(key) - 1];
+        if (worker) void state.stepWorker(worker.id);
+        return;
       }
+      const command = commandForKey(LAB_COMMANDS, key);
+      if (command?.enabled(state)) command.perform(state);
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);

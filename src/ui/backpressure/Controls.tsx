@@ -1,6 +1,28 @@
 import { formatSeconds } from '../../charts/draw';
 import { allDone, type BackpressureState, lastShowable, BACKPRESSURE_SPEEDS, simulatedShare } from '../../store/backpressure-store';
-import { useBackpressure } from './context';
+import { type Command, BACKPRESSURE_COMMANDS } from '../commands';
+import { useBackpressure, useBackpressureStore } from './context';
+
+/** One of the view's commands as a button (its key, if it has one, in aria-keyshortcuts). */
+function BackpressureButton({ command, className }: { command: Command<BackpressureState>; className?: string }) {
+  const store = useBackpressureStore();
+  const enabled = useBackpressure(command.enabled);
+  const label = useBackpressure(command.label);
+  return (
+    <button
+      type="button"
+      className={className}
+      aria-keyshortcuts={command.key === null ? undefined : KEY_SHORTCUT[command.key]}
+      onClick={() => command.perform(store.getState())}
+      disabled={!enabled}
+    >
+      {label}
+    </button>
+  );
+}
+
+/** aria-keyshortcuts names a key as KeyboardEvent.key does, with Space spelt out. */
+const KEY_SHORTCUT: Record<string, string> = { ' ': 'Space', ArrowRight: 'ArrowRight', ArrowLeft: 'ArrowLeft', r: 'R' };
 
 /** What the simulation is doing, with how far it has got while it runs (it takes seconds on a busy machine). */
 function statusWords(phase: BackpressureState['phase'], error: string | null, share: number): string {
@@ -17,24 +39,10 @@ export function Controls() {
   const share = simulatedShare(s.lanes);
   return (
     <fieldset className="bp-controls" aria-label="Playback">
-      <button
-        type="button"
-        className="primary"
-        aria-keyshortcuts="Space"
-        onClick={() => (s.playing ? s.pause() : s.play())}
-        disabled={s.lanes.fifo.ticks.length === 0}
-      >
-        {s.playing ? 'Pause' : 'Play'}
-      </button>
-      <button type="button" aria-keyshortcuts="ArrowRight" onClick={() => s.step()} disabled={s.playing || s.cursor >= end}>
-        Step
-      </button>
-      <button type="button" onClick={() => s.toEnd()} disabled={s.playing || s.cursor >= end}>
-        To end
-      </button>
-      <button type="button" aria-keyshortcuts="R" onClick={() => s.rewind()} disabled={s.playing || s.cursor === 0}>
-        Restart
-      </button>
+      <BackpressureButton command={BACKPRESSURE_COMMANDS.togglePlay} className="primary" />
+      <BackpressureButton command={BACKPRESSURE_COMMANDS.step} />
+      <BackpressureButton command={BACKPRESSURE_COMMANDS.toEnd} />
+      <BackpressureButton command={BACKPRESSURE_COMMANDS.rewind} />
       <label className="bp-speed">
         Speed{' '}
         <select value={s.speed} onChange={(e) => s.setSpeed(Number(e.target.value))}>
