@@ -27,7 +27,7 @@ export function labReady(state: Pick<LabState, 'loaded' | 'enginePhase'>): boole
 }
 
 /** Nothing is left to reveal or to happen: the schedule is over and every step is shown. */
-export function labOver(state: Pick<LabState, 'status' | 'stalled' | 'position' | 'steps'>): boolean {
+function labOver(state: Pick<LabState, 'status' | 'stalled' | 'position' | 'steps'>): boolean {
   return (state.status?.isOver === true || state.stalled) && state.position >= state.steps.length;
 }
 

@@ -1,4 +1,5 @@
 /** Read-outs the panels share, memoised on the parts of the store they depend on. */
+import { labReady } from './commands';
 import { useMemo, useSyncExternalStore } from 'react';
 import { findScenario, SCENARIOS } from '../scenarios';
 import type { Scenario } from '../sim/types';
@@ -69,9 +70,9 @@ export function useBusy(): boolean {
   return working || drawn !== position;
 }
 
-/** The controls wait for the first trace; afterwards they stay usable while requests queue. */
+/** The controls wait for the first trace (commands.ts labReady, the rule every command reads). */
 export function useReady(): boolean {
-  return useLab((s) => s.loaded && s.enginePhase !== 'failed');
+  return useLab(labReady);
 }
 
 /** Which controls the page shows now: the one rule in store/disclosure.ts, fed from the store. */
