@@ -169,7 +169,7 @@ const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
     readIn: ['src/manager.ts', 'src/plans.ts', 'docs/database-backends.md'],
   },
   river: {
-    text: "READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool, outside any transaction, and names no level; only the pool's connection settings (default_transaction_isolation) could change it.",
+    text: "READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool, outside any transaction, and names no level; a default_transaction_isolation set on the server, the role or the pool's connections would change it.",
     readIn: ['producer.go', 'riverdriver/riverpgxv5/river_pgx_v5_driver.go', 'riverdriver/riverpgxv5/internal/dbsqlc/river_job.sql'],
   },
   oban: {
