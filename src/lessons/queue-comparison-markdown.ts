@@ -28,7 +28,8 @@ export function comparisonMarkdown(): string {
         (incident) =>
           `<br>Incident [${incident.source}](${incident.url}): ${where(incident.open)}; fix: ${incident.fix ? where(incident.fix) : `${incident.fixInWords} (a longer lease, which a link into the lab cannot set)`}`,
       );
-      return cell(`${entry.text}<br>Plays: ${where(entry.link)}${incidents.join('')}`);
+      const readIn = entry.readIn.length > 0 ? `<br>Read in ${entry.readIn.map((path) => `\`${path}\``).join(', ')}` : '';
+      return cell(`${entry.text}${readIn}<br>Plays: ${where(entry.link)}${incidents.join('')}`);
     });
     return `| ${cell(name)} | ${cells.join(' | ')} |`;
   });

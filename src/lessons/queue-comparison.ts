@@ -3,17 +3,19 @@
  * one column per question the module asks. Every cell is a short text and a place in the lab that shows
  * it. The text is taken, in this order, from the queue's definition (src/strategies/<queue>/definition.ts),
  * from a line below (RESEARCH.md §A/§E, only where nothing else says it), or from the concept table's entry
- * for that queue (concepts.ts; for the lab's row, its note on the lab's SQL). An incident (src/scenarios/, with `incident`)
+ * for that queue (concepts.ts; for the lab's row, its note on the lab's SQL); the isolation level a claim runs at
+ * from CLAIM_ISOLATION below, with the files of the queue's code that show it. An incident (src/scenarios/, with `incident`)
  * lands in its queue's row, in the column its anomaly answers (or QUESTION_OF_INCIDENT names), so a new incident
  * needs no line here.
  */
 import { INCIDENT_SCENARIOS, findScenario, fixScenarioOf } from '../scenarios';
 import type { AnomalyKind, Scenario, Strategy } from '../sim/types';
+import { PGLITE_HAS_ONE_SESSION } from '../sim/isolation';
 import { QUEUE_STRATEGY_IDS, type StrategyDefinition, strategyDefinition, type StrategyId } from '../strategies';
 import { CONCEPTS } from './concepts';
 import type { ConceptRow } from './types';
 
-type QuestionId = 'ready' | 'owner' | 'ownership-ends' | 'comes-back' | 'stale-write' | 'cancel' | 'limits';
+type QuestionId = 'ready' | 'isolation' | 'owner' | 'ownership-ends' | 'comes-back' | 'stale-write' | 'cancel' | 'limits';
 
 /** Where a cell's link goes: a scenario in the race lab under a strategy and fencing, or the backpressure lab. */
 export type ComparisonTarget = { kind: 'scenario'; scenarioId: string; strategy: StrategyId; fencing: boolean } | { kind: 'backpressure' };
@@ -39,6 +41,14 @@ export const COMPARISON_QUESTIONS: readonly ComparisonQuestion[] = [
     scenarioId: 'race',
     plays: 'the race: two workers poll at once; see which run each one gets',
     concepts: ['claim'],
+  },
+  {
+    id: 'isolation',
+    heading: 'At which isolation level does the claim run?',
+    scenarioId: 'race',
+    plays:
+      "the race under that row's claim at READ COMMITTED, the level every row claims at and the only one the page can run; on a real server the command line runs it at the others too (npm run sim -- run race --strategy STRATEGY --isolation repeatable-read|serializable --db postgres://…): each claim in BEGIN ISOLATION LEVEL …, and a worker that gets 40001 rolls back and claims again",
+    concepts: [],
   },
   {
     id: 'owner',
@@ -138,6 +148,48 @@ const OWN_WORDS: Partial<Record<Strategy, Partial<Record<QuestionId, string>>>> 
   },
 };
 
+interface ClaimIsolation {
+  text: string;
+  /** The files, at the commit the queue's definition cites, whose code shows it. */
+  readIn: readonly string[];
+}
+
+/**
+ * At which isolation level each row's claim runs. No queue names a level for its claim: each sends it as
+ * one statement or inside a plain BEGIN, so it runs at the connection's default_transaction_isolation,
+ * READ COMMITTED unless the server, role or connection settings raise it.
+ */
+const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
+  'graphile-worker': {
+    text: "READ COMMITTED, the server's default: the claim is one statement sent with no BEGIN and no level, so it runs at the connection's default_transaction_isolation. Where that is raised to SERIALIZABLE, withRetries retries the claim's 40001.",
+    readIn: ['src/sql/getJobs.ts', 'src/lib.ts', 'RELEASE_NOTES.md'],
+  },
+  'pg-boss': {
+    text: "READ COMMITTED, the server's default: fetchNextJob is one statement on pg-boss's pool (or on a db the caller passes), sent with no BEGIN and no level. Its docs prefer SERIALIZABLE only for the noSkipLocked claim (for CockroachDB, SERIALIZABLE by default); at READ COMMITTED the UPDATE's state < 'active' re-check still stops a second claim.",
+    readIn: ['src/manager.ts', 'src/plans.ts', 'docs/database-backends.md'],
+  },
+  river: {
+    text: "READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool, outside any transaction, and names no level; a default_transaction_isolation set on the server, the role or the pool's connections would change it.",
+    readIn: ['producer.go', 'riverdriver/riverpgxv5/river_pgx_v5_driver.go', 'riverdriver/riverpgxv5/internal/dbsqlc/river_job.sql'],
+  },
+  oban: {
+    text: "READ COMMITTED, the server's default: fetch_jobs runs its one UPDATE inside Repo.transaction, Ecto's BEGIN with no level, and retries a serialization failure (40001) as an expected error. The repo's connection parameters (default_transaction_isolation) could change the level.",
+    readIn: ['lib/oban/engines/basic.ex', 'lib/oban/repo.ex', 'lib/oban/errors.ex'],
+  },
+  'solid-queue': {
+    text: "READ COMMITTED, the server's default: select_and_lock runs the SKIP LOCKED select, the claimed execution's insert and the ready row's delete in one ActiveRecord transaction with no isolation: option; database.yml's variables (default_transaction_isolation) could change it.",
+    readIn: ['app/models/solid_queue/ready_execution.rb', 'app/models/solid_queue/claimed_execution.rb'],
+  },
+  procrastinate: {
+    text: "READ COMMITTED, the server's default: procrastinate_fetch_job_v2 is one call in psycopg's implicit transaction, committed when the pooled connection goes back; psycopg's isolation_level, left unset, keeps the server's, and the SQL function sets none.",
+    readIn: ['procrastinate/manager.py', 'procrastinate/psycopg_connector.py', 'procrastinate/sql/queries.sql', 'procrastinate/sql/schema.sql'],
+  },
+  'skip-locked': {
+    text: `READ COMMITTED in the page: ${PGLITE_HAS_ONE_SESSION}. On a real server (--db postgres://…) the command line also runs each claim in BEGIN ISOLATION LEVEL REPEATABLE READ or SERIALIZABLE, and a worker that gets 40001 rolls back and claims again.`,
+    readIn: [],
+  },
+};
+
 /**
  * Queues whose guard today is the one their definition plays with fencing on (its `fencingSwitch`): Solid
  * Queue's claimed-execution guard since v1.5.0. Their rows open with fencing on; their incidents still open
@@ -169,6 +221,8 @@ export interface ComparisonCell {
   text: string;
   /** Where the text comes from (the definition's file, the concept table, or this module). */
   from: 'definition' | 'concepts' | 'comparison';
+  /** Files of the queue's code that show it, at the row's source (so `${row.source}:${path}` cites one); empty where the definition's files already do. */
+  readIn: readonly string[];
   link: ComparisonLink;
   /** The queue's public incidents whose anomaly answers this question, replayed. */
   incidents: ComparisonIncident[];
@@ -196,13 +250,19 @@ function conceptText(question: ComparisonQuestion, name: string | null): string 
   return undefined;
 }
 
-function cellText(strategy: Strategy, question: ComparisonQuestion): { text: string; from: ComparisonCell['from'] } {
+function cellText(strategy: Strategy, question: ComparisonQuestion): Pick<ComparisonCell, 'text' | 'from' | 'readIn'> {
   const facts = strategyDefinition(strategy).queue;
+  if (question.id === 'isolation') {
+    const isolation = CLAIM_ISOLATION[strategy];
+    if (!isolation) throw new Error(`The comparison does not say at which isolation level ${strategy} claims: add it to CLAIM_ISOLATION.`);
+    if (!facts && isolation.readIn.length > 0) throw new Error(`${strategy} is no production queue: its isolation level has no queue code to read`);
+    return { text: isolation.text, from: 'comparison', readIn: isolation.readIn };
+  }
   const own = OWN_WORDS[strategy]?.[question.id];
-  if (facts && question.fact) return { text: facts[question.fact], from: 'definition' };
-  if (own !== undefined) return { text: own, from: 'comparison' };
+  if (facts && question.fact) return { text: facts[question.fact], from: 'definition', readIn: [] };
+  if (own !== undefined) return { text: own, from: 'comparison', readIn: [] };
   const fromConcepts = conceptText(question, facts ? facts.name : null);
-  if (fromConcepts !== undefined) return { text: fromConcepts, from: 'concepts' };
+  if (fromConcepts !== undefined) return { text: fromConcepts, from: 'concepts', readIn: [] };
   throw new Error(`The comparison has no words for ${strategy} × ${question.id}: add them to OWN_WORDS.`);
 }
 

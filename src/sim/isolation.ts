@@ -26,9 +26,12 @@ export function isIsolationLevel(text: string): text is IsolationLevel {
   return (ISOLATION_LEVELS as readonly string[]).includes(text);
 }
 
+/** Why PGlite runs every claim at READ COMMITTED: the reason, in the words the CLI and the page both give. */
+export const PGLITE_HAS_ONE_SESSION = "PGlite is one session and cannot hold two transactions' snapshots at once";
+
 /** Why a level above READ COMMITTED cannot run on PGlite, and where it can: one line. */
 export function needsServerLine(level: StrictIsolation): string {
-  return `--isolation ${level} needs a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once; run it with --db postgres://…`;
+  return `--isolation ${level} needs a real PostgreSQL server: ${PGLITE_HAS_ONE_SESSION}; run it with --db postgres://…`;
 }
 
 /**

@@ -21,6 +21,18 @@ test('the comparison opens an incident in the lab; its fix, toggled, takes the a
   await openComparison(page);
   await expect(comparison(page).getByRole('columnheader')).toHaveText(['Queue', ...COMPARISON_QUESTIONS.map((question) => question.heading)]);
   await expect(comparison(page).getByRole('rowheader')).toHaveCount(QUEUE_COMPARISON.length);
+  // The isolation column: River's claim runs at the server's default, and the cell names the code that shows it.
+  const isolationColumn = COMPARISON_QUESTIONS.findIndex((question) => question.id === 'isolation');
+  await expect(
+    comparison(page)
+      .getByRole('columnheader')
+      .nth(isolationColumn + 1),
+  ).toHaveText('At which isolation level does the claim run?');
+  const riverIsolation = row(page, /^River/)
+    .getByRole('cell')
+    .nth(isolationColumn);
+  await expect(riverIsolation).toContainText("READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool");
+  await expect(riverIsolation).toContainText('Read in producer.go, riverdriver/riverpgxv5/river_pgx_v5_driver.go');
 
   // Solid Queue #589 answers "What stops a stale write?": opened under its old guard, fencing off.
   const solidQueue = row(page, /^Solid Queue/);
@@ -84,9 +96,14 @@ test("every cell of River's row opens its scenario under River's claim; its limi
   await openComparison(page);
   const river = row(page, /^River/);
   const cells = QUEUE_COMPARISON.find((entry) => entry.strategy === 'river')!.cells;
-  for (const cell of cells) {
+  for (const [index, cell] of cells.entries()) {
     const target = cell.link.target;
-    await river.getByRole('link', { name: `▶ ${cell.link.label}` }).click();
+    // Two columns may open the same scenario, so each link is found in its own cell.
+    await river
+      .getByRole('cell')
+      .nth(index)
+      .getByRole('link', { name: `▶ ${cell.link.label}` })
+      .click();
     if (target.kind === 'backpressure') {
       await expect(page).toHaveURL(/#backpressure/);
       await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
 import { loadParser, type Parser } from '../../src/sql/analyze/parser';
-import { REFUSALS, type RefusalId } from '../../src/sql/analyze/refusals';
+import { ENGINE_ONLY_REFUSALS, REFUSALS, type RefusalId } from '../../src/sql/analyze/refusals';
 import { labStatementText } from '../../src/strategies';
 
 let parser: Parser;
@@ -214,6 +214,13 @@ describe('every refusal, reached by an example', () => {
   it('BEGIN ISOLATION LEVEL SERIALIZABLE is refused for its isolation level; a plain BEGIN as transaction control', () => {
     expect(refusalOf(analyzeWith(parser, 'BEGIN ISOLATION LEVEL SERIALIZABLE', 'claim'))).toBe('isolation');
     expect(refusalOf(analyzeWith(parser, 'BEGIN', 'claim'))).toBe('transaction-control');
+  });
+  it('an isolation level says why the page runs READ COMMITTED and how a server runs the claim at another', () => {
+    expect(REFUSALS.isolation).toContain('READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once)');
+    expect(REFUSALS.isolation).toContain('--isolation repeatable-read or serializable with --db URL');
+    // The CLI refuses the statement on a server too (the level is its option, not the claim's), as the page's hint says.
+    expect(ENGINE_ONLY_REFUSALS.has('isolation')).toBe(false);
+    expect(REFUSALS.isolation).not.toContain('live mode only');
   });
   it('a locking clause on a UNION is refused as PostgreSQL refuses it', () => {
     const union = claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs UNION SELECT run_id FROM runs FOR UPDATE)');

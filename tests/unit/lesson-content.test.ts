@@ -2,6 +2,7 @@
  * The lesson's content is typed data: these checks keep every link resolvable and every question
  * well-formed. Nothing here needs the database (see lesson-engine.test.ts for that).
  */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CHALLENGES } from '../../src/lessons/challenges';
 import { CHAPTERS, findChapter } from '../../src/lessons/chapters';
@@ -13,6 +14,7 @@ import { SOURCES } from '../../src/lessons/sources';
 import { resolveClauses, sqlLines, uniqueLine } from '../../src/lessons/sql-lines';
 import { labStatementText } from '../../src/strategies';
 import { findScenario } from '../../src/scenarios';
+import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { parseSchedule } from '../../src/sim/schedule';
 import { isBackpressureFragment } from '../../src/store/backpressure-link';
 import type { QuizQuestion } from '../../src/lessons/types';
@@ -33,6 +35,21 @@ describe('chapters', () => {
   it('have unique ids, and unique step ids within each chapter', () => {
     expect(unique(CHAPTERS.map((c) => c.id))).toBe(true);
     for (const chapter of CHAPTERS) expect(unique(chapter.steps.map((s) => s.id)), chapter.id).toBe(true);
+  });
+
+  it('say in compare-and-set what REPEATABLE READ and SERIALIZABLE do to a claim, that the page cannot show it, and where to see it', () => {
+    const guard = findChapter('compare-and-set')!
+      .steps.find((step) => step.id === 'guard')!
+      .body.join('\n');
+    // PostgreSQL 15's own messages, as tests/ground-truth/isolation-cli.test.ts and postgres-isolation.test.ts get them.
+    expect(guard).toContain('fails 40001 (`could not serialize access due to concurrent update`)');
+    expect(guard).toContain('the second COMMIT fails 40001 (`could not serialize access due to read/write dependencies among transactions`)');
+    expect(guard).toContain(`This page cannot show either: ${PGLITE_HAS_ONE_SESSION}, so every claim here runs at READ COMMITTED.`);
+    expect(guard).toContain('`npm run sim -- run race --isolation repeatable-read --db postgres://…`');
+    expect(guard).toContain('the specs in `docs/examples/`');
+    for (const spec of ['race-repeatable-read', 'tenant-limit-repeatable-read', 'tenant-limit-serializable']) {
+      expect(existsSync(new URL(`../../docs/examples/${spec}.spec`, import.meta.url)), spec).toBe(true);
+    }
   });
 
   it('cover every concept of the module, in the module order', () => {

@@ -8,6 +8,7 @@ import { COMPARISON_END, COMPARISON_START, comparisonMarkdown, withComparison } 
 import { findScenario, INCIDENT_SCENARIOS } from '../../src/scenarios';
 import { decodeView } from '../../src/store/permalink';
 import { isBackpressureFragment } from '../../src/store/backpressure-link';
+import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { QUEUE_STRATEGY_IDS, STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { QueueComparison } from '../../src/ui/comparison/QueueComparison';
 
@@ -75,6 +76,36 @@ describe('the queue comparison', () => {
   });
 });
 
+describe('the isolation level each claim runs at', () => {
+  const isolation = (row: (typeof QUEUE_COMPARISON)[number]) => row.cells.find((cell) => cell.question === 'isolation')!;
+  const queues = QUEUE_COMPARISON.filter((row) => row.source !== null);
+
+  it("is READ COMMITTED for every queue, the server's default that none of their claims changes", () => {
+    expect(queues).toHaveLength(QUEUE_STRATEGY_IDS.length);
+    for (const row of queues)
+      expect(isolation(row).text, row.strategy).toMatch(/^READ COMMITTED, the server's default: .*(no level|no isolation: option|sets none)/);
+  });
+
+  it("cites each queue's code that shows it as owner/repo@commit:path, at the commit its row holds for", () => {
+    for (const row of queues) {
+      const readIn = isolation(row).readIn;
+      expect(readIn.length, row.strategy).toBeGreaterThan(0);
+      for (const path of readIn) expect(`${row.source}:${path}`).toMatch(/^[\w.-]+\/[\w.-]+@[0-9a-f]{40}:[\w./-]+\.\w+$/);
+    }
+    // The other cells cite through the definition's files, not their own.
+    for (const row of QUEUE_COMPARISON) for (const cell of row.cells.filter((entry) => entry.question !== 'isolation')) expect(cell.readIn).toEqual([]);
+  });
+
+  it("says in the lab's row why the page runs READ COMMITTED and where the other levels run", () => {
+    const lab = isolation(QUEUE_COMPARISON.at(-1)!);
+    expect(lab.text).toMatch(/^READ COMMITTED in the page: /);
+    expect(lab.text).toContain(PGLITE_HAS_ONE_SESSION);
+    expect(lab.text).toContain('--db postgres://');
+    expect(lab.text).toContain('40001');
+    expect(lab.readIn).toEqual([]);
+  });
+});
+
 describe('the Compare queues view', () => {
   const html = renderToStaticMarkup(createElement(QueueComparison));
 
@@ -82,6 +113,12 @@ describe('the Compare queues view', () => {
     expect(html).toMatch(/<caption[^>]*>Production Postgres queues and this lab/);
     expect(html.match(/<th scope="col">/g)).toHaveLength(COMPARISON_QUESTIONS.length + 1);
     expect(html.match(/<th scope="row">/g)).toHaveLength(QUEUE_COMPARISON.length);
+    expect(html).toContain('<th scope="col">At which isolation level does the claim run?</th>');
+  });
+
+  it('names the files each isolation cell was read in', () => {
+    expect(html).toContain('<p class="ll-meaning">Read in src/sql/getJobs.ts, src/lib.ts, RELEASE_NOTES.md</p>');
+    expect(html.match(/<p class="ll-meaning">Read in /g)).toHaveLength(QUEUE_STRATEGY_IDS.length);
   });
 
   it("links each cell to the lab's address for its target, which the lab reads back as that view", () => {
@@ -116,6 +153,14 @@ describe("the README's comparison table", () => {
       comparisonMarkdown(),
     );
     expect(withComparison(readme)).toBe(readme);
+  });
+
+  it("has the isolation column, with the files each queue's level was read in", () => {
+    expect(readme).toContain('| At which isolation level does the claim run? |');
+    expect(readme).toContain(
+      "READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool, outside any transaction, and names no level;",
+    );
+    expect(readme).toContain('Read in `producer.go`, `riverdriver/riverpgxv5/river_pgx_v5_driver.go`');
   });
 
   it('would differ from a README whose table was edited by hand', () => {

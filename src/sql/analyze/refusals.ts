@@ -13,7 +13,7 @@ export const REFUSALS = {
   'not-an-update': 'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file',
   'transaction-control': 'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
   isolation:
-    'REPEATABLE READ or SERIALIZABLE: a transaction at those levels cannot be parked and resumed with its snapshot on one PGlite session (live mode only)',
+    'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
   settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
   'table-lock': 'LOCK TABLE or an advisory lock: the lab can probe and resume only row locks',
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',

@@ -12,6 +12,7 @@ export function ComparisonAnswer({ row, cell, strategyLabel }: { row: Comparison
   return (
     <td>
       <p>{cell.text}</p>
+      {cell.readIn.length > 0 ? <p className="ll-meaning">Read in {cell.readIn.join(', ')}</p> : null}
       <p className="cmp-open">
         <OpenInLab target={cell.link.target}>
           ▶ {cell.link.label}
