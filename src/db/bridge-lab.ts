@@ -7,10 +7,10 @@
  * A bridge that does not answer, or a server that fails, is a BridgeFailure: the worker then carries the
  * learner on with PGlite.
  */
-import type { RunRow, StatementOutcome } from '../sim/types';
 import type { ConsoleStatement } from '../sql/console';
+import type { BridgeOperation, BridgeOperations, StatementById } from './bridge-protocol';
 import { LIVE_HEADER } from './live-header';
-import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } from './port';
+import type { LabDatabase, SessionId, StatementRequest } from './port';
 
 /** Long enough for a real server's slowest answer (a crash waits up to 5 s for the backend to exit). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -46,36 +46,36 @@ export class BridgeLab implements LabDatabase {
     await this.call('reset', { seedJson, sessions });
   }
 
-  execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    return this.call('execute', { session, ...byId(request) }) as Promise<StatementOutcome>;
+  execute(session: SessionId, request: StatementRequest) {
+    return this.call('execute', byId(session, request));
   }
 
-  executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
-    return this.call('execute-claim', { session, ...byId(request) }) as Promise<StatementOutcome>;
+  executeClaim(session: SessionId, request: StatementRequest) {
+    return this.call('execute-claim', byId(session, request));
   }
 
-  retryBlocked(session: SessionId): Promise<StatementOutcome> {
-    return this.call('retry', { session }) as Promise<StatementOutcome>;
+  retryBlocked(session: SessionId) {
+    return this.call('retry', { session });
   }
 
-  wakeOrder(waiting: SessionId[]): Promise<WakeOrder> {
-    return this.call('wake-order', { sessions: waiting }) as Promise<WakeOrder>;
+  wakeOrder(waiting: SessionId[]) {
+    return this.call('wake-order', { sessions: waiting });
   }
 
-  commit(session: SessionId): Promise<StatementOutcome> {
-    return this.call('commit', { session }) as Promise<StatementOutcome>;
+  commit(session: SessionId) {
+    return this.call('commit', { session });
   }
 
   async crash(session: SessionId): Promise<void> {
     await this.call('crash', { session });
   }
 
-  runs(): Promise<RunRow[]> {
-    return this.call('runs', {}) as Promise<RunRow[]>;
+  runs() {
+    return this.call('runs', {});
   }
 
-  locks(): Promise<HeldLock[]> {
-    return this.call('locks', {}) as Promise<HeldLock[]>;
+  locks() {
+    return this.call('locks', {});
   }
 
   /** A real server needs no tricks: every statement is sent as shown. */
@@ -83,16 +83,17 @@ export class BridgeLab implements LabDatabase {
     return null;
   }
 
-  runConsole(statement: ConsoleStatement, clockIso: string, maxRows: number): Promise<ConsoleAnswer> {
-    return this.call('console', { sql: statement.sql, clockIso, maxRows }) as Promise<ConsoleAnswer>;
+  runConsole(statement: ConsoleStatement, clockIso: string, maxRows: number) {
+    return this.call('console', { sql: statement.sql, clockIso, maxRows });
   }
 
   async close(): Promise<void> {
     // The bridge keeps its connections for the next tab; nothing to end from here.
   }
 
-  private call(op: string, body: unknown): Promise<unknown> {
-    return post(this.apiBase, op, body, this.session.token);
+  /** One operation, its body and answer typed by bridge-protocol.ts (the bridge checks the body again). */
+  private async call<Op extends BridgeOperation>(op: Op, body: BridgeOperations[Op]['body']): Promise<BridgeOperations[Op]['answer']> {
+    return (await post(this.apiBase, op, body, this.session.token)) as BridgeOperations[Op]['answer'];
   }
 }
 
@@ -136,6 +137,6 @@ export function launchSecretOf(workerName: string): string | null {
 }
 
 /** The page names the lab's statement by id; the bridge looks its text up itself (src/live/requests.ts). */
-function byId(request: StatementRequest): { sqlId: string; params: StatementRequest['params']; clockIso: string } {
-  return { sqlId: request.statement.id, params: request.params, clockIso: request.clockIso };
+function byId(session: SessionId, request: StatementRequest): StatementById {
+  return { session, sqlId: request.statement.id, params: request.params, clockIso: request.clockIso };
 }

@@ -3,14 +3,14 @@
  * id; it never sends SQL, except the console's one statement, which must pass the console's own check.
  * Anything else is refused with a reason and never reaches the server.
  */
+import { BRIDGE_OPERATIONS, type BridgeOperation } from '../db/bridge-protocol';
 import type { SessionId, StatementRequest } from '../db/port';
-import type { Value } from '../sim/types';
+import { OPERATOR_SESSION, type Value } from '../sim/types';
 import { type ConsoleStatement, checkConsoleSql } from '../sql/console';
 import { PAGE_STATEMENTS } from '../strategies';
 
-/** The operations the bridge offers: the LabDatabase port, plus the console. */
-const OPERATIONS = ['reset', 'execute', 'execute-claim', 'retry', 'wake-order', 'commit', 'crash', 'runs', 'locks', 'console'] as const;
-export type Operation = (typeof OPERATIONS)[number];
+/** The operations the bridge offers: the LabDatabase port's, as bridge-protocol.ts types them for both ends. */
+export type Operation = BridgeOperation;
 
 export type CheckedRequest =
   | { op: 'reset'; seedJson: string; sessions: SessionId[] }
@@ -29,7 +29,7 @@ const MAX_TEXT = 64 * 1024;
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 
 export function isOperation(name: string): name is Operation {
-  return (OPERATIONS as readonly string[]).includes(name);
+  return (BRIDGE_OPERATIONS as readonly string[]).includes(name);
 }
 
 /** Checks one request body for an operation; throws RefusedRequest saying what is wrong. */
@@ -89,8 +89,8 @@ function statement(fields: Record<string, unknown>): StatementRequest {
 }
 
 function sessionId(value: unknown): SessionId {
-  if (typeof value !== 'string' || !/^([A-Z]|OP)$/.test(value))
-    throw new RefusedRequest(`"${shown(value).slice(0, 20)}" is not a worker (A–Z) or the operator (OP)`);
+  if (typeof value !== 'string' || !(/^[A-Z]$/.test(value) || value === OPERATOR_SESSION))
+    throw new RefusedRequest(`"${shown(value).slice(0, 20)}" is not a worker (A–Z) or the operator (${OPERATOR_SESSION})`);
   return value;
 }
 

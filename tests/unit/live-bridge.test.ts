@@ -8,10 +8,11 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { BRIDGE_OPERATIONS, type BridgeOperation, type OPERATION_OF_METHOD } from '../../src/db/bridge-protocol';
 import { LIVE_HEADER } from '../../src/db/live-header';
 import { LAB_SCHEMA_NOTE, labTableStatements } from '../../src/db/postgres-lab';
-import { type CheckedRequest, checkRequest, RefusedRequest } from '../../src/live/requests';
+import { type CheckedRequest, checkRequest, isOperation, RefusedRequest } from '../../src/live/requests';
 import { type Bridge, type LiveBackend, startBridge } from '../../src/live/server';
 import { sqlText } from '../../src/sql/registry';
 import { PAGE_STATEMENTS } from '../../src/strategies';
@@ -232,6 +233,15 @@ describe('checkRequest', () => {
     expect(refusal('reset', { seedJson: 'not json', sessions: ['A'] })).toContain('JSON array');
     expect(refusal('console', { sql: 'BEGIN', clockIso: claim.clockIso, maxRows: 5 })).toContain('BEGIN READ ONLY');
     expect(refusal('console', { sql: 'SELECT * FROM runs', clockIso: claim.clockIso, maxRows: 5 })).toBeNull();
+  });
+
+  it('the bridge offers each operation the page sends, every port method that reaches the database has one, and nothing else is an operation', () => {
+    expect([...BRIDGE_OPERATIONS].sort()).toEqual(['commit', 'console', 'crash', 'execute', 'execute-claim', 'locks', 'reset', 'retry', 'runs', 'wake-order']);
+    for (const op of BRIDGE_OPERATIONS) expect(isOperation(op), op).toBe(true);
+    expect(isOperation('rollback')).toBe(false);
+    expect(isOperation('toString')).toBe(false);
+    // The compiler holds the table to the port (satisfies) and to the operations: none is left without its method.
+    expectTypeOf<Exclude<BridgeOperation, (typeof OPERATION_OF_METHOD)[keyof typeof OPERATION_OF_METHOD]>>().toEqualTypeOf<never>();
   });
 
   it('wake-order wants a short list of workers or the operator', () => {
