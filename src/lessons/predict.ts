@@ -21,7 +21,7 @@ import { between, pick, seededRandom, shuffled } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
-import type { Choice, PredictGenerator, PredictInstance } from './types';
+import type { ChapterId, Choice, PredictGenerator, PredictInstance } from './types';
 
 const RUN_IDS = [123, 124, 207, 311, 418, 502, 615, 733, 808, 921];
 
@@ -60,7 +60,7 @@ interface Draft {
   focusTokenIndex: number | null;
 }
 
-function generator(id: string, title: string, chapterId: string, base: Scenario, draft: (random: () => number) => Draft): PredictGenerator {
+function generator(id: string, title: string, chapterId: ChapterId, base: Scenario, draft: (random: () => number) => Draft): PredictGenerator {
   return {
     id,
     title,

@@ -110,7 +110,7 @@ function field<T>(value: T | null, what: string): T {
 }
 
 const KNOWN = {
-  chapters: new Set(CHAPTERS.map((c) => c.id)),
+  chapters: new Set<string>(CHAPTERS.map((c) => c.id)),
   quiz: new Set(QUIZ.map((q) => q.id)),
   predictions: new Set(PREDICT_GENERATORS.map((g) => g.id)),
   challenges: new Set(CHALLENGES.map((c) => c.id)),

@@ -95,8 +95,30 @@ export interface NarrationStep {
   view?: { fragment: string; label: string };
 }
 
+/**
+ * The lesson's chapters, in their order: the one list of their ids, so anything that names a chapter (a
+ * level, a question, a concept, a prediction) is checked by the compiler, not by a test per list.
+ */
+export const CHAPTER_IDS = [
+  'race',
+  'select-then-update',
+  'compare-and-set',
+  'atomic-claim',
+  'lock-modes',
+  'lease',
+  'heartbeat',
+  'progress-vs-liveness',
+  'orphan-reclaim',
+  'fencing',
+  'cancellation',
+  'backpressure',
+  'production-queues',
+] as const;
+
+export type ChapterId = (typeof CHAPTER_IDS)[number];
+
 export interface Chapter {
-  id: string;
+  id: ChapterId;
   title: string;
   /** One line for the table of contents. */
   summary: string;
@@ -151,14 +173,14 @@ export interface PredictInstance {
 export interface PredictGenerator {
   id: string;
   title: string;
-  chapterId: string;
+  chapterId: ChapterId;
   baseScenarioId: string;
   generate(seed: number): PredictInstance;
 }
 
 interface QuestionBase {
   id: string;
-  chapterId: string;
+  chapterId: ChapterId;
   /** Shown after a right answer: it names the right answer, so a wrong one is told only why it is wrong. */
   explanation: string;
   sources?: string[];
@@ -238,7 +260,7 @@ export interface Challenge {
   lesson: string;
   scenarioId: string;
   settings: Settings;
-  chapterId: string;
+  chapterId: ChapterId;
   /** Three hints, from a nudge to nearly the answer. */
   hints: [string, string, string];
   /** A schedule that wins it (used by the tests; never shown). */
@@ -281,5 +303,5 @@ export interface ConceptRow {
   temporal: string;
   temporalSources: string[];
   queues: QueueComparison[];
-  chapterId: string;
+  chapterId: ChapterId;
 }
