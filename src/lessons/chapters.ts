@@ -53,7 +53,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'b-reads',
         heading: 'B finds run 123 too',
         body: ['B asks the same question a moment later. A has not written anything, so B gets the same answer: run 123.'],
-        mark: { tokenIndex: 1, expect: { actor: 'B', action: 'select', verdict: 'ok', noteIncludes: 'run 123' } },
+        mark: { tokenIndex: 1, expect: { actor: 'B', action: 'select', verdict: 'ok', runId: 123 } },
       },
       {
         id: 'both-claim',
@@ -119,7 +119,7 @@ export const CHAPTERS: readonly Chapter[] = [
         mark: {
           schedule: ['A', 'A', 'B', 'B', 'A', 'A', 'A', 'B', 'B', 'B'],
           tokenIndex: 2,
-          expect: { actor: 'B', action: 'select', noteIncludes: 'run 124' },
+          expect: { actor: 'B', action: 'select', runId: 124 },
         },
       },
       {
@@ -199,7 +199,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'b-retries',
         heading: 'B tries again',
         body: ['B goes back to its SELECT, finds run 124 and claims it. Every run has exactly one owner. Check your intuition with other parameters:'],
-        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'cas-claim', verdict: 'ok', noteIncludes: 'run 124' } },
+        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'cas-claim', verdict: 'ok', runId: 124 } },
         predict: ['claim-race'],
       },
       {
@@ -274,7 +274,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "A's claim picks run 123, the oldest, and locks it. The lab keeps the claim transaction open as a step of its own so that you can see the lock: the step records A holding a row lock on run 123. In production the claim is one auto-committed statement and the lock lasts milliseconds; the logic is the same.",
         ],
-        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', noteIncludes: 'run 123' } },
+        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', runId: 123 } },
       },
       {
         id: 'b-skips',
@@ -282,7 +282,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           'B runs the same statement while A still holds the lock. Its scan reaches 123, finds it locked, leaves it out and takes 124. No waiting, no error, no duplicate.',
         ],
-        mark: { tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'run 124' } },
+        mark: { tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'ok', runId: 124 } },
       },
       {
         id: 'c-skips',
@@ -290,7 +290,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           'C passes over both locked rows and takes 125. Three workers, three runs, three owners, one step each. Try other orders, other ages and a run that is already leased:',
         ],
-        mark: { tokenIndex: 2, expect: { actor: 'C', action: 'claim', verdict: 'ok', noteIncludes: 'run 125' } },
+        mark: { tokenIndex: 2, expect: { actor: 'C', action: 'claim', verdict: 'ok', runId: 125 } },
         predict: ['claim-order'],
       },
       {
@@ -342,7 +342,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "When A commits, B's statement carries on. Postgres re-checks row 123 against the WHERE clause, finds it running under a valid lease, drops it and continues to the next candidate: B gets 124. Correct, but B spent all of A's transaction waiting. That re-check is READ COMMITTED, the level the lab runs at. At REPEATABLE READ or SERIALIZABLE B gets SQLSTATE 40001 (could not serialize access due to concurrent update) instead of run 124, and even SKIP LOCKED fails that way when a row it would lock changed after its snapshot: queues claim at READ COMMITTED.",
         ],
-        mark: { settings: FOR_UPDATE, tokenIndex: 2, expect: { actor: 'B', action: 'claim', resumed: true, noteIncludes: 'run 124' } },
+        mark: { settings: FOR_UPDATE, tokenIndex: 2, expect: { actor: 'B', action: 'claim', resumed: true, runId: 124 } },
       },
       {
         id: 'nowait-fails',
@@ -356,7 +356,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'nowait-retries',
         heading: '…and tries again',
         body: ['On its next attempt, after A has committed, B claims 124.'],
-        mark: { settings: NOWAIT, tokenIndex: 3, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'run 124' } },
+        mark: { settings: NOWAIT, tokenIndex: 3, expect: { actor: 'B', action: 'claim', verdict: 'ok', runId: 124 } },
       },
       {
         id: 'skip-locked-moves-on',
@@ -364,7 +364,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           'With SKIP LOCKED, B passes over 123 and claims 124 in the same step. For a work queue this is what you want: a locked row is being claimed by someone else, so there is nothing worth waiting for. The PostgreSQL manual is explicit that skipping locked rows gives an inconsistent view of the data, which suits queue-like tables and little else.',
         ],
-        mark: { settings: ATOMIC, tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'run 124' } },
+        mark: { settings: ATOMIC, tokenIndex: 1, expect: { actor: 'B', action: 'claim', verdict: 'ok', runId: 124 } },
         predict: ['lock-mode'],
         sources: ['pg-select-locking', 'pg-explicit-locking'],
       },
@@ -551,7 +551,7 @@ export const CHAPTERS: readonly Chapter[] = [
             },
           ],
         },
-        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
+        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'claim', verdict: 'ok', generation: 19 } },
         predict: ['lease-expiry'],
       },
       {
@@ -560,7 +560,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "B continues from the progress A recorded (progress goes from 1 to 2), because the checkpoint lives in the row, not in A's memory. Whatever A did after its last checkpoint is done again: reclaiming gives at-least-once execution, never exactly-once.",
         ],
-        mark: { tokenIndex: 9, expect: { actor: 'B', action: 'work', verdict: 'ok', noteIncludes: 'progress 2' } },
+        mark: { tokenIndex: 9, expect: { actor: 'B', action: 'work', verdict: 'ok', runProgress: 2 } },
       },
       {
         id: 'production',
@@ -585,7 +585,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'token',
         heading: 'A gets generation 18',
         body: ['A lease timestamp alone leaves a gap, and this chapter shows it. A claims run 123 and receives generation 18: its fencing token.'],
-        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', noteIncludes: 'generation 18' } },
+        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', generation: 18 } },
       },
       {
         id: 'freeze',
@@ -599,7 +599,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'reclaim',
         heading: 'B takes generation 19',
         body: ["A's lease ends at 15:01:00. B reclaims the run and receives generation 19. As far as the database is concerned, A's ownership is over."],
-        mark: { tokenIndex: 5, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
+        mark: { tokenIndex: 5, expect: { actor: 'B', action: 'claim', verdict: 'ok', generation: 19 } },
       },
       {
         id: 'wake',
@@ -844,7 +844,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "Run 123 is a job that takes about 6 hours. At 15:00 A claims it with graphile-worker's claim. The lab's row records generation 18; graphile-worker itself keeps no such number.",
         ],
-        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', noteIncludes: 'generation 18' } },
+        mark: { tokenIndex: 0, expect: { actor: 'A', action: 'claim', verdict: 'ok', generation: 18 } },
       },
       {
         id: 'graphile-no-renewal',
@@ -861,7 +861,7 @@ export const CHAPTERS: readonly Chapter[] = [
           "At 19:00:01 the lock is more than 4 hours old. graphile-worker frees such a lock with a periodic reset, in the rescuer's lane: its one UPDATE puts run 123 back to pending, on lock age alone. B's ordinary claim takes it as generation 19 and calls the model for it while A is still working on it. The 6-hour job now runs twice, as it did in graphile/worker #169.",
           'Predict first: with another queue, another horizon or a lease its heartbeat renews, what happens to a long job?',
         ],
-        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' } },
+        mark: { tokenIndex: 7, expect: { actor: 'B', action: 'claim', verdict: 'ok', generation: 19 } },
         predict: ['long-job'],
         sources: ['graphile-169'],
       },
@@ -898,7 +898,7 @@ export const CHAPTERS: readonly Chapter[] = [
           scenarioId: 'incident-oban-hexpm-1825',
           settings: OBAN,
           tokenIndex: 7,
-          expect: { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' },
+          expect: { actor: 'B', action: 'claim', verdict: 'ok', generation: 19 },
         },
         sources: ['oban-lifeline', 'hexpm-1825'],
       },
@@ -944,7 +944,7 @@ export const CHAPTERS: readonly Chapter[] = [
           settings: PG_BOSS_FENCED,
           schedule: ['A', 'A', 'A', '+600', 'A', '+301', 'rescue', 'B', 'B', 'B', 'A'],
           tokenIndex: 10,
-          expect: { actor: 'A', action: 'work', verdict: 'rejected', noteIncludes: 'generation 19' },
+          expect: { actor: 'A', action: 'work', verdict: 'rejected', runGeneration: 19 },
         },
       },
       {

@@ -33,6 +33,11 @@ export function narrate(steps: readonly TraceStep[]): string[] {
   return steps.map((step) => `Step ${step.index + 1} (${clockLabel(step.clockSeconds)}, ${step.actor}): ${step.note}`);
 }
 
+/** The row of the step's run as the step left it. */
+function runAfter(step: TraceStep) {
+  return step.runId === null ? undefined : step.runs.find((run) => run.run_id === step.runId);
+}
+
 /** Whether the steps at this token show what a narration says they show. */
 export function matchesExpectation(trace: Trace, tokenIndex: number | null, expect: MarkExpectation | undefined): boolean {
   if (!expect) return true;
@@ -44,6 +49,10 @@ export function matchesExpectation(trace: Trace, tokenIndex: number | null, expe
       (expect.action === undefined || step.action === expect.action) &&
       (expect.verdict === undefined || step.verdict === expect.verdict) &&
       (expect.resumed === undefined || step.resumed === expect.resumed) &&
+      (expect.runId === undefined || step.runId === expect.runId) &&
+      (expect.generation === undefined || step.workers.find((worker) => worker.id === step.actor)?.generation === expect.generation) &&
+      (expect.runGeneration === undefined || runAfter(step)?.lease_generation === expect.runGeneration) &&
+      (expect.runProgress === undefined || runAfter(step)?.progress === expect.runProgress) &&
       (expect.noteIncludes === undefined || step.note.toLowerCase().includes(expect.noteIncludes.toLowerCase())),
   );
   if (!stepOk) return false;

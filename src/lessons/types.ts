@@ -42,7 +42,18 @@ export interface MarkExpectation {
   resumed?: boolean;
   /** An anomaly of this kind names one of this token's steps. */
   anomaly?: AnomalyKind;
-  /** The step's note contains this text (case-insensitive). */
+  /** The step is about this run (it read, claimed or wrote it). */
+  runId?: number;
+  /** After the step, the actor holds (believes it holds) this lease generation: a claim's, even before it commits. */
+  generation?: number;
+  /** After the step, the step's run has this lease generation in the committed table. */
+  runGeneration?: number;
+  /** After the step, the step's run has this progress. */
+  runProgress?: number;
+  /**
+   * The step's note contains this text (case-insensitive). For what no fact above says; a wording change
+   * breaks it, so prefer a fact.
+   */
   noteIncludes?: string;
 }
 
