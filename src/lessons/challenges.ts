@@ -931,8 +931,13 @@ const tenantCapRace: Challenge = {
           const run = runningUnder(both, 'acme', [worker])[0]!.run_id;
           return { worker, run, claim: claimOf(trace, worker, run)! };
         })
-        .sort((a, b) => a.claim.index - b.claim.index) as [{ worker: string; run: number; claim: TraceStep }, { worker: string; run: number; claim: TraceStep }];
-      const firstCommit = trace.steps.find((step) => step.actor === first.worker && step.action === 'commit' && step.runId === first.run && step.index > first.claim.index);
+        .sort((a, b) => a.claim.index - b.claim.index) as [
+        { worker: string; run: number; claim: TraceStep },
+        { worker: string; run: number; claim: TraceStep },
+      ];
+      const firstCommit = trace.steps.find(
+        (step) => step.actor === first.worker && step.action === 'commit' && step.runId === first.run && step.index > first.claim.index,
+      );
       const overlapped = firstCommit !== undefined && firstCommit.index > second.claim.index;
       return verdict(
         true,
@@ -964,7 +969,7 @@ const tenantCapRace: Challenge = {
     }
     const open = trace.steps.findLast((step) => step.action === 'claim' && step.verdict === 'ok' && step.runId !== null && step.runId !== BETA_RUN);
     if (open) return verdict(false, `${open.actor} claimed acme's run ${open.runId} at ${stepLabel(open)}. Keep going.`, [open.index]);
-    return verdict(false, "Acme is at its cap: run 120 counts as running until its lease runs out at 15:00:30.");
+    return verdict(false, 'Acme is at its cap: run 120 counts as running until its lease runs out at 15:00:30.');
   },
 };
 

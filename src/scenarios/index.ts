@@ -99,7 +99,8 @@ export function scenarioSummary(scenario: Scenario, strategy: Strategy): string 
   const aboutLimit = LIMIT_SCENARIOS.includes(scenario);
   if (aboutLimit && !LIMIT_STRATEGY_IDS.includes(strategy))
     return `${scenario.title}, played with ${definition.inWords}.\nThis claim has no cap per tenant: acme's runs take both workers while beta's run 124 stays pending.`;
-  if (!aboutLimit && LIMIT_STRATEGY_IDS.includes(strategy)) return `${scenario.title}, played with ${definition.inWords}.\nStep it to see which run each worker gets.`;
+  if (!aboutLimit && LIMIT_STRATEGY_IDS.includes(strategy))
+    return `${scenario.title}, played with ${definition.inWords}.\nStep it to see which run each worker gets.`;
   return scenario.summary;
 }
 
