@@ -10,7 +10,7 @@ export const tenantBacklog = defineScenario({
   id: 'tenant-backlog',
   title: "One tenant's backlog and another tenant's run, under a cap per tenant",
   summary:
-    "Acme is at its cap of one running run (run 120, its lease ends at 15:00:30) with three more queued before beta's\nrun 124. A passes over acme's runs and takes run 124; once run 120's lease runs out, B takes run 120 over.",
+    "Acme is at its cap of one running run (run 120, whose lease ends at 15:00:30), three more queued before beta's run 124.\nA passes over acme's runs for beta's run 124; B takes run 120 once its lease runs out: acme never runs two at once.",
   runs: [
     { runId: 120, tenant: 'acme', status: 'running', leaseOwner: 'C', leaseExpiresAtSeconds: 30, createdAtSeconds: -400, leaseGeneration: 1 },
     { runId: 121, tenant: 'acme', createdAtSeconds: -300, leaseGeneration: 1 },
