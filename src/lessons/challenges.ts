@@ -957,19 +957,28 @@ const tenantCapRace: Challenge = {
         took ? [took.index] : [],
       );
     }
+    // A claim whose transaction is still open: its row is locked, and nobody else's count sees it yet.
+    const open = last?.locks.flatMap((hold) => hold.runIds.filter((id) => id !== BETA_RUN).map((runId) => ({ worker: hold.session, runId }))) ?? [];
+    if (open.length > 0) {
+      const { worker, runId } = open[0]!;
+      const claim = claimOf(trace, worker, runId);
+      return verdict(
+        false,
+        `${worker}'s claim of acme's run ${runId}${claim ? ` (${stepLabel(claim)})` : ''} has not committed yet. Keep going.`,
+        claim ? [claim.index] : [],
+      );
+    }
     const acme = last ? runningUnder(last, 'acme', ['A', 'B']) : [];
     if (acme.length === 1) {
       const run = acme[0]!;
       const claim = claimOf(trace, run.lease_owner!, run.run_id);
       return verdict(
         false,
-        `${run.lease_owner} runs acme's run ${run.run_id}${claim ? ` (claimed at ${stepLabel(claim)})` : ''}, and it is committed: every claim now counts it, and acme is at its cap.`,
+        `${run.lease_owner} runs acme's run ${run.run_id}${claim ? ` (claimed at ${stepLabel(claim)})` : ''}, and its claim has committed: every claim from now on counts it, and acme is at its cap.`,
         claim ? [claim.index] : [],
       );
     }
-    const open = trace.steps.findLast((step) => step.action === 'claim' && step.verdict === 'ok' && step.runId !== null && step.runId !== BETA_RUN);
-    if (open) return verdict(false, `${open.actor} claimed acme's run ${open.runId} at ${stepLabel(open)}. Keep going.`, [open.index]);
-    return verdict(false, 'Acme is at its cap: run 120 counts as running until its lease runs out at 15:00:30.');
+    return verdict(false, "No run of acme's is running under A or B yet. Run 120 holds acme at its cap while its lease lasts, to 15:00:30.");
   },
 };
 
