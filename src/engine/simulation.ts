@@ -361,6 +361,7 @@ export class Simulation {
       paid: !at.resumed,
       fencing: this.settings.fencing,
       claimsPendingOnly: this.rescuerDefinition() !== null,
+      claimLimitedTo: definitionOf(this.settings).limitedTo,
       ...(this.settings.isolation ? { isolation: this.settings.isolation } : {}),
     });
     this.workers.set(before.id, interpretation.worker);

@@ -19,6 +19,7 @@ const ATOMIC: Settings = { strategy: 'skip-locked', fencing: true };
 const ATOMIC_UNFENCED: Settings = { strategy: 'skip-locked', fencing: false };
 const FOR_UPDATE: Settings = { strategy: 'for-update', fencing: true };
 const NOWAIT: Settings = { strategy: 'nowait', fencing: true };
+const TENANT_CAP: Settings = { strategy: 'tenant-cap', fencing: true };
 
 const ATOMIC_CLAIMS: PlayedWith = { strategies: ATOMIC_STRATEGY_IDS, why: 'is about the atomic claim' };
 const SELECT_THEN_UPDATE_IDS: readonly Strategy[] = STRATEGY_IDS.filter((id) => strategyDefinition(id).claim.shape === 'select-then-update');
@@ -893,6 +894,94 @@ const rescueLiveWork: Challenge = {
   },
 };
 
+// ---- 18. Two claims at once break a cap counted inside the claim ------------------------------------------
+
+/** The runs of a tenant running under one of the workers, as a step's table shows them (committed rows). */
+function runningUnder(step: TraceStep, tenant: string, workers: readonly string[]) {
+  return step.runs.filter((run) => run.tenant === tenant && run.status === 'running' && run.lease_owner !== null && workers.includes(run.lease_owner));
+}
+
+const BETA_RUN = 124;
+
+const tenantCapRace: Challenge = {
+  id: 'tenant-cap-race',
+  title: 'Break the tenant cap',
+  goal: `Each tenant may have one run running: the claim counts the tenant's running runs and passes over a tenant at its cap. Get two of acme's runs running at once, one under A and one under B, while beta's run ${BETA_RUN} still waits.`,
+  lesson:
+    "A cap counted inside the claim is write skew: each claim counts acme's running runs in the rows committed when it starts, and neither sees the other's claim until it commits. Both see acme below its cap, SKIP LOCKED sends the second to acme's next run, and both commit, while beta's run waits for a worker acme was never meant to take. REPEATABLE READ does not stop it (the two claims write different rows). The fix puts the count and the claim in order: claims that take a lock first, one at a time (the backpressure lab's each take a transaction-level advisory lock, so each count sees every claim committed before it), or a lock or counter per tenant as production queues keep per key; or SERIALIZABLE, where PostgreSQL fails one of the two claims with 40001 and the worker retries.",
+  scenarioId: 'tenant-backlog',
+  settings: TENANT_CAP,
+  chapterId: 'backpressure',
+  hints: [
+    "While run 120's lease lasts (to 15:00:30), acme is at its cap and every claim passes over acme's runs. Move the clock past it first.",
+    "A claim counts running runs in the rows committed when it starts. A claim that has not committed yet is not counted by anyone else's.",
+    'Try +31, A, B, A, B.',
+  ],
+  solution: ['+31', 'A', 'B', 'A', 'B'],
+  judge(trace) {
+    const early = notPlayable(trace, ['tenant-backlog'], { strategies: ['tenant-cap'], why: 'is about a per-tenant cap counted inside the claim' });
+    if (early || !trace) return early!;
+    const both = trace.steps.find((step) => {
+      const owners = new Set(runningUnder(step, 'acme', ['A', 'B']).map((run) => run.lease_owner));
+      return owners.size === 2 && step.runs.some((run) => run.run_id === BETA_RUN && run.status === 'pending');
+    });
+    if (both) {
+      const [first, second] = ['A', 'B']
+        .map((worker) => {
+          const run = runningUnder(both, 'acme', [worker])[0]!.run_id;
+          return { worker, run, claim: claimOf(trace, worker, run)! };
+        })
+        .sort((a, b) => a.claim.index - b.claim.index) as [
+        { worker: string; run: number; claim: TraceStep },
+        { worker: string; run: number; claim: TraceStep },
+      ];
+      const firstCommit = trace.steps.find(
+        (step) => step.actor === first.worker && step.action === 'commit' && step.runId === first.run && step.index > first.claim.index,
+      );
+      const overlapped = firstCommit !== undefined && firstCommit.index > second.claim.index;
+      return verdict(
+        true,
+        overlapped
+          ? `${second.worker}'s claim at ${stepLabel(second.claim)} counted acme's running runs while ${first.worker}'s claim of run ${first.run} (${stepLabel(first.claim)}) had not committed, saw acme below its cap, and took run ${second.run}. Both committed: at ${stepLabel(both)} acme runs two at once while beta's run ${BETA_RUN} waits.`
+          : `At ${stepLabel(both)} acme runs two at once (runs ${first.run} and ${second.run}) while beta's run ${BETA_RUN} waits.`,
+        [first.claim.index, second.claim.index, ...(firstCommit ? [firstCommit.index] : []), both.index],
+      );
+    }
+    const last = trace.steps.at(-1);
+    const beta = last?.runs.find((run) => run.run_id === BETA_RUN);
+    if (beta && beta.status !== 'pending') {
+      const took = claimOf(trace, beta.lease_owner ?? '', BETA_RUN);
+      return verdict(
+        false,
+        `${took ? `${took.actor} took beta's run ${BETA_RUN} at ${stepLabel(took)}: its claim saw acme at its cap and passed over acme's runs, as the cap means it to` : `Beta's run ${BETA_RUN} is ${beta.status}`}. This level wants acme on both workers while run ${BETA_RUN} waits: press Reset.`,
+        took ? [took.index] : [],
+      );
+    }
+    // A claim whose transaction is still open: its row is locked, and nobody else's count sees it yet.
+    const open = last?.locks.flatMap((hold) => hold.runIds.filter((id) => id !== BETA_RUN).map((runId) => ({ worker: hold.session, runId }))) ?? [];
+    if (open.length > 0) {
+      const { worker, runId } = open[0]!;
+      const claim = claimOf(trace, worker, runId);
+      return verdict(
+        false,
+        `${worker}'s claim of acme's run ${runId}${claim ? ` (${stepLabel(claim)})` : ''} has not committed yet. Keep going.`,
+        claim ? [claim.index] : [],
+      );
+    }
+    const acme = last ? runningUnder(last, 'acme', ['A', 'B']) : [];
+    if (acme.length === 1) {
+      const run = acme[0]!;
+      const claim = claimOf(trace, run.lease_owner!, run.run_id);
+      return verdict(
+        false,
+        `${run.lease_owner} runs acme's run ${run.run_id}${claim ? ` (claimed at ${stepLabel(claim)})` : ''}, and its claim has committed: every claim from now on counts it, and acme is at its cap.`,
+        claim ? [claim.index] : [],
+      );
+    }
+    return verdict(false, "No run of acme's is running under A or B yet. Run 120 holds acme at its cap while its lease lasts, to 15:00:30.");
+  },
+};
+
 export const CHALLENGES: readonly Challenge[] = [
   doubleRun,
   luckyNaive,
@@ -911,6 +1000,7 @@ export const CHALLENGES: readonly Challenge[] = [
   killedCancel,
   lateCompletion,
   rescueLiveWork,
+  tenantCapRace,
 ];
 
 export function findChallenge(id: string): Challenge | undefined {

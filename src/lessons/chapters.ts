@@ -762,7 +762,7 @@ export const CHAPTERS: readonly Chapter[] = [
         ],
         view: { fragment: '#backpressure', label: 'Open the backpressure lab: FIFO against a fair claim →' },
         sketch: {
-          caption: 'A per-tenant cap inside the claim (a sketch; the lab does not run it)',
+          caption: "A per-tenant cap inside the claim (a sketch; this chapter's level plays its race with a cap of 1)",
           sql: [
             'WITH busy AS (',
             '  SELECT tenant, count(*) AS active',

@@ -2,11 +2,11 @@
  * The concept table: each idea, the SQL in this lab that implements it, Temporal's equivalent, and how
  * production Postgres queues do it (facts from RESEARCH.md, with their sources).
  */
-import { BUILT_IN_STRATEGIES, type StrategyDefinition } from '../strategies';
+import { LAB_STRATEGY_IDS, type StrategyDefinition, strategyDefinition } from '../strategies';
 import type { ConceptRow } from './types';
 
-/** The lab's own claims (not the production queues', which the queue strategies bring). */
-const LAB_CLAIMS: readonly StrategyDefinition[] = BUILT_IN_STRATEGIES.filter((d: StrategyDefinition) => d.queue === undefined);
+/** The lab's own claims (not the production queues', which the queue strategies bring, nor a limit's, under Backpressure). */
+const LAB_CLAIMS: readonly StrategyDefinition[] = LAB_STRATEGY_IDS.map(strategyDefinition);
 
 /** Every lab claim's statements: the atomic claims, then the two-step claims from compare-and-set back to the naive pair. */
 const CLAIM_STATEMENT_IDS: string[] = [
@@ -164,9 +164,9 @@ export const CONCEPTS: readonly ConceptRow[] = [
     id: 'backpressure',
     name: 'Backpressure',
     meaning: 'Limits that keep admitted work within what workers, model providers and the budget can take.',
-    labSql: [],
+    labSql: ['claim-tenant-cap'],
     labNote:
-      "The backpressure lab, below the main lab, enforces every limit in its SQL: claims and model-call starts take turns on an advisory lock, count what is running, and take a slot only within the limits; a call that would pass a run's budget is never made.",
+      "The backpressure lab, below the main lab, enforces every limit in its SQL: claims and model-call starts take turns on an advisory lock, count what is running, and take a slot only within the limits; a call that would pass a run's budget is never made. The main lab's per-tenant cap counts inside the claim with no such lock, and two claims at once break it (the scenario tenant-backlog).",
     temporal: 'Worker slots (max concurrent activities), MaxTaskQueueActivitiesPerSecond, priority and fairness keys.',
     temporalSources: ['temporal-worker-performance', 'temporal-fairness'],
     queues: [

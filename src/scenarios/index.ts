@@ -1,5 +1,5 @@
 import type { Scenario, Settings, Strategy } from '../sim/types';
-import { strategyDefinition } from '../strategies';
+import { LIMIT_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { findAuthored } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
@@ -19,6 +19,7 @@ import { pgBossPr523 } from './pg-boss-pr-523';
 import { pausedWorker } from './paused-worker';
 import { race } from './race';
 import { stuckHeartbeat } from './stuck-heartbeat';
+import { tenantBacklog } from './tenant-backlog';
 import { threeWorkers } from './three-workers';
 
 /** The lesson's scenarios, in the order the lesson meets them. */
@@ -47,8 +48,15 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentOban532,
 ];
 
-/** Every scenario: the lesson's, then the incidents. */
-export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...INCIDENT_SCENARIOS];
+/**
+ * Scenarios played under a claim that enforces a limit (LIMIT_STRATEGY_IDS), which the strategy picker
+ * offers with them. Kept out of LESSON_SCENARIOS so the ground truth plays them under their own claims
+ * only, not under every claim of the lab and every queue.
+ */
+export const LIMIT_SCENARIOS: readonly Scenario[] = [tenantBacklog];
+
+/** Every scenario: the lesson's, then the limits', then the incidents. */
+export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...LIMIT_SCENARIOS, ...INCIDENT_SCENARIOS];
 
 /**
  * An incident's fix where it is not a guard but a setting (`incident.fix.scenarioId`): the same story with
@@ -86,6 +94,13 @@ export function scenarioSummary(scenario: Scenario, strategy: Strategy): string 
   if (definition.queue && !incident) {
     return `${scenario.title}, played with ${definition.inWords}.\nStep it to see which run each worker gets, and what ${definition.queue.name}'s completion guard lets through.`;
   }
+  // A scenario about a limit tells its story under the claim that enforces it; a claim with no limit lets
+  // acme's older backlog take both workers (tests/unit/scenario-summaries.test.ts plays each script).
+  const aboutLimit = LIMIT_SCENARIOS.includes(scenario);
+  if (aboutLimit && !LIMIT_STRATEGY_IDS.includes(strategy))
+    return `${scenario.title}, played with ${definition.inWords}.\nThis claim has no cap per tenant: acme's runs take both workers while beta's run 124 stays pending.`;
+  if (!aboutLimit && LIMIT_STRATEGY_IDS.includes(strategy))
+    return `${scenario.title}, played with ${definition.inWords}.\nStep it to see which run each worker gets.`;
   return scenario.summary;
 }
 

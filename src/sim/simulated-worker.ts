@@ -186,6 +186,8 @@ export function interpretOutcome(
     fencing: boolean;
     /** The claim takes pending runs only: a queue's, where its rescuer is its own process (claimStatement). */
     claimsPendingOnly?: boolean;
+    /** The claim enforces a limit: which runs it takes (StrategyDefinition.limitedTo). */
+    claimLimitedTo?: string | undefined;
     /** The level of the worker's explicit claim transaction (settings.isolation); absent at READ COMMITTED. */
     isolation?: StrictIsolation;
   },
@@ -253,7 +255,7 @@ export function interpretOutcome(
         return { worker, verdict: 'empty', note, staleWrite: null };
       }
       if (action === 'claim') {
-        const found = context.claimsPendingOnly ? 'no run was pending' : 'no run was pending or expired';
+        const found = `${context.claimsPendingOnly ? 'no run was pending' : 'no run was pending or expired'}${context.claimLimitedTo ? ` ${context.claimLimitedTo}` : ''}`;
         return pollAgainOrStop(worker, scenario, `${id} claimed nothing: ${found}, or every candidate was locked.`);
       }
       worker = { ...worker, phase: 'no-work', runId: null };

@@ -10,6 +10,7 @@ import { isAuthoredId } from '../scenarios/authored';
 import { defaultSettings } from '../scenarios';
 import { parseToken, type Token } from '../sim/schedule';
 import type { Scenario, Settings } from '../sim/types';
+import { LIMIT_STRATEGY_IDS } from '../strategies';
 
 export interface DisclosureInput {
   scenario: Scenario;
@@ -80,8 +81,14 @@ export function shownControls(input: DisclosureInput): ShownControls {
   const fix = scenario.incident?.fix;
   const compared = new Set([defaults.strategy, ...Object.keys(scenario.summaries ?? {}), ...(fix ? [fix.strategy] : [])]);
   return {
-    // An incident is a named queue's story: the picker names the queue it runs under.
-    strategy: compared.size > 1 || scenario.incident !== undefined || settings.strategy !== defaults.strategy || settings.definition !== undefined,
+    // An incident is a named queue's story: the picker names the queue it runs under. A scenario that
+    // opens under a limit's claim compares it with the claims that have no such limit.
+    strategy:
+      compared.size > 1 ||
+      scenario.incident !== undefined ||
+      LIMIT_STRATEGY_IDS.includes(defaults.strategy) ||
+      settings.strategy !== defaults.strategy ||
+      settings.definition !== undefined,
     fencing:
       settings.fencing !== defaults.fencing ||
       scenario.concepts.includes('fencing') ||

@@ -14,6 +14,7 @@ import { pgBoss } from './pg-boss/definition';
 import { procrastinate } from './procrastinate/definition';
 import { river } from './river/definition';
 import { solidQueue } from './solid-queue/definition';
+import { tenantCap } from './tenant-cap/definition';
 import { SQL_IDS, type SqlId } from '../sql/registry';
 import { CANCEL_REQUEST, COMMIT, ROLLBACK } from './shared';
 import { sharedText } from './statement';
@@ -26,8 +27,15 @@ const LAB_STRATEGIES = [naive, cas, skipLocked, forUpdate, nowait] as const sati
 /** Production queues' claims, written in the lab's SQL on its runs table (each definition cites the code it follows). */
 const QUEUE_STRATEGIES = [graphileWorker, pgBoss, river, oban, solidQueue, procrastinate] as const satisfies readonly StrategyDefinition[];
 
-/** In the picker's order: the lab's own, then the production queues. */
-export const BUILT_IN_STRATEGIES = [...LAB_STRATEGIES, ...QUEUE_STRATEGIES] as const satisfies readonly StrategyDefinition[];
+/**
+ * Claims that enforce a limit inside themselves (the chapter "Backpressure"), offered only with the
+ * scenarios that play them (LIMIT_SCENARIOS in src/scenarios): not among the lab's claims, so the lessons
+ * and the ground truth do not play them under every scenario.
+ */
+const LIMIT_STRATEGIES = [tenantCap] as const satisfies readonly StrategyDefinition[];
+
+/** In the picker's order: the lab's own, then the production queues, then the limits. */
+export const BUILT_IN_STRATEGIES = [...LAB_STRATEGIES, ...QUEUE_STRATEGIES, ...LIMIT_STRATEGIES] as const satisfies readonly StrategyDefinition[];
 
 type BuiltIn = (typeof BUILT_IN_STRATEGIES)[number];
 
@@ -43,6 +51,9 @@ export const LAB_STRATEGY_IDS: readonly StrategyId[] = LAB_STRATEGIES.map((defin
 
 /** The production queues' claims (each definition has its `queue` facts). */
 export const QUEUE_STRATEGY_IDS: readonly StrategyId[] = QUEUE_STRATEGIES.map((definition) => definition.id);
+
+/** The claims that enforce a limit (offered with the scenarios that play them). */
+export const LIMIT_STRATEGY_IDS: readonly StrategyId[] = LIMIT_STRATEGIES.map((definition) => definition.id);
 
 export const STRATEGY_LABELS = Object.fromEntries(BUILT_IN_STRATEGIES.map((definition) => [definition.id, definition.label])) as Record<StrategyId, string>;
 

@@ -114,6 +114,11 @@ export interface StrategyDefinition {
   queue?: QueueFacts;
   /** A queue whose rescue of stuck runs is a process of its own, played where a scenario has a rescuer. */
   rescuer?: RescuerDefinition;
+  /**
+   * A claim that enforces a limit takes fewer than every pending or expired run: which runs it takes, as
+   * the note of a claim that found none says it ("no run was pending or expired <whose tenant…>").
+   */
+  limitedTo?: string;
 }
 
 /**

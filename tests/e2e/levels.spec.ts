@@ -178,3 +178,23 @@ for (const size of [
     });
   });
 }
+
+test('the tenant cap level: the picker offers the cap claim, and two overlapping claims break it', async ({ page }) => {
+  const level = findLevel('tenant-cap-race')!;
+  const section = await playFromTheLesson(page, level.id);
+  const picker = lab(page).getByRole('combobox', { name: 'Strategy', exact: true });
+  await expect(picker.locator('optgroup[label="Limits"] option')).toHaveText(['Atomic claim with a per-tenant cap of 1 (counted in the claim)']);
+  // Run 120's lease holds acme at its cap until 15:00:30: move the clock past it, then overlap A's and B's claims.
+  await lab(page).getByRole('button', { name: 'To lease expiry (+31 s)', exact: true }).click();
+  await expect(slider(page)).toHaveValue('1');
+  for (const [index, worker] of ['A', 'B', 'A', 'B'].entries()) {
+    await stepWorker(page, worker);
+    if (index < 3) await expect(announcement(section)).toHaveText('');
+  }
+  await expect(announcement(section)).toContainText('Level solved ✓');
+  await expect(announcement(section)).toContainText("counted acme's running runs while A's claim of run 120");
+  // Another scenario does not offer the cap claim.
+  await lab(page).getByRole('combobox', { name: 'Scenario', exact: true }).selectOption('race');
+  await labReady(page);
+  await expect(picker.locator('optgroup[label="Limits"]')).toHaveCount(0);
+});

@@ -25,6 +25,7 @@ describe('npm run sim', () => {
       'oban',
       'solid-queue',
       'procrastinate',
+      'tenant-cap',
     ]);
   });
 

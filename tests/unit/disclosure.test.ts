@@ -42,6 +42,8 @@ describe('which controls the lab shows', () => {
   it('settings other than the scenario’s own (a chapter, a level, a link) show their pickers', () => {
     expect(at('race', { settings: { strategy: 'naive', fencing: true } }).fencing).toBe(true);
     expect(at('incident-graphile-169')).toMatchObject({ strategy: true, fencing: true });
+    // The tenant cap's scenario compares its claim with the claims that have no cap: the picker shows.
+    expect(at('tenant-backlog')).toMatchObject({ strategy: true, clock: true });
   });
 
   it('"All controls" and a scenario someone wrote show everything; playing shows the speed', () => {

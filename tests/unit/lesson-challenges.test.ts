@@ -214,6 +214,24 @@ describe('each challenge is won on exactly its condition', () => {
     const paused = challenge.judge(await play(scenarioOf('lost-lease'), challenge.settings, ['A', 'A', 'A', 'pause:A', '+61', 'B', 'B', 'resume:A', 'A']));
     expect(paused).toMatchObject({ won: false, message: expect.stringMatching(/pause:A/) });
   });
+
+  it('tenant-cap-race: claims one after the other keep the cap (B takes beta’s run); the overlap wins; other claims cannot play it', async () => {
+    const challenge = findChallenge('tenant-cap-race')!;
+    const scenario = scenarioOf('tenant-cap-race');
+    // Serial claims once run 120's lease is out: A's committed claim counts, so B passes over acme.
+    const serial = challenge.judge(await play(scenario, challenge.settings, ['+31', 'A', 'A', 'B', 'B']));
+    expect(serial).toMatchObject({ won: false, message: expect.stringMatching(/B took beta's run 124 at step 4/) });
+    // Overlapping claims while run 120's lease holds acme at its cap: A takes beta's run instead.
+    const early = challenge.judge(await play(scenario, challenge.settings, ['A', 'B', 'A']));
+    expect(early).toMatchObject({ won: false, message: expect.stringMatching(/A took beta's run 124/) });
+    // One acme claim open is not yet two runs at once.
+    expect(challenge.judge(await play(scenario, challenge.settings, ['+31', 'A', 'B', 'A'])).won).toBe(false);
+    const won = challenge.judge(await play(scenario, challenge.settings, challenge.solution));
+    expect(won.message).toMatch(/B's claim at step 3 counted acme's running runs while A's claim of run 120 \(step 2\) had not committed/);
+    // Without the cap in the claim, acme's backlog takes both workers with no race at all; the level is about the cap.
+    const uncapped = challenge.judge(await play(scenario, { strategy: 'skip-locked', fencing: true }, ['A', 'A', 'B', 'B']));
+    expect(uncapped).toMatchObject({ won: false, message: expect.stringMatching(/per-tenant cap counted inside the claim/) });
+  });
 });
 
 describe('saved progress from before the puzzles', () => {

@@ -39,7 +39,7 @@ describe('the production queue strategies', () => {
 
   it("leave the lab's own strategies without queue facts", () => {
     const lab = BUILT_IN_STRATEGIES.filter((d) => !QUEUE_STRATEGY_IDS.includes(d.id));
-    expect(lab.map((d) => d.id)).toEqual(['naive', 'cas', 'skip-locked', 'for-update', 'nowait']);
+    expect(lab.map((d) => d.id)).toEqual(['naive', 'cas', 'skip-locked', 'for-update', 'nowait', 'tenant-cap']);
     for (const d of lab) expect('queue' in d, d.id).toBe(false);
   });
 

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { runSchedule } from '../../src/engine/run';
-import { SCENARIOS, scenarioSummary } from '../../src/scenarios';
+import { LIMIT_SCENARIOS, SCENARIOS, scenarioSummary } from '../../src/scenarios';
 import type { Strategy, Trace } from '../../src/sim/types';
-import { ATOMIC_STRATEGY_IDS, LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
+import { ATOMIC_STRATEGY_IDS, LAB_STRATEGY_IDS, LIMIT_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 
 /** The lab's own claims: the scenarios' summaries tell their stories (a queue's claim gets its own line, below). */
 const STRATEGIES: readonly Strategy[] = LAB_STRATEGY_IDS;
@@ -75,6 +75,14 @@ describe('each scenario names only behaviour of the claim it is shown under', ()
     expect(named(scenarioSummary(crashOrphan, 'naive'))).toEqual([]);
   });
 });
+
+/** Acme's runs running under both workers at once (the rows as committed). */
+function acmeUnderBoth(runs: Trace['finalRuns']): boolean {
+  return (
+    new Set(runs.filter((r) => r.tenant === 'acme' && r.status === 'running' && (r.lease_owner === 'A' || r.lease_owner === 'B')).map((r) => r.lease_owner))
+      .size === 2
+  );
+}
 
 /** What a summary says happens, and how to see it in the trace. */
 const EVENTS: { says: RegExp; what: string; holds: (trace: Trace) => boolean; fencing?: boolean }[] = [
@@ -150,6 +158,25 @@ const EVENTS: { says: RegExp; what: string; holds: (trace: Trace) => boolean; fe
     holds: (t) => t.finalRuns.some((r) => r.run_id === 123 && r.status === 'running' && r.lease_owner === 'A'),
   },
   {
+    says: /acme's runs take both workers while beta's run 124 stays pending/,
+    what: "acme's runs under A and B at once while beta's run 124 is pending",
+    holds: (t) => t.steps.some((s) => acmeUnderBoth(s.runs) && s.runs.some((r) => r.run_id === 124 && r.status === 'pending')),
+  },
+  {
+    says: /A passes over acme's runs for beta's run 124/,
+    what: "A claiming beta's run 124 while acme's older runs are pending",
+    holds: (t) =>
+      t.steps.some(
+        (s) =>
+          s.actor === 'A' && s.action === 'claim' && s.verdict === 'ok' && s.runId === 124 && s.runs.some((r) => r.tenant === 'acme' && r.status === 'pending'),
+      ),
+  },
+  {
+    says: /never runs two at once/,
+    what: "no step with two of acme's runs under the workers",
+    holds: (t) => !t.steps.some((s) => acmeUnderBoth(s.runs)),
+  },
+  {
     says: /the run is still A's/,
     what: "B finding A's run still owned",
     holds: (t) => t.finalRuns.some((r) => r.lease_owner === 'A') && !t.steps.some((s) => s.actor === 'B' && s.action === 'claim' && s.verdict === 'ok'),
@@ -166,19 +193,24 @@ afterAll(async () => {
   await db?.close();
 });
 
+/** Each thing the summary of the scenario under this claim says happens happens in its script, fencing on and off. */
+async function expectSummaryHolds(scenario: (typeof SCENARIOS)[number], strategy: Strategy): Promise<void> {
+  const summary = scenarioSummary(scenario, strategy);
+  for (const fencing of [true, false]) {
+    // As the lab plays a script under another claim: a step that cannot apply is left out.
+    const trace = await runSchedule(db, scenario, { strategy, fencing }, scenario.script, { onInapplicable: 'skip' });
+    for (const event of EVENTS) {
+      if (!event.says.test(summary) || (event.fencing !== undefined && event.fencing !== fencing)) continue;
+      expect(event.holds(trace), `fencing ${fencing ? 'on' : 'off'}: "${summary}" says ${event.what}`).toBe(true);
+    }
+  }
+}
+
 describe("what each summary says happens happens, in the scenario's script, fencing on and off", () => {
   const cases = LESSON_SCENARIOS.flatMap((scenario) => STRATEGIES.map((strategy) => [scenario.id, strategy, scenario] as const));
 
   it.each(cases)('%s under %s', async (_, strategy, scenario) => {
-    const summary = scenarioSummary(scenario, strategy);
-    for (const fencing of [true, false]) {
-      // As the lab plays a script under another claim: a step that cannot apply is left out.
-      const trace = await runSchedule(db, scenario, { strategy, fencing }, scenario.script, { onInapplicable: 'skip' });
-      for (const event of EVENTS) {
-        if (!event.says.test(summary) || (event.fencing !== undefined && event.fencing !== fencing)) continue;
-        expect(event.holds(trace), `fencing ${fencing ? 'on' : 'off'}: "${summary}" says ${event.what}`).toBe(true);
-      }
-    }
+    await expectSummaryHolds(scenario, strategy);
   });
 
   it('every summary is checked for something it says', () => {
@@ -188,5 +220,14 @@ describe("what each summary says happens happens, in the scenario's script, fenc
       ),
     );
     expect(unchecked).toEqual([]);
+  });
+});
+
+describe('a scenario about a limit, under the claim that enforces it, says what its script does', () => {
+  const cases = LIMIT_SCENARIOS.flatMap((scenario) => LIMIT_STRATEGY_IDS.map((strategy) => [scenario.id, strategy, scenario] as const));
+
+  it.each(cases)('%s under %s', async (_, strategy, scenario) => {
+    expect(EVENTS.some((event) => event.says.test(scenarioSummary(scenario, strategy)))).toBe(true);
+    await expectSummaryHolds(scenario, strategy);
   });
 });
