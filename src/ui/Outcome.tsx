@@ -17,8 +17,7 @@ export function Outcome() {
   const enginePhase = usePanelLab((s) => s.enginePhase);
   const engineMessage = usePanelLab((s) => s.engineMessage);
   const outcome = useMemo(() => describeOutcome(steps, position, end), [steps, position, end]);
-  const waiting =
-    enginePhase === 'starting' ? (engineMessage ?? STARTING_WORDS) : !loaded && enginePhase === 'ready' ? 'Loading the scenario…' : null;
+  const waiting = enginePhase === 'starting' ? (engineMessage ?? STARTING_WORDS) : !loaded && enginePhase === 'ready' ? 'Loading the scenario…' : null;
   return (
     // biome-ignore lint/a11y/useSemanticElements: the live region holds a list and paragraphs, which <output> may not contain
     <div className={`outcome${outcome.findings.length > 0 ? ' has-findings' : ''}`} role="status" aria-live="polite">

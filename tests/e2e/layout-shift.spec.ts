@@ -23,7 +23,9 @@ const SETTLE_MS = 3000;
 test.use({ serviceWorkers: 'allow', reducedMotion: 'no-preference' });
 
 for (const size of SIZES) {
-  test(`${size.width}×${size.height}: a first visit's first screen moves by at most ${MOST_SHIFT} (cumulative layout shift) while the lab starts`, async ({ page }) => {
+  test(`${size.width}×${size.height}: a first visit's first screen moves by at most ${MOST_SHIFT} (cumulative layout shift) while the lab starts`, async ({
+    page,
+  }) => {
     await page.setViewportSize(size);
     await page.addInitScript(recordShifts);
     await openLab(page);

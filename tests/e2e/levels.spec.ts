@@ -178,9 +178,7 @@ for (const size of [
       await expect(lab(page).locator('.level-banner')).toHaveCount(0);
     });
 
-    test("a reload during a level: the banner's room is kept from the first paint, so the timeline does not move when the banner comes", async ({
-      page,
-    }) => {
+    test("a reload during a level: the banner's room is kept from the first paint, so the timeline does not move when the banner comes", async ({ page }) => {
       const level = LEVELS[0]!;
       await playFromTheLesson(page, level.id);
       await stepWorker(page, level.solution[0]!);
