@@ -8,6 +8,6 @@ export const START_CARD = {
   body: 'Workers A and B look for the oldest pending run at the same moment, on a real Postgres. Step them one SQL statement at a time: does run 123 get claimed twice?',
   // Its own words, not the toolbar's "Step worker A" (shown beside it with "All controls"): two controls
   // with one name on one screen leave a screen reader, or a voice command, guessing which is meant.
-  action: { label: "Take worker A's first step", token: 'A' },
+  action: { label: 'Start with A', token: 'A' },
   dismiss: 'Explore on my own',
 } as const;
