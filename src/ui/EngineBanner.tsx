@@ -34,7 +34,11 @@ function DatabaseBanner() {
   return null;
 }
 
-/** Postgres is starting (or restarting, or could not start): say so, and offer a way out. */
+/**
+ * Postgres could not start: say so, and offer a way out. A start in progress is said in the outcome box
+ * (Outcome.tsx), in room the page keeps: a banner here pushed the lab down while it started and pulled it
+ * back up once ready (a layout shift on every first visit).
+ */
 function PhaseBanner() {
   const phase = useLab((s) => s.enginePhase);
   const message = useLab((s) => s.engineMessage);
@@ -46,14 +50,6 @@ function PhaseBanner() {
         <button type="button" onClick={retryEngine}>
           Try again
         </button>
-      </div>
-    );
-  }
-  if (phase === 'starting') {
-    return (
-      <div className="banner banner-starting" aria-hidden="true">
-        <span className="spinner" />
-        <span>{message ?? 'Starting Postgres… (PGlite, a real PostgreSQL compiled to WebAssembly, runs in a Web Worker in this tab)'}</span>
       </div>
     );
   }

@@ -1,5 +1,6 @@
 import { memo, useMemo } from 'react';
 import { durationLabel } from '../sim/clock';
+import { initialWorker } from '../sim/simulated-worker';
 import { FINISHED_PHASES } from '../sim/types';
 import { formatCents, type WorkerCard, workerCard, workerMoves } from '../store/derive';
 import { useLab, usePanelLab } from '../store/react';
@@ -133,10 +134,13 @@ export function WorkerCards() {
   const programs = useMemo(() => new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)])), [scenario, settings]);
   // A line steps the worker only while the cards show the latest state: stepping acts at the cursor.
   const live = ready && (index === null ? position === 0 : index === position - 1);
+  // Before the first trace has loaded, the scenario's workers as they start (the state its trace will
+  // begin with): the cards are in their place at first paint, not pushed in under the timeline later.
+  const workers = after.workers.length > 0 ? after.workers : scenario.workers.map(initialWorker);
   return (
     <section className="workers" aria-label="Workers">
       <h2 className="visually-hidden">Workers</h2>
-      {after.workers.map((w) => (
+      {workers.map((w) => (
         <Card
           key={w.id}
           card={workerCard(w, after.clockSeconds)}

@@ -150,7 +150,7 @@ test.describe('5: on a phone (390×844, touch)', () => {
     await showAllControls(page);
     const line = (await timeline(page).boundingBox())!;
     const clock = (await page.getByRole('button', { name: 'Advance clock', exact: true }).boundingBox())!;
-    // The toolbar's (the start card, still open on this first visit, has a Step worker A of its own).
+    // The toolbar's Step worker A, in worker A's group.
     const worker = (await page.getByRole('group', { name: 'Worker A' }).getByRole('button', { name: 'Step worker A', exact: true }).boundingBox())!;
     expect(step.y + step.height, 'Step is on the first screen').toBeLessThan(844);
     expect(line.y).toBeLessThan(clock.y);

@@ -9,6 +9,7 @@ import type { Locator, Page } from '@playwright/test';
 import { workerStep } from './disclosure';
 import { findLevel, LEVELS, levelIdea, levelNumber } from '../../src/lessons/levels';
 import { expect, shot, slider, test, timeline } from './fixtures';
+import { recordShifts, shiftReport, shiftsSoFar, totalShift } from './layout-shifts';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const lesson = (page: Page) => page.getByRole('region', { name: 'Lesson', exact: true });
@@ -176,6 +177,26 @@ for (const size of [
       await expect(card.locator('.ll-badge')).toHaveText('revealed');
       await expect(lab(page).locator('.level-banner')).toHaveCount(0);
     });
+
+    test("a reload during a level: the banner's room is kept from the first paint, so the timeline does not move when the banner comes", async ({ page }) => {
+      const level = LEVELS[0]!;
+      await playFromTheLesson(page, level.id);
+      await stepWorker(page, level.solution[0]!);
+      await expect(page).toHaveURL(/step=1$/);
+      await page.addInitScript(recordShifts);
+      await page.addInitScript(followTheRoomAboveTheTimeline);
+      await page.reload();
+      await labReady(page);
+      await expect(banner(page, level.title)).toBeVisible();
+      await expect(slider(page)).toHaveValue('1');
+      // The banner's code and the learner's progress come once the lab has started; a moment for what follows them.
+      await page.waitForTimeout(1000);
+      const shifts = await shiftsSoFar(page);
+      const rooms = await page.evaluate(() => (window as unknown as { roomsAboveTheTimeline: number[] }).roomsAboveTheTimeline);
+      // Between the outcome and the timeline is the level's place: the same from the timeline's first paint on.
+      expect(rooms, `the room between the outcome and the timeline, from its first paint on; the page's shifts:\n  ${shiftReport(shifts)}`).toHaveLength(1);
+      expect(totalShift(shifts), `the lab moved after the reload:\n  ${shiftReport(shifts)}`).toBeLessThanOrEqual(0.02);
+    });
   });
 }
 
@@ -198,3 +219,23 @@ test('the tenant cap level: the picker offers the cap claim, and two overlapping
   await labReady(page);
   await expect(picker.locator('optgroup[label="Limits"]')).toHaveCount(0);
 });
+
+/**
+ * Installed before the page's scripts: every distinct room (px) between the lab's outcome box and the
+ * timeline, the level's place, since the timeline was first drawn.
+ */
+function followTheRoomAboveTheTimeline(): void {
+  const rooms: number[] = [];
+  (window as unknown as { roomsAboveTheTimeline: number[] }).roomsAboveTheTimeline = rooms;
+  const look = () => {
+    const line = document.querySelector('svg.tl-svg');
+    const outcome = document.querySelector('#lab-top .outcome');
+    if (line && outcome) {
+      const room = Math.round(line.getBoundingClientRect().top - outcome.getBoundingClientRect().bottom);
+      if (rooms.at(-1) !== room) rooms.push(room);
+    }
+    // Long enough for any start on a busy machine; then the page is left to itself.
+    if (performance.now() < 120_000) requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}

@@ -4,6 +4,7 @@
  * everything and is remembered. Counted as a learner sees the page: the controls on the first screen.
  */
 import type { Page } from '@playwright/test';
+import { START_CARD } from '../../src/lessons/start-card';
 import { controlsAboveTheFold } from '../support/above-the-fold';
 import { expect, openLab, outcome, slider, test, timeline, waitReady } from './fixtures';
 
@@ -39,14 +40,14 @@ for (const size of SIZES) {
       expect(repeated(labels), `labels read twice among: ${labels.map((text) => `"${text}"`).join(', ')}`).toEqual([]);
       // The story opens the page: the card, whose one move is among them; and the timeline starts on the first screen.
       await expect(startCard(page).getByRole('heading')).toHaveText('Start here: two workers, one queue');
-      expect(controls.map((c) => c.name)).toContain('Step worker A');
+      expect(controls.map((c) => c.name)).toContain(START_CARD.action.label);
       const box = (await timeline(page).boundingBox())!;
       expect(box.y).toBeLessThan(size.height - 120);
     });
 
     test("the card's move steps worker A, draws the step, and the card does not come back: a reload lands where the learner was", async ({ page }) => {
       await openLab(page);
-      await startCard(page).getByRole('button', { name: 'Step worker A' }).click();
+      await startCard(page).getByRole('button', { name: START_CARD.action.label }).click();
       await expect(slider(page)).toHaveValue('1');
       await expect(outcome(page)).toContainText('A read run 123 as pending');
       await expect(timeline(page).locator('path.tl-mark[data-step="0"]')).toHaveCount(1);
@@ -73,6 +74,18 @@ for (const size of SIZES) {
       await expect(lab.getByRole('checkbox', { name: 'time to scale' })).toBeVisible();
       // Pausing is still not part of this link: its buttons stay folded away.
       await expect(lab.getByRole('button', { name: 'Pause worker A' })).toHaveCount(0);
+    });
+
+    test('with "All controls" on while the start card is open, no two controls in the lab share a name', async ({ page }) => {
+      await openLab(page);
+      await allControls(page).check();
+      // Both moves on screen: the card's, and the toolbar's for each worker.
+      await expect(startCard(page).getByRole('button', { name: START_CARD.action.label, exact: true })).toBeEnabled();
+      await expect(page.getByRole('group', { name: 'Worker A' }).getByRole('button', { name: 'Step worker A', exact: true })).toBeVisible();
+      const controls = await page.evaluate(controlsAboveTheFold, '#lab-top');
+      const listed = controls.map((c) => `${c.role} "${c.name}"`).join(', ');
+      // Each worker's buttons read "Pause", "Crash" in its own group; their names say whose.
+      expect(repeated(controls.map((c) => c.name)), `names used twice among: ${listed}`).toEqual([]);
     });
 
     test('"All controls" shows every control, and a reload keeps it on', async ({ page }) => {

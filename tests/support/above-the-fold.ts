@@ -15,10 +15,12 @@ export interface FoldControl {
 
 /**
  * Runs in the page (page.evaluate): the interactive controls that are visible, enabled and at least partly
- * inside the first viewport (the page scrolled to the top). A function with no closure, so that Playwright
+ * inside the first viewport (the page scrolled to the top); or, given `within` (a selector), every one
+ * inside that element, on the first screen or below it. A function with no closure, so that Playwright
  * can send it.
  */
-export function controlsAboveTheFold(): FoldControl[] {
+// biome-ignore lint/suspicious/noConfusingVoidType: page.evaluate(controlsAboveTheFold) with no argument hands it `void` (the bench's call)
+export function controlsAboveTheFold(within?: string | void): FoldControl[] {
   // What a learner can operate: native controls and elements given a control's role.
   const selector = [
     'button',
@@ -62,7 +64,8 @@ export function controlsAboveTheFold(): FoldControl[] {
     return textOf(el);
   };
   const found: FoldControl[] = [];
-  for (const el of document.querySelectorAll(selector)) {
+  const scope = within ? document.querySelector(within) : document;
+  for (const el of scope?.querySelectorAll(selector) ?? []) {
     // A control inside a closed <details> (other than its summary) is not shown.
     const closed = el.closest('details:not([open])');
     if (closed && el.tagName !== 'SUMMARY' && el.closest('summary') === null) continue;
@@ -73,7 +76,7 @@ export function controlsAboveTheFold(): FoldControl[] {
     const box = el.getBoundingClientRect();
     if (box.width < 1 || box.height < 1) continue;
     const top = box.top + scrolled;
-    if (top >= height || top + box.height <= 0 || box.left >= width || box.right <= 0) continue;
+    if (!within && (top >= height || top + box.height <= 0 || box.left >= width || box.right <= 0)) continue;
     const text = el.tagName === 'SELECT' || el.tagName === 'INPUT' ? labelOf(el) : textOf(el);
     found.push({
       name: el.getAttribute('aria-label') ?? labelOf(el),

@@ -4,7 +4,7 @@
  * record, "Next level" and "Leave level". On a phone it is a title and one row of buttons until opened.
  */
 import './level.css';
-import { useEffect, useId, useState } from 'react';
+import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { findLevel, LEVELS, levelIdea, levelNumber, levelRecord, nextLevel, recordLabel } from '../../lessons/levels';
 import type { Challenge } from '../../lessons/types';
 import type { ProgressStore } from '../../store/progress-store';
@@ -12,23 +12,38 @@ import { useLabStore } from '../../store/react';
 import { PHONE_QUERY, useMediaQuery } from '../hooks';
 import { useLessonProgress } from '../lesson/useLessonProgress';
 import { enterLevel } from './enter';
+import { keepLevelRoom } from './level-room';
 import { LevelHints } from './LevelHints';
 import { LevelVerdict } from './LevelVerdict';
 import { useLeaveLevelWithItsScenario } from './useLeaveLevel';
 import { useLevelJudgement } from './useLevelJudgement';
 
-export function LevelBanner({ progress, levelId }: { progress: ProgressStore; levelId: string }) {
+/** `openAtFirst`: the goal open or closed as it was before a reload (level-room.ts); else open, closed on a phone. */
+export function LevelBanner({ progress, levelId, openAtFirst }: { progress: ProgressStore; levelId: string; openAtFirst?: boolean | undefined }) {
   useLeaveLevelWithItsScenario(progress);
   const level = findLevel(levelId);
-  return level ? <Banner key={level.id} progress={progress} level={level} /> : null;
+  return level ? <Banner key={level.id} progress={progress} level={level} openAtFirst={openAtFirst} /> : null;
 }
 
-function Banner({ progress, level }: { progress: ProgressStore; level: Challenge }) {
+/** Keeps the room the banner takes, as it changes, for a reload to hold before the banner is back (LevelSlot.tsx). */
+function useKeptRoom(banner: RefObject<HTMLElement | null>, level: string, open: boolean): void {
+  useEffect(() => {
+    const element = banner.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => keepLevelRoom({ level, height: element.getBoundingClientRect().height, open }));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [banner, level, open]);
+}
+
+function Banner({ progress, level, openAtFirst }: { progress: ProgressStore; level: Challenge; openAtFirst: boolean | undefined }) {
   const lab = useLabStore();
   const { state } = useLessonProgress(progress);
   const phone = useMediaQuery(PHONE_QUERY);
-  const [open, setOpen] = useState(!phone);
+  const [open, setOpen] = useState(openAtFirst ?? !phone);
   const id = useId();
+  const section = useRef<HTMLElement>(null);
+  useKeptRoom(section, level.id, open);
   const judgement = useLevelJudgement(level, progress);
   const record = levelRecord(state.progress, level);
   const hints = state.progress.challenges[level.id]?.hints ?? 0;
@@ -41,7 +56,7 @@ function Banner({ progress, level }: { progress: ProgressStore; level: Challenge
     return () => lab.getState().setLevelMoves([]);
   }, [lab, level]);
   return (
-    <section className={open ? 'level-banner is-open' : 'level-banner'} aria-labelledby={`${id}-title`}>
+    <section ref={section} className={open ? 'level-banner is-open' : 'level-banner'} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className="level-title">
         {level.title}
       </h2>
