@@ -18,26 +18,34 @@ const COLUMNS: (keyof RunRow)[] = [
   'result',
 ];
 
-/** The same element every time, so React never looks at the header again. */
-const HEADER = (
-  <thead>
-    <tr>
-      {COLUMNS.map((c) => (
-        <th key={c} scope="col">
-          {c}
-        </th>
-      ))}
-    </tr>
-  </thead>
-);
+/** With the tenant beside the run's id: where the runs belong to more than one tenant, the tenant is the point. */
+const COLUMNS_WITH_TENANT: (keyof RunRow)[] = ['run_id', 'tenant', ...COLUMNS.slice(1)];
+
+function header(columns: readonly (keyof RunRow)[]) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
+/** The same elements every time, so React never looks at a header again. */
+const HEADER = header(COLUMNS);
+const HEADER_WITH_TENANT = header(COLUMNS_WITH_TENANT);
 
 /** One run's row; `changed`: the columns this step changed, comma-separated. Redrawn only when either differs. */
 const Row = memo(
-  function Row({ row, changed }: { row: RunRow; changed: string }) {
+  function Row({ row, changed, withTenant }: { row: RunRow; changed: string; withTenant: boolean }) {
     const hits = new Set(changed.split(','));
     return (
       <tr>
-        {COLUMNS.map((c) => {
+        {(withTenant ? COLUMNS_WITH_TENANT : COLUMNS).map((c) => {
           const hit = hits.has(c);
           return (
             <td key={c} className={hit ? 'changed' : undefined}>
@@ -49,13 +57,15 @@ const Row = memo(
       </tr>
     );
   },
-  (a, b) => a.changed === b.changed && sameFields(a.row, b.row),
+  (a, b) => a.changed === b.changed && a.withTenant === b.withTenant && sameFields(a.row, b.row),
 );
 
 /** The committed `runs` table after the selected step; cells that step changed are marked. */
 export function RunsTable() {
   const { step, before, after } = useShownStep();
   const changed = useMemo(() => (step ? changedCells(before.runs, after.runs) : new Set<string>()), [step, before, after]);
+  const withTenant = new Set(after.runs.map((row) => row.tenant)).size > 1;
+  const columns = withTenant ? COLUMNS_WITH_TENANT : COLUMNS;
   return (
     <section className="runs" aria-label="runs table">
       <h2>
@@ -64,10 +74,10 @@ export function RunsTable() {
       </h2>
       <ScrollBox label="runs table rows">
         <table className="grid">
-          {HEADER}
+          {withTenant ? HEADER_WITH_TENANT : HEADER}
           <tbody>
             {after.runs.map((row) => (
-              <Row key={row.run_id} row={row} changed={COLUMNS.filter((c) => changed.has(`${row.run_id}:${c}`)).join(',')} />
+              <Row key={row.run_id} row={row} withTenant={withTenant} changed={columns.filter((c) => changed.has(`${row.run_id}:${c}`)).join(',')} />
             ))}
           </tbody>
         </table>

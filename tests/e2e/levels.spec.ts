@@ -214,10 +214,29 @@ test('the tenant cap level: the picker offers the cap claim, and two overlapping
   }
   await expect(announcement(section)).toContainText('Level solved ✓');
   await expect(announcement(section)).toContainText("counted acme's running runs while A's claim of run 120");
+  // Which tenant each run belongs to is the point here, so the runs table shows it beside the run's id.
+  const runs = page.getByRole('region', { name: 'runs table', exact: true });
+  await expect(runs.getByRole('columnheader')).toHaveText([
+    'run_id',
+    'tenant',
+    'status',
+    'lease_owner',
+    'lease_generation',
+    'lease_expires_at',
+    'heartbeat_at',
+    'cancel_requested',
+    'progress',
+    'cost_cents',
+    'result',
+  ]);
+  await expect(runs.getByRole('row', { name: /^124 beta pending/ })).toBeVisible();
+  await expect(runs.getByRole('row', { name: /^121 acme running (\(changed\) )?B/ })).toBeVisible();
   // Another scenario does not offer the cap claim.
   await lab(page).getByRole('combobox', { name: 'Scenario', exact: true }).selectOption('race');
   await labReady(page);
   await expect(picker.locator('optgroup[label="Limits"]')).toHaveCount(0);
+  // One tenant: no tenant column.
+  await expect(runs.getByRole('columnheader', { name: 'tenant', exact: true })).toHaveCount(0);
 });
 
 /**

@@ -86,8 +86,8 @@ test('author a scenario, play it, and open its link in a fresh browser: the same
     /Three workers, two tenants, a five-minute lease\.\s*A freezes for six minutes at 15:02, then writes\./,
   );
   await waitReady(page);
-  // The runs as written, oldest first (the table shows their cost, not their tenant).
-  expect(await runsTableAfter(page, 0)).toMatch(/^[^\n]*\n501\tpending[^\n]*\t0\tNULL\n502\tpending[^\n]*\t120\tNULL$/);
+  // The runs as written, oldest first, with their tenants (two of them, so the table shows the column) and cost.
+  expect(await runsTableAfter(page, 0)).toMatch(/^run_id\ttenant\t[^\n]*\n501\tacme\tpending[^\n]*\t0\tNULL\n502\tglobex\tpending[^\n]*\t120\tNULL$/);
   await stepTimes(page, 9);
   const table = await runsTableAfter(page, 9);
   expect(table).toMatch(/501[\s\S]*running[\s\S]*A/);
@@ -107,7 +107,7 @@ test('author a scenario, play it, and open its link in a fresh browser: the same
     await expect(notices(other)).toHaveText('');
     // It steps on, as a built-in scenario does: the script's pause, then C reclaims A's run.
     await stepTimes(other, 3);
-    expect(await runsTableAfter(other, 12)).toMatch(/501\trunning\tC\t2/);
+    expect(await runsTableAfter(other, 12)).toMatch(/501\tacme\trunning\tC\t2/);
   } finally {
     await fresh.close();
   }
