@@ -156,6 +156,10 @@ function installDriver(): void {
     'cost_cents',
     'result',
   ];
+  // Where the runs belong to more than one tenant the table shows the tenant beside the run's id (RunsTable).
+  const severalTenants = (rows: Record<string, Value>[]) => new Set(rows.map((row) => row.tenant)).size > 1;
+  const columnsFor = (rows: Record<string, Value>[]) => (severalTenants(rows) ? ['run_id', 'tenant', ...COLUMNS.slice(1)] : COLUMNS);
+  const runsSql = (rows: Record<string, Value>[]) => (severalTenants(rows) ? RUNS_SQL.replace('SELECT run_id,', 'SELECT run_id, tenant,') : RUNS_SQL);
   const RUNS_SQL = `SELECT run_id, status, lease_owner, lease_generation, to_char(lease_expires_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS lease_expires_at, to_char(heartbeat_at AT TIME ZONE 'UTC', 'HH24:MI:SS') AS heartbeat_at, cancel_requested, progress, cost_cents, result FROM runs ORDER BY run_id`;
   const answered = new Set<string>();
   const lab = document.getElementById('lab-top')!;
@@ -237,7 +241,7 @@ function installDriver(): void {
     // The runs table: the trace's table after the step shown (no step is selected during the fuzz).
     const shown = s.selected !== null && s.selected < s.position ? s.selected + 1 : s.position;
     const rows = shown > 0 ? s.steps[shown - 1]!.runs : s.initialRuns;
-    const expected = rows.map((row) => COLUMNS.map((c) => cell(row[c] ?? null)));
+    const expected = rows.map((row) => columnsFor(rows).map((c) => cell(row[c] ?? null)));
     const actual = runsTableShown();
     if (JSON.stringify(actual) !== JSON.stringify(expected))
       return `runs table shows ${JSON.stringify(actual)}, the trace has ${JSON.stringify(expected)} after step ${shown}`;
@@ -368,7 +372,7 @@ function installDriver(): void {
         panel.open = true;
         await tick();
         const editor = panel.querySelector<HTMLTextAreaElement>('textarea')!;
-        const sql = action.kind === 'console' ? RUNS_SQL : 'SELECT no_such_column FROM runs';
+        const sql = action.kind === 'console' ? runsSql(store.getState().initialRuns) : 'SELECT no_such_column FROM runs';
         setValue(editor, sql, 'input');
         await tick();
         if (!click(button(panel, 'Run'))) return { did: 'console (off)' };
