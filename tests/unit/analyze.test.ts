@@ -173,6 +173,10 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'parameter-out-of-contract': ['claim', claim('run_id = $3')],
   'parameter-gap': ['complete', "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 RETURNING status, result"],
   'returning-mismatch': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id`],
+  'returning-lease-not-the-row': [
+    'claim',
+    `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id, lease_generation, now() - interval '1 hour' AS lease_expires_at, cancel_requested`,
+  ],
   'returning-old-new': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING old.run_id, lease_generation, lease_expires_at, cancel_requested`],
   'several-locking-clauses': [
     'claim',
@@ -203,6 +207,25 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
+
+describe("RETURNING lease_expires_at: the row's own expiry, the one the lab judges leases by", () => {
+  const returning = (lease: string, from = '', alias = '') =>
+    `UPDATE runs ${alias} ${SET} ${from} WHERE ${alias ? alias.trim() : 'runs'}.run_id = 1 RETURNING ${alias ? alias.trim() : 'runs'}.run_id, lease_generation, ${lease}, cancel_requested`;
+  it('the column, bare, qualified by the table or by its alias, is accepted', () => {
+    expect(analyzeWith(parser, returning('lease_expires_at'), 'claim').ok).toBe(true);
+    expect(analyzeWith(parser, returning('runs.lease_expires_at'), 'claim').ok).toBe(true);
+    expect(analyzeWith(parser, returning('r.lease_expires_at', '', 'r'), 'claim').ok).toBe(true);
+  });
+  it('an expression or another query’s column under that name is refused, for the heartbeat too', () => {
+    expect(refusalOf(analyzeWith(parser, returning("lease_expires_at - interval '1 hour' AS lease_expires_at"), 'claim'))).toBe('returning-lease-not-the-row');
+    expect(
+      refusalOf(analyzeWith(parser, returning('p.lease_expires_at', 'FROM (SELECT run_id, lease_expires_at FROM runs WHERE run_id = 1) p'), 'claim')),
+    ).toBe('returning-lease-not-the-row');
+    const heartbeat =
+      'UPDATE runs SET lease_expires_at = now() + make_interval(secs => $4) WHERE run_id = $1 AND lease_owner = $2 AND lease_generation = $3 RETURNING now() AS lease_expires_at, cancel_requested';
+    expect(refusalOf(analyzeWith(parser, heartbeat, 'heartbeat'))).toBe('returning-lease-not-the-row');
+  });
+});
 
 describe('every refusal, reached by an example', () => {
   for (const [id, [role, sql]] of Object.entries(REFUSED) as [RefusalId, [Role, string]][]) {

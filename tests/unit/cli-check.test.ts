@@ -196,6 +196,18 @@ describe('npm run sim -- check', () => {
     expect(trace.steps[3]!.outcome.rows?.map((row) => row.run_id)).toEqual([123]);
   });
 
+  it('a claim whose RETURNING makes up an expired lease cannot hide its double claim (it exited 0 with fencing on): refused in one line, exit 2', async () => {
+    const honest = readFileSync(corpus('14-update-eq-subselect-no-recheck.sql'), 'utf8');
+    const text = honest.replace(/RETURNING .*;/, "RETURNING run_id, lease_generation, now() - interval '1 hour' AS lease_expires_at, cancel_requested;");
+    expect(text).not.toBe(honest);
+    const madeUp = file('made-up-lease.sql', text);
+    expect((await sim('check', 'race', '--claim', corpus('14-update-eq-subselect-no-recheck.sql'), '--fencing', 'on')).code).toBe(1);
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', madeUp, '--fencing', 'on');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('refused (returning-lease-not-the-row)')]);
+  });
+
   it('runs joined a second time in FROM, which PostgreSQL re-reads as before the wait, is refused on PGlite in one line that points to --db, exit 2', async () => {
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', corpus('39-self-join-without-lock.sql'));
     expect(code).toBe(2);

@@ -232,6 +232,8 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   if (returning.join(',') !== contract.returning.join(',')) {
     throw refused(refusal('returning-mismatch', `expected RETURNING ${contract.returning.join(', ')}; got ${returning.join(', ') || 'none'}`));
   }
+  const leaseReturned = returnedExpression(update, 'lease_expires_at');
+  if (leaseReturned && !isOwnColumn(leaseReturned, targetName, 'lease_expires_at')) throw refused(refusal('returning-lease-not-the-row'));
 
   const locks = lockingClauses(statement, targetName);
   if (locks.length > 1) throw refused(refusal('several-locking-clauses'));
@@ -363,6 +365,28 @@ function returningNames(update: JsonObject): string[] {
     }
     return '?column?';
   });
+}
+
+/** The expression RETURNING hands back under `name`, if it has one. */
+function returnedExpression(update: JsonObject, name: string): Json | null {
+  for (const item of list((update.returningClause as JsonObject | undefined)?.exprs)) {
+    const target = body(item, 'ResTarget')!;
+    const column = body(target.val, 'ColumnRef');
+    const as = text(target.name) ?? (column ? names(column.fields).at(-1) : null);
+    if (as === name) return target.val as Json;
+  }
+  return null;
+}
+
+/**
+ * The updated row's own column: `name`, or `target.name`. Unqualified, it cannot be another FROM item's
+ * column of that name (PostgreSQL calls such a reference ambiguous), so it is the row's.
+ */
+function isOwnColumn(expression: Json, targetName: string, name: string): boolean {
+  const column = body(expression, 'ColumnRef');
+  if (!column) return false;
+  const parts = names(column.fields);
+  return parts.length === 1 ? parts[0] === name : parts.length === 2 && parts[0] === targetName && parts[1] === name;
 }
 
 const STRENGTHS: Record<string, LockStrength> = {
