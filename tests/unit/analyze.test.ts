@@ -173,7 +173,7 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'parameter-out-of-contract': ['claim', claim('run_id = $3')],
   'parameter-gap': ['complete', "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 RETURNING status, result"],
   'returning-mismatch': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id`],
-  'returning-lease-not-the-row': [
+  'returning-not-the-row': [
     'claim',
     `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id, lease_generation, now() - interval '1 hour' AS lease_expires_at, cancel_requested`,
   ],
@@ -208,7 +208,7 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
 
-describe("RETURNING lease_expires_at: the row's own expiry, the one the lab judges leases by", () => {
+describe("RETURNING run_id, lease_generation, lease_expires_at: the row's own, the values the lab judges ownership by", () => {
   const returning = (lease: string, from = '', alias = '') =>
     `UPDATE runs ${alias} ${SET} ${from} WHERE ${alias ? alias.trim() : 'runs'}.run_id = 1 RETURNING ${alias ? alias.trim() : 'runs'}.run_id, lease_generation, ${lease}, cancel_requested`;
   it('the column, bare, qualified by the table or by its alias, is accepted', () => {
@@ -217,13 +217,28 @@ describe("RETURNING lease_expires_at: the row's own expiry, the one the lab judg
     expect(analyzeWith(parser, returning('r.lease_expires_at', '', 'r'), 'claim').ok).toBe(true);
   });
   it('an expression or another query’s column under that name is refused, for the heartbeat too', () => {
-    expect(refusalOf(analyzeWith(parser, returning("lease_expires_at - interval '1 hour' AS lease_expires_at"), 'claim'))).toBe('returning-lease-not-the-row');
+    expect(refusalOf(analyzeWith(parser, returning("lease_expires_at - interval '1 hour' AS lease_expires_at"), 'claim'))).toBe('returning-not-the-row');
     expect(
       refusalOf(analyzeWith(parser, returning('p.lease_expires_at', 'FROM (SELECT run_id, lease_expires_at FROM runs WHERE run_id = 1) p'), 'claim')),
-    ).toBe('returning-lease-not-the-row');
+    ).toBe('returning-not-the-row');
     const heartbeat =
       'UPDATE runs SET lease_expires_at = now() + make_interval(secs => $4) WHERE run_id = $1 AND lease_owner = $2 AND lease_generation = $3 RETURNING now() AS lease_expires_at, cancel_requested';
-    expect(refusalOf(analyzeWith(parser, heartbeat, 'heartbeat'))).toBe('returning-lease-not-the-row');
+    expect(refusalOf(analyzeWith(parser, heartbeat, 'heartbeat'))).toBe('returning-not-the-row');
+    // A run id or generation handed back as anything else could name a run the worker never locked.
+    expect(
+      refusalOf(
+        analyzeWith(
+          parser,
+          `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id + 1 AS run_id, lease_generation, lease_expires_at, cancel_requested`,
+          'claim',
+        ),
+      ),
+    ).toBe('returning-not-the-row');
+    expect(
+      refusalOf(
+        analyzeWith(parser, `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id, 7 AS lease_generation, lease_expires_at, cancel_requested`, 'claim'),
+      ),
+    ).toBe('returning-not-the-row');
   });
 });
 

@@ -205,7 +205,7 @@ describe('npm run sim -- check', () => {
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', madeUp, '--fencing', 'on');
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('refused (returning-lease-not-the-row)')]);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringContaining('refused (returning-not-the-row)')]);
   });
 
   it('runs joined a second time in FROM, which PostgreSQL re-reads as before the wait, is refused on PGlite in one line that points to --db, exit 2', async () => {

@@ -232,8 +232,10 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   if (returning.join(',') !== contract.returning.join(',')) {
     throw refused(refusal('returning-mismatch', `expected RETURNING ${contract.returning.join(', ')}; got ${returning.join(', ') || 'none'}`));
   }
-  const leaseReturned = returnedExpression(update, 'lease_expires_at');
-  if (leaseReturned && !isOwnColumn(leaseReturned, targetName, 'lease_expires_at')) throw refused(refusal('returning-lease-not-the-row'));
+  for (const column of JUDGED_COLUMNS) {
+    const returned = returnedExpression(update, column);
+    if (returned && !isOwnColumn(returned, targetName, column)) throw refused(refusal('returning-not-the-row', `${column} is not ${targetName}.${column}`));
+  }
 
   const locks = lockingClauses(statement, targetName);
   if (locks.length > 1) throw refused(refusal('several-locking-clauses'));
@@ -366,6 +368,13 @@ function returningNames(update: JsonObject): string[] {
     return '?column?';
   });
 }
+
+/**
+ * The columns the lab judges ownership by when a statement hands them back: which run a worker holds, under
+ * which generation, until when. Taken on trust, a made-up value could hide a double claim (an expiry in the
+ * past reads as a lease that had run out).
+ */
+const JUDGED_COLUMNS = ['run_id', 'lease_generation', 'lease_expires_at'] as const;
 
 /** The expression RETURNING hands back under `name`, if it has one. */
 function returnedExpression(update: JsonObject, name: string): Json | null {

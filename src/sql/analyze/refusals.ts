@@ -29,8 +29,8 @@ export const REFUSALS = {
   'parameter-out-of-contract': 'uses a parameter the role does not get',
   'parameter-gap': 'leaves out a parameter below one it uses: PostgreSQL cannot tell that parameter’s type (could not determine data type of parameter $n)',
   'returning-mismatch': 'RETURNING differs from the lab’s file for this role: the lab reads those columns back, in that order',
-  'returning-lease-not-the-row':
-    'RETURNING lease_expires_at is not the row’s own column (an expression, or another query’s column): the lab judges whether a worker’s lease is still live by the expiry it gets back, so it must be the expiry the statement wrote (lease_expires_at, or runs.lease_expires_at)',
+  'returning-not-the-row':
+    'RETURNING hands back run_id, lease_generation or lease_expires_at as something other than the updated row’s own column (an expression, or another query’s column): the lab judges which run a worker holds, under which generation and until when, by those values, so each must be the row’s own (run_id, or runs.run_id)',
   'returning-old-new': 'RETURNING old/new is PostgreSQL 18 syntax; the lab and live mode target PostgreSQL 15',
   'several-locking-clauses': 'more than one locking clause: the lab follows one lock-taking finder through a wait',
   'locking-join': 'a locking clause on a query that reads more than runs alone: after a wait the lab re-checks one row of runs at a time',
