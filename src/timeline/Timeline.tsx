@@ -23,7 +23,8 @@ import {
 import type { AxisZoom } from '../charts/axis-zoom';
 import { STRATEGY_LABELS, type Trace } from '../sim/types';
 import { ANOMALY_NAMES, paramsText, resultText, sqlPreview, stepTitle } from './describe';
-import { defaultTimelineView, followLatest, layoutTimeline, type TimelineLayout, type TimelineMark, type TimelineView, timelineHeight } from './layout';
+import type { TimelineMark } from './layers/marks';
+import { defaultTimelineView, followLatest, layoutTimeline, type TimelineLayout, type TimelineView, timelineHeight } from './layout';
 import type { TimelineAxis } from './model';
 import { steady } from './steady';
 import { TIMELINE_HTML_CSS } from './theme';

@@ -8,7 +8,14 @@
  * data-theme="light" / data-theme="dark").
  */
 import type { AnomalyKind } from '../sim/types';
-import type { MarkShape } from './layout';
+
+/** The symbol a mark is drawn with: one per verdict, and a cross for a crash. */
+export type MarkShape = 'circle' | 'ring' | 'no-entry' | 'triangle' | 'hourglass' | 'diamond' | 'cross';
+
+/** One decimal is plenty for pixels, and keeps the markup short. */
+export function px(n: number): number {
+  return Math.round(n * 10) / 10;
+}
 
 /** [light, dark] default for each themable colour. */
 const PALETTE = {

@@ -4,7 +4,9 @@ import { initialWorker } from '../../src/sim/simulated-worker';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Settings, Trace, TraceStep, Verdict, WorkerState } from '../../src/sim/types';
 import { ANOMALY_NAMES } from '../../src/timeline/describe';
-import { defaultTimelineView, followLatest, layoutTimeline, markShape, type TimelineLayout, textWidth, timelineHeight } from '../../src/timeline/layout';
+import { markShape } from '../../src/timeline/layers/marks';
+import { defaultTimelineView, followLatest, layoutTimeline, type TimelineLayout, timelineHeight } from '../../src/timeline/layout';
+import { textWidth } from '../../src/timeline/text-width';
 import { anomaliesAt } from '../../src/timeline/model';
 import { runScenario } from '../support/lab';
 
