@@ -3,7 +3,7 @@
 // exactly where the file says the outcome cannot be known from the shape.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadParser, type Parser } from '../../src/sql/analyze/parser';
-import { predictStatement } from '../../src/sql/analyze/predict';
+import { predictStatement } from '../../src/sql/analyze/predictor';
 import { sceneFor } from '../../src/sql/analyze/scenario';
 import { readCorpus } from '../support/claim-corpus';
 

@@ -1,6 +1,6 @@
 /**
  * The two-worker scene every claim/complete variant of the truth corpus (tests/ground-truth/claim-corpus)
- * is played in, on a real PostgreSQL and by the predictor (./predict.ts): A runs the statement in an open
+ * is played in, on a real PostgreSQL and by the predictor (./predictor.ts): A runs the statement in an open
  * transaction, then B runs it, then A commits (or rolls back).
  *
  * Claims: run 121 is running under a worker that is gone (its lease expired a minute ago, generation 1);
