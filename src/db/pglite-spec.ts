@@ -346,6 +346,7 @@ export class PGliteSpecDriver implements SpecDriver {
     await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
     s.parked = false;
     for (const entry of log) {
+      if (await this.relocked(entry, label)) continue;
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
       const replies = repliesOf(await this.simple(entry.statement.text));
       if (!same(replies, entry.replies)) {
@@ -354,6 +355,29 @@ export class PGliteSpecDriver implements SpecDriver {
         );
       }
     }
+  }
+
+  /**
+   * A locking SELECT whose answer names its rows by their primary key is replayed by locking those rows
+   * again (relockByKey), not by looking again: it locked exactly those, and no other session can have
+   * changed them since (they were locked). False: it has no such shape, and is replayed as it was.
+   */
+  private async relocked(entry: Logged, label: string): Promise<boolean> {
+    const locks = entry.statement.locksAnswered;
+    const answer = entry.replies.length === 1 ? entry.replies[0]! : null;
+    if (!locks || answer?.kind !== 'rows') return false;
+    const found = await this.lab('spec-table-hazards', [locks.table.schema, locks.table.name]);
+    const key = found.rows[0]?.primary_key;
+    const at = typeof key === 'string' ? answer.result.columns.indexOf(key) : -1;
+    if (at < 0 || answer.result.columns.lastIndexOf(key as string) !== at) return false;
+    const keys = answer.result.rows.map((row) => row[at]);
+    if (keys.some((value) => value === null)) return false;
+    const { relockByKey } = await import('../sql/analyze/spec-statement');
+    const reply = await this.simple(relockByKey(locks, key as string, keys as string[]));
+    if (reply.error || reply.completed[0]?.rows.length !== new Set(keys).size) {
+      this.refuse(`${label}: locking again the rows its session's earlier \`${entry.statement.text}\` locked (to continue the parked transaction) did not lock the same rows`);
+    }
+    return true;
   }
 
   /** Parks the open transaction (PREPARE TRANSACTION keeps its locks); a failed one is ended (it holds none). */

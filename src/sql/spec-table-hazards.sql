@@ -3,7 +3,8 @@
 -- view writes through rules or triggers), its key columns (columns of unique indexes without a
 -- predicate or expression: an UPDATE that sets one locks the row FOR UPDATE, else FOR NO KEY UPDATE),
 -- whether it has a unique index at all, and whether a parked transaction (pid null in pg_locks: another
--- session's) has written it, whose uncommitted keys an insert would wait for.
+-- session's) has written it, whose uncommitted keys an insert would wait for; and its primary key's one
+-- column (null for none or several), by which a replayed locking SELECT re-locks the rows it answered.
 WITH target AS (
   SELECT c.oid, c.relkind
   FROM pg_class AS c
@@ -23,5 +24,11 @@ SELECT
     JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = ANY (i.indkey::int2[])
     WHERE i.indrelid = t.oid AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL
   ), '{}') AS key_columns,
-  EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.relation = t.oid AND l.pid IS NULL AND l.mode = 'RowExclusiveLock') AS written_by_parked
+  EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.relation = t.oid AND l.pid IS NULL AND l.mode = 'RowExclusiveLock') AS written_by_parked,
+  (
+    SELECT a.attname::text
+    FROM pg_index AS i
+    JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = i.indkey[0]
+    WHERE i.indrelid = t.oid AND i.indisprimary AND i.indnkeyatts = 1
+  ) AS primary_key
 FROM target AS t;

@@ -50,6 +50,12 @@ export interface SpecStatement {
    * session committed writes (an equal answer then means the same rows).
    */
   answerShowsItsLocks: boolean;
+  /**
+   * For a SELECT that locks the rows it answers from one table (one locking clause, at its top level): that
+   * table and the lock, so a replay can lock the same rows again by their key (`relockByKey`) instead of
+   * looking again (SKIP LOCKED would find other rows once another session let go of its own).
+   */
+  locksAnswered: { table: TableName; relation: Json; strength: string } | null;
 }
 
 /** Built-in functions whose effect reaches across sessions or shows that all sessions are one backend. */
@@ -128,6 +134,37 @@ function rowTwin(stmt: JsonObject, strength: string, extraFrom: Json[]): string 
   return deparseStatement(copy);
 }
 
+/**
+ * SELECT 1 FROM <its table> WHERE <key>::text = ANY (ARRAY[<the keys it answered>]) FOR <its lock> NOWAIT:
+ * the rows a locking SELECT answered, locked again, as text the deparser quotes.
+ */
+export function relockByKey(locks: NonNullable<SpecStatement['locksAnswered']>, key: string, keys: readonly string[]): string {
+  const column = { ColumnRef: { fields: [{ String: { sval: key } }] } };
+  const select = {
+    SelectStmt: {
+      targetList: [{ ResTarget: { val: { A_Const: { ival: { ival: 1 } } } } }],
+      fromClause: [{ RangeVar: locks.relation }],
+      whereClause: {
+        A_Expr: {
+          kind: 'AEXPR_OP_ANY',
+          name: [{ String: { sval: '=' } }],
+          lexpr: { TypeCast: { arg: column, typeName: { names: [{ String: { sval: 'text' } }], typemod: -1 } } },
+          rexpr: {
+            TypeCast: {
+              arg: { A_ArrayExpr: { elements: keys.map((value) => ({ A_Const: { sval: { sval: value } } })) } },
+              typeName: { names: [{ String: { sval: 'text' } }], typemod: -1, arrayBounds: [{ Integer: { ival: -1 } }] },
+            },
+          },
+        },
+      },
+      limitOption: 'LIMIT_OPTION_DEFAULT',
+      lockingClause: [{ LockingClause: { strength: locks.strength, waitPolicy: 'LockWaitError' } }],
+      op: 'SETOP_NONE',
+    },
+  };
+  return deparseStatement(JSON.parse(JSON.stringify(select)) as Json);
+}
+
 function hasLockingClause(root: Json): boolean {
   let found = false;
   walk(root, (node) => {
@@ -150,6 +187,7 @@ function classify(stmt: Json, text: string): SpecStatement {
     inserts: false,
     functions: [],
     answerShowsItsLocks: false,
+    locksAnswered: null,
   };
   const refuse = (why: string): SpecStatement => ({ ...base, refusal: why });
   walk(stmt, (visit) => {
@@ -201,7 +239,13 @@ function classify(stmt: Json, text: string): SpecStatement {
       const topLevel = list(node.body.lockingClause).length;
       const oneTable = list(node.body.fromClause).length === 1 && nodeOf(list(node.body.fromClause)[0])?.type === 'RangeVar' && !node.body.withClause;
       const answerShowsItsLocks = clauses === 0 || (clauses === topLevel && oneTable);
-      return { ...base, kind: 'read', probes: waits ? { plain: deparseStatement(copy) } : null, answerShowsItsLocks };
+      const relation = oneTable ? body(list(node.body.fromClause)[0], 'RangeVar') : null;
+      const clause = topLevel === 1 ? body(list(node.body.lockingClause)[0], 'LockingClause') : null;
+      const locksAnswered =
+        answerShowsItsLocks && relation && clause && list(clause.lockedRels).length === 0 && typeof clause.strength === 'string'
+          ? { table: tableOf(relation)!, relation, strength: clause.strength }
+          : null;
+      return { ...base, kind: 'read', probes: waits ? { plain: deparseStatement(copy) } : null, answerShowsItsLocks, locksAnswered };
     }
     case 'UpdateStmt': {
       if (node.body.whereClause && JSON.stringify(node.body.whereClause).includes('CurrentOfExpr')) return refuse('WHERE CURRENT OF: cursors are not followed');
@@ -255,7 +299,7 @@ export async function specStatements(sql: string): Promise<SpecStatement[]> {
   const parser = await loadParser();
   const parsed = parser.parse(sql);
   if (!parsed.ok) {
-    return [{ text: sql, kind: 'read', refusal: null, probes: null, writes: null, setColumns: [], inserts: false, functions: [], answerShowsItsLocks: false }];
+    return [{ text: sql, kind: 'read', refusal: null, probes: null, writes: null, setColumns: [], inserts: false, functions: [], answerShowsItsLocks: false, locksAnswered: null }];
   }
   return (parsed.tree.stmts ?? []).map((entry) => {
     const start = entry.stmt_location ?? 0;
