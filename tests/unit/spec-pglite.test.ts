@@ -37,6 +37,7 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
   'nowait-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
   'nowait-4': { permutations: 1, equal: 0, refused: 1, reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/] },
   'skip-locked': { permutations: 20, equal: 20, refused: 0, reasons: [] },
+  'skip-locked-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'skip-locked-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
 };
 
