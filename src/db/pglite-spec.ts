@@ -375,7 +375,9 @@ export class PGliteSpecDriver implements SpecDriver {
     const { relockByKey } = await import('../sql/analyze/spec-statement');
     const reply = await this.simple(relockByKey(locks, key as string, keys as string[]));
     if (reply.error || reply.completed[0]?.rows.length !== new Set(keys).size) {
-      this.refuse(`${label}: locking again the rows its session's earlier \`${entry.statement.text}\` locked (to continue the parked transaction) did not lock the same rows`);
+      this.refuse(
+        `${label}: locking again the rows its session's earlier \`${entry.statement.text}\` locked (to continue the parked transaction) did not lock the same rows`,
+      );
     }
     return true;
   }

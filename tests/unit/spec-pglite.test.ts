@@ -35,7 +35,12 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
   nowait: { permutations: 6, equal: 6, refused: 0, reasons: [] },
   'nowait-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'nowait-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
-  'nowait-4': { permutations: 1, equal: 0, refused: 1, reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/] },
+  'nowait-4': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
   'skip-locked': { permutations: 20, equal: 20, refused: 0, reasons: [] },
   'skip-locked-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'skip-locked-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
@@ -76,7 +81,11 @@ describe("PostgreSQL's row-locking isolation specs on PGlite", () => {
       equal: row.equal,
       refused: row.refused,
     });
-    for (const reason of refused) expect(row.reasons.some((pattern) => pattern.test(reason)), reason).toBe(true);
+    for (const reason of refused)
+      expect(
+        row.reasons.some((pattern) => pattern.test(reason)),
+        reason,
+      ).toBe(true);
     expect(answer.code).toBe(refused.length > 0 ? 2 : 0);
   });
 });
@@ -87,7 +96,8 @@ function file(name: string, text: string): string {
   writeFileSync(path, text);
   return path;
 }
-const TABLE_SETUP = "setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'), (2, 'y'); }\nteardown { DROP TABLE foo; }\n";
+const TABLE_SETUP =
+  "setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'), (2, 'y'); }\nteardown { DROP TABLE foo; }\n";
 
 describe('spec on PGlite: exit codes and one-line refusals', () => {
   it('a spec PGlite follows: the tester text, exit 0, nothing on stderr', async () => {
@@ -112,7 +122,11 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
   });
 
   it.each([
-    ['REPEATABLE READ', 'setup { BEGIN ISOLATION LEVEL REPEATABLE READ; } step a1 { SELECT * FROM foo; }', /^session a's setup or teardown: its transaction runs at REPEATABLE READ/],
+    [
+      'REPEATABLE READ',
+      'setup { BEGIN ISOLATION LEVEL REPEATABLE READ; } step a1 { SELECT * FROM foo; }',
+      /^session a's setup or teardown: its transaction runs at REPEATABLE READ/,
+    ],
     ['a session advisory lock', 'step a1 { SELECT pg_advisory_lock(1); }', /^step a1: it calls pg_advisory_lock\(\): advisory locks/],
     ['LISTEN', 'step a1 { LISTEN jobs; }', /^step a1: LISTEN\/NOTIFY/],
     ['a savepoint', 'setup { BEGIN; } step a1 { SAVEPOINT x; }', /^step a1: SAVEPOINT inside a session/],
@@ -143,7 +157,9 @@ permutation a1 b1 a2
     );
     const answer = await simInProcess(['spec', spec]);
     expect(answer.code).toBe(2);
-    expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: step b1: it writes a key of a unique index of foo, which another session's open transaction has written/);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step b1: it writes a key of a unique index of foo, which another session's open transaction has written/,
+    );
   });
 
   it('a statement that waited while its holder committed writes is refused (PostgreSQL keeps the rows it found before the wait)', async () => {
@@ -159,7 +175,7 @@ permutation a1 b1 a2
     expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: step b1 waited while another session committed writes/);
   });
 
-  it("a session that continues its transaction after another committed writes: refused when replaying its earlier read answers differently", async () => {
+  it('a session that continues its transaction after another committed writes: refused when replaying its earlier read answers differently', async () => {
     const spec = file(
       'replay.spec',
       `${TABLE_SETUP}session a setup { BEGIN; } step a1 { SELECT data FROM foo WHERE id = 1; } step a2 { SELECT 2 AS two; } step a3 { COMMIT; }
@@ -184,7 +200,9 @@ permutation a1 b1 a2 a3
     );
     const answer = await simInProcess(['spec', spec]);
     expect(answer.code).toBe(2);
-    expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/,
+    );
   });
 
   it('a wait whose holder rolls back completes as the tester prints it', async () => {

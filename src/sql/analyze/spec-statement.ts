@@ -17,12 +17,12 @@ import { body, type Json, type JsonObject, list, names, nodeOf, walk } from './t
 
 const PG_VERSION = 180004;
 
-export interface TableName {
+interface TableName {
   schema: string | null;
   name: string;
 }
 
-export type SpecStatementKind = 'begin' | 'commit' | 'rollback' | 'read' | 'write';
+type SpecStatementKind = 'begin' | 'commit' | 'rollback' | 'read' | 'write';
 
 export interface SpecStatement {
   /** The statement as written (what is sent). */
@@ -299,7 +299,20 @@ export async function specStatements(sql: string): Promise<SpecStatement[]> {
   const parser = await loadParser();
   const parsed = parser.parse(sql);
   if (!parsed.ok) {
-    return [{ text: sql, kind: 'read', refusal: null, probes: null, writes: null, setColumns: [], inserts: false, functions: [], answerShowsItsLocks: false, locksAnswered: null }];
+    return [
+      {
+        text: sql,
+        kind: 'read',
+        refusal: null,
+        probes: null,
+        writes: null,
+        setColumns: [],
+        inserts: false,
+        functions: [],
+        answerShowsItsLocks: false,
+        locksAnswered: null,
+      },
+    ];
   }
   return (parsed.tree.stmts ?? []).map((entry) => {
     const start = entry.stmt_location ?? 0;
