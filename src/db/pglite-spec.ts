@@ -140,7 +140,12 @@ export class PGliteSpecDriver implements SpecDriver {
   }
 
   control(sql: string): Promise<StepOutcome> {
-    return this.serial(async () => ({ replies: repliesOf(await this.simple(sql)) }));
+    return this.serial(async () => {
+      if ((await this.classify!(sql)).some((statement) => statement.changesSettings)) {
+        this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
+      }
+      return { replies: repliesOf(await this.simple(sql)) };
+    });
   }
 
   runOnSession(session: string, sql: string): Promise<StepOutcome> {
@@ -341,6 +346,16 @@ export class PGliteSpecDriver implements SpecDriver {
         this.refuse(
           `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
         );
+      }
+    }
+    for (const entry of log) {
+      // A sequence is not rolled back: a replay would draw other numbers than the first run got.
+      const table =
+        entry.statement.inserts && entry.statement.writes
+          ? (await this.lab('spec-table-hazards', [entry.statement.writes.schema, entry.statement.writes.name])).rows[0]
+          : null;
+      if (entry.statement.functions.some((name) => name === 'nextval' || name === 'setval') || table?.draws_sequence) {
+        this.refuse(`${label} continues a transaction whose \`${entry.statement.text}\` drew from a sequence: a replay would draw other numbers`);
       }
     }
     await this.simple(`ROLLBACK PREPARED '${s.gid}'`);

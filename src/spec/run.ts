@@ -256,8 +256,10 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     out.write(formatReplies(outcome.replies.filter((reply) => reply.kind === 'rows')));
   };
   const teardownFailures: string[] = [];
+  let setUpDone = false;
   try {
     for (const setup of spec.setups) setUp('setup', await driver.control(setup.sql));
+    setUpDone = true;
     for (const session of spec.sessions) {
       if (session.setup) setUp(`setup of session ${session.name}`, await driver.runOnSession(session.name, session.setup.sql));
     }
@@ -324,7 +326,15 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       // What it printed so far stays (it is not the tester's whole text); the sessions and the spec's
       // tables are cleaned up for the next permutation.
       for (const session of spec.sessions) await driver.reset(session.name);
-      if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
+      // Only what the setup made is torn down (a refused setup made nothing); a teardown the driver
+      // refuses too leaves nothing more to report.
+      if (spec.teardown && setUpDone) {
+        try {
+          tearDown('teardown', await driver.control(spec.teardown.sql));
+        } catch (again) {
+          if (!(again instanceof PermutationRefused)) throw again;
+        }
+      }
       return { names, output: out.text, invalid: null, refused: error.message, checks: [], teardownFailures };
     }
     for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);

@@ -4,7 +4,9 @@
 -- predicate or expression: an UPDATE that sets one locks the row FOR UPDATE, else FOR NO KEY UPDATE),
 -- whether it has a unique index at all, and whether a parked transaction (pid null in pg_locks: another
 -- session's) has written it, whose uncommitted keys an insert would wait for; and its primary key's one
--- column (null for none or several), by which a replayed locking SELECT re-locks the rows it answered.
+-- column (null for none or several), by which a replayed locking SELECT re-locks the rows it answered;
+-- and whether an insert draws from a sequence (identity or nextval() default): a sequence is not rolled
+-- back, so a replayed insert would draw other numbers.
 WITH target AS (
   SELECT c.oid, c.relkind
   FROM pg_class AS c
@@ -30,5 +32,11 @@ SELECT
     FROM pg_index AS i
     JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = i.indkey[0]
     WHERE i.indrelid = t.oid AND i.indisprimary AND i.indnkeyatts = 1
-  ) AS primary_key
+  ) AS primary_key,
+  EXISTS (
+    SELECT 1 FROM pg_attribute AS a
+    LEFT JOIN pg_attrdef AS d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+    WHERE a.attrelid = t.oid AND a.attnum > 0 AND NOT a.attisdropped
+      AND (a.attidentity <> '' OR pg_get_expr(d.adbin, d.adrelid) LIKE '%nextval(%')
+  ) AS draws_sequence
 FROM target AS t;

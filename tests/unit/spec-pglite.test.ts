@@ -132,6 +132,7 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     ['a savepoint', 'setup { BEGIN; } step a1 { SAVEPOINT x; }', /^step a1: SAVEPOINT inside a session/],
     ['LOCK TABLE', 'setup { BEGIN; } step a1 { LOCK TABLE foo; }', /^step a1: LOCK TABLE/],
     ['SET', 'step a1 { SET work_mem = 1024; }', /^step a1: SET and SHOW act on the one PGlite backend/],
+    ['set_config()', "step a1 { SELECT set_config('lab.found', '1', false); }", /^step a1: it calls set_config\(\): settings are the one PGlite backend's/],
   ])('%s is refused: one line naming the step and why, exit 2, JSON valid', async (_what, session, reason) => {
     const spec = file('refused.spec', `${TABLE_SETUP}session a ${session}\n`);
     const text = await simInProcess(['spec', spec]);
@@ -203,6 +204,33 @@ permutation a1 b1 a2 a3
     expect(answer.stderr).toMatch(
       /^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/,
     );
+  });
+
+  it('a transaction that continues after an insert that drew from a sequence is refused (a replay would draw other numbers)', async () => {
+    const spec = file(
+      'sequence.spec',
+      `setup { CREATE TABLE t (id serial PRIMARY KEY, v text); }
+teardown { DROP TABLE t; }
+session a setup { BEGIN; } step a1 { INSERT INTO t (v) VALUES ('a'); } step a2 { SELECT id, v FROM t; } step a3 { COMMIT; }
+session b step b1 { SELECT count(*) FROM t; }
+permutation a1 b1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step a2 continues a transaction whose `INSERT INTO t \(v\) VALUES \('a'\)` drew from a sequence/,
+    );
+  });
+
+  it("a SET in the spec's setup is refused (on PGlite it would reach every session)", async () => {
+    const spec = file(
+      'setup-set.spec',
+      `setup { CREATE TABLE foo (id int); SET lock_timeout = '1s'; }\nteardown { DROP TABLE foo; }\nsession a step a1 { SELECT 1; }\n`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: the spec's setup, teardown or a check changes a setting/);
   });
 
   it('a wait whose holder rolls back completes as the tester prints it', async () => {

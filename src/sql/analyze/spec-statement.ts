@@ -56,6 +56,11 @@ export interface SpecStatement {
    * looking again (SKIP LOCKED would find other rows once another session let go of its own).
    */
   locksAnswered: { table: TableName; relation: Json; strength: string } | null;
+  /**
+   * SET, RESET or set_config(): on a server it changes its own connection only, on PGlite the one backend
+   * every session shares (so even the spec's setup may not).
+   */
+  changesSettings: boolean;
 }
 
 /** Built-in functions whose effect reaches across sessions or shows that all sessions are one backend. */
@@ -68,6 +73,8 @@ const SESSION_FUNCTIONS: readonly [RegExp, string][] = [
     /^(txid_current|txid_current_if_assigned|pg_current_xact_id|pg_current_xact_id_if_assigned|txid_current_snapshot|pg_current_snapshot)$/,
     'transaction ids differ when the lab replays a transaction',
   ],
+  [/^(set_config|setseed)$/, "settings are the one PGlite backend's, shared by all sessions"],
+  [/^(currval|lastval)$/, "a sequence's last value is per session on a server, and all sessions are one PGlite backend"],
   [/^(pg_sleep|pg_sleep_for|pg_sleep_until)$/, 'a sleep in a session runs while every other session waits on PGlite'],
 ];
 
@@ -188,6 +195,7 @@ function classify(stmt: Json, text: string): SpecStatement {
     functions: [],
     answerShowsItsLocks: false,
     locksAnswered: null,
+    changesSettings: false,
   };
   const refuse = (why: string): SpecStatement => ({ ...base, refusal: why });
   walk(stmt, (visit) => {
@@ -197,6 +205,7 @@ function classify(stmt: Json, text: string): SpecStatement {
     }
     return true;
   });
+  base.changesSettings = node.type === 'VariableSetStmt' || base.functions.includes('set_config');
   for (const name of base.functions) {
     for (const [pattern, why] of SESSION_FUNCTIONS) if (pattern.test(name)) return refuse(`it calls ${name}(): ${why}`);
   }
@@ -311,6 +320,7 @@ export async function specStatements(sql: string): Promise<SpecStatement[]> {
         functions: [],
         answerShowsItsLocks: false,
         locksAnswered: null,
+        changesSettings: false,
       },
     ];
   }
