@@ -2,7 +2,7 @@
 -- see (src/db/pglite-spec.ts): triggers (a foreign key's checks are triggers too), rules, its kind (a
 -- view writes through rules or triggers), its key columns (columns of unique indexes without a
 -- predicate or expression: an UPDATE that sets one locks the row FOR UPDATE, else FOR NO KEY UPDATE),
--- whether it has a unique index at all, and whether a parked transaction (pid null in pg_locks: another
+-- whether it has a unique (or exclusion) index at all, and whether a parked transaction (pid null in pg_locks: another
 -- session's) has written it, whose uncommitted keys an insert would wait for; and its primary key's one
 -- column (null for none or several), by which a replayed locking SELECT re-locks the rows it answered;
 -- and whether an insert draws from a sequence (identity or nextval() default): a sequence is not rolled
@@ -19,7 +19,7 @@ SELECT
   t.relkind::text AS relkind,
   EXISTS (SELECT 1 FROM pg_trigger AS g WHERE g.tgrelid = t.oid) AS has_triggers,
   EXISTS (SELECT 1 FROM pg_rewrite AS r WHERE r.ev_class = t.oid AND r.rulename <> '_RETURN') AS has_rules,
-  EXISTS (SELECT 1 FROM pg_index AS i WHERE i.indrelid = t.oid AND i.indisunique) AS has_unique,
+  EXISTS (SELECT 1 FROM pg_index AS i WHERE i.indrelid = t.oid AND (i.indisunique OR i.indisexclusion)) AS has_unique,
   coalesce((
     SELECT array_agg(DISTINCT a.attname::text)
     FROM pg_index AS i

@@ -281,6 +281,9 @@ function classify(stmt: Json, text: string): SpecStatement {
     }
     case 'InsertStmt': {
       if (hasLockingClause(stmt)) return refuse('an INSERT whose SELECT locks rows: the lab cannot probe whether it would wait');
+      if ((node.body.onConflictClause as JsonObject | undefined)?.action === 'ONCONFLICT_UPDATE') {
+        return refuse("INSERT … ON CONFLICT DO UPDATE: a wait for the conflicting row's lock is one the lab does not probe");
+      }
       return { ...base, kind: 'write', writes: tableOf(node.body.relation), inserts: true };
     }
     case 'VariableSetStmt':
