@@ -131,7 +131,11 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     ['LISTEN', 'step a1 { LISTEN jobs; }', /^step a1: LISTEN\/NOTIFY/],
     ['a savepoint', 'setup { BEGIN; } step a1 { SAVEPOINT x; }', /^step a1: SAVEPOINT inside a session/],
     ['LOCK TABLE', 'setup { BEGIN; } step a1 { LOCK TABLE foo; }', /^step a1: LOCK TABLE/],
-    ['INSERT … ON CONFLICT DO UPDATE', "step a1 { INSERT INTO foo VALUES (1, 'z') ON CONFLICT (id) DO UPDATE SET data = 'z'; }", /^step a1: INSERT … ON CONFLICT DO UPDATE/],
+    [
+      'INSERT … ON CONFLICT DO UPDATE',
+      "step a1 { INSERT INTO foo VALUES (1, 'z') ON CONFLICT (id) DO UPDATE SET data = 'z'; }",
+      /^step a1: INSERT … ON CONFLICT DO UPDATE/,
+    ],
     ['SET', 'step a1 { SET work_mem = 1024; }', /^step a1: SET and SHOW act on the one PGlite backend/],
     ['set_config()', "step a1 { SELECT set_config('lab.found', '1', false); }", /^step a1: it calls set_config\(\): settings are the one PGlite backend's/],
   ])('%s is refused: one line naming the step and why, exit 2, JSON valid', async (_what, session, reason) => {
