@@ -96,7 +96,11 @@ export function formatSpecSummary(spec: Spec, report: SpecReport): string {
   const refused = report.refusedCount > 0 ? ` (${report.refusedCount} refused on PGlite)` : '';
   const lines = ['', `checks (${spec.checks.map((c) => c.name).join(', ')}) after each of ${valid} permutations${refused}:`];
   if (!report.shortestBroken) {
-    lines.push(`every check held in all ${valid} (exit ${report.exitCode})`);
+    lines.push(
+      report.refusedCount > 0
+        ? `no check broke in the ${valid} PGlite followed; ${report.refusedCount} refused, unanswered (exit 2)`
+        : `every check held in all ${valid} (exit 0)`,
+    );
     return `${lines.join('\n')}\n`;
   }
   lines.push(`broken in ${brokenCount} of ${valid}; the shortest: --permutation "${report.shortestBroken.steps.join(' ')}"`);
