@@ -1,15 +1,19 @@
 /**
- * `npm run sim -- spec FILE.spec [--permutation "s1a s2a …"]… --db URL [--json]`: a spec in PostgreSQL's
- * isolation-tester format, every permutation (or the given ones) on that server, printed in the isolation
- * tester's own output form (diff it with PostgreSQL's expected/NAME.out). A spec's `check NAME { query }`
- * blocks run after each permutation and must return no rows.
+ * `npm run sim -- spec FILE.spec [--permutation "s1a s2a …"]… [--db URL] [--json]`: a spec in PostgreSQL's
+ * isolation-tester format, every permutation (or the given ones), printed in the isolation tester's own
+ * output form (diff it with PostgreSQL's expected/NAME.out): with --db on that server, one connection per
+ * session; without, on PGlite, one emulated session per session (src/db/pglite-spec.ts), where a
+ * permutation the emulation cannot follow honestly is refused (one line: the step and why) and the run goes
+ * on with the next. A spec's `check NAME { query }` blocks run after each permutation and must return no rows.
  *
- * Exit codes: 0 every check held (or there are none), 1 some permutation broke a check (the shortest such
- * permutation is printed again with its output), 2 bad input or a server it cannot use (one line).
+ * Exit codes: 0 every check held (or there are none) in every permutation, 1 some permutation broke a check
+ * (the shortest such permutation is printed again with its output), 2 bad input, a server it cannot use, or
+ * (none broke, but) some permutation refused on PGlite (one line on stderr).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { header, type PermutationRun, runPermutations } from '../spec/run';
+import { permutationLine } from '../spec/output';
+import { header, type PermutationRun, runPermutations, type SpecDriver } from '../spec/run';
 import { closeOnSignal } from './failure';
 import { interleavingCount, type PermutationStep, parsePermutation, parseSpec, permutationsOf, type Spec, SpecSyntaxError } from '../spec/parse';
 
@@ -50,41 +54,53 @@ export function specFromFile(path: string): Spec {
 
 export interface SpecReport {
   file: string;
-  database: { kind: 'postgres'; server: string };
+  database: { kind: 'postgres'; server: string } | { kind: 'pglite' };
   sessions: string[];
-  permutations: { steps: string[]; output: string; invalid: string | null; brokenChecks: string[] }[];
+  permutations: { steps: string[]; output: string; invalid: string | null; refused: string | null; brokenChecks: string[] }[];
   /** The shortest permutation that broke a check, or null. */
   shortestBroken: { steps: string[]; output: string; brokenChecks: string[] } | null;
-  exitCode: 0 | 1;
+  /** How many permutations PGlite refused (always 0 on a server). */
+  refusedCount: number;
+  exitCode: 0 | 1 | 2;
 }
 
-export function specReport(file: string, server: string, spec: Spec, runs: PermutationRun[]): SpecReport {
+export function specReport(file: string, database: SpecReport['database'], spec: Spec, runs: PermutationRun[]): SpecReport {
   const permutations = runs.map((run) => ({
     steps: run.names,
     output: run.output,
     invalid: run.invalid,
+    refused: run.refused,
     brokenChecks: run.checks.filter((c) => c.broken).map((c) => c.name),
   }));
+  const refusedCount = permutations.filter((p) => p.refused !== null).length;
   const broken = permutations.filter((p) => p.brokenChecks.length > 0);
   const shortest = broken.reduce<(typeof broken)[number] | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
   return {
     file,
-    database: { kind: 'postgres', server },
+    database,
     sessions: spec.sessions.map((s) => s.name),
     permutations,
     shortestBroken: shortest ? { steps: shortest.steps, output: shortest.output, brokenChecks: shortest.brokenChecks } : null,
-    exitCode: shortest ? 1 : 0,
+    refusedCount,
+    // A check broken in a permutation that ran is a real counter-example; without one, a refused
+    // permutation leaves the answer open.
+    exitCode: shortest ? 1 : refusedCount > 0 ? 2 : 0,
   };
 }
 
 /** The lines after the tester's text: only for a spec with checks, so PostgreSQL's own specs diff cleanly. */
 export function formatSpecSummary(spec: Spec, report: SpecReport): string {
   if (spec.checks.length === 0) return '';
-  const valid = report.permutations.filter((p) => p.invalid === null).length;
+  const valid = report.permutations.filter((p) => p.invalid === null && p.refused === null).length;
   const brokenCount = report.permutations.filter((p) => p.brokenChecks.length > 0).length;
-  const lines = ['', `checks (${spec.checks.map((c) => c.name).join(', ')}) after each of ${valid} permutations:`];
+  const refused = report.refusedCount > 0 ? ` (${report.refusedCount} refused on PGlite)` : '';
+  const lines = ['', `checks (${spec.checks.map((c) => c.name).join(', ')}) after each of ${valid} permutations${refused}:`];
   if (!report.shortestBroken) {
-    lines.push(`every check held in all ${valid} (exit 0)`);
+    lines.push(
+      report.refusedCount > 0
+        ? `no check broke in the ${valid} PGlite followed; ${report.refusedCount} refused, unanswered (exit 2)`
+        : `every check held in all ${valid} (exit 0)`,
+    );
     return `${lines.join('\n')}\n`;
   }
   lines.push(`broken in ${brokenCount} of ${valid}; the shortest: --permutation "${report.shortestBroken.steps.join(' ')}"`);
@@ -112,7 +128,7 @@ export async function spec(args: string[], serverName: (url: string) => string):
   }
   const { values, positionals } = parsed;
   const [file, extra] = positionals;
-  if (file === undefined) throw new SpecInputError('spec needs a file: npm run sim -- spec FILE.spec --db postgres://…');
+  if (file === undefined) throw new SpecInputError('spec needs a file: npm run sim -- spec FILE.spec [--db postgres://…]');
   if (extra !== undefined) throw new SpecInputError(`unexpected argument "${extra.slice(0, 60)}"`);
   const spec = specFromFile(file);
   let permutations: PermutationStep[][] | null;
@@ -131,21 +147,22 @@ export async function spec(args: string[], serverName: (url: string) => string):
     permutations = permutationsOf(spec);
   }
   const url = values.db;
+  if (url !== undefined && !/^postgres(ql)?:\/\//.test(url)) throw new SpecInputError(`--db takes a postgres:// URL, not "${url.slice(0, 60)}"`);
+  const sessionNames = spec.sessions.map((s) => s.name);
+  let database: SpecReport['database'];
+  let driver: SpecDriver & { close(): Promise<void> };
   if (url === undefined) {
-    throw new SpecInputError(
-      'spec runs with --db postgres://…: PGlite is one session, and a spec needs one real connection per session (the lab does not follow specs on PGlite yet)',
-    );
+    const { PGliteSpecDriver } = await import('../db/pglite-spec');
+    driver = await PGliteSpecDriver.open(sessionNames);
+    database = { kind: 'pglite' };
+  } else {
+    const server = serverName(url);
+    const { PostgresSpecDriver } = await import('../db/postgres-spec');
+    driver = await PostgresSpecDriver.open(url, sessionNames);
+    database = { kind: 'postgres', server };
   }
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new SpecInputError(`--db takes a postgres:// URL, not "${url.slice(0, 60)}"`);
-  const server = serverName(url);
-
-  const { PostgresSpecDriver } = await import('../db/postgres-spec');
-  const driver = await PostgresSpecDriver.open(
-    url,
-    spec.sessions.map((s) => s.name),
-  );
-  // A signal closes it (main.ts: the throwaway database and role are dropped) before the process exits.
-  const open = { kind: 'postgres', close: () => driver.close() };
+  // A signal closes it (main.ts: on a server the throwaway database and role are dropped) before the process exits.
+  const open = { kind: database.kind, close: () => driver.close() };
   closeOnSignal.add(open);
   try {
     // Each part ends in a newline, which console.log adds back: the text is the isolation tester's, byte for byte.
@@ -155,13 +172,20 @@ export async function spec(args: string[], serverName: (url: string) => string):
     print(header(spec));
     const runs = await runPermutations(spec, permutations, driver, {
       onPermutation: (run) => {
-        print(run.output);
+        print(run.refused === null ? run.output : `${permutationLine(run.names)}refused on PGlite: ${run.refused}\n`);
         for (const failure of run.teardownFailures) console.error(`lease-lab: ${failure}`);
       },
     });
-    const report = specReport(file, server, spec, runs);
+    const report = specReport(file, database, spec, runs);
     if (values.json) console.log(JSON.stringify(report, null, 2));
     else print(formatSpecSummary(spec, report));
+    const refused = report.permutations.filter((p) => p.refused !== null);
+    if (refused.length === 1 && report.permutations.length === 1) console.error(`lease-lab: refused on PGlite: ${refused[0]!.refused}`);
+    else if (refused.length > 0) {
+      console.error(
+        `lease-lab: refused on PGlite: ${refused.length} of ${report.permutations.length} permutations (the first, "${refused[0]!.steps.join(' ')}": ${refused[0]!.refused})`,
+      );
+    }
     return report.exitCode;
   } finally {
     // Unless a signal took it to close it already.

@@ -42,6 +42,8 @@ class WireError extends Error {
     message: string,
     readonly code: string,
     readonly detail: string | null,
+    /** ERROR, FATAL or PANIC, as the server words it (what the isolation tester prints before the message). */
+    readonly severity = 'ERROR',
   ) {
     super(message);
   }
@@ -347,12 +349,14 @@ export interface Reply {
   /** From a RowDescription in the answer, if it carried one. */
   columns: { name: string; type: number }[] | null;
   /** Each statement that completed (CommandComplete or EmptyQueryResponse), in order, with its rows. */
-  completed: { rows: (string | null)[][]; tag: string }[];
+  completed: { rows: (string | null)[][]; tag: string; columns: { name: string; type: number }[] | null }[];
   /** Rows of a statement that has not completed (one that failed part way). */
   rows: (string | null)[][];
   error: WireError | null;
   /** ReadyForQuery's transaction status: 'I' idle, 'T' in a transaction block, 'E' in a failed one. */
   status: string;
+  /** NoticeResponses (warnings, notices) in the order they came. */
+  notices: { severity: string; message: string }[];
 }
 
 /**
@@ -378,6 +382,8 @@ export function readReplies(bytes: Uint8Array): Reply[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const replies: Reply[] = [];
   let reply = emptyReply();
+  /** The columns of the statement in progress (a Simple Query of several statements describes each). */
+  let described: Reply['columns'] = null;
   let at = 0;
   let pos = 0;
   const cstring = (): string => {
@@ -402,6 +408,7 @@ export function readReplies(bytes: Uint8Array): Reply[] {
         const count = view.getInt16(pos);
         pos += 2;
         reply.columns = [];
+        described = reply.columns;
         for (let i = 0; i < count; i++) {
           const name = cstring();
           reply.columns.push({ name, type: view.getInt32(pos + 6) });
@@ -429,12 +436,13 @@ export function readReplies(bytes: Uint8Array): Reply[] {
       }
       case 0x43:
         // CommandComplete
-        reply.completed.push({ rows: reply.rows, tag: cstring() });
+        reply.completed.push({ rows: reply.rows, tag: cstring(), columns: described });
         reply.rows = [];
+        described = null;
         break;
       case 0x49:
         // EmptyQueryResponse: a statement with nothing in it, complete.
-        reply.completed.push({ rows: reply.rows, tag: '' });
+        reply.completed.push({ rows: reply.rows, tag: '', columns: null });
         reply.rows = [];
         break;
       case 0x45: {
@@ -445,7 +453,18 @@ export function readReplies(bytes: Uint8Array): Reply[] {
           pos += 1;
           fields.set(code, cstring());
         }
-        reply.error ??= new WireError(fields.get('M') ?? 'unknown error', fields.get('C') ?? 'XX000', fields.get('D') ?? null);
+        reply.error ??= new WireError(fields.get('M') ?? 'unknown error', fields.get('C') ?? 'XX000', fields.get('D') ?? null, fields.get('S') ?? 'ERROR');
+        break;
+      }
+      case 0x4e: {
+        // NoticeResponse
+        const fields = new Map<string, string>();
+        while (bytes[pos] !== 0 && pos < end) {
+          const code = String.fromCharCode(bytes[pos]!);
+          pos += 1;
+          fields.set(code, cstring());
+        }
+        reply.notices.push({ severity: fields.get('S') ?? 'NOTICE', message: fields.get('M') ?? '' });
         break;
       }
       case 0x5a:
@@ -455,7 +474,7 @@ export function readReplies(bytes: Uint8Array): Reply[] {
         reply = emptyReply();
         break;
       default:
-        // ParseComplete, BindComplete, CloseComplete, NoData, notices, parameter status: nothing to keep.
+        // ParseComplete, BindComplete, CloseComplete, NoData, parameter status: nothing to keep.
         break;
     }
     at = end;
@@ -464,5 +483,5 @@ export function readReplies(bytes: Uint8Array): Reply[] {
 }
 
 function emptyReply(): Reply {
-  return { paramTypes: [], columns: null, completed: [], rows: [], error: null, status: 'I' };
+  return { paramTypes: [], columns: null, completed: [], rows: [], error: null, status: 'I', notices: [] };
 }

@@ -28,8 +28,8 @@ export interface SpecDriver {
   control(sql: string): Promise<StepOutcome>;
   /** Runs SQL on a session's connection and waits for it (its setup and teardown). */
   runOnSession(session: string, sql: string): Promise<StepOutcome>;
-  /** Sends a step's SQL on its session's connection without waiting for it. */
-  send(session: string, sql: string): void;
+  /** Sends a step's SQL on its session's connection without waiting for it (`step`: its name, for messages). */
+  send(session: string, sql: string, step?: string): void;
   /** The step's outcome if it returns within `ms`, else null (it is still running). */
   poll(session: string, ms: number): Promise<StepOutcome | null>;
   /** True when the session's statement waits for a lock held by another session of the spec. */
@@ -61,9 +61,19 @@ export interface PermutationRun {
   output: string;
   /** Set when the permutation could not be followed to its end (a step needed a session still waiting). */
   invalid: string | null;
+  /** Set when the driver could not follow it honestly (PermutationRefused): why, in one line. */
+  refused: string | null;
   checks: CheckResult[];
   /** Teardowns that failed (the isolation tester prints these on stderr, not in its output). */
   teardownFailures: string[];
+}
+
+/**
+ * A driver that emulates the sessions (PGlite) met something it cannot follow honestly: the permutation is
+ * reported refused, with this one line (the step and why), and the run goes on with the next one.
+ */
+export class PermutationRefused extends Error {
+  readonly userFacing = true;
 }
 
 /** The spec's setup, or a session's, failed: the run stops (one line, exit 2). */
@@ -246,8 +256,10 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     out.write(formatReplies(outcome.replies.filter((reply) => reply.kind === 'rows')));
   };
   const teardownFailures: string[] = [];
+  let setUpDone = false;
   try {
     for (const setup of spec.setups) setUp('setup', await driver.control(setup.sql));
+    setUpDone = true;
     for (const session of spec.sessions) {
       if (session.setup) setUp(`setup of session ${session.name}`, await driver.runOnSession(session.name, session.setup.sql));
     }
@@ -277,7 +289,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
         if (invalid) break;
       }
       flushAllNotices();
-      driver.send(step.session, step.sql);
+      driver.send(step.session, step.sql, step.name);
       const a: Active = { pstep, step, noticeTargets: new Map() };
       for (const blocker of pstep.blockers) {
         if (blocker.kind === 'notices') a.noticeTargets.set(blocker, (totalNotices.get(steps.get(blocker.step)!.session) ?? 0) + blocker.count);
@@ -308,8 +320,23 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
     if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
-    return { names, output: out.text, invalid, checks, teardownFailures };
+    return { names, output: out.text, invalid, refused: null, checks, teardownFailures };
   } catch (error) {
+    if (error instanceof PermutationRefused) {
+      // What it printed so far stays (it is not the tester's whole text); the sessions and the spec's
+      // tables are cleaned up for the next permutation.
+      for (const session of spec.sessions) await driver.reset(session.name);
+      // Only what the setup made is torn down (a refused setup made nothing); a teardown the driver
+      // refuses too leaves nothing more to report.
+      if (spec.teardown && setUpDone) {
+        try {
+          tearDown('teardown', await driver.control(spec.teardown.sql));
+        } catch (again) {
+          if (!(again instanceof PermutationRefused)) throw again;
+        }
+      }
+      return { names, output: out.text, invalid: null, refused: error.message, checks: [], teardownFailures };
+    }
     for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);
     throw error;
   }

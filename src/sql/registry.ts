@@ -60,6 +60,12 @@ import seedRuns from './seed-runs.sql?raw';
 import serverVersion from './server-version.sql?raw';
 import sessionSetup from './session-setup.sql?raw';
 import setClock from './set-clock.sql?raw';
+import specEnterFailedTransaction from './spec-enter-failed-transaction.sql?raw';
+import specOwnFunctions from './spec-own-functions.sql?raw';
+import specProbeRelease from './spec-probe-release.sql?raw';
+import specProbeSavepoint from './spec-probe-savepoint.sql?raw';
+import specProbeUndo from './spec-probe-undo.sql?raw';
+import specTableHazards from './spec-table-hazards.sql?raw';
 import terminateBackend from './terminate-backend.sql?raw';
 import transactionBegin from './transaction-begin.sql?raw';
 import transactionBeginRepeatableRead from './transaction-begin-repeatable-read.sql?raw';
@@ -128,6 +134,12 @@ const texts = {
   'server-version': serverVersion,
   'session-setup': sessionSetup,
   'set-clock': setClock,
+  'spec-enter-failed-transaction': specEnterFailedTransaction,
+  'spec-own-functions': specOwnFunctions,
+  'spec-probe-release': specProbeRelease,
+  'spec-probe-savepoint': specProbeSavepoint,
+  'spec-probe-undo': specProbeUndo,
+  'spec-table-hazards': specTableHazards,
   'terminate-backend': terminateBackend,
   'transaction-begin': transactionBegin,
   'transaction-begin-repeatable-read': transactionBeginRepeatableRead,

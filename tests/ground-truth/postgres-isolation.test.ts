@@ -77,6 +77,39 @@ describe('PostgreSQL isolation specs on PostgreSQL 15, as the isolation tester p
   });
 });
 
+interface JsonReport {
+  permutations: { steps: string[]; output: string; refused: string | null; invalid: string | null }[];
+  exitCode: number;
+}
+
+/**
+ * PGlite (one emulated session per session) and the server must never disagree: every permutation PGlite
+ * follows prints exactly what the server prints for it; the ones it refuses are left out of the comparison,
+ * and are counted.
+ */
+describe('the same specs on PGlite and on PostgreSQL 15, permutation by permutation', () => {
+  const examples = readdirSync(join(projectRoot, 'docs/examples'))
+    .filter((name) => name.endsWith('.spec'))
+    .map((name) => join(projectRoot, 'docs/examples', name));
+  const files = [...specs.map((name) => join(fixtures, 'specs', `${name}.spec`)), ...examples];
+  it.each(files.map((path) => [path.slice(projectRoot.length + 1), path]))('%s', async (_name, path) => {
+    const server = JSON.parse((await simInProcess(['spec', path, '--db', url, '--json'])).stdout) as JsonReport;
+    const pglite = JSON.parse((await simInProcess(['spec', path, '--json'])).stdout) as JsonReport;
+    expect(pglite.permutations.map((p) => p.steps)).toEqual(server.permutations.map((p) => p.steps));
+    let compared = 0;
+    server.permutations.forEach((onServer, i) => {
+      const onPglite = pglite.permutations[i]!;
+      if (onPglite.refused !== null) return;
+      compared += 1;
+      expect(onPglite.output, onServer.steps.join(' ')).toBe(onServer.output);
+      expect(onPglite.invalid).toBe(onServer.invalid);
+    });
+    // Nothing followed on PGlite disagrees; and where PGlite refused nothing, the verdicts are the same.
+    if (compared === server.permutations.length) expect(pglite.exitCode).toBe(server.exitCode);
+    expect(await databases()).toEqual(databasesBefore);
+  });
+});
+
 describe("the lab's examples as specs", () => {
   it('race: the naive claim runs run 123 twice; the shortest permutation that shows it is printed, exit 1', async () => {
     const answer = await simInProcess(['spec', join(projectRoot, 'docs/examples/race.spec'), '--db', url]);

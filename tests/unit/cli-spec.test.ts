@@ -1,7 +1,8 @@
 /**
  * `npm run sim -- spec`: bad input is one line on stderr and exit code 2, before any server is reached: a file
  * it cannot read, a spec PostgreSQL's format refuses (with FILE:line:column), a --permutation naming a step the
- * spec does not have, no --db, and a spec whose every order is too many permutations to run.
+ * spec does not have, a --db that is no URL, and a spec whose every order is too many permutations to run.
+ * Without --db the spec runs on PGlite (tests/unit/spec-pglite.test.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,13 +29,8 @@ describe('spec: bad input is one line, exit 2', () => {
       `lease-lab: ${join(dir, 'bad.spec')}:3:8: expected a { SQL } block after step b, found "SELECT"`,
     ],
     ['an unknown step in --permutation', [GOOD, '--permutation', 'a zz', '--db', NO_SERVER], 'lease-lab: --permutation: undefined step "zz" in permutation'],
-    [
-      'no --db',
-      [GOOD],
-      'lease-lab: spec runs with --db postgres://…: PGlite is one session, and a spec needs one real connection per session (the lab does not follow specs on PGlite yet)',
-    ],
     ['a --db that is not a URL', [GOOD, '--db', 'pglite'], 'lease-lab: --db takes a postgres:// URL, not "pglite"'],
-    ['no file', [], 'lease-lab: spec needs a file: npm run sim -- spec FILE.spec --db postgres://…'],
+    ['no file', [], 'lease-lab: spec needs a file: npm run sim -- spec FILE.spec [--db postgres://…]'],
     [
       'every order of too many steps',
       [

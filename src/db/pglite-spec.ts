@@ -1,0 +1,469 @@
+/**
+ * `npm run sim -- spec FILE.spec` without --db: a spec's sessions emulated on one PGlite, which is one
+ * backend (ARCHITECTURE.md §1). Only one session's transaction is open at a time; between its steps it is
+ * parked with PREPARE TRANSACTION, which keeps its row locks. A statement that could wait for a row lock is
+ * first run as its NOWAIT twin (src/sql/analyze/spec-statement.ts) in a savepoint: 55P03 means it would wait,
+ * and it is not sent (a lock wait never returns inside PGlite); the runner reports it "<waiting ...>", and
+ * it is tried again after each later step until its twin no longer fails, then completes.
+ *
+ * A parked transaction cannot run more statements. A session that continues one is resumed by rolling the
+ * prepared transaction back and replaying its earlier statements, and only if every one gives back exactly
+ * what it gave the first time (and, when another session committed writes meanwhile, only statements whose
+ * answer shows every row they lock). Everything this cannot follow honestly refuses the permutation
+ * (PermutationRefused, one line naming the step and why): other isolation levels, savepoints, table locks,
+ * advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
+ * session's uncommitted key, a foreign key's or trigger's wait, one inside the spec's own function), two
+ * sessions waiting at once (a deadlock is the server's to break), a replay that answers differently, and a
+ * statement that waited while another session committed writes (PostgreSQL keeps the rows it found before
+ * the wait and re-checks only the one it waited for; the lab would look afresh).
+ */
+import type { PGlite } from '@electric-sql/pglite';
+import type { StepReply } from '../spec/output';
+import { PermutationRefused, type SessionNotice, type SpecDriver, type StepOutcome } from '../spec/run';
+import type { SpecStatement } from '../sql/analyze/spec-statement';
+import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
+import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies } from './pglite-wire';
+
+const LOCK_NOT_AVAILABLE = '55P03';
+const ELSEWHERE = 'run it on a server with --db postgres://…';
+
+interface Logged {
+  statement: SpecStatement;
+  replies: StepReply[];
+}
+
+/** A step of a session, part done: what is left of it and what it answered so far. */
+interface Job {
+  label: string;
+  remaining: SpecStatement[];
+  replies: StepReply[];
+  /** Set while it waits: the count of commits that wrote when it started waiting. */
+  waitingSince: number | null;
+  /** Whether it was found waiting at least once (its next statement is one that waited). */
+  waited: boolean;
+}
+
+interface Session {
+  gid: string;
+  /** Its open transaction's statements and answers (null: none open, or one that failed). */
+  log: Logged[] | null;
+  parked: boolean;
+  /** Its transaction block failed: it holds nothing until it ends. */
+  failed: boolean;
+  /** Commits that wrote, counted when its transaction began. */
+  beganAt: number;
+  wrote: boolean;
+  notices: SessionNotice[];
+  job: Job | null;
+  outcome: StepOutcome | null;
+}
+
+function repliesOf(reply: Reply): StepReply[] {
+  const replies: StepReply[] = [];
+  for (const done of reply.completed) {
+    if (done.columns) replies.push({ kind: 'rows', result: { columns: done.columns.map((c) => c.name), rows: done.rows } });
+  }
+  if (reply.error) replies.push({ kind: 'error', severity: reply.error.severity, message: reply.error.message });
+  return replies;
+}
+
+const same = (a: StepReply[], b: StepReply[]) => JSON.stringify(a) === JSON.stringify(b);
+
+export class PGliteSpecDriver implements SpecDriver {
+  private readonly wire: PGliteWire;
+  private readonly sessions = new Map<string, Session>();
+  /** Transactions (or single statements) that committed writes, so far: what a replay must not have missed. */
+  private commitsThatWrote = 0;
+  /** PGlite's transaction status after the last statement: 'I', 'T' or 'E'. */
+  private status = 'I';
+  private queue: Promise<void> = Promise.resolve();
+  private refusal: PermutationRefused | null = null;
+  private classify: ((sql: string) => Promise<SpecStatement[]>) | null = null;
+
+  private constructor(
+    private readonly pg: PGlite,
+    sessionNames: string[],
+  ) {
+    this.wire = new PGliteWire(pg);
+    sessionNames.forEach((name, index) => {
+      this.sessions.set(name, {
+        gid: `lease_lab_spec_${index}`,
+        log: null,
+        parked: false,
+        failed: false,
+        beganAt: 0,
+        wrote: false,
+        notices: [],
+        job: null,
+        outcome: null,
+      });
+    });
+  }
+
+  static async open(sessionNames: string[]): Promise<PGliteSpecDriver> {
+    const module = await loadPGlite();
+    const pg = await createLabPGlite(module, { startParams: labStartParams(module.PGlite) });
+    const driver = new PGliteSpecDriver(pg, sessionNames);
+    const { specStatements } = await import('../sql/analyze/spec-statement');
+    driver.classify = specStatements;
+    return driver;
+  }
+
+  private session(name: string): Session {
+    const found = this.sessions.get(name);
+    if (!found) throw new Error(`no session ${name}`);
+    return found;
+  }
+
+  /** One after another: PGlite is one connection. */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(work);
+    this.queue = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  private async simple(text: string): Promise<Reply> {
+    const message = new MessageWriter();
+    message.query(text);
+    const bytes = await this.pg.runExclusive(() => exchangeRaw(this.pg, message.bytes(), { syncToFs: false }));
+    const reply = readReplies(bytes).at(-1)!;
+    this.status = reply.status;
+    return reply;
+  }
+
+  private async lab(id: Parameters<PGliteWire['one']>[0], params: Parameters<PGliteWire['one']>[1] = []) {
+    const [result] = await this.wire.run([{ sqlId: id, params }]);
+    return result!;
+  }
+
+  control(sql: string): Promise<StepOutcome> {
+    return this.serial(async () => {
+      if ((await this.classify!(sql)).some((statement) => statement.changesSettings)) {
+        this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
+      }
+      return { replies: repliesOf(await this.simple(sql)) };
+    });
+  }
+
+  runOnSession(session: string, sql: string): Promise<StepOutcome> {
+    return this.serial(async () => {
+      const s = this.session(session);
+      const job: Job = {
+        label: `session ${session}'s setup or teardown`,
+        remaining: await this.classify!(sql),
+        replies: [],
+        waitingSince: null,
+        waited: false,
+      };
+      try {
+        if ((await this.advance(s, job)) === 'waiting') this.refuse(`${job.label} would wait for a lock another session holds`);
+      } catch (error) {
+        await this.stopOnRefusal(error);
+        throw error;
+      }
+      return { replies: job.replies };
+    });
+  }
+
+  send(session: string, sql: string, step = `of session ${session}`): void {
+    void this.serial(async () => {
+      const s = this.session(session);
+      s.job = { label: `step ${step}`, remaining: await this.classify!(sql), replies: [], waitingSince: null, waited: false };
+      try {
+        if ((await this.advance(s, s.job)) === 'done') this.finish(s);
+        await this.retryWaiting(s);
+      } catch (error) {
+        await this.stopOnRefusal(error);
+      }
+    });
+  }
+
+  async poll(session: string): Promise<StepOutcome | null> {
+    await this.queue;
+    if (this.refusal) throw this.refusal;
+    const s = this.session(session);
+    const outcome = s.outcome;
+    s.outcome = null;
+    return outcome;
+  }
+
+  async isBlocked(session: string): Promise<boolean> {
+    await this.queue;
+    if (this.refusal) throw this.refusal;
+    return this.session(session).job?.waitingSince != null;
+  }
+
+  /** Nothing moves by itself on one backend: only a later step frees a lock. */
+  async mayProgress(): Promise<boolean> {
+    return false;
+  }
+
+  cancel(session: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.session(session);
+      if (!s.job) return;
+      s.job = null;
+      s.outcome = { replies: [{ kind: 'error', severity: 'ERROR', message: 'canceling statement due to user request' }] };
+      // A statement cancelled inside a transaction block fails the transaction, which gives its locks back.
+      if (s.parked) {
+        await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
+        Object.assign(s, { parked: false, failed: true, log: null });
+      }
+    });
+  }
+
+  takeNotices(session: string): SessionNotice[] {
+    const s = this.session(session);
+    const taken = s.notices;
+    s.notices = [];
+    return taken;
+  }
+
+  reset(session: string): Promise<void> {
+    return this.serial(async () => {
+      const s = this.session(session);
+      if (this.status !== 'I') await this.simple('ROLLBACK');
+      if (s.parked) await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
+      Object.assign(s, { log: null, parked: false, failed: false, wrote: false, notices: [], job: null, outcome: null });
+      this.refusal = null;
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.pg.close();
+  }
+
+  private refuse(why: string): never {
+    throw new PermutationRefused(`${why}; ${ELSEWHERE}`);
+  }
+
+  /** A refusal ends the permutation: the open transaction is rolled back, the rest is the reset's. */
+  private async stopOnRefusal(error: unknown): Promise<void> {
+    if (!(error instanceof PermutationRefused)) throw error;
+    this.refusal ??= error;
+    if (this.status !== 'I') await this.simple('ROLLBACK');
+  }
+
+  private finish(s: Session): void {
+    s.outcome = { replies: s.job!.replies };
+    s.job = null;
+  }
+
+  /** After a step, the waiting step (at most one) is tried again: its holder may have finished. */
+  private async retryWaiting(after: Session): Promise<void> {
+    for (const s of this.sessions.values()) {
+      if (s === after || !s.job || s.job.waitingSince === null) continue;
+      if ((await this.advance(s, s.job)) === 'done') this.finish(s);
+    }
+  }
+
+  /** Runs what is left of a job in its session's transaction, until it ends or a statement would wait. */
+  private async advance(s: Session, job: Job): Promise<'done' | 'waiting'> {
+    await this.resume(s, job.label);
+    try {
+      while (job.remaining.length > 0) {
+        const statement = job.remaining[0]!;
+        if (statement.refusal) this.refuse(`${job.label}: ${statement.refusal}`);
+        if (job.remaining.length > 1 && this.status === 'I' && statement.kind !== 'begin') {
+          this.refuse(
+            `${job.label}: several statements outside a transaction block run as one implicit transaction on a server, which the lab does not follow`,
+          );
+        }
+        if (await this.wouldWait(statement, job.label)) {
+          if (job.waitingSince === null) {
+            const other = [...this.sessions.values()].find((o) => o !== s && o.job?.waitingSince != null);
+            if (other)
+              this.refuse(
+                `${job.label} would wait while ${other.job!.label} waits too: who waits for whom (a deadlock the server breaks after deadlock_timeout) is not followed on PGlite`,
+              );
+            job.waitingSince = this.commitsThatWrote;
+          }
+          job.waited = true;
+          return 'waiting';
+        }
+        if (job.waited && job.waitingSince !== null && this.commitsThatWrote > job.waitingSince) {
+          this.refuse(
+            `${job.label} waited while another session committed writes: PostgreSQL then re-checks only the row it waited for and keeps the other rows it found before the wait, where the lab would look afresh`,
+          );
+        }
+        job.waitingSince = null;
+        job.waited = false;
+        const before = this.status;
+        const reply = await this.simple(statement.text);
+        const replies = repliesOf(reply);
+        s.notices.push(...reply.notices);
+        job.replies.push(...replies);
+        job.remaining.shift();
+        this.record(s, statement, replies, before, reply);
+        if (reply.error) job.remaining = [];
+      }
+      return 'done';
+    } finally {
+      await this.park(s);
+    }
+  }
+
+  /** Keeps a session's transaction log and the count of commits that wrote. */
+  private record(s: Session, statement: SpecStatement, replies: StepReply[], before: string, reply: Reply): void {
+    const ok = !reply.error;
+    if (before === 'I' && this.status === 'T') {
+      s.log = [{ statement, replies }];
+      s.beganAt = this.commitsThatWrote;
+      s.wrote = false;
+    } else if (this.status === 'T') {
+      s.log?.push({ statement, replies });
+      if (statement.kind === 'write' && ok) s.wrote = true;
+    } else if (this.status === 'E') {
+      s.log = null;
+    } else if (before !== 'I') {
+      // The transaction ended: a COMMIT of one that wrote makes its rows everyone's.
+      if (reply.completed.at(-1)?.tag === 'COMMIT' && s.wrote) this.commitsThatWrote += 1;
+      s.log = null;
+      s.wrote = false;
+    } else if (statement.kind === 'write' && ok) {
+      this.commitsThatWrote += 1;
+    }
+  }
+
+  /** Makes a session's transaction the open one again: its failed state, or its parked one replayed. */
+  private async resume(s: Session, label: string): Promise<void> {
+    if (s.failed) {
+      await this.lab('transaction-begin');
+      await this.lab('spec-enter-failed-transaction');
+      this.status = 'E';
+      s.failed = false;
+      return;
+    }
+    if (!s.parked) return;
+    const log = s.log!;
+    if (this.commitsThatWrote > s.beganAt) {
+      const hidden = log.find((entry) => entry.statement.kind !== 'begin' && !entry.statement.answerShowsItsLocks);
+      if (hidden) {
+        this.refuse(
+          `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
+        );
+      }
+    }
+    for (const entry of log) {
+      // A sequence is not rolled back: a replay would draw other numbers than the first run got.
+      const table =
+        entry.statement.inserts && entry.statement.writes
+          ? (await this.lab('spec-table-hazards', [entry.statement.writes.schema, entry.statement.writes.name])).rows[0]
+          : null;
+      if (entry.statement.functions.some((name) => name === 'nextval' || name === 'setval') || table?.draws_sequence) {
+        this.refuse(`${label} continues a transaction whose \`${entry.statement.text}\` drew from a sequence: a replay would draw other numbers`);
+      }
+    }
+    await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
+    s.parked = false;
+    for (const entry of log) {
+      if (await this.relocked(entry, label)) continue;
+      if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
+      const replies = repliesOf(await this.simple(entry.statement.text));
+      if (!same(replies, entry.replies)) {
+        this.refuse(
+          `${label}: replaying its session's earlier \`${entry.statement.text}\` (to continue the parked transaction) answered differently than it did the first time`,
+        );
+      }
+    }
+  }
+
+  /**
+   * A locking SELECT whose answer names its rows by their primary key is replayed by locking those rows
+   * again (relockByKey), not by looking again: it locked exactly those, and no other session can have
+   * changed them since (they were locked). False: it has no such shape, and is replayed as it was.
+   */
+  private async relocked(entry: Logged, label: string): Promise<boolean> {
+    const locks = entry.statement.locksAnswered;
+    const answer = entry.replies.length === 1 ? entry.replies[0]! : null;
+    if (!locks || answer?.kind !== 'rows') return false;
+    const found = await this.lab('spec-table-hazards', [locks.table.schema, locks.table.name]);
+    const key = found.rows[0]?.primary_key;
+    const at = typeof key === 'string' ? answer.result.columns.indexOf(key) : -1;
+    if (at < 0 || answer.result.columns.lastIndexOf(key as string) !== at) return false;
+    const keys = answer.result.rows.map((row) => row[at]);
+    if (keys.some((value) => value === null)) return false;
+    const { relockByKey } = await import('../sql/analyze/spec-statement');
+    const reply = await this.simple(relockByKey(locks, key as string, keys as string[]));
+    if (reply.error || reply.completed[0]?.rows.length !== new Set(keys).size) {
+      this.refuse(
+        `${label}: locking again the rows its session's earlier \`${entry.statement.text}\` locked (to continue the parked transaction) did not lock the same rows`,
+      );
+    }
+    return true;
+  }
+
+  /** Parks the open transaction (PREPARE TRANSACTION keeps its locks); a failed one is ended (it holds none). */
+  private async park(s: Session): Promise<void> {
+    if (this.status === 'T') {
+      const reply = await this.simple(`PREPARE TRANSACTION '${s.gid}'`);
+      if (reply.error) this.refuse(`its transaction cannot be parked on PGlite (PREPARE TRANSACTION: ${reply.error.message})`);
+      s.parked = true;
+    } else if (this.status === 'E') {
+      await this.simple('ROLLBACK');
+      s.failed = true;
+    }
+  }
+
+  /** Whether the statement would wait for another session's lock; refuses a wait the probe cannot see. */
+  private async wouldWait(statement: SpecStatement, label: string): Promise<boolean> {
+    // In a failed transaction every statement fails at once.
+    if (this.status === 'E') return false;
+    if (statement.functions.length > 0) {
+      const own = await this.lab('spec-own-functions', [JSON.stringify(statement.functions)]);
+      const name = own.rows[0]?.name;
+      if (name) this.refuse(`${label}: it calls ${String(name)}(), the spec's own function: a wait inside it is one the NOWAIT probe cannot see`);
+    }
+    let keyUpdate = false;
+    if (statement.writes) {
+      const found = await this.lab('spec-table-hazards', [statement.writes.schema, statement.writes.name]);
+      const table = found.rows[0];
+      // No such table: the statement fails by itself.
+      if (!table) return false;
+      const name = statement.writes.name;
+      if (table.relkind !== 'r')
+        this.refuse(
+          `${label}: it writes ${name}, which is no plain table (a view or a partitioned table writes through rules, triggers or partitions the lab does not probe)`,
+        );
+      if (table.has_triggers)
+        this.refuse(`${label}: ${name} has triggers (a foreign key's checks are triggers too), and a wait inside one is one the NOWAIT probe cannot see`);
+      if (table.has_rules) this.refuse(`${label}: ${name} has rules, which the NOWAIT probe does not follow`);
+      const keys = table.key_columns as string[];
+      keyUpdate = statement.setColumns.some((column) => keys.includes(column));
+      if ((statement.inserts || keyUpdate) && table.has_unique && table.written_by_parked) {
+        this.refuse(
+          `${label}: it writes a key of a unique index of ${name}, which another session's open transaction has written: a wait for that session's uncommitted key is one the NOWAIT probe cannot see`,
+        );
+      }
+    }
+    const probes = statement.probes;
+    if (!probes) return false;
+    if ('plain' in probes) return this.probe(probes.plain);
+    const noKey = await this.probe(probes.noKey);
+    if (!keyUpdate) return noKey;
+    const key = await this.probe(probes.key);
+    if (key !== noKey) {
+      this.refuse(`${label}: it sets a key column, and whether it waits depends on whether the value changes (another session holds a key-share lock)`);
+    }
+    return key;
+  }
+
+  /** Runs a NOWAIT twin and gives back whatever it took: true when it met a lock another session holds. */
+  private async probe(text: string): Promise<boolean> {
+    const inBlock = this.status === 'T';
+    await this.lab(inBlock ? 'spec-probe-savepoint' : 'transaction-begin');
+    const reply = await this.simple(text);
+    if (inBlock) {
+      await this.lab('spec-probe-undo');
+      await this.lab('spec-probe-release');
+    } else {
+      await this.lab('transaction-rollback');
+    }
+    this.status = inBlock ? 'T' : 'I';
+    return reply.error?.code === LOCK_NOT_AVAILABLE;
+  }
+}

@@ -1,0 +1,1 @@
+RELEASE SAVEPOINT lease_lab_probe;

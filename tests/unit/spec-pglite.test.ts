@@ -1,0 +1,266 @@
+/**
+ * `npm run sim -- spec FILE.spec` without --db: the spec's sessions emulated on one PGlite. PostgreSQL's own
+ * row-locking specs (tests/fixtures/postgres-isolation/) run here and every permutation PGlite follows must
+ * print exactly what PostgreSQL's expected/NAME.out prints for it; one PGlite cannot follow is refused with
+ * one line naming the step and why, never guessed. The counts below are the README's table ("Check your own
+ * schema and sessions"). Exit codes: 0 all followed and every check held, 1 a check broke, 2 some refused.
+ */
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { projectRoot, simInProcess } from '../support/cli';
+
+const fixtures = join(projectRoot, 'tests/fixtures/postgres-isolation');
+const specs = readdirSync(join(fixtures, 'specs'))
+  .filter((name) => name.endsWith('.spec'))
+  .map((name) => name.replace(/\.spec$/, ''))
+  .sort();
+
+interface Report {
+  database: { kind: string };
+  permutations: { steps: string[]; output: string; refused: string | null; invalid: string | null }[];
+  exitCode: number;
+}
+
+/** expected/NAME.out cut into its permutations, by their step names. */
+function expectedPermutations(name: string): Map<string, string> {
+  const text = readFileSync(join(fixtures, 'expected', `${name}.out`), 'utf8');
+  const parts = text.split(/(?=\nstarting permutation: )/).slice(1);
+  return new Map(parts.map((part) => [part.match(/^\nstarting permutation: (.*)\n/)![1]!, part]));
+}
+
+/** What the README's table says per spec: permutations, equal, refused (and why), different. */
+const TABLE: Record<string, { permutations: number; equal: number; refused: number; reasons: RegExp[] }> = {
+  nowait: { permutations: 6, equal: 6, refused: 0, reasons: [] },
+  'nowait-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
+  'nowait-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
+  'nowait-4': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
+  'skip-locked': { permutations: 20, equal: 20, refused: 0, reasons: [] },
+  'skip-locked-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
+  'skip-locked-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
+};
+
+const tally: string[] = [];
+
+describe("PostgreSQL's row-locking isolation specs on PGlite", () => {
+  it.each(specs)('%s: every permutation PGlite follows prints what PostgreSQL expects; the rest are refused, one line each', async (name) => {
+    const answer = await simInProcess(['spec', join(fixtures, 'specs', `${name}.spec`), '--json']);
+    const report = JSON.parse(answer.stdout) as Report;
+    expect(report.database.kind).toBe('pglite');
+    const expected = expectedPermutations(name);
+    let equal = 0;
+    let different = 0;
+    const refused: string[] = [];
+    for (const permutation of report.permutations) {
+      if (permutation.refused !== null) {
+        expect(permutation.refused).not.toContain('\n');
+        expect(permutation.refused).toMatch(/^(step|session) .*; run it on a server with --db postgres:\/\/…$/);
+        refused.push(permutation.refused);
+        continue;
+      }
+      const want = expected.get(permutation.steps.join(' '));
+      expect(want, `expected/${name}.out has permutation ${permutation.steps.join(' ')}`).toBeDefined();
+      if (permutation.output === want) equal += 1;
+      else {
+        different += 1;
+        // Shows the diff.
+        expect(permutation.output).toBe(want);
+      }
+    }
+    tally.push(`${name}: ${report.permutations.length} permutations, ${equal} equal, ${refused.length} refused, ${different} different`);
+    expect(different).toBe(0);
+    const row = TABLE[name]!;
+    expect({ permutations: report.permutations.length, equal, refused: refused.length }).toEqual({
+      permutations: row.permutations,
+      equal: row.equal,
+      refused: row.refused,
+    });
+    for (const reason of refused)
+      expect(
+        row.reasons.some((pattern) => pattern.test(reason)),
+        reason,
+      ).toBe(true);
+    expect(answer.code).toBe(refused.length > 0 ? 2 : 0);
+  });
+});
+
+const dir = mkdtempSync(join(tmpdir(), 'lease-lab-spec-pglite-'));
+function file(name: string, text: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+}
+const TABLE_SETUP =
+  "setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'), (2, 'y'); }\nteardown { DROP TABLE foo; }\n";
+
+describe('spec on PGlite: exit codes and one-line refusals', () => {
+  it('a spec PGlite follows: the tester text, exit 0, nothing on stderr', async () => {
+    const answer = await simInProcess(['spec', join(fixtures, 'specs', 'nowait-3.spec')]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toBe(readFileSync(join(fixtures, 'expected', 'nowait-3.out'), 'utf8'));
+  });
+
+  it('a check broken in a permutation PGlite follows: exit 1 with the shortest permutation', async () => {
+    const spec = file(
+      'lost-update.spec',
+      `${TABLE_SETUP}check "data changed once" { SELECT id FROM foo WHERE data NOT IN ('x', 'y', 'x!') }
+session a step a_read { SELECT data FROM foo WHERE id = 1; } step a_write { UPDATE foo SET data = 'x!' WHERE id = 1; }
+session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
+`,
+    );
+    const answer = await simInProcess(['spec', spec, '--permutation', 'b_write a_write', '--permutation', 'a_write b_write']);
+    expect(answer.code).toBe(1);
+    expect(answer.stdout).toContain('BROKEN: data changed once (exit 1)');
+    expect(answer.stdout).toContain('the shortest: --permutation "a_write b_write"');
+  });
+
+  it.each([
+    [
+      'REPEATABLE READ',
+      'setup { BEGIN ISOLATION LEVEL REPEATABLE READ; } step a1 { SELECT * FROM foo; }',
+      /^session a's setup or teardown: its transaction runs at REPEATABLE READ/,
+    ],
+    ['a session advisory lock', 'step a1 { SELECT pg_advisory_lock(1); }', /^step a1: it calls pg_advisory_lock\(\): advisory locks/],
+    ['LISTEN', 'step a1 { LISTEN jobs; }', /^step a1: LISTEN\/NOTIFY/],
+    ['a savepoint', 'setup { BEGIN; } step a1 { SAVEPOINT x; }', /^step a1: SAVEPOINT inside a session/],
+    ['LOCK TABLE', 'setup { BEGIN; } step a1 { LOCK TABLE foo; }', /^step a1: LOCK TABLE/],
+    [
+      'INSERT … ON CONFLICT DO UPDATE',
+      "step a1 { INSERT INTO foo VALUES (1, 'z') ON CONFLICT (id) DO UPDATE SET data = 'z'; }",
+      /^step a1: INSERT … ON CONFLICT DO UPDATE/,
+    ],
+    ['SET', 'step a1 { SET work_mem = 1024; }', /^step a1: SET and SHOW act on the one PGlite backend/],
+    ['set_config()', "step a1 { SELECT set_config('lab.found', '1', false); }", /^step a1: it calls set_config\(\): settings are the one PGlite backend's/],
+  ])('%s is refused: one line naming the step and why, exit 2, JSON valid', async (_what, session, reason) => {
+    const spec = file('refused.spec', `${TABLE_SETUP}session a ${session}\n`);
+    const text = await simInProcess(['spec', spec]);
+    expect(text.code).toBe(2);
+    expect(text.stderr.split('\n')).toHaveLength(2);
+    expect(text.stderr).toMatch(/^lease-lab: refused on PGlite: /);
+    expect(text.stderr.replace(/^lease-lab: refused on PGlite: /, '')).toMatch(reason);
+    expect(text.stderr).toContain('run it on a server with --db postgres://…');
+    const json = await simInProcess(['spec', spec, '--json']);
+    expect(json.code).toBe(2);
+    const report = JSON.parse(json.stdout) as Report & { refusedCount: number };
+    expect(report.refusedCount).toBe(1);
+    expect(report.permutations[0]!.refused).toMatch(reason);
+  });
+
+  it('an INSERT that could wait for the key another session inserted and has not committed is refused (the NOWAIT probe cannot see that wait)', async () => {
+    const spec = file(
+      'unique.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { INSERT INTO foo VALUES (3, 'a'); } step a2 { COMMIT; }
+session b step b1 { INSERT INTO foo VALUES (3, 'b'); }
+permutation a1 b1 a2
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step b1: it writes a key of a unique index of foo, which another session's open transaction has written/,
+    );
+  });
+
+  it('a statement that waited while its holder committed writes is refused (PostgreSQL keeps the rows it found before the wait)', async () => {
+    const spec = file(
+      'waited.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1; } step a2 { COMMIT; }
+session b step b1 { UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data; }
+permutation a1 b1 a2
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: step b1 waited while another session committed writes/);
+  });
+
+  it('a session that continues its transaction after another committed writes: refused when replaying its earlier read answers differently', async () => {
+    const spec = file(
+      'replay.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { SELECT data FROM foo WHERE id = 1; } step a2 { SELECT 2 AS two; } step a3 { COMMIT; }
+session b step b1 { UPDATE foo SET data = 'z' WHERE id = 1; }
+permutation a1 b1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toBe(
+      "lease-lab: refused on PGlite: step a2: replaying its session's earlier `SELECT data FROM foo WHERE id = 1` (to continue the parked transaction) answered differently than it did the first time; run it on a server with --db postgres://…\n",
+    );
+  });
+
+  it('a session that continues a transaction that wrote, after another committed writes: refused (an equal answer would not mean equal writes)', async () => {
+    const spec = file(
+      'replay-write.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1; } step a2 { SELECT 2 AS two; } step a3 { COMMIT; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 2; }
+permutation a1 b1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/,
+    );
+  });
+
+  it('a transaction that continues after an insert that drew from a sequence is refused (a replay would draw other numbers)', async () => {
+    const spec = file(
+      'sequence.spec',
+      `setup { CREATE TABLE t (id serial PRIMARY KEY, v text); }
+teardown { DROP TABLE t; }
+session a setup { BEGIN; } step a1 { INSERT INTO t (v) VALUES ('a'); } step a2 { SELECT id, v FROM t; } step a3 { COMMIT; }
+session b step b1 { SELECT count(*) FROM t; }
+permutation a1 b1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step a2 continues a transaction whose `INSERT INTO t \(v\) VALUES \('a'\)` drew from a sequence/,
+    );
+  });
+
+  it("a SET in the spec's setup is refused (on PGlite it would reach every session)", async () => {
+    const spec = file(
+      'setup-set.spec',
+      `setup { CREATE TABLE foo (id int); SET lock_timeout = '1s'; }\nteardown { DROP TABLE foo; }\nsession a step a1 { SELECT 1; }\n`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: the spec's setup, teardown or a check changes a setting/);
+  });
+
+  it('a wait whose holder rolls back completes as the tester prints it', async () => {
+    const spec = file(
+      'rolled-back.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1; } step a2 { ROLLBACK; }
+session b step b1 { UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data; }
+permutation a1 b1 a2
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toBe(`Parsed test spec with 2 sessions
+
+starting permutation: a1 b1 a2
+step a1: UPDATE foo SET data = 'a' WHERE id = 1;
+step b1: UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data; <waiting ...>
+step a2: ROLLBACK;
+step b1: <... completed>
+data
+----
+xb  
+(1 row)
+
+`);
+  });
+});
