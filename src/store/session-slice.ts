@@ -5,6 +5,7 @@
  * told to the learner in a notice.
  */
 import type { StateCreator } from 'zustand/vanilla';
+import { recording } from '../recordings';
 import { findScenario } from '../scenarios';
 import { authoredFor } from '../scenarios/authored';
 import { anomaliesAfter } from '../sim/anomalies';
@@ -35,6 +36,12 @@ class UndrawableTrace extends Error {}
 function checkDrawable(steps: LoadResult['steps']): void {
   const why = unshowableTime(steps);
   if (why !== null) throw new UndrawableTrace(`${why}, a time the lab's clock and timeline cannot show`);
+}
+
+/** The settings at READ COMMITTED: a move that needs a new run leaves a recording (the page runs no other level). */
+function readCommitted(settings: Settings): Settings {
+  const { isolation: _recorded, ...rest } = settings;
+  return rest;
 }
 
 function messageOf(error: unknown): string {
@@ -410,18 +417,27 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       chooseStrategy(strategy: Strategy) {
-        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft).
-        const { definition: _yours, ...settings } = get().settings;
+        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft); a new claim leaves a recording.
+        const { definition: _yours, isolation: _recorded, ...settings } = get().settings;
         set({ yourSql: { ...get().yourSql, open: false } });
         return changeSettings({ ...settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
       },
 
       playDefinition(definition) {
-        return changeSettings({ ...get().settings, definition }, 'With your SQL');
+        return changeSettings({ ...readCommitted(get().settings), definition }, 'With your SQL');
       },
 
       setFencing(on) {
-        return changeSettings({ ...get().settings, fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
+        return changeSettings({ ...readCommitted(get().settings), fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
+      },
+
+      async openRecording(id) {
+        const { scenarioId, settings } = recording(id);
+        await openView({ view: { scenarioId, settings: { ...settings }, schedule: [], position: 0 }, problems: [] }, 'The recording could not be opened.');
+      },
+
+      leaveRecording() {
+        return changeSettings(readCommitted(get().settings), 'At READ COMMITTED');
       },
 
       step() {
@@ -628,8 +644,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           steps,
           anomalies: anomaliesAfter(steps, steps.length),
           finalRuns: steps.at(-1)?.runs ?? initialRuns,
-          // Where the steps ran: in live mode a real PostgreSQL server, not the tab's PGlite.
-          database: engineDatabase?.kind === 'live' ? 'postgres' : 'pglite',
+          // Where the steps ran: in live mode, or for a recording, a real PostgreSQL server, not the tab's PGlite.
+          database: engineDatabase?.kind === 'live' || traceSettings.isolation ? 'postgres' : 'pglite',
         };
       },
     };

@@ -7,6 +7,7 @@ import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
+import type { RecordingId } from '../recordings';
 
 type LabClientPhase = 'starting' | 'ready' | 'failed';
 
@@ -67,6 +68,10 @@ export interface SessionSlice {
   /** Plays a strategy built from the learner's own statements ("Your SQL"), replaying the schedule with it. */
   playDefinition(definition: StrategyDefinition): Promise<void>;
   setFencing(on: boolean): Promise<void>;
+  /** Opens a trace recorded on a real PostgreSQL server at a level the page cannot run (recordings/), before its first step. */
+  openRecording(id: RecordingId): Promise<void>;
+  /** Leaves a recording for the same scenario, claim and schedule at READ COMMITTED, run in the browser. */
+  leaveRecording(): Promise<void>;
   /** Reveals the next step, or plays the script's next move, or lets the policy choose. False when nothing could happen. */
   step(): Promise<boolean>;
   /** Applies one schedule token at the cursor (cutting the schedule there if the learner went back). */

@@ -1,4 +1,5 @@
 import { useLab } from '../store/react';
+import { RecordingBanner } from './RecordingBanner';
 import { useBridgeHealth } from './useBridgeHealth';
 
 /** Which database the lab runs on, when it is not the usual PGlite: a live server, or why live mode is off. */
@@ -60,6 +61,7 @@ export function EngineBanner() {
   return (
     <>
       <DatabaseBanner />
+      <RecordingBanner />
       <PhaseBanner />
     </>
   );
