@@ -1,0 +1,157 @@
+/**
+ * Traces recorded on a real PostgreSQL server (src/recordings/): each committed file still has the shape
+ * the page reads (a file that drifted fails with what drifted, never draws something else), and the page
+ * steps through one like any trace, labelled as recorded and never run on the tab's PGlite: Back and Next
+ * step walk its steps; a move off its schedule is refused with why; a new claim or fencing, or the banner's
+ * button, leaves it for READ COMMITTED, run here.
+ */
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
+import type { LabDatabase } from '../../src/db/port';
+import { RECORDING_PLANS, recordedOn, recording, recordingIdFor, whyRecorded } from '../../src/recordings';
+import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording';
+import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
+import { createLabStore, type LabStore } from '../../src/store/lab-store';
+import { decodeView, encodeView } from '../../src/store/permalink';
+import { InProcessLabClient } from '../../src/worker/local-engine';
+
+const NAIVE = RECORDING_PLANS.find((plan) => plan.id === 'race-naive-repeatable-read')!;
+const LINK = '#scenario=race&strategy=naive&fencing=off&isolation=repeatable-read&schedule=&step=0';
+
+function fileOf(id: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(new URL(`../../src/recordings/${id}.json`, import.meta.url), 'utf8')) as Record<string, unknown>;
+}
+
+describe('the recording files', () => {
+  it.each(RECORDING_PLANS.map((plan) => [plan.id, plan] as const))('%s has the shape the page reads, and its plan', (id, plan) => {
+    const read = recording(id);
+    expect(read.format).toBe(RECORDING_FORMAT);
+    expect(read.serverVersion).toMatch(/^15\.\d+$/);
+    expect(read.settings).toMatchObject({ strategy: plan.strategy, isolation: plan.isolation });
+    expect(read.steps.some((step) => step.outcome?.status === 'error' && step.outcome.code === '40001')).toBe(true);
+    expect(recordingIdFor(plan.scenarioId, read.settings)).toBe(id);
+  });
+
+  it('a file that drifted from the schema fails, naming what drifted', () => {
+    const drifted = (change: (file: Record<string, unknown>, steps: Record<string, unknown>[]) => void) => {
+      const file = fileOf(NAIVE.id);
+      change(file, file.steps as Record<string, unknown>[]);
+      return () => parseRecording(file, NAIVE);
+    };
+    expect(drifted(() => {})).not.toThrow();
+    expect(drifted((file) => (file.format = 'lease-lab-recording/0'))).toThrow(/format/);
+    expect(drifted((file) => (file.serverVersion = undefined))).toThrow(/server version/);
+    expect(drifted((file) => (file.settings = { strategy: 'cas', fencing: false, isolation: 'repeatable-read' }))).toThrow(/claim/);
+    expect(drifted((file) => (file.settings = { strategy: 'naive', fencing: false, isolation: 'serializable' }))).toThrow(/level/);
+    expect(drifted((file) => (file.schedule = ['B', 'A']))).toThrow(/schedule/);
+    expect(drifted((_file, steps) => delete steps[3]!.outcome)).toThrow(/step 3 has no valid outcome/);
+    expect(drifted((_file, steps) => (steps[2]!.lockEvidence = []))).toThrow(/step 2 has a field the page does not know: lockEvidence/);
+    expect(drifted((_file, steps) => (steps[4]!.token = 'C'))).toThrow(/step 4's token/);
+    expect(drifted((_file, steps) => steps.splice(1, 1))).toThrow(/step 1 says it is step 2/);
+  });
+
+  it('is labelled with the server it ran on and why the page does not run it', () => {
+    expect(recordedOn(recording(NAIVE.id))).toBe('Recorded on PostgreSQL 15.18, not run in your browser');
+    expect(whyRecorded('repeatable-read')).toBe(`${PGLITE_HAS_ONE_SESSION}, so REPEATABLE READ cannot run here`);
+  });
+});
+
+describe('links to a recording', () => {
+  it('carry the level, and read it back', () => {
+    const view = {
+      scenarioId: 'race',
+      settings: { strategy: 'naive' as const, fencing: false, isolation: 'repeatable-read' as const },
+      schedule: [],
+      position: 0,
+    };
+    expect(`#${encodeView(view)}`).toBe(LINK);
+    expect(decodeView(LINK)).toEqual({ view, problems: [] });
+  });
+
+  it('a level with no recording for that claim opens at READ COMMITTED and says why; an unknown level too', () => {
+    const none = decodeView('#scenario=race&strategy=skip-locked&isolation=serializable')!;
+    expect(none.view.settings).toEqual({ strategy: 'skip-locked', fencing: false });
+    expect(none.problems.join(' ')).toContain(`No trace of this scenario and claim was recorded at SERIALIZABLE, and ${PGLITE_HAS_ONE_SESSION}`);
+    const unknown = decodeView('#scenario=race&strategy=naive&isolation=snapshot')!;
+    expect(unknown.view.settings.isolation).toBeUndefined();
+    expect(unknown.problems.join(' ')).toContain('There is no isolation level "snapshot"');
+  });
+});
+
+describe('the page steps through a recording', () => {
+  let db: Promise<LabDatabase>;
+  beforeAll(() => {
+    db = bootLabDatabase();
+  });
+
+  async function lab(fragment: string): Promise<LabStore> {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: null, sleep: async () => {} });
+    await store.getState().start(fragment);
+    return store;
+  }
+
+  it("opens before the first step; Next step takes the server's steps, to B's 40001 and its rollback; Back walks back", async () => {
+    const store = await lab(LINK);
+    const recorded = recording(NAIVE.id);
+    expect(store.getState()).toMatchObject({ position: 0, steps: [], traceSettings: recorded.settings, initialRuns: recorded.initialRuns });
+    while (store.getState().steps.length < recorded.steps.length) expect(await store.getState().step()).toBe(true);
+    const { steps, schedule, position } = store.getState();
+    expect(steps).toEqual(recorded.steps);
+    expect(schedule).toEqual(recorded.schedule);
+    expect(position).toBe(recorded.steps.length);
+    const failed = steps.find((step) => step.outcome?.status === 'error')!;
+    expect(failed).toMatchObject({
+      actor: 'B',
+      action: 'naive-update',
+      outcome: { code: '40001', message: 'could not serialize access due to concurrent update' },
+    });
+    // At its end nothing more happens: the recording is over, and nothing was run here.
+    expect(await store.getState().step()).toBe(false);
+    expect(store.getState().trace().database).toBe('postgres');
+    store.getState().back();
+    expect(store.getState().position).toBe(recorded.steps.length - 1);
+  });
+
+  it('a move off the recorded schedule is refused with why; the recorded move is taken', async () => {
+    const store = await lab(LINK);
+    await store.getState().step();
+    expect(store.getState().schedule).toEqual(['A']);
+    // The recording's next step is B's: A cannot step instead.
+    expect(await store.getState().stepWorker('A')).toBe(false);
+    const notice = store.getState().notices.at(-1)!;
+    expect(notice.title).toBe('That cannot happen now (stepping worker A).');
+    expect(notice.details.join(' ')).toContain('This trace was recorded on PostgreSQL 15.18 and the recording\'s next step is "B"');
+    expect(notice.details.join(' ')).toContain('npm run sim -- run race --strategy naive --isolation repeatable-read --db postgres://…');
+    expect(store.getState().schedule).toEqual(['A']);
+    expect(await store.getState().advanceClock(30)).toBe(false);
+    expect(await store.getState().stepWorker('B')).toBe(true);
+    expect(store.getState().steps).toEqual(recording(NAIVE.id).steps.slice(0, 2));
+  });
+
+  it('the console does not pretend to read the recorded rows', async () => {
+    const store = await lab(LINK);
+    await store.getState().step();
+    const answer = await store.getState().runConsole('SELECT * FROM runs');
+    expect(answer).toEqual({ kind: 'refused', reason: expect.stringContaining('this trace was recorded on PostgreSQL 15.18') });
+  });
+
+  it('leaving it plays the same schedule at READ COMMITTED on PGlite, where both claim run 123', async () => {
+    const store = await lab(LINK);
+    for (let i = 0; i < 4; i++) await store.getState().step();
+    await store.getState().leaveRecording();
+    const state = store.getState();
+    expect(state.traceSettings).toEqual({ strategy: 'naive', fencing: false });
+    expect(state.trace().database).toBe('pglite');
+    expect(state.steps.find((step) => step.actor === 'B' && step.action === 'naive-update')).toMatchObject({ verdict: 'ok', runId: 123 });
+  });
+
+  it('a new claim or fencing leaves the recording', async () => {
+    const store = await lab(LINK);
+    await store.getState().chooseStrategy('cas');
+    expect(store.getState().traceSettings).toEqual({ strategy: 'cas', fencing: false });
+    const other = await lab(LINK);
+    await other.getState().setFencing(true);
+    expect(other.getState().traceSettings).toEqual({ strategy: 'naive', fencing: true });
+  });
+});
