@@ -7,6 +7,7 @@ import { strategyDefinition } from '../strategies';
 import { type ShownControls, shownControls } from '../store/disclosure';
 import { type Snapshot, shownStepIndex, snapshotAfter } from '../store/derive';
 import { useLab, usePanelLab } from '../store/react';
+import { type RecordedMove, recordedMove } from '../store/recorded';
 import { scriptCandidates, stepCountWords } from '../store/script';
 
 export function useScenario(): Scenario {
@@ -21,6 +22,15 @@ export function useCursorSnapshot(): Snapshot {
   const initialRuns = usePanelLab((s) => s.initialRuns);
   const initialWorkers = usePanelLab((s) => s.initialWorkers);
   return useMemo(() => snapshotAfter(steps, position, initialRuns, initialWorkers), [steps, position, initialRuns, initialWorkers]);
+}
+
+/** While a recording is on screen: its one move at the cursor, and why no other (null for any other trace). */
+export function useRecordedMove(): RecordedMove | null {
+  const scenarioId = usePanelLab((s) => s.scenarioId);
+  const traceSettings = usePanelLab((s) => s.traceSettings);
+  const steps = usePanelLab((s) => s.steps);
+  const position = usePanelLab((s) => s.position);
+  return useMemo(() => recordedMove(scenarioId, traceSettings, steps, position), [scenarioId, traceSettings, steps, position]);
 }
 
 /** The step the panels explain, and the states just before and after it (one task behind the store). */

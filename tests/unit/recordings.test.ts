@@ -13,6 +13,7 @@ import { RECORDING_PLANS, recordedOn, recording, recordingIdFor, whyRecorded } f
 import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording';
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
+import { recordedMove } from '../../src/store/recorded';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { InProcessLabClient } from '../../src/worker/local-engine';
 
@@ -40,20 +41,59 @@ describe('the recording files', () => {
       return () => parseRecording(file, NAIVE);
     };
     expect(drifted(() => {})).not.toThrow();
-    expect(drifted((file) => (file.format = 'lease-lab-recording/0'))).toThrow(/format/);
-    expect(drifted((file) => (file.serverVersion = undefined))).toThrow(/server version/);
-    expect(drifted((file) => (file.settings = { strategy: 'cas', fencing: false, isolation: 'repeatable-read' }))).toThrow(/claim/);
-    expect(drifted((file) => (file.settings = { strategy: 'naive', fencing: false, isolation: 'serializable' }))).toThrow(/level/);
-    expect(drifted((file) => (file.schedule = ['B', 'A']))).toThrow(/schedule/);
+    expect(
+      drifted((file) => {
+        file.format = 'lease-lab-recording/0';
+      }),
+    ).toThrow(/format/);
+    expect(
+      drifted((file) => {
+        file.serverVersion = undefined;
+      }),
+    ).toThrow(/server version/);
+    expect(
+      drifted((file) => {
+        file.settings = { strategy: 'cas', fencing: false, isolation: 'repeatable-read' };
+      }),
+    ).toThrow(/claim/);
+    expect(
+      drifted((file) => {
+        file.settings = { strategy: 'naive', fencing: false, isolation: 'serializable' };
+      }),
+    ).toThrow(/level/);
+    expect(
+      drifted((file) => {
+        file.schedule = ['B', 'A'];
+      }),
+    ).toThrow(/schedule/);
     expect(drifted((_file, steps) => delete steps[3]!.outcome)).toThrow(/step 3 has no valid outcome/);
-    expect(drifted((_file, steps) => (steps[2]!.lockEvidence = []))).toThrow(/step 2 has a field the page does not know: lockEvidence/);
-    expect(drifted((_file, steps) => (steps[4]!.token = 'C'))).toThrow(/step 4's token/);
+    expect(
+      drifted((_file, steps) => {
+        steps[2]!.lockEvidence = [];
+      }),
+    ).toThrow(/step 2 has a field the page does not know: lockEvidence/);
+    expect(
+      drifted((_file, steps) => {
+        steps[4]!.token = 'C';
+      }),
+    ).toThrow(/step 4's token/);
     expect(drifted((_file, steps) => steps.splice(1, 1))).toThrow(/step 1 says it is step 2/);
   });
 
   it('is labelled with the server it ran on and why the page does not run it', () => {
     expect(recordedOn(recording(NAIVE.id))).toBe('Recorded on PostgreSQL 15.18, not run in your browser');
     expect(whyRecorded('repeatable-read')).toBe(`${PGLITE_HAS_ONE_SESSION}, so REPEATABLE READ cannot run here`);
+  });
+});
+
+describe('the moves a recording offers', () => {
+  it('at each point only the recorded token; every other move is told why not; none off a recording', () => {
+    const played = recording(NAIVE.id);
+    expect(recordedMove('race', played.settings, played.steps, 0)).toEqual({ next: 'A', why: expect.stringContaining('the recording\'s next step is "A"') });
+    expect(recordedMove('race', played.settings, played.steps, 1)?.next).toBe('B');
+    const end = recordedMove('race', played.settings, played.steps, played.steps.length)!;
+    expect(end).toEqual({ next: null, why: expect.stringContaining('the recording has ended; another move needs a new run on a server') });
+    expect(recordedMove('race', { strategy: 'naive', fencing: false }, played.steps, 0)).toBeNull();
   });
 });
 
