@@ -6,9 +6,9 @@
 import type { Settings } from '../sim/types';
 import { RECORDING_PLANS, type RecordingId } from './plans';
 import { parseRecording, type Recording } from './recording';
-import raceCasRepeatableRead from './race-cas-repeatable-read.json';
-import raceNaiveRepeatableRead from './race-naive-repeatable-read.json';
-import threeWorkersSkipLockedSerializable from './three-workers-skip-locked-serializable.json';
+import raceCasRepeatableRead from './race-cas-repeatable-read.json' with { type: 'json' };
+import raceNaiveRepeatableRead from './race-naive-repeatable-read.json' with { type: 'json' };
+import threeWorkersSkipLockedSerializable from './three-workers-skip-locked-serializable.json' with { type: 'json' };
 
 const FILES: Record<RecordingId, unknown> = {
   'race-naive-repeatable-read': raceNaiveRepeatableRead,

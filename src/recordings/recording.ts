@@ -29,9 +29,9 @@ export interface Recording {
   anomalies: Anomaly[];
 }
 
-/** The label: where the trace ran, and that it did not run here. */
-export function recordedOn(recording: Pick<Recording, 'serverVersion'>): string {
-  return `Recorded on PostgreSQL ${recording.serverVersion}, not run in your browser`;
+/** The label: at which level and where the trace ran, and that it did not run here. */
+export function recordedOn(recording: Pick<Recording, 'serverVersion' | 'settings'>): string {
+  return `Recorded at ${ISOLATION_WORDS[recording.settings.isolation]} on PostgreSQL ${recording.serverVersion}, not run in your browser`;
 }
 
 /** Why the page shows a recording for this level instead of running it. */

@@ -1,6 +1,4 @@
 import { recordedOn, recording, recordingIdFor, serverCommand, whyRecorded } from '../recordings';
-import { ISOLATION_WORDS } from '../sim/isolation';
-import { STRATEGY_LABELS } from '../sim/types';
 import { useLab } from '../store/react';
 
 /**
@@ -16,13 +14,12 @@ export function RecordingBanner() {
   const id = loaded ? recordingIdFor(scenarioId, settings) : null;
   if (!id || !settings.isolation) return null;
   const played = recording(id);
-  const level = ISOLATION_WORDS[settings.isolation];
   return (
     <section className="banner banner-recorded" aria-label="Recorded trace">
       <strong>{recordedOn(played)}.</strong>
       <span>
-        "{STRATEGY_LABELS[played.settings.strategy]}" at {level}: {whyRecorded(settings.isolation)}. Back and Next step walk the server's steps; another move
-        needs a new run on a server (<code>{serverCommand(played)}</code>).
+        {whyRecorded(settings.isolation)}. Back and Next step replay the server's steps; any other move needs a new run on a server:{' '}
+        <code>{serverCommand(played)}</code>
       </span>
       <button type="button" onClick={() => void leaveRecording()}>
         Run it at READ COMMITTED here

@@ -1,6 +1,7 @@
 /** Read-outs the panels share, memoised on the parts of the store they depend on. */
 import { labReady } from './commands';
 import { useMemo, useSyncExternalStore } from 'react';
+import { recording, recordingIdFor } from '../recordings';
 import { findScenario, SCENARIOS } from '../scenarios';
 import type { Scenario } from '../sim/types';
 import { strategyDefinition } from '../strategies';
@@ -43,14 +44,21 @@ export function useShownStep() {
   const scenarioId = usePanelLab((s) => s.scenarioId);
   const schedule = usePanelLab((s) => s.schedule);
   const over = usePanelLab((s) => s.status?.isOver === true || s.stalled);
+  // A recording's moves are its own schedule's, not the scenario's script.
+  const recordedLength = usePanelLab((s) => {
+    const id = recordingIdFor(s.scenarioId, s.traceSettings);
+    return id ? recording(id).schedule.length : null;
+  });
   return useMemo(() => {
     const index = shownStepIndex(position, selected);
     const after = snapshotAfter(steps, index === null ? 0 : index + 1, initialRuns, initialWorkers);
     const before = snapshotAfter(steps, index === null ? 0 : index, initialRuns, initialWorkers);
-    const movesLeft = scriptCandidates(findScenario(scenarioId)?.script ?? [], schedule).length;
-    const count = stepCountWords(steps.length, movesLeft, over);
+    const count =
+      recordedLength === null
+        ? stepCountWords(steps.length, scriptCandidates(findScenario(scenarioId)?.script ?? [], schedule).length, over)
+        : stepCountWords(steps.length, recordedLength - schedule.length, over, 'recording');
     return { index, step: index === null ? null : (steps[index] ?? null), before, after, total: steps.length, count };
-  }, [steps, position, selected, initialRuns, initialWorkers, scenarioId, schedule, over]);
+  }, [steps, position, selected, initialRuns, initialWorkers, scenarioId, schedule, over, recordedLength]);
 }
 
 /** Whether a CSS media query matches now, following it as the window changes (read at the first render: no shift). */

@@ -7,7 +7,8 @@
 import type { Page } from '@playwright/test';
 import { findChapter } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings';
-import { expect, notices, openLab, position, shot, slider, stepButton, stepTimes, test } from './fixtures';
+import { showAllControls } from './disclosure';
+import { expect, openLab, shot, slider, stepButton, stepTimes, test } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -16,7 +17,7 @@ const NAIVE = recording('race-naive-repeatable-read');
 const FAILED_AT = NAIVE.steps.findIndex((step) => step.outcome?.status === 'error') + 1;
 
 async function expectLabel(page: Page): Promise<void> {
-  await expect(banner(page)).toContainText(`Recorded on PostgreSQL ${NAIVE.serverVersion}, not run in your browser.`);
+  await expect(banner(page)).toContainText(`Recorded at REPEATABLE READ on PostgreSQL ${NAIVE.serverVersion}, not run in your browser.`);
   await expect(banner(page)).toContainText("PGlite is one session and cannot hold two transactions' snapshots at once, so REPEATABLE READ cannot run here");
 }
 
@@ -47,15 +48,22 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
   await stepButton(page).click();
   await expect(slider(page)).toHaveValue(String(FAILED_AT));
 
-  // The recording goes on with B's rollback; A stepping instead would need a new run on a server.
-  await page.keyboard.press('Escape');
-  const stepA = page.getByRole('button', { name: 'Step worker A', exact: true });
-  if (await stepA.isVisible()) {
-    await stepA.click();
-    await expect(notices(page)).toContainText('That cannot happen now (stepping worker A).');
-    await expect(notices(page)).toContainText(`This trace was recorded on PostgreSQL ${NAIVE.serverVersion}`);
-    expect(await position(page)).toBe(FAILED_AT);
-  }
+  // The recording goes on with B's rollback: B's program offers its next line, A's offers none; with every
+  // control shown, Step worker A is off and says why (a new run on a server).
+  const workers = lab(page).getByRole('region', { name: 'Workers' });
+  await expect(workers.getByRole('button', { name: /^Step B: run / })).toBeVisible();
+  await expect(workers.getByRole('button', { name: /^Step A: run / })).toHaveCount(0);
+  await showAllControls(page);
+  const stepA = lab(page).getByRole('button', { name: 'Step worker A', exact: true });
+  await expect(stepA).toBeDisabled();
+  await expect(stepA).toHaveAttribute(
+    'title',
+    new RegExp(`^This trace was recorded on PostgreSQL ${NAIVE.serverVersion.replace('.', '\\.')} and the recording's next step is "B"`),
+  );
+  await expect(lab(page).getByRole('button', { name: 'Advance clock', exact: true })).toBeDisabled();
+  await lab(page).getByRole('button', { name: 'Step worker B', exact: true }).click();
+  await expect(slider(page)).toHaveValue(String(FAILED_AT + 1));
+  await expect(lab(page).getByRole('status')).toContainText('B rolled back its failed transaction');
 
   await banner(page).getByRole('button', { name: 'Run it at READ COMMITTED here' }).click();
   await expect(banner(page)).toHaveCount(0);

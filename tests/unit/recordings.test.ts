@@ -14,6 +14,8 @@ import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { recordedMove } from '../../src/store/recorded';
+import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
+import { findScenario } from '../../src/scenarios';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { InProcessLabClient } from '../../src/worker/local-engine';
 
@@ -81,7 +83,7 @@ describe('the recording files', () => {
   });
 
   it('is labelled with the server it ran on and why the page does not run it', () => {
-    expect(recordedOn(recording(NAIVE.id))).toBe('Recorded on PostgreSQL 15.18, not run in your browser');
+    expect(recordedOn(recording(NAIVE.id))).toBe('Recorded at REPEATABLE READ on PostgreSQL 15.18, not run in your browser');
     expect(whyRecorded('repeatable-read')).toBe(`${PGLITE_HAS_ONE_SESSION}, so REPEATABLE READ cannot run here`);
   });
 });
@@ -94,6 +96,29 @@ describe('the moves a recording offers', () => {
     const end = recordedMove('race', played.settings, played.steps, played.steps.length)!;
     expect(end).toEqual({ next: null, why: expect.stringContaining('the recording has ended; another move needs a new run on a server') });
     expect(recordedMove('race', { strategy: 'naive', fencing: false }, played.steps, 0)).toBeNull();
+  });
+});
+
+describe("the workers' programs on a recording", () => {
+  it.each(
+    RECORDING_PLANS.map((plan) => [plan.id] as const),
+  )('%s: before each worker step the highlighted line is the statement the server ran, BEGIN ISOLATION LEVEL and the rollback included', (id) => {
+    const played = recording(id);
+    const scenario = findScenario(played.scenarioId)!;
+    const programs = new Map(scenario.workers.map((worker) => [worker.id, workerProgram(worker.id, scenario, played.settings)]));
+    const leads = [...programs.values()].flat().map((line) => (line.kind === 'statement' ? line.lead : null));
+    expect(leads).toContain(`BEGIN ISOLATION LEVEL ${played.settings.isolation === 'serializable' ? 'SERIALIZABLE' : 'REPEATABLE READ'};`);
+    const actions = new Set<string>();
+    for (const step of played.steps) {
+      const worker = (played.steps[step.index - 1]?.workers ?? played.initialWorkers).find((candidate) => candidate.id === step.actor)!;
+      const program = programs.get(step.actor)!;
+      const pointer = pointerOf(program, worker, scenario, played.settings, step.clockSeconds);
+      expect(pointer.kind, `step ${step.index}`).toBe(step.resumed ? 'waiting' : 'next');
+      const line = pointer.kind === 'ended' ? undefined : (program[pointer.line] as StatementLine);
+      expect(line?.file, `step ${step.index}`).toBe(`${step.sqlId}.sql`);
+      actions.add(step.action);
+    }
+    expect(actions).toContain('commit');
   });
 });
 
