@@ -41,6 +41,7 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
   await expect(lab(page).getByRole('status')).toContainText('40001');
   await expect(lab(page)).toContainText('could not serialize access due to concurrent update');
   await shot(page, 'test-results/recordings-desktop.png');
+  await shot(lab(page).getByRole('region', { name: 'Workers' }), 'test-results/recordings-workers.png');
 
   // Back walks the recorded steps; Next step takes the same one again.
   await page.getByRole('button', { name: 'Back', exact: true }).click();
