@@ -29,6 +29,9 @@ export interface Recording {
   anomalies: Anomaly[];
 }
 
+/** What the page needs of a recording beside its steps: where it ran and its whole schedule (the engine sends it). */
+export type RecordedSummary = Pick<Recording, 'serverVersion' | 'schedule'>;
+
 /** The label: at which level and where the trace ran, and that it did not run here. */
 export function recordedOn(recording: Pick<Recording, 'serverVersion' | 'settings'>): string {
   return `Recorded at ${ISOLATION_WORDS[recording.settings.isolation]} on PostgreSQL ${recording.serverVersion}, not run in your browser`;

@@ -5,7 +5,6 @@
  * told to the learner in a notice.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import { recording } from '../recordings';
 import { findScenario } from '../scenarios';
 import { authoredFor } from '../scenarios/authored';
 import { anomaliesAfter } from '../sim/anomalies';
@@ -136,6 +135,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         traceSettings: result.settings,
         schedule: result.schedule,
         steps: result.steps,
+        recorded: result.recorded ?? null,
         initialRuns: result.initialRuns,
         initialWorkers: result.initialWorkers,
         status: result.status,
@@ -358,6 +358,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       schedule: [],
       intended: [],
       steps: [],
+      recorded: null,
       initialRuns: [],
       initialWorkers: [],
       status: null,
@@ -429,11 +430,6 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
       setFencing(on) {
         return changeSettings({ ...readCommitted(get().settings), fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
-      },
-
-      async openRecording(id) {
-        const { scenarioId, settings } = recording(id);
-        await openView({ view: { scenarioId, settings: { ...settings }, schedule: [], position: 0 }, problems: [] }, 'The recording could not be opened.');
       },
 
       leaveRecording() {
@@ -636,7 +632,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       trace() {
-        const { scenarioId, traceSettings, schedule, steps, initialRuns, engineDatabase } = get();
+        const { scenarioId, traceSettings, schedule, steps, initialRuns, engineDatabase, recorded } = get();
         return {
           scenario: scenarioId,
           settings: { ...traceSettings },
@@ -645,7 +641,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           anomalies: anomaliesAfter(steps, steps.length),
           finalRuns: steps.at(-1)?.runs ?? initialRuns,
           // Where the steps ran: in live mode, or for a recording, a real PostgreSQL server, not the tab's PGlite.
-          database: engineDatabase?.kind === 'live' || traceSettings.isolation ? 'postgres' : 'pglite',
+          database: engineDatabase?.kind === 'live' || recorded !== null ? 'postgres' : 'pglite',
         };
       },
     };

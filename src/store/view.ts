@@ -2,7 +2,7 @@
  * A "view" is everything that fixes what the learner sees: scenario, settings, schedule and how many
  * steps are revealed. Links and saved places are views; both come from outside and are checked here.
  */
-import { recordingIdFor, whyRecorded } from '../recordings';
+import { RECORDING_PLANS, type RecordingId, recordingIdFor, whyRecorded } from '../recordings';
 import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
 import { ISOLATION_WORDS, isIsolationLevel, type StrictIsolation } from '../sim/isolation';
 import { formatToken, MAX_SCHEDULE_LENGTH, parseToken, ScheduleError } from '../sim/schedule';
@@ -42,6 +42,14 @@ export interface CheckedView {
 export function defaultView(scenarioId: string = SCENARIOS[0]!.id): View {
   const scenario = findScenario(scenarioId) ?? SCENARIOS[0]!;
   return { scenarioId: scenario.id, settings: defaultSettings(scenario), schedule: [], position: 0 };
+}
+
+/** A recording's view before its first step: its scenario, claim and level, with the scenario's fencing (as recorded). */
+export function recordingView(id: RecordingId): View {
+  const plan = RECORDING_PLANS.find((candidate) => candidate.id === id);
+  if (!plan) throw new Error(`there is no recording "${id}"`);
+  const { fencing } = defaultView(plan.scenarioId).settings;
+  return { scenarioId: plan.scenarioId, settings: { strategy: plan.strategy, fencing, isolation: plan.isolation }, schedule: [], position: 0 };
 }
 
 /** The lab's start: its first scenario, with that scenario's own settings, before any step. */

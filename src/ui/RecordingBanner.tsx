@@ -1,4 +1,4 @@
-import { recordedOn, recording, recordingIdFor, serverCommand, whyRecorded } from '../recordings';
+import { recordedOn, serverCommand, whyRecorded } from '../recordings';
 import { useLab } from '../store/react';
 
 /**
@@ -7,19 +7,18 @@ import { useLab } from '../store/react';
  * run, which the page makes at READ COMMITTED (the button) or a server makes at this level (the command).
  */
 export function RecordingBanner() {
+  const recorded = useLab((s) => s.recorded);
   const scenarioId = useLab((s) => s.scenarioId);
   const settings = useLab((s) => s.traceSettings);
-  const loaded = useLab((s) => s.loaded);
   const leaveRecording = useLab((s) => s.leaveRecording);
-  const id = loaded ? recordingIdFor(scenarioId, settings) : null;
-  if (!id || !settings.isolation) return null;
-  const played = recording(id);
+  const level = settings.isolation;
+  if (!recorded || !level) return null;
+  const shown = { scenarioId, settings: { ...settings, isolation: level }, serverVersion: recorded.serverVersion };
   return (
     <section className="banner banner-recorded" aria-label="Recorded trace">
-      <strong>{recordedOn(played)}.</strong>
+      <strong>{recordedOn(shown)}.</strong>
       <span>
-        {whyRecorded(settings.isolation)}. Back and Next step replay the server's steps; any other move needs a new run on a server:{' '}
-        <code>{serverCommand(played)}</code>
+        {whyRecorded(level)}. Back and Next step replay the server's steps; any other move needs a new run on a server: <code>{serverCommand(shown)}</code>
       </span>
       <button type="button" onClick={() => void leaveRecording()}>
         Run it at READ COMMITTED here

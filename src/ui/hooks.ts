@@ -1,7 +1,6 @@
 /** Read-outs the panels share, memoised on the parts of the store they depend on. */
 import { labReady } from './commands';
 import { useMemo, useSyncExternalStore } from 'react';
-import { recording, recordingIdFor } from '../recordings';
 import { findScenario, SCENARIOS } from '../scenarios';
 import type { Scenario } from '../sim/types';
 import { strategyDefinition } from '../strategies';
@@ -27,11 +26,12 @@ export function useCursorSnapshot(): Snapshot {
 
 /** While a recording is on screen: its one move at the cursor, and why no other (null for any other trace). */
 export function useRecordedMove(): RecordedMove | null {
+  const recorded = usePanelLab((s) => s.recorded);
   const scenarioId = usePanelLab((s) => s.scenarioId);
   const traceSettings = usePanelLab((s) => s.traceSettings);
   const steps = usePanelLab((s) => s.steps);
   const position = usePanelLab((s) => s.position);
-  return useMemo(() => recordedMove(scenarioId, traceSettings, steps, position), [scenarioId, traceSettings, steps, position]);
+  return useMemo(() => recordedMove(recorded, scenarioId, traceSettings, steps, position), [recorded, scenarioId, traceSettings, steps, position]);
 }
 
 /** The step the panels explain, and the states just before and after it (one task behind the store). */
@@ -45,10 +45,7 @@ export function useShownStep() {
   const schedule = usePanelLab((s) => s.schedule);
   const over = usePanelLab((s) => s.status?.isOver === true || s.stalled);
   // A recording's moves are its own schedule's, not the scenario's script.
-  const recordedLength = usePanelLab((s) => {
-    const id = recordingIdFor(s.scenarioId, s.traceSettings);
-    return id ? recording(id).schedule.length : null;
-  });
+  const recordedLength = usePanelLab((s) => s.recorded?.schedule.length ?? null);
   return useMemo(() => {
     const index = shownStepIndex(position, selected);
     const after = snapshotAfter(steps, index === null ? 0 : index + 1, initialRuns, initialWorkers);

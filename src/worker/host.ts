@@ -10,7 +10,8 @@ import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
 import { Simulation } from '../engine/simulation';
-import { offTheRecording, type Recording, recording, recordingIdFor } from '../recordings';
+import { offTheRecording, type Recording, recordingIdFor } from '../recordings';
+import { recording } from '../recordings/files';
 import { findScenario } from '../scenarios';
 import { adoptAuthored } from '../scenarios/authored';
 import { clockIso } from '../sim/clock';
@@ -133,6 +134,7 @@ export class LabHost {
       initialWorkers: played.initialWorkers,
       steps: played.steps.filter((step) => step.tokenIndex < applied),
       status: this.status(),
+      recorded: { serverVersion: played.serverVersion, schedule: [...played.schedule] },
     };
   }
 

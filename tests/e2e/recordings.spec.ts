@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { findChapter } from '../../src/lessons/chapters';
-import { recording } from '../../src/recordings';
+import { recording } from '../../src/recordings/files';
 import { showAllControls } from './disclosure';
 import { expect, openLab, shot, slider, stepButton, stepTimes, test } from './fixtures';
 

@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresLab } from '../../src/db/postgres-lab';
 import { recordPlan } from '../../src/engine/record';
-import { RECORDING_PLANS, recording } from '../../src/recordings';
+import { RECORDING_PLANS } from '../../src/recordings';
+import { recording } from '../../src/recordings/files';
 import { findScenario } from '../../src/scenarios';
 import { createDatabase } from '../support/postgres-server';
 

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
-import { RECORDING_PLANS, recordedOn, recording, recordingIdFor, whyRecorded } from '../../src/recordings';
+import { RECORDING_PLANS, recordedOn, recordingIdFor, whyRecorded } from '../../src/recordings';
+import { recording } from '../../src/recordings/files';
 import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording';
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
@@ -91,11 +92,15 @@ describe('the recording files', () => {
 describe('the moves a recording offers', () => {
   it('at each point only the recorded token; every other move is told why not; none off a recording', () => {
     const played = recording(NAIVE.id);
-    expect(recordedMove('race', played.settings, played.steps, 0)).toEqual({ next: 'A', why: expect.stringContaining('the recording\'s next step is "A"') });
-    expect(recordedMove('race', played.settings, played.steps, 1)?.next).toBe('B');
-    const end = recordedMove('race', played.settings, played.steps, played.steps.length)!;
+    expect(recordedMove(played, 'race', played.settings, played.steps, 0)).toEqual({
+      next: 'A',
+      why: expect.stringContaining('the recording\'s next step is "A"'),
+    });
+    expect(recordedMove(played, 'race', played.settings, played.steps, 1)?.next).toBe('B');
+    const end = recordedMove(played, 'race', played.settings, played.steps, played.steps.length)!;
     expect(end).toEqual({ next: null, why: expect.stringContaining('the recording has ended; another move needs a new run on a server') });
-    expect(recordedMove('race', { strategy: 'naive', fencing: false }, played.steps, 0)).toBeNull();
+    expect(recordedMove(played, 'race', { strategy: 'naive', fencing: false }, played.steps, 0)).toBeNull();
+    expect(recordedMove(null, 'race', played.settings, played.steps, 0)).toBeNull();
   });
 });
 
@@ -160,6 +165,7 @@ describe('the page steps through a recording', () => {
     const store = await lab(LINK);
     const recorded = recording(NAIVE.id);
     expect(store.getState()).toMatchObject({ position: 0, steps: [], traceSettings: recorded.settings, initialRuns: recorded.initialRuns });
+    expect(store.getState().recorded).toEqual({ serverVersion: recorded.serverVersion, schedule: recorded.schedule });
     while (store.getState().steps.length < recorded.steps.length) expect(await store.getState().step()).toBe(true);
     const { steps, schedule, position } = store.getState();
     expect(steps).toEqual(recorded.steps);
@@ -207,6 +213,7 @@ describe('the page steps through a recording', () => {
     await store.getState().leaveRecording();
     const state = store.getState();
     expect(state.traceSettings).toEqual({ strategy: 'naive', fencing: false });
+    expect(state.recorded).toBeNull();
     expect(state.trace().database).toBe('pglite');
     expect(state.steps.find((step) => step.actor === 'B' && step.action === 'naive-update')).toMatchObject({ verdict: 'ok', runId: 123 });
   });

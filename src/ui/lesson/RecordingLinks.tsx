@@ -1,16 +1,12 @@
 import type { MouseEvent } from 'react';
-import { RECORDING_PLANS, type RecordingId, recording } from '../../recordings';
+import { RECORDING_PLANS, type RecordingId } from '../../recordings';
 import { encodeView } from '../../store/permalink';
-
-/** The address that opens a recording in the lab before its first step: a link like any view's. */
-function recordingHref(id: RecordingId): string {
-  const { scenarioId, settings } = recording(id);
-  return `#${encodeView({ scenarioId, settings, schedule: [], position: 0 })}`;
-}
+import { recordingView } from '../../store/view';
 
 /**
- * Links that open traces recorded on a real server in the lab (the page follows hash changes, so Back
- * returns to the view before, and a new tab opens the same recording); a plain click brings the lab into view.
+ * Links that open traces recorded on a real server in the lab, before their first step (the page follows
+ * hash changes, so Back returns to the view before, and a new tab opens the same recording); a plain click
+ * brings the lab into view. The lab's banner then names the server's version.
  */
 export function RecordingLinks({ ids }: { ids: readonly RecordingId[] | undefined }) {
   if (!ids || ids.length === 0) return null;
@@ -24,8 +20,8 @@ export function RecordingLinks({ ids }: { ids: readonly RecordingId[] | undefine
         const plan = RECORDING_PLANS.find((candidate) => candidate.id === id)!;
         return (
           <li key={id}>
-            <a href={recordingHref(id)} onClick={onClick}>
-              Step through {plan.shows} (recorded on PostgreSQL {recording(id).serverVersion}) →
+            <a href={`#${encodeView(recordingView(id))}`} onClick={onClick}>
+              Step through {plan.shows}, recorded on PostgreSQL →
             </a>
           </li>
         );
