@@ -11,7 +11,6 @@ import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
 import { Simulation } from '../engine/simulation';
 import { offTheRecording, type Recording, recordingIdFor } from '../recordings';
-import { recording } from '../recordings/files';
 import { findScenario } from '../scenarios';
 import { adoptAuthored } from '../scenarios/authored';
 import { clockIso } from '../sim/clock';
@@ -103,13 +102,15 @@ export class LabHost {
    * played up to where the request's schedule leaves it (its tokens as far as they are the recording's).
    * Never run here: PGlite is one session, and the live bridge runs no level above READ COMMITTED either.
    */
-  private loadRecording(request: LoadRequest): LoadResult {
+  private async loadRecording(request: LoadRequest): Promise<LoadResult> {
     const id = recordingIdFor(request.scenarioId, request.settings);
     if (!id) {
       throw new Error(
         `no trace of this claim at ${request.settings.isolation} was recorded on PostgreSQL, and the page cannot run it: use npm run sim -- run ${request.scenarioId} --isolation ${request.settings.isolation} --db postgres://…`,
       );
     }
+    // Fetched when a recording is first opened: every recorded step, most of a hundred kilobytes the engine's start does without.
+    const { recording } = await import('../recordings/files');
     const played = recording(id);
     const refused: RefusedToken[] = [];
     let applied = 0;
