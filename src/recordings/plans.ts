@@ -46,7 +46,7 @@ export const RECORDING_PLANS = [
     strategy: 'skip-locked',
     isolation: 'serializable',
     schedule: 'script',
-    shows: "the atomic SKIP LOCKED claim at SERIALIZABLE: B's COMMIT fails 40001, and B claims again",
+    shows: "the atomic SKIP LOCKED claim at SERIALIZABLE: A commits, B's and C's COMMIT fail 40001, and they claim again",
   },
 ] as const satisfies readonly RecordingPlan[];
 

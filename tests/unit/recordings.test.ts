@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
-import { RECORDING_PLANS, recordedOn, recordingIdFor, whyRecorded } from '../../src/recordings';
+import { RECORDING_PLANS, type RecordingId, recordedOn, recordingIdFor, whyRecorded } from '../../src/recordings';
 import { recording } from '../../src/recordings/files';
 import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording';
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
@@ -35,6 +35,32 @@ describe('the recording files', () => {
     expect(read.settings).toMatchObject({ strategy: plan.strategy, isolation: plan.isolation });
     expect(read.steps.some((step) => step.outcome?.status === 'error' && step.outcome.code === '40001')).toBe(true);
     expect(recordingIdFor(plan.scenarioId, read.settings)).toBe(id);
+  });
+
+  it('show what their plans say they show (the chapter and the summary read the plans)', () => {
+    const failures = (id: RecordingId) =>
+      recording(id)
+        .steps.filter((step) => step.outcome?.status === 'error' && step.outcome.code === '40001')
+        .map((step) => `${step.actor} ${step.action}`);
+    expect(failures('race-naive-repeatable-read')).toEqual(['B naive-update']);
+    expect(failures('race-cas-repeatable-read')).toEqual(['B cas-claim']);
+    expect(failures('three-workers-skip-locked-serializable').slice(0, 2)).toEqual(['B commit', 'C commit']);
+    for (const id of ['race-naive-repeatable-read', 'race-cas-repeatable-read'] as const) {
+      const steps = recording(id).steps;
+      const failed = steps.findIndex((step) => step.outcome?.status === 'error');
+      // B's UPDATE had waited for A (it resumes with A's commit); afterwards B claims run 124.
+      expect(steps[failed]).toMatchObject({ resumed: true, token: 'A' });
+      expect(
+        steps.slice(failed).find((step) => step.actor === 'B' && step.verdict === 'ok' && step.action !== 'rollback' && step.action !== 'select')?.runId,
+      ).toBe(124);
+    }
+    const serializable = recording('three-workers-skip-locked-serializable').steps;
+    const firstCommit = serializable.find((step) => step.action === 'commit')!;
+    expect(firstCommit).toMatchObject({ actor: 'A', outcome: { status: 'ok' } });
+    for (const worker of ['B', 'C']) {
+      const failed = serializable.findIndex((step) => step.actor === worker && step.outcome?.status === 'error');
+      expect(serializable.slice(failed + 1).find((step) => step.actor === worker)?.action).toBe('claim');
+    }
   });
 
   it('a file that drifted from the schema fails, naming what drifted', () => {
