@@ -4,6 +4,7 @@
  * back, a move off the recording refused with why, and left for the same schedule at READ COMMITTED.
  * E2E_SHOTS=1 keeps screenshots at a desktop's and a phone's size in test-results/recordings-*.png.
  */
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { findChapter } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
@@ -80,4 +81,11 @@ test('on a phone the label reads whole beside the stepped recording', async ({ p
   await shot(page, 'test-results/recordings-phone.png');
   const box = await banner(page).boundingBox();
   expect(box!.width).toBeLessThanOrEqual(390);
+  // The label and its button read in both themes: no serious or critical axe finding on the recording.
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const results = await new AxeBuilder({ page }).include('#lab-top').analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+  }
 });
