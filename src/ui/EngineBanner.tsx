@@ -6,6 +6,7 @@ import { useBridgeHealth } from './useBridgeHealth';
 function DatabaseBanner() {
   const database = useLab((s) => s.engineDatabase);
   const health = useBridgeHealth(database?.kind === 'live');
+  const recorded = useLab((s) => s.recorded !== null);
   if (database?.kind === 'live') {
     return (
       <div className="banner banner-live">
@@ -19,7 +20,11 @@ function DatabaseBanner() {
             where you are.
           </output>
         ) : (
-          <span>Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.</span>
+          <span>
+            {recorded
+              ? 'The trace below is a recording (the live bridge runs every claim at READ COMMITTED); every other trace runs on this server.'
+              : 'Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.'}
+          </span>
         )}
       </div>
     );
