@@ -180,6 +180,7 @@ export const CHAPTERS: readonly Chapter[] = [
           ],
         },
         recordings: ['race-naive-repeatable-read', 'race-cas-repeatable-read', 'three-workers-skip-locked-serializable'],
+        predict: ['isolation-recorded'],
         mark: { tokenIndex: null },
       },
       {

@@ -32,6 +32,12 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
     .getByRole('navigation', { name: 'Lesson chapters' })
     .getByRole('link', { name: new RegExp(`^${chapter.title}`) })
     .click();
+  // The chapter's prediction is judged by a recording: it says so, and reads PostgreSQL's recorded answer.
+  const predict = lesson.getByRole('region', { name: 'Predict: Above READ COMMITTED, recorded on PostgreSQL' });
+  await predict.getByRole('radio').first().check();
+  await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
+  await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): It ');
+  await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
   await lesson.getByRole('link', { name: /^Step through the naive claim at REPEATABLE READ/ }).click();
   await expect(lab(page)).toBeInViewport();
   await expectLabel(page);

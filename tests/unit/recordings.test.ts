@@ -14,6 +14,8 @@ import { recording } from '../../src/recordings/files';
 import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording';
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
+import { recordedTrace } from '../../src/engine/recorded';
+import { findGenerator } from '../../src/lessons/predict';
 import { recordedMove } from '../../src/store/recorded';
 import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
 import { findScenario } from '../../src/scenarios';
@@ -150,6 +152,39 @@ describe("the workers' programs on a recording", () => {
       actions.add(step.action);
     }
     expect(actions).toContain('commit');
+  });
+});
+
+describe('the predict question judged by a recording', () => {
+  const generator = findGenerator('isolation-recorded')!;
+  const instances = new Map(Array.from({ length: 40 }, (_, seed) => generator.generate(seed)).map((instance) => [instance.key, instance]));
+
+  it('reads each answer from the recorded trace: 40001 for B at REPEATABLE READ; at SERIALIZABLE A commits, B and C fail 40001', async () => {
+    const answers: Record<string, string | null> = {};
+    for (const [key, instance] of instances) answers[key] = instance.answerFrom(await recordedTrace(instance.scenario, instance.settings, instance.schedule));
+    expect(answers).toEqual({
+      'race-naive-repeatable-read/B': 'fails-40001',
+      'race-cas-repeatable-read/B': 'fails-40001',
+      'three-workers-skip-locked-serializable/A': 'commits',
+      'three-workers-skip-locked-serializable/B': 'fails-40001',
+      'three-workers-skip-locked-serializable/C': 'fails-40001',
+    });
+  });
+
+  it('a different recorded answer would be judged differently: nothing is hard-coded', async () => {
+    const instance = instances.get('race-naive-repeatable-read/B')!;
+    const trace = await recordedTrace(instance.scenario, instance.settings, instance.schedule);
+    const changed = structuredClone(trace);
+    const resumed = changed.steps.find((step) => step.actor === 'B' && step.resumed)!;
+    resumed.outcome = { status: 'ok', rows: [], rowCount: 0 };
+    expect(instance.answerFrom(changed)).toBe('zero-rows');
+    expect(instance.explain(trace).join(' ')).toContain('could not serialize access due to concurrent update');
+  });
+
+  it('is never run on PGlite: a schedule off the recording, or a changed scenario, has no recorded answer', async () => {
+    const instance = instances.get('race-naive-repeatable-read/B')!;
+    await expect(recordedTrace(instance.scenario, instance.settings, ['A', 'A'])).rejects.toThrow(/step 2 \(A\): this trace was recorded on PostgreSQL 15\.18/);
+    await expect(recordedTrace({ ...instance.scenario, leaseSeconds: 30 }, instance.settings, instance.schedule)).rejects.toThrow(/no trace of race~/);
   });
 });
 
