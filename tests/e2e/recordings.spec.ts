@@ -38,6 +38,7 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
   await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
   await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): It ');
   await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+  await shot(predict, 'test-results/recordings-predict.png');
   await lesson.getByRole('link', { name: /^Step through the naive claim at REPEATABLE READ/ }).click();
   await expect(lab(page)).toBeInViewport();
   await expectLabel(page);
