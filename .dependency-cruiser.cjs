@@ -4,7 +4,7 @@
  *   sql ← strategies ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
  *
  * Each layer's rule lists what it may import; anything else in src/ is a violation. sql, strategies (the claim strategies
- * as data: their .sql files and definitions) and sim are the pure foundation; scenarios sit beside sim (data the sim runs) and lessons are content over sim and scenarios;
+ * as data: their .sql files and definitions) and sim are the pure foundation; scenarios sit beside sim (data the sim runs), recordings beside them (traces recorded on a real server) and lessons are content over sim and scenarios;
  * persist/ is the one way anything is kept in the browser's storage, below everything that keeps something. The
  * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
  * the views (ui, timeline, charts) reach everything below only through the store. app/ is the composition root
@@ -30,21 +30,23 @@ module.exports = {
     layer('strategies', ['sql']),
     layer('sim', ['sql', 'strategies']),
     layer('scenarios', ['sql', 'strategies', 'sim']),
+    // traces recorded on a real server, as data the page steps through (recorded by engine/record.ts)
+    layer('recordings', ['sql', 'strategies', 'sim', 'scenarios']),
     // the one persistence mechanism (versions, migrations, guarded storage): imports nothing
     layer('persist', []),
-    layer('lessons', ['sql', 'strategies', 'sim', 'scenarios', 'persist']),
+    layer('lessons', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'persist']),
     // a spec in PostgreSQL's isolation-tester format: its parser, output form and permutation runner, pure
     layer('spec', []),
     layer('db', ['sql', 'strategies', 'sim', 'spec']),
-    layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'db']),
-    layer('worker', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine']),
+    layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'db']),
+    layer('worker', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'db', 'engine']),
     layer('explorer', ['sql', 'strategies', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
-    layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'worker', 'explorer']),
+    layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'worker', 'explorer']),
     // the views reach the engine only through the store
     layer('charts', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store']),
     layer('timeline', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
-    layer('ui', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
+    layer('ui', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
     // the composition root: builds every engine and store and hands them to the views; nothing below imports it
     layer('app', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
     layer('cli', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'spec']),

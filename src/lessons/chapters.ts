@@ -167,7 +167,7 @@ export const CHAPTERS: readonly Chapter[] = [
         heading: 'Check again, inside the write',
         body: [
           "The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it. That is READ COMMITTED, Postgres's default and the level every session of the lab runs at. At REPEATABLE READ or SERIALIZABLE a waiting UPDATE does not re-evaluate: once the first commits, it fails with SQLSTATE 40001 (could not serialize access due to concurrent update), and the claim must be retried. In the lab's races each statement is a transaction of its own and starts after the other has committed, so there the level changes nothing: the naive UPDATE still overwrites, and the compare-and-set still matches 0 rows.",
-          `Above READ COMMITTED a claim's SELECT and UPDATE share one transaction, as production code writes them, and even the naive claim stops claiming a run twice: at REPEATABLE READ, B's UPDATE of the run its snapshot saw as pending fails 40001 (\`could not serialize access due to concurrent update\`) once A commits, or at once if A already has; B rolls back and claims again. SERIALIZABLE also catches write skew, which no row lock sees: two overlapping claims that each count a tenant's running runs below its limit and take different runs both commit at REPEATABLE READ, while at SERIALIZABLE the second COMMIT fails 40001 (\`could not serialize access due to read/write dependencies among transactions\`). This page cannot show either: ${PGLITE_HAS_ONE_SESSION}, so every claim here runs at READ COMMITTED. On a real server, run \`npm run sim -- run race --isolation repeatable-read --db postgres://…\`, or the specs in \`docs/examples/\` with \`npm run sim -- spec FILE --db postgres://…\`.`,
+          `Above READ COMMITTED a claim's SELECT and UPDATE share one transaction, as production code writes them, and even the naive claim stops claiming a run twice: at REPEATABLE READ, B's UPDATE of the run its snapshot saw as pending fails 40001 (\`could not serialize access due to concurrent update\`) once A commits, or at once if A already has; B rolls back and claims again. SERIALIZABLE also catches write skew, which no row lock sees: two overlapping claims that each count a tenant's running runs below its limit and take different runs both commit at REPEATABLE READ, while at SERIALIZABLE the second COMMIT fails 40001 (\`could not serialize access due to read/write dependencies among transactions\`). This page cannot run either: ${PGLITE_HAS_ONE_SESSION}, so every claim it runs is at READ COMMITTED. The links below step through traces recorded on a real PostgreSQL server instead, the same way you step through the lab's. On a real server, run \`npm run sim -- run race --isolation repeatable-read --db postgres://…\`, or the specs in \`docs/examples/\` with \`npm run sim -- spec FILE --db postgres://…\`.`,
         ],
         sql: {
           sqlId: 'cas-claim',
@@ -179,6 +179,8 @@ export const CHAPTERS: readonly Chapter[] = [
             },
           ],
         },
+        recordings: ['race-naive-repeatable-read', 'race-cas-repeatable-read', 'three-workers-skip-locked-serializable'],
+        predict: ['isolation-recorded'],
         mark: { tokenIndex: null },
       },
       {

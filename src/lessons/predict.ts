@@ -16,7 +16,10 @@ import { pausedWorker } from '../scenarios/paused-worker';
 import { race } from '../scenarios/race';
 import { stuckHeartbeat } from '../scenarios/stuck-heartbeat';
 import { threeWorkers } from '../scenarios/three-workers';
+import { RECORDING_PLANS } from '../recordings';
+import { defaultSettings } from '../scenarios';
 import { clockLabel, durationLabel } from '../sim/clock';
+import { ISOLATION_WORDS, PGLITE_HAS_ONE_SESSION } from '../sim/isolation';
 import { between, pick, seededRandom, shuffled } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
@@ -709,6 +712,80 @@ export const lateFinish = generator('late-finish', 'Does the late finish land?',
   };
 });
 
+/**
+ * Above READ COMMITTED, which the page cannot run (PGlite is one session): what a claim's statement does,
+ * judged by the trace recorded on PostgreSQL for that scenario, claim and level (recordings/), read as any
+ * run's trace is. At REPEATABLE READ the question is B's UPDATE after it waited for A; at SERIALIZABLE, one
+ * worker's COMMIT of three open SKIP LOCKED claims.
+ */
+const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED, recorded on PostgreSQL', 'compare-and-set', race, (random) => {
+  const plan = pick(random, RECORDING_PLANS);
+  const base = plan.scenarioId === threeWorkers.id ? threeWorkers : race;
+  const worker = plan.isolation === 'serializable' ? pick(random, ['A', 'B', 'C'] as const) : 'B';
+  const key = `${plan.id}/${worker}`;
+  const level = ISOLATION_WORDS[plan.isolation];
+  const settings: Settings = { ...defaultSettings(base), strategy: plan.strategy, isolation: plan.isolation };
+  const recorded = `Recorded on a real PostgreSQL server: ${PGLITE_HAS_ONE_SESSION}, so the page cannot run ${level}.`;
+  const facts = [level, inWords(plan.strategy), 'recorded on PostgreSQL'];
+  const shared = {
+    key,
+    facts,
+    scenario: scenarioVariant(base, safeTag(key), {}),
+    settings,
+    schedule: plan.schedule === 'script' ? [...base.script] : [...plan.schedule],
+    focusTokenIndex: null,
+  };
+  if (plan.isolation === 'serializable') {
+    const commitOf = (trace: Trace) => trace.steps.find((step) => step.actor === worker && step.action === 'commit');
+    return {
+      ...shared,
+      prompt: `At ${level}, A, B and C each claim a different run with ${inWords(plan.strategy)}, each in a transaction of its own, all three open at once. Then they commit in turn: A, B, C. What does ${worker}'s COMMIT do?`,
+      choices: [
+        { id: 'commits', label: `It commits: ${worker} keeps the run it claimed` },
+        { id: 'fails-40001', label: `It fails with 40001: ${worker}'s claim is gone, and ${worker} claims again` },
+        { id: 'waits', label: "It waits until the others' transactions end" },
+      ],
+      answerFrom(trace) {
+        const outcome = commitOf(trace)?.outcome;
+        if (outcome?.status === 'ok') return 'commits';
+        if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
+        return outcome?.status === 'blocked' ? 'waits' : null;
+      },
+      explain(trace) {
+        const commit = commitOf(trace);
+        return [
+          recorded,
+          ...narrate(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit').slice(0, commit ? commit.index + 1 : undefined)),
+        ];
+      },
+    };
+  }
+  const resumedOf = (trace: Trace) => trace.steps.find((step) => step.actor === 'B' && step.resumed);
+  return {
+    ...shared,
+    prompt: `At ${level}, with ${inWords(plan.strategy)}, A and B each read run 123 as pending in a transaction of their own. A's UPDATE of run 123 comes first; B's UPDATE of it waits for A's row lock; then A commits. What does B's UPDATE do?`,
+    choices: [
+      { id: 'claims-too', label: 'It updates run 123 too: both workers hold it' },
+      { id: 'zero-rows', label: 'It re-checks run 123, matches 0 rows and returns no error' },
+      { id: 'fails-40001', label: 'It fails with 40001: B rolls back and claims again' },
+      { id: 'keeps-waiting', label: "It keeps waiting until B's own transaction ends" },
+    ],
+    answerFrom(trace) {
+      const resumed = resumedOf(trace);
+      if (!resumed) return null;
+      const outcome = resumed.outcome;
+      if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
+      if (outcome?.status === 'ok') return outcome.rowCount === 0 ? 'zero-rows' : 'claims-too';
+      return outcome?.status === 'blocked' ? 'keeps-waiting' : null;
+    },
+    explain(trace) {
+      const resumed = resumedOf(trace);
+      const after = resumed ? trace.steps.filter((step) => step.actor === 'B' && step.index >= resumed.index).slice(0, 2) : [];
+      return [recorded, ...narrate(after)];
+    },
+  };
+});
+
 export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   claimRace,
   claimOrder,
@@ -720,6 +797,7 @@ export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   cancelOutcome,
   longJob,
   lateFinish,
+  isolationRecorded,
 ];
 
 export function findGenerator(id: string): PredictGenerator | undefined {

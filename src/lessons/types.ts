@@ -4,6 +4,7 @@
  * that read an engine trace (answers, judgements), so everything a learner is told about a run comes
  * from running the engine, never from a hard-coded answer.
  */
+import type { RecordingId } from '../recordings';
 import type { AnomalyKind, Scenario, Settings, Trace, Verdict } from '../sim/types';
 
 /** The app's engine, as the lesson needs it: play a schedule on a scenario from a fresh start. */
@@ -104,6 +105,8 @@ export interface NarrationStep {
   sources?: string[];
   /** A link to another view of the lab (the backpressure lab), shown after the step's text. */
   view?: { fragment: string; label: string };
+  /** Traces recorded on a real PostgreSQL server (recordings/), each opened in the lab by a link after the step's text. */
+  recordings?: RecordingId[];
 }
 
 /**

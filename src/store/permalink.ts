@@ -13,7 +13,7 @@ import { encodeYourSql, readYourSql, YOUR_SQL_KEYS, YOUR_SQL_STRATEGY } from './
 /** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
 export const MAX_LINK_CHARS = 24_000;
 
-const KEYS = ['scenario', 'strategy', 'fencing', 'schedule', 'step'] as const;
+const KEYS = ['scenario', 'strategy', 'fencing', 'isolation', 'schedule', 'step'] as const;
 
 /** Leaves the characters schedules are made of readable; escapes everything else. */
 function encodeValue(value: string): string {
@@ -27,6 +27,8 @@ export function encodeView(view: View): string {
     ...authoredPart(view.scenarioId),
     `strategy=${encodeValue(yourSql ? YOUR_SQL_STRATEGY : view.settings.strategy)}`,
     `fencing=${view.settings.fencing ? 'on' : 'off'}`,
+    // Only a recording's view has one (the page runs everything else at READ COMMITTED).
+    ...(view.settings.isolation ? [`isolation=${view.settings.isolation}`] : []),
     `schedule=${encodeValue(view.schedule.join(','))}`,
   ];
   if (view.position !== null) parts.push(`step=${view.position}`);

@@ -35,7 +35,7 @@ export type { StorageLike };
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The place as stored: { version, scenario, strategy, fencing, schedule, step }. The first release wrote
+ * The place as stored: { version, scenario, strategy, fencing, isolation?, schedule, step }. The first release wrote
  * no version (the same shape); a record without a scenario is of an older form this code cannot read.
  */
 const PLACE_FORMAT: SavedFormat<CheckedView> = {
@@ -59,6 +59,7 @@ const PLACE_FORMAT: SavedFormat<CheckedView> = {
       scenario: record.scenario,
       strategy: record.strategy,
       fencing: record.fencing,
+      isolation: record.isolation,
       schedule: record.schedule,
       step: record.step ?? undefined,
     });
@@ -68,13 +69,15 @@ const PLACE_FORMAT: SavedFormat<CheckedView> = {
   },
   encode: ({ view }) => {
     const yourSql = yourSqlTextsOf(view.settings.definition);
-    const { strategy, fencing } = view.settings;
+    const { strategy, fencing, isolation } = view.settings;
     return {
       version: PLACE_VERSION,
       scenario: view.scenarioId,
       ...authoredOf(view.scenarioId),
       strategy,
       fencing,
+      // Added in place (older labs ignore it and open the claim at READ COMMITTED): a recording's level.
+      ...(isolation ? { isolation } : {}),
       schedule: view.schedule,
       step: view.position,
       ...(yourSql ? { yourSql } : {}),

@@ -23,9 +23,9 @@ export function matchedScriptLength(script: readonly string[], schedule: readonl
  * and how many of the script's moves are still to come (a move can make several steps, so the script's
  * length in steps is not known before it is played).
  */
-export function stepCountWords(played: number, scriptMovesLeft: number, over: boolean): string {
+export function stepCountWords(played: number, scriptMovesLeft: number, over: boolean, source: 'script' | 'recording' = 'script'): string {
   if (over) return `of ${played}`;
-  const left = scriptMovesLeft > 0 ? `; the script has ${scriptMovesLeft} more move${scriptMovesLeft === 1 ? '' : 's'}` : '';
+  const left = scriptMovesLeft > 0 ? `; the ${source} has ${scriptMovesLeft} more move${scriptMovesLeft === 1 ? '' : 's'}` : '';
   return `of ${played} so far${left}`;
 }
 

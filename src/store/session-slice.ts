@@ -37,6 +37,12 @@ function checkDrawable(steps: LoadResult['steps']): void {
   if (why !== null) throw new UndrawableTrace(`${why}, a time the lab's clock and timeline cannot show`);
 }
 
+/** The settings at READ COMMITTED: a move that needs a new run leaves a recording (the page runs no other level). */
+function readCommitted(settings: Settings): Settings {
+  const { isolation: _recorded, ...rest } = settings;
+  return rest;
+}
+
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -129,6 +135,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         traceSettings: result.settings,
         schedule: result.schedule,
         steps: result.steps,
+        recorded: result.recorded ?? null,
         initialRuns: result.initialRuns,
         initialWorkers: result.initialWorkers,
         status: result.status,
@@ -351,6 +358,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       schedule: [],
       intended: [],
       steps: [],
+      recorded: null,
       initialRuns: [],
       initialWorkers: [],
       status: null,
@@ -410,18 +418,22 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       chooseStrategy(strategy: Strategy) {
-        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft).
-        const { definition: _yours, ...settings } = get().settings;
+        // A built-in strategy replaces "Your SQL" (its statements stay in the editor's draft); a new claim leaves a recording.
+        const { definition: _yours, isolation: _recorded, ...settings } = get().settings;
         set({ yourSql: { ...get().yourSql, open: false } });
         return changeSettings({ ...settings, strategy }, `With "${STRATEGY_LABELS[strategy]}"`);
       },
 
       playDefinition(definition) {
-        return changeSettings({ ...get().settings, definition }, 'With your SQL');
+        return changeSettings({ ...readCommitted(get().settings), definition }, 'With your SQL');
       },
 
       setFencing(on) {
-        return changeSettings({ ...get().settings, fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
+        return changeSettings({ ...readCommitted(get().settings), fencing: on }, `With fencing ${on ? 'on' : 'off'}`);
+      },
+
+      leaveRecording() {
+        return changeSettings(readCommitted(get().settings), 'At READ COMMITTED');
       },
 
       step() {
@@ -620,7 +632,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       },
 
       trace() {
-        const { scenarioId, traceSettings, schedule, steps, initialRuns, engineDatabase } = get();
+        const { scenarioId, traceSettings, schedule, steps, initialRuns, engineDatabase, recorded } = get();
         return {
           scenario: scenarioId,
           settings: { ...traceSettings },
@@ -628,8 +640,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
           steps,
           anomalies: anomaliesAfter(steps, steps.length),
           finalRuns: steps.at(-1)?.runs ?? initialRuns,
-          // Where the steps ran: in live mode a real PostgreSQL server, not the tab's PGlite.
-          database: engineDatabase?.kind === 'live' ? 'postgres' : 'pglite',
+          // Where the steps ran: in live mode, or for a recording, a real PostgreSQL server, not the tab's PGlite.
+          database: engineDatabase?.kind === 'live' || recorded !== null ? 'postgres' : 'pglite',
         };
       },
     };

@@ -7,6 +7,7 @@ import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
+import type { RecordedSummary } from '../recordings';
 
 type LabClientPhase = 'starting' | 'ready' | 'failed';
 
@@ -40,6 +41,8 @@ export interface SessionSlice {
   /** The schedule the learner built; replayed when a setting changes (tokens that no longer apply are skipped). */
   intended: string[];
   steps: TraceStep[];
+  /** The steps are a recording made on a real server (recordings/): where it ran and its whole schedule; null for a trace played here. */
+  recorded: RecordedSummary | null;
   initialRuns: RunRow[];
   initialWorkers: WorkerState[];
   /** What can happen after the last step of the trace. */
@@ -67,6 +70,8 @@ export interface SessionSlice {
   /** Plays a strategy built from the learner's own statements ("Your SQL"), replaying the schedule with it. */
   playDefinition(definition: StrategyDefinition): Promise<void>;
   setFencing(on: boolean): Promise<void>;
+  /** Leaves a recording for the same scenario, claim and schedule at READ COMMITTED, run in the browser. */
+  leaveRecording(): Promise<void>;
   /** Reveals the next step, or plays the script's next move, or lets the policy choose. False when nothing could happen. */
   step(): Promise<boolean>;
   /** Applies one schedule token at the cursor (cutting the schedule there if the learner went back). */

@@ -2,7 +2,9 @@
  * A "view" is everything that fixes what the learner sees: scenario, settings, schedule and how many
  * steps are revealed. Links and saved places are views; both come from outside and are checked here.
  */
+import { RECORDING_PLANS, type RecordingId, recordingIdFor, whyRecorded } from '../recordings';
 import { defaultSettings, findScenario, SCENARIOS } from '../scenarios';
+import { ISOLATION_WORDS, isIsolationLevel, type StrictIsolation } from '../sim/isolation';
 import { formatToken, MAX_SCHEDULE_LENGTH, parseToken, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import type { YourSqlTexts } from './your-sql';
@@ -20,6 +22,8 @@ export interface RawView {
   scenario?: unknown;
   strategy?: unknown;
   fencing?: unknown;
+  /** A level above READ COMMITTED: the view is a trace recorded on a real server (recordings/). */
+  isolation?: unknown;
   schedule?: unknown;
   step?: unknown;
 }
@@ -38,6 +42,14 @@ export interface CheckedView {
 export function defaultView(scenarioId: string = SCENARIOS[0]!.id): View {
   const scenario = findScenario(scenarioId) ?? SCENARIOS[0]!;
   return { scenarioId: scenario.id, settings: defaultSettings(scenario), schedule: [], position: 0 };
+}
+
+/** A recording's view before its first step: its scenario, claim and level, with the scenario's fencing (as recorded). */
+export function recordingView(id: RecordingId): View {
+  const plan = RECORDING_PLANS.find((candidate) => candidate.id === id);
+  if (!plan) throw new Error(`there is no recording "${id}"`);
+  const { fencing } = defaultView(plan.scenarioId).settings;
+  return { scenarioId: plan.scenarioId, settings: { strategy: plan.strategy, fencing, isolation: plan.isolation }, schedule: [], position: 0 };
 }
 
 /** The lab's start: its first scenario, with that scenario's own settings, before any step. */
@@ -86,9 +98,26 @@ export function checkView(raw: RawView): CheckedView {
     if (value === null) problems.push(`Fencing must be on or off, not ${quote(raw.fencing)}; the lab used ${fencing ? 'on' : 'off'}.`);
     else fencing = value;
   }
+  const isolation = checkIsolation(raw.isolation, scenario.id, strategy, problems);
   const schedule = checkSchedule(raw.schedule, problems);
   const position = checkPosition(raw.step, problems);
-  return { view: { scenarioId: scenario.id, settings: { strategy, fencing }, schedule, position }, problems };
+  return { view: { scenarioId: scenario.id, settings: { strategy, fencing, ...(isolation ? { isolation } : {}) }, schedule, position }, problems };
+}
+
+/**
+ * A level above READ COMMITTED, where a trace of this scenario and claim was recorded at it on a real
+ * server (the page shows that recording); otherwise READ COMMITTED, and `problems` says why.
+ */
+function checkIsolation(raw: unknown, scenarioId: string, strategy: Strategy, problems: string[]): StrictIsolation | undefined {
+  if (raw === undefined || raw === 'read-committed') return undefined;
+  if (typeof raw !== 'string' || !isIsolationLevel(raw)) {
+    problems.push(`There is no isolation level ${quote(raw)}; the lab used READ COMMITTED.`);
+    return undefined;
+  }
+  const level = raw as StrictIsolation;
+  if (recordingIdFor(scenarioId, { strategy, fencing: false, isolation: level }) !== null) return level;
+  problems.push(`No trace of this scenario and claim was recorded at ${ISOLATION_WORDS[level]}, and ${whyRecorded(level)}; the lab used READ COMMITTED.`);
+  return undefined;
 }
 
 function parseSwitch(value: unknown): boolean | null {

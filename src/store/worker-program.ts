@@ -9,6 +9,7 @@ import { definitionOf, nextAction, planAction } from '../sim/simulated-worker';
 import { isSelectThenUpdateAction } from '../strategies';
 import type { Scenario, Settings, WorkerAction, WorkerState } from '../sim/types';
 import { durationLabel } from '../sim/clock';
+import { ISOLATION_WORDS } from '../sim/isolation';
 
 interface CodeLine {
   kind: 'code';
@@ -84,8 +85,20 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   const code = (text: string, depth: number): CodeLine => ({ kind: 'code', text, depth });
 
   const update = strategy.claim.shape === 'select-then-update' ? strategy.claim.action : null;
-  const claim: ProgramLine[] =
-    update !== null && isSelectThenUpdateAction(update)
+  // Above READ COMMITTED (a recording, or the command line on a server) the whole claim is one explicit
+  // transaction at that level, and a statement that fails 40001 is rolled back and the claim tried again.
+  const strict = settings.isolation;
+  const claim: ProgramLine[] = strict
+    ? [
+        code('until it holds a run:', 0),
+        ...(update !== null && isSelectThenUpdateAction(update)
+          ? [statement('select', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop'), statement(update, null, 1)]
+          : [statement('claim', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop')]),
+        // Only SERIALIZABLE checks at COMMIT (read/write dependencies); a failed COMMIT has rolled back already.
+        statement('commit', null, 1, strict === 'serializable' ? '40001: claim again' : null),
+        statement('rollback', 'if a statement failed 40001:', 1, 'claim again'),
+      ]
+    : update !== null && isSelectThenUpdateAction(update)
       ? [code('until it holds a run:', 0), statement('select', null, 1, 'none: stop'), statement(update, null, 1)]
       : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { clockLabel, durationLabel } from '../sim/clock';
 import { secondsToNextExpiry } from '../store/derive';
 import { useLab } from '../store/react';
-import { useCursorSnapshot, useReady } from './hooks';
+import { useCursorSnapshot, useReady, useRecordedMove } from './hooks';
 
 const AMOUNTS = [1, 10, 30, 60, 90, 300];
 
@@ -13,6 +13,8 @@ export function ClockControls() {
   const advanceToExpiry = useLab((s) => s.advanceToExpiry);
   const [seconds, setSeconds] = useState(30);
   const toExpiry = secondsToNextExpiry(snapshot.runs, snapshot.clockSeconds);
+  // A recording's clock moves only where the server's run moved it (none of the recordings does).
+  const recorded = useRecordedMove();
   return (
     <fieldset className="group">
       <legend className="visually-hidden">Clock</legend>
@@ -30,14 +32,14 @@ export function ClockControls() {
           ))}
         </select>
       </label>
-      <button type="button" onClick={() => void advanceClock(seconds)} disabled={!ready}>
+      <button type="button" onClick={() => void advanceClock(seconds)} disabled={!ready || recorded !== null} title={recorded?.why}>
         Advance clock
       </button>
       <button
         type="button"
         onClick={() => void advanceToExpiry()}
-        disabled={!ready || toExpiry === null}
-        title="Move the clock just past the next lease expiry"
+        disabled={!ready || toExpiry === null || recorded !== null}
+        title={recorded?.why ?? 'Move the clock just past the next lease expiry'}
       >
         {toExpiry === null ? 'To lease expiry' : `To lease expiry (+${durationLabel(toExpiry)})`}
       </button>

@@ -1,10 +1,12 @@
 import { useLab } from '../store/react';
+import { RecordingBanner } from './RecordingBanner';
 import { useBridgeHealth } from './useBridgeHealth';
 
 /** Which database the lab runs on, when it is not the usual PGlite: a live server, or why live mode is off. */
 function DatabaseBanner() {
   const database = useLab((s) => s.engineDatabase);
   const health = useBridgeHealth(database?.kind === 'live');
+  const recorded = useLab((s) => s.recorded !== null);
   if (database?.kind === 'live') {
     return (
       <div className="banner banner-live">
@@ -18,7 +20,11 @@ function DatabaseBanner() {
             where you are.
           </output>
         ) : (
-          <span>Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.</span>
+          <span>
+            {recorded
+              ? 'The trace below is a recording (the live bridge runs every claim at READ COMMITTED); every other trace runs on this server.'
+              : 'Every step runs on this server, one connection per worker, in the schema lease_lab. Lock waits are real waits.'}
+          </span>
         )}
       </div>
     );
@@ -60,6 +66,7 @@ export function EngineBanner() {
   return (
     <>
       <DatabaseBanner />
+      <RecordingBanner />
       <PhaseBanner />
     </>
   );

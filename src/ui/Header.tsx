@@ -1,3 +1,4 @@
+import { RECORDING_PLANS, recordingIdFor } from '../recordings';
 import { scenarioSummary } from '../scenarios';
 import { useLab } from '../store/react';
 import { showLesson } from './deferred';
@@ -18,10 +19,15 @@ function Summary() {
   const carded = useStartCardOpen();
   const strategy = useLab((s) => s.settings.strategy);
   const yours = useLab((s) => s.settings.definition !== undefined);
+  // A recording's level changes the story the scenario's summary tells at READ COMMITTED: its plan says what it shows.
+  const recorded = useLab((s) => (s.settings.isolation ? recordingIdFor(s.scenarioId, s.settings) : null));
+  const plan = RECORDING_PLANS.find((candidate) => candidate.id === recorded);
   // The scenarios' summaries tell what the lab's own strategies do; with the learner's SQL, nobody knows yet.
-  const summary = yours
-    ? `${scenario.title}, with your SQL.\nWhat happens is what PostgreSQL does with your statements: step through it, or explore every schedule below.`
-    : scenarioSummary(scenario, strategy);
+  const summary = plan
+    ? `${scenario.title}, recorded on PostgreSQL.\n${plan.shows[0]!.toUpperCase()}${plan.shows.slice(1)}.`
+    : yours
+      ? `${scenario.title}, with your SQL.\nWhat happens is what PostgreSQL does with your statements: step through it, or explore every schedule below.`
+      : scenarioSummary(scenario, strategy);
   const [first, second] = summary.split('\n');
   return (
     <p id="scenario-summary" className="summary" hidden={carded}>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { strategyDefinition } from '../strategies';
 import { operatorTargets } from '../store/derive';
 import { useLab } from '../store/react';
-import { useCursorSnapshot, useReady, useScenario } from './hooks';
+import { useCursorSnapshot, useReady, useRecordedMove, useScenario } from './hooks';
 
 /**
  * An operator cancelling a run: durably (a flag in the row) or by killing the process that runs it; and,
@@ -10,7 +10,9 @@ import { useCursorSnapshot, useReady, useScenario } from './hooks';
  * Folded away except in the scenarios about cancelling or rescuing, where it is the point.
  */
 export function OperatorControls() {
-  const ready = useReady();
+  // On a recording no operator acted: a cancel or a kill would need a new run on a server.
+  const recorded = useRecordedMove();
+  const ready = useReady() && recorded === null;
   const scenario = useScenario();
   const snapshot = useCursorSnapshot();
   const applyToken = useLab((s) => s.applyToken);
@@ -40,7 +42,7 @@ export function OperatorControls() {
           type="button"
           onClick={() => void applyToken(`cancel:${runId}`)}
           disabled={!ready}
-          title="UPDATE runs SET cancel_requested = true: the request lives in the row"
+          title={recorded?.why ?? 'UPDATE runs SET cancel_requested = true: the request lives in the row'}
         >
           Cancel run
         </button>
@@ -48,7 +50,7 @@ export function OperatorControls() {
           type="button"
           onClick={() => void applyToken(`kill:${runId}`)}
           disabled={!ready || !targets.kill.includes(runId)}
-          title={targets.kill.includes(runId) ? 'Kill the process that runs it' : 'No live worker runs it'}
+          title={recorded?.why ?? (targets.kill.includes(runId) ? 'Kill the process that runs it' : 'No live worker runs it')}
         >
           Kill its worker
         </button>

@@ -6,7 +6,7 @@ import { formatCents, type WorkerCard, workerCard, workerMoves } from '../store/
 import { useLab, usePanelLab } from '../store/react';
 import { type Belief, beliefOf } from '../store/worker-belief';
 import { type Pointer, type ProgramLine, pointerOf, workerProgram } from '../store/worker-program';
-import { useReady, useScenario, useShownStep } from './hooks';
+import { useReady, useRecordedMove, useScenario, useShownStep } from './hooks';
 import { sameFields } from './same';
 import { WorkerProgram } from './WorkerProgram';
 
@@ -134,6 +134,8 @@ export function WorkerCards() {
   const programs = useMemo(() => new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)])), [scenario, settings]);
   // A line steps the worker only while the cards show the latest state: stepping acts at the cursor.
   const live = ready && (index === null ? position === 0 : index === position - 1);
+  // On a recording only the worker of its next token may step: any other move would need a new run.
+  const recorded = useRecordedMove();
   // Before the first trace has loaded, the scenario's workers as they start (the state its trace will
   // begin with): the cards are in their place at first paint, not pushed in under the timeline later.
   const workers = after.workers.length > 0 ? after.workers : scenario.workers.map(initialWorker);
@@ -150,7 +152,7 @@ export function WorkerCards() {
           )}
           program={programs.get(w.id) ?? []}
           pointer={pointerOf(programs.get(w.id) ?? [], w, scenario, settings, after.clockSeconds)}
-          onStep={live && workerMoves(w).step ? () => void applyToken(w.id) : null}
+          onStep={live && workerMoves(w).step && (recorded === null || recorded.next === w.id) ? () => void applyToken(w.id) : null}
         />
       ))}
     </section>

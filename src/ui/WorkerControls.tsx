@@ -1,12 +1,17 @@
 import { workerMoves } from '../store/derive';
 import { useLab } from '../store/react';
-import { useCursorSnapshot, useReady, useScenario, useShownControls } from './hooks';
+import { useCursorSnapshot, useReady, useRecordedMove, useScenario, useShownControls } from './hooks';
 
 function WorkerGroup({ id, index }: { id: string; index: number }) {
   const ready = useReady();
   const snapshot = useCursorSnapshot();
   const applyToken = useLab((s) => s.applyToken);
-  const moves = workerMoves(snapshot.workers.find((w) => w.id === id));
+  const worker = workerMoves(snapshot.workers.find((w) => w.id === id));
+  // A recording has one move at each point, the server's: every other one needs a new run, and says so.
+  const recorded = useRecordedMove();
+  const moves = recorded
+    ? { step: worker.step && recorded.next === id, pause: false, resume: false, crash: false, why: recorded.next === id ? worker.why : recorded.why }
+    : worker;
   const shown = useShownControls();
   return (
     <fieldset className={`group worker-group worker-${id}`}>
@@ -30,7 +35,7 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
             onClick={() => void applyToken(`pause:${id}`)}
             disabled={!ready || !moves.pause}
             aria-label={`Pause worker ${id}`}
-            title={`Freeze ${id} (a long GC pause)`}
+            title={recorded?.why ?? `Freeze ${id} (a long GC pause)`}
           >
             Pause
           </button>
@@ -45,7 +50,7 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
           onClick={() => void applyToken(`crash:${id}`)}
           disabled={!ready || !moves.crash}
           aria-label={`Crash worker ${id}`}
-          title={`${id}'s process dies; its open transaction rolls back`}
+          title={recorded?.why ?? `${id}'s process dies; its open transaction rolls back`}
         >
           Crash
         </button>

@@ -7,6 +7,7 @@ import { strategyDefinition } from '../strategies';
 import { type ShownControls, shownControls } from '../store/disclosure';
 import { type Snapshot, shownStepIndex, snapshotAfter } from '../store/derive';
 import { useLab, usePanelLab } from '../store/react';
+import { type RecordedMove, recordedMove } from '../store/recorded';
 import { scriptCandidates, stepCountWords } from '../store/script';
 
 export function useScenario(): Scenario {
@@ -23,6 +24,16 @@ export function useCursorSnapshot(): Snapshot {
   return useMemo(() => snapshotAfter(steps, position, initialRuns, initialWorkers), [steps, position, initialRuns, initialWorkers]);
 }
 
+/** While a recording is on screen: its one move at the cursor, and why no other (null for any other trace). */
+export function useRecordedMove(): RecordedMove | null {
+  const recorded = usePanelLab((s) => s.recorded);
+  const scenarioId = usePanelLab((s) => s.scenarioId);
+  const traceSettings = usePanelLab((s) => s.traceSettings);
+  const steps = usePanelLab((s) => s.steps);
+  const position = usePanelLab((s) => s.position);
+  return useMemo(() => recordedMove(recorded, scenarioId, traceSettings, steps, position), [recorded, scenarioId, traceSettings, steps, position]);
+}
+
 /** The step the panels explain, and the states just before and after it (one task behind the store). */
 export function useShownStep() {
   const steps = usePanelLab((s) => s.steps);
@@ -33,14 +44,18 @@ export function useShownStep() {
   const scenarioId = usePanelLab((s) => s.scenarioId);
   const schedule = usePanelLab((s) => s.schedule);
   const over = usePanelLab((s) => s.status?.isOver === true || s.stalled);
+  // A recording's moves are its own schedule's, not the scenario's script.
+  const recordedLength = usePanelLab((s) => s.recorded?.schedule.length ?? null);
   return useMemo(() => {
     const index = shownStepIndex(position, selected);
     const after = snapshotAfter(steps, index === null ? 0 : index + 1, initialRuns, initialWorkers);
     const before = snapshotAfter(steps, index === null ? 0 : index, initialRuns, initialWorkers);
-    const movesLeft = scriptCandidates(findScenario(scenarioId)?.script ?? [], schedule).length;
-    const count = stepCountWords(steps.length, movesLeft, over);
+    const count =
+      recordedLength === null
+        ? stepCountWords(steps.length, scriptCandidates(findScenario(scenarioId)?.script ?? [], schedule).length, over)
+        : stepCountWords(steps.length, recordedLength - schedule.length, over, 'recording');
     return { index, step: index === null ? null : (steps[index] ?? null), before, after, total: steps.length, count };
-  }, [steps, position, selected, initialRuns, initialWorkers, scenarioId, schedule, over]);
+  }, [steps, position, selected, initialRuns, initialWorkers, scenarioId, schedule, over, recordedLength]);
 }
 
 /** Whether a CSS media query matches now, following it as the window changes (read at the first render: no shift). */

@@ -10,6 +10,7 @@ import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
 import { Simulation } from '../engine/simulation';
+import { offTheRecording, type Recording, recordingIdFor } from '../recordings';
 import { findScenario } from '../scenarios';
 import { adoptAuthored } from '../scenarios/authored';
 import { clockIso } from '../sim/clock';
@@ -24,8 +25,19 @@ export type Borrower = 'lesson' | 'console';
 /** A long replay reports progress at least this often, so the page's watchdog knows it is alive. */
 const PROGRESS_EVERY_MS = 200;
 
+/**
+ * A recording the learner is stepping through (recordings/): the first `applied` tokens of its schedule are
+ * the trace, and the next token is the only move; nothing of it runs on the lab's database.
+ */
+interface RecordedPlay {
+  recording: Recording;
+  applied: number;
+}
+
 export class LabHost {
   private sim: Simulation | null = null;
+  /** Set instead of `sim` while a recording is played: the settings name a level above READ COMMITTED. */
+  private recorded: RecordedPlay | null = null;
   /** The last worker letter applied: where round-robin carries on from. */
   private lastWorker: string | undefined;
   /** Who the learner's database is lent to (null: the learner's simulation stands on it). */
@@ -54,6 +66,8 @@ export class LabHost {
     if (!scenario) throw new Error(`there is no scenario "${request.scenarioId}"`);
     if (!STRATEGIES.includes(request.settings.strategy)) throw new Error(`there is no strategy "${request.settings.strategy}"`);
     if (request.schedule.length > MAX_SCHEDULE_LENGTH) throw new Error(`a schedule may have at most ${MAX_SCHEDULE_LENGTH} steps`);
+    if (request.settings.isolation) return this.loadRecording(request);
+    this.recorded = null;
     // A definition comes only from the page's "Your SQL", built from statements the analyzer accepted.
     const definition = request.settings.definition;
     const settings = { strategy: request.settings.strategy, fencing: request.settings.fencing === true, ...(definition ? { definition } : {}) };
@@ -81,6 +95,66 @@ export class LabHost {
     });
     const trace = sim.trace();
     return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
+  }
+
+  /**
+   * A level above READ COMMITTED: the trace recorded on a real server for this scenario, claim and level,
+   * played up to where the request's schedule leaves it (its tokens as far as they are the recording's).
+   * Never run here: PGlite is one session, and the live bridge runs no level above READ COMMITTED either.
+   */
+  private async loadRecording(request: LoadRequest): Promise<LoadResult> {
+    const id = recordingIdFor(request.scenarioId, request.settings);
+    if (!id) {
+      throw new Error(
+        `no trace of this claim at ${request.settings.isolation} was recorded on PostgreSQL, and the page cannot run it: use npm run sim -- run ${request.scenarioId} --isolation ${request.settings.isolation} --db postgres://…`,
+      );
+    }
+    // Fetched when a recording is first opened: every recorded step, most of a hundred kilobytes the engine's start does without.
+    const { recording } = await import('../recordings/files');
+    const played = recording(id);
+    const refused: RefusedToken[] = [];
+    let applied = 0;
+    for (const [index, token] of request.schedule.entries()) {
+      if (played.schedule[applied] === token.trim()) {
+        applied += 1;
+        continue;
+      }
+      refused.push({ index, token, reason: offTheRecording(played, played.schedule[applied]) });
+      if (request.onInapplicable === 'stop') break;
+    }
+    this.sim = null;
+    this.recorded = { recording: played, applied };
+    this.lentTo = null;
+    this.consoleView = null;
+    return {
+      scenarioId: played.scenarioId,
+      settings: { ...played.settings },
+      schedule: played.schedule.slice(0, applied),
+      refused,
+      initialRuns: played.initialRuns,
+      initialWorkers: played.initialWorkers,
+      steps: played.steps.filter((step) => step.tokenIndex < applied),
+      status: this.status(),
+      recorded: { serverVersion: played.serverVersion, schedule: [...played.schedule] },
+    };
+  }
+
+  /** The recording's next token, if `candidates` name it (or `fallback` lets the recording choose): its steps. */
+  private applyRecorded(play: RecordedPlay, request: ApplyRequest): ApplyResult {
+    const next = play.recording.schedule[play.applied];
+    const refused: RefusedToken[] = [];
+    for (const [index, token] of request.candidates.entries()) {
+      if (next !== undefined && token.trim() === next) return this.takeRecorded(play, next, refused);
+      refused.push({ index, token, reason: offTheRecording(play.recording, next) });
+    }
+    if (request.fallback && next !== undefined) return this.takeRecorded(play, next, refused);
+    return { token: null, refused, steps: [], status: this.status() };
+  }
+
+  private takeRecorded(play: RecordedPlay, token: string, refused: RefusedToken[]): ApplyResult {
+    const steps = play.recording.steps.filter((step) => step.tokenIndex === play.applied);
+    play.applied += 1;
+    return { token, refused, steps, status: this.status() };
   }
 
   /**
@@ -113,6 +187,7 @@ export class LabHost {
   }
 
   async apply(request: ApplyRequest): Promise<ApplyResult> {
+    if (this.recorded) return this.applyRecorded(this.recorded, request);
     await this.takeBack();
     const sim = this.current();
     const refused: RefusedToken[] = [];
@@ -137,6 +212,13 @@ export class LabHost {
   async console(request: ConsoleRequest): Promise<ConsoleResult> {
     const check = checkConsoleSql(request.sql);
     if (check.kind === 'refused') return check;
+    if (this.recorded) {
+      const { serverVersion } = this.recorded.recording;
+      return {
+        kind: 'refused',
+        reason: `the console runs on the database in your browser, and this trace was recorded on PostgreSQL ${serverVersion}: its rows at each step are in the runs table`,
+      };
+    }
     if (!this.db.runConsole) throw new Error(`the SQL console is not available on ${this.db.kind}`);
     const view = await this.standAt(request.upTo);
     const answer = await this.db.runConsole(check, clockIso(view.sim.clock), request.maxRows);
@@ -169,6 +251,10 @@ export class LabHost {
 
   /** The learner's scenario, settings and schedule, so another database can take over by replaying them. */
   learnerView(): Pick<LoadRequest, 'scenarioId' | 'settings' | 'schedule'> | null {
+    if (this.recorded) {
+      const { recording: played, applied } = this.recorded;
+      return { scenarioId: played.scenarioId, settings: { ...played.settings }, schedule: played.schedule.slice(0, applied) };
+    }
     if (!this.sim) return null;
     return { scenarioId: this.sim.scenario.id, settings: { ...this.sim.settings }, schedule: [...this.sim.trace().schedule] };
   }
@@ -195,6 +281,17 @@ export class LabHost {
   }
 
   private status(): EndStatus {
+    if (this.recorded) {
+      const { recording: played, applied } = this.recorded;
+      const next = played.schedule[applied];
+      const last = played.steps.filter((step) => step.tokenIndex < applied).at(-1);
+      return {
+        movable: next !== undefined && isWorkerToken(next) ? [next] : [],
+        isOver: next === undefined,
+        nextEventSeconds: null,
+        clockSeconds: last?.clockSeconds ?? 0,
+      };
+    }
     const sim = this.current();
     return { movable: sim.movable(), isOver: sim.isOver(), nextEventSeconds: sim.nextEventSeconds(), clockSeconds: sim.clock };
   }

@@ -6,6 +6,7 @@
  */
 import type { ConsoleAnswer, ConsoleValue } from '../db/port';
 import type { RefusedToken } from '../engine/replay';
+import type { RecordedSummary } from '../recordings';
 import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
 import type { RunRow, Scenario, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
 import type { TableRequest, TableResultOf } from './requests';
@@ -50,6 +51,8 @@ export interface LoadResult {
   initialWorkers: WorkerState[];
   steps: TraceStep[];
   status: EndStatus;
+  /** A trace recorded on a real server (recordings/), not played here: where it ran and its whole schedule. */
+  recorded?: RecordedSummary;
 }
 
 export interface ApplyRequest {

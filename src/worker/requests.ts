@@ -4,7 +4,7 @@
  * types the page uses (protocol.ts's LabRequest and LabResultOf) are derived from this table. A new
  * request is its payload type in protocol.ts and one entry here.
  */
-import { runSchedule } from '../engine/run';
+import { playForQuestion, recordedTrace } from '../engine/recorded';
 import type { BackpressureHost } from './backpressure-host';
 import type { LabHost } from './host';
 import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, RunTraceRequest } from './protocol';
@@ -28,8 +28,11 @@ export const REQUESTS = {
   load: (parts: HostParts, request: LoadRequest) => parts.host.load(request),
   apply: (parts: HostParts, request: ApplyRequest) => parts.host.apply(request),
   // The lesson's run borrows the learner's database: a visible loan, taken back before the learner's next move.
+  // At a level above READ COMMITTED it is the trace recorded on a server (engine/recorded.ts): nothing is borrowed.
   'run-trace': (parts: HostParts, request: RunTraceRequest) =>
-    parts.host.lendDatabase('lesson', (db) => runSchedule(db, request.scenario, request.settings, request.schedule, { onInapplicable: 'error' })),
+    request.settings.isolation
+      ? recordedTrace(request.scenario, request.settings, request.schedule)
+      : parts.host.lendDatabase('lesson', (db) => playForQuestion(db, request.scenario, request.settings, request.schedule)),
   console: async (parts: HostParts, request: ConsoleRequest) => {
     // On a live server the statement runs there; PGlite's files are not needed.
     if (parts.labOnPGlite) await parts.wholeBundle();

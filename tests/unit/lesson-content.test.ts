@@ -44,7 +44,7 @@ describe('chapters', () => {
     // PostgreSQL 15's own messages, as tests/ground-truth/isolation-cli.test.ts and postgres-isolation.test.ts get them.
     expect(guard).toContain('fails 40001 (`could not serialize access due to concurrent update`)');
     expect(guard).toContain('the second COMMIT fails 40001 (`could not serialize access due to read/write dependencies among transactions`)');
-    expect(guard).toContain(`This page cannot show either: ${PGLITE_HAS_ONE_SESSION}, so every claim here runs at READ COMMITTED.`);
+    expect(guard).toContain(`This page cannot run either: ${PGLITE_HAS_ONE_SESSION}, so every claim it runs is at READ COMMITTED.`);
     expect(guard).toContain('`npm run sim -- run race --isolation repeatable-read --db postgres://…`');
     expect(guard).toContain('the specs in `docs/examples/`');
     for (const spec of ['race-repeatable-read', 'tenant-limit-repeatable-read', 'tenant-limit-serializable']) {

@@ -1,4 +1,5 @@
 /** One chapter: narration steps with Back / Continue, SQL walkthroughs, predictions and lab links. */
+import { RecordingLinks } from './RecordingLinks';
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { CHAPTERS } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
@@ -126,6 +127,7 @@ export function ChapterView(props: ChapterViewProps) {
         <StepBody step={step} />
         {step.sql ? <SqlWalkthroughView key={`${chapter.id}/${step.id}`} walkthrough={step.sql} /> : null}
         {step.sketch ? <SqlCode sql={step.sketch.sql} caption={step.sketch.caption} /> : null}
+        <RecordingLinks ids={step.recordings} />
         {step.view ? (
           <p className="ll-open">
             <a href={step.view.fragment}>{step.view.label}</a>

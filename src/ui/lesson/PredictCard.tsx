@@ -60,6 +60,8 @@ export function PredictCard({ generator, runTrace, onOpenScenario, onAnswered, s
   }
 
   const answered = phase.kind === 'revealed';
+  // A level above READ COMMITTED is never run here: the answer is read from the trace recorded on a server.
+  const recorded = instance.settings.isolation !== undefined;
   const answerLabel = answered ? (instance.choices.find((c) => c.id === phase.answer)?.label ?? null) : null;
 
   return (
@@ -95,7 +97,7 @@ export function PredictCard({ generator, runTrace, onOpenScenario, onAnswered, s
       <div className="ll-actions">
         {answered ? null : (
           <button type="button" className="ll-primary" onClick={reveal} disabled={choice === null || phase.kind === 'running'}>
-            {phase.kind === 'running' ? 'Running on Postgres…' : 'Run it'}
+            {phase.kind === 'running' ? (recorded ? 'Reading the recording…' : 'Running on Postgres…') : recorded ? 'Show the recorded answer' : 'Run it'}
           </button>
         )}
         <button type="button" onClick={another} disabled={phase.kind === 'running'}>
@@ -120,7 +122,7 @@ export function PredictCard({ generator, runTrace, onOpenScenario, onAnswered, s
       </div>
       {/* biome-ignore lint/a11y/useSemanticElements: <output> may only hold phrasing content, and the feedback has paragraphs and lists */}
       <div role="status" aria-live="polite" className="ll-status">
-        {phase.kind === 'running' ? <p>Running the schedule on the lab's Postgres…</p> : null}
+        {phase.kind === 'running' ? <p>{recorded ? 'Reading the trace recorded on PostgreSQL…' : "Running the schedule on the lab's Postgres…"}</p> : null}
         {phase.kind === 'error' ? (
           <p className="ll-feedback is-wrong">
             The lab could not run this: {phase.message}{' '}
@@ -135,7 +137,8 @@ export function PredictCard({ generator, runTrace, onOpenScenario, onAnswered, s
               {phase.correct ? 'Right.' : answerLabel ? 'Not this time.' : 'The run did something none of the choices describe.'}{' '}
               {answerLabel ? (
                 <>
-                  The engine says: <strong>{answerLabel}</strong>
+                  {recorded ? 'PostgreSQL answered (recorded): ' : 'The engine says: '}
+                  <strong>{answerLabel}</strong>
                 </>
               ) : null}
             </p>
