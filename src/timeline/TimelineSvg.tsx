@@ -9,7 +9,7 @@ import { memo, type Ref, type SVGProps } from 'react';
 import { LinkLabels, Links } from './layers/anomalies';
 import { Breaks, Ticks } from './layers/clock';
 import { Bars } from './layers/leases';
-import { Legend } from './layers/legend';
+import { TimelineLegend } from './layers/legend';
 import { LifeLines, Marks } from './layers/marks';
 import { Spans } from './layers/spans';
 import type { TimelineLayout } from './layout';
@@ -62,7 +62,7 @@ export function TimelineSvg({ layout, selected, hovered, uid, ariaLabel, shiftX 
         </g>
       </g>
       <AxisNames layout={layout} />
-      <Legend legend={layout.legend} uid={uid} />
+      <TimelineLegend legend={layout.legend} uid={uid} />
     </svg>
   );
 }

@@ -74,7 +74,7 @@ export function layoutLegend(width: number, top: number): { items: TimelineLegen
   return { items, height: PAD + (row + 1) * ROW_HEIGHT + 4 };
 }
 
-export const Legend = memo(function Legend({ legend, uid }: { legend: readonly TimelineLegendItem[]; uid: string }) {
+export const TimelineLegend = memo(function TimelineLegend({ legend, uid }: { legend: readonly TimelineLegendItem[]; uid: string }) {
   return (
     <g>
       {legend.map((item) => (
