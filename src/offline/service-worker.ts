@@ -12,8 +12,7 @@
  * anything else. A navigation is answered only for the lab's own page (its directory or index.html):
  * deployed at `/`, its scope is the whole origin, and other apps' pages there are theirs, not the lab's. The page itself is fetched from the network first, so when online a new deploy shows
  * at once; the copy is used when the network fails. Other files come from the copy (PGlite's wasm from
- * the browser's HTTP cache when it has it: see fileFromCopyOrNetwork; the data directory unpacked: see
- * unpacked).
+ * the browser's HTTP cache when it has it: see fileFromCopyOrNetwork).
  */
 import type { OfflineBuild } from './manifest';
 
@@ -111,25 +110,7 @@ async function fileFromCopyOrNetwork(request: Request, key: string, keep: (work:
     const compiledBefore = await fetch(request.url, { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => null);
     if (compiledBefore?.ok) return compiledBefore;
   }
-  const copy = await caches.match(key, { cacheName });
-  if (!copy) return fetchAndKeep(request, key, keep);
-  return key.endsWith('.gz') ? unpacked(copy) : copy;
-}
-
-/**
- * The saved data directory (the one listed `.gz` file: pre-compressed copies are not listed) is answered
- * unpacked. Its reader looks at the bytes, not at the name (src/db/pglite-boot.ts), as it does when a server
- * unpacks it with Content-Encoding: gzip; unpacked here, on the service worker's thread, the engine's thread
- * is left to compile and start Postgres (unpacking the 1 MB archive to 8.5 MB took it 70–240 ms of a
- * returning learner's start). A saved copy that will not unpack fails the page's read, and the page
- * discards it and reads the file from the network.
- */
-function unpacked(copy: Response): Response {
-  if (!copy.body || typeof DecompressionStream === 'undefined') return copy;
-  const headers = new Headers(copy.headers);
-  headers.set('Content-Type', 'application/x-tar');
-  headers.delete('Content-Length');
-  return new Response(copy.body.pipeThrough(new DecompressionStream('gzip')), { status: copy.status, statusText: copy.statusText, headers });
+  return (await caches.match(key, { cacheName })) ?? fetchAndKeep(request, key, keep);
 }
 
 async function fetchAndKeep(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {

@@ -1,7 +1,7 @@
 /**
  * A returning learner's browser holds the lab's saved copy (the service worker's offline copy). What it
  * holds must never stop the lab: a damaged or stale data directory in it is discarded and read from the
- * network, and the page says so; the data directory comes from it unpacked; a new deploy replaces the whole copy; and an embedded lab (?embed)
+ * network, and the page says so; a new deploy replaces the whole copy; and an embedded lab (?embed)
  * keeps nothing at all until the learner acts in it.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -117,24 +117,6 @@ for (const [what, bytes] of damagedCopies) {
     await expect(notices(page)).not.toContainText('saved copy');
   });
 }
-
-test('a returning visit reads the data directory from the saved copy already unpacked', async ({ page }) => {
-  const file = dataDirFile();
-  const url = new URL(`assets/${file}`, await openAndSave(page, DIST)).href;
-  // As the engine's worker asks for it: through the service worker, which answers from the copy.
-  const read = await page.evaluate(async (url) => {
-    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
-    return { length: bytes.length, gzip: bytes[0] === 0x1f && bytes[1] === 0x8b, magic: String.fromCharCode(...bytes.subarray(257, 262)) };
-  }, url);
-  expect(read).toEqual({ length: gunzipSync(readFileSync(join(DIST, 'assets', file))).length, gzip: false, magic: 'ustar' });
-  // The copy itself keeps the build's file as it is.
-  expect(await savedSize(page, file)).toBe(readFileSync(join(DIST, 'assets', file)).length);
-  await page.reload();
-  await waitReady(page);
-  await expect(notices(page)).not.toContainText('saved copy');
-  await stepTimes(page, 2);
-  await expect(outcome(page)).toContainText('B read run 123 as pending');
-});
 
 test('a new deploy replaces the saved copy: its files are kept, the old build’s cache is gone', async ({ page }) => {
   // A build of our own to redeploy over: the same files, with a new page and a new service worker.
