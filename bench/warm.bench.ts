@@ -4,7 +4,7 @@
  * `PGlite.create()` page (bench/pages/plain.html) loaded cold in the same run. Issue 36's targets are
  * ratios within one run, so a busy machine moves both sides alike.
  *   node --import tsx --import ./scripts/raw-loader.mjs bench/warm.bench.ts
- * BENCH_LOADS (default 5) rounds; each round is one plain load and one cold + one warm app load, each
+ * BENCH_LOADS (default 5) rounds; each round is one plain load and one cold + one warm (+ one third) app load, each
  * in a browser profile of its own on disk (as a learner's is: the browser's compiled-code cache lives
  * there, and a throwaway in-memory context keeps less of it). BENCH_FIRST_CLICK_AFTER_MS (default 300):
  * when the first Step is clicked after ready. BENCH_DIR as in browser.bench.ts.
@@ -19,7 +19,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type BrowserContext, chromium, type Page, type Worker as PlaywrightWorker } from '@playwright/test';
+import { type BrowserContext, type CDPSession, chromium, type Page, type Worker as PlaywrightWorker } from '@playwright/test';
 import { precompress } from '../scripts/build-datadir-plugin.mjs';
 import { startStaticServer } from '../scripts/serve-static';
 import { CHROMIUM_ARGS, machineLine, median, ms, printTable, quantile, range, runsFromEnv, seconds, type Row } from './lib';
@@ -49,6 +49,47 @@ interface Load {
   engine: Partial<Record<EngineMark, number>>;
   /** Click → the timeline's marks changed, for the first click and the ones after it. */
   clicks: number[];
+  /** What V8 did with PGlite's wasm during the load (and, for a cold load, the linger after it). */
+  wasm: WasmTrace;
+}
+
+/**
+ * V8's own trace events (category `v8.wasm`, cheap enough to leave on): whether the load started from
+ * V8's code cache for PGlite's wasm (`wasm.Deserialize`), whether it wrote one (`wasm.SerializeModule`,
+ * after TurboFan has optimized enough of it), and how many functions were compiled lazily, one at a time
+ * on the engine worker's thread, as Postgres first ran them (`wasm.CompileLazy`).
+ */
+interface WasmTrace {
+  deserializedMs: number | null;
+  serialized: boolean;
+  lazyCompiles: number;
+}
+
+interface TraceEvent {
+  name: string;
+  dur?: number;
+}
+
+/** Starts recording V8's wasm events for a page (before it navigates); `stop` ends it and sums them up. */
+async function traceWasm(context: BrowserContext, page: Page): Promise<{ stop: () => Promise<WasmTrace> }> {
+  const cdp: CDPSession = await context.newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', { categories: 'v8.wasm', transferMode: 'ReportEvents' });
+  return {
+    stop: async () => {
+      const complete = new Promise<void>((done) => cdp.once('Tracing.tracingComplete', () => done()));
+      await cdp.send('Tracing.end');
+      await complete;
+      await cdp.detach().catch(() => undefined);
+      const deserialized = events.filter((event) => event.name === 'wasm.Deserialize');
+      return {
+        deserializedMs: deserialized.length > 0 ? deserialized.reduce((sum, event) => sum + (event.dur ?? 0), 0) / 1000 : null,
+        serialized: events.some((event) => event.name === 'wasm.SerializeModule'),
+        lazyCompiles: events.filter((event) => event.name === 'wasm.CompileLazy').length,
+      };
+    },
+  };
 }
 
 /** Records when the page says it is ready, before any page script runs. */
@@ -96,8 +137,13 @@ async function freshProfile(): Promise<{ context: BrowserContext; close: () => P
 }
 
 /** Navigates a settled window to `url` and returns when the page says it is ready (ms since navigation). */
-async function load(context: BrowserContext, url: string, clicks: number): Promise<{ page: Page; result: Load }> {
+async function load(
+  context: BrowserContext,
+  url: string,
+  clicks: number,
+): Promise<{ page: Page; result: Omit<Load, 'wasm'>; trace: { stop: () => Promise<WasmTrace> } }> {
   const page = await context.newPage();
+  const trace = await traceWasm(context, page);
   const workers: PlaywrightWorker[] = [];
   page.on('worker', (worker) => workers.push(worker));
   if (WINDOW_SETTLE_MS > 0) {
@@ -114,7 +160,7 @@ async function load(context: BrowserContext, url: string, clicks: number): Promi
   if (ready === null || ready < 0) throw new Error(ready === null ? `not ready within ${LOAD_TIMEOUT_MS / 1000} s` : 'the page reported failure');
   const engine = await engineMarks(page, workers);
   const times = clicks > 0 ? (await page.evaluate(timeSteps, { n: clicks, firstAfterMs: FIRST_CLICK_AFTER_MS })).map((time) => time.dom) : [];
-  return { page, result: { ready, engine, clicks: times } };
+  return { page, result: { ready, engine, clicks: times }, trace };
 }
 
 /** The engine worker's start marks, moved to the page's time origin. */
@@ -165,6 +211,12 @@ async function main(): Promise<void> {
   const plain: number[] = [];
   const cold: Load[] = [];
   const warm: Load[] = [];
+  /**
+   * A third visit: Chromium caches a module script's compiled code on its second run, so PGlite's JavaScript
+   * chunk (imported by the engine worker) compiles from that cache only from here on; the worker's own entry
+   * script was compiled afresh on every visit in the traces.
+   */
+  const thirds: Omit<Load, 'wasm'>[] = [];
   const failures: string[] = [];
   try {
     for (let i = 0; i < LOADS; i++) {
@@ -180,11 +232,16 @@ async function main(): Promise<void> {
       const learner = await freshProfile();
       try {
         const first = await load(learner.context, `${server.url}app/`, 1);
-        cold.push(first.result);
         await untilSaved(first.page);
+        cold.push({ ...first.result, wasm: await first.trace.stop() });
         await first.page.close();
         const again = await load(learner.context, `${server.url}app/`, 4);
-        warm.push(again.result);
+        warm.push({ ...again.result, wasm: await again.trace.stop() });
+        await new Promise((settle) => setTimeout(settle, LINGER_MS));
+        await again.page.close();
+        const third = await load(learner.context, `${server.url}app/`, 0);
+        await third.trace.stop();
+        thirds.push(third.result);
       } catch (error) {
         failures.push(`app: ${messageOf(error)}`);
       } finally {
@@ -218,6 +275,11 @@ async function main(): Promise<void> {
       },
     ),
     ratioRow('warm ÷ cold, same run (medians)', warmOfCold, warm.length, { label: `≤ ${TARGETS.warmOfCold}`, ok: warmOfCold <= TARGETS.warmOfCold }),
+    timeRow(
+      'the app, third visit (PGlite’s JavaScript from the code cache too)',
+      thirds.map((l) => l.ready),
+    ),
+    { what: '  third ÷ cold, same run (medians)', median: (median(thirds.map((l) => l.ready)) / coldReady).toFixed(2), range: '', n: thirds.length },
     ratioRow('cold ÷ plain, same run (medians)', coldOfPlain, cold.length, { label: `≤ ${TARGETS.coldOfPlain}`, ok: coldOfPlain <= TARGETS.coldOfPlain }),
   ]);
 
@@ -231,6 +293,23 @@ async function main(): Promise<void> {
     };
   });
   printTable('Where the start goes, cold → warm (medians; marks: src/db/pglite-boot.ts, src/worker/engine.worker.ts)', markRows, { median: 'cold → warm' });
+
+  const deserialized = warm.map((l) => l.wasm.deserializedMs).filter((v): v is number => v !== null);
+  printTable("V8's code cache for PGlite's wasm (trace category v8.wasm)", [
+    {
+      what: 'cold loads that wrote a code cache (wasm.SerializeModule, within the linger)',
+      median: `${cold.filter((l) => l.wasm.serialized).length} of ${cold.length}`,
+      range: '',
+    },
+    { what: 'warm loads that started from it (wasm.Deserialize)', median: `${deserialized.length} of ${warm.length}`, range: '' },
+    { what: '  deserializing it', median: ms(median(deserialized), 1), range: range(deserialized, (v) => v.toFixed(0)), n: deserialized.length },
+    {
+      what: 'functions compiled lazily on the engine thread, cold → warm',
+      median: `${median(cold.map((l) => l.wasm.lazyCompiles))} → ${median(warm.map((l) => l.wasm.lazyCompiles))}`,
+      range: '',
+      n: warm.length,
+    },
+  ]);
 
   const firsts = [...cold, ...warm].map((l) => l.clicks[0]).filter((v): v is number => v !== undefined);
   const later = warm.flatMap((l) => l.clicks.slice(1));
