@@ -139,8 +139,25 @@ test('a new deploy replaces the saved copy: its files are kept, the old build’
   await waitReady(page);
   // The new page is shown at once (the page comes from the network first) …
   await expect(page.locator('meta[name="lease-lab-deploy"]')).toHaveAttribute('content', 'next');
-  // … and once the new service worker has taken over, the copy is the new build's alone.
-  await expect.poll(() => page.evaluate(() => caches.keys()), { timeout: 60_000 }).toEqual([before[0]!.replace(version!, 'next-deploy')]);
+  // … and once the new service worker is activated, the copy is the new build's alone. A worker is
+  // "activated" only after its activate handler (which drops the old copies) has finished, so the test waits
+  // for that state change, not for a time: on a busy machine the page checks for an update in its first idle
+  // moment, and the new worker saves its copy before it takes over.
+  const expected = before[0]!.replace(version!, 'next-deploy');
+  await page.evaluate(
+    (name) =>
+      new Promise<void>((resolve) => {
+        const check = () => void caches.keys().then((keys) => keys.length === 1 && keys[0] === name && resolve());
+        void navigator.serviceWorker.getRegistration().then((registration) => {
+          const watch = (worker: ServiceWorker | null | undefined) => worker?.addEventListener('statechange', check);
+          registration?.addEventListener('updatefound', () => watch(registration.installing));
+          for (const worker of [registration?.installing, registration?.waiting, registration?.active]) watch(worker);
+          check();
+        });
+      }),
+    expected,
+  );
+  expect(await page.evaluate(() => caches.keys())).toEqual([expected]);
   const savedPage = await page.evaluate(async () => {
     const [name] = await caches.keys();
     const cache = await caches.open(name!);
