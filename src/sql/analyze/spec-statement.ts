@@ -181,10 +181,9 @@ function hasLockingClause(root: Json): boolean {
   return found;
 }
 
-/** A statement the engine can follow, or the one-line reason it cannot. */
-function classify(stmt: Json, text: string): SpecStatement {
-  const node = nodeOf(stmt)!;
-  const base: SpecStatement = {
+/** A statement sent as it is: it reads, waits for nothing and is refused for nothing (until classify says more). */
+function plainStatement(text: string): SpecStatement {
+  return {
     text,
     kind: 'read',
     refusal: null,
@@ -197,6 +196,12 @@ function classify(stmt: Json, text: string): SpecStatement {
     locksAnswered: null,
     changesSettings: false,
   };
+}
+
+/** A statement the engine can follow, or the one-line reason it cannot. */
+function classify(stmt: Json, text: string): SpecStatement {
+  const node = nodeOf(stmt)!;
+  const base = plainStatement(text);
   const refuse = (why: string): SpecStatement => ({ ...base, refusal: why });
   walk(stmt, (visit) => {
     if (visit.type === 'FuncCall') {
@@ -311,21 +316,7 @@ export async function specStatements(sql: string): Promise<SpecStatement[]> {
   const parser = await loadParser();
   const parsed = parser.parse(sql);
   if (!parsed.ok) {
-    return [
-      {
-        text: sql,
-        kind: 'read',
-        refusal: null,
-        probes: null,
-        writes: null,
-        setColumns: [],
-        inserts: false,
-        functions: [],
-        answerShowsItsLocks: false,
-        locksAnswered: null,
-        changesSettings: false,
-      },
-    ];
+    return [plainStatement(sql)];
   }
   return (parsed.tree.stmts ?? []).map((entry) => {
     const start = entry.stmt_location ?? 0;
