@@ -55,6 +55,7 @@ export function syntheticTrace(length: number, workerIds: readonly string[] = ['
       verdict,
       runId: state.runId,
       clockSeconds: clock,
+      facts: [],
       note: `${id} ${action}`,
       engineNote: null,
       resumed: false,

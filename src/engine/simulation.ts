@@ -6,7 +6,8 @@
  */
 import type { LabDatabase, SessionId } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
-import { clockIso, clockLabel, durationLabel, leaseRunsOutAt, secondsOf } from '../sim/clock';
+import { clockIso, leaseRunsOutAt, secondsOf } from '../sim/clock';
+import { narrate, type StepFact } from '../sim/narration';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
 import {
@@ -383,7 +384,7 @@ export class Simulation {
       outcome,
       verdict: interpretation.verdict,
       runId: interpretation.worker.runId ?? before.runId,
-      note: interpretation.note,
+      facts: interpretation.facts,
       resumed: at.resumed,
       staleWrite: interpretation.staleWrite,
     });
@@ -464,27 +465,25 @@ export class Simulation {
       actor: 'clock',
       action: 'advance',
       verdict: 'event',
-      note: `The clock moved ${durationLabel(to - from)}, from ${clockLabel(from)} to ${clockLabel(to)}.${this.expiryNote(from, to)}`,
+      facts: [{ kind: 'clock-moved', fromSeconds: from, toSeconds: to }, ...this.expiredLeases(from, to)],
     });
   }
 
-  private expiryNote(from: number, to: number): string {
+  /** The leases that ran out while the clock moved, and who can take their runs back. */
+  private expiredLeases(from: number, to: number): StepFact[] {
     const expired = this.runRows.filter((run) => {
       if (run.status !== 'running' || run.lease_expires_at === null) return false;
       const at = (Date.parse(run.lease_expires_at) - Date.parse(clockIso(0))) / 1000;
       return at >= from && at < to;
     });
-    if (expired.length === 0) return '';
-    const which = expired.map((run) => `Run ${run.run_id}'s lease (held by ${run.lease_owner}) expired`).join('; ');
-    const takesItBack = this.rescuerDefinition()
-      ? "and only the queue's rescuer takes it back, since the claim reads pending runs only"
-      : 'so only a claim that looks for expired leases takes it back; one that reads only pending runs never does';
-    return ` ${which}: the row still says running under its old owner, ${takesItBack}.`;
+    if (expired.length === 0) return [];
+    const leases = expired.map((run) => ({ run: run.run_id, owner: run.lease_owner }));
+    return [{ kind: 'lease-expired', leases, takenBackBy: this.rescuerDefinition() ? 'rescuer' : 'expiry-claim' }];
   }
 
   private async fault(kind: 'pause' | 'resume' | 'crash', id: WorkerId, token: string, tokenIndex: number, actor: Actor, timed = false): Promise<void> {
     const worker = this.workers.get(id)!;
-    const when = timed ? `At ${clockLabel(this.clockSeconds)}, as planned, ` : '';
+    const plannedAt = timed ? this.clockSeconds : null;
     if (kind === 'pause') {
       this.workers.set(id, { ...worker, paused: true });
       this.push({
@@ -493,15 +492,15 @@ export class Simulation {
         actor: id,
         action: 'pause',
         verdict: 'event',
-        note: `${when}${id} froze (a long GC pause, a stalled call): it does nothing, but still believes what it believed.`,
+        facts: [{ kind: 'paused', worker: id, plannedAt }],
       });
       return;
     }
     if (kind === 'resume') {
       this.workers.set(id, { ...worker, paused: false });
-      const stale =
-        worker.runId !== null && believesItOwns(worker) ? ` It still believes it owns run ${worker.runId} with generation ${worker.generation}.` : '';
-      this.push({ token, tokenIndex, actor: id, action: 'resume', verdict: 'event', note: `${when}${id} woke up and carries on.${stale}` });
+      const facts: StepFact[] = [{ kind: 'resumed', worker: id, plannedAt }];
+      if (worker.runId !== null && believesItOwns(worker)) facts.push({ kind: 'still-believes', worker: id, run: worker.runId, generation: worker.generation });
+      this.push({ token, tokenIndex, actor: id, action: 'resume', verdict: 'event', facts });
       return;
     }
     const held = worker.phase === 'in-transaction';
@@ -510,7 +509,9 @@ export class Simulation {
     this.waitContext.delete(id);
     this.workers.set(id, crashedState(worker));
     await this.refresh();
-    const orphan = worker.runId !== null && worker.phase === 'owner' ? ` Run ${worker.runId} keeps its lease until it expires; then it is an orphan.` : '';
+    const facts: StepFact[] = [{ kind: 'crashed', worker: id, plannedAt }];
+    if (held) facts.push({ kind: 'transaction-rolled-back', worker: id }, ...this.rolledBackClaim(worker));
+    if (worker.runId !== null && worker.phase === 'owner') facts.push({ kind: 'lease-orphaned', worker: id, run: worker.runId });
     this.push({
       token,
       tokenIndex,
@@ -518,17 +519,17 @@ export class Simulation {
       action: 'crash',
       verdict: 'event',
       runId: worker.runId,
-      note: `${when}${id} crashed.${held ? ` Its open transaction rolled back and its row lock is gone.${this.rolledBackClaim(worker)}` : ''}${orphan}`,
+      facts,
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
   }
 
   /** What a crash's rollback did to the claim the worker had not committed: it never happened. */
-  private rolledBackClaim(worker: WorkerState): string {
-    if (worker.runId === null || worker.generation === null) return '';
+  private rolledBackClaim(worker: WorkerState): StepFact[] {
+    if (worker.runId === null || worker.generation === null) return [];
     const row = this.runRows.find((run) => run.run_id === worker.runId);
-    const back = row ? ` (the row is back at generation ${row.lease_generation}, ${row.status})` : '';
-    return ` Its claim of run ${worker.runId} with generation ${worker.generation} never happened${back}: the next claim can take the same generation.`;
+    const back = row ? { generation: row.lease_generation, status: row.status } : null;
+    return [{ kind: 'claim-undone', worker: worker.id, run: worker.runId, generation: worker.generation, row: back }];
   }
 
   private async cancel(runId: number, token: string, tokenIndex: number): Promise<void> {
@@ -558,12 +559,10 @@ export class Simulation {
   private async recordOperatorStep(runId: number, outcome: StatementOutcome, token: string, tokenIndex: number, resumed: boolean): Promise<void> {
     await this.refresh();
     const verdict: Verdict = outcome.status === 'ok' ? (outcome.rowCount > 0 ? 'ok' : 'empty') : outcome.status === 'blocked' ? 'blocked' : 'error';
-    const note =
+    const fact: StepFact =
       outcome.status === 'blocked'
-        ? `The operator's cancel of run ${runId} waits for ${outcome.holders.join(' and ')}'s row lock.`
-        : verdict === 'ok'
-          ? `The operator asked for run ${runId} to stop. The request is stored in the row, so whoever runs it will see it at its next check.`
-          : `The operator's cancel of run ${runId} did not apply.`;
+        ? { kind: 'waits', waiter: { kind: 'operator-cancel', run: runId }, holders: outcome.holders }
+        : { kind: verdict === 'ok' ? 'cancel-requested' : 'cancel-missed', run: runId };
     this.push({
       token,
       tokenIndex,
@@ -575,7 +574,7 @@ export class Simulation {
       outcome,
       verdict,
       runId,
-      note,
+      facts: [fact],
       resumed,
     });
   }
@@ -595,7 +594,7 @@ export class Simulation {
       action: 'kill',
       verdict: 'event',
       runId,
-      note: `To cancel run ${runId} the operator killed ${owner.id}'s process. Nothing in the database says the run was cancelled: it still reads running until its lease expires.`,
+      facts: [{ kind: 'killed', run: runId, worker: owner.id }],
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
   }
@@ -618,7 +617,7 @@ export class Simulation {
       this.push({
         ...at,
         action: 'rescue-idle',
-        note: `${name} has no rescuer of its own here: its claim takes back runs whose lease expired, so there is nothing to run.`,
+        facts: [{ kind: 'no-rescuer', queue: name }],
       });
       return;
     }
@@ -627,7 +626,7 @@ export class Simulation {
       this.push({
         ...at,
         action: 'rescue-stalled',
-        note: `The rescuer is stalled itself (since ${clockLabel(stallsAt)}): it runs no statement, so no stuck run goes back to pending.`,
+        facts: [{ kind: 'rescuer-stalled', sinceSeconds: stallsAt }],
       });
       return;
     }
@@ -642,7 +641,6 @@ export class Simulation {
       const found = outcome.status === 'ok' ? outcome.rows.map((row) => ({ runId: Number(row.run_id), generation: Number(row.lease_generation) })) : [];
       this.rescuer = { fetched: found, blockedOn: [] };
       await this.refresh();
-      const list = found.map((run) => `${run.runId} (generation ${run.generation})`).join(', ');
       this.push({
         ...at,
         action: 'rescue-fetch',
@@ -651,10 +649,7 @@ export class Simulation {
         outcome,
         verdict: outcome.status !== 'ok' ? 'error' : found.length > 0 ? 'ok' : 'empty',
         runId: found[0]?.runId ?? null,
-        note:
-          found.length > 0
-            ? `The rescuer read the stuck runs: ${list}. It locked nothing; its next steps write them back to pending, one at a time.`
-            : 'The rescuer read the stuck runs and found none.',
+        facts: [{ kind: 'rescuer-read', runs: found.map((run) => ({ run: run.runId, generation: run.generation })) }],
       });
       return;
     }
@@ -704,17 +699,18 @@ export class Simulation {
     await this.refresh();
     const written = outcome.status === 'ok' && outcome.rowCount > 0;
     const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : written ? 'ok' : 'rejected';
-    const was = before ? `${before.status}${before.lease_owner ? ` under ${before.lease_owner}` : ''}` : 'gone';
-    const note =
+    const was = before ? { status: before.status, owner: before.lease_owner } : null;
+    const run = next.runId;
+    const fact: StepFact =
       outcome.status === 'blocked'
-        ? `The rescuer's write of run ${next.runId} waits for ${outcome.holders.join(' and ')}'s row lock.`
+        ? { kind: 'waits', waiter: { kind: 'rescuer-write', run }, holders: outcome.holders }
         : written
           ? before?.status === 'running'
-            ? `The rescuer put run ${next.runId} back to pending: any worker's claim can take it again.`
-            : `The rescuer put run ${next.runId} back to pending although it was ${was} by now: its write matched the run by id alone, and the run will be executed again.`
+            ? { kind: 'rescued', run }
+            : { kind: 'rescued-finished-run', run, was }
           : verdict === 'rejected'
-            ? `The rescuer's write of run ${next.runId} matched no row: the run is ${was}, no longer the stuck attempt it read, so it is left alone.`
-            : `The rescuer's write of run ${next.runId} failed.`;
+            ? { kind: 'rescue-missed', run, was }
+            : { kind: 'rescue-failed', run };
     this.push({
       token: at.token,
       tokenIndex: at.tokenIndex,
@@ -726,7 +722,7 @@ export class Simulation {
       outcome,
       verdict,
       runId: next.runId,
-      note,
+      facts: [fact],
       resumed: at.resumed,
     });
   }
@@ -739,18 +735,13 @@ export class Simulation {
     await this.refresh();
     const rescued = outcome.status === 'ok' ? outcome.rows.map((row) => Number(row.run_id)) : [];
     const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : rescued.length > 0 ? 'ok' : 'empty';
-    const owners = rescued.map((runId) => {
-      const owner = before.find((run) => run.run_id === runId)?.lease_owner;
-      return owner ? `${runId} (${owner}'s)` : `${runId}`;
-    });
-    const note =
+    const runs = rescued.map((runId) => ({ run: runId, owner: before.find((run) => run.run_id === runId)?.lease_owner ?? null }));
+    const fact: StepFact =
       outcome.status === 'blocked'
-        ? `The rescuer's UPDATE waits for ${outcome.holders.join(' and ')}'s row lock.`
+        ? { kind: 'waits', waiter: { kind: 'rescuer-sweep' }, holders: outcome.holders }
         : verdict === 'ok'
-          ? sweepNote(rescued.length === 1, owners.join(', '), rescueFailedRuns(outcome))
-          : verdict === 'empty'
-            ? "The rescuer's UPDATE found no running run whose lease had expired."
-            : "The rescuer's UPDATE failed.";
+          ? { kind: 'swept', runs, marked: rescueFailedRuns(outcome) ? 'failed' : 'pending' }
+          : { kind: verdict === 'empty' ? 'swept-nothing' : 'sweep-failed' };
     this.push({
       token: at.token,
       tokenIndex: at.tokenIndex,
@@ -762,7 +753,7 @@ export class Simulation {
       outcome,
       verdict,
       runId: rescued[0] ?? null,
-      note,
+      facts: [fact],
       resumed: at.resumed,
     });
   }
@@ -774,7 +765,7 @@ export class Simulation {
     this.lockRows = locks.map((lock) => ({ session: lock.session, runIds: [...lock.runIds] })).sort((a, b) => a.session.localeCompare(b.session));
   }
 
-  private push(step: Partial<TraceStep> & Pick<TraceStep, 'token' | 'tokenIndex' | 'actor' | 'action' | 'verdict' | 'note'>): void {
+  private push(step: Partial<TraceStep> & Pick<TraceStep, 'token' | 'tokenIndex' | 'actor' | 'action' | 'verdict' | 'facts'>): void {
     const recorded: RecordedStep = {
       index: this.steps.length,
       token: step.token,
@@ -788,7 +779,8 @@ export class Simulation {
       verdict: step.verdict,
       runId: step.runId ?? null,
       clockSeconds: this.clockSeconds,
-      note: step.note,
+      facts: step.facts,
+      note: narrate(step.facts),
       engineNote: this.db.takeEngineNote(),
       resumed: step.resumed ?? false,
       staleWrite: step.staleWrite ?? null,
@@ -815,15 +807,6 @@ function timedEvents(scenario: Scenario): TimedEvent[] {
     .map((event, order) => ({ event, order }))
     .sort((a, b) => a.event.atSeconds - b.event.atSeconds || a.order - b.order)
     .map((x) => x.event);
-}
-
-/** What a one-statement rescue did: back to pending (Oban's Lifeline, pg-boss's expiry) or failed (Solid Queue's pruner). */
-function sweepNote(one: boolean, runs: string, failed: boolean): string {
-  const subject = `${one ? 'run' : 'runs'} ${runs}`;
-  const unasked = `nothing asked whether ${one ? 'its worker is' : 'their workers are'} still running ${one ? 'it' : 'them'}`;
-  return failed
-    ? `The rescuer marked ${subject} failed in one UPDATE, on time alone: ${unasked}, and no claim takes ${one ? 'it' : 'them'} again.`
-    : `The rescuer put ${subject} back to pending in one UPDATE, purely on time: ${unasked}, and any worker's claim can take ${one ? 'it' : 'them'} again.`;
 }
 
 /**

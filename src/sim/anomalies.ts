@@ -9,7 +9,8 @@
  */
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
 import { durationLabel } from './clock';
-import { believesItOwns, describeWrite, OWNER_WRITE_ACTIONS } from './simulated-worker';
+import { describeWrite } from './narration';
+import { believesItOwns, OWNER_WRITE_ACTIONS } from './simulated-worker';
 import type { Anomaly, AnomalyKind, OutcomeKind, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
 /** What a checker sees of a step: all of it but the anomalies, which it is computing. */

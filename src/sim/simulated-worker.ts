@@ -13,7 +13,8 @@ import {
 } from '../strategies';
 import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
-import { ISOLATION_WORDS, type StrictIsolation } from './isolation';
+import type { OwnerWrite, Poll, StepFact, WriteMissedBecause } from './narration';
+import type { StrictIsolation } from './isolation';
 import type { RunRow, WorkerId, Scenario, Settings, StaleWrite, StatementOutcome, Value, Verdict, WorkerAction, WorkerSpec, WorkerState } from './types';
 import { FINISHED_PHASES } from './types';
 
@@ -162,7 +163,8 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
 export interface Interpretation {
   worker: WorkerState;
   verdict: Verdict;
-  note: string;
+  /** What happened, as data (narration.ts puts it into words). */
+  facts: StepFact[];
   staleWrite: StaleWrite | null;
 }
 
@@ -204,8 +206,7 @@ export function interpretOutcome(
   if (outcome.status === 'blocked') {
     worker = { ...worker, phase: 'blocked', blockedOn: outcome.holders, waitingAction: action };
     // Keep the phase it will return to implicit: a blocked claim had no run yet; a blocked write still believes it owns.
-    const on = outcome.holders.length > 0 ? outcome.holders.join(' and ') : 'another transaction';
-    return { worker, verdict: 'blocked', note: `${id} waits: ${on} holds a row lock it needs.`, staleWrite: null };
+    return { worker, verdict: 'blocked', facts: [{ kind: 'waits', waiter: { kind: 'worker', worker: id }, holders: outcome.holders }], staleWrite: null };
   }
 
   const first = outcome.status === 'ok' ? outcome.rows[0] : undefined;
@@ -220,28 +221,25 @@ export function interpretOutcome(
       const attempts = worker.claimAttempts + 1;
       const retry = attempts < scenario.maxClaimAttempts;
       worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null, generation: null };
-      const then = retry ? `${id} rolls back and will try again.` : `${id} rolls back and gives up after ${attempts} attempts.`;
-      return { worker, verdict: 'error', note: `${id}'s claim failed with ${outcome.code}: ${outcome.message}. ${then}`, staleWrite: null };
+      const failed: StepFact = { kind: 'claim-failed', worker: id, code: outcome.code, message: outcome.message, attempts, retry };
+      return { worker, verdict: 'error', facts: [failed], staleWrite: null };
     }
     worker = { ...worker, phase: 'gave-up' };
-    return { worker, verdict: 'error', note: `${id}'s statement failed with ${outcome.code}: ${outcome.message}. ${id} stops.`, staleWrite };
+    return { worker, verdict: 'error', facts: [{ kind: 'statement-failed', worker: id, code: outcome.code, message: outcome.message }], staleWrite };
   }
 
   if (action === 'rollback') {
     const again = worker.claimAttempts < scenario.maxClaimAttempts;
     worker = { ...worker, phase: again ? 'ready' : 'gave-up' };
-    const then = again
-      ? `tries the claim again from BEGIN (attempt ${worker.claimAttempts + 1} of ${scenario.maxClaimAttempts})`
-      : `gives up after ${worker.claimAttempts} attempts`;
-    return { worker, verdict: 'ok', note: `${id} rolled back its failed transaction and ${then}.`, staleWrite: null };
+    const rolledBack: StepFact = { kind: 'rolled-back', worker: id, attempts: worker.claimAttempts, maxAttempts: scenario.maxClaimAttempts, again };
+    return { worker, verdict: 'ok', facts: [rolledBack], staleWrite: null };
   }
   if (action === 'select') {
-    if (!first) return pollAgainOrStop(worker, scenario, `${id} found no pending run.`);
+    if (!first) return pollAgainOrStop(worker, scenario, (poll) => ({ kind: 'found-no-pending', worker: id, poll }));
     worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
-    const snapshot = context.isolation
-      ? ` Its ${ISOLATION_WORDS[context.isolation]} transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.`
-      : '';
-    return { worker, verdict: 'ok', note: `${id} read run ${first.run_id} as pending. It has not claimed it yet.${snapshot}`, staleWrite: null };
+    const facts: StepFact[] = [{ kind: 'read-pending', worker: id, run: Number(first.run_id) }];
+    if (context.isolation) facts.push({ kind: 'snapshot-taken', worker: id, isolation: context.isolation });
+    return { worker, verdict: 'ok', facts, staleWrite: null };
   }
   // The update of a select-then-update claim; null for the atomic claim.
   const twoStep = isSelectThenUpdateAction(action) ? selectThenUpdateShape(action) : null;
@@ -250,16 +248,16 @@ export function interpretOutcome(
       if (twoStep?.checksPending) {
         const attempts = worker.claimAttempts + 1;
         const retry = attempts < scenario.maxClaimAttempts;
-        const note = `${id}'s compare-and-set matched 0 rows: run ${run} was no longer pending, so ${id} lost the race ${retry ? 'and looks again' : 'and gives up'}.`;
         worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null };
-        return { worker, verdict: 'empty', note, staleWrite: null };
+        return { worker, verdict: 'empty', facts: [{ kind: 'lost-race', worker: id, run, retry }], staleWrite: null };
       }
       if (action === 'claim') {
-        const found = `${context.claimsPendingOnly ? 'no run was pending' : 'no run was pending or expired'}${context.claimLimitedTo ? ` ${context.claimLimitedTo}` : ''}`;
-        return pollAgainOrStop(worker, scenario, `${id} claimed nothing: ${found}, or every candidate was locked.`);
+        const pendingOnly = context.claimsPendingOnly === true;
+        const limitedTo = context.claimLimitedTo || null;
+        return pollAgainOrStop(worker, scenario, (poll) => ({ kind: 'claimed-nothing', worker: id, pendingOnly, limitedTo, poll }));
       }
       worker = { ...worker, phase: 'no-work', runId: null };
-      return { worker, verdict: 'empty', note: `${id} claimed nothing: run ${run} is gone. It stops.`, staleWrite: null };
+      return { worker, verdict: 'empty', facts: [{ kind: 'run-gone', worker: id, run }], staleWrite: null };
     }
     const generation = Number(first.lease_generation);
     // At REPEATABLE READ / SERIALIZABLE the update of a two-step claim is inside the claim's transaction too.
@@ -274,54 +272,39 @@ export function interpretOutcome(
       workDone: 0,
       cancelSeen: first.cancel_requested === true,
     };
-    const held = stillOpen ? ' Its transaction is still open, so it holds the row lock until it commits.' : '';
-    const unchecked = twoStep && !twoStep.checksPending ? ' The UPDATE did not check that the run was still pending.' : '';
-    const leaseOver = runBefore?.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
-    const tookOver =
-      runBefore?.status !== 'running' || runBefore.lease_owner === id
-        ? ''
-        : leaseOver
-          ? ` It took the run over from ${runBefore.lease_owner}, whose lease had expired.`
-          : ` It overwrote ${runBefore.lease_owner}'s claim, which was still valid.`;
-    return {
-      worker,
-      verdict: 'ok',
-      note: `${id} now owns run ${first.run_id} with generation ${generation}.${tookOver}${unchecked}${held}`,
-      staleWrite: null,
-    };
+    const claimed = Number(first.run_id);
+    const facts: StepFact[] = [{ kind: 'claimed', worker: id, run: claimed, generation }];
+    if (runBefore?.status === 'running' && runBefore.lease_owner !== id) {
+      const leaseOver = runBefore.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
+      facts.push({ kind: leaseOver ? 'took-over' : 'overwrote', worker: id, run: claimed, previousOwner: runBefore.lease_owner });
+    }
+    if (twoStep && !twoStep.checksPending) facts.push({ kind: 'unchecked-update', worker: id, run: claimed });
+    if (stillOpen) facts.push({ kind: 'holds-row-lock', worker: id, run: claimed });
+    return { worker, verdict: 'ok', facts, staleWrite: null };
   }
   if (action === 'commit') {
     worker = { ...worker, phase: 'owner' };
-    return { worker, verdict: 'ok', note: `${id} committed its claim of run ${run}; the row lock is released.`, staleWrite: null };
+    return { worker, verdict: 'ok', facts: [{ kind: 'committed', worker: id, run }], staleWrite: null };
   }
 
   // The authoritative writes: heartbeat, work, complete, cancel-ack.
   if (!first) {
     worker = { ...worker, phase: 'lost-lease' };
-    const paidNote = action === 'work' ? ` The model call was already paid for.` : '';
+    const write = ownerWrite(action);
+    const wasted: StepFact[] = action === 'work' ? [{ kind: 'call-wasted', worker: id, run }] : [];
     if (staleWrite && context.fencing) {
-      const why = `${id} holds generation ${staleWrite.heldGeneration} but run ${run} is at generation ${staleWrite.runGeneration}${staleWrite.runOwner ? ` (owned by ${staleWrite.runOwner})` : ''}`;
-      return {
-        worker,
-        verdict: 'rejected',
-        note: `${id}'s ${describeWrite(action)} matched 0 rows: ${why}. The fence rejected the write and ${id} stops.${paidNote}`,
-        staleWrite,
-      };
+      const { heldGeneration, runGeneration, runOwner } = staleWrite;
+      return { worker, verdict: 'rejected', facts: [{ kind: 'fenced', worker: id, write, run, heldGeneration, runGeneration, runOwner }, ...wasted], staleWrite };
     }
-    // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check. Fenced
-    // with the generation still its own, the write's other condition stopped it (a claim row that is gone).
-    const why = unfencedMiss(action, id, run, runBefore);
-    const guard = context.fencing ? `${id}'s claim is no longer the run's, so the guard refused the write` : 'Fencing is off';
-    return {
-      worker,
-      verdict: 'rejected',
-      note: `${id}'s ${describeWrite(action)} matched 0 rows: ${why}. ${guard}; ${id} stops.${paidNote}`,
-      staleWrite: null,
-    };
+    const because = unfencedMiss(action, id, runBefore);
+    return { worker, verdict: 'rejected', facts: [{ kind: 'write-missed', worker: id, write, run, because, fencing: context.fencing }, ...wasted], staleWrite: null };
   }
-  const stale = staleWrite
-    ? ` This write committed although ${id}'s generation ${staleWrite.heldGeneration} is stale (the run is at ${staleWrite.runGeneration}): split ownership.`
-    : '';
+  // After what the write did: the cancel request it read back, then a stale generation's write that committed.
+  const after: StepFact[] = [];
+  if (first.cancel_requested === true && (action === 'heartbeat' || action === 'work')) after.push({ kind: 'cancel-seen', worker: id, run });
+  if (staleWrite) {
+    after.push({ kind: 'stale-write-committed', worker: id, run, heldGeneration: staleWrite.heldGeneration, runGeneration: staleWrite.runGeneration });
+  }
   switch (action) {
     case 'heartbeat': {
       const expires = secondsOf(first.lease_expires_at as string | null);
@@ -333,28 +316,23 @@ export function interpretOutcome(
         leaseExpiresAtSeconds: expires,
         cancelSeen: worker.cancelSeen || first.cancel_requested === true,
       };
-      const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
-      const what = renewed
-        ? `${id} renewed its lease on run ${run}.`
-        : `${id}'s heartbeat left run ${run}'s lease where it was: this strategy's heartbeat does not move the expiry.`;
-      return { worker, verdict: 'ok', note: `${what}${cancel}${stale}`, staleWrite };
+      return { worker, verdict: 'ok', facts: [{ kind: renewed ? 'lease-renewed' : 'lease-unmoved', worker: id, run }, ...after], staleWrite };
     }
     case 'work': {
       worker = { ...worker, workDone: worker.workDone + 1, cancelSeen: worker.cancelSeen || first.cancel_requested === true };
-      const cancel = first.cancel_requested === true ? ` It sees cancel_requested and will stop.` : '';
-      return { worker, verdict: 'ok', note: `${id} paid for a model call on run ${run} and recorded progress ${first.progress}.${cancel}${stale}`, staleWrite };
+      return { worker, verdict: 'ok', facts: [{ kind: 'progressed', worker: id, run, progress: first.progress ?? null }, ...after], staleWrite };
     }
     case 'complete':
       // A completion guarded by the cancel request (River's, fencing on) finalizes a cancelled run as cancelled.
       if (first.status === 'cancelled') {
         worker = { ...worker, phase: 'cancelled' };
-        return { worker, verdict: 'ok', note: `${id}'s completion found cancel_requested set: run ${run} is cancelled, not done.${stale}`, staleWrite };
+        return { worker, verdict: 'ok', facts: [{ kind: 'completed-as-cancelled', worker: id, run }, ...after], staleWrite };
       }
       worker = { ...worker, phase: 'done' };
-      return { worker, verdict: 'ok', note: `${id} marked run ${run} done.${stale}`, staleWrite };
+      return { worker, verdict: 'ok', facts: [{ kind: 'completed', worker: id, run }, ...after], staleWrite };
     default:
       worker = { ...worker, phase: 'cancelled' };
-      return { worker, verdict: 'ok', note: `${id} saw the cancel request and marked run ${run} cancelled.${stale}`, staleWrite };
+      return { worker, verdict: 'ok', facts: [{ kind: 'acknowledged-cancel', worker: id, run }, ...after], staleWrite };
   }
 }
 
@@ -380,66 +358,49 @@ function failedTransaction(
   const attempts = before.claimAttempts + 1;
   const again = attempts < scenario.maxClaimAttempts;
   const lost = { runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null, claimAttempts: attempts };
-  const what = action === 'commit' ? 'COMMIT' : action === 'select' ? 'SELECT' : action === 'claim' ? 'claim' : 'UPDATE';
-  const failed = `${id}'s ${what} failed with ${outcome.code}: ${outcome.message}.`;
-  if (action === 'commit') {
-    const worker: WorkerState = { ...before, ...lost, phase: again ? 'ready' : 'gave-up' };
-    const then = again
-      ? `${id} will begin the claim again (attempt ${attempts + 1} of ${scenario.maxClaimAttempts}).`
-      : `${id} gives up after ${attempts} attempts.`;
-    return {
-      worker,
-      verdict: 'error',
-      note: `${failed} The server rolled its ${ISOLATION_WORDS[level]} transaction back, claim and all: ${then}`,
-      staleWrite: null,
-    };
-  }
-  const worker: WorkerState = { ...before, ...lost, phase: 'aborted' };
-  const then = again ? 'then tries again' : `then gives up (attempt ${attempts} of ${scenario.maxClaimAttempts})`;
-  return {
-    worker,
-    verdict: 'error',
-    note: `${failed} Its ${ISOLATION_WORDS[level]} transaction is aborted and its locks are gone: ${id} rolls back at its next step, ${then}.`,
-    staleWrite: null,
+  const statement = action === 'commit' ? 'COMMIT' : action === 'select' ? 'SELECT' : action === 'claim' ? 'claim' : 'UPDATE';
+  const failed: StepFact = {
+    kind: 'transaction-failed',
+    worker: id,
+    statement,
+    code: outcome.code,
+    message: outcome.message,
+    isolation: level,
+    attempts,
+    maxAttempts: scenario.maxClaimAttempts,
+    again,
   };
+  const worker: WorkerState = { ...before, ...lost, phase: action === 'commit' ? (again ? 'ready' : 'gave-up') : 'aborted' };
+  return { worker, verdict: 'error', facts: [failed], staleWrite: null };
 }
 
-/** Why an unfenced write matched no row: the heartbeat checks the owner, the other writes the status. */
-function unfencedMiss(action: WorkerAction, id: WorkerId, run: number | null, runBefore: RunRow | undefined): string {
-  if (!runBefore) return `run ${run} is gone`;
-  if (action === 'heartbeat') {
-    return runBefore.lease_owner === null ? `run ${run} has no lease owner` : `run ${run}'s lease_owner is ${runBefore.lease_owner}, not ${id}`;
-  }
-  const owner = runBefore.lease_owner && runBefore.lease_owner !== id ? ` (${runBefore.lease_owner} owns it)` : '';
-  return `run ${run} is no longer 'running': its status is '${runBefore.status}'${owner}`;
+/**
+ * Why a write matched no row when no fence rejected a stale generation: the heartbeat checks the owner,
+ * the other writes the status (fenced with the generation still its own, a claim row that is gone).
+ */
+function unfencedMiss(action: WorkerAction, id: WorkerId, runBefore: RunRow | undefined): WriteMissedBecause {
+  if (!runBefore) return { kind: 'run-gone' };
+  if (action === 'heartbeat') return runBefore.lease_owner === null ? { kind: 'no-owner' } : { kind: 'other-owner', owner: runBefore.lease_owner };
+  const owner = runBefore.lease_owner && runBefore.lease_owner !== id ? runBefore.lease_owner : null;
+  return { kind: 'not-running', status: runBefore.status, owner };
+}
+
+/** The owner's write an action is; only the owner's writes reach the write branch of interpretOutcome. */
+function ownerWrite(action: WorkerAction): OwnerWrite {
+  if (action === 'heartbeat' || action === 'work' || action === 'complete' || action === 'cancel-ack') return action;
+  throw new Error(`${action} is not an owner's write`);
 }
 
 /** An empty poll: a worker looks again later, up to its attempt limit. */
-function pollAgainOrStop(worker: WorkerState, scenario: Scenario, found: string): Interpretation {
+function pollAgainOrStop(worker: WorkerState, scenario: Scenario, found: (poll: Poll) => StepFact): Interpretation {
   const attempts = worker.claimAttempts + 1;
   const again = attempts < scenario.maxClaimAttempts;
   return {
     worker: { ...worker, phase: again ? 'ready' : 'no-work', claimAttempts: attempts, runId: null },
     verdict: 'empty',
-    note: `${found} ${again ? `It will poll again (attempt ${attempts} of ${scenario.maxClaimAttempts}).` : `After ${attempts} attempts it stops.`}`,
+    facts: [found({ attempts, maxAttempts: scenario.maxClaimAttempts, again })],
     staleWrite: null,
   };
-}
-
-/** An owner's write in words: "completion write". */
-export function describeWrite(action: WorkerAction): string {
-  switch (action) {
-    case 'heartbeat':
-      return 'heartbeat';
-    case 'work':
-      return 'progress write';
-    case 'complete':
-      return 'completion write';
-    case 'cancel-ack':
-      return 'cancellation write';
-    default:
-      return action;
-  }
 }
 
 /** Whether a rescuer's statement marked the runs it took failed (Solid Queue's pruner) rather than putting them back to pending. */

@@ -5,6 +5,7 @@
 
 import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 import type { StrictIsolation } from './isolation';
+import type { StepFact } from './narration';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -253,7 +254,9 @@ export interface TraceStep {
   /** The run this step is about, if any. */
   runId: number | null;
   clockSeconds: number;
-  /** What happened, in plain words. */
+  /** What happened, as data: what chapters, questions and tests read (sim/narration.ts). */
+  facts: StepFact[];
+  /** What happened, in plain words: narrate(facts). */
   note: string;
   /** How the engine made PGlite do it, when that differs from sending the SQL as is. */
   engineNote: string | null;

@@ -49,19 +49,15 @@ describe('a claim transaction above READ COMMITTED', () => {
       const rolledBack = interpretOutcome(failed.worker, 'rollback', { status: 'ok', rows: [], rowCount: 0 }, context);
       const last = attempt === race.maxClaimAttempts;
       expect(rolledBack.worker.phase).toBe(last ? 'gave-up' : 'ready');
-      expect(rolledBack.note).toBe(
-        last
-          ? `B rolled back its failed transaction and gives up after ${attempt} attempts.`
-          : `B rolled back its failed transaction and tries the claim again from BEGIN (attempt ${attempt + 1} of ${race.maxClaimAttempts}).`,
-      );
+      expect(rolledBack.facts).toEqual([{ kind: 'rolled-back', worker: 'B', attempts: attempt, maxAttempts: race.maxClaimAttempts, again: !last }]);
       worker = { ...rolledBack.worker, phase: 'selected', runId: 123 };
     }
   });
 
   it('a COMMIT that fails 40001 has ended the transaction itself: the worker begins again without a rollback step', () => {
     const open: WorkerState = { ...initialWorker({ id: 'A' }), phase: 'in-transaction', runId: 123, generation: 18 };
-    const { worker, note } = interpretOutcome(open, 'commit', SERIALIZATION_FAILURE, { ...context, isolation: 'serializable' });
+    const { worker, facts } = interpretOutcome(open, 'commit', SERIALIZATION_FAILURE, { ...context, isolation: 'serializable' });
     expect(worker).toMatchObject({ phase: 'ready', runId: null, generation: null, claimAttempts: 1 });
-    expect(note).toContain('The server rolled its SERIALIZABLE transaction back, claim and all');
+    expect(facts).toMatchObject([{ kind: 'transaction-failed', worker: 'A', statement: 'COMMIT', isolation: 'serializable', attempts: 1, again: true }]);
   });
 });

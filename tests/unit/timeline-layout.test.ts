@@ -531,6 +531,7 @@ function handTrace(steps: Partial<TraceStep>[], workers = ['A']): Trace {
       verdict: 'ok',
       runId: null,
       clockSeconds: 0,
+      facts: [],
       note: '',
       engineNote: null,
       resumed: false,

@@ -1,0 +1,306 @@
+/**
+ * What a step did, as data, and the one place that puts it into words.
+ *
+ * The engine records each step's facts (who did what to which run, which guard stopped it, whose row
+ * lock it waits for); narrate() turns them into the sentence the page and the command line show. A
+ * chapter, a question or a test asks for a fact (`{fact: 'overwrote'}`), never for a phrase, so the
+ * wording can change without breaking them (Elle's explanations are data in the same way).
+ */
+import { clockLabel, durationLabel } from './clock';
+import { ISOLATION_WORDS, type StrictIsolation } from './isolation';
+import type { Value, WorkerAction, WorkerId } from './types';
+
+/** An owner's write: what it is called in a sentence ("completion write"). */
+export type OwnerWrite = 'heartbeat' | 'work' | 'complete' | 'cancel-ack';
+
+/** Who waits for a row lock: a worker's statement, the operator's cancel, or one of the rescuer's writes. */
+type Waiter =
+  | { kind: 'worker'; worker: WorkerId }
+  | { kind: 'operator-cancel'; run: number }
+  | { kind: 'rescuer-write'; run: number }
+  | { kind: 'rescuer-sweep' };
+
+/** Why an owner's write matched no row, when fencing did not reject a stale generation. */
+export type WriteMissedBecause =
+  | { kind: 'run-gone' }
+  | { kind: 'no-owner' }
+  | { kind: 'other-owner'; owner: string }
+  /** `owner`: another worker that owns the run now, if any. */
+  | { kind: 'not-running'; status: string; owner: string | null };
+
+/** A run as a rescuer found it before its write: its status and owner, or gone. */
+type RunSeen = { status: string; owner: string | null } | null;
+
+/** An empty poll: whether the worker looks again, and how many attempts it has made of how many. */
+export interface Poll {
+  attempts: number;
+  maxAttempts: number;
+  again: boolean;
+}
+
+/**
+ * Everything a step's narration can say, one kind per fact. A step records one or more, in the order
+ * they are told: the main fact first, then what qualifies it (a claim, then whose claim it overwrote).
+ */
+export type StepFact =
+  // A worker's statements
+  | { kind: 'waits'; waiter: Waiter; holders: string[] }
+  | { kind: 'claim-failed'; worker: WorkerId; code: string; message: string; attempts: number; retry: boolean }
+  | { kind: 'statement-failed'; worker: WorkerId; code: string; message: string }
+  | { kind: 'transaction-failed'; worker: WorkerId; statement: 'COMMIT' | 'SELECT' | 'claim' | 'UPDATE'; code: string; message: string; isolation: StrictIsolation; attempts: number; maxAttempts: number; again: boolean }
+  | { kind: 'rolled-back'; worker: WorkerId; attempts: number; maxAttempts: number; again: boolean }
+  | { kind: 'found-no-pending'; worker: WorkerId; poll: Poll }
+  | { kind: 'claimed-nothing'; worker: WorkerId; pendingOnly: boolean; limitedTo: string | null; poll: Poll }
+  | { kind: 'read-pending'; worker: WorkerId; run: number }
+  | { kind: 'snapshot-taken'; worker: WorkerId; isolation: StrictIsolation }
+  | { kind: 'lost-race'; worker: WorkerId; run: number | null; retry: boolean }
+  | { kind: 'run-gone'; worker: WorkerId; run: number | null }
+  | { kind: 'claimed'; worker: WorkerId; run: number; generation: number }
+  | { kind: 'took-over'; worker: WorkerId; run: number; previousOwner: string | null }
+  | { kind: 'overwrote'; worker: WorkerId; run: number; previousOwner: string | null }
+  | { kind: 'unchecked-update'; worker: WorkerId; run: number }
+  | { kind: 'holds-row-lock'; worker: WorkerId; run: number }
+  | { kind: 'committed'; worker: WorkerId; run: number | null }
+  | { kind: 'fenced'; worker: WorkerId; write: OwnerWrite; run: number | null; heldGeneration: number; runGeneration: number; runOwner: string | null }
+  | { kind: 'write-missed'; worker: WorkerId; write: OwnerWrite; run: number | null; because: WriteMissedBecause; fencing: boolean }
+  | { kind: 'call-wasted'; worker: WorkerId; run: number | null }
+  | { kind: 'lease-renewed'; worker: WorkerId; run: number | null }
+  | { kind: 'lease-unmoved'; worker: WorkerId; run: number | null }
+  | { kind: 'progressed'; worker: WorkerId; run: number | null; progress: Value }
+  | { kind: 'completed'; worker: WorkerId; run: number | null }
+  | { kind: 'completed-as-cancelled'; worker: WorkerId; run: number | null }
+  | { kind: 'acknowledged-cancel'; worker: WorkerId; run: number | null }
+  | { kind: 'cancel-seen'; worker: WorkerId; run: number | null }
+  | { kind: 'stale-write-committed'; worker: WorkerId; run: number | null; heldGeneration: number; runGeneration: number }
+  // The clock and the faults
+  | { kind: 'clock-moved'; fromSeconds: number; toSeconds: number }
+  | { kind: 'lease-expired'; leases: { run: number; owner: string | null }[]; takenBackBy: 'rescuer' | 'expiry-claim' }
+  | { kind: 'paused'; worker: WorkerId; plannedAt: number | null }
+  | { kind: 'resumed'; worker: WorkerId; plannedAt: number | null }
+  | { kind: 'still-believes'; worker: WorkerId; run: number; generation: number | null }
+  | { kind: 'crashed'; worker: WorkerId; plannedAt: number | null }
+  | { kind: 'transaction-rolled-back'; worker: WorkerId }
+  | { kind: 'claim-undone'; worker: WorkerId; run: number; generation: number; row: { generation: number; status: string } | null }
+  | { kind: 'lease-orphaned'; worker: WorkerId; run: number }
+  // The operator
+  | { kind: 'cancel-requested'; run: number }
+  | { kind: 'cancel-missed'; run: number }
+  | { kind: 'killed'; run: number; worker: WorkerId }
+  // The rescuer
+  | { kind: 'no-rescuer'; queue: string }
+  | { kind: 'rescuer-stalled'; sinceSeconds: number }
+  | { kind: 'rescuer-read'; runs: { run: number; generation: number }[] }
+  | { kind: 'rescued'; run: number }
+  | { kind: 'rescued-finished-run'; run: number; was: RunSeen }
+  | { kind: 'rescue-missed'; run: number; was: RunSeen }
+  | { kind: 'rescue-failed'; run: number }
+  | { kind: 'swept'; runs: { run: number; owner: string | null }[]; marked: 'pending' | 'failed' }
+  | { kind: 'swept-nothing' }
+  | { kind: 'sweep-failed' };
+
+export type StepFactKind = StepFact['kind'];
+
+/** The step's facts as the sentence shown for it. */
+export function narrate(facts: readonly StepFact[]): string {
+  return facts.map(sentence).join(' ');
+}
+
+/** An owner's write in words: "completion write". */
+export function describeWrite(action: WorkerAction): string {
+  switch (action) {
+    case 'heartbeat':
+      return 'heartbeat';
+    case 'work':
+      return 'progress write';
+    case 'complete':
+      return 'completion write';
+    case 'cancel-ack':
+      return 'cancellation write';
+    default:
+      return action;
+  }
+}
+
+const and = (names: readonly string[]): string => names.join(' and ');
+
+const plannedPrefix = (plannedAt: number | null): string => (plannedAt === null ? '' : `At ${clockLabel(plannedAt)}, as planned, `);
+
+function pollSentence(poll: Poll): string {
+  return poll.again ? `It will poll again (attempt ${poll.attempts} of ${poll.maxAttempts}).` : `After ${poll.attempts} attempts it stops.`;
+}
+
+function waitSentence(waiter: Waiter, holders: readonly string[]): string {
+  switch (waiter.kind) {
+    case 'worker':
+      return `${waiter.worker} waits: ${holders.length > 0 ? and(holders) : 'another transaction'} holds a row lock it needs.`;
+    case 'operator-cancel':
+      return `The operator's cancel of run ${waiter.run} waits for ${and(holders)}'s row lock.`;
+    case 'rescuer-write':
+      return `The rescuer's write of run ${waiter.run} waits for ${and(holders)}'s row lock.`;
+    case 'rescuer-sweep':
+      return `The rescuer's UPDATE waits for ${and(holders)}'s row lock.`;
+  }
+}
+
+function missedBecause(fact: { worker: WorkerId; run: number | null; because: WriteMissedBecause }): string {
+  const { worker, run, because } = fact;
+  switch (because.kind) {
+    case 'run-gone':
+      return `run ${run} is gone`;
+    case 'no-owner':
+      return `run ${run} has no lease owner`;
+    case 'other-owner':
+      return `run ${run}'s lease_owner is ${because.owner}, not ${worker}`;
+    case 'not-running':
+      return `run ${run} is no longer 'running': its status is '${because.status}'${because.owner ? ` (${because.owner} owns it)` : ''}`;
+  }
+}
+
+const seen = (was: RunSeen): string => (was ? `${was.status}${was.owner ? ` under ${was.owner}` : ''}` : 'gone');
+
+/** What a one-statement rescue did: back to pending (Oban's Lifeline, pg-boss's expiry) or failed (Solid Queue's pruner). */
+function sweepSentence(fact: Extract<StepFact, { kind: 'swept' }>): string {
+  const one = fact.runs.length === 1;
+  const runs = fact.runs.map(({ run, owner }) => (owner ? `${run} (${owner}'s)` : `${run}`)).join(', ');
+  const subject = `${one ? 'run' : 'runs'} ${runs}`;
+  const unasked = `nothing asked whether ${one ? 'its worker is' : 'their workers are'} still running ${one ? 'it' : 'them'}`;
+  return fact.marked === 'failed'
+    ? `The rescuer marked ${subject} failed in one UPDATE, on time alone: ${unasked}, and no claim takes ${one ? 'it' : 'them'} again.`
+    : `The rescuer put ${subject} back to pending in one UPDATE, purely on time: ${unasked}, and any worker's claim can take ${one ? 'it' : 'them'} again.`;
+}
+
+/** One fact in words. Exhaustive: a new kind of fact does not compile until it is told here. */
+function sentence(fact: StepFact): string {
+  switch (fact.kind) {
+    case 'waits':
+      return waitSentence(fact.waiter, fact.holders);
+    case 'claim-failed':
+      return `${fact.worker}'s claim failed with ${fact.code}: ${fact.message}. ${fact.worker} rolls back and ${fact.retry ? 'will try again.' : `gives up after ${fact.attempts} attempts.`}`;
+    case 'statement-failed':
+      return `${fact.worker}'s statement failed with ${fact.code}: ${fact.message}. ${fact.worker} stops.`;
+    case 'transaction-failed': {
+      const { worker: id, attempts, maxAttempts } = fact;
+      const failed = `${id}'s ${fact.statement} failed with ${fact.code}: ${fact.message}.`;
+      const level = ISOLATION_WORDS[fact.isolation];
+      if (fact.statement === 'COMMIT') {
+        const then = fact.again ? `${id} will begin the claim again (attempt ${attempts + 1} of ${maxAttempts}).` : `${id} gives up after ${attempts} attempts.`;
+        return `${failed} The server rolled its ${level} transaction back, claim and all: ${then}`;
+      }
+      const then = fact.again ? 'then tries again' : `then gives up (attempt ${attempts} of ${maxAttempts})`;
+      return `${failed} Its ${level} transaction is aborted and its locks are gone: ${id} rolls back at its next step, ${then}.`;
+    }
+    case 'rolled-back':
+      return `${fact.worker} rolled back its failed transaction and ${
+        fact.again ? `tries the claim again from BEGIN (attempt ${fact.attempts + 1} of ${fact.maxAttempts})` : `gives up after ${fact.attempts} attempts`
+      }.`;
+    case 'found-no-pending':
+      return `${fact.worker} found no pending run. ${pollSentence(fact.poll)}`;
+    case 'claimed-nothing': {
+      const found = `${fact.pendingOnly ? 'no run was pending' : 'no run was pending or expired'}${fact.limitedTo ? ` ${fact.limitedTo}` : ''}`;
+      return `${fact.worker} claimed nothing: ${found}, or every candidate was locked. ${pollSentence(fact.poll)}`;
+    }
+    case 'read-pending':
+      return `${fact.worker} read run ${fact.run} as pending. It has not claimed it yet.`;
+    case 'snapshot-taken':
+      return `Its ${ISOLATION_WORDS[fact.isolation]} transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.`;
+    case 'lost-race':
+      return `${fact.worker}'s compare-and-set matched 0 rows: run ${fact.run} was no longer pending, so ${fact.worker} lost the race ${fact.retry ? 'and looks again' : 'and gives up'}.`;
+    case 'run-gone':
+      return `${fact.worker} claimed nothing: run ${fact.run} is gone. It stops.`;
+    case 'claimed':
+      return `${fact.worker} now owns run ${fact.run} with generation ${fact.generation}.`;
+    case 'took-over':
+      return `It took the run over from ${fact.previousOwner}, whose lease had expired.`;
+    case 'overwrote':
+      return `It overwrote ${fact.previousOwner}'s claim, which was still valid.`;
+    case 'unchecked-update':
+      return 'The UPDATE did not check that the run was still pending.';
+    case 'holds-row-lock':
+      return 'Its transaction is still open, so it holds the row lock until it commits.';
+    case 'committed':
+      return `${fact.worker} committed its claim of run ${fact.run}; the row lock is released.`;
+    case 'fenced': {
+      const owner = fact.runOwner ? ` (owned by ${fact.runOwner})` : '';
+      const why = `${fact.worker} holds generation ${fact.heldGeneration} but run ${fact.run} is at generation ${fact.runGeneration}${owner}`;
+      return `${fact.worker}'s ${describeWrite(fact.write)} matched 0 rows: ${why}. The fence rejected the write and ${fact.worker} stops.`;
+    }
+    case 'write-missed': {
+      // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check. Fenced
+      // with the generation still its own, the write's other condition stopped it (a claim row that is gone).
+      const guard = fact.fencing ? `${fact.worker}'s claim is no longer the run's, so the guard refused the write` : 'Fencing is off';
+      return `${fact.worker}'s ${describeWrite(fact.write)} matched 0 rows: ${missedBecause(fact)}. ${guard}; ${fact.worker} stops.`;
+    }
+    case 'call-wasted':
+      return 'The model call was already paid for.';
+    case 'lease-renewed':
+      return `${fact.worker} renewed its lease on run ${fact.run}.`;
+    case 'lease-unmoved':
+      return `${fact.worker}'s heartbeat left run ${fact.run}'s lease where it was: this strategy's heartbeat does not move the expiry.`;
+    case 'progressed':
+      return `${fact.worker} paid for a model call on run ${fact.run} and recorded progress ${fact.progress}.`;
+    case 'completed':
+      return `${fact.worker} marked run ${fact.run} done.`;
+    case 'completed-as-cancelled':
+      return `${fact.worker}'s completion found cancel_requested set: run ${fact.run} is cancelled, not done.`;
+    case 'acknowledged-cancel':
+      return `${fact.worker} saw the cancel request and marked run ${fact.run} cancelled.`;
+    case 'cancel-seen':
+      return 'It sees cancel_requested and will stop.';
+    case 'stale-write-committed':
+      return `This write committed although ${fact.worker}'s generation ${fact.heldGeneration} is stale (the run is at ${fact.runGeneration}): split ownership.`;
+    case 'clock-moved':
+      return `The clock moved ${durationLabel(fact.toSeconds - fact.fromSeconds)}, from ${clockLabel(fact.fromSeconds)} to ${clockLabel(fact.toSeconds)}.`;
+    case 'lease-expired': {
+      const which = fact.leases.map(({ run, owner }) => `Run ${run}'s lease (held by ${owner}) expired`).join('; ');
+      const takesItBack =
+        fact.takenBackBy === 'rescuer'
+          ? "and only the queue's rescuer takes it back, since the claim reads pending runs only"
+          : 'so only a claim that looks for expired leases takes it back; one that reads only pending runs never does';
+      return `${which}: the row still says running under its old owner, ${takesItBack}.`;
+    }
+    case 'paused':
+      return `${plannedPrefix(fact.plannedAt)}${fact.worker} froze (a long GC pause, a stalled call): it does nothing, but still believes what it believed.`;
+    case 'resumed':
+      return `${plannedPrefix(fact.plannedAt)}${fact.worker} woke up and carries on.`;
+    case 'still-believes':
+      return `It still believes it owns run ${fact.run} with generation ${fact.generation}.`;
+    case 'crashed':
+      return `${plannedPrefix(fact.plannedAt)}${fact.worker} crashed.`;
+    case 'transaction-rolled-back':
+      return 'Its open transaction rolled back and its row lock is gone.';
+    case 'claim-undone': {
+      const back = fact.row ? ` (the row is back at generation ${fact.row.generation}, ${fact.row.status})` : '';
+      return `Its claim of run ${fact.run} with generation ${fact.generation} never happened${back}: the next claim can take the same generation.`;
+    }
+    case 'lease-orphaned':
+      return `Run ${fact.run} keeps its lease until it expires; then it is an orphan.`;
+    case 'cancel-requested':
+      return `The operator asked for run ${fact.run} to stop. The request is stored in the row, so whoever runs it will see it at its next check.`;
+    case 'cancel-missed':
+      return `The operator's cancel of run ${fact.run} did not apply.`;
+    case 'killed':
+      return `To cancel run ${fact.run} the operator killed ${fact.worker}'s process. Nothing in the database says the run was cancelled: it still reads running until its lease expires.`;
+    case 'no-rescuer':
+      return `${fact.queue} has no rescuer of its own here: its claim takes back runs whose lease expired, so there is nothing to run.`;
+    case 'rescuer-stalled':
+      return `The rescuer is stalled itself (since ${clockLabel(fact.sinceSeconds)}): it runs no statement, so no stuck run goes back to pending.`;
+    case 'rescuer-read':
+      return fact.runs.length > 0
+        ? `The rescuer read the stuck runs: ${fact.runs.map(({ run, generation }) => `${run} (generation ${generation})`).join(', ')}. It locked nothing; its next steps write them back to pending, one at a time.`
+        : 'The rescuer read the stuck runs and found none.';
+    case 'rescued':
+      return `The rescuer put run ${fact.run} back to pending: any worker's claim can take it again.`;
+    case 'rescued-finished-run':
+      return `The rescuer put run ${fact.run} back to pending although it was ${seen(fact.was)} by now: its write matched the run by id alone, and the run will be executed again.`;
+    case 'rescue-missed':
+      return `The rescuer's write of run ${fact.run} matched no row: the run is ${seen(fact.was)}, no longer the stuck attempt it read, so it is left alone.`;
+    case 'rescue-failed':
+      return `The rescuer's write of run ${fact.run} failed.`;
+    case 'swept':
+      return sweepSentence(fact);
+    case 'swept-nothing':
+      return "The rescuer's UPDATE found no running run whose lease had expired.";
+    case 'sweep-failed':
+      return "The rescuer's UPDATE failed.";
+  }
+}
