@@ -80,6 +80,7 @@ const STEP_FIELDS: Record<string, (value: unknown) => boolean> = {
   verdict: (value) => ['ok', 'empty', 'rejected', 'error', 'blocked', 'event'].includes(String(value)),
   runId: (value) => value === null || Number.isInteger(value),
   clockSeconds: (value) => typeof value === 'number',
+  facts: Array.isArray,
   note: (value) => typeof value === 'string',
   engineNote: (value) => value === null || typeof value === 'string',
   resumed: (value) => typeof value === 'boolean',
