@@ -8,6 +8,7 @@
 import { findScenario } from '../scenarios';
 import { listRuns, listWorkers } from '../sim/anomalies';
 import { clockLabel, durationLabel } from '../sim/clock';
+import { narrate } from '../sim/narration';
 import type { Settings, Strategy, Trace, TraceStep } from '../sim/types';
 import { ATOMIC_STRATEGY_IDS, STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { notPlayable, type PlayedWith, plural, stepLabel, tokensOfKind, verdict } from './challenge-judging';
@@ -254,7 +255,7 @@ const stickyCancel: Challenge = {
     if (run?.status === 'cancelled' && ack && deathBeforeAck && ack.actor !== deathBeforeAck.actor && ack.actor !== 'operator') {
       return verdict(
         true,
-        `Run 123 ended cancelled by ${ack.actor} after ${deathBeforeAck.note.split('.')[0]}. The request outlived the crash because it lives in the row, and ${ack.actor}'s claim read it back.`,
+        `Run 123 ended cancelled by ${ack.actor} after ${narrate(deathBeforeAck.facts.slice(0, 1)).replace(/\.$/, '')}. The request outlived the crash because it lives in the row, and ${ack.actor}'s claim read it back.`,
         [request.index, deathBeforeAck.index, ack.index],
       );
     }

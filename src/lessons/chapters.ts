@@ -61,7 +61,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           "A marks run 123 as its own (generation 18). B does the same right after (generation 19) and silently overwrites A's claim. Neither statement fails, and each worker now believes run 123 is its own.",
         ],
-        mark: { tokenIndex: 3, expect: { actor: 'B', action: 'naive-update', verdict: 'ok', noteIncludes: 'overwrote' } },
+        mark: { tokenIndex: 3, expect: { actor: 'B', action: 'naive-update', verdict: 'ok', fact: 'overwrote' } },
       },
       {
         id: 'both-pay',
@@ -535,7 +535,7 @@ export const CHAPTERS: readonly Chapter[] = [
         id: 'expires',
         heading: 'The lease runs out',
         body: ["At 15:01:01 A's lease has expired. Run 123 is an orphan."],
-        mark: { tokenIndex: 6, expect: { actor: 'clock', noteIncludes: 'expired' } },
+        mark: { tokenIndex: 6, expect: { actor: 'clock', fact: 'lease-expired' } },
       },
       {
         id: 'reclaim',
@@ -689,7 +689,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           'A checks at a safe boundary: each write it makes to the run returns cancel_requested, so it learns about the cancel after its current model call, never half-way through one.',
         ],
-        mark: { scenarioId: 'cancel-durable', tokenIndex: 4, expect: { actor: 'A', action: 'work', verdict: 'ok', noteIncludes: 'cancel_requested' } },
+        mark: { scenarioId: 'cancel-durable', tokenIndex: 4, expect: { actor: 'A', action: 'work', verdict: 'ok', fact: 'cancel-seen' } },
       },
       {
         id: 'acked',
@@ -854,7 +854,7 @@ export const CHAPTERS: readonly Chapter[] = [
         body: [
           'At 18:00 A is still working and looks at its run. Under graphile-worker that renews nothing: it has no heartbeat, so the lock still dates from 15:00 and counts as abandoned at 19:00, whether or not A is alive.',
         ],
-        mark: { tokenIndex: 4, expect: { actor: 'A', action: 'heartbeat', verdict: 'ok', noteIncludes: 'does not move the expiry' } },
+        mark: { tokenIndex: 4, expect: { actor: 'A', action: 'heartbeat', verdict: 'ok', fact: 'lease-unmoved' } },
       },
       {
         id: 'graphile-twice',
@@ -931,7 +931,7 @@ export const CHAPTERS: readonly Chapter[] = [
           settings: PG_BOSS,
           schedule: PG_BOSS_555,
           tokenIndex: 12,
-          expect: { actor: 'B', action: 'work', verdict: 'rejected', noteIncludes: 'no longer' },
+          expect: { actor: 'B', action: 'work', verdict: 'rejected', fact: { kind: 'write-missed', because: { kind: 'not-running', status: 'done' } } },
         },
       },
       {
@@ -974,7 +974,7 @@ export const CHAPTERS: readonly Chapter[] = [
           scenarioId: 'incident-solid-queue-589',
           settings: SOLID_QUEUE_FIXED,
           tokenIndex: 5,
-          expect: { actor: 'A', action: 'complete', verdict: 'rejected', noteIncludes: 'no longer the run' },
+          expect: { actor: 'A', action: 'complete', verdict: 'rejected', fact: { kind: 'write-missed', fencing: true } },
         },
         predict: ['late-finish'],
       },

@@ -20,10 +20,11 @@ import { RECORDING_PLANS } from '../recordings';
 import { defaultSettings } from '../scenarios';
 import { clockLabel, durationLabel } from '../sim/clock';
 import { ISOLATION_WORDS, PGLITE_HAS_ONE_SESSION } from '../sim/isolation';
+import { hasFact } from '../sim/narration';
 import { between, pick, seededRandom, shuffled } from '../sim/random';
 import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
-import { finalRun, hasAnomaly, holdsClaim, narrate, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
+import { finalRun, hasAnomaly, holdsClaim, noteLines, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
 import type { ChapterId, Choice, PredictGenerator, PredictInstance } from './types';
 
 const RUN_IDS = [123, 124, 207, 311, 418, 502, 615, 733, 808, 921];
@@ -118,7 +119,7 @@ const claimRace = generator('claim-race', 'Two workers poll at once', 'race', ra
         : holdsClaim(mine)
           ? `${second} ended up on run ${mine!.runId}, ${first} on run ${theirs?.runId ?? '–'}: each run has one owner.`
           : `${second} holds no run at the end.`;
-      return [summary, ...narrate(trace.steps), ...anomalyLines(trace)];
+      return [summary, ...noteLines(trace.steps), ...anomalyLines(trace)];
     },
     focusTokenIndex: 3,
   };
@@ -171,7 +172,7 @@ const lockMode = generator('lock-mode', 'Wait, fail or skip?', 'lock-modes', loc
     explain(trace) {
       const step = stepsAtToken(trace, 1).find((s) => s.actor === second);
       const locks = trace.steps[0]?.locks.map((lock) => `${lock.session} holds a row lock on run ${lock.runIds.join(', ')}`) ?? [];
-      return [...locks, ...narrate(step ? [trace.steps[0]!, step] : trace.steps), ...(step?.engineNote ? [`How the lab did it: ${step.engineNote}`] : [])];
+      return [...locks, ...noteLines(step ? [trace.steps[0]!, step] : trace.steps), ...(step?.engineNote ? [`How the lab did it: ${step.engineNote}`] : [])];
     },
     focusTokenIndex: 1,
   };
@@ -223,7 +224,7 @@ const leaseExpiry = generator('lease-expiry', "When does the crashed worker's ru
       const crash = trace.steps.find((s) => s.action === 'crash');
       const last = trace.steps.at(-1);
       const lines: string[] = [];
-      if (crash?.note.includes('rolled back')) {
+      if (crash && hasFact(crash.facts, 'transaction-rolled-back')) {
         lines.push(`A's claim never committed, so the crash rolled it back: run ${runId} went straight back to pending at generation ${generation}.`);
       } else if (expires !== null && last) {
         lines.push(
@@ -232,7 +233,7 @@ const leaseExpiry = generator('lease-expiry', "When does the crashed worker's ru
           }`,
         );
       }
-      return [...lines, ...narrate(trace.steps)];
+      return [...lines, ...noteLines(trace.steps)];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -279,7 +280,7 @@ const heartbeatGap = generator('heartbeat-gap', 'Is the heartbeat often enough?'
           ? `An interval shorter than the lease means a renewal always lands before expiry, as long as the worker is not held up for longer than lease − interval = ${lease - interval} s.`
           : `An interval of ${interval} s with a ${lease} s lease leaves a window after every expiry in which anyone may take the run from a healthy worker.`,
       ];
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock'))];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock'))];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -332,7 +333,7 @@ const stuckOrDead = generator('stuck-or-dead', 'Stuck, crashed or frozen?', 'pro
           'The lab flagged stuck-while-heartbeating: the lease stays fresh, so no lease-based rescue will ever happen. Only a progress check (a deadline on progress, not on liveness) catches this.',
         );
       }
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock'))];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock'))];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -385,7 +386,7 @@ const fencingWrite = generator('fencing-write', 'Does the stale write commit?', 
           ? `A's lease ran out at ${clockLabel(lease)}, so B's claim at ${clockLabel(pause + 5)} took the run over as generation ${b!.workers.find((w) => w.id === 'B')?.generation}.`
           : `A's lease ran until ${clockLabel(lease)}, after B looked at ${clockLabel(pause + 5)}: nobody took the run while A was frozen.`,
       ];
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -446,7 +447,7 @@ const cancelOutcome = generator('cancel-outcome', 'Does the cancel stick?', 'can
     explain(trace) {
       const run = finalRun(trace, runId);
       const lines = [`Run ${runId} ends ${run?.status} (owner ${run?.lease_owner ?? 'none'}, cancel_requested ${run?.cancel_requested}).`];
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -497,7 +498,7 @@ const claimOrder = generator('claim-order', 'Who gets which run?', 'atomic-claim
       const lines = [
         'The claim takes the oldest run that is pending or whose lease has expired (ORDER BY created_at), and SKIP LOCKED passes over any run another open claim has locked.',
       ];
-      return [...lines, ...narrate(trace.steps)];
+      return [...lines, ...noteLines(trace.steps)];
     },
     focusTokenIndex: order.indexOf(target),
   };
@@ -622,7 +623,7 @@ export const longJob = generator('long-job', 'What happens to this long job?', '
             }`,
         'A horizon counted from the claim must be longer than the longest job; a lease the running worker renews ends only when the worker stops renewing.',
       ];
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -706,7 +707,7 @@ export const lateFinish = generator('late-finish', 'Does the late finish land?',
         `Run ${runId} ends ${run?.status ?? '?'}, owned by ${run?.lease_owner ?? 'nobody'} at generation ${run?.lease_generation ?? '?'}; A held generation ${generation + 1}.`,
         'A guard that checks only the id or the state lets whichever copy writes while the state still matches win; a check of the claim itself (a generation, a claim row) refuses the stale copy every time.',
       ];
-      return [...lines, ...narrate(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
+      return [...lines, ...noteLines(trace.steps.filter((s) => s.actor !== 'clock')), ...anomalyLines(trace)];
     },
     focusTokenIndex: schedule.length - 1,
   };
@@ -755,7 +756,7 @@ const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED,
         const commit = commitOf(trace);
         return [
           recorded,
-          ...narrate(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit').slice(0, commit ? commit.index + 1 : undefined)),
+          ...noteLines(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit').slice(0, commit ? commit.index + 1 : undefined)),
         ];
       },
     };
@@ -781,7 +782,7 @@ const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED,
     explain(trace) {
       const resumed = resumedOf(trace);
       const after = resumed ? trace.steps.filter((step) => step.actor === 'B' && step.index >= resumed.index).slice(0, 2) : [];
-      return [recorded, ...narrate(after)];
+      return [recorded, ...noteLines(after)];
     },
   };
 });

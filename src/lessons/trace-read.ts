@@ -2,6 +2,7 @@
  * Small pure readers over an engine trace, shared by predict questions, challenges and the tests.
  */
 import { clockLabel } from '../sim/clock';
+import { hasFact } from '../sim/narration';
 import type { RunRow, Scenario, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { MarkExpectation } from './types';
 
@@ -29,7 +30,7 @@ export function hasAnomaly(trace: Trace, kind: string): boolean {
 }
 
 /** Step notes as "#4 B: …" lines, for an explanation built from the run itself. */
-export function narrate(steps: readonly TraceStep[]): string[] {
+export function noteLines(steps: readonly TraceStep[]): string[] {
   return steps.map((step) => `Step ${step.index + 1} (${clockLabel(step.clockSeconds)}, ${step.actor}): ${step.note}`);
 }
 
@@ -53,7 +54,7 @@ export function matchesExpectation(trace: Trace, tokenIndex: number | null, expe
       (expect.generation === undefined || step.workers.find((worker) => worker.id === step.actor)?.generation === expect.generation) &&
       (expect.runGeneration === undefined || runAfter(step)?.lease_generation === expect.runGeneration) &&
       (expect.runProgress === undefined || runAfter(step)?.progress === expect.runProgress) &&
-      (expect.noteIncludes === undefined || step.note.toLowerCase().includes(expect.noteIncludes.toLowerCase())),
+      (expect.fact === undefined || hasFact(step.facts, expect.fact)),
   );
   if (!stepOk) return false;
   if (expect.anomaly === undefined) return true;

@@ -5,6 +5,7 @@
  * from running the engine, never from a hard-coded answer.
  */
 import type { RecordingId } from '../recordings';
+import type { FactPattern } from '../sim/narration';
 import type { AnomalyKind, Scenario, Settings, Trace, Verdict } from '../sim/types';
 
 /** The app's engine, as the lesson needs it: play a schedule on a scenario from a fresh start. */
@@ -51,11 +52,8 @@ export interface MarkExpectation {
   runGeneration?: number;
   /** After the step, the step's run has this progress. */
   runProgress?: number;
-  /**
-   * The step's note contains this text (case-insensitive). For what no fact above says; a wording change
-   * breaks it, so prefer a fact.
-   */
-  noteIncludes?: string;
+  /** The step records this fact (sim/narration.ts): what its note says, as data, so a wording change cannot break the mark. */
+  fact?: FactPattern;
 }
 
 /** The moment on the timeline a narration step talks about. */

@@ -47,7 +47,17 @@ export type StepFact =
   | { kind: 'waits'; waiter: Waiter; holders: string[] }
   | { kind: 'claim-failed'; worker: WorkerId; code: string; message: string; attempts: number; retry: boolean }
   | { kind: 'statement-failed'; worker: WorkerId; code: string; message: string }
-  | { kind: 'transaction-failed'; worker: WorkerId; statement: 'COMMIT' | 'SELECT' | 'claim' | 'UPDATE'; code: string; message: string; isolation: StrictIsolation; attempts: number; maxAttempts: number; again: boolean }
+  | {
+      kind: 'transaction-failed';
+      worker: WorkerId;
+      statement: 'COMMIT' | 'SELECT' | 'claim' | 'UPDATE';
+      code: string;
+      message: string;
+      isolation: StrictIsolation;
+      attempts: number;
+      maxAttempts: number;
+      again: boolean;
+    }
   | { kind: 'rolled-back'; worker: WorkerId; attempts: number; maxAttempts: number; again: boolean }
   | { kind: 'found-no-pending'; worker: WorkerId; poll: Poll }
   | { kind: 'claimed-nothing'; worker: WorkerId; pendingOnly: boolean; limitedTo: string | null; poll: Poll }
@@ -183,7 +193,9 @@ function sentence(fact: StepFact): string {
       const failed = `${id}'s ${fact.statement} failed with ${fact.code}: ${fact.message}.`;
       const level = ISOLATION_WORDS[fact.isolation];
       if (fact.statement === 'COMMIT') {
-        const then = fact.again ? `${id} will begin the claim again (attempt ${attempts + 1} of ${maxAttempts}).` : `${id} gives up after ${attempts} attempts.`;
+        const then = fact.again
+          ? `${id} will begin the claim again (attempt ${attempts + 1} of ${maxAttempts}).`
+          : `${id} gives up after ${attempts} attempts.`;
         return `${failed} The server rolled its ${level} transaction back, claim and all: ${then}`;
       }
       const then = fact.again ? 'then tries again' : `then gives up (attempt ${attempts} of ${maxAttempts})`;
@@ -303,4 +315,25 @@ function sentence(fact: StepFact): string {
     case 'sweep-failed':
       return "The rescuer's UPDATE failed.";
   }
+}
+
+/** Some of a value's fields, at any depth: what a pattern asks of a fact. */
+type Partly<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Partly<T[K]> } : T;
+
+/**
+ * What a chapter, a question or a test asks of a step: a kind of fact, or a kind with some of its fields
+ * (`{kind: 'write-missed', fencing: true}`). A kind that does not exist, or a field that kind does not
+ * have, does not compile.
+ */
+export type FactPattern = StepFactKind | { [K in StepFactKind]: { kind: K } & Partly<Omit<Extract<StepFact, { kind: K }>, 'kind'>> }[StepFactKind];
+
+function matchesPart(value: unknown, pattern: unknown): boolean {
+  if (typeof pattern !== 'object' || pattern === null || Array.isArray(pattern)) return JSON.stringify(value) === JSON.stringify(pattern);
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.entries(pattern).every(([key, part]) => matchesPart((value as Record<string, unknown>)[key], part));
+}
+
+/** Whether one of these facts is what the pattern asks for. */
+export function hasFact(facts: readonly StepFact[], pattern: FactPattern): boolean {
+  return facts.some((fact) => (typeof pattern === 'string' ? fact.kind === pattern : matchesPart(fact, pattern)));
 }

@@ -294,10 +294,20 @@ export function interpretOutcome(
     const wasted: StepFact[] = action === 'work' ? [{ kind: 'call-wasted', worker: id, run }] : [];
     if (staleWrite && context.fencing) {
       const { heldGeneration, runGeneration, runOwner } = staleWrite;
-      return { worker, verdict: 'rejected', facts: [{ kind: 'fenced', worker: id, write, run, heldGeneration, runGeneration, runOwner }, ...wasted], staleWrite };
+      return {
+        worker,
+        verdict: 'rejected',
+        facts: [{ kind: 'fenced', worker: id, write, run, heldGeneration, runGeneration, runOwner }, ...wasted],
+        staleWrite,
+      };
     }
     const because = unfencedMiss(action, id, runBefore);
-    return { worker, verdict: 'rejected', facts: [{ kind: 'write-missed', worker: id, write, run, because, fencing: context.fencing }, ...wasted], staleWrite: null };
+    return {
+      worker,
+      verdict: 'rejected',
+      facts: [{ kind: 'write-missed', worker: id, write, run, because, fencing: context.fencing }, ...wasted],
+      staleWrite: null,
+    };
   }
   // After what the write did: the cancel request it read back, then a stale generation's write that committed.
   const after: StepFact[] = [];

@@ -62,7 +62,7 @@ describe('the chapter "What production queues do"', () => {
   it('without the fix, the same schedule hands the run to B: the mark a step earlier is the incident itself', async () => {
     const fix = chapter.steps.find((s) => s.id === 'graphile-fix')!.mark!;
     const trace = await run(findScenario('incident-graphile-169')!, chapter.settings!, fix.schedule!);
-    expect(matchesExpectation(trace, fix.tokenIndex!, { actor: 'B', action: 'claim', verdict: 'ok', noteIncludes: 'generation 19' })).toBe(true);
+    expect(matchesExpectation(trace, fix.tokenIndex!, { actor: 'B', action: 'claim', verdict: 'ok', fact: { kind: 'claimed', generation: 19 } })).toBe(true);
   });
 });
 
