@@ -22,8 +22,10 @@ describe('the naive race', () => {
     const trace = await runScenario('race', ['A', 'B', 'A', 'B', 'B', 'B', 'B', 'A'], { strategy: 'naive', fencing: false });
     const last = trace.steps[7]!;
     expect(last).toMatchObject({ actor: 'A', verdict: 'rejected', staleWrite: null });
-    expect(last.note).toMatch(/no longer 'running'/);
-    expect(last.note).not.toMatch(/generation/);
+    expect(last.facts).toEqual([
+      { kind: 'write-missed', worker: 'A', write: 'work', run: 123, because: { kind: 'not-running', status: 'done', owner: 'B' }, fencing: false },
+      { kind: 'call-wasted', worker: 'A', run: 123 },
+    ]);
     expect(kinds(trace)).not.toContain('stale-write-rejected');
   });
 
@@ -86,14 +88,14 @@ describe('row locks on one PGlite session', () => {
 describe('leases, fencing and cancellation', () => {
   it('a timed pause or resume comes after the clock step that reaches its time', async () => {
     const trace = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40'], { fencing: true });
-    const timed = trace.steps.filter((s) => s.note.includes('as planned'));
+    const timed = trace.steps.filter((s) => s.facts.some((fact) => 'plannedAt' in fact && fact.plannedAt !== null));
     expect(timed.map((s) => s.action)).toEqual(['pause', 'resume']);
     for (const step of timed) {
       const before = trace.steps[step.index - 1]!;
       expect(before).toMatchObject({ action: 'advance', tokenIndex: step.tokenIndex, clockSeconds: step.clockSeconds });
     }
-    expect(trace.steps[3]).toMatchObject({ action: 'advance', note: 'The clock moved 10 s, from 15:00:00 to 15:00:10.' });
-    expect(trace.steps[4]?.note).toMatch(/^At 15:00:10, as planned, A froze/);
+    expect(trace.steps[3]).toMatchObject({ action: 'advance', facts: [{ kind: 'clock-moved', fromSeconds: 0, toSeconds: 10 }] });
+    expect(trace.steps[4]?.facts).toEqual([{ kind: 'paused', worker: 'A', plannedAt: 10 }]);
   });
 
   it('paused worker, fencing on: the stale write is rejected (generation 18 vs 19)', async () => {

@@ -36,7 +36,12 @@ describe('7.1 a clock move is labelled by how far the clock really moved', () =>
     const trace = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A', 'B'], { strategy: 'skip-locked', fencing: true });
     const clock = trace.steps.filter((s) => s.action === 'advance');
     expect(clock.map((s) => markLabel(s, trace.steps[s.index - 1]))).toEqual(['+10 s', '+51 s', '+39 s', '+1 s']);
-    expect(clock.map((s) => s.note.match(/moved (\d+ s)/)?.[1])).toEqual(['10 s', '51 s', '39 s', '1 s']);
+    expect(clock.map((s) => s.facts.find((fact) => fact.kind === 'clock-moved'))).toMatchObject([
+      { fromSeconds: 0, toSeconds: 10 },
+      { fromSeconds: 10, toSeconds: 61 },
+      { fromSeconds: 61, toSeconds: 100 },
+      { fromSeconds: 100, toSeconds: 101 },
+    ]);
     // The gap's label on the axis says the same.
     const breaks = layoutTimeline(trace, SIZE, EVERYTHING).breaks;
     expect(breaks.map((b) => b.label)).toEqual(['+10 s', '+51 s', '+39 s', '+1 s']);
@@ -49,7 +54,7 @@ describe('7.2 a claim rolled back by a crash never was held', () => {
     const crash = trace.steps[1]!;
     expect(crash.action).toBe('crash');
     expect(crash.workers.find((w) => w.id === 'A')).toMatchObject({ phase: 'crashed', runId: null, generation: null, leaseExpiresAtSeconds: null });
-    expect(crash.note).toContain('Its claim of run 123 with generation 18 never happened (the row is back at generation 17, pending)');
+    expect(crash.facts).toContainEqual({ kind: 'claim-undone', worker: 'A', run: 123, generation: 18, row: { generation: 17, status: 'pending' } });
     expect(trace.steps[2]!.workers.find((w) => w.id === 'B')).toMatchObject({ runId: 123, generation: 18 });
     const bars = layoutTimeline(trace, SIZE, EVERYTHING).bars;
     const a = bars.find((b) => b.worker === 'A')!;
@@ -132,7 +137,7 @@ describe('7.7 graphile-worker #169', () => {
     expect(markLabel(read, trace.steps[read.index - 1])).toBe('read');
     const clock = trace.steps.filter((s) => s.action === 'advance');
     expect(clock.map((s) => markLabel(s, trace.steps[s.index - 1]))).toEqual(['+3 h', '+1 h 1 s']);
-    expect(clock[0]!.note).toContain('The clock moved 3 h, from 15:00:00 to 18:00:00.');
+    expect(clock[0]!.facts).toMatchObject([{ kind: 'clock-moved', fromSeconds: 0, toSeconds: 3 * 3600 }]);
   });
 });
 
@@ -142,7 +147,7 @@ describe('7.8 the end of the naive race', () => {
     const rejected = trace.steps.filter((s) => s.verdict === 'rejected');
     expect(rejected.length).toBeGreaterThan(0);
     for (const step of rejected) {
-      expect(step.note).toContain('Fencing is off');
+      expect(step.facts).toMatchObject([{ kind: 'write-missed', fencing: false }]);
       expect(markSublabel(step, trace.steps[step.index - 1])).toBe('status check');
     }
   });

@@ -65,7 +65,7 @@ describe('when a heartbeat is due while the lease runs out (heartbeat, its scrip
     } else {
       expect(firstClaimOfB.verdict).toBe('ok');
       expect(trace.anomalies.map((a) => a.kind)).toContain('duplicate-execution');
-      expect(trace.steps.find((s) => s.actor === 'A' && s.action === 'heartbeat')!.note).toMatch(/does not move the expiry/);
+      expect(trace.steps.find((s) => s.actor === 'A' && s.action === 'heartbeat')!.facts).toMatchObject([{ kind: 'lease-unmoved', worker: 'A' }]);
     }
   });
 });
@@ -85,7 +85,7 @@ describe("a paused worker's completion after the run was taken over and finished
       expect(run.result).toBe('answer from A');
     } else {
       expect(last.verdict).toBe('rejected');
-      expect(last.note).toMatch(/its status is 'done'/);
+      expect(last.facts).toMatchObject([{ kind: 'write-missed', because: { kind: 'not-running', status: 'done' } }]);
       expect(run.result).toBe('answer from B');
     }
   });

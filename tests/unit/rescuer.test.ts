@@ -64,7 +64,7 @@ describe("River #1302: the rescuer's read and write around a completion", () => 
     expect(runAfter(complete).status).toBe('done');
     expect(write!.params).toEqual([123]);
     expect(runAfter(write!)).toMatchObject({ status: 'pending', lease_owner: null });
-    expect(write!.note).toMatch(/although it was done under A by now/);
+    expect(write!.facts).toEqual([{ kind: 'rescued-finished-run', run: 123, was: { status: 'done', owner: 'A' } }]);
     // The claim is River's without the rescue folded in, and B's claim takes the run again.
     const claims = trace.steps.filter((s) => s.action === 'claim');
     expect(new Set(claims.map((s) => s.sqlId))).toEqual(new Set(['river-claim-available']));
@@ -117,7 +117,7 @@ describe('procrastinate #1408: the rescuer stalls itself', () => {
       ['rescue-stalled', null, 'event', 60],
     ]);
     expect(trace.steps.find((s) => s.actor === 'B')!).toMatchObject({ sqlId: 'procrastinate-claim-todo', verdict: 'empty' });
-    expect(trace.steps.find((s) => s.actor === 'B')!.note).toMatch(/no run was pending, or/);
+    expect(trace.steps.find((s) => s.actor === 'B')!.facts).toMatchObject([{ kind: 'claimed-nothing', pendingOnly: true }]);
     const stranded = trace.anomalies.find((a) => a.kind === 'stranded-run')!;
     expect(stranded.message).toMatch(/the rescuer that would put it back to pending is stalled itself/);
     expect(trace.finalRuns[0]).toMatchObject({ status: 'running', lease_owner: 'A' });
@@ -148,7 +148,7 @@ describe('procrastinate #1408: the rescuer stalls itself', () => {
     const completed = await runSchedule(db, scenario, settings, ['A', 'A', 'A', '+31', 'rescue', 'A', 'rescue', 'B']);
     const write = rescuerSteps(completed).find((s) => s.action === 'rescue')!;
     expect(write).toMatchObject({ sqlId: 'procrastinate-retry', verdict: 'rejected', params: [123] });
-    expect(write.note).toMatch(/matched no row: the run is done/);
+    expect(write.facts).toMatchObject([{ kind: 'rescue-missed', run: 123, was: { status: 'done' } }]);
     expect(completed.finalRuns[0]!.status).toBe('done');
   });
 });
@@ -161,7 +161,7 @@ describe("Oban (hexpm #1825): the Lifeline's one UPDATE, purely on time", () => 
     expect(sweep).toMatchObject({ action: 'rescue', sqlId: 'oban-lifeline-rescue', params: [], verdict: 'ok', runId: 123 });
     expect(sweep!.sql!.trim()).toBe(fileText('src/strategies/oban/oban-lifeline-rescue.sql'));
     expect(sweep!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, status: 'pending' }] });
-    expect(sweep!.note).toMatch(/run 123 \(A's\) back to pending in one UPDATE, purely on time/);
+    expect(sweep!.facts).toEqual([{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'pending' }]);
     // Before it, A's run still reads running under A although its rescue_after has passed.
     expect(runAfter(trace.steps[sweep!.index - 1]!)).toMatchObject({ status: 'running', lease_owner: 'A' });
     const claims = trace.steps.filter((s) => s.action === 'claim');
@@ -177,7 +177,7 @@ describe("Oban (hexpm #1825): the Lifeline's one UPDATE, purely on time", () => 
   it('before rescue_after has passed it finds nothing, and B finds no pending run', async () => {
     const trace = await runScenario('incident-oban-hexpm-1825', ['A', 'A', 'A', '+240', 'A', 'rescue', 'B']);
     expect(rescuerSteps(trace).map((s) => [s.action, s.verdict])).toEqual([['rescue', 'empty']]);
-    expect(rescuerSteps(trace)[0]!.note).toMatch(/found no running run whose lease had expired/);
+    expect(rescuerSteps(trace)[0]!.facts).toEqual([{ kind: 'swept-nothing' }]);
     expect(trace.steps.at(-1)).toMatchObject({ actor: 'B', sqlId: 'oban-claim-available', verdict: 'empty' });
   });
 
@@ -232,7 +232,7 @@ describe("Solid Queue #589: the pruner fails a live worker's claim", () => {
     expect(prune).toMatchObject({ action: 'rescue', sqlId: 'solid-queue-prune', params: [], verdict: 'ok', runId: 123 });
     expect(prune!.sql!.trim()).toBe(fileText('src/strategies/solid-queue/solid-queue-prune.sql'));
     expect(prune!.outcome).toMatchObject({ status: 'ok', rows: [{ run_id: 123, status: 'failed' }] });
-    expect(prune!.note).toMatch(/marked run 123 \(A's\) failed in one UPDATE.*no claim takes it again/);
+    expect(prune!.facts).toEqual([{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'failed' }]);
     expect(runAfter(prune!)).toMatchObject({ status: 'failed', lease_owner: null, result: 'ProcessPrunedError' });
     expect(markLabel(prune!)).toBe('fail 123');
     const finish = trace.steps.find((s) => s.actor === 'A' && s.action === 'complete')!;
@@ -253,7 +253,9 @@ describe("Solid Queue #589: the pruner fails a live worker's claim", () => {
     const trace = await runScenario('incident-solid-queue-589', 'script', { fencing: true });
     const finish = trace.steps.find((s) => s.actor === 'A' && s.action === 'complete')!;
     expect(finish).toMatchObject({ sqlId: 'solid-queue-complete-claimed', params: [123, 18, expect.anything()], verdict: 'rejected', staleWrite: null });
-    expect(finish.note).toMatch(/its status is 'failed'\. A's claim is no longer the run's, so the guard refused the write; A stops\./);
+    expect(finish.facts).toEqual([
+      { kind: 'write-missed', worker: 'A', write: 'complete', run: 123, because: { kind: 'not-running', status: 'failed', owner: null }, fencing: true },
+    ]);
     expect(trace.finalRuns[0]).toMatchObject({ status: 'failed', result: 'ProcessPrunedError' });
     expect(trace.anomalies).toEqual([]);
   });

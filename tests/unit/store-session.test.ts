@@ -120,7 +120,7 @@ describe('the store on the real engine', () => {
     await store.getState().advanceToExpiry();
     const state = store.getState();
     expect(state.schedule.at(-1)).toMatch(/^\+\d+$/);
-    expect(state.steps.at(-1)?.note).toMatch(/expired/);
+    expect(state.steps.at(-1)?.facts).toMatchObject([{ kind: 'clock-moved' }, { kind: 'lease-expired', leases: [{ run: 123, owner: 'A' }] }]);
   });
 
   it('plays to the end and stops', async () => {
