@@ -6,7 +6,7 @@
  */
 import { PGLITE_HAS_ONE_SESSION } from '../sim/isolation';
 import type { Settings } from '../sim/types';
-import type { Chapter } from './types';
+import type { Chapter, ChapterId } from './types';
 
 const NAIVE: Settings = { strategy: 'naive', fencing: false };
 const CAS: Settings = { strategy: 'cas', fencing: false };
@@ -24,7 +24,12 @@ const SOLID_QUEUE_FIXED: Settings = { strategy: 'solid-queue', fencing: true };
 /** incident-pg-boss-555's script up to B's write after A completed (B stops there, so a later B token has nothing to play). */
 const PG_BOSS_555: string[] = ['A', 'A', 'A', '+600', 'A', '+301', 'rescue', 'B', 'B', 'B', 'A', 'A', 'B'];
 
-export const CHAPTERS: readonly Chapter[] = [
+/** The chapters as written, each id kept as its literal: ChapterId is the union of them (types.ts). */
+function defineChapters<const Id extends string>(chapters: readonly Chapter<Id>[]): readonly Chapter<Id>[] {
+  return chapters;
+}
+
+export const CHAPTERS = defineChapters([
   {
     id: 'race',
     title: 'The race',
@@ -990,14 +995,20 @@ export const CHAPTERS: readonly Chapter[] = [
       },
     ],
   },
-];
+]);
 
-export function findChapter(id: string): Chapter | undefined {
-  return CHAPTERS.find((chapter) => chapter.id === id);
+/** Whether a name from outside the code (a link, saved progress) is a chapter's id. */
+export function isChapterId(id: string): id is ChapterId {
+  return CHAPTERS.some((chapter) => chapter.id === id);
+}
+
+/** The chapter with this id: there is one, or the id would not compile. */
+export function chapterById(id: ChapterId): Chapter {
+  return CHAPTERS.find((chapter) => chapter.id === id)!;
 }
 
 /** The chapter after this one, or undefined at the end. */
-export function nextChapter(id: string): Chapter | undefined {
+export function nextChapter(id: ChapterId): Chapter | undefined {
   const index = CHAPTERS.findIndex((chapter) => chapter.id === id);
   return index < 0 ? undefined : CHAPTERS[index + 1];
 }

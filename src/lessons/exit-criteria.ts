@@ -5,7 +5,7 @@
  * practice: predictions of the same idea on fresh parameters, or another question's first answer.
  */
 import { findChallenge } from './challenges';
-import { findChapter } from './chapters';
+import { chapterById } from './chapters';
 import { findGenerator } from './predict';
 import { answeredRightFirst, type LessonProgress, predictsWell } from './progress';
 import { findQuestion } from './quiz';
@@ -120,7 +120,7 @@ function practiceLabel(practice: Practice): string {
 function requirementLabel(requirement: Requirement): string {
   switch (requirement.kind) {
     case 'chapter':
-      return `Finish the chapter "${findChapter(requirement.id)?.title ?? requirement.id}"`;
+      return `Finish the chapter "${chapterById(requirement.id).title}"`;
     case 'challenge':
       return `Solve the level "${findChallenge(requirement.id)?.title ?? requirement.id}"`;
     case 'question':

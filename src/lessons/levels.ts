@@ -7,7 +7,7 @@
 import { anomaliesAfter } from '../sim/anomalies';
 import type { RunRow, Trace } from '../sim/types';
 import { CHALLENGES } from './challenges';
-import { CHAPTERS, findChapter } from './chapters';
+import { CHAPTERS, chapterById } from './chapters';
 import type { LessonProgress } from './progress';
 import type { Challenge, Judgement } from './types';
 
@@ -37,7 +37,7 @@ export function nextLevel(id: string): Challenge | null {
 
 /** The idea a level practises: its chapter's title. */
 export function levelIdea(level: Challenge): string {
-  return findChapter(level.chapterId)?.title ?? level.chapterId;
+  return chapterById(level.chapterId).title;
 }
 
 /**

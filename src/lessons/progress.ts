@@ -8,9 +8,10 @@
  */
 import { type Migration, type Parsed, parseSaved, type SavedFormat, serializeSaved } from '../persist/saved';
 import { CHALLENGES } from './challenges';
-import { CHAPTERS } from './chapters';
+import { CHAPTERS, chapterById, isChapterId } from './chapters';
 import { PREDICT_GENERATORS } from './predict';
 import { QUIZ } from './quiz';
+import type { ChapterId } from './types';
 
 export const PROGRESS_STORAGE_KEY = 'lease-lab.lesson-progress';
 export const PROGRESS_VERSION = 3;
@@ -57,12 +58,12 @@ interface ChallengeProgress {
 
 export interface LessonProgress {
   version: typeof PROGRESS_VERSION;
-  chapters: Record<string, ChapterProgress>;
+  chapters: Partial<Record<ChapterId, ChapterProgress>>;
   quiz: Record<string, QuestionProgress>;
   predictions: Record<string, PredictionProgress>;
   challenges: Record<string, ChallengeProgress>;
   /** The chapter the learner was last reading. */
-  currentChapter: string | null;
+  currentChapter: ChapterId | null;
   /** The level (a challenge played in the lab, its goal above the timeline) in play; null: the free lab. */
   currentLevel: string | null;
 }
@@ -109,11 +110,17 @@ function field<T>(value: T | null, what: string): T {
   return value;
 }
 
+/** An id of one of these, as a test of a saved entry's name. */
+const oneOf =
+  (ids: readonly string[]) =>
+  (id: string): id is string =>
+    ids.includes(id);
+
 const KNOWN = {
-  chapters: new Set<string>(CHAPTERS.map((c) => c.id)),
-  quiz: new Set(QUIZ.map((q) => q.id)),
-  predictions: new Set(PREDICT_GENERATORS.map((g) => g.id)),
-  challenges: new Set(CHALLENGES.map((c) => c.id)),
+  chapters: isChapterId,
+  quiz: oneOf(QUIZ.map((q) => q.id)),
+  predictions: oneOf(PREDICT_GENERATORS.map((g) => g.id)),
+  challenges: oneOf(CHALLENGES.map((c) => c.id)),
 };
 
 /** What reading left out: the number of damaged entries (a damaged section or field counts as one). */
@@ -121,7 +128,12 @@ interface Damage {
   count: number;
 }
 
-function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, id: string) => T, damage: Damage): Record<string, T> {
+function entries<Id extends string, T>(
+  value: unknown,
+  known: (id: string) => id is Id,
+  read: (entry: unknown, id: Id) => T,
+  damage: Damage,
+): Record<string, T> {
   if (value === undefined) return {};
   if (!isRecord(value)) {
     damage.count += 1;
@@ -129,7 +141,7 @@ function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, i
   }
   const out: Record<string, T> = {};
   for (const [id, entry] of Object.entries(value)) {
-    if (!known.has(id)) continue;
+    if (!known(id)) continue;
     try {
       out[id] = read(entry, id);
     } catch (error) {
@@ -140,9 +152,9 @@ function entries<T>(value: unknown, known: Set<string>, read: (entry: unknown, i
   return out;
 }
 
-function readChapter(entry: unknown, id: string): ChapterProgress {
+function readChapter(entry: unknown, id: ChapterId): ChapterProgress {
   if (!isRecord(entry) || typeof entry.done !== 'boolean') throw new Corrupt(`chapter ${id}`);
-  const steps = CHAPTERS.find((c) => c.id === id)!.steps.length;
+  const steps = chapterById(id).steps.length;
   const step = Math.min(field(count(entry.step ?? 0), `chapter ${id} step`), steps - 1);
   return { done: entry.done, step, doneAt: entry.doneAt === null || entry.doneAt === undefined ? null : field(time(entry.doneAt), 'doneAt') };
 }
@@ -193,8 +205,8 @@ function readCurrent(value: unknown, damage: Damage): LessonProgress {
     quiz: entries(value.quiz, KNOWN.quiz, readQuestion, damage),
     predictions: entries(value.predictions, KNOWN.predictions, readPrediction, damage),
     challenges: entries(value.challenges, KNOWN.challenges, readChallenge, damage),
-    currentChapter: typeof current === 'string' && KNOWN.chapters.has(current) ? current : null,
-    currentLevel: typeof level === 'string' && KNOWN.challenges.has(level) ? level : null,
+    currentChapter: typeof current === 'string' && KNOWN.chapters(current) ? current : null,
+    currentLevel: typeof level === 'string' && KNOWN.challenges(level) ? level : null,
   };
 }
 
@@ -362,16 +374,16 @@ export function serializeProgress(progress: LessonProgress, seed?: number): stri
 
 // ---- Changes (pure) --------------------------------------------------------------------------------
 
-function chapterEntry(progress: LessonProgress, id: string): ChapterProgress {
+function chapterEntry(progress: LessonProgress, id: ChapterId): ChapterProgress {
   return progress.chapters[id] ?? { done: false, step: 0, doneAt: null };
 }
 
-export function withChapterStep(progress: LessonProgress, chapterId: string, step: number): LessonProgress {
+export function withChapterStep(progress: LessonProgress, chapterId: ChapterId, step: number): LessonProgress {
   const entry = chapterEntry(progress, chapterId);
   return { ...progress, currentChapter: chapterId, chapters: { ...progress.chapters, [chapterId]: { ...entry, step: Math.max(0, step) } } };
 }
 
-export function withChapterDone(progress: LessonProgress, chapterId: string, now: number): LessonProgress {
+export function withChapterDone(progress: LessonProgress, chapterId: ChapterId, now: number): LessonProgress {
   const entry = chapterEntry(progress, chapterId);
   return { ...progress, chapters: { ...progress.chapters, [chapterId]: { ...entry, done: true, doneAt: entry.doneAt ?? now } } };
 }

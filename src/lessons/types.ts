@@ -6,6 +6,7 @@
  */
 import type { RecordingId } from '../recordings';
 import type { FactPattern } from '../sim/narration';
+import type { CHAPTERS } from './chapters';
 import type { AnomalyKind, Scenario, Settings, Trace, Verdict } from '../sim/types';
 
 /** The app's engine, as the lesson needs it: play a schedule on a scenario from a fresh start. */
@@ -108,29 +109,14 @@ export interface NarrationStep {
 }
 
 /**
- * The lesson's chapters, in their order: the one list of their ids, so anything that names a chapter (a
- * level, a question, a concept, a prediction) is checked by the compiler, not by a test per list.
+ * A chapter's id: one of the ids the chapters are defined with (chapters.ts), so anything that names a
+ * chapter (a level, a question, a concept, a prediction, a requirement, saved progress, a link) and names
+ * one that does not exist does not compile. A new chapter is one entry in CHAPTERS.
  */
-export const CHAPTER_IDS = [
-  'race',
-  'select-then-update',
-  'compare-and-set',
-  'atomic-claim',
-  'lock-modes',
-  'lease',
-  'heartbeat',
-  'progress-vs-liveness',
-  'orphan-reclaim',
-  'fencing',
-  'cancellation',
-  'backpressure',
-  'production-queues',
-] as const;
+export type ChapterId = (typeof CHAPTERS)[number]['id'];
 
-export type ChapterId = (typeof CHAPTER_IDS)[number];
-
-export interface Chapter {
-  id: ChapterId;
+export interface Chapter<Id extends string = ChapterId> {
+  id: Id;
   title: string;
   /** One line for the table of contents. */
   summary: string;
@@ -284,7 +270,7 @@ export interface Challenge {
 export type Practice = { kind: 'predict'; id: string } | { kind: 'question'; id: string };
 
 export type Requirement =
-  | { kind: 'chapter'; id: string }
+  | { kind: 'chapter'; id: ChapterId }
   | { kind: 'challenge'; id: string }
   /** Met by the question's first answer, if right, or else by `practice` (a wrong first answer is final). */
   | { kind: 'question'; id: string; practice: Practice }

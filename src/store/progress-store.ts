@@ -23,6 +23,7 @@ import {
   withHints,
   withPrediction,
 } from '../lessons/progress';
+import type { ChapterId } from '../lessons/types';
 
 export type { StorageLike };
 
@@ -58,8 +59,8 @@ export interface ProgressStore {
   getState(): ProgressState;
   subscribe(listener: () => void): () => void;
   update(change: (progress: LessonProgress) => LessonProgress): void;
-  setChapterStep(chapterId: string, step: number): void;
-  markChapterDone(chapterId: string): void;
+  setChapterStep(chapterId: ChapterId, step: number): void;
+  markChapterDone(chapterId: ChapterId): void;
   /** A quiz answer; a predict question also counts as a prediction for its generator. */
   recordAnswer(questionId: string, correct: boolean, generatorId?: string): void;
   recordPrediction(generatorId: string, correct: boolean): void;

@@ -6,7 +6,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { findChapter } from '../../src/lessons/chapters';
+import { chapterById } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
 import { showAllControls } from './disclosure';
 import { expect, openLab, shot, slider, stepButton, stepTimes, test } from './fixtures';
@@ -26,7 +26,7 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page);
   await expect(banner(page)).toHaveCount(0);
-  const chapter = findChapter('compare-and-set')!;
+  const chapter = chapterById('compare-and-set');
   const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
   await lesson
     .getByRole('navigation', { name: 'Lesson chapters' })

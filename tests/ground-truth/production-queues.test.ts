@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSchedule } from '../../src/engine/run';
-import { findChapter } from '../../src/lessons/chapters';
+import { chapterById } from '../../src/lessons/chapters';
 import { lateFinish, longJob } from '../../src/lessons/predict';
 import type { PredictInstance } from '../../src/lessons/types';
 import { findScenario } from '../../src/scenarios';
@@ -37,7 +37,7 @@ async function sameOnPostgres(scenario: Scenario, settings: Settings, schedule: 
 }
 
 describe("the chapter's moments play the same on PostgreSQL", () => {
-  const chapter = findChapter('production-queues')!;
+  const chapter = chapterById('production-queues');
   const marks = chapter.steps.flatMap((step) => (step.mark && step.mark.tokenIndex !== null ? [{ step: step.id, mark: step.mark }] : []));
 
   it.each(marks.map((m) => [m.step, m] as const))('%s', async (_, { mark }) => {

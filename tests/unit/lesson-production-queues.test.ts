@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { findChapter } from '../../src/lessons/chapters';
+import { chapterById } from '../../src/lessons/chapters';
 import { lateFinish, longJob } from '../../src/lessons/predict';
 import { QUIZ } from '../../src/lessons/quiz';
 import { matchesExpectation, stepsAtToken } from '../../src/lessons/trace-read';
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('the chapter "What production queues do"', () => {
-  const chapter = findChapter('production-queues')!;
+  const chapter = chapterById('production-queues');
 
   it('walks through each of the four incidents, under its queue and under its fix, and asks both predict questions', () => {
     const marked = chapter.steps.flatMap((step) => (step.mark ? [step.mark.scenarioId ?? chapter.scenarioId!] : []));

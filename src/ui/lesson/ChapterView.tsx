@@ -3,7 +3,7 @@ import { RecordingLinks } from './RecordingLinks';
 import { type KeyboardEvent, useEffect, useId, useRef } from 'react';
 import { CHAPTERS } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
-import type { Chapter, NarrationStep, OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import type { Chapter, ChapterId, NarrationStep, OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import { findScenario } from '../../scenarios';
 import { SourceLinks } from './links';
 import { PredictCard } from './PredictCard';
@@ -23,7 +23,7 @@ export interface ChapterViewProps {
   onOpenScenario: OpenScenario;
   onPredicted?: (generatorId: string, correct: boolean) => void;
   /** Called whenever a narration step is shown, so the host can point the timeline at it. */
-  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: ChapterId; stepId: string }) => void;
   nextChapterTitle?: string;
   /** Move focus to the chapter's first heading when it appears (after "Finish chapter"). */
   focusOnMount?: boolean;

@@ -4,9 +4,10 @@ import { CONCEPTS } from '../../lessons/concepts';
 import { findSource } from '../../lessons/sources';
 import { sqlPath } from '../../lessons/sql-lines';
 import { LessonLink, SourceLinks } from './links';
+import type { ChapterId } from '../../lessons/types';
 
 export interface ConceptTableProps {
-  onOpenChapter?: (chapterId: string) => void;
+  onOpenChapter?: (chapterId: ChapterId) => void;
   /** Opens the queues side by side (the lesson's Compare queues tab). */
   onCompareQueues?: () => void;
 }

@@ -3,13 +3,13 @@ import './lesson.css';
 import { type CriterionStatus, evaluateExitCriteria } from '../../lessons/exit-criteria';
 import { findGenerator } from '../../lessons/predict';
 import type { ProgressStore } from '../../store/progress-store';
-import type { Requirement } from '../../lessons/types';
+import type { ChapterId, Requirement } from '../../lessons/types';
 import { LessonLink } from './links';
 import { useLessonProgress } from './useLessonProgress';
 
 export interface ExitCriteriaViewProps {
   progressStore?: ProgressStore;
-  onOpenChapter?: (chapterId: string) => void;
+  onOpenChapter?: (chapterId: ChapterId) => void;
   onOpenChallenge?: (challengeId: string) => void;
   onOpenQuestion?: (questionId: string) => void;
 }

@@ -5,10 +5,10 @@
 import './lesson.css';
 import { type KeyboardEvent, Suspense, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { findChallenge } from '../../lessons/challenges';
-import { findChapter } from '../../lessons/chapters';
+import { isChapterId } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
 import { findQuestion } from '../../lessons/quiz';
-import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import type { ChapterId, OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import { ConceptTable } from './ConceptTable';
 import { ExitCriteriaView } from './ExitCriteriaView';
 import { LessonView } from './LessonView';
@@ -43,21 +43,21 @@ export interface LessonHubProps {
    * after the lab has loaded needs it passed in: the lab has put its own link in the address by then.
    */
   linked?: LessonTarget | null;
-  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: ChapterId; stepId: string }) => void;
   /** Reads the current chapter on in the docked tour beside the lab. */
   onDock?: () => void;
 }
 
 interface Place {
   tab: LessonTab;
-  chapterId?: string;
+  chapterId?: ChapterId;
   questionId?: string;
   challengeId?: string;
 }
 
 function initialPlace(initialTab: LessonTab | undefined, linked: LessonTarget | null | undefined): Place {
   const target = linked !== undefined ? linked : typeof window === 'undefined' ? null : parseLessonHash(window.location.hash);
-  if (target?.kind === 'chapter' && findChapter(target.id)) return { tab: 'chapters', chapterId: target.id };
+  if (target?.kind === 'chapter' && isChapterId(target.id)) return { tab: 'chapters', chapterId: target.id };
   if (target?.kind === 'question' && findQuestion(target.id)) return { tab: 'quiz', questionId: target.id };
   if (target?.kind === 'challenge' && findChallenge(target.id)) return { tab: 'challenges', challengeId: target.id };
   return { tab: initialTab ?? 'chapters' };
@@ -74,7 +74,7 @@ export function LessonHub({ runTrace, onOpenScenario, progressStore, initialTab,
 
   // Built only when the hub's own inputs change, so a re-render from above skips it.
   const rest = useMemo(() => {
-    const openChapter = (chapterId: string) => setPlace({ tab: 'chapters', chapterId });
+    const openChapter = (chapterId: ChapterId) => setPlace({ tab: 'chapters', chapterId });
     const openQuestion = (questionId: string) => setPlace({ tab: 'quiz', questionId });
     const openChallenge = (challengeId: string) => setPlace({ tab: 'challenges', challengeId });
 

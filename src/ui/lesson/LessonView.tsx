@@ -1,9 +1,9 @@
 /** The guided path: table of contents and the chapter being read. */
 import './lesson.css';
 import { useEffect, useRef, useState } from 'react';
-import { CHAPTERS, findChapter, nextChapter } from '../../lessons/chapters';
+import { CHAPTERS, chapterById, nextChapter } from '../../lessons/chapters';
 import type { ProgressStore } from '../../store/progress-store';
-import type { OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
+import type { ChapterId, OpenScenario, OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import { ChapterView } from './ChapterView';
 import { TableOfContents } from './TableOfContents';
 import { useLessonProgress } from './useLessonProgress';
@@ -16,9 +16,9 @@ export interface LessonViewProps {
   /** Defaults to the shared localStorage-backed store. */
   progressStore?: ProgressStore;
   /** Controls which chapter is shown; leave out to let the view remember it. */
-  chapterId?: string;
-  onChapterChange?: (chapterId: string) => void;
-  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: string; stepId: string }) => void;
+  chapterId?: ChapterId;
+  onChapterChange?: (chapterId: ChapterId) => void;
+  onNarrationStep?: (request: OpenScenarioRequest | null, at: { chapterId: ChapterId; stepId: string }) => void;
   /** Reads the current chapter on in the docked tour beside the lab. */
   onDock?: () => void;
 }
@@ -26,9 +26,8 @@ export interface LessonViewProps {
 export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId, onChapterChange, onNarrationStep, onDock }: LessonViewProps) {
   const { state, store } = useLessonProgress(progressStore);
   const progress = state.progress;
-  const [ownChapter, setOwnChapter] = useState<string>(() => progress.currentChapter ?? CHAPTERS[0]!.id);
-  const currentId = chapterId !== undefined && findChapter(chapterId) ? chapterId : ownChapter;
-  const chapter = findChapter(currentId) ?? CHAPTERS[0]!;
+  const [ownChapter, setOwnChapter] = useState<ChapterId>(() => progress.currentChapter ?? CHAPTERS[0]!.id);
+  const chapter = chapterById(chapterId ?? ownChapter);
   const next = nextChapter(chapter.id);
   const focusNext = useRef(false);
 
@@ -39,12 +38,12 @@ export function LessonView({ runTrace, onOpenScenario, progressStore, chapterId,
   useEffect(() => {
     if (current === followed.current) return;
     followed.current = current;
-    if (!current || !findChapter(current)) return;
+    if (!current) return;
     setOwnChapter(current);
     onChapterChange?.(current);
   }, [current, onChapterChange]);
 
-  function select(id: string, focus = false) {
+  function select(id: ChapterId, focus = false) {
     focusNext.current = focus;
     setOwnChapter(id);
     store.setChapterStep(id, progress.chapters[id]?.step ?? 0);

@@ -6,7 +6,7 @@
 import './lesson.css';
 import { useEffect, useRef } from 'react';
 import { LEVELS, levelIdea, levelRecord, recordLabel } from '../../lessons/levels';
-import type { Challenge, OpenScenario } from '../../lessons/types';
+import type { Challenge, ChapterId, OpenScenario } from '../../lessons/types';
 import type { ProgressStore } from '../../store/progress-store';
 import { LessonLink } from './links';
 import { useLessonProgress } from './useLessonProgress';
@@ -14,7 +14,7 @@ import { useLessonProgress } from './useLessonProgress';
 export interface LevelsViewProps {
   /** Opens the level's scenario, with its settings and an empty schedule. */
   onOpenScenario: OpenScenario;
-  onOpenChapter?: (chapterId: string) => void;
+  onOpenChapter?: (chapterId: ChapterId) => void;
   progressStore?: ProgressStore;
   /** The level a link pointed at: scrolled to. */
   challengeId?: string;
@@ -63,7 +63,7 @@ interface LevelCardProps {
   inPlay: boolean;
   linked: boolean;
   onPlay: () => void;
-  onOpenChapter?: ((chapterId: string) => void) | undefined;
+  onOpenChapter?: ((chapterId: ChapterId) => void) | undefined;
 }
 
 function LevelCard({ level, number, record, inPlay, linked, onPlay, onOpenChapter }: LevelCardProps) {

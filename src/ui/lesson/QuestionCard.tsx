@@ -4,12 +4,13 @@
  * right choice, so trying again still asks the learner to think (and only the first answer is scored).
  */
 import { type ReactNode, useId, useState } from 'react';
-import { findChapter } from '../../lessons/chapters';
+import { chapterById } from '../../lessons/chapters';
 import { findGenerator } from '../../lessons/predict';
 import { displayedChoices, initialOrder, isCorrect, tooEarly, whyWrong } from '../../lessons/quiz';
 import { sqlLines } from '../../lessons/sql-lines';
 import type {
   AnswerChoice,
+  ChapterId,
   Choice,
   MultipleChoiceQuestion,
   OrderQuestion,
@@ -32,7 +33,7 @@ export interface QuestionCardProps {
   learnerSeed: number;
   runTrace: RunTrace;
   onAnswered: (correct: boolean) => void;
-  onOpenChapter?: (chapterId: string) => void;
+  onOpenChapter?: (chapterId: ChapterId) => void;
   onRetry: () => void;
   onNext?: () => void;
 }
@@ -111,25 +112,23 @@ function Feedback({
   correct: boolean | null;
   /** Why the answer given is wrong (empty when right). */
   why: string[];
-  onOpenChapter?: ((chapterId: string) => void) | undefined;
+  onOpenChapter?: ((chapterId: ChapterId) => void) | undefined;
   onRetry: () => void;
   onNext?: (() => void) | undefined;
 }) {
-  const chapter = findChapter(question.chapterId);
+  const chapter = chapterById(question.chapterId);
   // A predict question's explanation is general: its card has already shown what this instance did.
   const explain = correct || question.kind === 'predict';
   return (
     <div className={correct ? 'll-feedback is-right' : 'll-feedback is-wrong'}>
       {question.kind !== 'predict' ? <p className="ll-verdict">{correct ? 'Correct.' : 'Not quite.'}</p> : null}
       {explain ? <p>{question.explanation}</p> : why.map((line) => <p key={line}>{line}</p>)}
-      {chapter ? (
-        <p>
-          Taught in:{' '}
-          <LessonLink target={{ kind: 'chapter', id: chapter.id }} onOpen={onOpenChapter}>
-            {chapter.title}
-          </LessonLink>
-        </p>
-      ) : null}
+      <p>
+        Taught in:{' '}
+        <LessonLink target={{ kind: 'chapter', id: chapter.id }} onOpen={onOpenChapter}>
+          {chapter.title}
+        </LessonLink>
+      </p>
       <SourceLinks ids={question.sources} />
       <p className="ll-retry-note">
         {question.kind === 'predict'

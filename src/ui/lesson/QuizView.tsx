@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import { quizScore } from '../../lessons/progress';
 import type { ProgressStore } from '../../store/progress-store';
 import { countByKind, QUIZ } from '../../lessons/quiz';
-import type { QuizQuestion, RunTrace } from '../../lessons/types';
+import type { ChapterId, QuizQuestion, RunTrace } from '../../lessons/types';
 import { QuestionCard } from './QuestionCard';
 import { useLessonProgress } from './useLessonProgress';
 
@@ -12,7 +12,7 @@ export interface QuizViewProps {
   /** Plays a schedule on the engine: predict questions are graded by running it. */
   runTrace: RunTrace;
   /** Opens a chapter from an answer's "Taught in" link. */
-  onOpenChapter?: (chapterId: string) => void;
+  onOpenChapter?: (chapterId: ChapterId) => void;
   progressStore?: ProgressStore;
   /** Show this question first. */
   questionId?: string;

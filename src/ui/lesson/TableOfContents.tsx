@@ -2,11 +2,12 @@
 import { CHAPTERS } from '../../lessons/chapters';
 import type { LessonProgress } from '../../lessons/progress';
 import { lessonHref } from './links';
+import type { ChapterId } from '../../lessons/types';
 
 export interface TableOfContentsProps {
   progress: LessonProgress;
   currentChapterId: string;
-  onSelect: (chapterId: string) => void;
+  onSelect: (chapterId: ChapterId) => void;
 }
 
 export function TableOfContents({ progress, currentChapterId, onSelect }: TableOfContentsProps) {

@@ -6,7 +6,7 @@
  */
 import './lesson.css';
 import { use, useCallback, useRef } from 'react';
-import { CHAPTERS, findChapter, nextChapter } from '../../lessons/chapters';
+import { CHAPTERS, chapterById, nextChapter } from '../../lessons/chapters';
 import type { OpenScenarioRequest, RunTrace } from '../../lessons/types';
 import { useLab, useLabStore } from '../../store/react';
 import { ChapterView } from './ChapterView';
@@ -41,7 +41,7 @@ function TourChapter() {
   const lab = useLabStore();
   const { state, store } = useLessonProgress();
   const progress = state.progress;
-  const chapter = findChapter(progress.currentChapter ?? '') ?? CHAPTERS[0]!;
+  const chapter = chapterById(progress.currentChapter ?? CHAPTERS[0]!.id);
   const next = nextChapter(chapter.id);
   // After "Finish chapter" the next chapter's heading takes the focus, so the keyboard stays in the tour.
   const focusNext = useRef(false);

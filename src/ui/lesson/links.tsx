@@ -1,8 +1,10 @@
 /** Links between lesson views, and out to sources. */
 import type { MouseEvent, ReactNode } from 'react';
+import { isChapterId } from '../../lessons/chapters';
 import { findSource } from '../../lessons/sources';
+import type { ChapterId } from '../../lessons/types';
 
-export type LessonTarget = { kind: 'chapter'; id: string } | { kind: 'question'; id: string } | { kind: 'challenge'; id: string };
+export type LessonTarget = { kind: 'chapter'; id: ChapterId } | { kind: 'question'; id: string } | { kind: 'challenge'; id: string };
 
 /** A stable hash for a lesson place, so links can be opened in a new tab or shared. */
 export function lessonHref(target: LessonTarget): string {
@@ -10,7 +12,15 @@ export function lessonHref(target: LessonTarget): string {
 }
 
 /** An in-lesson link: navigates with the callback when there is one, else shows plain text. */
-export function LessonLink({ target, onOpen, children }: { target: LessonTarget; onOpen?: ((id: string) => void) | undefined; children: ReactNode }) {
+export function LessonLink<Target extends LessonTarget>({
+  target,
+  onOpen,
+  children,
+}: {
+  target: Target;
+  onOpen?: ((id: Target['id']) => void) | undefined;
+  children: ReactNode;
+}) {
   if (!onOpen) return <span>{children}</span>;
   const open = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
@@ -49,7 +59,9 @@ export function parseLessonHash(hash: string): LessonTarget | null {
   const match = /^#lesson\/(chapter|question|challenge)\/(.+)$/.exec(hash);
   if (!match) return null;
   try {
-    return { kind: match[1] as LessonTarget['kind'], id: decodeURIComponent(match[2]!) };
+    const id = decodeURIComponent(match[2]!);
+    if (match[1] === 'chapter') return isChapterId(id) ? { kind: 'chapter', id } : null;
+    return { kind: match[1] as 'question' | 'challenge', id };
   } catch {
     return null;
   }
