@@ -220,6 +220,8 @@ describe('lesson links', () => {
       expect(parseLessonHash(lessonHref(target))).toEqual(target);
     }
     expect(parseLessonHash('#something-else')).toBeNull();
+    // A chapter link names a ChapterId or nothing: the views never get an id no chapter has.
+    expect(parseLessonHash('#lesson/chapter/no-such-chapter')).toBeNull();
     expect(parseLessonHash('#lesson/chapter/%E0%A4%A')).toBeNull();
   });
 });
