@@ -57,6 +57,7 @@ export function syntheticTrace(length: number, workerIds: readonly string[] = ['
       clockSeconds: clock,
       facts: [],
       note: `${id} ${action}`,
+      engineFact: null,
       engineNote: null,
       resumed: false,
       staleWrite: null,

@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { LabDatabase } from '../db/port';
 import { StatementTimedOut } from './failure';
+import type { EngineFact } from '../sim/narration';
 
 type PortMethod = 'reset' | 'execute' | 'executeClaim' | 'retryBlocked' | 'commit' | 'crash' | 'runs' | 'locks' | 'close';
 
@@ -19,7 +20,7 @@ export interface ThreadCall {
 }
 
 export type ThreadAnswer =
-  | { id: number; ok: true; value: unknown; note: string | null }
+  | { id: number; ok: true; value: unknown; note: EngineFact | null }
   | {
       id: number;
       ok: false;
@@ -34,7 +35,7 @@ class PgliteThread {
   private readonly worker = new Worker(new URL('./pglite-thread-entry.mjs', import.meta.url));
   private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>();
   private nextId = 1;
-  private note: string | null = null;
+  private note: EngineFact | null = null;
   /** Why the thread is gone: every later call fails with it. */
   private ended: Error | null = null;
 
@@ -57,7 +58,7 @@ class PgliteThread {
     });
   }
 
-  takeNote(): string | null {
+  takeNote(): EngineFact | null {
     const note = this.note;
     this.note = null;
     return note;

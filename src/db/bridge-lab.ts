@@ -11,6 +11,7 @@ import type { ConsoleStatement } from '../sql/console';
 import type { BridgeOperation, BridgeOperations, StatementById } from './bridge-protocol';
 import { LIVE_HEADER } from './live-header';
 import type { LabDatabase, SessionId, StatementRequest } from './port';
+import type { EngineFact } from '../sim/narration';
 
 /** Long enough for a real server's slowest answer (a crash waits up to 5 s for the backend to exit). */
 const REQUEST_TIMEOUT_MS = 10_000;
@@ -79,7 +80,7 @@ export class BridgeLab implements LabDatabase {
   }
 
   /** A real server needs no tricks: every statement is sent as shown. */
-  takeEngineNote(): string | null {
+  takeEngineNote(): EngineFact | null {
     return null;
   }
 

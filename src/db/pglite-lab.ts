@@ -20,6 +20,7 @@ import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest 
 import { consoleError, consoleValue } from './console-answer';
 import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
 import { normalizeRow, toOutcomeError } from './values';
+import type { EngineFact } from '../sim/narration';
 
 const LOCK_NOT_AVAILABLE = '55P03';
 /** Seeded tables remembered for resets (one per scenario the learner or a lesson question plays). */
@@ -92,7 +93,7 @@ export class PGliteLab implements LabDatabase {
   /** Sessions whose claim transaction is parked as a prepared transaction. */
   private readonly parked = new Set<SessionId>();
   private readonly waiting = new Map<SessionId, Waiting>();
-  private note: string | null = null;
+  private note: EngineFact | null = null;
   /**
    * What runs() and locks() last read, kept until something could have changed it: committed rows change
    * only when a write commits, row locks only when a claim parks or a parked transaction ends. A step that
@@ -245,7 +246,7 @@ export class PGliteLab implements LabDatabase {
     if (rows.length > 0) {
       this.parked.add(session);
       this.locksRead = locksFrom(heldLockRowsOf(locks));
-      this.note = `PGlite has one session, so the lab parked ${session}'s open transaction with PREPARE TRANSACTION '${gidOf(session)}': its row lock stays held while other workers run.`;
+      this.note = { kind: 'parked', session, gid: gidOf(session) };
     } else {
       const [, after] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }]);
       this.locksRead = locksFrom(heldLockRowsOf(after!));
@@ -290,13 +291,8 @@ export class PGliteLab implements LabDatabase {
       ? await this.claimTransaction(session, waiting.request, waiting.found)
       : ((await this.waitsAgainForRow(session, waiting.request)) ?? (await this.execute(session, waiting.request)));
     if (outcome.status !== 'blocked') {
-      const parkedNote = this.note ? ` ${this.note}` : '';
-      this.note =
-        waiting.found?.kind === 'values'
-          ? `PGlite cannot wait, so when the claim began to wait the lab read what its finder had found (the CTE's rows, the sub-select's value) and the runs its UPDATE matched; once the lock was free it ran the UPDATE with those values frozen in, on those runs only, re-checking its WHERE on their newest versions. That is what a real server's waiter does (EvalPlanQual): it does not take a fresh look.${parkedNote}`
-          : waiting.found
-            ? `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.${parkedNote}`
-            : `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.${parkedNote}`;
+      const replay = waiting.found?.kind === 'values' ? 'found-values' : waiting.found ? 'found-rows' : 'statement';
+      this.note = { kind: 'ran-after-wait', replay, after: this.note };
     }
     return outcome;
   }
@@ -324,7 +320,7 @@ export class PGliteLab implements LabDatabase {
     // The committed rows and the locks still held change here, and every step shows them next: read both now.
     const [, read] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, this.runsAndLocksPiece()]);
     this.storeRunsAndLocks(read!);
-    this.note = `On PGlite the parked transaction was committed with COMMIT PREPARED '${gidOf(session)}'.`;
+    this.note = { kind: 'commit-prepared', gid: gidOf(session) };
     return { status: 'ok', rows: [], rowCount: 0 };
   }
 
@@ -333,7 +329,7 @@ export class PGliteLab implements LabDatabase {
     if (this.parked.delete(session)) {
       const [, locks] = await this.run([{ command: `ROLLBACK PREPARED '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }]);
       this.locksRead = locksFrom(heldLockRowsOf(locks!));
-      this.note = `The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED '${gidOf(session)}'), releasing its row lock.`;
+      this.note = { kind: 'rollback-prepared', gid: gidOf(session) };
     }
   }
 
@@ -356,7 +352,7 @@ export class PGliteLab implements LabDatabase {
     return this.locksRead;
   }
 
-  takeEngineNote(): string | null {
+  takeEngineNote(): EngineFact | null {
     const note = this.note;
     this.note = null;
     return note;
@@ -520,7 +516,7 @@ export class PGliteLab implements LabDatabase {
     const { afterWait, file } = request.statement;
     if (afterWait.kind === 'server-only') throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: it would wait here, and ${afterWait.why}`);
     this.waiting.set(session, { request, claim, found });
-    this.note = `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${LOCK_NOT_AVAILABLE} (lock not available), and will run it when ${holders.join(' and ')} finishes.`;
+    this.note = { kind: 'probed', code: LOCK_NOT_AVAILABLE, holders };
     return { status: 'blocked', holders };
   }
 

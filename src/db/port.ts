@@ -7,6 +7,7 @@ import type { SqlId } from '../sql/registry';
 import type { StrictIsolation } from '../sim/isolation';
 import type { RunRow, StatementOutcome, Value } from '../sim/types';
 import type { LabStatement } from '../strategies';
+import type { EngineFact } from '../sim/narration';
 
 /** A worker's id, or OPERATOR_SESSION (sim/types.ts) for the operator who requests cancellations. */
 export type SessionId = string;
@@ -79,8 +80,8 @@ export interface LabDatabase {
   runs(): Promise<RunRow[]>;
   /** Transactions that hold row locks right now. */
   locks(): Promise<HeldLock[]>;
-  /** How PGlite was made to do what a real server does, for the step just run (null on a real server). */
-  takeEngineNote(): string | null;
+  /** How PGlite was made to do what a real server does, for the step just run, as data (null on a real server). */
+  takeEngineNote(): EngineFact | null;
   /**
    * The learner's console statement (already checked), inside a read-only transaction that is always
    * rolled back, with sim.now() at `clockIso`. Returns at most `maxRows` rows and counts the rest.

@@ -24,6 +24,7 @@ import type { HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } fr
 import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
+import type { EngineFact } from '../sim/narration';
 
 const APP_PREFIX = 'lease_lab_';
 const OBSERVER_NAME = `${APP_PREFIX}observer`;
@@ -468,7 +469,7 @@ export class PostgresLab implements LabDatabase {
     return [...bySession.values()];
   }
 
-  takeEngineNote(): string | null {
+  takeEngineNote(): EngineFact | null {
     return null;
   }
 

@@ -7,7 +7,7 @@
 import type { LabDatabase, SessionId } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
 import { clockIso, leaseRunsOutAt, secondsOf } from '../sim/clock';
-import { narrate, type StepFact } from '../sim/narration';
+import { type EngineFact, narrate, narrateEngine, type StepFact } from '../sim/narration';
 import { formatToken, parseToken, ScheduleError, type Token } from '../sim/schedule';
 import { seedJson } from '../sim/seed';
 import {
@@ -781,7 +781,7 @@ export class Simulation {
       clockSeconds: this.clockSeconds,
       facts: step.facts,
       note: narrate(step.facts),
-      engineNote: this.db.takeEngineNote(),
+      ...engineNarration(this.db.takeEngineNote()),
       resumed: step.resumed ?? false,
       staleWrite: step.staleWrite ?? null,
       workers: this.workerStates(),
@@ -790,6 +790,11 @@ export class Simulation {
     };
     this.steps.push({ ...recorded, anomalies: this.anomalies.observe(recorded, this.steps) });
   }
+}
+
+/** The step's engine fact and its words (a step's fields, in the order a trace has always listed them). */
+function engineNarration(fact: EngineFact | null): Pick<TraceStep, 'engineFact' | 'engineNote'> {
+  return { engineFact: fact, engineNote: fact === null ? null : narrateEngine(fact) };
 }
 
 function timedEvents(scenario: Scenario): TimedEvent[] {

@@ -82,6 +82,7 @@ const STEP_FIELDS: Record<string, (value: unknown) => boolean> = {
   clockSeconds: (value) => typeof value === 'number',
   facts: Array.isArray,
   note: (value) => typeof value === 'string',
+  engineFact: (value) => value === null || isObject(value),
   engineNote: (value) => value === null || typeof value === 'string',
   resumed: (value) => typeof value === 'boolean',
   staleWrite: (value) => value === null || isObject(value),

@@ -317,6 +317,48 @@ function sentence(fact: StepFact): string {
   }
 }
 
+/**
+ * How the lab made PGlite do what a real server does, where it did not send the step's SQL as it is
+ * (PGlite is one session that can never wait for a lock): shown beside the step's narration.
+ */
+export type EngineFact =
+  /** A claim's open transaction parked with PREPARE TRANSACTION, so its row locks stay held. */
+  | { kind: 'parked'; session: string; gid: string }
+  /** A statement that would wait was not sent: a NOWAIT probe of the same rows found them locked. */
+  | { kind: 'probed'; code: string; holders: string[] }
+  /** A statement that waited, run once the lock was free; `after`: what the lab did next (it parked the claim). */
+  | { kind: 'ran-after-wait'; replay: 'found-values' | 'found-rows' | 'statement'; after: EngineFact | null }
+  | { kind: 'commit-prepared'; gid: string }
+  | { kind: 'rollback-prepared'; gid: string };
+
+/** An engine fact in words. Exhaustive, as sentence() is. */
+export function narrateEngine(fact: EngineFact): string {
+  switch (fact.kind) {
+    case 'parked':
+      return `PGlite has one session, so the lab parked ${fact.session}'s open transaction with PREPARE TRANSACTION '${fact.gid}': its row lock stays held while other workers run.`;
+    case 'probed':
+      return `PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got ${fact.code} (lock not available), and will run it when ${and(fact.holders)} finishes.`;
+    case 'ran-after-wait':
+      return `${ranAfterWait(fact.replay)}${fact.after ? ` ${narrateEngine(fact.after)}` : ''}`;
+    case 'commit-prepared':
+      return `On PGlite the parked transaction was committed with COMMIT PREPARED '${fact.gid}'.`;
+    case 'rollback-prepared':
+      return `The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED '${fact.gid}'), releasing its row lock.`;
+  }
+}
+
+/** How a statement that waited was run once the lock was free. */
+function ranAfterWait(replay: Extract<EngineFact, { kind: 'ran-after-wait' }>['replay']): string {
+  switch (replay) {
+    case 'found-values':
+      return `PGlite cannot wait, so when the claim began to wait the lab read what its finder had found (the CTE's rows, the sub-select's value) and the runs its UPDATE matched; once the lock was free it ran the UPDATE with those values frozen in, on those runs only, re-checking its WHERE on their newest versions. That is what a real server's waiter does (EvalPlanQual): it does not take a fresh look.`;
+    case 'found-rows':
+      return `PGlite cannot wait, so the lab ran the claim again once the lock was free, first locking, in order, the rows it had found when it began to wait, up to the first that still qualifies. A real server's waiter does the same and keeps those locks until it commits, even on rows that no longer qualify; it would not see a run that became claimable while it waited.`;
+    case 'statement':
+      return `PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for.`;
+  }
+}
+
 /** Some of a value's fields, at any depth: what a pattern asks of a fact. */
 type Partly<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: Partly<T[K]> } : T;
 

@@ -5,7 +5,7 @@
 
 import { STRATEGY_IDS, type SelectThenUpdateAction, type StrategyDefinition, type StrategyId } from '../strategies';
 import type { StrictIsolation } from './isolation';
-import type { StepFact } from './narration';
+import type { EngineFact, StepFact } from './narration';
 
 /** Workers are named A, B, C… in every scenario. */
 export type WorkerId = string;
@@ -258,7 +258,8 @@ export interface TraceStep {
   facts: StepFact[];
   /** What happened, in plain words: narrate(facts). */
   note: string;
-  /** How the engine made PGlite do it, when that differs from sending the SQL as is. */
+  /** How the engine made PGlite do it, when that differs from sending the SQL as is: as data, and in words. */
+  engineFact: EngineFact | null;
   engineNote: string | null;
   /** True when this step is the resumption of a statement that had been waiting. */
   resumed: boolean;

@@ -69,7 +69,7 @@ describe('row locks on one PGlite session', () => {
       ['B', 'claim', 'ok', true],
     ]);
     expect(trace.steps[1]?.outcome).toEqual({ status: 'blocked', holders: ['A'] });
-    expect(trace.steps[1]?.engineNote).toMatch(/NOWAIT/);
+    expect(trace.steps[1]?.engineFact).toEqual({ kind: 'probed', code: '55P03', holders: ['A'] });
     expect(trace.steps[3]?.outcome).toMatchObject({ rows: [{ run_id: 124 }] });
   });
 

@@ -51,7 +51,8 @@ describe('narration marks', () => {
     expect(trace.schedule).toEqual(schedule);
     if (mark.tokenIndex !== null) expect(stepsAtToken(trace, mark.tokenIndex).length).toBeGreaterThan(0);
     if (mark.expect) {
-      const shown = mark.tokenIndex === null ? [] : stepsAtToken(trace, mark.tokenIndex).map((s) => `${s.actor} ${s.action} ${s.verdict} ${JSON.stringify(s.facts)}`);
+      const shown =
+        mark.tokenIndex === null ? [] : stepsAtToken(trace, mark.tokenIndex).map((s) => `${s.actor} ${s.action} ${s.verdict} ${JSON.stringify(s.facts)}`);
       expect(matchesExpectation(trace, mark.tokenIndex, mark.expect), `expected ${JSON.stringify(mark.expect)}, got ${JSON.stringify(shown)}`).toBe(true);
     }
   });

@@ -11,7 +11,7 @@ import { CHAPTERS, chapterById } from '../../src/lessons/chapters';
 import { matchesExpectation } from '../../src/lessons/trace-read';
 import type { ChapterId, MarkExpectation } from '../../src/lessons/types';
 import { findScenario } from '../../src/scenarios';
-import { type FactPattern, hasFact, narrate, type StepFact, type StepFactKind } from '../../src/sim/narration';
+import { type EngineFact, type FactPattern, hasFact, narrate, narrateEngine, type StepFact, type StepFactKind } from '../../src/sim/narration';
 import type { Trace } from '../../src/sim/types';
 
 const poll = { attempts: 1, maxAttempts: 3, again: true };
@@ -153,7 +153,32 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
   'sweep-failed': [{ kind: 'sweep-failed' }, "The rescuer's UPDATE failed."],
 };
 
+/** One engine fact of every kind, and its words: the same compile-checked table for narrateEngine. */
+const ENGINE_EXAMPLES: { [K in EngineFact['kind']]: [Extract<EngineFact, { kind: K }>, string] } = {
+  parked: [
+    { kind: 'parked', session: 'A', gid: 'lease-lab-A' },
+    "PGlite has one session, so the lab parked A's open transaction with PREPARE TRANSACTION 'lease-lab-A': its row lock stays held while other workers run.",
+  ],
+  probed: [
+    { kind: 'probed', code: '55P03', holders: ['A', 'C'] },
+    'PGlite never returns from a lock wait, so the lab did not send this statement: it ran the same row test with FOR UPDATE NOWAIT, got 55P03 (lock not available), and will run it when A and C finishes.',
+  ],
+  'ran-after-wait': [
+    { kind: 'ran-after-wait', replay: 'statement', after: { kind: 'commit-prepared', gid: 'lease-lab-B' } },
+    "PGlite cannot wait, so the lab ran the statement again once the lock was free. A real server would have resumed the waiting statement instead, re-checking only the row it waited for. On PGlite the parked transaction was committed with COMMIT PREPARED 'lease-lab-B'.",
+  ],
+  'commit-prepared': [{ kind: 'commit-prepared', gid: 'lease-lab-A' }, "On PGlite the parked transaction was committed with COMMIT PREPARED 'lease-lab-A'."],
+  'rollback-prepared': [
+    { kind: 'rollback-prepared', gid: 'lease-lab-A' },
+    "The dead worker's open transaction rolled back (on PGlite: ROLLBACK PREPARED 'lease-lab-A'), releasing its row lock.",
+  ],
+};
+
 describe('narrate', () => {
+  it.each(Object.entries(ENGINE_EXAMPLES))('tells how the lab made PGlite do it: %s', (_, [fact, words]) => {
+    expect(narrateEngine(fact)).toBe(words);
+  });
+
   it.each(Object.entries(EXAMPLES))('tells a %s fact in words', (_, [fact, words]) => {
     expect(narrate([fact])).toBe(words);
   });

@@ -533,6 +533,7 @@ function handTrace(steps: Partial<TraceStep>[], workers = ['A']): Trace {
       clockSeconds: 0,
       facts: [],
       note: '',
+      engineFact: null,
       engineNote: null,
       resumed: false,
       staleWrite: null,
