@@ -20,7 +20,7 @@ import { recordedMove } from '../../src/store/recorded';
 import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
 import { findScenario } from '../../src/scenarios';
 import { decodeView, encodeView } from '../../src/store/permalink';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 const NAIVE = RECORDING_PLANS.find((plan) => plan.id === 'race-naive-repeatable-read')!;
 const LINK = '#scenario=race&strategy=naive&fencing=off&isolation=repeatable-read&schedule=&step=0';
