@@ -60,7 +60,8 @@ export const RECORDING_PLANS = [
     strategy: 'tenant-cap',
     isolation: 'repeatable-read',
     schedule: WRITE_SKEW,
-    shows: "write skew at REPEATABLE READ: A and B each count acme below its cap of one, claim runs 120 and 121, and both COMMITs succeed: acme runs two at once",
+    shows:
+      'write skew at REPEATABLE READ: A and B each count acme below its cap of one, claim runs 120 and 121, and both COMMITs succeed: acme runs two at once',
   },
   {
     id: 'tenant-cap-serializable',
