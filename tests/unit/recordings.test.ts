@@ -15,11 +15,14 @@ import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { recordedTrace } from '../../src/engine/recorded';
+import { CHALLENGES } from '../../src/lessons/challenges';
+import { CHAPTERS } from '../../src/lessons/chapters';
 import { findGenerator } from '../../src/lessons/predict';
 import { recordedMove } from '../../src/store/recorded';
 import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
 import { findScenario } from '../../src/scenarios';
 import { decodeView, encodeView } from '../../src/store/permalink';
+import { recordingView } from '../../src/store/view';
 import { InProcessLabClient } from '../../src/worker/local-engine';
 
 const NAIVE = RECORDING_PLANS.find((plan) => plan.id === 'race-naive-repeatable-read')!;
@@ -203,6 +206,21 @@ describe('the predict question judged by a recording', () => {
 });
 
 describe('links to a recording', () => {
+  it('each opens exactly its recording; write skew is linked from the text that speaks of it, in both chapters and in the level', () => {
+    for (const plan of RECORDING_PLANS) {
+      const { view, problems } = decodeView(`#${encodeView(recordingView(plan.id))}`)!;
+      expect(problems).toEqual([]);
+      expect(recordingIdFor(view.scenarioId, view.settings)).toBe(plan.id);
+    }
+    const writeSkew = ['tenant-cap-repeatable-read', 'tenant-cap-serializable'];
+    const stepsLinking = CHAPTERS.flatMap((chapter) => chapter.steps.filter((step) => writeSkew.every((id) => step.recordings?.includes(id as RecordingId))));
+    expect(stepsLinking.length).toBe(2);
+    for (const step of stepsLinking) expect(step.body.join(' ')).toContain('write skew');
+    const level = CHALLENGES.find((challenge) => challenge.id === 'tenant-cap-race')!;
+    expect(level.recordings).toEqual(writeSkew);
+    expect(level.lesson).toContain('write skew');
+  });
+
   it('carry the level, and read it back', () => {
     const view = {
       scenarioId: 'race',
