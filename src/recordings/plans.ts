@@ -69,7 +69,8 @@ export const RECORDING_PLANS = [
     strategy: 'tenant-cap',
     isolation: 'serializable',
     schedule: WRITE_SKEW,
-    shows: "the same claims at SERIALIZABLE: B's COMMIT fails 40001, B rolls back, claims again, sees acme at its cap and takes beta's run 124",
+    shows:
+      "write skew at SERIALIZABLE: A and B each count acme below its cap of one and claim runs 120 and 121; A commits, B's COMMIT fails 40001, and B claims again, sees acme at its cap and takes beta's run 124",
   },
 ] as const satisfies readonly RecordingPlan[];
 
