@@ -26,6 +26,7 @@ async function openChapterLink(page: Page, link: RegExp): Promise<void> {
     .getByRole('navigation', { name: 'Lesson chapters' })
     .getByRole('link', { name: new RegExp(`^${chapter.title}`) })
     .click();
+  await shot(lesson, 'test-results/write-skew-chapter.png');
   await lesson.getByRole('link', { name: link }).click();
   await expect(lab(page)).toBeInViewport();
   await expect(slider(page)).toHaveValue('0');
@@ -55,6 +56,23 @@ for (const viewport of [
     await shot(page, `test-results/write-skew-${viewport.name}-retry.png`);
   });
 }
+
+test("the chapter's prediction on write skew reads its answer from the recording, and says so", async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page);
+  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
+  await lesson
+    .getByRole('navigation', { name: 'Lesson chapters' })
+    .getByRole('link', { name: new RegExp(`^${findChapter('compare-and-set')!.title}`) })
+    .click();
+  const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
+  await predict.getByRole('radio').first().check();
+  await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
+  await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): ');
+  await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+  await expect(predict).toContainText("After B's COMMIT acme runs");
+  await shot(predict, 'test-results/write-skew-predict.png');
+});
 
 test("the REPEATABLE READ link opens the same claims, where B's COMMIT succeeds", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
