@@ -1,12 +1,12 @@
 /**
  * The layers of src/, enforced by `npm run layers` (run by `npm test` right after lint).
  *
- *   sql ← strategies ← sim ← db ← engine ← worker ← store ← ui / timeline / charts ← app
+ *   sql ← strategies ← sim ← db ← engine ← webworker ← store ← ui / timeline / charts ← app
  *
  * Each layer's rule lists what it may import; anything else in src/ is a violation. sql, strategies (the claim strategies
  * as data: their .sql files and definitions) and sim are the pure foundation; scenarios sit beside sim (data the sim runs), recordings beside them (traces recorded on a real server) and lessons are content over sim and scenarios;
  * persist/ is the one way anything is kept in the browser's storage, below everything that keeps something. The
- * store reaches the engine only through the Web Worker clients (worker/, explorer/, the explorer's own worker);
+ * store reaches the engine only through the Web Worker clients (webworker/, explorer/, the explorer's own worker);
  * the views (ui, timeline, charts) reach everything below only through the store. app/ is the composition root
  * (main.tsx's page): it builds the engines and stores and hands them to the views through React context. offline/ (the service worker)
  * stands alone. cli/ and live/ are Node-only roots that nothing in src/ imports, and they import no browser code.
@@ -39,18 +39,18 @@ module.exports = {
     layer('spec', []),
     layer('db', ['sql', 'strategies', 'sim', 'spec']),
     layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'db']),
-    layer('worker', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'db', 'engine']),
+    layer('webworker', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'db', 'engine']),
     layer('explorer', ['sql', 'strategies', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
-    layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'worker', 'explorer']),
+    layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'webworker', 'explorer']),
     // the views reach the engine only through the store
     layer('charts', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store']),
     layer('timeline', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'store', 'charts']),
     layer('ui', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'store', 'timeline', 'charts', 'offline']),
     // the composition root: builds every engine and store and hands them to the views; nothing below imports it
-    layer('app', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'worker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
+    layer('app', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'persist', 'db', 'engine', 'webworker', 'explorer', 'offline', 'store', 'ui', 'timeline', 'charts']),
     layer('cli', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'spec']),
-    layer('live', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'worker']),
+    layer('live', ['sql', 'strategies', 'sim', 'scenarios', 'lessons', 'db', 'engine', 'webworker']),
     {
       name: 'sim-is-pure',
       comment: 'sim/, the strategies it runs and spec/ import no package at all: no framework, driver or renderer',
@@ -77,7 +77,7 @@ module.exports = {
       comment: 'Node-only code (cli/, live/) does not import browser-only code (the live bridge client, the Web Workers, the views)',
       severity: 'error',
       from: { path: '^src/(cli|live)/' },
-      to: { path: '^src/(db/bridge-lab\\.ts$|worker/|explorer/|store/|ui/|timeline/|charts/|offline/)' },
+      to: { path: '^src/(db/bridge-lab\\.ts$|webworker/|explorer/|store/|ui/|timeline/|charts/|offline/)' },
     },
     {
       name: 'no-node-only-in-browser',

@@ -83,7 +83,7 @@ interface LoadResult {
   /** The page's own script files (not its workers') fetched before it was ready: its first load. */
   scriptsBeforeReady: string[];
   boot?: { source?: string; fallbackReason?: string | null; ms?: number; marks?: { files: number; started: number }; error?: string };
-  /** The app's engine worker's start marks (src/worker/engine.worker.ts), in ms since navigation. */
+  /** The app's engine worker's start marks (src/webworker/engine.worker.ts), in ms since navigation. */
   engine?: Partial<Record<EngineMark, number>>;
 }
 

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootLabDatabase } from '../src/db/pglite-boot';
-import { LabHost } from '../src/worker/host';
+import { LabHost } from '../src/webworker/host';
 import { machineLine, median, ms, printTable, type Row, range, runsFromEnv, seconds } from './lib';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');

@@ -11,7 +11,7 @@
  *
  * "Ready" is the page's `data-lab-ready` (the app's first step can run; the plain page's Postgres answered).
  * The app's engine worker leaves User Timing marks as its start goes (src/db/pglite-boot.ts,
- * src/worker/engine.worker.ts): the table shows them for cold and warm loads side by side, so a change
+ * src/webworker/engine.worker.ts): the table shows them for cold and warm loads side by side, so a change
  * in where the warm second goes is seen at once.
  */
 import { execFileSync } from 'node:child_process';
@@ -292,7 +292,7 @@ async function main(): Promise<void> {
       n: of(warm).length,
     };
   });
-  printTable('Where the start goes, cold → warm (medians; marks: src/db/pglite-boot.ts, src/worker/engine.worker.ts)', markRows, { median: 'cold → warm' });
+  printTable('Where the start goes, cold → warm (medians; marks: src/db/pglite-boot.ts, src/webworker/engine.worker.ts)', markRows, { median: 'cold → warm' });
 
   const deserialized = warm.map((l) => l.wasm.deserializedMs).filter((v): v is number => v !== null);
   printTable("V8's code cache for PGlite's wasm (trace category v8.wasm)", [

@@ -4,7 +4,7 @@
  * With React, the store and the lab in this first script, the worker would start only after all of it
  * had been downloaded, parsed and run.
  */
-import { startWebWorkerLabClient } from './worker/spawn';
+import { startWebWorkerLabClient } from './webworker/spawn';
 import './styles/app.css';
 
 const engine = startWebWorkerLabClient();

@@ -28,7 +28,7 @@ import { BackpressureContext } from '../ui/backpressure/context';
 import { ConsoleHistoryContext } from '../ui/console/context';
 import { ExplorerContext } from '../ui/explorer/context';
 import { type ProgressLoader, ProgressLoaderContext } from '../ui/lesson/useLessonProgress';
-import type { WebWorkerLabClient } from '../worker/client';
+import type { WebWorkerLabClient } from '../webworker/client';
 
 function localStorageOrNull(): StorageLike | null {
   try {

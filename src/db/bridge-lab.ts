@@ -132,7 +132,7 @@ export async function findLiveBridge(scriptUrl: string): Promise<URL | null> {
   }
 }
 
-/** Live mode's launch secret, as the page put it in the engine worker's name (src/worker/spawn.ts). */
+/** Live mode's launch secret, as the page put it in the engine worker's name (src/webworker/spawn.ts). */
 export function launchSecretOf(workerName: string): string | null {
   return /\blive=([A-Za-z0-9_-]+)$/.exec(workerName)?.[1] ?? null;
 }

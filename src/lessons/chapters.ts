@@ -172,7 +172,7 @@ export const CHAPTERS = defineChapters([
         heading: 'Check again, inside the write',
         body: [
           "The smallest fix keeps the SELECT but makes the UPDATE conditional: set the run to running only if it is still pending. Postgres updates a row atomically. When two UPDATEs aim at the same row, the second waits for the first to finish, then re-evaluates its WHERE clause against the row as the first left it. That is READ COMMITTED, Postgres's default and the level every session of the lab runs at. At REPEATABLE READ or SERIALIZABLE a waiting UPDATE does not re-evaluate: once the first commits, it fails with SQLSTATE 40001 (could not serialize access due to concurrent update), and the claim must be retried. In the lab's races each statement is a transaction of its own and starts after the other has committed, so there the level changes nothing: the naive UPDATE still overwrites, and the compare-and-set still matches 0 rows.",
-          `Above READ COMMITTED a claim's SELECT and UPDATE share one transaction, as production code writes them, and even the naive claim stops claiming a run twice: at REPEATABLE READ, B's UPDATE of the run its snapshot saw as pending fails 40001 (\`could not serialize access due to concurrent update\`) once A commits, or at once if A already has; B rolls back and claims again. SERIALIZABLE also catches write skew, which no row lock sees: two overlapping claims that each count a tenant's running runs below its limit and take different runs both commit at REPEATABLE READ, while at SERIALIZABLE the second COMMIT fails 40001 (\`could not serialize access due to read/write dependencies among transactions\`). This page cannot run either: ${PGLITE_HAS_ONE_SESSION}, so every claim it runs is at READ COMMITTED. The links below step through traces recorded on a real PostgreSQL server instead, the same way you step through the lab's. On a real server, run \`npm run sim -- run race --isolation repeatable-read --db postgres://…\`, or the specs in \`docs/examples/\` with \`npm run sim -- spec FILE --db postgres://…\`.`,
+          `Above READ COMMITTED a claim's SELECT and UPDATE share one transaction, as production code writes them, and even the naive claim stops claiming a run twice: at REPEATABLE READ, B's UPDATE of the run its snapshot saw as pending fails 40001 (\`could not serialize access due to concurrent update\`) once A commits, or at once if A already has; B rolls back and claims again. SERIALIZABLE also catches write skew, which no row lock sees: two overlapping claims that each count a tenant's running runs below its limit and take different runs both commit at REPEATABLE READ, while at SERIALIZABLE the second COMMIT fails 40001 (\`could not serialize access due to read/write dependencies among transactions\`), and that worker rolls back, claims again and finds the tenant at its limit. Retries are the price: every claim SERIALIZABLE fails is work thrown away and done again, which is why production queues claim at READ COMMITTED, where SKIP LOCKED already keeps claims apart, and guard a limit with a lock or counter per key. This page cannot run either: ${PGLITE_HAS_ONE_SESSION}, so every claim it runs is at READ COMMITTED. The links below step through traces recorded on a real PostgreSQL server instead, the same way you step through the lab's. On a real server, run \`npm run sim -- run race --isolation repeatable-read --db postgres://…\`, or the specs in \`docs/examples/\` with \`npm run sim -- spec FILE --db postgres://…\`.`,
         ],
         sql: {
           sqlId: 'cas-claim',
@@ -184,8 +184,14 @@ export const CHAPTERS = defineChapters([
             },
           ],
         },
-        recordings: ['race-naive-repeatable-read', 'race-cas-repeatable-read', 'three-workers-skip-locked-serializable'],
-        predict: ['isolation-recorded'],
+        recordings: [
+          'race-naive-repeatable-read',
+          'race-cas-repeatable-read',
+          'three-workers-skip-locked-serializable',
+          'tenant-cap-repeatable-read',
+          'tenant-cap-serializable',
+        ],
+        predict: ['isolation-recorded', 'write-skew-recorded'],
         mark: { tokenIndex: null },
       },
       {
@@ -764,10 +770,11 @@ export const CHAPTERS = defineChapters([
           "Max active runs per tenant: one tenant's burst must not starve everyone else. The lab's runs table already has a `tenant` column for this.",
           'Max concurrent model calls: providers limit requests and tokens per minute; that, not CPU, is usually the scarce resource.',
           'Max run cost: a run whose `cost_cents` passes its budget is stopped at its next safe boundary, the same way a cancellation is.',
-          'Counting inside the claim, as in the sketch below, is itself racy: two workers claiming at once can both see a tenant one below its limit. Production queues close the gap with a lock or counter per key, or by enforcing the limit inside the fetch itself. This is write skew: each claim reads what the other writes, and REPEATABLE READ does not stop it (the two claims update different rows). SERIALIZABLE does, by failing one of the two with SQLSTATE 40001, which the worker must then retry; on a real server, `docs/examples/tenant-limit-repeatable-read.spec` and `tenant-limit-serializable.spec` show both.',
+          'Counting inside the claim, as in the sketch below, is itself racy: two workers claiming at once can both see a tenant one below its limit. Production queues close the gap with a lock or counter per key, or by enforcing the limit inside the fetch itself. This is write skew: each claim reads what the other writes, and REPEATABLE READ does not stop it (the two claims update different rows). SERIALIZABLE does, by failing one of the two with SQLSTATE 40001, which the worker must then retry. The links below step through the race of the tenant cap in the lab, recorded on PostgreSQL at both levels; on a real server, `docs/examples/tenant-limit-repeatable-read.spec` and `tenant-limit-serializable.spec` show both.',
           'The backpressure lab plays these limits on the same Postgres with many runs, tenants and workers: each claim first takes a transaction-level advisory lock, so the count and the claim happen one worker at a time, and a FIFO claim runs beside a fair one on the same arrivals.',
         ],
         view: { fragment: '#backpressure', label: 'Open the backpressure lab: FIFO against a fair claim →' },
+        recordings: ['tenant-cap-repeatable-read', 'tenant-cap-serializable'],
         sketch: {
           caption: "A per-tenant cap inside the claim (a sketch; this chapter's level plays its race with a cap of 1)",
           sql: [

@@ -15,6 +15,7 @@ import { lockWait } from '../scenarios/lock-wait';
 import { pausedWorker } from '../scenarios/paused-worker';
 import { race } from '../scenarios/race';
 import { stuckHeartbeat } from '../scenarios/stuck-heartbeat';
+import { tenantBacklog } from '../scenarios/tenant-backlog';
 import { threeWorkers } from '../scenarios/three-workers';
 import { RECORDING_PLANS } from '../recordings';
 import { defaultSettings } from '../scenarios';
@@ -22,7 +23,7 @@ import { clockLabel, durationLabel } from '../sim/clock';
 import { ISOLATION_WORDS, PGLITE_HAS_ONE_SESSION } from '../sim/isolation';
 import { hasFact } from '../sim/narration';
 import { between, pick, seededRandom, shuffled } from '../sim/random';
-import type { RunSeed, Scenario, Settings, Strategy, Trace } from '../sim/types';
+import type { RunSeed, Scenario, Settings, Strategy, Trace, TraceStep } from '../sim/types';
 import { LAB_STRATEGY_IDS, QUEUE_STRATEGY_IDS, strategyDefinition } from '../strategies';
 import { finalRun, hasAnomaly, holdsClaim, noteLines, scenarioVariant, stepsAtToken, workerAtEnd } from './trace-read';
 import type { ChapterId, Choice, PredictGenerator, PredictInstance } from './types';
@@ -720,7 +721,10 @@ export const lateFinish = generator('late-finish', 'Does the late finish land?',
  * worker's COMMIT of three open SKIP LOCKED claims.
  */
 const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED, recorded on PostgreSQL', 'compare-and-set', race, (random) => {
-  const plan = pick(random, RECORDING_PLANS);
+  const plan = pick(
+    random,
+    RECORDING_PLANS.filter((candidate) => candidate.scenarioId === race.id || candidate.scenarioId === threeWorkers.id),
+  );
   const base = plan.scenarioId === threeWorkers.id ? threeWorkers : race;
   const worker = plan.isolation === 'serializable' ? pick(random, ['A', 'B', 'C'] as const) : 'B';
   const key = `${plan.id}/${worker}`;
@@ -787,6 +791,83 @@ const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED,
   };
 });
 
+/** Acme's runs running under A or B in the rows committed after this step. */
+function acmeRunning(step: TraceStep): number[] {
+  return step.runs
+    .filter((run) => run.tenant === 'acme' && run.status === 'running' && (run.lease_owner === 'A' || run.lease_owner === 'B'))
+    .map((run) => run.run_id);
+}
+
+/**
+ * Write skew, judged by the tenant cap's traces recorded on PostgreSQL (recordings/plans.ts): A and B each
+ * count acme's running runs below its cap of one and claim, both open at once, then commit in turn. What
+ * B's COMMIT does, or how many of acme's runs run once both have committed, at REPEATABLE READ or at
+ * SERIALIZABLE: the answer is read from the recording, never written here.
+ */
+const writeSkewRecorded = generator('write-skew-recorded', 'Write skew, recorded on PostgreSQL', 'compare-and-set', tenantBacklog, (random) => {
+  const plan = pick(
+    random,
+    RECORDING_PLANS.filter((candidate) => candidate.scenarioId === tenantBacklog.id),
+  );
+  const asks = pick(random, ['commit', 'count'] as const);
+  const key = `${plan.id}/${asks}`;
+  const level = ISOLATION_WORDS[plan.isolation];
+  const settings: Settings = { ...defaultSettings(tenantBacklog), strategy: plan.strategy, isolation: plan.isolation };
+  const recorded = `Recorded on a real PostgreSQL server: ${PGLITE_HAS_ONE_SESSION}, so the page cannot run ${level}.`;
+  // The given schedule and B's next claim: a retry after a 40001 shows in the trace.
+  const schedule = plan.schedule === 'script' ? [...tenantBacklog.script] : [...plan.schedule, 'A', 'B'];
+  const setup = `Acme may have one run running. The claim counts acme's running runs and takes one of acme's runs only while there are fewer than 1 (run 120's lease has just run out, so acme is below its cap). At ${level}, A and B each run this claim in a transaction of their own, both before either commits: A takes run 120, B acme's run 121. Then A commits, then B.`;
+  const commitOf = (trace: Trace) => trace.steps.find((step) => step.actor === 'B' && step.action === 'commit');
+  const shared = {
+    key,
+    facts: [level, inWords(plan.strategy), 'recorded on PostgreSQL'],
+    scenario: scenarioVariant(tenantBacklog, safeTag(key), {}),
+    settings,
+    schedule,
+    focusTokenIndex: null,
+    explain(trace: Trace) {
+      const commit = commitOf(trace);
+      const running = commit ? acmeRunning(commit) : [];
+      return [
+        recorded,
+        ...narrate(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit')),
+        `After B's COMMIT acme runs ${running.length === 1 ? `one run (${running[0]})` : `${running.length} runs (${running.join(' and ')})`}. Each claim counted acme in the rows committed when it began, where the other's claim was not yet visible: that is write skew. REPEATABLE READ lets both commit, since they wrote different rows; SERIALIZABLE fails the second COMMIT with 40001 and the worker claims again.`,
+      ];
+    },
+  };
+  if (asks === 'commit') {
+    return {
+      ...shared,
+      prompt: `${setup} What does B's COMMIT do?`,
+      choices: [
+        { id: 'commits', label: "It commits: B keeps acme's run 121" },
+        { id: 'fails-40001', label: 'It fails with 40001: B rolls back and claims again' },
+        { id: 'waits', label: 'It waits until PostgreSQL can tell whether the cap holds' },
+      ],
+      answerFrom(trace) {
+        const outcome = commitOf(trace)?.outcome;
+        if (outcome?.status === 'ok') return 'commits';
+        if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
+        return outcome?.status === 'blocked' ? 'waits' : null;
+      },
+    };
+  }
+  return {
+    ...shared,
+    prompt: `${setup} Once B's COMMIT has returned, how many of acme's runs are running?`,
+    choices: [
+      { id: 'one', label: 'One: the cap holds' },
+      { id: 'two', label: 'Two: acme is past its cap' },
+      { id: 'none', label: 'None: both claims were rolled back' },
+    ],
+    answerFrom(trace) {
+      const commit = commitOf(trace);
+      if (!commit || commit.outcome?.status === 'blocked') return null;
+      return (['none', 'one', 'two'] as const)[acmeRunning(commit).length] ?? null;
+    },
+  };
+});
+
 export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   claimRace,
   claimOrder,
@@ -799,6 +880,7 @@ export const PREDICT_GENERATORS: readonly PredictGenerator[] = [
   longJob,
   lateFinish,
   isolationRecorded,
+  writeSkewRecorded,
 ];
 
 export function findGenerator(id: string): PredictGenerator | undefined {

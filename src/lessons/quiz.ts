@@ -142,6 +142,75 @@ export const QUIZ: readonly QuizQuestion[] = [
       "At READ COMMITTED, the lab's level and Postgres's default, the waiting UPDATE re-evaluates its WHERE on the row A committed, finds status no longer 'pending' and matches 0 rows. At REPEATABLE READ or SERIALIZABLE it may not act on a row version newer than its snapshot, so it fails with 40001 (could not serialize access due to concurrent update); a SKIP LOCKED claim fails the same way there. That is why queues claim at READ COMMITTED.",
   },
   {
+    // The right answer is PostgreSQL's, as recorded: tests/unit/isolation-questions.test.ts checks it against the tenant cap's recordings.
+    id: 'q-write-skew',
+    kind: 'single',
+    chapterId: 'compare-and-set',
+    prompt:
+      "Acme may have one run running, and the claim counts acme's running runs before it takes one. A and B each claim in a transaction of their own, both before either commits, and take different runs of acme's; then A commits, then B. What does B's COMMIT do at REPEATABLE READ, and at SERIALIZABLE?",
+    choices: [
+      {
+        id: 'rr-commits-serializable-fails',
+        label: 'At REPEATABLE READ it commits and acme runs two; at SERIALIZABLE it fails with 40001',
+        correct: true,
+      },
+      {
+        id: 'both-fail',
+        label: 'At both levels it fails with 40001, as an UPDATE of a changed row does',
+        whyNot:
+          "REPEATABLE READ fails an UPDATE or a locking read only on a row another transaction changed after its snapshot. A and B wrote different rows, so nothing of B's conflicts at REPEATABLE READ, and both commit.",
+      },
+      {
+        id: 'both-commit',
+        label: 'At both levels it commits: no two claims touched the same row',
+        whyNot:
+          "SERIALIZABLE also tracks what each transaction read. B counted acme's runs, A's claim changed that count, and A's count missed B's claim: a cycle that no serial order explains, so PostgreSQL fails B's COMMIT with 40001.",
+      },
+      {
+        id: 'waits',
+        label: "At both levels it waits for A's claim, then counts again",
+        whyNot:
+          "Nothing makes B's claim or COMMIT wait: SKIP LOCKED sent B past the run A locked, and a count takes no row locks. Neither claim sees the other's uncommitted claim.",
+      },
+    ],
+    explanation:
+      "Write skew: each claim counts acme in the rows committed when it began, where the other's claim is not yet visible, and they write different rows. At REPEATABLE READ both commit and acme runs two at once. At SERIALIZABLE B's COMMIT fails with 40001 (could not serialize access due to read/write dependencies among transactions); B rolls back, claims again, sees acme at its cap and takes beta's run. Recorded on PostgreSQL 15: the chapter's links step through both.",
+  },
+  {
+    // Checked on the recording of three SKIP LOCKED claims at SERIALIZABLE and the same claims at READ COMMITTED (tests/unit/isolation-questions.test.ts).
+    id: 'q-claim-isolation',
+    kind: 'single',
+    chapterId: 'compare-and-set',
+    prompt: 'Production queues claim with FOR UPDATE SKIP LOCKED at READ COMMITTED, not in SERIALIZABLE transactions. What would SERIALIZABLE cost them?',
+    choices: [
+      {
+        id: 'aborts',
+        label: 'Overlapping claims fail with 40001 at COMMIT: their work is lost and they retry',
+        correct: true,
+      },
+      {
+        id: 'double',
+        label: 'Nothing in safety, but SKIP LOCKED would let two claims take the same run',
+        whyNot:
+          'SKIP LOCKED never hands one locked run to two claims, at any level: the second claim leaves the locked row out. SERIALIZABLE adds failures, not duplicates.',
+      },
+      {
+        id: 'waits',
+        label: 'Each claim would wait for every open claim to commit first',
+        whyNot:
+          'SERIALIZABLE does not make a claim wait for others to commit; it lets them run and fails one at its COMMIT (40001) when their reads and writes cannot be put in a serial order.',
+      },
+      {
+        id: 'unsupported',
+        label: 'SKIP LOCKED is not allowed at SERIALIZABLE, so they could not use it',
+        whyNot:
+          'PostgreSQL accepts FOR UPDATE SKIP LOCKED at SERIALIZABLE; the lab recorded three such claims on a real server. They run, and two of the three fail at COMMIT.',
+      },
+    ],
+    explanation:
+      "At READ COMMITTED, SKIP LOCKED already gives each of three overlapping claims a different run, and none fails. Run the same three claims at SERIALIZABLE and, as recorded on PostgreSQL 15, A commits but B's and C's COMMITs fail with 40001: each read rows the others' claims changed. Their claims are thrown away and they must roll back and claim again, more round trips and contention for no gain, since SKIP LOCKED already kept claims apart. A queue that needs more than a row lock gives (a cap per tenant) takes a lock per key instead.",
+  },
+  {
     id: 'q-skip-locked',
     kind: 'single',
     chapterId: 'atomic-claim',
@@ -738,6 +807,14 @@ export const QUIZ: readonly QuizQuestion[] = [
     generatorId: 'fencing-write',
     chapterId: 'fencing',
     explanation: 'Only a reclaim makes a write stale. Then the fenced write matches 0 rows and the unfenced one commits: split ownership.',
+  },
+  {
+    id: 'q-predict-write-skew',
+    kind: 'predict',
+    generatorId: 'write-skew-recorded',
+    chapterId: 'compare-and-set',
+    explanation:
+      "Two claims that count a tenant's running runs and take different runs are write skew: both commit at REPEATABLE READ, and acme runs two at once; at SERIALIZABLE the second COMMIT fails with 40001, and the cap holds.",
   },
   {
     id: 'q-predict-cancel',

@@ -256,6 +256,8 @@ export interface Challenge {
   goal: string;
   /** Why it matters, shown once won (or, for the one that cannot be won the obvious way, once tried). */
   lesson: string;
+  /** Traces recorded on a real PostgreSQL server (recordings/) that the lesson speaks of, each opened by a link after it. */
+  recordings?: RecordingId[];
   scenarioId: string;
   settings: Settings;
   chapterId: ChapterId;

@@ -8,12 +8,16 @@ import { RECORDING_PLANS, type RecordingId } from './plans';
 import { parseRecording, type Recording } from './recording';
 import raceCasRepeatableRead from './race-cas-repeatable-read.json' with { type: 'json' };
 import raceNaiveRepeatableRead from './race-naive-repeatable-read.json' with { type: 'json' };
+import tenantCapRepeatableRead from './tenant-cap-repeatable-read.json' with { type: 'json' };
+import tenantCapSerializable from './tenant-cap-serializable.json' with { type: 'json' };
 import threeWorkersSkipLockedSerializable from './three-workers-skip-locked-serializable.json' with { type: 'json' };
 
 const FILES: Record<RecordingId, unknown> = {
   'race-naive-repeatable-read': raceNaiveRepeatableRead,
   'race-cas-repeatable-read': raceCasRepeatableRead,
   'three-workers-skip-locked-serializable': threeWorkersSkipLockedSerializable,
+  'tenant-cap-repeatable-read': tenantCapRepeatableRead,
+  'tenant-cap-serializable': tenantCapSerializable,
 };
 
 const parsed = new Map<RecordingId, Recording>();

@@ -23,6 +23,12 @@ export interface RecordingPlan {
   shows: string;
 }
 
+/**
+ * The tenant cap's write skew (the level "Break the tenant cap"): once run 120's lease has run out, A and B
+ * each claim with their transactions open at once, then commit in turn.
+ */
+const WRITE_SKEW = ['+31', 'A', 'B', 'A', 'B'];
+
 export const RECORDING_PLANS = [
   {
     id: 'race-naive-repeatable-read',
@@ -47,6 +53,24 @@ export const RECORDING_PLANS = [
     isolation: 'serializable',
     schedule: 'script',
     shows: "the atomic SKIP LOCKED claim at SERIALIZABLE: A commits, B's and C's COMMIT fail 40001, and they claim again",
+  },
+  {
+    id: 'tenant-cap-repeatable-read',
+    scenarioId: 'tenant-backlog',
+    strategy: 'tenant-cap',
+    isolation: 'repeatable-read',
+    schedule: WRITE_SKEW,
+    shows:
+      'write skew at REPEATABLE READ: A and B each count acme below its cap of one, claim runs 120 and 121, and both COMMITs succeed: acme runs two at once',
+  },
+  {
+    id: 'tenant-cap-serializable',
+    scenarioId: 'tenant-backlog',
+    strategy: 'tenant-cap',
+    isolation: 'serializable',
+    schedule: WRITE_SKEW,
+    shows:
+      "write skew at SERIALIZABLE: A and B each count acme below its cap of one and claim runs 120 and 121; A commits, B's COMMIT fails 40001, and B claims again, sees acme at its cap and takes beta's run 124",
   },
 ] as const satisfies readonly RecordingPlan[];
 

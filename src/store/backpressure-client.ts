@@ -3,8 +3,8 @@
  * of a lane at a time. One worker and one Postgres per tab; the race lab's requests take their turn
  * between two stretches, and its watchdog watches these too.
  */
-import { type LabClient, WatchdogError } from '../worker/client';
-import type { BackpressureChunk, BackpressureRequest } from '../worker/protocol';
+import { type LabClient, WatchdogError } from '../webworker/client';
+import type { BackpressureChunk, BackpressureRequest } from '../webworker/protocol';
 import type { BackpressureClient, BackpressureEvent, LanesRequest } from './backpressure-store';
 
 /** Simulated seconds per request: a fraction of a second of work, so the race lab never waits long. */

@@ -6,7 +6,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { findPreset, type KnobId } from '../sim/backpressure/presets';
 import { type BackpressureConfig, CLAIM_POLICIES, type ClaimPolicy } from '../sim/backpressure/types';
-import type { BackpressureChunk } from '../worker/protocol';
+import type { BackpressureChunk } from '../webworker/protocol';
 import { type BackpressureLink, decodeBackpressureLink, encodeBackpressureLink } from './backpressure-link';
 
 /** A lane as played so far: the same fields as the engine's chunks, from second 0. */

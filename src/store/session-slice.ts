@@ -1,7 +1,7 @@
 /**
  * The session: which scenario, which settings, the schedule and its trace, and the cursor. Every
  * request to the engine goes through one serial queue; a request that hangs ends in a new engine (a
- * spare booted in advance, or a restart) and a replay of the schedule there (see worker/client.ts),
+ * spare booted in advance, or a restart) and a replay of the schedule there (see webworker/client.ts),
  * told to the learner in a notice.
  */
 import type { StateCreator } from 'zustand/vanilla';
@@ -11,8 +11,8 @@ import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
-import { LabHostError, WatchdogError } from '../worker/client';
-import type { ApplyResult, LoadResult } from '../worker/protocol';
+import { LabHostError, WatchdogError } from '../webworker/client';
+import type { ApplyResult, LoadResult } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -67,7 +67,7 @@ interface Explanation {
 }
 
 /** How long one console statement may run before the engine's worker is replaced (the console says so). */
-export { STATEMENT_LIMIT_MS } from '../worker/client';
+export { STATEMENT_LIMIT_MS } from '../webworker/client';
 
 /** How a token reads in "while …" and "… cannot happen now". */
 function describeToken(token: string): string {

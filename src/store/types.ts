@@ -1,7 +1,7 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
-import type { LabClient } from '../worker/client';
-import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../worker/protocol';
+import type { LabClient } from '../webworker/client';
+import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../webworker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';

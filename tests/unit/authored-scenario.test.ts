@@ -13,7 +13,7 @@ import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalink';
 import { loadPlace, PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
 import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/scenarios/link';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { instructorScenarioSpec } from '../support/scenario-specs';
 
 let db: Promise<LabDatabase>;

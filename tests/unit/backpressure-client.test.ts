@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { TickMetrics } from '../../src/sim/backpressure/types';
 import { backpressureOnLabClient, STRETCH_SECONDS } from '../../src/store/backpressure-client';
 import type { BackpressureEvent } from '../../src/store/backpressure-store';
-import { type LabClient, type LabClientEvent, WatchdogError } from '../../src/worker/client';
-import type { BackpressureChunk, BackpressureRequest, LabRequest } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, WatchdogError } from '../../src/webworker/client';
+import type { BackpressureChunk, BackpressureRequest, LabRequest } from '../../src/webworker/protocol';
 import { findPreset } from '../../src/sim/backpressure/presets';
 
 const config = findPreset('starvation')!.config;

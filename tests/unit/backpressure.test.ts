@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLab } from '../../src/db/pglite-boot';
 import { PGliteBackpressure } from '../../src/db/pglite-backpressure';
 import { playBackpressure } from '../../src/engine/backpressure';
-import { BackpressureHost } from '../../src/worker/backpressure-host';
+import { BackpressureHost } from '../../src/webworker/backpressure-host';
 import { arrivalsFor } from '../../src/sim/backpressure/arrivals';
 import { clampKnob, findPreset, KNOBS, totalRuns } from '../../src/sim/backpressure/presets';
 import type { BackpressureConfig, ClaimRecord } from '../../src/sim/backpressure/types';

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { lostParse, type PGliteLab } from '../../src/db/pglite-lab';
 import type { ConsoleValue } from '../../src/db/port';
-import { LabHost } from '../../src/worker/host';
-import type { ConsoleResult, LoadRequest } from '../../src/worker/protocol';
+import { LabHost } from '../../src/webworker/host';
+import type { ConsoleResult, LoadRequest } from '../../src/webworker/protocol';
 
 let db: PGliteLab;
 beforeAll(async () => {

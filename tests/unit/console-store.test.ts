@@ -6,9 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClient, type LabClientEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/worker/client';
-import { InProcessLabClient } from '../../src/worker/local-engine';
-import type { LabRequest, LabResultOf } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/webworker/client';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
+import type { LabRequest, LabResultOf } from '../../src/webworker/protocol';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {

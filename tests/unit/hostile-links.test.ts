@@ -8,7 +8,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {

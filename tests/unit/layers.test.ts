@@ -57,7 +57,7 @@ describe('layers (dependency-cruiser)', () => {
       'src/engine/run.ts': 'export const run = 1;\n',
       'src/ui/cli-user.tsx': "import { main } from '../cli/main';\nexport const Main = () => <p>{String(main)}</p>;\n",
       'src/cli/main.ts': 'export const main = 1;\n',
-      'src/worker/fs.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+      'src/webworker/fs.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
       'src/sim/typo.ts': "export { run } from '../engine/runn';\n",
       'src/sim/store.ts': "export { createStore } from 'zustand/vanilla';\n",
       'src/ui/driver.ts': "export { PGlite } from '@electric-sql/pglite';\n",
@@ -73,7 +73,7 @@ describe('layers (dependency-cruiser)', () => {
     expect(output).toContain('layer-sim: src/sim/planted.ts → src/ui/view.tsx');
     expect(output).toContain('layer-store: src/store/lazy.ts → src/engine/run.ts');
     expect(output).toContain('no-node-only-in-browser: src/ui/cli-user.tsx → src/cli/main.ts');
-    expect(output).toContain('no-node-builtins-core-in-browser: src/worker/fs.ts → fs');
+    expect(output).toContain('no-node-builtins-core-in-browser: src/webworker/fs.ts → fs');
     expect(output).toContain('not-to-unresolvable: src/sim/typo.ts → ../engine/runn');
     expect(output).toMatch(/sim-is-pure: src\/sim\/store\.ts → .*node_modules\/zustand\//);
     expect(output).toMatch(/driver-only-in-db: src\/ui\/driver\.ts → .*node_modules\/@electric-sql\/pglite\//);

@@ -46,7 +46,7 @@ describe('the chapter "What production queues do"', () => {
     const own = QUIZ.filter((q) => q.chapterId === 'production-queues');
     expect(own.length).toBeGreaterThanOrEqual(6);
     expect(own.filter((q) => q.kind === 'predict').map((q) => q.kind === 'predict' && q.generatorId)).toEqual(['long-job', 'late-finish']);
-    expect(QUIZ).toHaveLength(41);
+    expect(QUIZ).toHaveLength(44);
   });
 
   it("the fix for graphile-worker #169: the heartbeat at 18:00 moves the lease 4 hours on, past the second worker's poll", async () => {

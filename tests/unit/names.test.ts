@@ -62,3 +62,38 @@ describe('exported names', () => {
     expect(duplicateExports(files)).toEqual({ Preset: ['a.ts', 'b.tsx'], Preset2: ['c.ts', 'd.ts'] });
   });
 });
+
+/**
+ * "worker" means a simulated worker of the lab (A, B, C…) and nothing else; a browser thread is a Web Worker
+ * (docs/ARCHITECTURE.md, "Words"). So no folder of src/ is called worker, and the code that starts a Web
+ * Worker lives where the Web Workers are: the lab's in src/webworker/, the explorer's in src/explorer/.
+ * (src/cli/ starts a Node worker thread for PGlite, which is not a browser's.)
+ */
+const WEB_WORKER_HOMES = ['webworker/', 'explorer/', 'cli/'];
+
+function misplacedWorkerWords(files: readonly SourceFile[]): string[] {
+  const folders = files.filter((file) => file.path.split('/').slice(0, -1).includes('worker')).map((file) => `${file.path}: a folder named worker`);
+  const starts = files
+    .filter((file) => /\bnew Worker\(/.test(file.text) && !WEB_WORKER_HOMES.some((home) => file.path.startsWith(home)))
+    .map((file) => `${file.path}: starts a Web Worker outside ${WEB_WORKER_HOMES.join(', ')}`);
+  return [...folders, ...starts].sort();
+}
+
+describe('the word worker', () => {
+  it('names the simulated worker only: no folder of src/ is called worker, and Web Workers start in their own folders', () => {
+    expect(misplacedWorkerWords(sourceFiles(src))).toEqual([]);
+  });
+
+  it('a folder called worker, or a Web Worker started elsewhere, is found', () => {
+    const files = [
+      { path: 'worker/client.ts', text: 'export const a = 1;\n' },
+      { path: 'store/spawn.ts', text: "const w = new Worker(new URL('./x.ts', import.meta.url));\n" },
+      { path: 'webworker/spawn.ts', text: "const w = new Worker(new URL('./x.ts', import.meta.url));\n" },
+      { path: 'sim/simulated-worker.ts', text: 'export const b = 2;\n' },
+    ];
+    expect(misplacedWorkerWords(files)).toEqual([
+      'store/spawn.ts: starts a Web Worker outside webworker/, explorer/, cli/',
+      'worker/client.ts: a folder named worker',
+    ]);
+  });
+});

@@ -15,12 +15,15 @@ import { parseRecording, RECORDING_FORMAT } from '../../src/recordings/recording
 import { PGLITE_HAS_ONE_SESSION } from '../../src/sim/isolation';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { recordedTrace } from '../../src/engine/recorded';
+import { CHALLENGES } from '../../src/lessons/challenges';
+import { CHAPTERS } from '../../src/lessons/chapters';
 import { findGenerator } from '../../src/lessons/predict';
 import { recordedMove } from '../../src/store/recorded';
 import { pointerOf, type StatementLine, workerProgram } from '../../src/store/worker-program';
 import { findScenario } from '../../src/scenarios';
 import { decodeView, encodeView } from '../../src/store/permalink';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { recordingView } from '../../src/store/view';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 const NAIVE = RECORDING_PLANS.find((plan) => plan.id === 'race-naive-repeatable-read')!;
 const LINK = '#scenario=race&strategy=naive&fencing=off&isolation=repeatable-read&schedule=&step=0';
@@ -35,7 +38,9 @@ describe('the recording files', () => {
     expect(read.format).toBe(RECORDING_FORMAT);
     expect(read.serverVersion).toMatch(/^15\.\d+$/);
     expect(read.settings).toMatchObject({ strategy: plan.strategy, isolation: plan.isolation });
-    expect(read.steps.some((step) => step.outcome?.status === 'error' && step.outcome.code === '40001')).toBe(true);
+    // Every recording shows a 40001 but the write skew at REPEATABLE READ, which shows that nothing fails there.
+    const failed = read.steps.some((step) => step.outcome?.status === 'error' && step.outcome.code === '40001');
+    expect(failed).toBe(id !== 'tenant-cap-repeatable-read');
     expect(recordingIdFor(plan.scenarioId, read.settings)).toBe(id);
   });
 
@@ -47,6 +52,17 @@ describe('the recording files', () => {
     expect(failures('race-naive-repeatable-read')).toEqual(['B naive-update']);
     expect(failures('race-cas-repeatable-read')).toEqual(['B cas-claim']);
     expect(failures('three-workers-skip-locked-serializable').slice(0, 2)).toEqual(['B commit', 'C commit']);
+    expect(failures('tenant-cap-repeatable-read')).toEqual([]);
+    expect(failures('tenant-cap-serializable')).toEqual(['B commit']);
+    // Write skew: at REPEATABLE READ both claims of acme's runs commit; at SERIALIZABLE B claims again and takes beta's run 124.
+    const acmeUnder = (step: { runs: { tenant: string; status: string; lease_owner: string | null; run_id: number }[] }) =>
+      step.runs
+        .filter((run) => run.tenant === 'acme' && run.status === 'running' && (run.lease_owner === 'A' || run.lease_owner === 'B'))
+        .map((run) => run.run_id);
+    const skewed = recording('tenant-cap-repeatable-read').steps;
+    expect(acmeUnder(skewed.find((step) => step.actor === 'B' && step.action === 'commit')!)).toEqual([120, 121]);
+    const held = recording('tenant-cap-serializable').steps;
+    expect(held.filter((step) => step.actor === 'B' && step.action === 'claim').map((step) => step.runId)).toEqual([121, 124]);
     for (const id of ['race-naive-repeatable-read', 'race-cas-repeatable-read'] as const) {
       const steps = recording(id).steps;
       const failed = steps.findIndex((step) => step.outcome?.status === 'error');
@@ -143,6 +159,7 @@ describe("the workers' programs on a recording", () => {
     expect(leads).toContain(`BEGIN ISOLATION LEVEL ${played.settings.isolation === 'serializable' ? 'SERIALIZABLE' : 'REPEATABLE READ'};`);
     const actions = new Set<string>();
     for (const step of played.steps) {
+      if (!programs.has(step.actor)) continue; // the clock's steps: no worker's program
       const worker = (played.steps[step.index - 1]?.workers ?? played.initialWorkers).find((candidate) => candidate.id === step.actor)!;
       const program = programs.get(step.actor)!;
       const pointer = pointerOf(program, worker, scenario, played.settings, step.clockSeconds);
@@ -189,6 +206,21 @@ describe('the predict question judged by a recording', () => {
 });
 
 describe('links to a recording', () => {
+  it('each opens exactly its recording; write skew is linked from the text that speaks of it, in both chapters and in the level', () => {
+    for (const plan of RECORDING_PLANS) {
+      const { view, problems } = decodeView(`#${encodeView(recordingView(plan.id))}`)!;
+      expect(problems).toEqual([]);
+      expect(recordingIdFor(view.scenarioId, view.settings)).toBe(plan.id);
+    }
+    const writeSkew = ['tenant-cap-repeatable-read', 'tenant-cap-serializable'];
+    const stepsLinking = CHAPTERS.flatMap((chapter) => chapter.steps.filter((step) => writeSkew.every((id) => step.recordings?.includes(id as RecordingId))));
+    expect(stepsLinking.length).toBe(2);
+    for (const step of stepsLinking) expect(step.body.join(' ')).toContain('write skew');
+    const level = CHALLENGES.find((challenge) => challenge.id === 'tenant-cap-race')!;
+    expect(level.recordings).toEqual(writeSkew);
+    expect(level.lesson).toContain('write skew');
+  });
+
   it('carry the level, and read it back', () => {
     const view = {
       scenarioId: 'race',

@@ -1,5 +1,5 @@
 /**
- * The request table (src/worker/requests.ts) answers in-process what the Web Worker answers: every
+ * The request table (src/webworker/requests.ts) answers in-process what the Web Worker answers: every
  * request, the backpressure lab's included, and the lesson's loan of the learner's database is taken back
  * before the learner's next move.
  */
@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { PGliteBackpressure } from '../../src/db/pglite-backpressure';
 import { findScenario } from '../../src/scenarios';
 import { findPreset } from '../../src/sim/backpressure/presets';
-import { BackpressureHost } from '../../src/worker/backpressure-host';
-import { InProcessLabClient } from '../../src/worker/local-engine';
-import { REQUESTS } from '../../src/worker/requests';
+import { BackpressureHost } from '../../src/webworker/backpressure-host';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
+import { REQUESTS } from '../../src/webworker/requests';
 import { labDatabase } from '../support/lab';
 
 const settings = { strategy: 'naive' as const, fencing: false };

@@ -7,7 +7,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { describeOutcome } from '../../src/store/derive';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {

@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/worker/client';
-import { InProcessLabClient } from '../../src/worker/local-engine';
-import type { LabRequest, LabResultOf, FromWebWorker, LoadRequest, ToWebWorker } from '../../src/worker/protocol';
+import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
+import type { LabRequest, LabResultOf, FromWebWorker, LoadRequest, ToWebWorker } from '../../src/webworker/protocol';
 
 /** A Worker that answers only when the test says so. */
 class FakeWorker {

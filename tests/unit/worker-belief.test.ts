@@ -8,7 +8,7 @@ import { LabProvider } from '../../src/store/react';
 import type { LabState } from '../../src/store/types';
 import { beliefOf } from '../../src/store/worker-belief';
 import { WorkerCards } from '../../src/ui/WorkerCards';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { labDatabase, runScenario } from '../support/lab';
 
 describe('belief beside the row', () => {

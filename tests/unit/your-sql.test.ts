@@ -20,7 +20,7 @@ import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../.
 import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
 import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
 import { prefill } from '../../src/store/your-sql-slice';
-import { InProcessLabClient } from '../../src/worker/local-engine';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 const corpus = (name: string) =>
   readFileSync(join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`), 'utf8')

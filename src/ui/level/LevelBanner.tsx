@@ -105,7 +105,7 @@ function Banner({ progress, level, openAtFirst }: { progress: ProgressStore; lev
           {judgement?.won ? null : <LevelHints hints={level.hints} shown={hints} />}
         </div>
       ) : null}
-      <LevelVerdict judgement={judgement} detailed={open} lesson={level.lesson} />
+      <LevelVerdict judgement={judgement} detailed={open} level={level} onOpenRecording={() => progress.setLevel(null)} />
     </section>
   );
 }
