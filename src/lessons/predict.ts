@@ -830,7 +830,7 @@ const writeSkewRecorded = generator('write-skew-recorded', 'Write skew, recorded
       const running = commit ? acmeRunning(commit) : [];
       return [
         recorded,
-        ...narrate(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit')),
+        ...noteLines(trace.steps.filter((step) => step.action === 'claim' || step.action === 'commit')),
         `After B's COMMIT acme runs ${running.length === 1 ? `one run (${running[0]})` : `${running.length} runs (${running.join(' and ')})`}. Each claim counted acme in the rows committed when it began, where the other's claim was not yet visible: that is write skew. REPEATABLE READ lets both commit, since they wrote different rows; SERIALIZABLE fails the second COMMIT with 40001 and the worker claims again.`,
       ];
     },

@@ -7,7 +7,7 @@
  * E2E_SHOTS=1 keeps screenshots at a desktop's and a phone's size in test-results/write-skew-*.png.
  */
 import type { Page } from '@playwright/test';
-import { findChapter } from '../../src/lessons/chapters';
+import { chapterById } from '../../src/lessons/chapters';
 import { findLevel } from '../../src/lessons/levels';
 import { recording } from '../../src/recordings/files';
 import { expect, openLab, openLinkInPlace, shot, slider, stepTimes, test } from './fixtures';
@@ -20,7 +20,7 @@ const REPEATABLE_READ = recording('tenant-cap-repeatable-read');
 const commitOfB = (steps: typeof SERIALIZABLE.steps) => steps.findIndex((step) => step.actor === 'B' && step.action === 'commit') + 1;
 
 async function openChapterLink(page: Page, link: RegExp): Promise<void> {
-  const chapter = findChapter('compare-and-set')!;
+  const chapter = chapterById('compare-and-set');
   const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
   await lesson
     .getByRole('navigation', { name: 'Lesson chapters' })
@@ -63,7 +63,7 @@ test("the chapter's prediction on write skew reads its answer from the recording
   const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
   await lesson
     .getByRole('navigation', { name: 'Lesson chapters' })
-    .getByRole('link', { name: new RegExp(`^${findChapter('compare-and-set')!.title}`) })
+    .getByRole('link', { name: new RegExp(`^${chapterById('compare-and-set').title}`) })
     .click();
   const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
   await predict.getByRole('radio').first().check();
