@@ -41,9 +41,33 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     refused: 1,
     reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
   },
+  'nowait-5': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step sl1_prep: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
+  'lock-update-traversal': {
+    permutations: 3,
+    equal: 0,
+    refused: 3,
+    reasons: [/^step s1b: its transaction runs at REPEATABLE READ, whose snapshot must outlive other sessions' commits/],
+  },
   'skip-locked': { permutations: 20, equal: 20, refused: 0, reasons: [] },
   'skip-locked-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'skip-locked-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
+  'tuplelock-partition': {
+    permutations: 2,
+    equal: 0,
+    refused: 2,
+    reasons: [/^step s1update_(no)?key: INSERT … ON CONFLICT DO UPDATE: a wait for the conflicting row's lock is one the lab does not probe/],
+  },
+  'tuplelock-update': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step s1_advlock: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
 };
 
 const tally: string[] = [];
@@ -87,6 +111,31 @@ describe("PostgreSQL's row-locking isolation specs on PGlite", () => {
         reason,
       ).toBe(true);
     expect(answer.code).toBe(refused.length > 0 ? 2 : 0);
+  });
+});
+
+describe("Check your own claim: the lab's claims as specs (docs/examples/), on PGlite", () => {
+  const example = (name: string) => join(projectRoot, 'docs/examples', name);
+
+  it('the naive claim (find, then claim in a second statement) breaks the check: exit 1, the shortest order printed', async () => {
+    const answer = await simInProcess(['spec', example('claim-naive.spec')]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(1);
+    expect(answer.stdout).toContain('broken in 4 of 6; the shortest: --permutation "a_poll b_poll a_claim b_claim"');
+    expect(answer.stdout).toContain('run_id|lease_generation\n------+----------------\n   123|              19\n(1 row)\n');
+    expect(answer.stdout.trimEnd().endsWith('BROKEN: no run claimed twice (exit 1)')).toBe(true);
+  });
+
+  it('the atomic claim (find and take in one statement, FOR UPDATE SKIP LOCKED) keeps the same check in every order: exit 0', async () => {
+    const answer = await simInProcess(['spec', example('claim-atomic.spec'), '--json']);
+    expect(answer.code).toBe(0);
+    const report = JSON.parse(answer.stdout) as Report;
+    expect(report.database.kind).toBe('pglite');
+    expect(report.permutations).toHaveLength(2);
+    expect(report.permutations.every((p) => p.refused === null)).toBe(true);
+    // Each worker got a run of its own.
+    expect(report.permutations[0]!.output).toContain('   123|              18\n');
+    expect(report.permutations[0]!.output).toContain('   124|               4\n');
   });
 });
 
