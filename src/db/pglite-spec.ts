@@ -26,10 +26,14 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies } from 
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const ELSEWHERE = 'run it on a server with --db postgres://…';
+/** COMMIT or ROLLBACK with nothing more (no AND CHAIN, no savepoint): it only ends the transaction. */
+const PLAIN_END = /^\s*(COMMIT|END|ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?\s*;?\s*$/i;
 
 interface Logged {
   statement: SpecStatement;
   replies: StepReply[];
+  /** Commits that wrote, counted when it ran: a later one means a replay may meet other rows. */
+  ranAfterCommits: number;
 }
 
 /** A step of a session, part done: what is left of it and what it answered so far. */
@@ -50,8 +54,6 @@ interface Session {
   parked: boolean;
   /** Its transaction block failed: it holds nothing until it ends. */
   failed: boolean;
-  /** Commits that wrote, counted when its transaction began. */
-  beganAt: number;
   wrote: boolean;
   notices: SessionNotice[];
   job: Job | null;
@@ -91,7 +93,6 @@ export class PGliteSpecDriver implements SpecDriver {
         log: null,
         parked: false,
         failed: false,
-        beganAt: 0,
         wrote: false,
         notices: [],
         job: null,
@@ -263,6 +264,7 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /** Runs what is left of a job in its session's transaction, until it ends or a statement would wait. */
   private async advance(s: Session, job: Job): Promise<'done' | 'waiting'> {
+    if (await this.endedAsParked(s, job)) return 'done';
     await this.resume(s, job.label);
     try {
       while (job.remaining.length > 0) {
@@ -311,11 +313,10 @@ export class PGliteSpecDriver implements SpecDriver {
   private record(s: Session, statement: SpecStatement, replies: StepReply[], before: string, reply: Reply): void {
     const ok = !reply.error;
     if (before === 'I' && this.status === 'T') {
-      s.log = [{ statement, replies }];
-      s.beganAt = this.commitsThatWrote;
+      s.log = [{ statement, replies, ranAfterCommits: this.commitsThatWrote }];
       s.wrote = false;
     } else if (this.status === 'T') {
-      s.log?.push({ statement, replies });
+      s.log?.push({ statement, replies, ranAfterCommits: this.commitsThatWrote });
       if (statement.kind === 'write' && ok) s.wrote = true;
     } else if (this.status === 'E') {
       s.log = null;
@@ -329,6 +330,24 @@ export class PGliteSpecDriver implements SpecDriver {
     }
   }
 
+  /**
+   * A step that only ends a parked transaction (a plain COMMIT or ROLLBACK) ends it as it was parked, with
+   * COMMIT PREPARED or ROLLBACK PREPARED: the very writes and locks of its first run, as the server's
+   * session commits or rolls back its own, so nothing is replayed and nothing needs to answer the same.
+   */
+  private async endedAsParked(s: Session, job: Job): Promise<boolean> {
+    const [statement, ...rest] = job.remaining;
+    if (!s.parked || !statement || rest.length > 0 || !PLAIN_END.test(statement.text)) return false;
+    if (statement.kind !== 'commit' && statement.kind !== 'rollback') return false;
+    const commit = statement.kind === 'commit';
+    const reply = await this.simple(`${commit ? 'COMMIT' : 'ROLLBACK'} PREPARED '${s.gid}'`);
+    if (reply.error) this.refuse(`${job.label}: ending its parked transaction failed on PGlite (${reply.error.message})`);
+    if (commit && s.wrote) this.commitsThatWrote += 1;
+    Object.assign(s, { parked: false, log: null, wrote: false });
+    job.remaining = [];
+    return true;
+  }
+
   /** Makes a session's transaction the open one again: its failed state, or its parked one replayed. */
   private async resume(s: Session, label: string): Promise<void> {
     if (s.failed) {
@@ -340,13 +359,15 @@ export class PGliteSpecDriver implements SpecDriver {
     }
     if (!s.parked) return;
     const log = s.log!;
-    if (this.commitsThatWrote > s.beganAt) {
-      const hidden = log.find((entry) => entry.statement.kind !== 'begin' && !entry.statement.answerShowsItsLocks);
-      if (hidden) {
-        this.refuse(
-          `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
-        );
-      }
+    // Only a statement that ran before some commit that wrote can meet other rows when replayed: one that
+    // ran after every such commit sees on replay the rows it saw the first time.
+    const hidden = log.find(
+      (entry) => entry.statement.kind !== 'begin' && !entry.statement.answerShowsItsLocks && this.commitsThatWrote > entry.ranAfterCommits,
+    );
+    if (hidden) {
+      this.refuse(
+        `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
+      );
     }
     for (const entry of log) {
       // A sequence is not rolled back: a replay would draw other numbers than the first run got.

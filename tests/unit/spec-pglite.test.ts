@@ -141,11 +141,12 @@ describe("Check your own claim: the lab's claims as specs (docs/examples/), on P
     expect(answer.code).toBe(0);
     const report = JSON.parse(answer.stdout) as Report;
     expect(report.database.kind).toBe('pglite');
-    expect(report.permutations).toHaveLength(2);
+    expect(report.permutations).toHaveLength(6);
     expect(report.permutations.every((p) => p.refused === null)).toBe(true);
-    // Each worker got a run of its own.
-    expect(report.permutations[0]!.output).toContain('   123|              18\n');
-    expect(report.permutations[0]!.output).toContain('   124|               4\n');
+    // While A's transaction holds run 123, B's claim passes over it and takes run 124.
+    const overlapping = report.permutations.find((p) => p.steps.join(' ') === 'a_claim b_claim a_commit b_commit')!;
+    expect(overlapping.output).toContain('step a_claim: WITH');
+    expect(overlapping.output).toMatch(/step b_claim: [^\n]*\nrun_id\|lease_generation\n------\+----------------\n {3}124\| {15}4\n/);
   });
 });
 
@@ -268,6 +269,49 @@ permutation a1 b1 a2 a3
     expect(answer.stderr).toMatch(
       /^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/,
     );
+  });
+
+  it('a step that only commits a parked transaction commits it as it was, after another session committed writes (not refused)', async () => {
+    const spec = file(
+      'commit-parked.spec',
+      `${TABLE_SETUP}check "both writes" { SELECT id FROM foo WHERE data NOT IN ('a', 'b') }
+session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1; } step a2 { COMMIT; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 2; }
+permutation a1 b1 a2
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('step a2: COMMIT;\n');
+  });
+
+  it('a rolled-back parked transaction leaves nothing, after another session committed writes (not refused)', async () => {
+    const spec = file(
+      'rollback-parked.spec',
+      `${TABLE_SETUP}check "a's write undone" { SELECT id FROM foo WHERE data = 'a' }
+session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1; } step a2 { ROLLBACK; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 2; }
+permutation a1 b1 a2
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+  });
+
+  it('a transaction whose statements all ran after the last commit that wrote is replayed (not refused)', async () => {
+    const spec = file(
+      'ran-after.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1 RETURNING data; } step a2 { SELECT data FROM foo ORDER BY id; } step a3 { COMMIT; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 2; }
+permutation b1 a1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain('step a2: SELECT data FROM foo ORDER BY id;\ndata\n----\na   \nb   \n(2 rows)\n');
   });
 
   it('a transaction that continues after an insert that drew from a sequence is refused (a replay would draw other numbers)', async () => {
