@@ -6,10 +6,11 @@
  * and it is not sent (a lock wait never returns inside PGlite); the runner reports it "<waiting ...>", and
  * it is tried again after each later step until its twin no longer fails, then completes.
  *
- * A parked transaction cannot run more statements. A session that continues one is resumed by rolling the
- * prepared transaction back and replaying its earlier statements, and only if every one gives back exactly
- * what it gave the first time (and, when another session committed writes meanwhile, only statements whose
- * answer shows every row they lock). Everything this cannot follow honestly refuses the permutation
+ * A parked transaction cannot run more statements. A step that only ends it (COMMIT, ROLLBACK) ends the
+ * prepared transaction itself. A session that continues one otherwise is resumed by rolling the prepared
+ * transaction back and replaying its earlier statements, and only if every one gives back exactly what it
+ * gave the first time (and, when another session committed writes after one of them ran, only if that one's
+ * answer shows every row it locks). Everything this cannot follow honestly refuses the permutation
  * (PermutationRefused, one line naming the step and why): other isolation levels, savepoints, table locks,
  * advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
  * session's uncommitted key, a foreign key's or trigger's wait, one inside the spec's own function), two
