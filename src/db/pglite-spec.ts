@@ -10,7 +10,7 @@
  * prepared transaction itself. A session that continues one otherwise is resumed by rolling the prepared
  * transaction back and replaying its earlier statements, and only if every one gives back exactly what it
  * gave the first time (and, when another session committed writes after one of them ran, only if that one's
- * answer shows every row it locks). Everything this cannot follow honestly refuses the permutation
+ * answer shows every row it locks; a SKIP LOCKED one, not after another session's transaction ended). Everything this cannot follow honestly refuses the permutation
  * (PermutationRefused, one line naming the step and why): other isolation levels, savepoints, table locks,
  * advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
  * session's uncommitted key, a foreign key's or trigger's wait, one inside the spec's own function), two
@@ -27,6 +27,8 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies } from 
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const ELSEWHERE = 'run it on a server with --db postgres://…';
+/** A statement whose rows depend on which rows other transactions held locked when it ran. */
+const SKIP_LOCKED = /\bSKIP\s+LOCKED\b/i;
 /** COMMIT or ROLLBACK with nothing more (no AND CHAIN, no savepoint): it only ends the transaction. */
 const PLAIN_END = /^\s*(COMMIT|END|ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?\s*;?\s*$/i;
 
@@ -35,6 +37,8 @@ interface Logged {
   replies: StepReply[];
   /** Commits that wrote, counted when it ran: a later one means a replay may meet other rows. */
   ranAfterCommits: number;
+  /** Transactions ended (their locks let go), counted when it ran: a later one may free a row it skipped. */
+  ranAfterEnds: number;
 }
 
 /** A step of a session, part done: what is left of it and what it answered so far. */
@@ -77,6 +81,8 @@ export class PGliteSpecDriver implements SpecDriver {
   private readonly sessions = new Map<string, Session>();
   /** Transactions (or single statements) that committed writes, so far: what a replay must not have missed. */
   private commitsThatWrote = 0;
+  /** Transactions that ended, committed or not, so far: each let go of the row locks it held. */
+  private transactionsEnded = 0;
   /** PGlite's transaction status after the last statement: 'I', 'T' or 'E'. */
   private status = 'I';
   private queue: Promise<void> = Promise.resolve();
@@ -212,6 +218,7 @@ export class PGliteSpecDriver implements SpecDriver {
       // A statement cancelled inside a transaction block fails the transaction, which gives its locks back.
       if (s.parked) {
         await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
+        this.transactionsEnded += 1;
         Object.assign(s, { parked: false, failed: true, log: null });
       }
     });
@@ -310,19 +317,20 @@ export class PGliteSpecDriver implements SpecDriver {
     }
   }
 
-  /** Keeps a session's transaction log and the count of commits that wrote. */
+  /** Keeps a session's transaction log, the count of commits that wrote and that of transactions ended. */
   private record(s: Session, statement: SpecStatement, replies: StepReply[], before: string, reply: Reply): void {
     const ok = !reply.error;
     if (before === 'I' && this.status === 'T') {
-      s.log = [{ statement, replies, ranAfterCommits: this.commitsThatWrote }];
+      s.log = [{ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded }];
       s.wrote = false;
     } else if (this.status === 'T') {
-      s.log?.push({ statement, replies, ranAfterCommits: this.commitsThatWrote });
+      s.log?.push({ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded });
       if (statement.kind === 'write' && ok) s.wrote = true;
     } else if (this.status === 'E') {
       s.log = null;
     } else if (before !== 'I') {
       // The transaction ended: a COMMIT of one that wrote makes its rows everyone's.
+      this.transactionsEnded += 1;
       if (reply.completed.at(-1)?.tag === 'COMMIT' && s.wrote) this.commitsThatWrote += 1;
       s.log = null;
       s.wrote = false;
@@ -344,6 +352,7 @@ export class PGliteSpecDriver implements SpecDriver {
     const reply = await this.simple(`${commit ? 'COMMIT' : 'ROLLBACK'} PREPARED '${s.gid}'`);
     if (reply.error) this.refuse(`${job.label}: ending its parked transaction failed on PGlite (${reply.error.message})`);
     if (commit && s.wrote) this.commitsThatWrote += 1;
+    this.transactionsEnded += 1;
     Object.assign(s, { parked: false, log: null, wrote: false });
     job.remaining = [];
     return true;
@@ -384,6 +393,11 @@ export class PGliteSpecDriver implements SpecDriver {
     s.parked = false;
     for (const entry of log) {
       if (await this.relocked(entry, label)) continue;
+      if (SKIP_LOCKED.test(entry.statement.text) && this.transactionsEnded > entry.ranAfterEnds) {
+        this.refuse(
+          `${label} continues a transaction whose \`${entry.statement.text}\` skipped locked rows: another session's transaction has ended since, and a replay could take a row it skipped`,
+        );
+      }
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
       const replies = repliesOf(await this.simple(entry.statement.text));
       if (!same(replies, entry.replies)) {
@@ -427,6 +441,7 @@ export class PGliteSpecDriver implements SpecDriver {
       s.parked = true;
     } else if (this.status === 'E') {
       await this.simple('ROLLBACK');
+      this.transactionsEnded += 1;
       s.failed = true;
     }
   }

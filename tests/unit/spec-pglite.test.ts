@@ -314,6 +314,22 @@ permutation b1 a1 a2 a3
     expect(answer.stdout).toContain('step a2: SELECT data FROM foo ORDER BY id;\ndata\n----\na   \nb   \n(2 rows)\n');
   });
 
+  it('a transaction that continues after its SKIP LOCKED write, once another session let go of its locks, is refused (a replay would take the row it skipped)', async () => {
+    // On PostgreSQL b1 skips row 1 (a1 holds it) and updates row 2; replayed after a2 let row 1 go, it would update row 1.
+    const spec = file(
+      'skip-locked-replay.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { SELECT id FROM foo WHERE id = 1 FOR UPDATE; } step a2 { ROLLBACK; }
+session b setup { BEGIN; } step b1 { UPDATE foo SET data = 'b' WHERE id = (SELECT id FROM foo ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED); } step b2 { SELECT id, data FROM foo ORDER BY id; } step b3 { COMMIT; }
+permutation a1 b1 a2 b2 b3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stderr).toMatch(
+      /^lease-lab: refused on PGlite: step b2 continues a transaction whose `UPDATE foo SET data = 'b' WHERE id = \(SELECT id FROM foo ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED\)` skipped locked rows: another session's transaction has ended since/,
+    );
+  });
+
   it('a transaction that continues after an insert that drew from a sequence is refused (a replay would draw other numbers)', async () => {
     const spec = file(
       'sequence.spec',
