@@ -6,10 +6,11 @@
  * and it is not sent (a lock wait never returns inside PGlite); the runner reports it "<waiting ...>", and
  * it is tried again after each later step until its twin no longer fails, then completes.
  *
- * A parked transaction cannot run more statements. A session that continues one is resumed by rolling the
- * prepared transaction back and replaying its earlier statements, and only if every one gives back exactly
- * what it gave the first time (and, when another session committed writes meanwhile, only statements whose
- * answer shows every row they lock). Everything this cannot follow honestly refuses the permutation
+ * A parked transaction cannot run more statements. A step that only ends it (COMMIT, ROLLBACK) ends the
+ * prepared transaction itself. A session that continues one otherwise is resumed by rolling the prepared
+ * transaction back and replaying its earlier statements, and only if every one gives back exactly what it
+ * gave the first time (and, when another session committed writes after one of them ran, only if that one's
+ * answer shows every row it locks; a SKIP LOCKED one, not after another session's transaction ended). Everything this cannot follow honestly refuses the permutation
  * (PermutationRefused, one line naming the step and why): other isolation levels, savepoints, table locks,
  * advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
  * session's uncommitted key, a foreign key's or trigger's wait, one inside the spec's own function), two
@@ -26,10 +27,18 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies } from 
 
 const LOCK_NOT_AVAILABLE = '55P03';
 const ELSEWHERE = 'run it on a server with --db postgres://…';
+/** A statement whose rows depend on which rows other transactions held locked when it ran. */
+const SKIP_LOCKED = /\bSKIP\s+LOCKED\b/i;
+/** COMMIT or ROLLBACK with nothing more (no AND CHAIN, no savepoint): it only ends the transaction. */
+const PLAIN_END = /^\s*(COMMIT|END|ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?\s*;?\s*$/i;
 
 interface Logged {
   statement: SpecStatement;
   replies: StepReply[];
+  /** Commits that wrote, counted when it ran: a later one means a replay may meet other rows. */
+  ranAfterCommits: number;
+  /** Transactions ended (their locks let go), counted when it ran: a later one may free a row it skipped. */
+  ranAfterEnds: number;
 }
 
 /** A step of a session, part done: what is left of it and what it answered so far. */
@@ -50,8 +59,6 @@ interface Session {
   parked: boolean;
   /** Its transaction block failed: it holds nothing until it ends. */
   failed: boolean;
-  /** Commits that wrote, counted when its transaction began. */
-  beganAt: number;
   wrote: boolean;
   notices: SessionNotice[];
   job: Job | null;
@@ -74,6 +81,8 @@ export class PGliteSpecDriver implements SpecDriver {
   private readonly sessions = new Map<string, Session>();
   /** Transactions (or single statements) that committed writes, so far: what a replay must not have missed. */
   private commitsThatWrote = 0;
+  /** Transactions that ended, committed or not, so far: each let go of the row locks it held. */
+  private transactionsEnded = 0;
   /** PGlite's transaction status after the last statement: 'I', 'T' or 'E'. */
   private status = 'I';
   private queue: Promise<void> = Promise.resolve();
@@ -91,7 +100,6 @@ export class PGliteSpecDriver implements SpecDriver {
         log: null,
         parked: false,
         failed: false,
-        beganAt: 0,
         wrote: false,
         notices: [],
         job: null,
@@ -210,6 +218,7 @@ export class PGliteSpecDriver implements SpecDriver {
       // A statement cancelled inside a transaction block fails the transaction, which gives its locks back.
       if (s.parked) {
         await this.simple(`ROLLBACK PREPARED '${s.gid}'`);
+        this.transactionsEnded += 1;
         Object.assign(s, { parked: false, failed: true, log: null });
       }
     });
@@ -263,6 +272,7 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /** Runs what is left of a job in its session's transaction, until it ends or a statement would wait. */
   private async advance(s: Session, job: Job): Promise<'done' | 'waiting'> {
+    if (await this.endedAsParked(s, job)) return 'done';
     await this.resume(s, job.label);
     try {
       while (job.remaining.length > 0) {
@@ -307,26 +317,45 @@ export class PGliteSpecDriver implements SpecDriver {
     }
   }
 
-  /** Keeps a session's transaction log and the count of commits that wrote. */
+  /** Keeps a session's transaction log, the count of commits that wrote and that of transactions ended. */
   private record(s: Session, statement: SpecStatement, replies: StepReply[], before: string, reply: Reply): void {
     const ok = !reply.error;
     if (before === 'I' && this.status === 'T') {
-      s.log = [{ statement, replies }];
-      s.beganAt = this.commitsThatWrote;
+      s.log = [{ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded }];
       s.wrote = false;
     } else if (this.status === 'T') {
-      s.log?.push({ statement, replies });
+      s.log?.push({ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded });
       if (statement.kind === 'write' && ok) s.wrote = true;
     } else if (this.status === 'E') {
       s.log = null;
     } else if (before !== 'I') {
       // The transaction ended: a COMMIT of one that wrote makes its rows everyone's.
+      this.transactionsEnded += 1;
       if (reply.completed.at(-1)?.tag === 'COMMIT' && s.wrote) this.commitsThatWrote += 1;
       s.log = null;
       s.wrote = false;
     } else if (statement.kind === 'write' && ok) {
       this.commitsThatWrote += 1;
     }
+  }
+
+  /**
+   * A step that only ends a parked transaction (a plain COMMIT or ROLLBACK) ends it as it was parked, with
+   * COMMIT PREPARED or ROLLBACK PREPARED: the very writes and locks of its first run, as the server's
+   * session commits or rolls back its own, so nothing is replayed and nothing needs to answer the same.
+   */
+  private async endedAsParked(s: Session, job: Job): Promise<boolean> {
+    const [statement, ...rest] = job.remaining;
+    if (!s.parked || !statement || rest.length > 0 || !PLAIN_END.test(statement.text)) return false;
+    if (statement.kind !== 'commit' && statement.kind !== 'rollback') return false;
+    const commit = statement.kind === 'commit';
+    const reply = await this.simple(`${commit ? 'COMMIT' : 'ROLLBACK'} PREPARED '${s.gid}'`);
+    if (reply.error) this.refuse(`${job.label}: ending its parked transaction failed on PGlite (${reply.error.message})`);
+    if (commit && s.wrote) this.commitsThatWrote += 1;
+    this.transactionsEnded += 1;
+    Object.assign(s, { parked: false, log: null, wrote: false });
+    job.remaining = [];
+    return true;
   }
 
   /** Makes a session's transaction the open one again: its failed state, or its parked one replayed. */
@@ -340,13 +369,15 @@ export class PGliteSpecDriver implements SpecDriver {
     }
     if (!s.parked) return;
     const log = s.log!;
-    if (this.commitsThatWrote > s.beganAt) {
-      const hidden = log.find((entry) => entry.statement.kind !== 'begin' && !entry.statement.answerShowsItsLocks);
-      if (hidden) {
-        this.refuse(
-          `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
-        );
-      }
+    // Only a statement that ran before some commit that wrote can meet other rows when replayed: one that
+    // ran after every such commit sees on replay the rows it saw the first time.
+    const hidden = log.find(
+      (entry) => entry.statement.kind !== 'begin' && !entry.statement.answerShowsItsLocks && this.commitsThatWrote > entry.ranAfterCommits,
+    );
+    if (hidden) {
+      this.refuse(
+        `${label} continues a transaction that ran \`${hidden.statement.text}\` before another session committed writes: replaying it could lock or write other rows with the same answer`,
+      );
     }
     for (const entry of log) {
       // A sequence is not rolled back: a replay would draw other numbers than the first run got.
@@ -362,6 +393,11 @@ export class PGliteSpecDriver implements SpecDriver {
     s.parked = false;
     for (const entry of log) {
       if (await this.relocked(entry, label)) continue;
+      if (SKIP_LOCKED.test(entry.statement.text) && this.transactionsEnded > entry.ranAfterEnds) {
+        this.refuse(
+          `${label} continues a transaction whose \`${entry.statement.text}\` skipped locked rows: another session's transaction has ended since, and a replay could take a row it skipped`,
+        );
+      }
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
       const replies = repliesOf(await this.simple(entry.statement.text));
       if (!same(replies, entry.replies)) {
@@ -405,6 +441,7 @@ export class PGliteSpecDriver implements SpecDriver {
       s.parked = true;
     } else if (this.status === 'E') {
       await this.simple('ROLLBACK');
+      this.transactionsEnded += 1;
       s.failed = true;
     }
   }

@@ -32,6 +32,16 @@ function expectedPermutations(name: string): Map<string, string> {
 
 /** What the README's table says per spec: permutations, equal, refused (and why), different. */
 const TABLE: Record<string, { permutations: number; equal: number; refused: number; reasons: RegExp[] }> = {
+  'lock-committed-update': {
+    permutations: 24,
+    equal: 0,
+    refused: 24,
+    reasons: [
+      /^step s1l: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/,
+      /^step s2b2: its transaction runs at REPEATABLE READ, whose snapshot must outlive other sessions' commits/,
+      /^step s2b3: its transaction runs at SERIALIZABLE, whose snapshot must outlive other sessions' commits/,
+    ],
+  },
   nowait: { permutations: 6, equal: 6, refused: 0, reasons: [] },
   'nowait-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'nowait-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
@@ -41,9 +51,33 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     refused: 1,
     reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
   },
+  'nowait-5': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step sl1_prep: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
+  'lock-update-traversal': {
+    permutations: 3,
+    equal: 0,
+    refused: 3,
+    reasons: [/^step s1b: its transaction runs at REPEATABLE READ, whose snapshot must outlive other sessions' commits/],
+  },
   'skip-locked': { permutations: 20, equal: 20, refused: 0, reasons: [] },
   'skip-locked-2': { permutations: 3, equal: 3, refused: 0, reasons: [] },
   'skip-locked-3': { permutations: 1, equal: 1, refused: 0, reasons: [] },
+  'tuplelock-partition': {
+    permutations: 2,
+    equal: 0,
+    refused: 2,
+    reasons: [/^step s1update_(no)?key: INSERT … ON CONFLICT DO UPDATE: a wait for the conflicting row's lock is one the lab does not probe/],
+  },
+  'tuplelock-update': {
+    permutations: 1,
+    equal: 0,
+    refused: 1,
+    reasons: [/^step s1_advlock: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+  },
 };
 
 const tally: string[] = [];
@@ -87,6 +121,32 @@ describe("PostgreSQL's row-locking isolation specs on PGlite", () => {
         reason,
       ).toBe(true);
     expect(answer.code).toBe(refused.length > 0 ? 2 : 0);
+  });
+});
+
+describe("Check your own claim: the lab's claims as specs (docs/examples/), on PGlite", () => {
+  const example = (name: string) => join(projectRoot, 'docs/examples', name);
+
+  it('the naive claim (find, then claim in a second statement) breaks the check: exit 1, the shortest order printed', async () => {
+    const answer = await simInProcess(['spec', example('claim-naive.spec')]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(1);
+    expect(answer.stdout).toContain('broken in 4 of 6; the shortest: --permutation "a_poll b_poll a_claim b_claim"');
+    expect(answer.stdout).toContain('run_id|lease_generation\n------+----------------\n   123|              19\n(1 row)\n');
+    expect(answer.stdout.trimEnd().endsWith('BROKEN: no run claimed twice (exit 1)')).toBe(true);
+  });
+
+  it('the atomic claim (find and take in one statement, FOR UPDATE SKIP LOCKED) keeps the same check in every order: exit 0', async () => {
+    const answer = await simInProcess(['spec', example('claim-atomic.spec'), '--json']);
+    expect(answer.code).toBe(0);
+    const report = JSON.parse(answer.stdout) as Report;
+    expect(report.database.kind).toBe('pglite');
+    expect(report.permutations).toHaveLength(6);
+    expect(report.permutations.every((p) => p.refused === null)).toBe(true);
+    // While A's transaction holds run 123, B's claim passes over it and takes run 124.
+    const overlapping = report.permutations.find((p) => p.steps.join(' ') === 'a_claim b_claim a_commit b_commit')!;
+    expect(overlapping.output).toContain('step a_claim: WITH');
+    expect(overlapping.output).toMatch(/step b_claim: [^\n]*\nrun_id\|lease_generation\n------\+----------------\n {3}124\| {15}4\n/);
   });
 });
 
@@ -208,6 +268,34 @@ permutation a1 b1 a2 a3
     expect(answer.code).toBe(2);
     expect(answer.stderr).toMatch(
       /^lease-lab: refused on PGlite: step a2 continues a transaction that ran `UPDATE foo SET data = 'a' WHERE id = 1` before another session committed writes/,
+    );
+  });
+
+  it('a parked transaction is committed or rolled back as it was, and replayed when its statements all ran after the last commit that wrote; a SKIP LOCKED one is not replayed once another transaction let go of its locks', async () => {
+    // On PostgreSQL c1 skips row 1 (a1 holds it) and updates row 2; replayed after a_rollback let row 1 go,
+    // it would update row 1: that permutation must be refused.
+    const spec = file(
+      'parked-ends.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { UPDATE foo SET data = 'a' WHERE id = 1 RETURNING data; } step a_read { SELECT data FROM foo ORDER BY id; }
+step a_commit { COMMIT; } step a_rollback { ROLLBACK; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 2; } step b_read { SELECT id, data FROM foo ORDER BY id; }
+session c setup { BEGIN; } step c1 { UPDATE foo SET data = 'c' WHERE id = (SELECT id FROM foo ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED); }
+step c_read { SELECT id, data FROM foo ORDER BY id; } step c_commit { COMMIT; }
+permutation a1 b1 a_commit b_read
+permutation a1 b1 a_rollback b_read
+permutation b1 a1 a_read a_commit
+permutation a1 c1 a_rollback c_read c_commit
+`,
+    );
+    const answer = await simInProcess(['spec', spec, '--json']);
+    expect(answer.code).toBe(2);
+    const [committed, rolledBack, replayed, skipped] = (JSON.parse(answer.stdout) as Report).permutations;
+    for (const permutation of [committed, rolledBack, replayed]) expect(permutation!.refused).toBeNull();
+    expect(committed!.output).toContain('step b_read: SELECT id, data FROM foo ORDER BY id;\nid|data\n--+----\n 1|a   \n 2|b   \n(2 rows)\n');
+    expect(rolledBack!.output).toContain('step b_read: SELECT id, data FROM foo ORDER BY id;\nid|data\n--+----\n 1|x   \n 2|b   \n(2 rows)\n');
+    expect(replayed!.output).toContain('step a_read: SELECT data FROM foo ORDER BY id;\ndata\n----\na   \nb   \n(2 rows)\n');
+    expect(skipped!.refused).toMatch(
+      /^step c_read continues a transaction whose `UPDATE foo SET data = 'c' WHERE id = \(SELECT id FROM foo ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED\)` skipped locked rows: another session's transaction has ended since/,
     );
   });
 
