@@ -741,7 +741,7 @@ const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED,
     focusTokenIndex: null,
   };
   if (plan.isolation === 'serializable') {
-    const commitOf = (trace: Trace) => trace.steps.find((step) => step.actor === worker && step.action === 'commit');
+    const commitOf = (trace: Trace) => commitStepOf(trace, worker);
     return {
       ...shared,
       prompt: `At ${level}, A, B and C each claim a different run with ${inWords(plan.strategy)}, each in a transaction of its own, all three open at once. Then they commit in turn: A, B, C. What does ${worker}'s COMMIT do?`,
@@ -750,12 +750,7 @@ const isolationRecorded = generator('isolation-recorded', 'Above READ COMMITTED,
         { id: 'fails-40001', label: `It fails with 40001: ${worker}'s claim is gone, and ${worker} claims again` },
         { id: 'waits', label: "It waits until the others' transactions end" },
       ],
-      answerFrom(trace) {
-        const outcome = commitOf(trace)?.outcome;
-        if (outcome?.status === 'ok') return 'commits';
-        if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
-        return outcome?.status === 'blocked' ? 'waits' : null;
-      },
+      answerFrom: (trace) => commitAnswer(commitOf(trace)),
       explain(trace) {
         const commit = commitOf(trace);
         return [
@@ -817,7 +812,7 @@ const writeSkewRecorded = generator('write-skew-recorded', 'Write skew, recorded
   // The given schedule and B's next claim: a retry after a 40001 shows in the trace.
   const schedule = plan.schedule === 'script' ? [...tenantBacklog.script] : [...plan.schedule, 'A', 'B'];
   const setup = `Acme may have one run running. The claim counts acme's running runs and takes one of acme's runs only while there are fewer than 1 (run 120's lease has just run out, so acme is below its cap). At ${level}, A and B each run this claim in a transaction of their own, both before either commits: A takes run 120, B acme's run 121. Then A commits, then B.`;
-  const commitOf = (trace: Trace) => trace.steps.find((step) => step.actor === 'B' && step.action === 'commit');
+  const commitOf = (trace: Trace) => commitStepOf(trace, 'B');
   const shared = {
     key,
     facts: [level, inWords(plan.strategy), 'recorded on PostgreSQL'],
@@ -844,12 +839,7 @@ const writeSkewRecorded = generator('write-skew-recorded', 'Write skew, recorded
         { id: 'fails-40001', label: 'It fails with 40001: B rolls back and claims again' },
         { id: 'waits', label: 'It waits until PostgreSQL can tell whether the cap holds' },
       ],
-      answerFrom(trace) {
-        const outcome = commitOf(trace)?.outcome;
-        if (outcome?.status === 'ok') return 'commits';
-        if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
-        return outcome?.status === 'blocked' ? 'waits' : null;
-      },
+      answerFrom: (trace) => commitAnswer(commitOf(trace)),
     };
   }
   return {
@@ -905,4 +895,17 @@ export function randomSeed(): number {
     return crypto.getRandomValues(new Uint32Array(1))[0]!;
   }
   return Math.floor(Math.random() * 0xffffffff);
+}
+
+/** The worker's first COMMIT in a recorded trace. */
+function commitStepOf(trace: Trace, worker: string): TraceStep | undefined {
+  return trace.steps.find((step) => step.actor === worker && step.action === 'commit');
+}
+
+/** What a recorded COMMIT did, as the isolation questions' choices name it. */
+function commitAnswer(commit: TraceStep | undefined): 'commits' | 'fails-40001' | 'waits' | null {
+  const outcome = commit?.outcome;
+  if (outcome?.status === 'ok') return 'commits';
+  if (outcome?.status === 'error' && outcome.code === '40001') return 'fails-40001';
+  return outcome?.status === 'blocked' ? 'waits' : null;
 }

@@ -81,6 +81,16 @@ async function untilStore(page: Page, until: StoreCondition, timeout: number): P
 /** What untilStore waits for: the controls usable, or the lab at a step. */
 type StoreCondition = { kind: 'ready' } | { kind: 'position'; position: number };
 
+/** Opens a chapter from the lesson's chapter list, as a learner does; returns the lesson region. */
+export async function openChapter(page: Page, title: string): Promise<Locator> {
+  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
+  await lesson
+    .getByRole('navigation', { name: 'Lesson chapters' })
+    .getByRole('link', { name: new RegExp(`^${title}`) })
+    .click();
+  return lesson;
+}
+
 export async function waitReady(page: Page): Promise<void> {
   // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
   await untilStore(page, { kind: 'ready' }, 90_000);

@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
 import { showAllControls } from './disclosure';
-import { expect, openLab, shot, slider, stepButton, stepTimes, test } from './fixtures';
+import { expect, openChapter, openLab, shot, slider, stepButton, stepTimes, test } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -26,12 +26,7 @@ test("the chapter opens a recording; Next step walks it to B's 40001; a move off
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page);
   await expect(banner(page)).toHaveCount(0);
-  const chapter = chapterById('compare-and-set');
-  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
-  await lesson
-    .getByRole('navigation', { name: 'Lesson chapters' })
-    .getByRole('link', { name: new RegExp(`^${chapter.title}`) })
-    .click();
+  const lesson = await openChapter(page, chapterById('compare-and-set').title);
   // The chapter's prediction is judged by a recording: it says so, and reads PostgreSQL's recorded answer.
   const predict = lesson.getByRole('region', { name: 'Predict: Above READ COMMITTED, recorded on PostgreSQL' });
   await predict.getByRole('radio').first().check();

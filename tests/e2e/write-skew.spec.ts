@@ -10,7 +10,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { findLevel } from '../../src/lessons/levels';
 import { recording } from '../../src/recordings/files';
-import { expect, openLab, openLinkInPlace, shot, slider, stepTimes, test } from './fixtures';
+import { expect, openChapter, openLab, openLinkInPlace, shot, slider, stepTimes, test } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -20,12 +20,7 @@ const REPEATABLE_READ = recording('tenant-cap-repeatable-read');
 const commitOfB = (steps: typeof SERIALIZABLE.steps) => steps.findIndex((step) => step.actor === 'B' && step.action === 'commit') + 1;
 
 async function openChapterLink(page: Page, link: RegExp): Promise<void> {
-  const chapter = chapterById('compare-and-set');
-  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
-  await lesson
-    .getByRole('navigation', { name: 'Lesson chapters' })
-    .getByRole('link', { name: new RegExp(`^${chapter.title}`) })
-    .click();
+  const lesson = await openChapter(page, chapterById('compare-and-set').title);
   await shot(lesson, 'test-results/write-skew-chapter.png');
   await lesson.getByRole('link', { name: link }).click();
   await expect(lab(page)).toBeInViewport();
@@ -60,11 +55,7 @@ for (const viewport of [
 test("the chapter's prediction on write skew reads its answer from the recording, and says so", async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page);
-  const lesson = page.getByRole('region', { name: 'Lesson', exact: true });
-  await lesson
-    .getByRole('navigation', { name: 'Lesson chapters' })
-    .getByRole('link', { name: new RegExp(`^${chapterById('compare-and-set').title}`) })
-    .click();
+  const lesson = await openChapter(page, chapterById('compare-and-set').title);
   const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
   await predict.getByRole('radio').first().check();
   await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
