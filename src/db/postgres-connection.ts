@@ -83,3 +83,15 @@ function stripSecret(text: string, url: string): string {
   }
   return password ? text.split(password).join('***') : text;
 }
+
+/**
+ * Resolves once the backend has finished with the statement that just failed on this client. PostgreSQL
+ * sends the error before it aborts the transaction (releasing its row locks and clearing its backend_xid)
+ * and says ReadyForQuery only after; pg rejects at the error and hands that ReadyForQuery to no query. So
+ * a look at pg_locks or pg_stat_activity right after the error may still see the failed transaction's locks
+ * (CI saw B's lock after B's COMMIT failed 40001). An empty query is sent only after that ReadyForQuery and
+ * answers after it: awaiting it is waiting for the cleanup. A closed connection has nothing left to clean.
+ */
+export async function settledAfterError(client: pg.Client): Promise<void> {
+  await client.query('').catch(() => undefined);
+}

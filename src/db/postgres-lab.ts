@@ -22,7 +22,7 @@ import { sqlText } from '../sql/registry';
 import type { LabStatement } from '../strategies';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } from './port';
 import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
-import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
+import { checkServerVersion, firstLine, openClient, redactUrl, settledAfterError, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
 import type { EngineFact } from '../sim/narration';
 
@@ -579,7 +579,10 @@ export class PostgresLab implements LabDatabase {
     // generic plan (README, "How the lab runs on PGlite"), and the two must agree.
     const answer: Promise<Answer> = session.client.query(request.statement.text, request.params).then(
       (result) => ({ ok: true, rows: result.rows.map(normalizeRow) }),
-      (error: unknown) => ({ ok: false, error }),
+      async (error: unknown) => {
+        await settledAfterError(session.client);
+        return { ok: false, error };
+      },
     );
     const quiet = ending === 'read' || !this.othersOpen(session);
     return this.follow(session, { answer, ending }, quiet ? QUIET_FIRST_LOOK_MS : FIRST_LOOK_MS);
@@ -667,7 +670,11 @@ export class PostgresLab implements LabDatabase {
    * counted (locks() leaves out a session whose statement is in flight).
    */
   private async endTransaction(session: Session, end: 'transaction-commit' | 'transaction-rollback'): Promise<void> {
-    const [, runs] = resultsOf(await session.client.query(statements(sqlText(end), sqlText('runs-snapshot'))));
+    const ended = await session.client.query(statements(sqlText(end), sqlText('runs-snapshot'))).catch(async (error: unknown) => {
+      await settledAfterError(session.client);
+      throw error;
+    });
+    const [, runs] = resultsOf(ended);
     const locks = this.othersOpen(session) ? (await session.client.query<LockRow>(named(sqlText('held-locks-postgres')))).rows : [];
     this.afterChange = { runs: runRowsOf(runs!), locks };
   }

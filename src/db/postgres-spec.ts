@@ -16,7 +16,7 @@ import type { SessionNotice, StepOutcome, SpecDriver } from '../spec/run';
 import type { StepReply } from '../spec/output';
 import { bridgeSql } from '../sql/bridge';
 import { sqlText } from '../sql/registry';
-import { checkServerVersion, firstLine, openClient, redactUrl, userFacing } from './postgres-connection';
+import { checkServerVersion, firstLine, openClient, redactUrl, settledAfterError, userFacing } from './postgres-connection';
 import { hbaLineFor, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 
 /** The note on the run's database: the mark that it is the run's to drop. */
@@ -96,7 +96,7 @@ interface SessionConnection {
   pid: number;
   notices: SessionNotice[];
   /** The step in flight, with the answer once it came. */
-  running: { query: TextQuery; outcome: StepOutcome | null } | null;
+  running: { query: TextQuery; answered: Promise<StepOutcome>; outcome: StepOutcome | null } | null;
 }
 
 function noticeOf(message: { severity?: string; message?: string }): SessionNotice {
@@ -106,8 +106,18 @@ function noticeOf(message: { severity?: string; message?: string }): SessionNoti
 async function runText(client: pg.Client, sql: string): Promise<StepOutcome> {
   const query = new TextQuery(sql);
   client.query(query as unknown as pg.QueryConfig);
-  const outcome = await query.done;
+  const outcome = await settled(client, query);
   if (query.brokenBy) throw query.brokenBy;
+  return outcome;
+}
+
+/**
+ * The step's answer once its backend is done with it: after an error, only once the failed transaction's
+ * locks are gone (settledAfterError), as the isolation tester reads a step's results up to ReadyForQuery.
+ */
+async function settled(client: pg.Client, query: TextQuery): Promise<StepOutcome> {
+  const outcome = await query.done;
+  if (query.brokenBy === null && outcome.replies.some((reply) => reply.kind === 'error')) await settledAfterError(client);
   return outcome;
 }
 
@@ -212,12 +222,12 @@ export class PostgresSpecDriver implements SpecDriver {
   send(session: string, sql: string): void {
     const connection = this.session(session);
     const query = new TextQuery(sql);
-    const running = { query, outcome: null as StepOutcome | null };
+    connection.client.query(query as unknown as pg.QueryConfig);
+    const running = { query, answered: settled(connection.client, query), outcome: null as StepOutcome | null };
     connection.running = running;
-    void query.done.then((outcome) => {
+    void running.answered.then((outcome) => {
       running.outcome = outcome;
     });
-    connection.client.query(query as unknown as pg.QueryConfig);
   }
 
   async poll(session: string, ms: number): Promise<StepOutcome | null> {
@@ -229,7 +239,7 @@ export class PostgresSpecDriver implements SpecDriver {
       const elapsed = new Promise((resolve) => {
         timer = setTimeout(resolve, ms);
       });
-      await Promise.race([running.query.done, elapsed]);
+      await Promise.race([running.answered, elapsed]);
       clearTimeout(timer);
       // Let the .then above record the answer if it just came.
       await Promise.resolve();
