@@ -8,15 +8,17 @@
 #   npm run bench -- backpressure the backpressure lab only (Node and Chromium)
 #   npm run bench -- robustness   hang recovery, UI fuzzing speed, large console answers (figures the tests no longer assert)
 #   npm run bench -- analyze      reading a learner's statement with PostgreSQL's parser (Node and Chromium)
+#   npm run bench -- spec         your own SQL: parsing a spec, its permutations on PGlite, check on PGlite and a server
 #   npm run bench -- warm         a returning learner: cold, warm (offline copy saved) and first-click figures beside plain PGlite (Chromium)
 # BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
-case "$what" in all|node|browser|explore|backpressure|robustness|analyze|warm) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure|robustness|analyze|warm]" >&2; exit 2 ;; esac
+case "$what" in all|node|browser|explore|backpressure|robustness|analyze|warm|spec) ;; *) echo "usage: npm run bench -- [all|node|browser|explore|backpressure|robustness|analyze|warm|spec]" >&2; exit 2 ;; esac
 
 bash scripts/ensure-deps.sh node
 case "$what" in all|browser|backpressure|robustness|analyze|warm) bash scripts/ensure-deps.sh chromium ;; esac
+case "$what" in all|spec) bash scripts/ensure-deps.sh postgres ;; esac
 run() { node --import tsx --import ./scripts/raw-loader.mjs "$@"; }
 
 run scripts/build-datadir.ts
@@ -29,4 +31,5 @@ part backpressure && [ -f bench/backpressure.bench.ts ] && run bench/backpressur
 part robustness && run bench/robustness.bench.ts
 part analyze && run bench/analyze.bench.ts
 part warm && run bench/warm.bench.ts
+part spec && run bench/spec.bench.ts
 true

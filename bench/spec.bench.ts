@@ -1,0 +1,153 @@
+/**
+ * Your own SQL, checked: reading a spec, running every permutation of one on PGlite, and `check` of one
+ * claim in one scenario on PGlite and on a real PostgreSQL server (started here, thrown away after).
+ *   node --import tsx --import ./scripts/raw-loader.mjs bench/spec.bench.ts
+ * BENCH_SPEC_ROUNDS (default 5) rounds of every permutation, BENCH_CHECKS (default 3) runs of each check.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { PGliteSpecDriver } from '../src/db/pglite-spec';
+import { parseSpec, permutationsOf } from '../src/spec/parse';
+import { runPermutations } from '../src/spec/run';
+import { startPostgresServer } from '../tests/support/postgres-server';
+import { machineLine, median, ms, printTable, quantile, type Row, range, runsFromEnv, seconds } from './lib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROUNDS = runsFromEnv('BENCH_SPEC_ROUNDS', 5);
+const CHECKS = runsFromEnv('BENCH_CHECKS', 3);
+const PARSE_SAMPLES = 50;
+
+/**
+ * Two sessions of three steps each (20 permutations): each worker claims the oldest pending row with the
+ * atomic claim in a transaction of its own and commits, as issue 33 sizes its target ("6 steps").
+ */
+const TWO_SESSIONS_SIX_STEPS = `
+setup
+{
+  CREATE TABLE jobs (id integer PRIMARY KEY, status text NOT NULL DEFAULT 'pending', owner text);
+  INSERT INTO jobs (id) VALUES (1), (2);
+}
+teardown { DROP TABLE jobs; }
+session a
+step a_begin  { BEGIN; }
+step a_claim  { UPDATE jobs SET status = 'running', owner = 'a' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
+step a_commit { COMMIT; }
+session b
+step b_begin  { BEGIN; }
+step b_claim  { UPDATE jobs SET status = 'running', owner = 'b' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
+step b_commit { COMMIT; }
+`;
+
+function specFiles(): string[] {
+  const dirs = [join(ROOT, 'tests/fixtures/postgres-isolation/specs'), join(ROOT, 'docs/examples')];
+  return dirs.flatMap((dir) =>
+    readdirSync(dir)
+      .filter((name) => name.endsWith('.spec'))
+      .map((name) => join(dir, name)),
+  );
+}
+
+/** Parse + plan (every permutation listed) of each spec the project holds: the median of each spec's samples. */
+function parseAndPlan(): Row {
+  const perSpec = specFiles().map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const samples: number[] = [];
+    for (let i = 0; i < PARSE_SAMPLES; i++) {
+      const started = performance.now();
+      permutationsOf(parseSpec(text));
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
+  });
+  const worst = Math.max(...perSpec);
+  return {
+    what: `parse + plan, per spec (${perSpec.length} specs, the median of ${PARSE_SAMPLES} each)`,
+    median: ms(median(perSpec), 2),
+    p95: ms(quantile(perSpec, 0.95), 2),
+    range: range(perSpec, (v) => ms(v, 2)),
+    n: perSpec.length,
+    target: '≤ 5 ms',
+    ok: worst <= 5,
+  };
+}
+
+async function permutationsPerSecond(): Promise<Row[]> {
+  const spec = parseSpec(TWO_SESSIONS_SIX_STEPS);
+  const permutations = permutationsOf(spec);
+  const openStarted = performance.now();
+  const driver = await PGliteSpecDriver.open(spec.sessions.map((session) => session.name));
+  const openMs = performance.now() - openStarted;
+  const rates: number[] = [];
+  try {
+    // One round first, unmeasured: the first statements of a fresh cluster plan and cache.
+    await runPermutations(spec, permutations, driver);
+    for (let round = 0; round < ROUNDS; round++) {
+      const started = performance.now();
+      const runs = await runPermutations(spec, permutations, driver);
+      const refused = runs.filter((run) => run.refused !== null).length;
+      if (refused > 0) throw new Error(`${refused} of ${runs.length} permutations refused on PGlite: the benchmark measures followed ones`);
+      rates.push(permutations.length / ((performance.now() - started) / 1000));
+    }
+  } finally {
+    await driver.close();
+  }
+  return [
+    { what: 'open a spec driver on PGlite (a fresh cluster)', median: ms(openMs), n: 1 },
+    {
+      what: `every permutation of a 2-session, 6-step spec on PGlite (${permutations.length} a round)`,
+      median: `${median(rates).toFixed(0)} /s`,
+      range: range(rates, (v) => `${v.toFixed(0)} /s`),
+      n: ROUNDS,
+      target: '≥ 300 /s',
+      ok: median(rates) >= 300,
+    },
+  ];
+}
+
+/** `npm run sim -- check SCENARIO --claim FILE [--db URL]` as a user runs it: a process of its own, start to exit. */
+function timeCheck(args: string[]): { ms: number; code: number } {
+  const started = performance.now();
+  let code = 0;
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', '--import', './scripts/raw-loader.mjs', 'src/cli/main.ts', 'check', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  } catch (error) {
+    code = (error as { status?: number }).status ?? -1;
+  }
+  return { ms: performance.now() - started, code };
+}
+
+async function checks(): Promise<Row[]> {
+  const claim = join(ROOT, 'src/strategies/skip-locked/claim-skip-locked.sql');
+  const server = await startPostgresServer('lease_lab_bench');
+  const rows: Row[] = [];
+  try {
+    for (const scenario of ['race', 'heartbeat']) {
+      for (const db of [null, server.url]) {
+        const runs = Array.from({ length: CHECKS }, () => timeCheck([scenario, '--claim', claim, ...(db ? ['--db', db] : [])]));
+        const times = runs.map((run) => run.ms);
+        const limit = db ? 30_000 : 5_000;
+        rows.push({
+          what: `check ${scenario} --claim claim-skip-locked.sql${db ? ` --db (PostgreSQL ${server.version})` : ' (PGlite)'}, exit ${[...new Set(runs.map((r) => r.code))].join('/')}`,
+          median: seconds(median(times)),
+          range: range(times, seconds),
+          n: CHECKS,
+          target: `≤ ${limit / 1000} s`,
+          ok: median(times) <= limit,
+        });
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+  return rows;
+}
+
+console.log(machineLine());
+printTable('Your own SQL: specs on PGlite', [parseAndPlan(), ...(await permutationsPerSecond())]);
+printTable('check of one claim in one scenario (a process of its own, start to exit)', await checks());
