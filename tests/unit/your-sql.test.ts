@@ -226,7 +226,9 @@ describe('links with statements in them, on the real engine', () => {
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
     const claim = corpus('01-atomic-skip-locked');
     const complete = 'DELETE FROM runs WHERE run_id = $1';
-    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,A,A,A,A&claim=${encodeURIComponent(claim)}&complete=${encodeURIComponent(complete)}`);
+    await store
+      .getState()
+      .start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,A,A,A,A&claim=${encodeURIComponent(claim)}&complete=${encodeURIComponent(complete)}`);
     const state = store.getState();
     expect(state.notices).toEqual([]);
     const done = state.steps.at(-1)!;
