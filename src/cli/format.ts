@@ -26,6 +26,8 @@ export function formatTrace(trace: Trace, scenario: Scenario): string {
   }
   lines.push('');
   lines.push('runs at the end:');
+  // A completion that deletes its run (check --complete) can leave none.
+  if (trace.finalRuns.length === 0) lines.push('  none: every run was deleted');
   for (const run of trace.finalRuns) {
     lines.push(
       // The result names who wrote it last: where a stale completion overwrote another's, it shows (Oban #532).

@@ -175,7 +175,9 @@ export class PGliteLab implements LabDatabase {
     if (!result.writes) this.readOnly.add(request.statement);
     // Outside a claim every statement commits on its own: rows it wrote are committed rows.
     if (result.affectedRows > 0) this.runsRead = runRowsOf(results.at(-1)!);
-    return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount: result.rows.length };
+    // A completion that deletes its run may return nothing: how many rows it deleted is its answer.
+    const rowCount = request.statement.deletesRun ? result.affectedRows : result.rows.length;
+    return { status: 'ok', rows: result.rows.map(normalizeRow), rowCount };
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {

@@ -70,7 +70,8 @@ function named(text: string, values?: unknown[]): pg.QueryConfig {
 }
 
 /** What an in-flight statement finally did. Never rejects, so a crash can abandon it safely. */
-type Answer = { ok: true; rows: Row[] } | { ok: false; error: unknown };
+/** `deleted`: how many rows a completion that deletes its run removed (LabStatement.deletesRun), which is its answer. */
+type Answer = { ok: true; rows: Row[]; deleted?: number } | { ok: false; error: unknown };
 
 /**
  * How a statement's transaction ends once it answers. claim: keep it open with rows (its row locks held),
@@ -578,7 +579,7 @@ export class PostgresLab implements LabDatabase {
     // The worker's own statement stays unnamed, planned afresh with its values each time: PGlite reuses a
     // generic plan (README, "How the lab runs on PGlite"), and the two must agree.
     const answer: Promise<Answer> = session.client.query(request.statement.text, request.params).then(
-      (result) => ({ ok: true, rows: result.rows.map(normalizeRow) }),
+      (result) => ({ ok: true, rows: result.rows.map(normalizeRow), ...(request.statement.deletesRun ? { deleted: result.rowCount ?? 0 } : {}) }),
       async (error: unknown) => {
         await settledAfterError(session.client);
         return { ok: false, error };
@@ -658,7 +659,7 @@ export class PostgresLab implements LabDatabase {
       throw reachedOutside(answer.error, this.ownSchema, this.url);
     }
     if (!answer.ok) return toOutcomeError(answer.error);
-    return { status: 'ok', rows: answer.rows, rowCount: answer.rows.length };
+    return { status: 'ok', rows: answer.rows, rowCount: answer.deleted ?? answer.rows.length };
   }
 
   /**

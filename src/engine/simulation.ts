@@ -364,6 +364,7 @@ export class Simulation {
       claimsPendingOnly: this.rescuerDefinition() !== null,
       claimLimitedTo: definitionOf(this.settings).limitedTo,
       ...(this.settings.isolation ? { isolation: this.settings.isolation } : {}),
+      ...(statement.deletesRun ? { deletesRun: true } : {}),
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {

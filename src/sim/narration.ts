@@ -77,7 +77,7 @@ export type StepFact =
   | { kind: 'lease-renewed'; worker: WorkerId; run: number | null }
   | { kind: 'lease-unmoved'; worker: WorkerId; run: number | null }
   | { kind: 'progressed'; worker: WorkerId; run: number | null; progress: Value }
-  | { kind: 'completed'; worker: WorkerId; run: number | null }
+  | { kind: 'completed'; worker: WorkerId; run: number | null; deleted?: true }
   | { kind: 'completed-as-cancelled'; worker: WorkerId; run: number | null }
   | { kind: 'acknowledged-cancel'; worker: WorkerId; run: number | null }
   | { kind: 'cancel-seen'; worker: WorkerId; run: number | null }
@@ -156,7 +156,7 @@ function missedBecause(fact: { worker: WorkerId; run: number | null; because: Wr
   const { worker, run, because } = fact;
   switch (because.kind) {
     case 'run-gone':
-      return `run ${run} is gone`;
+      return `run ${run} is gone (a completion deleted it)`;
     case 'no-owner':
       return `run ${run} has no lease owner`;
     case 'other-owner':
@@ -240,6 +240,9 @@ function sentence(fact: StepFact): string {
       // Unfenced, the write checks no generation: what stopped it is the condition its WHERE does check. Fenced
       // with the generation still its own, the write's other condition stopped it (a claim row that is gone).
       const guard = fact.fencing ? `${fact.worker}'s claim is no longer the run's, so the guard refused the write` : 'Fencing is off';
+      // A run that is gone left no row to write, whatever the write checks.
+      if (fact.because.kind === 'run-gone')
+        return `${fact.worker}'s ${describeWrite(fact.write)} matched 0 rows: ${missedBecause(fact)}; ${fact.worker} stops.`;
       return `${fact.worker}'s ${describeWrite(fact.write)} matched 0 rows: ${missedBecause(fact)}. ${guard}; ${fact.worker} stops.`;
     }
     case 'call-wasted':
@@ -251,7 +254,9 @@ function sentence(fact: StepFact): string {
     case 'progressed':
       return `${fact.worker} paid for a model call on run ${fact.run} and recorded progress ${fact.progress}.`;
     case 'completed':
-      return `${fact.worker} marked run ${fact.run} done.`;
+      return fact.deleted
+        ? `${fact.worker} completed run ${fact.run} by deleting it: the run is no longer in runs.`
+        : `${fact.worker} marked run ${fact.run} done.`;
     case 'completed-as-cancelled':
       return `${fact.worker}'s completion found cancel_requested set: run ${fact.run} is cancelled, not done.`;
     case 'acknowledged-cancel':

@@ -15,7 +15,7 @@ import type { FencedPair, ParamName } from '../strategies/types';
 import { secondsOf } from './clock';
 import type { OwnerWrite, Poll, StepFact, WriteMissedBecause } from './narration';
 import type { StrictIsolation } from './isolation';
-import type { RunRow, WorkerId, Scenario, Settings, StaleWrite, StatementOutcome, Value, Verdict, WorkerAction, WorkerSpec, WorkerState } from './types';
+import type { Row, RunRow, WorkerId, Scenario, Settings, StaleWrite, StatementOutcome, Value, Verdict, WorkerAction, WorkerSpec, WorkerState } from './types';
 import { FINISHED_PHASES } from './types';
 
 export function initialWorker(spec: WorkerSpec): WorkerState {
@@ -192,6 +192,8 @@ export function interpretOutcome(
     claimLimitedTo?: string | undefined;
     /** The level of the worker's explicit claim transaction (settings.isolation); absent at READ COMMITTED. */
     isolation?: StrictIsolation;
+    /** The statement deletes the worker's run (LabStatement.deletesRun): its rows deleted, not read back, say whether it wrote. */
+    deletesRun?: boolean;
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -209,7 +211,7 @@ export function interpretOutcome(
     return { worker, verdict: 'blocked', facts: [{ kind: 'waits', waiter: { kind: 'worker', worker: id }, holders: outcome.holders }], staleWrite: null };
   }
 
-  const first = outcome.status === 'ok' ? outcome.rows[0] : undefined;
+  const first = outcome.status === 'ok' ? (context.deletesRun ? deletedRow(outcome) : outcome.rows[0]) : undefined;
   const staleWrite: StaleWrite | null =
     OWNER_WRITE_ACTIONS.includes(action) && runBefore !== undefined && worker.generation !== null && runBefore.lease_generation !== worker.generation
       ? { heldGeneration: worker.generation, runGeneration: runBefore.lease_generation, runOwner: runBefore.lease_owner }
@@ -333,6 +335,10 @@ export function interpretOutcome(
       return { worker, verdict: 'ok', facts: [{ kind: 'progressed', worker: id, run, progress: first.progress ?? null }, ...after], staleWrite };
     }
     case 'complete':
+      if (context.deletesRun) {
+        worker = { ...worker, phase: 'done' };
+        return { worker, verdict: 'ok', facts: [{ kind: 'completed', worker: id, run, deleted: true }, ...after], staleWrite };
+      }
       // A completion guarded by the cancel request (River's, fencing on) finalizes a cancelled run as cancelled.
       if (first.status === 'cancelled') {
         worker = { ...worker, phase: 'cancelled' };
@@ -411,6 +417,14 @@ function pollAgainOrStop(worker: WorkerState, scenario: Scenario, found: (poll: 
     facts: [found({ attempts, maxAttempts: scenario.maxClaimAttempts, again })],
     staleWrite: null,
   };
+}
+
+/**
+ * A DELETE that removed the worker's run: one row deleted, whatever it returned (nothing, or run_id). The row
+ * stands for the write's success only; nothing is read from it.
+ */
+function deletedRow(outcome: Extract<StatementOutcome, { status: 'ok' }>): Row | undefined {
+  return outcome.rowCount > 0 ? {} : undefined;
 }
 
 /** Whether a rescuer's statement marked the runs it took failed (Solid Queue's pruner) rather than putting them back to pending. */

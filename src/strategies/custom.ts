@@ -127,6 +127,7 @@ export function customWrite(
       params: roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
       afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
+      ...(shape.kind === 'delete' ? { deletesRun: true as const } : {}),
     },
   };
 }

@@ -64,6 +64,11 @@ export interface LabStatement extends StatementText {
    */
   probe: StatementText | null;
   afterWait: AfterWait;
+  /**
+   * A completion that deletes its run (someone's own, `check --complete`): the run is gone once it commits, and
+   * the worker reads how many rows it deleted (1: completed; 0: the write missed), not a row it got back.
+   */
+  deletesRun?: true;
 }
 
 /** A write that exists with the fence (it checks the lease generation) and without. */

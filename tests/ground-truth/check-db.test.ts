@@ -96,6 +96,28 @@ describe('npm run sim -- check --db URL', () => {
     },
   );
 
+  // A completion that deletes its run: the server's DELETE answers how many rows it removed, as PGlite's does,
+  // and the run's role may delete from its own runs. Every race schedule, as on PGlite (tests/unit/cli-check.test.ts).
+  it.for([
+    { name: 'claim-skip-locked.sql', file: SKIP_LOCKED, exitCode: 0 },
+    { name: '14-update-eq-subselect-no-recheck.sql', file: corpus('14-update-eq-subselect-no-recheck.sql'), exitCode: 1 },
+  ])(
+    '$name with docs/examples/complete-by-delete.sql: the same groups as PGlite, exit $exitCode, and no schema left',
+    { timeout: 300_000 },
+    async ({ file, exitCode }) => {
+      const before = await schemas();
+      const args = ['check', 'race', '--claim', file, '--complete', join(projectRoot, 'docs/examples/complete-by-delete.sql')];
+      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url, '--json'), sim(...args, '--json')]);
+      expect(onServer.stderr).toBe('');
+      expect([onServer.code, onPglite.code]).toEqual([exitCode, exitCode]);
+      const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];
+      expect(server!.database.kind).toBe('postgres');
+      expect(server!.groups).toEqual(pglite!.groups);
+      if (exitCode === 1) expect(server!.groups.map((group) => group.key)).toContain('double-claim:123 duplicate-execution:123 split-ownership:123');
+      expect(await schemas()).toEqual(before);
+    },
+  );
+
   it('the text report names the server, one connection per worker', { timeout: 300_000 }, async () => {
     const { code, stdout } = await sim('check', 'race', '--claim', corpus('14-update-eq-subselect-no-recheck.sql'), '--db', url);
     expect(code).toBe(1);

@@ -177,6 +177,7 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
     'claim',
     `UPDATE runs ${SET} WHERE run_id = 1 RETURNING run_id, lease_generation, now() - interval '1 hour' AS lease_expires_at, cancel_requested`,
   ],
+  'delete-returning': ['complete', 'DELETE FROM runs WHERE run_id = $1 RETURNING status'],
   'returning-old-new': ['claim', `UPDATE runs ${SET} WHERE run_id = 1 RETURNING old.run_id, lease_generation, lease_expires_at, cancel_requested`],
   'several-locking-clauses': [
     'claim',

@@ -164,6 +164,47 @@ describe('npm run sim -- check', () => {
     expect(trace.steps.map((step) => step.sqlId)).toContain('your-complete');
   });
 
+  describe('--complete with a DELETE (pgmq, Hangfire.PostgreSql, delayed_job, gue): judged by the rows it deleted', () => {
+    const DELETE_COMPLETION = join(projectRoot, 'docs/examples/complete-by-delete.sql');
+
+    it('after a claim with FOR UPDATE SKIP LOCKED every race schedule is safe: exit 0', async () => {
+      const { code, stdout } = await sim('check', 'race', '--claim', SKIP_LOCKED, '--complete', DELETE_COMPLETION, '--json');
+      expect(code).toBe(0);
+      expect((JSON.parse(stdout) as Report).groups.map((group) => group.key)).toEqual(['none']);
+    });
+
+    it("after a claim whose sub-select finds the run without a lock (select, then update) B claims and works on A's run too: exit 1 with the schedule, B's write missing the deleted run", async () => {
+      const naive = corpus('14-update-eq-subselect-no-recheck.sql');
+      const { code, stdout } = await sim('check', 'race', '--claim', naive, '--complete', DELETE_COMPLETION);
+      expect(code).toBe(1);
+      expect(stdout).toMatch(
+        /double claim of run 123 \+ duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe\n\s+shortest: --schedule A,B,A,A,B,A,A,B\n/,
+      );
+      const replayed = await sim('run', 'race', '--claim', naive, '--complete', DELETE_COMPLETION, '--schedule', 'A,B,A,A,B,A,A,B');
+      expect(replayed.stdout).toMatch(/A +complete +ok +A completed run 123 by deleting it: the run is no longer in runs\./);
+      expect(replayed.stdout).toMatch(/B +work +rejected +B's progress write matched 0 rows: run 123 is gone \(a completion deleted it\); B stops\./);
+      expect(replayed.stdout).toMatch(/duplicate-execution \(steps 5, 8, 10\): Run 123 was executed by both A and B/);
+    });
+
+    it('a DELETE that returns a column of the deleted row is refused in one line, exit 2; a DELETE claim says only a completion may delete', async () => {
+      const returning = await sim(
+        'check',
+        'race',
+        '--claim',
+        SKIP_LOCKED,
+        '--complete',
+        file('delete-returning.sql', 'DELETE FROM runs WHERE run_id = $1 RETURNING status'),
+      );
+      expect(returning.code).toBe(2);
+      expect(returning.stderr.trim().split('\n')).toEqual([
+        expect.stringContaining('refused (delete-returning): a DELETE completion returns nothing, or run_id alone'),
+      ]);
+      const claim = await sim('check', 'race', '--claim', file('delete-claim.sql', 'DELETE FROM runs WHERE run_id = $1 AND $2::integer IS NOT NULL'));
+      expect(claim.code).toBe(2);
+      expect(claim.stderr).toContain('(it is a DELETE, and only a completion may delete its run)');
+    });
+  });
+
   it("a CTE without FOR UPDATE: after its wait B re-checks A's row against what its CTE found before and claims run 123 too (a double claim), exit 1", async () => {
     const { code, stdout } = await sim('check', 'race', '--claim', corpus('04-cte-without-lock.sql'), '--json');
     expect(code).toBe(1);

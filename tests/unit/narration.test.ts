@@ -183,6 +183,13 @@ describe('narrate', () => {
     expect(narrate([fact])).toBe(words);
   });
 
+  it('tells a completion that deleted its run, and a write that found its run deleted, in words of their own', () => {
+    expect(narrate([{ kind: 'completed', worker: 'A', run: 123, deleted: true }])).toBe('A completed run 123 by deleting it: the run is no longer in runs.');
+    expect(narrate([{ kind: 'write-missed', worker: 'B', write: 'work', run: 123, because: { kind: 'run-gone' }, fencing: true }])).toBe(
+      "B's progress write matched 0 rows: run 123 is gone (a completion deleted it); B stops.",
+    );
+  });
+
   it("tells a step's facts in order, one sentence after another", () => {
     const claim = EXAMPLES.claimed[0];
     expect(narrate([claim, EXAMPLES.overwrote[0]])).toBe("B now owns run 123 with generation 19. It overwrote A's claim, which was still valid.");

@@ -222,6 +222,22 @@ describe('links with statements in them, on the real engine', () => {
     expect(state.yourSql).toMatchObject({ open: true, draft: texts(NO_BUMP), problem: null });
   });
 
+  it("a completion that deletes its run, from check's link: played on the page, the run leaves the runs table", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const claim = corpus('01-atomic-skip-locked');
+    const complete = 'DELETE FROM runs WHERE run_id = $1';
+    await store
+      .getState()
+      .start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,A,A,A,A&claim=${encodeURIComponent(claim)}&complete=${encodeURIComponent(complete)}`);
+    const state = store.getState();
+    expect(state.notices).toEqual([]);
+    const done = state.steps.at(-1)!;
+    expect(done).toMatchObject({ action: 'complete', sqlId: 'your-complete', verdict: 'ok', outcome: { status: 'ok', rows: [], rowCount: 1 } });
+    expect(done.facts).toEqual([{ kind: 'completed', worker: 'A', run: 123, deleted: true }]);
+    expect(done.runs.map((run) => run.run_id)).toEqual([124]);
+    expect(done.anomalies).toEqual([]);
+  });
+
   it.each([
     ['a shape the lab cannot replay (a waiting FOR SHARE finder)', FOR_SHARE, 'refused: a waiting FOR SHARE finder'],
     ['a statement that is not a claim at all', 'DROP TABLE runs', 'the claim: refused'],

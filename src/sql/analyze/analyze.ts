@@ -35,7 +35,8 @@ interface LockingClause {
 
 export interface Shape {
   role: Role;
-  kind: 'update';
+  /** A completion may delete its run instead (pgmq, Hangfire, delayed_job, gue): judged by how many rows it deleted. */
+  kind: 'update' | 'delete';
   target: 'runs';
   /** The name the statement gives runs (its alias, or runs). */
   targetName: string;
@@ -43,7 +44,7 @@ export interface Shape {
   parameters: { contract: readonly Parameter[]; used: number[] };
   returning: string[];
   locks: LockingClause[];
-  /** The row lock the UPDATE takes on each row it changes (FOR UPDATE only when it changes the key). */
+  /** The row lock the statement takes on each row it changes (FOR UPDATE only when it changes the key or deletes the row). */
   updateLock: LockStrength;
   /** How it finds its rows: through a WITH query, a sub-select in its WHERE, a derived table in its FROM, or its own WHERE on runs. */
   finder: 'cte' | 'sub-select' | 'derived-table' | 'where';
@@ -129,7 +130,8 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
     if (options.engineRefusals !== false) {
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
-      if (shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
+      // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
+      if (shape.kind === 'update' && shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
     }
     return { ok: true, shape };
   } catch (error) {
@@ -188,26 +190,13 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   }
   if (SETTING_KINDS.has(top.type)) throw refused(refusal('settings'));
   if (top.type === 'LockStmt') throw refused(refusal('table-lock', 'LOCK TABLE'));
-  if (top.type !== 'UpdateStmt') throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}`));
+  if (top.type === 'DeleteStmt' && role === 'complete') return deleteShapeOf(statement, top.body, role);
+  if (top.type !== 'UpdateStmt') {
+    throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}${top.type === 'DeleteStmt' ? ', and only a completion may delete its run' : ''}`));
+  }
   const update = top.body;
 
-  const relation = body({ RangeVar: update.relation ?? null } as Json, 'RangeVar')!;
-  const schema = text(relation.schemaname);
-  if (text(relation.relname) !== 'runs' || (schema !== null && schema !== 'public')) {
-    throw refused(refusal('wrong-target', `it updates ${[schema, text(relation.relname)].filter(Boolean).join('.')}`));
-  }
-  const targetName = text(body({ Alias: relation.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
-
-  const withClause = body({ WithClause: update.withClause ?? null } as Json, 'WithClause');
-  if (withClause?.recursive) throw refused(refusal('recursive-cte'));
-  const cteNames = new Set<string>();
-  for (const item of list(withClause?.ctes)) {
-    const cte = body(item, 'CommonTableExpr')!;
-    const query = nodeOf(cte.ctequery);
-    if (query?.type !== 'SelectStmt') throw refused(refusal('data-modifying-cte', `${text(cte.ctename)} is ${describeKind(query?.type ?? '')}`));
-    cteNames.add(text(cte.ctename) ?? '');
-  }
-
+  const { targetName, cteNames } = targetAndWith(update, 'updates');
   checkEveryNode(statement, cteNames);
 
   for (const item of list(update.targetList)) {
@@ -217,16 +206,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   if (!update.whereClause) throw refused(refusal('no-where'));
 
   const contract = CONTRACTS[role];
-  const used = parametersIn(statement);
-  const beyond = used.filter((n) => n > contract.parameters.length);
-  if (beyond.length > 0) {
-    throw refused(
-      refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`),
-    );
-  }
-  const highest = Math.max(0, ...used);
-  const gap = Array.from({ length: highest }, (_, i) => i + 1).find((n) => !used.includes(n));
-  if (gap !== undefined) throw refused(refusal('parameter-gap', `$${gap} ${contract.parameters[gap - 1]!.name} is not used`));
+  const used = parametersOf(statement, role);
 
   const returning = returningNames(update);
   if (returning.join(',') !== contract.returning.join(',')) {
@@ -258,6 +238,81 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
     recheck,
     probe,
     afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, role, locks.length > 0) },
+  };
+}
+
+/** The statement's target (runs, under its alias) and the names of its WITH queries, each of which must only read. */
+function targetAndWith(statement: JsonObject, verb: 'updates' | 'deletes from'): { targetName: string; cteNames: Set<string> } {
+  const relation = body({ RangeVar: statement.relation ?? null } as Json, 'RangeVar')!;
+  const schema = text(relation.schemaname);
+  if (text(relation.relname) !== 'runs' || (schema !== null && schema !== 'public')) {
+    throw refused(refusal('wrong-target', `it ${verb} ${[schema, text(relation.relname)].filter(Boolean).join('.')}`));
+  }
+  const targetName = text(body({ Alias: relation.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
+  const withClause = body({ WithClause: statement.withClause ?? null } as Json, 'WithClause');
+  if (withClause?.recursive) throw refused(refusal('recursive-cte'));
+  const cteNames = new Set<string>();
+  for (const item of list(withClause?.ctes)) {
+    const cte = body(item, 'CommonTableExpr')!;
+    const query = nodeOf(cte.ctequery);
+    if (query?.type !== 'SelectStmt') throw refused(refusal('data-modifying-cte', `${text(cte.ctename)} is ${describeKind(query?.type ?? '')}`));
+    cteNames.add(text(cte.ctename) ?? '');
+  }
+  return { targetName, cteNames };
+}
+
+/** The role's parameters the statement uses, $1 up to the highest without a gap, or the refusal. */
+function parametersOf(statement: JsonObject, role: Role): number[] {
+  const contract = CONTRACTS[role];
+  const used = parametersIn(statement);
+  const beyond = used.filter((n) => n > contract.parameters.length);
+  if (beyond.length > 0) {
+    throw refused(
+      refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`),
+    );
+  }
+  const highest = Math.max(0, ...used);
+  const gap = Array.from({ length: highest }, (_, i) => i + 1).find((n) => !used.includes(n));
+  if (gap !== undefined) throw refused(refusal('parameter-gap', `$${gap} ${contract.parameters[gap - 1]!.name} is not used`));
+  return used;
+}
+
+/**
+ * A completion that deletes its run (pgmq, Hangfire.PostgreSql, delayed_job and gue finish a job so). There is
+ * no row left to read back: the lab judges it by how many rows it deleted (1: the worker completed the run;
+ * 0: its write missed), so it returns nothing, or run_id alone. A DELETE locks each row it removes FOR UPDATE.
+ * Its USING list is a FROM list: a finder the lab cannot replay through a wait on PGlite (customWrite says so).
+ */
+function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role): Shape {
+  const { targetName, cteNames } = targetAndWith(remove, 'deletes from');
+  checkEveryNode(statement, cteNames);
+  if (!remove.whereClause) throw refused(refusal('no-where'));
+  const used = parametersOf(statement, role);
+  const returning = returningNames(remove);
+  const own = returning.length === 0 || (returning.length === 1 && isOwnColumn(returnedExpression(remove, 'run_id') ?? null, targetName, 'run_id'));
+  if (!own) throw refused(refusal('delete-returning', `got RETURNING ${returning.join(', ')}`));
+  const asFrom = { relation: remove.relation, withClause: remove.withClause, whereClause: remove.whereClause, fromClause: remove.usingClause } as JsonObject;
+  const locks = lockingClauses(statement, targetName);
+  if (locks.length > 1) throw refused(refusal('several-locking-clauses'));
+  const recheck = splitRecheck(remove.whereClause, targetName, cteNames);
+  const updateLock: LockStrength = 'update';
+  return {
+    role,
+    kind: 'delete',
+    target: 'runs',
+    targetName,
+    parameters: { contract: CONTRACTS[role].parameters, used },
+    returning,
+    locks,
+    updateLock,
+    finder: finderOf(asFrom, cteNames),
+    recheck,
+    probe: probeOf(asFrom, targetName, updateLock, role),
+    afterWait: {
+      summary: afterWaitSummary(locks[0], recheck).replace('When its UPDATE waits', 'When its DELETE waits'),
+      lockingFinder: null,
+      resume: { why: 'a DELETE: after a wait the lab runs it again, which is what PostgreSQL does only when its WHERE names the run by run_id = $1' },
+    },
   };
 }
 
@@ -323,8 +378,11 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
         if (query?.type !== 'SelectStmt') throw refused(refusal('data-modifying-cte'));
         break;
       }
-      case 'InsertStmt':
       case 'DeleteStmt':
+        // The statement itself (a completion that deletes its run); a DELETE anywhere below it writes in a WITH query.
+        if (node.ancestors.length > 0) throw refused(refusal('data-modifying-cte'));
+        break;
+      case 'InsertStmt':
       case 'MergeStmt':
         throw refused(refusal('data-modifying-cte'));
       case 'ReturningClause':
@@ -334,7 +392,7 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
     }
     return true;
   });
-  const update = body(statement, 'UpdateStmt');
+  const update = body(statement, 'UpdateStmt') ?? body(statement, 'DeleteStmt');
   const returning = update?.returningClause as JsonObject | undefined;
   if (returning && list(returning.options).length > 0) throw refused(refusal('returning-old-new'));
 }

@@ -10,7 +10,8 @@
  */
 export const REFUSALS = {
   'several-statements': 'more than one statement: the lab sends one statement per step',
-  'not-an-update': 'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file',
+  'not-an-update':
+    'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file (a completion may instead DELETE its run)',
   'transaction-control': 'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
   isolation:
     'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
@@ -31,6 +32,8 @@ export const REFUSALS = {
   'returning-mismatch': 'RETURNING differs from the lab’s file for this role: the lab reads those columns back, in that order',
   'returning-not-the-row':
     'RETURNING hands back run_id, lease_generation or lease_expires_at as something other than the updated row’s own column (an expression, or another query’s column): the lab judges which run a worker holds, under which generation and until when, by those values, so each must be the row’s own (run_id, or runs.run_id)',
+  'delete-returning':
+    'a DELETE completion returns nothing, or run_id alone: the row is gone, so the lab judges the completion by how many rows it deleted (1: the worker completed the run; 0: its write missed), not by columns read back',
   'returning-old-new': 'RETURNING old/new is PostgreSQL 18 syntax; the lab and live mode target PostgreSQL 15',
   'several-locking-clauses': 'more than one locking clause: the lab follows one lock-taking finder through a wait',
   'locking-join': 'a locking clause on a query that reads more than runs alone: after a wait the lab re-checks one row of runs at a time',
@@ -45,7 +48,7 @@ export const REFUSALS = {
   'cannot-resume':
     'after a wait PostgreSQL re-checks the row against what the statement read before waiting, and the lab cannot carry that over for this shape on PGlite (it runs with --db URL)',
   'where-current-of': 'WHERE CURRENT OF a cursor: the lab has no cursor',
-  'no-where': 'an UPDATE without WHERE changes every run',
+  'no-where': 'an UPDATE or DELETE without WHERE changes every run',
 } as const;
 
 /** The functions a statement may call (checked by ./analyze.ts; named in the `function` refusal above). */
