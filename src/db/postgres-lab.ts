@@ -469,7 +469,7 @@ export class PostgresLab implements LabDatabase {
     return [...bySession.values()];
   }
 
-  takeEngineNote(): EngineFact | null {
+  takeEngineFact(): EngineFact | null {
     return null;
   }
 
