@@ -1,6 +1,6 @@
 /**
  * The worker thread side of pglite-thread.ts: the lab's PGlite database, answering one port call at a
- * time. The engine's note for a step travels with every answer (takeEngineNote is synchronous on the
+ * time. The engine's note for a step travels with every answer (takeEngineFact is synchronous on the
  * other side).
  */
 import { parentPort } from 'node:worker_threads';
@@ -19,7 +19,7 @@ port.on('message', async (call: ThreadCall) => {
     const db = await booting;
     const method = db[call.method] as (...args: unknown[]) => Promise<unknown>;
     const value = call.method === 'kind' ? db.kind : await method.apply(db, call.args);
-    answer = { id: call.id, ok: true, value, note: db.takeEngineNote() };
+    answer = { id: call.id, ok: true, value, note: db.takeEngineFact() };
   } catch (error) {
     const e = error as { message?: unknown; name?: unknown; code?: unknown; detail?: unknown; severity?: unknown; userFacing?: unknown };
     answer = {

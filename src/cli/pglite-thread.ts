@@ -116,7 +116,7 @@ export async function openPgliteThread(timeoutSeconds: number): Promise<LabDatab
     crash: (session) => thread.call('crash', [session]),
     runs: () => thread.call('runs', []),
     locks: () => thread.call('locks', []),
-    takeEngineNote: () => thread.takeNote(),
+    takeEngineFact: () => thread.takeNote(),
     close: () => thread.close(),
   };
   return port;

@@ -80,7 +80,7 @@ export class BridgeLab implements LabDatabase {
   }
 
   /** A real server needs no tricks: every statement is sent as shown. */
-  takeEngineNote(): EngineFact | null {
+  takeEngineFact(): EngineFact | null {
     return null;
   }
 

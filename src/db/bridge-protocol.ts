@@ -35,8 +35,8 @@ export interface BridgeOperations {
 
 export type BridgeOperation = keyof BridgeOperations;
 
-/** The port's methods that reach the database; the others (kind, takeEngineNote, close) stay in the page. */
-type DatabaseMethod = Exclude<keyof LabDatabase, 'kind' | 'takeEngineNote' | 'close'>;
+/** The port's methods that reach the database; the others (kind, takeEngineFact, close) stay in the page. */
+type DatabaseMethod = Exclude<keyof LabDatabase, 'kind' | 'takeEngineFact' | 'close'>;
 
 /**
  * The operation that carries each port method over the bridge, or null with the reason in a comment.

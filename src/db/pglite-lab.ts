@@ -354,7 +354,7 @@ export class PGliteLab implements LabDatabase {
     return this.locksRead;
   }
 
-  takeEngineNote(): EngineFact | null {
+  takeEngineFact(): EngineFact | null {
     const note = this.note;
     this.note = null;
     return note;

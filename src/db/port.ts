@@ -81,7 +81,7 @@ export interface LabDatabase {
   /** Transactions that hold row locks right now. */
   locks(): Promise<HeldLock[]>;
   /** How PGlite was made to do what a real server does, for the step just run, as data (null on a real server). */
-  takeEngineNote(): EngineFact | null;
+  takeEngineFact(): EngineFact | null;
   /**
    * The learner's console statement (already checked), inside a read-only transaction that is always
    * rolled back, with sim.now() at `clockIso`. Returns at most `maxRows` rows and counts the rest.

@@ -470,7 +470,7 @@ export class PostgresLab implements LabDatabase {
     return [...bySession.values()];
   }
 
-  takeEngineNote(): EngineFact | null {
+  takeEngineFact(): EngineFact | null {
     return null;
   }
 

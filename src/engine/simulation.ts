@@ -122,7 +122,7 @@ export class Simulation {
     this.agenda = timedEvents(this.scenario);
     await this.refresh();
     this.lockRows = [];
-    this.db.takeEngineNote();
+    this.db.takeEngineFact();
   }
 
   get clock(): number {
@@ -268,7 +268,7 @@ export class Simulation {
     const outcome = await this.db.executeClaim(OPERATOR, { statement: plan.statement, params: plan.params, clockIso: clockIso(at) });
     // Its transaction is still open when it took a run: ended as a crash ends one, it leaves no trace.
     if (outcome.status === 'ok' && outcome.rowCount > 0) await this.db.crash(OPERATOR);
-    this.db.takeEngineNote();
+    this.db.takeEngineFact();
     // A claim that took a run (one of these, or a pending one first) may take the others at its next polls.
     if (outcome.status !== 'ok' || outcome.rowCount > 0) return null;
     return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id) };
@@ -428,7 +428,7 @@ export class Simulation {
       // Still waiting, now perhaps on someone else: no new step, just who it waits for.
       this.workers.set(session, { ...worker, blockedOn: outcome.holders });
       this.waitOrder.push(session);
-      this.db.takeEngineNote();
+      this.db.takeEngineFact();
       return outcome;
     }
     const action = worker.waitingAction;
@@ -549,7 +549,7 @@ export class Simulation {
     const outcome = await this.db.retryBlocked(OPERATOR);
     if (outcome.status === 'blocked') {
       this.waitOrder.push(OPERATOR);
-      this.db.takeEngineNote();
+      this.db.takeEngineFact();
       return outcome;
     }
     this.operatorWait = null;
@@ -668,7 +668,7 @@ export class Simulation {
     if (outcome.status === 'blocked') {
       this.rescuer = { ...this.rescuer, blockedOn: outcome.holders };
       this.waitOrder.push(RESCUER);
-      this.db.takeEngineNote();
+      this.db.takeEngineFact();
       return outcome;
     }
     const at = { token, tokenIndex, resumed: true };
@@ -782,7 +782,7 @@ export class Simulation {
       clockSeconds: this.clockSeconds,
       facts: step.facts,
       note: narrate(step.facts),
-      ...engineNarration(this.db.takeEngineNote()),
+      ...engineNarration(this.db.takeEngineFact()),
       resumed: step.resumed ?? false,
       staleWrite: step.staleWrite ?? null,
       workers: this.workerStates(),

@@ -1,6 +1,7 @@
 /**
  * The session: which scenario, which settings, the schedule and its trace, and the cursor. Every
- * request to the engine goes through one serial queue; a request that hangs ends in a new engine (a
+ * learner action takes its turn in the lab's one queue (webworker/lab-queue.ts) and sends its requests
+ * with the `send` it is given there; a request that hangs ends in a new engine (a
  * spare booted in advance, or a restart) and a replay of the schedule there (see webworker/client.ts),
  * told to the learner in a notice.
  */
@@ -12,18 +13,21 @@ import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { LabHostError, WatchdogError } from '../webworker/client';
+import type { Send } from '../webworker/lab-queue';
 import type { ApplyResult, LoadResult } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
 import { loadPlace } from './persist';
-import { SerialQueue } from './queue';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, isStartView, type View } from './view';
 import { buildYourSql, describeProblem, refusalIn, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
+
+/** A held-down key must not queue minutes of work: past this many learner actions, another is dropped. */
+const MOST_ACTIONS_WAITING = 20;
 
 /**
  * A trace the engine played but the page cannot draw: a time its clock cannot show (a claim that sets
@@ -102,25 +106,38 @@ function carriedOn(error: WatchdogError): string {
 
 export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], [], SessionSlice> {
   return (set, get) => {
-    const queue = new SerialQueue((pending) => set({ pending }));
+    /** Learner actions waiting or running (the store shows that the lab is working). */
+    let actions = 0;
 
     /**
-     * Runs a task in turn. If the engine hangs during it, `redo` rebuilds the view on the new engine:
+     * Runs a learner action in its turn; `fallback` is its result when too many wait or it failed. If the
+     * engine hangs during it, `redo` rebuilds the view on the new engine, still in the action's turn:
      * by default the trace the learner had (the task's own change is dropped); a task that loads a
      * view passes itself, so the view it was opening is opened after all.
      */
     function enqueue<T>(
       label: string,
-      task: () => Promise<T>,
+      task: (send: Send) => Promise<T>,
       fallback: T,
-      redo?: () => Promise<unknown>,
+      redo?: (send: Send) => Promise<unknown>,
       explain?: (error: WatchdogError) => Explanation,
     ): Promise<T> {
-      return queue.run(task, fallback, (error) => recover(label, error, redo, explain));
+      if (actions >= MOST_ACTIONS_WAITING) return Promise.resolve(fallback);
+      set({ pending: ++actions });
+      return deps.lab.act(async (send) => {
+        try {
+          return await task(send);
+        } catch (error) {
+          await recover(send, label, error, redo, explain);
+          return fallback;
+        } finally {
+          set({ pending: --actions });
+        }
+      });
     }
 
-    async function load(basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
-      const result = await deps.lab.request({
+    async function load(send: Send, basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
+      const result = await send({
         type: 'load',
         scenarioId: basis.scenarioId,
         settings: basis.settings,
@@ -152,24 +169,25 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /** The trace the learner had, replayed on a fresh engine (after a restart). */
-    async function replayCurrent(): Promise<void> {
+    async function replayCurrent(send: Send): Promise<void> {
       const { position } = get();
-      const result = await load(basis(), 'skip');
+      const result = await load(send, basis(), 'skip');
       set({ position: Math.min(position, result.steps.length) });
     }
 
     /** After a failed request: restart-and-replay for a hang, a notice for anything else. */
     async function recover(
+      send: Send,
       label: string,
       error: unknown,
-      redo: () => Promise<unknown> = replayCurrent,
+      redo: (send: Send) => Promise<unknown> = replayCurrent,
       explain?: (error: WatchdogError) => Explanation,
     ): Promise<void> {
       set({ playing: false });
       const refusal = get().settings.definition ? refusalIn(error) : null;
-      if (refusal !== null) return refusedMidway(refusal);
+      if (refusal !== null) return refusedMidway(send, refusal);
       const failure = get().settings.definition ? failureOfYourSql(error, get().enginePhase === 'failed') : null;
-      if (failure !== null) return failedMidway(failure);
+      if (failure !== null) return failedMidway(send, failure);
       if (!(error instanceof WatchdogError)) {
         if (error instanceof LabHostError && get().enginePhase === 'failed') return; // the banner already says so
         get().notify('error', `Something went wrong while ${label}.`, [error instanceof Error ? error.message : String(error)]);
@@ -180,13 +198,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         why: `No answer came within ${seconds(error.limitMs)}. Inside PGlite a statement that waits for a row lock never returns, so the lab ended its Web Worker and ${carriedOn(error)}.`,
       };
       try {
-        await redo();
+        await redo(send);
         const n = get().schedule.length;
         get().notify('warning', title, [`${why} It replayed your ${n} step${n === 1 ? '' : 's'}: you are where you were.`]);
       } catch (again) {
         if (!(again instanceof WatchdogError)) throw again;
         get().notify('error', title, [why, 'Replaying your schedule hung as well, so the lab started this scenario afresh.']);
-        await load({ ...basis(), schedule: [] }, 'stop');
+        await load(send, { ...basis(), schedule: [] }, 'stop');
         set({ position: 0, intended: [] });
       }
     }
@@ -196,11 +214,11 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * the steps before it are replayed, so the lab stands where it was, and the editor shows the reason.
      * If even those cannot be played with it (the claim was just applied to a schedule), it starts afresh.
      */
-    async function refusedMidway(reason: string): Promise<void> {
+    async function refusedMidway(send: Send, reason: string): Promise<void> {
       set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
       const { position } = get();
       try {
-        const result = await load(basis(), 'skip');
+        const result = await load(send, basis(), 'skip');
         set({ position: Math.min(position, result.steps.length), intended: result.schedule });
         get().notify('warning', 'Your claim cannot take that step in the lab.', [
           `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
@@ -208,7 +226,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         ]);
       } catch (again) {
         if (refusalIn(again) === null) throw again;
-        await load({ ...basis(), schedule: [] }, 'stop');
+        await load(send, { ...basis(), schedule: [] }, 'stop');
         set({ position: 0, intended: [] });
         get().notify('warning', 'Your claim cannot play this schedule in the lab.', [
           `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
@@ -227,13 +245,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * goes back to the built-in strategy it was chosen over and replays the learner's steps with it, as a
      * link whose SQL cannot be played opens with the scenario's own strategy. The editor keeps the SQL.
      */
-    async function failedMidway(why: string): Promise<void> {
+    async function failedMidway(send: Send, why: string): Promise<void> {
       const { definition: _failed, ...builtIn } = get().settings;
       showYourSqlFailure(why);
       const { scenarioId, intended, position, steps } = get();
       const atEnd = position >= steps.length;
       set({ settings: builtIn });
-      const result = await load({ scenarioId, settings: builtIn, schedule: intended }, 'skip');
+      const result = await load(send, { scenarioId, settings: builtIn, schedule: intended }, 'skip');
       set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length), intended: result.schedule });
       const label = STRATEGY_LABELS[builtIn.strategy];
       get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
@@ -246,10 +264,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const { problems } = checked;
       let view = checked.view;
       set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
-      const task = async () => {
+      const task = async (send: Send) => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
-        const { result, refusal, failure } = await loadYourView(view);
+        const { result, refusal, failure } = await loadYourView(send, view);
         const stop = result.refused[0];
         let position: number;
         if (failure !== null) {
@@ -277,23 +295,23 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason; if the SQL
      * fails when run, loads it with the built-in strategy and gives that reason.
      */
-    async function loadYourView(view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
+    async function loadYourView(send: Send, view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
       try {
-        return { result: await load(view, 'stop'), refusal: null, failure: null };
+        return { result: await load(send, view, 'stop'), refusal: null, failure: null };
       } catch (error) {
         const { definition, ...builtIn } = view.settings;
         if (!definition) throw error;
         const refusal = refusalIn(error);
         if (refusal !== null) {
           set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
-          return { result: await load({ ...view, schedule: [] }, 'stop'), refusal, failure: null };
+          return { result: await load(send, { ...view, schedule: [] }, 'stop'), refusal, failure: null };
         }
         // PostgreSQL refused to run it, or it made a time the lab cannot draw: the scenario's own strategy.
         const failure = failureOfYourSql(error, get().enginePhase === 'failed');
         if (failure === null) throw error;
         showYourSqlFailure(failure);
         set({ settings: builtIn });
-        return { result: await load({ ...view, settings: builtIn }, 'stop'), refusal: null, failure };
+        return { result: await load(send, { ...view, settings: builtIn }, 'stop'), refusal: null, failure };
       }
     }
 
@@ -315,10 +333,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
     async function changeSettings(settings: Settings, what: string): Promise<void> {
       set({ playing: false, settings });
-      const task = async () => {
+      const task = async (send: Send) => {
         const { scenarioId, intended, position, steps } = get();
         const atEnd = position >= steps.length;
-        const result = await load({ scenarioId, settings, schedule: intended }, 'skip');
+        const result = await load(send, { scenarioId, settings, schedule: intended }, 'skip');
         set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length) });
         if (result.refused.length > 0) {
           const n = result.refused.length;
@@ -439,7 +457,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       step() {
         return enqueue(
           'taking the next step',
-          async () => {
+          async (send) => {
             const { loaded, position, steps, scenarioId, schedule } = get();
             if (!loaded) return false;
             if (position < steps.length) {
@@ -447,7 +465,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               return true;
             }
             const script = findScenario(scenarioId)?.script ?? [];
-            const result = await deps.lab.request({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
+            const result = await send({ type: 'apply', candidates: scriptCandidates(script, schedule), fallback: true });
             if (result.token === null) {
               set({ status: result.status, stalled: true });
               return false;
@@ -463,7 +481,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         const label = describeToken(token);
         return enqueue(
           label,
-          async () => {
+          async (send) => {
             const before = get();
             if (!before.loaded) return false;
             if (isWorkerToken(token)) {
@@ -480,12 +498,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               return true;
             }
             const cut = branch.kind === 'truncate' && branch.schedule.length < before.schedule.length;
-            if (cut) await load({ ...basis(), schedule: branch.schedule }, 'stop');
-            const result = await deps.lab.request({ type: 'apply', candidates: [token], fallback: false });
+            if (cut) await load(send, { ...basis(), schedule: branch.schedule }, 'stop');
+            const result = await send({ type: 'apply', candidates: [token], fallback: false });
             if (result.token === null) {
               if (cut) {
                 // Nothing new happened: put the trace the learner had back.
-                await load({ ...basis(), schedule: before.schedule }, 'stop');
+                await load(send, { ...basis(), schedule: before.schedule }, 'stop');
                 set({ position: before.position });
               }
               const reason = result.refused[0]?.reason;
@@ -532,8 +550,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         set({ playing: false });
         return enqueue(
           'resetting the scenario',
-          async () => {
-            await load({ ...basis(), schedule: [] }, 'stop');
+          async (send) => {
+            await load(send, { ...basis(), schedule: [] }, 'stop');
             set({ position: 0, intended: [] });
           },
           undefined,
@@ -583,11 +601,11 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         let stopped = null as WatchdogError | null;
         const outcome = await enqueue<ConsoleOutcome | null>(
           'running your console statement',
-          async () => {
+          async (send) => {
             const { loaded, steps, position } = get();
             if (!loaded) return { kind: 'failed', reason: 'Postgres is not ready yet: wait until the scenario has loaded.' };
             try {
-              return await deps.lab.request({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
+              return await send({ type: 'console', sql, upTo: tokensRevealed(steps, position), maxRows: CONSOLE_ROWS_SHOWN });
             } catch (error) {
               if (error instanceof WatchdogError) {
                 stopped = error;
@@ -597,10 +615,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
             }
           },
           null,
-          async () => {
+          async (send) => {
             // Back to the learner's exact place: the same trace, cursor and selected step.
             const { selected } = get();
-            await replayCurrent();
+            await replayCurrent(send);
             if (selected !== null && selected < get().position) set({ selected });
           },
           (error) => ({
@@ -624,8 +642,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       simulateRunaway() {
         return enqueue(
           'running a statement that never returns',
-          async () => {
-            await deps.lab.request({ type: 'runaway' });
+          async (send) => {
+            await send({ type: 'runaway' });
           },
           undefined,
         );

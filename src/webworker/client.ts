@@ -1,6 +1,7 @@
 /**
- * The page's side of the lab. A LabClient is what the store sends its requests through; WebWorkerLabClient
- * sends them to the lab's Web Worker (engine.worker.ts, where a LabHost answers them) one at a time and watches them.
+ * The page's side of the lab. A LabClient is what the store sends its requests through, in the order of
+ * the one queue in front of the engine (lab-queue.ts); WebWorkerLabClient sends them to the lab's Web Worker
+ * (engine.worker.ts, where a LabHost answers them), so it has at most one in flight, and watches it.
  *
  * A statement that never returns (inside PGlite, a lock wait spins forever, and nothing can interrupt a
  * statement) would leave the lab frozen. So each request has a watchdog: no answer and no sign of progress
@@ -13,6 +14,7 @@
  * the client boots a spare worker beside the busy one, and the watchdog promotes it instead of starting
  * Postgres from nothing. The spare is not started with the page, so the start and its memory stay lean.
  */
+import { LabQueue, type Send } from './lab-queue';
 import type { DatabaseInfo, LabRequest, LabResultOf, FromWebWorker, ToWebWorker } from './protocol';
 
 /**
@@ -45,7 +47,10 @@ export type LabClientEvent =
 
 /** What the store needs from the lab: the Web Worker in the browser (WebWorkerLabClient), the same host in process in Node tests (InProcessLabClient). */
 export interface LabClient {
+  /** One request, in its turn in the lab's queue. */
   request<R extends LabRequest>(request: R): Promise<LabResultOf<R>>;
+  /** A learner action, in its turn in the same queue: it holds the turn across the requests it makes with `send`. */
+  act<T>(action: (send: Send) => Promise<T>): Promise<T>;
   subscribe(listener: (event: LabClientEvent) => void): () => void;
   /** Starts a fresh engine after a failure (a failed boot). */
   restart(): void;
@@ -75,11 +80,13 @@ export class LabHostError extends Error {
   override name = 'LabHostError';
 }
 
+/** The request whose turn it is: waiting for the engine to be ready, then posted to it. */
 interface Pending {
   id: number;
   request: LabRequest;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  posted: boolean;
 }
 
 type ReadyMessage = Extract<FromWebWorker, { kind: 'ready' }>;
@@ -105,7 +112,7 @@ export class WebWorkerLabClient implements LabClient {
   private worker: Worker | null = null;
   private ready = false;
   private nextId = 1;
-  private queue: Pending[] = [];
+  private readonly lab = new LabQueue((request) => this.send(request));
   private inFlight: Pending | null = null;
   private timer: ReturnType<typeof setInterval> | null = null;
   private listeners = new Set<(event: LabClientEvent) => void>();
@@ -131,14 +138,11 @@ export class WebWorkerLabClient implements LabClient {
   }
 
   request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
-    if (canRunAway(request)) {
-      this.holdSpare = false;
-      this.prepareSpare();
-    }
-    return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, request, resolve: resolve as (value: unknown) => void, reject });
-      this.pump();
-    });
+    return this.lab.request(request);
+  }
+
+  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
+    return this.lab.act(action);
   }
 
   subscribe(listener: (event: LabClientEvent) => void): () => void {
@@ -216,7 +220,7 @@ export class WebWorkerLabClient implements LabClient {
           database: message.database,
           ...(message.bootRecovered?.length ? { recovered: message.bootRecovered } : {}),
         });
-        this.pump();
+        this.post();
         return;
       case 'database':
         // A later subscriber still hears 'ready' first, now with the database the engine moved to.
@@ -238,23 +242,37 @@ export class WebWorkerLabClient implements LabClient {
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
         else pending.reject(new LabHostError(message.message));
-        this.pump();
+        // Nothing else waiting: the moment to boot a replacement spare (after a promotion) without slowing the replay.
+        if (this.lab.waitingCount === 0) this.keepSpare();
         return;
       }
     }
   }
 
-  private pump(): void {
-    if (!this.ready || this.inFlight || !this.worker) return;
-    const next = this.queue.shift();
-    if (!next) {
+  /** The queue's way to the engine: the request whose turn it is, posted once the engine is ready. */
+  private send<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
+    if (canRunAway(request)) {
+      this.holdSpare = false;
+      this.prepareSpare();
+    }
+    return new Promise((resolve, reject) => {
+      this.inFlight = { id: this.nextId++, request, resolve: resolve as (value: unknown) => void, reject, posted: false };
+      this.post();
+    });
+  }
+
+  private post(): void {
+    const pending = this.inFlight;
+    if (!this.ready || !this.worker) return;
+    if (!pending) {
       // Idle: the moment to boot a replacement spare (after a promotion) without slowing the replay.
-      this.keepSpare();
+      if (this.lab.waitingCount === 0) this.keepSpare();
       return;
     }
-    this.inFlight = next;
-    this.arm(this.limitFor(next.request), () => this.bark());
-    const message: ToWebWorker = { id: next.id, request: next.request };
+    if (pending.posted) return;
+    pending.posted = true;
+    this.arm(this.limitFor(pending.request), () => this.bark());
+    const message: ToWebWorker = { id: pending.id, request: pending.request };
     this.worker.postMessage(message);
   }
 
@@ -276,7 +294,7 @@ export class WebWorkerLabClient implements LabClient {
     this.spare = null;
     const replacement = spare ? 'spare' : 'new';
     if (hung) hung.reject(new WatchdogError(hung.request, limitMs, replacement));
-    for (const waiting of this.queue.splice(0)) waiting.reject(new WatchdogError(waiting.request, limitMs, replacement));
+    this.lab.engineReplaced((request) => new WatchdogError(request, limitMs, replacement));
     this.holdSpare = true;
     this.emit({ kind: 'starting', restart: true });
     // A spare still booting is adopted all the same: it is further along than a new worker would be.
@@ -328,7 +346,7 @@ export class WebWorkerLabClient implements LabClient {
     if (error) {
       if (this.inFlight) this.inFlight.reject(error);
       this.inFlight = null;
-      for (const waiting of this.queue.splice(0)) waiting.reject(error);
+      this.lab.engineReplaced(() => error);
     }
   }
 

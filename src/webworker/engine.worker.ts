@@ -1,7 +1,8 @@
 /**
- * The Web Worker that owns the lab's database and the engine, so Postgres never blocks the page. Requests
- * are handled one at a time, in order, each by its entry in the request table (requests.ts); a request
- * that arrives while Postgres starts waits for it.
+ * The Web Worker that owns the lab's database and the engine, so Postgres never blocks the page. The page
+ * orders the requests (its one queue, lab-queue.ts) and sends the next only once this one is answered;
+ * each is handled by its entry in the request table (requests.ts); a request that arrives while Postgres
+ * starts waits for it.
  *
  * The database is PGlite, unless the page was served by the live bridge (npm run live): then it is the
  * real PostgreSQL server behind the bridge (BridgeLab). If the bridge or its server fails, the worker
@@ -41,7 +42,11 @@ interface BootedLab {
  */
 let completeBundle: () => Promise<void> = () => Promise.resolve();
 
-let chain: Promise<unknown> = Promise.resolve();
+/**
+ * PGlite's turn: the page's one request, or a piece of the warm-up. Not a queue of learner actions (the
+ * page sends one request at a time, see onmessage): it only keeps a warm-up piece and a request apart.
+ */
+let engineTurn: Promise<unknown> = Promise.resolve();
 /** Live mode: PGlite, started, to carry on with if the bridge fails (null if it could not start). */
 let standby: Awaited<ReturnType<typeof startPGlite>> | null = null;
 let currentId = 0;
@@ -83,8 +88,8 @@ function whenRequestsPause(then: () => void): void {
  * A step that first uses a statement path would otherwise compile it (the wasm compiles each of Postgres's
  * functions on first use): a claim's first PREPARE TRANSACTION took 80–150 ms instead of a few. So in idle
  * time the worker runs PGliteLab's warm-up, which leaves no trace, one small piece (one call into Postgres)
- * at a time on the request chain: a request that arrives meanwhile goes before the next piece, so it waits
- * for one piece at most. (The boot's replay already warms the first scenario's opening steps.)
+ * at a time, each in PGlite's turn: a request that arrives meanwhile goes before the next piece, so it
+ * waits for one piece at most. (The boot's replay already warms the first scenario's opening steps.)
  */
 function warmUp(lab: PGliteLab | null): void {
   if (!lab) return;
@@ -92,12 +97,12 @@ function warmUp(lab: PGliteLab | null): void {
   const next = () => {
     const piece = pieces.shift();
     if (!piece) return;
-    chain = chain.then(async () => {
+    engineTurn = engineTurn.then(async () => {
       // Only while the lab is still on this PGlite (live mode never warms up; see leaveLive).
       if ((await ready).pglite === lab) await piece().catch(() => undefined);
     });
-    // A macrotask between pieces lets messages that arrived go onto the chain first.
-    chain.then(() => setTimeout(next, 0));
+    // A macrotask between pieces lets a request that arrived take PGlite's turn first.
+    engineTurn.then(() => setTimeout(next, 0));
   };
   next();
 }
@@ -197,9 +202,14 @@ async function withHeartbeat<T>(work: () => Promise<T>): Promise<T> {
 
 scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
   const { id, request } = event.data;
+  // The page's queue sends a request once the last is answered: a second one now would be a bug there.
+  if (requestsInFlight > 0) {
+    post({ kind: 'error', id, message: `request ${id} came before request ${currentId} was answered; the page sends one at a time` });
+    return;
+  }
   lastRequestAt = performance.now();
   requestsInFlight += 1;
-  chain = chain.then(async () => {
+  engineTurn = engineTurn.then(async () => {
     currentId = id;
     try {
       const engine = await ready;

@@ -6,6 +6,7 @@ import type { BackpressureDatabase, LabDatabase } from '../db/port';
 import { BackpressureHost } from './backpressure-host';
 import type { LabClient, LabClientEvent } from './client';
 import { LabHost } from './host';
+import { LabQueue, type Send } from './lab-queue';
 import type { LabRequest, LabResultOf } from './protocol';
 import { type HostParts, handleRequest } from './requests';
 
@@ -17,7 +18,10 @@ export interface InProcessLabClientOptions {
 export class InProcessLabClient implements LabClient {
   private parts: Promise<HostParts>;
   private listeners = new Set<(event: LabClientEvent) => void>();
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly lab = new LabQueue(async (request) => {
+    if (request.type === 'runaway') throw new Error('a local engine cannot run away');
+    return handleRequest(await this.parts, request) as Promise<LabResultOf<typeof request>>;
+  });
 
   constructor(
     private readonly open: () => Promise<LabDatabase>,
@@ -27,12 +31,11 @@ export class InProcessLabClient implements LabClient {
   }
 
   request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
-    const run = this.chain.then(async () => {
-      if (request.type === 'runaway') throw new Error('a local engine cannot run away');
-      return handleRequest(await this.parts, request);
-    });
-    this.chain = run.catch(() => undefined);
-    return run as Promise<LabResultOf<R>>;
+    return this.lab.request(request);
+  }
+
+  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
+    return this.lab.act(action);
   }
 
   subscribe(listener: (event: LabClientEvent) => void): () => void {

@@ -46,6 +46,9 @@ function fakeEngine(length: number, answer?: (count: number) => Error | null) {
       };
       return chunk as never;
     },
+    act(action) {
+      return action((request) => engine.request(request));
+    },
     subscribe(l) {
       listener = l;
       l({ kind: 'ready', bootMs: 5 });

@@ -7,6 +7,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
 import { type LabClient, type LabClientEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/webworker/client';
+import type { Send } from '../../src/webworker/lab-queue';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import type { LabRequest, LabResultOf } from '../../src/webworker/protocol';
 
@@ -23,6 +24,10 @@ class HangingConsole implements LabClient {
     this.requests.push(request.type);
     if (request.type === 'console') return Promise.reject(new WatchdogError(request, STATEMENT_LIMIT_MS, 'spare'));
     return this.inner.request(request);
+  }
+  /** The action's requests pass through request() too, so they hang as the test says. */
+  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
+    return action((request) => this.request(request));
   }
   subscribe(listener: (event: LabClientEvent) => void) {
     return this.inner.subscribe(listener);

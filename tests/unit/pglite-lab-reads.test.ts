@@ -47,8 +47,8 @@ class CheckedLab implements LabDatabase {
   locks() {
     return this.lab.locks();
   }
-  takeEngineNote() {
-    return this.lab.takeEngineNote();
+  takeEngineFact() {
+    return this.lab.takeEngineFact();
   }
   close() {
     return Promise.resolve();

@@ -8,6 +8,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
 import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
+import type { Send } from '../../src/webworker/lab-queue';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import type { LabRequest, LabResultOf, FromWebWorker, LoadRequest, ToWebWorker } from '../../src/webworker/protocol';
 
@@ -242,6 +243,10 @@ class FlakyLabClient implements LabClient {
     this.count++;
     if (this.count === this.hangOn) return Promise.reject(new WatchdogError(request, WATCHDOG_MS, 'new'));
     return this.inner.request(request);
+  }
+  /** The action's requests pass through request() too, so they hang as the test says. */
+  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
+    return action((request) => this.request(request));
   }
   subscribe(listener: (event: LabClientEvent) => void) {
     return this.inner.subscribe(listener);

@@ -39,7 +39,7 @@ function asServer(wakeOrder: (waiting: SessionId[]) => WakeOrder, retry?: (sessi
     crash: (session) => pglite.crash(session),
     runs: () => pglite.runs(),
     locks: () => pglite.locks(),
-    takeEngineNote: () => pglite.takeEngineNote(),
+    takeEngineFact: () => pglite.takeEngineFact(),
     close: async () => undefined,
   };
 }
