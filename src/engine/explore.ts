@@ -54,6 +54,7 @@ export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck while heartbeating',
   'stranded-run': 'stranded run',
+  'tenant-over-cap': 'tenant over cap',
 };
 
 /** The outcome of one complete schedule: which anomalies happened to which runs. */
