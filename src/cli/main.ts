@@ -43,8 +43,9 @@ const USAGE = `usage: npm run sim -- list [--json]
                            130/143: stopped by Ctrl+C/SIGTERM, after cancelling the server's statements and dropping what the run created)
        In place of <scenario>, run, explore and check take a scenario someone wrote in the lab's editor:
          --scenario-link '<the lab's link>' (its strategy, fencing and schedule too) or --scenario-file FILE (its JSON)
-       npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]
-                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input)
+       npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--isolation …] [--json]
+                          (generated scenarios; exit 1: a schedule plays differently on the server; 0: none; 2: bad input;
+                           --isolation repeatable-read|serializable plays them on the --db server only, not compared)
        npm run sim -- spec FILE.spec [--permutation "s1a s2a …"]… --db postgres://… [--json]
                           (PostgreSQL's isolation-tester format and output; exit 1: a permutation broke a check; 0: none; 2: bad input)`;
 

@@ -1,9 +1,11 @@
 /**
- * `npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--json]`: the scenario each seed names
- * (src/scenarios/swarm.ts), played on PGlite as its script and as a random walk; with --db, each schedule
- * is replayed on that server too and compared step by step, as the ground truth does. This is how a seed
- * the swarm test reports is replayed. Exit 0: every schedule agreed (or nothing to compare); 1: some
- * schedule diverged; 2: bad input (an error with `userFacing` set, printed by main.ts as one line).
+ * `npm run sim -- swarm --seed N [--count K] [--db postgres://…] [--isolation LEVEL] [--json]`: the scenario
+ * each seed names (src/scenarios/swarm.ts), played on PGlite as its script and as a random walk; with --db,
+ * each schedule is replayed on that server too and compared step by step, as the ground truth does. This is
+ * how a seed the swarm test reports is replayed. With --isolation above READ COMMITTED (and --db: PGlite
+ * cannot run it) the claims run at that level on the server only, and nothing is compared. Exit 0: every
+ * schedule agreed (or nothing to compare); 1: some schedule diverged; 2: bad input (an error with
+ * `userFacing` set, printed by main.ts as one line).
  */
 import { parseArgs } from 'node:util';
 import type { LabDatabase } from '../db/port';
@@ -11,6 +13,7 @@ import { compareSchedule, type Divergence, type ScheduleComparison } from '../en
 import { playSwarmSeed, SWARM_RACE_PLAYS, type SwarmPlay } from '../engine/swarm';
 import { MAX_SWARM_SEED } from '../scenarios/swarm';
 import { clockLabel } from '../sim/clock';
+import { ISOLATION_LEVELS, ISOLATION_WORDS, isIsolationLevel, needsServerLine, PGLITE_HAS_ONE_SESSION, type StrictIsolation } from '../sim/isolation';
 import type { RunSeed } from '../sim/types';
 
 /** Seeds one command plays at most: a few seconds each with a server, so a long swarm belongs to the tests. */
@@ -27,7 +30,8 @@ interface SeedReport {
 }
 
 export async function swarm(args: string[]): Promise<number> {
-  const { seed, count, db, json } = swarmOptions(args);
+  const { seed, count, db, isolation, json } = swarmOptions(args);
+  if (isolation) return swarmOnServer(seed, count, db!, isolation, json);
   const { bootLabDatabase } = await import('../db/pglite-boot');
   const pglite = await bootLabDatabase();
   let server: LabDatabase | null = null;
@@ -58,7 +62,29 @@ export async function swarm(args: string[]): Promise<number> {
   }
 }
 
-function swarmOptions(args: string[]): { seed: number; count: number; db: string | null; json: boolean } {
+/**
+ * Each seed played on the server alone, its claims at `isolation`: PGlite cannot run that level (one
+ * session), so there is nothing to compare with and the exit is 0 unless the input is bad.
+ */
+async function swarmOnServer(seed: number, count: number, db: string, isolation: StrictIsolation, json: boolean): Promise<number> {
+  const { PostgresLab } = await import('../db/postgres-lab');
+  const server = await PostgresLab.connect(db, ['A', 'B', 'C', 'D'], { schema: 'own' });
+  try {
+    const reports: SeedReport[] = [];
+    for (let at = seed; at < seed + count; at++) {
+      const report: SeedReport = { play: await playSwarmSeed(server, at, isolation) };
+      reports.push(report);
+      if (!json) console.log(formatSeed(report, false));
+    }
+    if (json) console.log(JSON.stringify(reports.map(jsonReport), null, 2));
+    else console.log(`${reports.length} seed(s) played on PostgreSQL at ${ISOLATION_WORDS[isolation]}, not compared: ${PGLITE_HAS_ONE_SESSION}`);
+    return 0;
+  } finally {
+    await server.close();
+  }
+}
+
+function swarmOptions(args: string[]): { seed: number; count: number; db: string | null; isolation: StrictIsolation | null; json: boolean } {
   let parsed: ReturnType<typeof parseSwarmArgs>;
   try {
     parsed = parseSwarmArgs(args);
@@ -70,7 +96,7 @@ function swarmOptions(args: string[]): { seed: number; count: number; db: string
   }
   const { values, positionals } = parsed;
   if (positionals.length > 0)
-    throw new SwarmInputError(`unexpected argument "${clip(positionals[0]!)}"; swarm takes --seed N [--count K] [--db postgres://…] [--json]`);
+    throw new SwarmInputError(`unexpected argument "${clip(positionals[0]!)}"; swarm takes --seed N [--count K] [--db postgres://…] [--isolation …] [--json]`);
   if (values.seed === undefined)
     throw new SwarmInputError(`swarm needs --seed N: the seed that names the generated scenario, a whole number from 0 to ${MAX_SWARM_SEED}`);
   const seed = wholeNumber(values.seed, '--seed', 0, MAX_SWARM_SEED, `a whole number from 0 to ${MAX_SWARM_SEED}`);
@@ -80,13 +106,22 @@ function swarmOptions(args: string[]): { seed: number; count: number; db: string
   if (db !== null && !/^postgres(ql)?:\/\//.test(db)) {
     throw new SwarmInputError(`--db takes a postgres:// URL to compare with (the swarm always plays on PGlite), not "${clip(db)}"`);
   }
-  return { seed, count, db, json: values.json ?? false };
+  return { seed, count, db, isolation: strictIsolation(values.isolation, db), json: values.json ?? false };
+}
+
+/** --isolation as run, explore and check take it: READ COMMITTED is the lab's own way (null); a stricter level needs --db. */
+function strictIsolation(text: string | undefined, db: string | null): StrictIsolation | null {
+  if (text === undefined) return null;
+  if (!isIsolationLevel(text)) throw new SwarmInputError(`--isolation takes ${ISOLATION_LEVELS.join(', ')}, not "${clip(text)}"`);
+  if (text === 'read-committed') return null;
+  if (db === null) throw new SwarmInputError(needsServerLine(text));
+  return text;
 }
 
 function parseSwarmArgs(args: string[]) {
   return parseArgs({
     args,
-    options: { seed: { type: 'string' }, count: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } },
+    options: { seed: { type: 'string' }, count: { type: 'string' }, db: { type: 'string' }, isolation: { type: 'string' }, json: { type: 'boolean' } },
     allowPositionals: true,
     strict: true,
   });

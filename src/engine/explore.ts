@@ -14,6 +14,7 @@
 import type { LabDatabase } from '../db/port';
 import type { Exploration, ExploreProgress, OutcomeGroup } from '../sim/exploration';
 import { isWorkerToken } from '../sim/schedule';
+import { definitionOf } from '../sim/simulated-worker';
 import { outcomeKind } from '../sim/anomalies';
 import type { Anomaly, OutcomeKind, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
@@ -54,6 +55,7 @@ export const OUTCOME_LABELS: Record<OutcomeKind, string> = {
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck while heartbeating',
   'stranded-run': 'stranded run',
+  'tenant-over-cap': 'tenant over cap',
 };
 
 /** The outcome of one complete schedule: which anomalies happened to which runs. */
@@ -175,16 +177,25 @@ function someoneWaits(steps: readonly TraceStep[]): boolean {
  * statement sees only its own row, leaves no lock behind (a commit only releases its own), and each
  * worker's next move depends on its own state and the clock, which neither changes.
  */
-function footprintOf(token: string, before: readonly TraceStep[], added: readonly TraceStep[]): Footprint | null {
+function footprintOf(token: string, before: readonly TraceStep[], added: readonly TraceStep[], capsTenants: boolean): Footprint | null {
   if (!isWorkerToken(token) || added.length !== 1 || someoneWaits(before)) return null;
   const step = added[0]!;
   if (step.actor !== token || step.resumed || step.verdict === 'blocked') return null;
-  if (ROW_WRITES.has(step.action) && typeof step.params[0] === 'number') return { worker: token, rows: [step.params[0]] };
-  if (step.action === 'commit' && step.verdict === 'ok') {
-    const held = before.at(-1)?.locks.find((lock) => lock.session === token)?.runIds ?? [];
-    return { worker: token, rows: [...held] };
-  }
+  const touched = (rows: readonly number[]): Footprint => ({ worker: token, rows: capsTenants ? sameTenant(rows, step) : [...rows] });
+  if (ROW_WRITES.has(step.action) && typeof step.params[0] === 'number') return touched([step.params[0]]);
+  if (step.action === 'commit' && step.verdict === 'ok') return touched(before.at(-1)?.locks.find((lock) => lock.session === token)?.runIds ?? []);
   return null;
+}
+
+/**
+ * Under a claim that caps each tenant's running runs, a write to one run changes what its tenant's count
+ * holds, which the anomaly tenant-over-cap judges at every step: two orders of writes to two runs of one
+ * tenant end in the same rows but may pass through a state over the cap in one order only. So each run
+ * written stands for every run of its tenant.
+ */
+function sameTenant(rows: readonly number[], step: TraceStep): number[] {
+  const tenants = new Set(step.runs.filter((run) => rows.includes(run.run_id)).map((run) => run.tenant));
+  return step.runs.filter((run) => tenants.has(run.tenant)).map((run) => run.run_id);
 }
 
 function independent(a: Footprint | null, b: Footprint | null): boolean {
@@ -214,6 +225,7 @@ interface Arrival {
 /** Every complete schedule, counted exactly, visiting each distinct state once. */
 export async function exploreFast(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Exploration> {
   const walk = new Walk(db, scenario, settings, options.stuckStepLimit);
+  const capsTenants = definitionOf(settings).tenantCap !== undefined;
   const memo = new Map<string, Solved>();
   const report = throttled(options.onProgress);
   const maxStates = options.maxStates ?? Number.POSITIVE_INFINITY;
@@ -289,7 +301,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
         anyApplied = true;
         atPrefix = false;
         const after = walk.sim.trace().steps;
-        const footprint = footprintOf(choice.token, after.slice(0, before), after.slice(before));
+        const footprint = footprintOf(choice.token, after.slice(0, before), after.slice(before), capsTenants);
         const below = await solve([...prefix, choice.token], choice.lane, part, { siblings: solved.edges, via: choice.token, viaFootprint: footprint });
         solved.edges.set(choice.token, { child: below.key, footprint });
         merge(solved.tally, choice.token, below.solved.tally);

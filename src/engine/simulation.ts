@@ -89,7 +89,7 @@ export class Simulation {
   /** For each waiting session: the clock and committed rows when it began to wait (its statement's hidden context). */
   private waitContext = new Map<SessionId, string>();
   /** Fed every step as it is recorded: the anomalies travel on the steps, detected once. */
-  private anomalies = new AnomalyDetector();
+  private anomalies: AnomalyDetector;
   /** Since the last reset, the server let a waiter in ahead of one that began waiting before it (see overtaken()). */
   private overtook = false;
   /** The anomalies the schedule ended with, once conclude() has judged its end; null before. */
@@ -102,6 +102,11 @@ export class Simulation {
   ) {
     // Never emulated: a level above READ COMMITTED needs two snapshots at once, which one PGlite session cannot hold.
     if (settings.isolation && db.kind === 'pglite') throw new IsolationNeedsServer(settings.isolation);
+    this.anomalies = this.newDetector();
+  }
+
+  private newDetector(): AnomalyDetector {
+    return new AnomalyDetector({ tenantCap: definitionOf(this.settings).tenantCap });
   }
 
   /** Back to the scenario's first moment: fresh rows, fresh workers, clock at zero. */
@@ -111,7 +116,7 @@ export class Simulation {
     this.workers = new Map(this.scenario.workers.map((spec) => [spec.id, initialWorker(spec)]));
     this.clockSeconds = 0;
     this.steps = [];
-    this.anomalies = new AnomalyDetector();
+    this.anomalies = this.newDetector();
     this.concluded = null;
     this.schedule = [];
     this.waitOrder = [];

@@ -7,6 +7,7 @@
 import type { LabDatabase } from '../db/port';
 import { defaultSettings } from '../scenarios';
 import { swarmScenario } from '../scenarios/swarm';
+import type { StrictIsolation } from '../sim/isolation';
 import type { Scenario, Settings } from '../sim/types';
 import { type ExploredSchedule, seededSchedules } from './enumerate';
 import { runSchedule } from './run';
@@ -28,9 +29,10 @@ export interface SwarmPlay {
   schedules: (ExploredSchedule & { name: 'script' | 'random walk' })[];
 }
 
-export async function playSwarmSeed(db: LabDatabase, seed: number): Promise<SwarmPlay> {
+/** `isolation`: the claims at that level (a real server only: the Simulation refuses it on PGlite). */
+export async function playSwarmSeed(db: LabDatabase, seed: number, isolation?: StrictIsolation): Promise<SwarmPlay> {
   const scenario = swarmScenario(seed);
-  const settings = defaultSettings(scenario);
+  const settings: Settings = { ...defaultSettings(scenario), ...(isolation ? { isolation } : {}) };
   const scripted = await runSchedule(db, scenario, settings, scenario.script, { onInapplicable: 'skip', finish: { kind: 'round-robin' } });
   const [walk] = await seededSchedules(db, scenario, settings, 1, seed);
   return {

@@ -107,6 +107,7 @@ const QUESTION_OF_ANOMALY: Record<AnomalyKind, QuestionId> = {
   'stale-write-rejected': 'stale-write',
   'finalized-twice': 'stale-write',
   'lost-cancel': 'cancel',
+  'tenant-over-cap': 'limits',
 };
 
 /**

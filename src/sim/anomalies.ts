@@ -8,10 +8,10 @@
  * another heartbeat lengthens a streak) is replaced by a new object that keeps the step it was raised at.
  */
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
-import { durationLabel } from './clock';
+import { durationLabel, secondsOf } from './clock';
 import { describeWrite } from './narration';
 import { believesItOwns, OWNER_WRITE_ACTIONS } from './simulated-worker';
-import type { Anomaly, AnomalyKind, OutcomeKind, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
+import type { Anomaly, AnomalyKind, OutcomeKind, RunRow, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
 /** What a checker sees of a step: all of it but the anomalies, which it is computing. */
 export type RecordedStep = Omit<TraceStep, 'anomalies'>;
@@ -592,6 +592,70 @@ class StrandedRuns implements Checker {
 }
 
 /**
+ * A run that counts against its tenant's cap, as the capped claim counts it (claim-tenant-cap.sql's `busy`):
+ * running, its lease not yet expired (`lease_expires_at >= now()`).
+ */
+function countsAgainstCap(run: RunRow, clockSeconds: number): boolean {
+  const expiresAt = secondsOf(run.lease_expires_at);
+  return run.status === 'running' && expiresAt !== null && expiresAt >= clockSeconds;
+}
+
+/**
+ * A tenant with more runs running at once than the claim's per-tenant cap allows (a strategy's `tenantCap`):
+ * judged on each step's committed rows as the claim itself counts them, so two claims that each counted the
+ * tenant below its cap before the other committed (write skew) show here once both have committed. Raised
+ * once per tenant, naming the run that took it over; a later step with more of its runs at once adds to it.
+ */
+class TenantsOverCap implements Checker {
+  /** Per tenant: its anomaly, and every run of it seen running at once with others over the cap. */
+  private readonly found = new Map<string, { anomaly: Anomaly; runIds: Set<number> }>();
+
+  constructor(private readonly cap: number) {}
+
+  observe(step: RecordedStep, earlier: readonly TraceStep[]): void {
+    const active = step.runs.filter((run) => countsAgainstCap(run, step.clockSeconds));
+    const previous = earlier.at(-1);
+    const activeBefore = new Set(previous?.runs.filter((run) => countsAgainstCap(run, previous.clockSeconds)).map((run) => run.run_id));
+    for (const tenant of new Set(active.map((run) => run.tenant))) {
+      const runs = active.filter((run) => run.tenant === tenant).sort((a, b) => a.run_id - b.run_id);
+      if (runs.length <= this.cap) continue;
+      const before = this.found.get(tenant);
+      if (before && runs.every((run) => before.runIds.has(run.run_id))) continue;
+      // The run that took the tenant over its cap: one that was not counted a step ago (a claim that just committed).
+      const newcomers = runs.filter((run) => !activeBefore.has(run.run_id));
+      const overBy = (newcomers.length > 0 ? newcomers : runs).at(-1)!;
+      const claims = runs.flatMap((run) => claimOf(step, earlier, run));
+      const anomaly: Anomaly = {
+        kind: 'tenant-over-cap',
+        runId: before?.anomaly.runId ?? overBy.run_id,
+        workers: [...new Set([...(before?.anomaly.workers ?? []), ...runs.map((run) => run.lease_owner ?? '?')])].sort() as WorkerId[],
+        steps: sortedUnique([...(before?.anomaly.steps ?? []), ...claims, step.index]),
+        raisedAt: before?.anomaly.raisedAt ?? step.index,
+        message: `Tenant ${tenant} has ${runs.length} runs running at once (${listWorkers(runs.map((run) => `run ${run.run_id} under ${run.lease_owner ?? 'no one'}`))}), over its cap of ${this.cap}.`,
+      };
+      this.found.set(tenant, { anomaly, runIds: new Set([...(before?.runIds ?? []), ...runs.map((run) => run.run_id)]) });
+    }
+  }
+
+  current(): Anomaly[] {
+    return [...this.found.values()].map((entry) => entry.anomaly);
+  }
+
+  /** Nothing more: which tenants are over their cap now is on the latest step's rows, and which have been is in the anomalies. */
+  memory(): unknown {
+    return null;
+  }
+}
+
+/** The step at which the worker that holds `run` claimed it, if a worker's claim did (a scenario may start with it held). */
+function claimOf(step: RecordedStep, earlier: readonly TraceStep[], run: RunRow): number[] {
+  const claimed = (s: RecordedStep) => s.actor === run.lease_owner && s.runId === run.run_id && s.verdict === 'ok' && CLAIM_ACTIONS.includes(s.action);
+  if (claimed(step)) return [step.index];
+  const found = earlier.findLast(claimed);
+  return found ? [found.index] : [];
+}
+
+/**
  * What the database answered at the end of a complete schedule, when a claim someone wrote was asked to take
  * back the runs dead workers still held (Simulation.conclude): the claim ran once, as a worker that starts
  * at `atSeconds`, well after the latest of those leases expired (`expiredAtSeconds`), with no row locked by
@@ -614,15 +678,21 @@ export function byFirstStep(a: Anomaly, b: Anomaly): number {
 /** Every checker, fed each step once as the engine records it. */
 export class AnomalyDetector {
   private readonly stranded = new StrandedRuns();
-  private readonly checkers: readonly Checker[] = [
-    new DoubleClaims(),
-    new DuplicateExecutions(),
-    new StaleWrites(),
-    new FinalizedTwice(),
-    new LostCancels(),
-    new StuckWorkers(),
-    this.stranded,
-  ];
+  private readonly checkers: readonly Checker[];
+
+  /** `tenantCap`: the claim's cap on each tenant's running runs (a strategy's `tenantCap`), when it has one. */
+  constructor({ tenantCap }: { tenantCap?: number } = {}) {
+    this.checkers = [
+      new DoubleClaims(),
+      new DuplicateExecutions(),
+      new StaleWrites(),
+      new FinalizedTwice(),
+      new LostCancels(),
+      new StuckWorkers(),
+      this.stranded,
+      ...(tenantCap === undefined ? [] : [new TenantsOverCap(tenantCap)]),
+    ];
+  }
 
   /** Takes in the next step (`earlier` holds every step before it) and returns the anomalies known after it. */
   observe(step: RecordedStep, earlier: readonly TraceStep[]): Anomaly[] {

@@ -288,6 +288,7 @@ const ANOMALY_KINDS = [
   'lost-cancel',
   'stuck-while-heartbeating',
   'stranded-run',
+  'tenant-over-cap',
 ] as const;
 
 export type AnomalyKind = (typeof ANOMALY_KINDS)[number];

@@ -124,6 +124,11 @@ export interface StrategyDefinition {
    * the note of a claim that found none says it ("no run was pending or expired <whose tenant…>").
    */
   limitedTo?: string;
+  /**
+   * A claim that caps how many runs of one tenant may be running at once: that number. A tenant with more
+   * running runs than this, leases live, is the anomaly `tenant-over-cap` (sim/anomalies.ts).
+   */
+  tenantCap?: number;
 }
 
 /**

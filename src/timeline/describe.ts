@@ -26,6 +26,7 @@ export const ANOMALY_NAMES: Record<AnomalyKind, string> = {
   'lost-cancel': 'lost cancel',
   'stuck-while-heartbeating': 'stuck',
   'stranded-run': 'stranded run',
+  'tenant-over-cap': 'tenant over cap',
 };
 
 const ACTION_LABELS: Record<string, string> = {

@@ -64,6 +64,8 @@ const ANOMALY_STYLE: Record<AnomalyKind, { color: PaletteName; dash: string | nu
   'lost-cancel': { color: 'lost-cancel', dash: '2 3' },
   'stuck-while-heartbeating': { color: 'stuck', dash: '8 3 2 3' },
   'stranded-run': { color: 'lost-cancel', dash: '1 3' },
+  // Two claims each sure the tenant had room: a double claim's colour (one run too many), dotted and dashed.
+  'tenant-over-cap': { color: 'duplicate', dash: '6 2 1 2' },
 };
 
 function declarations(theme: 0 | 1): string {

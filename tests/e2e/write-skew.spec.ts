@@ -2,7 +2,8 @@
  * Write skew as a learner meets it: the compare-and-set chapter's link opens the tenant cap's claims
  * recorded at SERIALIZABLE on PostgreSQL, labelled as recorded and not run in the browser; Next step walks
  * it to B's COMMIT failing 40001 and B's claim again, which finds acme at its cap. The REPEATABLE READ
- * link opens the same claims, where both COMMITs succeed and acme runs two at once. The level "Break the
+ * link opens the same claims, where both COMMITs succeed and acme runs two at once, named as the anomaly
+ * tenant over cap. The level "Break the
  * tenant cap", once won, links to both from its lesson; opening one leaves the level.
  * E2E_SHOTS=1 keeps screenshots at a desktop's and a phone's size in test-results/write-skew-*.png.
  */
@@ -10,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { findLevel } from '../../src/lessons/levels';
 import { recording } from '../../src/recordings/files';
-import { expect, openChapter, openLab, openLinkInPlace, shot, slider, stepTimes, test } from './fixtures';
+import { expect, openChapter, openLab, openLinkInPlace, outcome, shot, slider, stepTimes, test, timeline } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -41,6 +42,7 @@ for (const viewport of [
     await stepTimes(page, commitOfB(SERIALIZABLE.steps));
     await expect(lab(page).getByRole('status')).toContainText('40001');
     await expect(lab(page)).toContainText('could not serialize access due to read/write dependencies among transactions');
+    await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
     await shot(page, `test-results/write-skew-${viewport.name}.png`);
     if (viewport.name === 'phone') expect((await banner(page).boundingBox())!.width).toBeLessThanOrEqual(viewport.width);
 
@@ -71,8 +73,13 @@ test("the REPEATABLE READ link opens the same claims, where B's COMMIT succeeds"
   await openChapterLink(page, /^Step through write skew at REPEATABLE READ/);
   await expect(page).toHaveURL(/scenario=tenant-backlog&strategy=tenant-cap&.*isolation=repeatable-read/);
   await expect(banner(page)).toContainText(`Recorded at REPEATABLE READ on PostgreSQL ${REPEATABLE_READ.serverVersion}, not run in your browser.`);
-  await stepTimes(page, commitOfB(REPEATABLE_READ.steps));
+  await stepTimes(page, commitOfB(REPEATABLE_READ.steps) - 1);
+  await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
+  await stepTimes(page, 1);
   await expect(lab(page).getByRole('status')).toContainText('B committed its claim of run 121');
+  // Both COMMITs passed the count: the lab names acme's second run as the cap broken, at B's COMMIT.
+  await expect(outcome(page)).toContainText('Tenant acme has 2 runs running at once (run 120 under A and run 121 under B), over its cap of 1.');
+  await expect(timeline(page)).toHaveAttribute('aria-label', /anomalies: tenant over cap/);
   await shot(page, 'test-results/write-skew-repeatable-read.png');
 });
 

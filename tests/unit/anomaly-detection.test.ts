@@ -7,8 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { exploreFast } from '../../src/engine/explore';
 import { Simulation } from '../../src/engine/simulation';
 import { defaultSettings, findScenario, SCENARIOS } from '../../src/scenarios';
-import type { Anomaly, AnomalyKind, Settings, Trace } from '../../src/sim/types';
-import { STRATEGY_IDS } from '../../src/strategies';
+import type { RecordingId } from '../../src/recordings';
+import { recording } from '../../src/recordings/files';
+import { AnomalyDetector } from '../../src/sim/anomalies';
+import type { Anomaly, AnomalyKind, Settings, Trace, TraceStep } from '../../src/sim/types';
+import { STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { labDatabase, runScenario } from '../support/lab';
 
 /** The index of the first step whose list holds an anomaly of this kind on this run, or null. */
@@ -151,5 +154,43 @@ describe('raised once, and never rewritten', () => {
         }
       }
     }
+  });
+});
+
+describe('tenant over cap', () => {
+  /** The anomalies a detector with this cap raises on a recording's steps, fed one at a time as the engine feeds them. */
+  function detected(id: RecordingId, options: { tenantCap?: number }): Anomaly[][] {
+    const detector = new AnomalyDetector(options);
+    const steps: TraceStep[] = [];
+    for (const { anomalies: _recorded, ...step } of recording(id).steps) steps.push({ ...step, anomalies: detector.observe(step, steps) });
+    return steps.map((step) => step.anomalies);
+  }
+
+  const overCap: Anomaly = {
+    kind: 'tenant-over-cap',
+    runId: 121,
+    workers: ['A', 'B'],
+    steps: [1, 2, 4],
+    raisedAt: 4,
+    message: 'Tenant acme has 2 runs running at once (run 120 under A and run 121 under B), over its cap of 1.',
+  };
+
+  it("write skew at REPEATABLE READ (recorded on PostgreSQL): raised at B's COMMIT, naming both claims; not without a cap", () => {
+    const lists = detected('tenant-cap-repeatable-read', { tenantCap: strategyDefinition('tenant-cap').tenantCap });
+    expect(lists.findIndex((list) => list.length > 0)).toBe(4);
+    expect(lists.at(-1)).toEqual([overCap]);
+    expect(recording('tenant-cap-repeatable-read').anomalies).toEqual([overCap]);
+    expect(detected('tenant-cap-repeatable-read', {}).flat()).toEqual([]);
+  });
+
+  it("SERIALIZABLE (recorded): B's COMMIT fails 40001 and the cap holds, so nothing is raised", () => {
+    expect(detected('tenant-cap-serializable', { tenantCap: 1 }).flat()).toEqual([]);
+  });
+
+  it('READ COMMITTED on PGlite: the scenario as written keeps the cap (an expired lease is not counted); the overlapped claims break it', async () => {
+    const settings: Partial<Settings> = { strategy: 'tenant-cap', fencing: true };
+    expect((await runScenario('tenant-backlog', 'script', settings)).anomalies).toEqual([]);
+    const overlapped = await runScenario('tenant-backlog', ['+31', 'A', 'B', 'A', 'B'], settings);
+    expect(overlapped.anomalies).toEqual([overCap]);
   });
 });

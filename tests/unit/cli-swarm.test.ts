@@ -52,8 +52,24 @@ describe('npm run sim -- swarm', () => {
     expect(stdout).toMatch(/2 seed\(s\): PGlite and PostgreSQL agree at every step\n$/);
   });
 
+  it('--isolation serializable --db plays each seed on the server alone, its claims at that level, and compares nothing', async () => {
+    const url = await createDatabase(inject('postgresUrl'), 'cli_swarm_isolation');
+    const text = await sim('--seed', '5', '--db', url, '--isolation', 'serializable');
+    expect(text.code).toBe(0);
+    expect(text.stdout).not.toMatch(/PostgreSQL: the same|DIVERGES/);
+    expect(text.stdout).toMatch(/\n1 seed\(s\) played on PostgreSQL at SERIALIZABLE, not compared: PGlite is one session/);
+    const [seed] = JSON.parse((await sim('--seed', '5', '--db', url, '--isolation', 'serializable', '--json')).stdout);
+    expect(seed.settings.isolation).toBe('serializable');
+    expect(seed.schedules[0]).not.toHaveProperty('postgres');
+  });
+
   it.each([
     [[], /swarm needs --seed N/],
+    [
+      ['--seed', '1', '--isolation', 'serializable'],
+      /--isolation serializable needs a real PostgreSQL server: PGlite is one session.*run it with --db postgres:/,
+    ],
+    [['--seed', '1', '--isolation', 'snapshot'], /--isolation takes read-committed, repeatable-read, serializable, not "snapshot"/],
     [['--seed', 'x'], /--seed takes a whole number from 0 to 4294967295, not "x"/],
     [['--seed', '4294967296'], /--seed takes a whole number from 0 to 4294967295/],
     [['--seed', '-1'], /--seed needs a value; for a value that starts with "-", write --seed=VALUE/],
