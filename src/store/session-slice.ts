@@ -14,7 +14,7 @@ import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
-import type { ApplyResult, LoadResult } from '../webworker/protocol';
+import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -146,6 +146,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         ...authoredFor(basis.scenarioId),
       });
       checkDrawable(result.steps);
+      show(result);
+      return result;
+    }
+
+    /** A loaded trace becomes the learner's. */
+    function show(result: LoadResult): void {
       set({
         scenarioId: result.scenarioId,
         settings: result.settings,
@@ -160,7 +166,33 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         stalled: false,
         selected: null,
       });
-      return result;
+    }
+
+    /**
+     * Opens `place` again by the engine's one policy (LabHost.reopen), which says what it kept and why; the
+     * store only shows it. A trace the page cannot draw is checked here, where it is drawn: when the learner's
+     * SQL made it, the engine is told so and reopens with the built-in strategy.
+     */
+    async function reopen(send: Send, place: Basis, after: ReopenAfter, mode: 'skip' | 'stop'): Promise<ReopenResult> {
+      const opened = await send({ type: 'reopen', place: { ...place, ...authoredFor(place.scenarioId) }, after, onInapplicable: mode });
+      const undrawable = unshowableTime(opened.result.steps);
+      if (undrawable !== null) {
+        const why = `${undrawable}, a time the lab's clock and timeline cannot show`;
+        if (after !== 'link' || !opened.result.settings.definition) throw new UndrawableTrace(why);
+        return reopen(send, place, { yourSqlFailed: why }, mode);
+      }
+      showReopened(opened.why);
+      show(opened.result);
+      return opened;
+    }
+
+    /** What the editor shows of a reopening: why the learner's SQL was not played, if it was not. */
+    function showReopened(why: ReopenWhy): void {
+      if (why.kind === 'claim-refused') {
+        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason: why.reason } } });
+      } else if (why.kind === 'your-sql-failed') {
+        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: why.reason } } });
+      }
     }
 
     function basis(): Basis {
@@ -171,7 +203,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     /** The trace the learner had, replayed on a fresh engine (after a restart). */
     async function replayCurrent(send: Send): Promise<void> {
       const { position } = get();
-      const result = await load(send, basis(), 'skip');
+      const { result } = await reopen(send, basis(), 'crash', 'skip');
       set({ position: Math.min(position, result.steps.length) });
     }
 
@@ -211,49 +243,35 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
     /**
      * The engine stopped a step of the learner's own claim that the lab cannot play (db/custom-claim-guard.ts):
-     * the steps before it are replayed, so the lab stands where it was, and the editor shows the reason.
-     * If even those cannot be played with it (the claim was just applied to a schedule), it starts afresh.
+     * the engine reopens the steps before it, or, if even those cannot be played with it (the claim was just
+     * applied to a schedule), the scenario before its first step. The editor shows the reason.
      */
     async function refusedMidway(send: Send, reason: string): Promise<void> {
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
       const { position } = get();
-      try {
-        const result = await load(send, basis(), 'skip');
+      const { result, why } = await reopen(send, basis(), 'refusal', 'skip');
+      // The editor gives the refusal the learner met, not the one the engine met reopening.
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
+      const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+      if (why.kind === 'replayed') {
         set({ position: Math.min(position, result.steps.length), intended: result.schedule });
-        get().notify('warning', 'Your claim cannot take that step in the lab.', [
-          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
-          'The lab kept your steps before it.',
-        ]);
-      } catch (again) {
-        if (refusalIn(again) === null) throw again;
-        await load(send, { ...basis(), schedule: [] }, 'stop');
+        get().notify('warning', 'Your claim cannot take that step in the lab.', [sentence, 'The lab kept your steps before it.']);
+      } else {
         set({ position: 0, intended: [] });
-        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [
-          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
-          'The lab started the scenario afresh with your claim.',
-        ]);
+        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [sentence, 'The lab started the scenario afresh with your claim.']);
       }
     }
 
-    /** Shows in the editor why the learner's SQL was not played (it stays there to be fixed). */
-    function showYourSqlFailure(why: string): void {
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: why } } });
-    }
-
     /**
-     * The learner's own SQL failed while the lab played it (Apply, a step, a new fencing setting): the lab
-     * goes back to the built-in strategy it was chosen over and replays the learner's steps with it, as a
-     * link whose SQL cannot be played opens with the scenario's own strategy. The editor keeps the SQL.
+     * The learner's own SQL failed while the lab played it (Apply, a step, a new fencing setting): the engine
+     * reopens the learner's steps with the built-in strategy it was chosen over, as a link whose SQL cannot be
+     * played opens with the scenario's own strategy. The editor keeps the SQL.
      */
     async function failedMidway(send: Send, why: string): Promise<void> {
-      const { definition: _failed, ...builtIn } = get().settings;
-      showYourSqlFailure(why);
-      const { scenarioId, intended, position, steps } = get();
+      const { scenarioId, settings, intended, position, steps } = get();
       const atEnd = position >= steps.length;
-      set({ settings: builtIn });
-      const result = await load(send, { scenarioId, settings: builtIn, schedule: intended }, 'skip');
+      const { result } = await reopen(send, { scenarioId, settings, schedule: intended }, { yourSqlFailed: why }, 'skip');
       set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length), intended: result.schedule });
-      const label = STRATEGY_LABELS[builtIn.strategy];
+      const label = STRATEGY_LABELS[result.settings.strategy];
       get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
         `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
         `Your statements are in the editor; your steps were replayed with "${label}".`,
@@ -290,29 +308,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       await enqueue('opening the scenario', task, undefined, task);
     }
 
-    /**
-     * Loads a view; if it plays the learner's claim and the lab cannot follow it through the schedule
-     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason; if the SQL
-     * fails when run, loads it with the built-in strategy and gives that reason.
-     */
+    /** Opens a link's or saved place's view by the engine's policy: what the learner's SQL kept from it, and why. */
     async function loadYourView(send: Send, view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
-      try {
-        return { result: await load(send, view, 'stop'), refusal: null, failure: null };
-      } catch (error) {
-        const { definition, ...builtIn } = view.settings;
-        if (!definition) throw error;
-        const refusal = refusalIn(error);
-        if (refusal !== null) {
-          set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
-          return { result: await load(send, { ...view, schedule: [] }, 'stop'), refusal, failure: null };
-        }
-        // PostgreSQL refused to run it, or it made a time the lab cannot draw: the scenario's own strategy.
-        const failure = failureOfYourSql(error, get().enginePhase === 'failed');
-        if (failure === null) throw error;
-        showYourSqlFailure(failure);
-        set({ settings: builtIn });
-        return { result: await load(send, { ...view, settings: builtIn }, 'stop'), refusal: null, failure };
-      }
+      const { result, why } = await reopen(send, view, 'link', 'stop');
+      return { result, refusal: why.kind === 'claim-refused' ? why.reason : null, failure: why.kind === 'your-sql-failed' ? why.reason : null };
     }
 
     /**

@@ -184,7 +184,7 @@ function newHost(lab: ConstructorParameters<typeof LabHost>[0]): LabHost {
 function leaveLive(view: ReturnType<LabHost['learnerView']>, why: string): Promise<BootedLab> {
   return withHeartbeat(async () => {
     const { engine } = await (standby ?? startPGlite());
-    if (view) await engine.host.load({ type: 'load', ...view, onInapplicable: 'skip' });
+    if (view) await engine.host.reopen({ type: 'reopen', place: view, after: 'live-lost', onInapplicable: 'skip' });
     post({ kind: 'database', database: { kind: 'pglite', liveProblem: why } });
     return engine;
   });
