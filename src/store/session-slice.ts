@@ -12,7 +12,7 @@ import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
-import { LabHostError, WatchdogError } from '../webworker/client';
+import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
 import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
@@ -22,7 +22,7 @@ import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, isStartView, type View } from './view';
-import { buildYourSql, describeProblem, refusalIn, type YourSqlTexts } from './your-sql';
+import { buildYourSql, describeProblem, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -54,12 +54,12 @@ function messageOf(error: unknown): string {
 /**
  * Why a request that played the learner's own SQL failed because of that SQL, as the rest of a sentence:
  * an error PostgreSQL raised running it (a misspelt column, a missing $1) or a time the lab cannot draw.
- * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (handled on its own). The
- * engine's errors cross the Web Worker as a message only (a LabHostError), so which is which is told by
- * the engine's state: an error from an engine that still runs is the statement's.
+ * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (typed, handled on its own).
+ * Other engine errors cross the Web Worker as a message only (a LabHostError), so which is which is told
+ * by the engine's state: an error from an engine that still runs is the statement's.
  */
 function failureOfYourSql(error: unknown, engineFailed: boolean): string | null {
-  if (error instanceof WatchdogError || engineFailed || refusalIn(error) !== null) return null;
+  if (error instanceof WatchdogError || engineFailed || claimRefusalIn(error) !== null) return null;
   if (error instanceof UndrawableTrace) return error.message;
   return `PostgreSQL raised an error when the lab ran it (${messageOf(error)})`;
 }
@@ -216,7 +216,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       explain?: (error: WatchdogError) => Explanation,
     ): Promise<void> {
       set({ playing: false });
-      const refusal = get().settings.definition ? refusalIn(error) : null;
+      const refusal = get().settings.definition ? claimRefusalIn(error) : null;
       if (refusal !== null) return refusedMidway(send, refusal);
       const failure = get().settings.definition ? failureOfYourSql(error, get().enginePhase === 'failed') : null;
       if (failure !== null) return failedMidway(send, failure);
