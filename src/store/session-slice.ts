@@ -181,18 +181,34 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (after !== 'link' || !opened.result.settings.definition) throw new UndrawableTrace(why);
         return reopen(send, place, { yourSqlFailed: why }, mode);
       }
-      showReopened(opened.why);
       show(opened.result);
       return opened;
     }
 
-    /** What the editor shows of a reopening: why the learner's SQL was not played, if it was not. */
-    function showReopened(why: ReopenWhy): void {
-      if (why.kind === 'claim-refused') {
-        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason: why.reason } } });
-      } else if (why.kind === 'your-sql-failed') {
-        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: why.reason } } });
+    /**
+     * The one place a reopening is told: the editor gets why the learner's SQL was not played, and a step
+     * that failed midway gets a notice; for a link, the sentence its notice lists is returned instead.
+     * `refused` is the refusal the learner met midway (the engine's reopening may meet another).
+     */
+    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: string | null = null): string | null {
+      const reason = refused ?? (why.kind === 'replayed' ? null : why.reason);
+      if (reason === null) return null;
+      const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+      const label = STRATEGY_LABELS[get().settings.strategy];
+      if (why.kind === 'your-sql-failed') {
+        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: reason } } });
+        if (at === 'link') return `Its SQL was not played: ${reason}. The lab used "${label}"; your statements are in the editor.`;
+        get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
+          sentence,
+          `Your statements are in the editor; your steps were replayed with "${label}".`,
+        ]);
+        return null;
       }
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
+      if (at === 'link') return `Your claim cannot play this schedule in the lab: ${reason}. The lab opened it before its first step.`;
+      if (why.kind === 'replayed') get().notify('warning', 'Your claim cannot take that step in the lab.', [sentence, 'The lab kept your steps before it.']);
+      else get().notify('warning', 'Your claim cannot play this schedule in the lab.', [sentence, 'The lab started the scenario afresh with your claim.']);
+      return null;
     }
 
     function basis(): Basis {
@@ -249,16 +265,9 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     async function refusedMidway(send: Send, reason: string): Promise<void> {
       const { position } = get();
       const { result, why } = await reopen(send, basis(), 'refusal', 'skip');
-      // The editor gives the refusal the learner met, not the one the engine met reopening.
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
-      const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
-      if (why.kind === 'replayed') {
-        set({ position: Math.min(position, result.steps.length), intended: result.schedule });
-        get().notify('warning', 'Your claim cannot take that step in the lab.', [sentence, 'The lab kept your steps before it.']);
-      } else {
-        set({ position: 0, intended: [] });
-        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [sentence, 'The lab started the scenario afresh with your claim.']);
-      }
+      if (why.kind === 'replayed') set({ position: Math.min(position, result.steps.length), intended: result.schedule });
+      else set({ position: 0, intended: [] });
+      showReopened(why, 'midway', reason);
     }
 
     /**
@@ -269,13 +278,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     async function failedMidway(send: Send, why: string): Promise<void> {
       const { scenarioId, settings, intended, position, steps } = get();
       const atEnd = position >= steps.length;
-      const { result } = await reopen(send, { scenarioId, settings, schedule: intended }, { yourSqlFailed: why }, 'skip');
+      const opened = await reopen(send, { scenarioId, settings, schedule: intended }, { yourSqlFailed: why }, 'skip');
+      const { result } = opened;
       set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length), intended: result.schedule });
-      const label = STRATEGY_LABELS[result.settings.strategy];
-      get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
-        `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
-        `Your statements are in the editor; your steps were replayed with "${label}".`,
-      ]);
+      showReopened(opened.why, 'midway');
     }
 
     async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
@@ -285,14 +291,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const task = async (send: Send) => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
-        const { result, refusal, failure } = await loadYourView(send, view);
+        const { result, why } = await reopen(send, view, 'link', 'stop');
+        const told = showReopened(why, 'link');
+        if (told !== null) all.push(told);
         const stop = result.refused[0];
         let position: number;
-        if (failure !== null) {
-          all.push(`Its SQL was not played: ${failure}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
-        }
-        if (refusal !== null) {
-          all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
+        if (why.kind === 'claim-refused') {
           position = 0;
         } else if (stop) {
           all.push(
@@ -306,12 +310,6 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (all.length > 0) get().notify('warning', title, all);
       };
       await enqueue('opening the scenario', task, undefined, task);
-    }
-
-    /** Opens a link's or saved place's view by the engine's policy: what the learner's SQL kept from it, and why. */
-    async function loadYourView(send: Send, view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
-      const { result, why } = await reopen(send, view, 'link', 'stop');
-      return { result, refusal: why.kind === 'claim-refused' ? why.reason : null, failure: why.kind === 'your-sql-failed' ? why.reason : null };
     }
 
     /**
