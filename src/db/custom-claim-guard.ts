@@ -12,8 +12,17 @@ import type { LabStatement } from '../strategies';
 import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 import type { LabDatabase } from './port';
 
-class CustomClaimRefused extends Error {
+/** A step of the learner's claim the lab cannot play: `reason` is why, as the rest of a sentence. */
+export class CustomClaimRefused extends Error {
   readonly userFacing = true;
+  override name = 'CustomClaimRefused';
+
+  constructor(
+    who: string,
+    readonly reason: string,
+  ) {
+    super(`${who}: refused: ${reason}`);
+  }
 }
 
 /** The same port, its executeClaim checked as above; built-in claims pass straight through. */
@@ -25,13 +34,15 @@ export function guardCustomClaim<T extends LabDatabase>(db: T, where: 'pglite' |
     if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
     if (outcome.status === 'ok' && outcome.rowCount > 1) {
       throw new CustomClaimRefused(
-        `${statement.file ?? 'your claim'}: refused: one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
+        statement.file ?? 'your claim',
+        `one claim took ${outcome.rowCount} runs (${outcome.rows.map((row) => row.run_id).join(', ')}); the lab's worker follows one run per claim, so it cannot play what happens to the others`,
       );
     }
     // On a real server the wait is real, and what follows it is the server's own.
     if (where === 'pglite' && outcome.status === 'blocked' && statement.afterWait.kind === 'cannot-wait') {
       throw new CustomClaimRefused(
-        `${statement.file ?? 'your claim'}: refused: its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: check it on a real server (npm run sim -- check … --db URL)`,
+        statement.file ?? 'your claim',
+        `its finder skips or fails on a locked row, but its UPDATE would still wait for a row another worker holds; the lab cannot replay that wait on PGlite: check it on a real server (npm run sim -- check … --db URL)`,
       );
     }
     return outcome;

@@ -12,9 +12,9 @@ import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
-import { LabHostError, WatchdogError } from '../webworker/client';
+import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
-import type { ApplyResult, LoadResult } from '../webworker/protocol';
+import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -22,7 +22,7 @@ import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, isStartView, type View } from './view';
-import { buildYourSql, describeProblem, refusalIn, type YourSqlTexts } from './your-sql';
+import { buildYourSql, describeProblem, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -54,12 +54,12 @@ function messageOf(error: unknown): string {
 /**
  * Why a request that played the learner's own SQL failed because of that SQL, as the rest of a sentence:
  * an error PostgreSQL raised running it (a misspelt column, a missing $1) or a time the lab cannot draw.
- * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (handled on its own). The
- * engine's errors cross the Web Worker as a message only (a LabHostError), so which is which is told by
- * the engine's state: an error from an engine that still runs is the statement's.
+ * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (typed, handled on its own).
+ * Other engine errors cross the Web Worker as a message only (a LabHostError), so which is which is told
+ * by the engine's state: an error from an engine that still runs is the statement's.
  */
 function failureOfYourSql(error: unknown, engineFailed: boolean): string | null {
-  if (error instanceof WatchdogError || engineFailed || refusalIn(error) !== null) return null;
+  if (error instanceof WatchdogError || engineFailed || claimRefusalIn(error) !== null) return null;
   if (error instanceof UndrawableTrace) return error.message;
   return `PostgreSQL raised an error when the lab ran it (${messageOf(error)})`;
 }
@@ -146,6 +146,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         ...authoredFor(basis.scenarioId),
       });
       checkDrawable(result.steps);
+      show(result);
+      return result;
+    }
+
+    /** A loaded trace becomes the learner's. */
+    function show(result: LoadResult): void {
       set({
         scenarioId: result.scenarioId,
         settings: result.settings,
@@ -160,7 +166,49 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         stalled: false,
         selected: null,
       });
-      return result;
+    }
+
+    /**
+     * Opens `place` again by the engine's one policy (LabHost.reopen), which says what it kept and why; the
+     * store only shows it. A trace the page cannot draw is checked here, where it is drawn: when the learner's
+     * SQL made it, the engine is told so and reopens with the built-in strategy.
+     */
+    async function reopen(send: Send, place: Basis, after: ReopenAfter, mode: 'skip' | 'stop'): Promise<ReopenResult> {
+      const opened = await send({ type: 'reopen', place: { ...place, ...authoredFor(place.scenarioId) }, after, onInapplicable: mode });
+      const undrawable = unshowableTime(opened.result.steps);
+      if (undrawable !== null) {
+        const why = `${undrawable}, a time the lab's clock and timeline cannot show`;
+        if (after !== 'link' || !opened.result.settings.definition) throw new UndrawableTrace(why);
+        return reopen(send, place, { yourSqlFailed: why }, mode);
+      }
+      show(opened.result);
+      return opened;
+    }
+
+    /**
+     * The one place a reopening is told: the editor gets why the learner's SQL was not played, and a step
+     * that failed midway gets a notice; for a link, the sentence its notice lists is returned instead.
+     * `refused` is the refusal the learner met midway (the engine's reopening may meet another).
+     */
+    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: string | null = null): string | null {
+      const reason = refused ?? (why.kind === 'replayed' ? null : why.reason);
+      if (reason === null) return null;
+      const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
+      const label = STRATEGY_LABELS[get().settings.strategy];
+      if (why.kind === 'your-sql-failed') {
+        set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: reason } } });
+        if (at === 'link') return `Its SQL was not played: ${reason}. The lab used "${label}"; your statements are in the editor.`;
+        get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
+          sentence,
+          `Your statements are in the editor; your steps were replayed with "${label}".`,
+        ]);
+        return null;
+      }
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
+      if (at === 'link') return `Your claim cannot play this schedule in the lab: ${reason}. The lab opened it before its first step.`;
+      if (why.kind === 'replayed') get().notify('warning', 'Your claim cannot take that step in the lab.', [sentence, 'The lab kept your steps before it.']);
+      else get().notify('warning', 'Your claim cannot play this schedule in the lab.', [sentence, 'The lab started the scenario afresh with your claim.']);
+      return null;
     }
 
     function basis(): Basis {
@@ -171,7 +219,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     /** The trace the learner had, replayed on a fresh engine (after a restart). */
     async function replayCurrent(send: Send): Promise<void> {
       const { position } = get();
-      const result = await load(send, basis(), 'skip');
+      const { result } = await reopen(send, basis(), 'crash', 'skip');
       set({ position: Math.min(position, result.steps.length) });
     }
 
@@ -184,7 +232,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       explain?: (error: WatchdogError) => Explanation,
     ): Promise<void> {
       set({ playing: false });
-      const refusal = get().settings.definition ? refusalIn(error) : null;
+      const refusal = get().settings.definition ? claimRefusalIn(error) : null;
       if (refusal !== null) return refusedMidway(send, refusal);
       const failure = get().settings.definition ? failureOfYourSql(error, get().enginePhase === 'failed') : null;
       if (failure !== null) return failedMidway(send, failure);
@@ -211,53 +259,29 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
 
     /**
      * The engine stopped a step of the learner's own claim that the lab cannot play (db/custom-claim-guard.ts):
-     * the steps before it are replayed, so the lab stands where it was, and the editor shows the reason.
-     * If even those cannot be played with it (the claim was just applied to a schedule), it starts afresh.
+     * the engine reopens the steps before it, or, if even those cannot be played with it (the claim was just
+     * applied to a schedule), the scenario before its first step. The editor shows the reason.
      */
     async function refusedMidway(send: Send, reason: string): Promise<void> {
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
       const { position } = get();
-      try {
-        const result = await load(send, basis(), 'skip');
-        set({ position: Math.min(position, result.steps.length), intended: result.schedule });
-        get().notify('warning', 'Your claim cannot take that step in the lab.', [
-          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
-          'The lab kept your steps before it.',
-        ]);
-      } catch (again) {
-        if (refusalIn(again) === null) throw again;
-        await load(send, { ...basis(), schedule: [] }, 'stop');
-        set({ position: 0, intended: [] });
-        get().notify('warning', 'Your claim cannot play this schedule in the lab.', [
-          `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
-          'The lab started the scenario afresh with your claim.',
-        ]);
-      }
-    }
-
-    /** Shows in the editor why the learner's SQL was not played (it stays there to be fixed). */
-    function showYourSqlFailure(why: string): void {
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: why } } });
+      const { result, why } = await reopen(send, basis(), 'refusal', 'skip');
+      if (why.kind === 'replayed') set({ position: Math.min(position, result.steps.length), intended: result.schedule });
+      else set({ position: 0, intended: [] });
+      showReopened(why, 'midway', reason);
     }
 
     /**
-     * The learner's own SQL failed while the lab played it (Apply, a step, a new fencing setting): the lab
-     * goes back to the built-in strategy it was chosen over and replays the learner's steps with it, as a
-     * link whose SQL cannot be played opens with the scenario's own strategy. The editor keeps the SQL.
+     * The learner's own SQL failed while the lab played it (Apply, a step, a new fencing setting): the engine
+     * reopens the learner's steps with the built-in strategy it was chosen over, as a link whose SQL cannot be
+     * played opens with the scenario's own strategy. The editor keeps the SQL.
      */
     async function failedMidway(send: Send, why: string): Promise<void> {
-      const { definition: _failed, ...builtIn } = get().settings;
-      showYourSqlFailure(why);
-      const { scenarioId, intended, position, steps } = get();
+      const { scenarioId, settings, intended, position, steps } = get();
       const atEnd = position >= steps.length;
-      set({ settings: builtIn });
-      const result = await load(send, { scenarioId, settings: builtIn, schedule: intended }, 'skip');
+      const opened = await reopen(send, { scenarioId, settings, schedule: intended }, { yourSqlFailed: why }, 'skip');
+      const { result } = opened;
       set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length), intended: result.schedule });
-      const label = STRATEGY_LABELS[builtIn.strategy];
-      get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
-        `${why.charAt(0).toUpperCase()}${why.slice(1)}.`,
-        `Your statements are in the editor; your steps were replayed with "${label}".`,
-      ]);
+      showReopened(opened.why, 'midway');
     }
 
     async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
@@ -267,14 +291,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const task = async (send: Send) => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
-        const { result, refusal, failure } = await loadYourView(send, view);
+        const { result, why } = await reopen(send, view, 'link', 'stop');
+        const told = showReopened(why, 'link');
+        if (told !== null) all.push(told);
         const stop = result.refused[0];
         let position: number;
-        if (failure !== null) {
-          all.push(`Its SQL was not played: ${failure}. The lab used "${STRATEGY_LABELS[view.settings.strategy]}"; your statements are in the editor.`);
-        }
-        if (refusal !== null) {
-          all.push(`Your claim cannot play this schedule in the lab: ${refusal}. The lab opened it before its first step.`);
+        if (why.kind === 'claim-refused') {
           position = 0;
         } else if (stop) {
           all.push(
@@ -288,31 +310,6 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (all.length > 0) get().notify('warning', title, all);
       };
       await enqueue('opening the scenario', task, undefined, task);
-    }
-
-    /**
-     * Loads a view; if it plays the learner's claim and the lab cannot follow it through the schedule
-     * (db/custom-claim-guard.ts), loads it before its first step instead and gives the reason; if the SQL
-     * fails when run, loads it with the built-in strategy and gives that reason.
-     */
-    async function loadYourView(send: Send, view: View): Promise<{ result: LoadResult; refusal: string | null; failure: string | null }> {
-      try {
-        return { result: await load(send, view, 'stop'), refusal: null, failure: null };
-      } catch (error) {
-        const { definition, ...builtIn } = view.settings;
-        if (!definition) throw error;
-        const refusal = refusalIn(error);
-        if (refusal !== null) {
-          set({ yourSql: { ...get().yourSql, open: true, problem: { role: 'claim', kind: 'refused', reason: refusal } } });
-          return { result: await load(send, { ...view, schedule: [] }, 'stop'), refusal, failure: null };
-        }
-        // PostgreSQL refused to run it, or it made a time the lab cannot draw: the scenario's own strategy.
-        const failure = failureOfYourSql(error, get().enginePhase === 'failed');
-        if (failure === null) throw error;
-        showYourSqlFailure(failure);
-        set({ settings: builtIn });
-        return { result: await load(send, { ...view, settings: builtIn }, 'stop'), refusal: null, failure };
-      }
     }
 
     /**

@@ -153,12 +153,3 @@ export function describeProblem(problem: YourSqlProblem): string {
       return `${whose}${problem.message}`;
   }
 }
-
-/**
- * The reason in an engine's error when it stopped a step of a claim typed here that the lab cannot play
- * (db/custom-claim-guard.ts says "your claim: refused: …"; the message is all that crosses the Web Worker), or null.
- */
-export function refusalIn(error: unknown): string | null {
-  const message = error instanceof Error ? error.message : String(error);
-  return /^your claim: refused: (.+)$/s.exec(message)?.[1] ?? null;
-}

@@ -78,6 +78,19 @@ export class WatchdogError extends Error {
 /** The lab's host itself failed (a bug or a failed start); the message says how. */
 export class LabHostError extends Error {
   override name = 'LabHostError';
+
+  constructor(
+    message: string,
+    /** Why the engine refused a step of the learner's claim, when that is what failed (db/custom-claim-guard.ts). */
+    readonly claimRefused: string | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** Why the engine refused a step of the learner's claim, if that is what `error` is, else null. */
+export function claimRefusalIn(error: unknown): string | null {
+  return error instanceof LabHostError ? error.claimRefused : null;
 }
 
 /** The request whose turn it is: waiting for the engine to be ready, then posted to it. */
@@ -241,7 +254,7 @@ export class WebWorkerLabClient implements LabClient {
         this.holdSpare = false;
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
-        else pending.reject(new LabHostError(message.message));
+        else pending.reject(new LabHostError(message.message, message.claimRefused ?? null));
         // Nothing else waiting: the moment to boot a replacement spare (after a promotion) without slowing the replay.
         if (this.lab.waitingCount === 0) this.keepSpare();
         return;

@@ -14,7 +14,7 @@
 /// <reference lib="webworker" />
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
-import { guardCustomClaim } from '../db/custom-claim-guard';
+import { CustomClaimRefused, guardCustomClaim } from '../db/custom-claim-guard';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
@@ -184,7 +184,7 @@ function newHost(lab: ConstructorParameters<typeof LabHost>[0]): LabHost {
 function leaveLive(view: ReturnType<LabHost['learnerView']>, why: string): Promise<BootedLab> {
   return withHeartbeat(async () => {
     const { engine } = await (standby ?? startPGlite());
-    if (view) await engine.host.load({ type: 'load', ...view, onInapplicable: 'skip' });
+    if (view) await engine.host.reopen({ type: 'reopen', place: view, after: 'live-lost', onInapplicable: 'skip' });
     post({ kind: 'database', database: { kind: 'pglite', liveProblem: why } });
     return engine;
   });
@@ -225,7 +225,7 @@ scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
       }
       post({ kind: 'result', id, result });
     } catch (error) {
-      post({ kind: 'error', id, message: messageOf(error) });
+      post({ kind: 'error', id, message: messageOf(error), ...(error instanceof CustomClaimRefused ? { claimRefused: error.reason } : {}) });
     } finally {
       requestsInFlight -= 1;
     }

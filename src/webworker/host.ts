@@ -6,6 +6,8 @@
  * standing behind the end of the trace. A loan is recorded (`lentTo`) and ended by takeBack(), which
  * replays the learner's schedule; every learner request takes the database back first.
  */
+import { BridgeFailure } from '../db/bridge-lab';
+import { CustomClaimRefused } from '../db/custom-claim-guard';
 import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
@@ -17,7 +19,19 @@ import { clockIso } from '../sim/clock';
 import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type TraceStep } from '../sim/types';
 import { checkConsoleSql } from '../sql/console';
-import type { ApplyRequest, ApplyResult, ConsoleRequest, ConsoleResult, EndStatus, LoadRequest, LoadResult, RefusedToken } from './protocol';
+import type {
+  ApplyRequest,
+  ApplyResult,
+  ConsoleRequest,
+  ConsoleResult,
+  EndStatus,
+  LoadRequest,
+  LoadResult,
+  RefusedToken,
+  ReopenRequest,
+  ReopenResult,
+  ReopenWhy,
+} from './protocol';
 
 /** Who has the learner's database: the lesson's run, or the console standing after an earlier step. */
 export type Borrower = 'lesson' | 'console';
@@ -95,6 +109,35 @@ export class LabHost {
     });
     const trace = sim.trace();
     return { scenarioId: scenario.id, settings, schedule: trace.schedule, refused, initialRuns, initialWorkers, steps, status: this.status() };
+  }
+
+  /**
+   * Opens the learner's place again, the one policy for every way back (see ReopenAfter): the place is
+   * replayed. If it plays the learner's claim and the lab cannot follow that claim through it (a link, or
+   * the steps before a refused one), the lab stands before its first step instead. If the learner's SQL
+   * failed (told by the page, or PostgreSQL raising an error while a link is opened), the place is played
+   * with the built-in strategy the SQL was chosen over. Any other failure is the caller's to handle.
+   */
+  async reopen(request: ReopenRequest): Promise<ReopenResult> {
+    const { place, after, onInapplicable } = request;
+    const { definition, ...builtIn } = place.settings;
+    const opened = async (settings: LoadRequest['settings'], schedule: string[], why: ReopenWhy): Promise<ReopenResult> => {
+      const result = await this.load({ type: 'load', ...place, settings, schedule, onInapplicable });
+      const dropped = why.kind === 'claim-refused' ? place.schedule.map((token, index) => ({ index, token, reason: why.reason })) : result.refused;
+      return { result, kept: result.schedule.length, dropped, why };
+    };
+    if (typeof after === 'object') return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: after.yourSqlFailed });
+    try {
+      return await opened(place.settings, place.schedule, { kind: 'replayed' });
+    } catch (error) {
+      // A live server that went away is the Web Worker's to handle (it leaves live mode), not the SQL's doing.
+      if (!definition || error instanceof BridgeFailure) throw error;
+      if (error instanceof CustomClaimRefused && (after === 'link' || after === 'refusal')) {
+        return opened(place.settings, [], { kind: 'claim-refused', reason: error.reason });
+      }
+      if (after !== 'link' || error instanceof CustomClaimRefused) throw error;
+      return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: `PostgreSQL raised an error when the lab ran it (${messageOf(error)})` });
+    }
   }
 
   /**
@@ -295,4 +338,8 @@ export class LabHost {
     const sim = this.current();
     return { movable: sim.movable(), isOver: sim.isOver(), nextEventSeconds: sim.nextEventSeconds(), clockSeconds: sim.clock };
   }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -2,9 +2,10 @@
  * The lab in the same thread, for Node tests and tools: the same request table as the Web Worker
  * (requests.ts), without the Web Worker (and without a watchdog, since nothing here can be terminated).
  */
+import { CustomClaimRefused } from '../db/custom-claim-guard';
 import type { BackpressureDatabase, LabDatabase } from '../db/port';
 import { BackpressureHost } from './backpressure-host';
-import type { LabClient, LabClientEvent } from './client';
+import { type LabClient, type LabClientEvent, LabHostError } from './client';
 import { LabHost } from './host';
 import { LabQueue, type Send } from './lab-queue';
 import type { LabRequest, LabResultOf } from './protocol';
@@ -20,7 +21,14 @@ export class InProcessLabClient implements LabClient {
   private listeners = new Set<(event: LabClientEvent) => void>();
   private readonly lab = new LabQueue(async (request) => {
     if (request.type === 'runaway') throw new Error('a local engine cannot run away');
-    return handleRequest(await this.parts, request) as Promise<LabResultOf<typeof request>>;
+    const parts = await this.parts;
+    try {
+      return (await handleRequest(parts, request)) as LabResultOf<typeof request>;
+    } catch (error) {
+      // As the Web Worker answers it: a refusal of the learner's claim crosses typed, not as words to parse.
+      if (error instanceof CustomClaimRefused) throw new LabHostError(error.message, error.reason);
+      throw error;
+    }
   });
 
   constructor(

@@ -55,6 +55,36 @@ export interface LoadResult {
   recorded?: RecordedSummary;
 }
 
+/**
+ * Why the learner's place is opened again: after the engine refused a step of their claim ('refusal'), after
+ * their SQL failed while the lab played it ('your-sql-failed', with why), after the engine's Web Worker was
+ * replaced ('crash'), after live mode was left for PGlite ('live-lost'), or to open a link or saved place ('link').
+ */
+export type ReopenAfter = 'refusal' | { yourSqlFailed: string } | 'crash' | 'live-lost' | 'link';
+
+export interface ReopenRequest {
+  type: 'reopen';
+  place: Omit<LoadRequest, 'type' | 'onInapplicable'>;
+  after: ReopenAfter;
+  onInapplicable: LoadRequest['onInapplicable'];
+}
+
+/**
+ * What the reopened place kept, and why: 'replayed' (the place as asked, less the tokens in `dropped`);
+ * 'claim-refused' (the learner's claim cannot play the schedule, so the lab stands before its first step);
+ * 'your-sql-failed' (the learner's SQL failed, so the lab plays the scenario's built-in strategy instead).
+ */
+export type ReopenWhy = { kind: 'replayed' } | { kind: 'claim-refused'; reason: string } | { kind: 'your-sql-failed'; reason: string };
+
+export interface ReopenResult {
+  result: LoadResult;
+  /** How many of the place's tokens the reopened trace has. */
+  kept: number;
+  /** The place's tokens that could not be played. */
+  dropped: RefusedToken[];
+  why: ReopenWhy;
+}
+
 export interface ApplyRequest {
   type: 'apply';
   /** Tried in order; the first one that can apply now is applied. */
@@ -168,4 +198,5 @@ export type FromWebWorker =
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
   | { kind: 'result'; id: number; result: LabResultOf<LabRequest> }
-  | { kind: 'error'; id: number; message: string };
+  /** `claimRefused`: the engine refused a step of the learner's claim (CustomClaimRefused), and why. */
+  | { kind: 'error'; id: number; message: string; claimRefused?: string };

@@ -7,7 +7,7 @@
 import { playForQuestion, recordedTrace } from '../engine/recorded';
 import type { BackpressureHost } from './backpressure-host';
 import type { LabHost } from './host';
-import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, RunTraceRequest } from './protocol';
+import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, ReopenRequest, RunTraceRequest } from './protocol';
 
 /** What a handler runs on: the same parts in the worker and in-process. */
 export interface HostParts {
@@ -26,6 +26,8 @@ export interface HostParts {
 
 export const REQUESTS = {
   load: (parts: HostParts, request: LoadRequest) => parts.host.load(request),
+  // Every way back to the learner's place (a refusal, a crash, a link, leaving live mode): one policy, LabHost.reopen.
+  reopen: (parts: HostParts, request: ReopenRequest) => parts.host.reopen(request),
   apply: (parts: HostParts, request: ApplyRequest) => parts.host.apply(request),
   // The lesson's run borrows the learner's database: a visible loan, taken back before the learner's next move.
   // At a level above READ COMMITTED it is the trace recorded on a server (engine/recorded.ts): nothing is borrowed.

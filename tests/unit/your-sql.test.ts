@@ -342,6 +342,19 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
     expect(await store.getState().stepWorker('A')).toBe(true);
   });
 
+  it("the engine's reopening says what it kept and why; a crash's replay does not stand in for a refusal", async () => {
+    const built = await buildYourSql(texts(TAKES_ALL));
+    if (!built.ok) throw new Error('the corpus claim builds');
+    const lab = new InProcessLabClient(() => guarded);
+    const place = { scenarioId: 'race', settings: { strategy: 'naive' as const, fencing: false, definition: built.definition }, schedule: ['A', 'B'] };
+    const link = await lab.request({ type: 'reopen', place, after: 'link', onInapplicable: 'stop' });
+    expect(link).toMatchObject({ kept: 0, why: { kind: 'claim-refused', reason: expect.stringContaining('one run per claim') } });
+    expect(link.dropped.map((token) => token.token)).toEqual(['A', 'B']);
+    await expect(lab.request({ type: 'reopen', place, after: 'crash', onInapplicable: 'stop' })).rejects.toMatchObject({
+      claimRefused: expect.stringContaining('one run per claim'),
+    });
+  });
+
   it('applied to a schedule it cannot play: the scenario starts afresh with it', async () => {
     const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
     await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=A,B&step=2');
