@@ -40,7 +40,7 @@ import {
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
-import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID } from '../strategies/custom';
 
 const OPERATOR: SessionId = OPERATOR_SESSION;
 
@@ -51,6 +51,20 @@ class IsolationNeedsServer extends Error {
     super(needsServerLine(level));
   }
 }
+/**
+ * The runs a reaper someone wrote took from their owners: running before it and no longer running under the
+ * same owner after. Read from the rows, not from its RETURNING, which it need not have.
+ */
+function takenFromRunning(before: readonly RunRow[], after: readonly RunRow[]): number[] {
+  return before
+    .filter((run) => run.status === 'running')
+    .filter((run) => {
+      const now = after.find((row) => row.run_id === run.run_id);
+      return !now || now.status !== 'running' || now.lease_owner !== run.lease_owner;
+    })
+    .map((run) => run.run_id);
+}
+
 /** The queue's rescuer, where a scenario runs it as its own process: one more session, like the operator's. */
 const RESCUER: SessionId = 'RS';
 /**
@@ -739,7 +753,8 @@ export class Simulation {
     if (outcome.status === 'blocked') this.waitOrder.push(RESCUER);
     const before = this.runRows;
     await this.refresh();
-    const rescued = outcome.status === 'ok' ? outcome.rows.map((row) => Number(row.run_id)) : [];
+    const rescued =
+      outcome.status !== 'ok' ? [] : statement.id === CUSTOM_REAPER_ID ? takenFromRunning(before, this.runRows) : outcome.rows.map((row) => Number(row.run_id));
     const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : rescued.length > 0 ? 'ok' : 'empty';
     const runs = rescued.map((runId) => ({ run: runId, owner: before.find((run) => run.run_id === runId)?.lease_owner ?? null }));
     const fact: StepFact =
