@@ -72,6 +72,11 @@ describe('npm run sim -- check --reaper FILE', () => {
     ],
     ['no WHERE', "UPDATE runs SET status = 'pending';", /refused \(no-where\)/],
     ['another table', "UPDATE jobs SET state = 'available' WHERE true;", /refused \(wrong-target\)/],
+    [
+      'a parameter',
+      "UPDATE runs SET status = 'pending' WHERE lease_owner = $1;",
+      /refused \(parameter-out-of-contract\).*reaper gets no parameters; it uses \$1/,
+    ],
   ])('a reaper that is %s: one line, exit 2', async (name, text, message) => {
     const reaper = file(`${name.replace(/\W+/g, '-')}.sql`, text);
     const { code, stdout, stderr } = await sim('check', 'crash-orphan', '--claim', PENDING_ONLY, '--reaper', reaper);

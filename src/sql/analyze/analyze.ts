@@ -270,7 +270,10 @@ function parametersOf(statement: JsonObject, role: Role): number[] {
   const beyond = used.filter((n) => n > contract.parameters.length);
   if (beyond.length > 0) {
     throw refused(
-      refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`),
+      refusal(
+        'parameter-out-of-contract',
+        `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ') || 'no parameters'}; it uses $${beyond[0]}`,
+      ),
     );
   }
   const highest = Math.max(0, ...used);
