@@ -283,6 +283,15 @@ export class Simulation {
     const expiries = held.map((run) => secondsOf(run.lease_expires_at)).filter((at): at is number => at !== null && Number.isFinite(at));
     const expiredAt = expiries.length > 0 ? Math.max(...expiries) : this.clockSeconds;
     const at = Math.max(this.clockSeconds, expiredAt) + RECLAIM_PROBE_AFTER_SECONDS;
+    // A reaper someone wrote runs first, as it would on its timer by then. Its write commits: nothing plays on
+    // from a concluded schedule but after a reset.
+    const reaper = this.rescuerDefinition();
+    const afterReaper = reaper?.shape === 'one-statement' && reaper.sweep.id === CUSTOM_REAPER_ID;
+    if (afterReaper) {
+      const swept = await this.db.execute(RESCUER, { statement: reaper.sweep, params: [], clockIso: clockIso(at) });
+      this.db.takeEngineFact();
+      if (swept.status !== 'ok') return null;
+    }
     const plan = planAction('claim', initialWorker({ id: NEWCOMER }), this.scenario, this.settings);
     const outcome = await this.db.executeClaim(OPERATOR, { statement: plan.statement, params: plan.params, clockIso: clockIso(at) });
     // Its transaction is still open when it took a run: ended as a crash ends one, it leaves no trace.
@@ -290,7 +299,7 @@ export class Simulation {
     this.db.takeEngineFact();
     // A claim that took a run (one of these, or a pending one first) may take the others at its next polls.
     if (outcome.status !== 'ok' || outcome.rowCount > 0) return null;
-    return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id) };
+    return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id), ...(afterReaper ? { afterReaper: true as const } : {}) };
   }
 
   private check(token: Token): void {

@@ -63,6 +63,34 @@ describe('npm run sim -- check --reaper FILE', () => {
     expect(honest.code).toBe(0);
   });
 
+  it("at the schedule's end a dead worker's run is judged by the reaper and then the claim, run a day later: taken back, or stranded naming both", async () => {
+    const late = file(
+      'late-reaper.sql',
+      "UPDATE runs SET status = 'pending', lease_owner = NULL WHERE status = 'running' AND lease_expires_at < now() - interval '2 days';",
+    );
+    const anomalies = async (reaper: string) => {
+      const { code, stdout } = await sim(
+        'run',
+        'crash-orphan',
+        '--claim',
+        PENDING_ONLY,
+        '--reaper',
+        reaper,
+        '--schedule',
+        'A,A,B,B,crash:A,+30,+31,B',
+        '--finish',
+        'none',
+        '--json',
+      );
+      expect(code).toBe(0);
+      return (JSON.parse(stdout) as { anomalies: { kind: string; message: string }[] }).anomalies;
+    };
+    expect(await anomalies(REAPER)).toEqual([]);
+    const stranded = await anomalies(late);
+    expect(stranded.map((anomaly) => anomaly.kind)).toEqual(['stranded-run']);
+    expect(stranded[0]!.message).toMatch(/your reaper, then the claim run by a new worker, 24 hours .* took nothing back/);
+  });
+
   it.each([
     ['a SELECT', 'SELECT run_id FROM runs WHERE lease_expires_at < now();', /refused \(not-an-update\).*it is a SELECT/],
     [
