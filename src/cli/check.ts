@@ -15,7 +15,7 @@ import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '.
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
-import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, type WriteRole } from '../strategies/custom';
+import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -159,6 +159,28 @@ export async function withWritesFromFiles(
   return result;
 }
 
+/** The definition with the statement of `path` as its reaper: the rescuer's one statement (--reaper). */
+export async function withReaperFromFile(definition: StrategyDefinition, path: string, options: CustomOptions = {}): Promise<StrategyDefinition> {
+  const text = readClaimFile(path, '--reaper');
+  const shown = printablePath(path);
+  const analysis = await analyzeFile(text, 'reaper', shown, options);
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
+  const built = withCustomReaper(definition, text, analysis.shape, shown);
+  if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
+  return built.definition;
+}
+
+/**
+ * The scenario as check plays it with a reaper: a rescuer's lane of its own, and a `rescue` step after each
+ * step of the clock (a reaper on a timer runs once time has moved). A scenario that already has a rescuer
+ * (the incidents') keeps its own script and rescue steps.
+ */
+export function withReaperLane(scenario: Scenario): Scenario {
+  if (scenario.rescuer) return scenario;
+  const script = scenario.script.flatMap((token) => (/^\+\d/.test(token) ? [token, 'rescue'] : [token]));
+  return { ...scenario, script, rescuer: {} };
+}
+
 function analyzeErrorLine(path: string, error: AnalyzeError): string {
   if (error.kind === 'syntax') return `${path}:${error.line}:${error.column}: syntax error: ${error.message}`;
   if (error.kind === 'refused') return `${path}: refused (${error.refusal.id}): ${error.refusal.reason}`;
@@ -206,7 +228,7 @@ export type CheckDatabase = { kind: 'pglite' } | { kind: 'postgres'; server: str
 export interface CheckReport {
   scenario: string;
   database: CheckDatabase;
-  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>> };
+  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>>; reaper?: string };
   fencing: boolean;
   /** The claims' isolation level above READ COMMITTED (--isolation); absent at READ COMMITTED. */
   isolation?: StrictIsolation;
@@ -232,6 +254,7 @@ export function checkReport(
   writes: Partial<Record<WriteRole, string>> = {},
   database: CheckDatabase = { kind: 'pglite' },
   failOn: readonly OutcomeKind[] = DEFAULT_FAIL_ON,
+  reaper?: string,
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
@@ -241,7 +264,7 @@ export function checkReport(
   return {
     scenario: scenario.id,
     database,
-    claim: { file, summary, writes },
+    claim: { file, summary, writes, ...(reaper === undefined ? {} : { reaper }) },
     fencing: settings.fencing,
     ...(settings.isolation ? { isolation: settings.isolation } : {}),
     coverage: result.coverage,
@@ -270,6 +293,7 @@ export function replayCommands(report: CheckReport, group: CheckReport['groups']
     '--claim',
     report.claim.file,
     ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
+    ...(report.claim.reaper === undefined ? [] : ['--reaper', report.claim.reaper]),
     '--fencing',
     report.fencing ? 'on' : 'off',
     ...(report.isolation ? ['--isolation', report.isolation] : []),

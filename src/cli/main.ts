@@ -27,7 +27,7 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--isolation ${ISOLATION_LEVELS.join('|')}] [--statement-timeout SECONDS] [--json]
        npm run sim -- explore <scenario> [--strategy …] [--fencing on|off] [--method fast|brute-force]
                           [--sample N [--seed N]] [--db pglite|postgres://…] [--isolation …] [--json]
-       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--fencing on|off] [--method fast|brute-force]
+       npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--reaper FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--isolation …] [--max-states N] [--sample N] [--seed N] [--json]
                           (--isolation repeatable-read|serializable: each claim in an explicit transaction at that level,
                            a worker that gets 40001 rolls back and tries again; needs --db postgres://…)
@@ -151,25 +151,32 @@ async function run(args: string[]): Promise<number> {
     heartbeat: { type: 'string' },
     work: { type: 'string' },
     complete: { type: 'string' },
+    reaper: { type: 'string' },
     db: { type: 'string' },
     isolation: { type: 'string' },
     'statement-timeout': { type: 'string' },
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
-  const { scenario, settings, linkSchedule, yourSql } = scenarioAndSettings(positionals, values, 'run');
+  const chosen = scenarioAndSettings(positionals, values, 'run');
+  const { settings, linkSchedule, yourSql } = chosen;
+  let { scenario } = chosen;
   const spec = (values.db as string | undefined) ?? 'pglite';
   const timeout = statementTimeout(values['statement-timeout']);
   if (yourSql && values.claim === undefined) throw new UsageError(yourSqlNeedsClaim);
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
-    const { claimStrategyFromFile, withWritesFromFiles } = await import('./check');
+    const { claimStrategyFromFile, withReaperFromFile, withReaperLane, withWritesFromFiles } = await import('./check');
     const onServer = { onServer: spec !== 'pglite' };
     const { definition } = await claimStrategyFromFile(values.claim as string, onServer);
     settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer);
-  } else if (Object.keys(writeFiles(values)).length > 0) {
-    throw new UsageError('--heartbeat, --work and --complete go with --claim FILE');
+    if (values.reaper !== undefined) {
+      settings.definition = await withReaperFromFile(settings.definition, values.reaper as string, onServer);
+      scenario = withReaperLane(scenario);
+    }
+  } else if (Object.keys(writeFiles(values)).length > 0 || values.reaper !== undefined) {
+    throw new UsageError('--heartbeat, --work, --complete and --reaper go with --claim FILE');
   }
   let finish: Finish = { kind: 'round-robin' };
   if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
@@ -267,6 +274,7 @@ async function check(args: string[]): Promise<number> {
     heartbeat: { type: 'string' },
     work: { type: 'string' },
     complete: { type: 'string' },
+    reaper: { type: 'string' },
     fencing: { type: 'string' },
     method: { type: 'string' },
     db: { type: 'string' },
@@ -279,8 +287,19 @@ async function check(args: string[]): Promise<number> {
     json: { type: 'boolean' },
     ...SCENARIO_OPTIONS,
   });
-  const { scenario, settings } = scenarioAndSettings(positionals, values, 'check');
-  const { claimStrategyFromFile, checkReport, DEFAULT_FAIL_ON, formatCheck, guardCustomClaim, parseFailOn, withWritesFromFiles } = await import('./check');
+  const chosen = scenarioAndSettings(positionals, values, 'check');
+  const { settings } = chosen;
+  const {
+    claimStrategyFromFile,
+    checkReport,
+    DEFAULT_FAIL_ON,
+    formatCheck,
+    guardCustomClaim,
+    parseFailOn,
+    withReaperFromFile,
+    withReaperLane,
+    withWritesFromFiles,
+  } = await import('./check');
   const failOn = values['fail-on'] === undefined ? DEFAULT_FAIL_ON : parseFailOn(values['fail-on'] as string);
   const timeout = statementTimeout(values['statement-timeout']);
   const method = (values.method as string | undefined) ?? 'fast';
@@ -303,8 +322,16 @@ async function check(args: string[]): Promise<number> {
   const onServer = { onServer: spec !== 'pglite' };
   const claim = await claimStrategyFromFile(file, onServer);
   const writes = writeFiles(values);
-  const summary = [claim.summary, ...Object.entries(writes).map(([role, path]) => `${role}: ${printablePath(path)} (fenced and unfenced alike)`)].join('; ');
-  const definition = await withWritesFromFiles(claim.definition, writes, onServer);
+  const summary = [
+    claim.summary,
+    ...Object.entries(writes).map(([role, path]) => `${role}: ${printablePath(path)} (fenced and unfenced alike)`),
+    ...(values.reaper === undefined ? [] : [`reaper: ${printablePath(values.reaper as string)} (its own session, a rescue step after each step of the clock)`]),
+  ].join('; ');
+  const reaper = values.reaper as string | undefined;
+  const withWrites = await withWritesFromFiles(claim.definition, writes, onServer);
+  const definition = reaper === undefined ? withWrites : await withReaperFromFile(withWrites, reaper, onServer);
+  // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (check.ts withReaperLane).
+  const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
   const custom = { ...settings, definition };
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
   const db = stopOnYourStatementFailure(
@@ -340,7 +367,17 @@ async function check(args: string[]): Promise<number> {
     const onlyFailed = claimThatOnlyFailed(printablePath(file), db.yourClaim);
     if (onlyFailed) throw onlyFailed;
     const shownWrites = Object.fromEntries(Object.entries(writes).map(([role, path]) => [role, printablePath(path)]));
-    const report = checkReport(scenario, custom, printablePath(file), summary, result, shownWrites, where, failOn);
+    const report = checkReport(
+      scenario,
+      custom,
+      printablePath(file),
+      summary,
+      result,
+      shownWrites,
+      where,
+      failOn,
+      reaper === undefined ? undefined : printablePath(reaper),
+    );
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;
   } finally {

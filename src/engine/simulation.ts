@@ -40,7 +40,7 @@ import {
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
-import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID } from '../strategies/custom';
 
 const OPERATOR: SessionId = OPERATOR_SESSION;
 
@@ -51,6 +51,20 @@ class IsolationNeedsServer extends Error {
     super(needsServerLine(level));
   }
 }
+/**
+ * The runs a reaper someone wrote took from their owners: running before it and no longer running under the
+ * same owner after. Read from the rows, not from its RETURNING, which it need not have.
+ */
+function takenFromRunning(before: readonly RunRow[], after: readonly RunRow[]): number[] {
+  return before
+    .filter((run) => run.status === 'running')
+    .filter((run) => {
+      const now = after.find((row) => row.run_id === run.run_id);
+      return !now || now.status !== 'running' || now.lease_owner !== run.lease_owner;
+    })
+    .map((run) => run.run_id);
+}
+
 /** The queue's rescuer, where a scenario runs it as its own process: one more session, like the operator's. */
 const RESCUER: SessionId = 'RS';
 /**
@@ -269,6 +283,15 @@ export class Simulation {
     const expiries = held.map((run) => secondsOf(run.lease_expires_at)).filter((at): at is number => at !== null && Number.isFinite(at));
     const expiredAt = expiries.length > 0 ? Math.max(...expiries) : this.clockSeconds;
     const at = Math.max(this.clockSeconds, expiredAt) + RECLAIM_PROBE_AFTER_SECONDS;
+    // A reaper someone wrote runs first, as it would on its timer by then. Its write commits: nothing plays on
+    // from a concluded schedule but after a reset.
+    const reaper = this.rescuerDefinition();
+    const afterReaper = reaper?.shape === 'one-statement' && reaper.sweep.id === CUSTOM_REAPER_ID;
+    if (afterReaper) {
+      const swept = await this.db.execute(RESCUER, { statement: reaper.sweep, params: [], clockIso: clockIso(at) });
+      this.db.takeEngineFact();
+      if (swept.status !== 'ok') return null;
+    }
     const plan = planAction('claim', initialWorker({ id: NEWCOMER }), this.scenario, this.settings);
     const outcome = await this.db.executeClaim(OPERATOR, { statement: plan.statement, params: plan.params, clockIso: clockIso(at) });
     // Its transaction is still open when it took a run: ended as a crash ends one, it leaves no trace.
@@ -276,7 +299,7 @@ export class Simulation {
     this.db.takeEngineFact();
     // A claim that took a run (one of these, or a pending one first) may take the others at its next polls.
     if (outcome.status !== 'ok' || outcome.rowCount > 0) return null;
-    return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id) };
+    return { atSeconds: at, expiredAtSeconds: expiredAt, notTaken: held.map((run) => run.run_id), ...(afterReaper ? { afterReaper: true as const } : {}) };
   }
 
   private check(token: Token): void {
@@ -739,7 +762,8 @@ export class Simulation {
     if (outcome.status === 'blocked') this.waitOrder.push(RESCUER);
     const before = this.runRows;
     await this.refresh();
-    const rescued = outcome.status === 'ok' ? outcome.rows.map((row) => Number(row.run_id)) : [];
+    const rescued =
+      outcome.status !== 'ok' ? [] : statement.id === CUSTOM_REAPER_ID ? takenFromRunning(before, this.runRows) : outcome.rows.map((row) => Number(row.run_id));
     const verdict: Verdict = outcome.status === 'blocked' ? 'blocked' : outcome.status === 'error' ? 'error' : rescued.length > 0 ? 'ok' : 'empty';
     const runs = rescued.map((runId) => ({ run: runId, owner: before.find((run) => run.run_id === runId)?.lease_owner ?? null }));
     const fact: StepFact =

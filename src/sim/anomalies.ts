@@ -554,7 +554,10 @@ class StrandedRuns implements Checker {
    * claim did not take back when run later (see ReclaimProbe). Each of them is stranded.
    */
   conclude(probe: ReclaimProbe, last: RecordedStep): void {
-    const because = `the claim itself, run by a new worker ${durationLabel(probe.atSeconds - probe.expiredAtSeconds, 'long')} after the lease expired with no row locked, took nothing`;
+    const later = durationLabel(probe.atSeconds - probe.expiredAtSeconds, 'long');
+    const because = probe.afterReaper
+      ? `your reaper, then the claim run by a new worker, ${later} after the lease expired with no row locked, took nothing back`
+      : `the claim itself, run by a new worker ${later} after the lease expired with no row locked, took nothing`;
     const already = new Set(this.found.map((anomaly) => anomaly.runId));
     const stranded = this.strandedOn(last, because, (runId) => probe.notTaken.includes(runId) && !already.has(runId));
     this.found = [...this.found, ...stranded];
@@ -665,6 +668,8 @@ export interface ReclaimProbe {
   atSeconds: number;
   expiredAtSeconds: number;
   notTaken: number[];
+  /** Someone's own reaper (check --reaper) ran first, at the same moment, on the rescuer's session. */
+  afterReaper?: true;
 }
 
 /**

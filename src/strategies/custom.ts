@@ -161,3 +161,47 @@ export function customClaimStrategy(text: string, shape: Shape, file: string | n
     },
   };
 }
+
+/** The id of a reaper someone wrote (`check --reaper FILE`): the rescuer's one statement. */
+export const CUSTOM_REAPER_ID = 'your-reaper';
+
+/**
+ * The strategy with a reaper someone wrote as its rescuer: one statement, run on the rescuer's own session at
+ * each `rescue` step, that puts runs back to pending; the claim is left as it was (it takes what it takes).
+ * Like the lab's own sweeps (queue.ts queueSweep) a reaper that would wait for a row lock runs on a server
+ * only: after the wait PostgreSQL re-checks the newest versions of the rows it matched before waiting, which
+ * the lab does not replay on PGlite.
+ */
+export function withCustomReaper(
+  definition: StrategyDefinition,
+  text: string,
+  shape: Shape,
+  file: string | null,
+): { ok: true; definition: StrategyDefinition } | { ok: false; reason: string } {
+  if (shape.role !== 'reaper' || shape.kind !== 'update') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a reaper` };
+  if (definition.claim.shape !== 'one-statement') return { ok: false, reason: 'a reaper goes with a one-statement claim' };
+  const sweep: LabStatement = {
+    id: CUSTOM_REAPER_ID,
+    text: textAsRun(text),
+    file,
+    params: [],
+    probe: { id: `${CUSTOM_REAPER_ID}-probe`, text: shape.probe.text, file },
+    afterWait: {
+      kind: 'server-only',
+      why: 'after the wait PostgreSQL re-checks the newest versions of the rows your reaper matched, which the lab does not replay on PGlite; check it on a real server (npm run sim -- check … --db URL)',
+    },
+  };
+  return {
+    ok: true,
+    definition: {
+      ...definition,
+      label: `${definition.label}, your reaper (${file ?? 'typed'})`,
+      rescuer: {
+        shape: 'one-statement',
+        claim: definition.claim.claim,
+        sweep,
+        inWords: 'your reaper: one statement, on its own session, at each rescue step',
+      },
+    },
+  };
+}

@@ -32,6 +32,13 @@ interface Report {
   groups: { key: string; count: number; witness: string[] }[];
 }
 
+/** A reaper that also resets a run whose lease has up to an hour left. */
+const LEAKY_REAPER = join(mkdtempSync(join(tmpdir(), 'lease-lab-reaper-')), 'leaky-reaper.sql');
+writeFileSync(
+  LEAKY_REAPER,
+  "UPDATE runs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL WHERE status = 'running' AND lease_expires_at <= now() + interval '1 hour';",
+);
+
 let url: string;
 let client: pg.Client;
 
@@ -114,6 +121,40 @@ describe('npm run sim -- check --db URL', () => {
       expect(server!.database.kind).toBe('postgres');
       expect(server!.groups).toEqual(pglite!.groups);
       if (exitCode === 1) expect(server!.groups.map((group) => group.key)).toContain('double-claim:123 duplicate-execution:123 split-ownership:123');
+      expect(await schemas()).toEqual(before);
+    },
+  );
+
+  // A reaper on the rescuer's own connection: the server's groups are PGlite's, the leaky reaper's double claim
+  // among them. A seeded sample of paused-worker (the same schedules on both), not all 14,310.
+  it.for([
+    { name: 'docs/examples/reaper.sql', reaper: join(projectRoot, 'docs/examples/reaper.sql'), exitCode: 0 },
+    { name: 'a reaper of live leases', reaper: LEAKY_REAPER, exitCode: 1 },
+  ])(
+    '$name with a claim of pending runs only: the same groups as PGlite, exit $exitCode, and no schema left',
+    { timeout: 300_000 },
+    async ({ reaper, exitCode }) => {
+      const before = await schemas();
+      const args = [
+        'check',
+        'paused-worker',
+        '--claim',
+        corpus('11-skip-locked-no-expired-branch.sql'),
+        '--reaper',
+        reaper,
+        '--sample',
+        '24',
+        '--seed',
+        '1',
+        '--json',
+      ];
+      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url), sim(...args)]);
+      expect(onServer.stderr).toBe('');
+      expect([onServer.code, onPglite.code]).toEqual([exitCode, exitCode]);
+      const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];
+      expect(server!.database.kind).toBe('postgres');
+      expect(server!.groups).toEqual(pglite!.groups);
+      if (exitCode === 1) expect(server!.groups.some((group) => group.key.includes('double-claim:123'))).toBe(true);
       expect(await schemas()).toEqual(before);
     },
   );

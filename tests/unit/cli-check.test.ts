@@ -396,7 +396,7 @@ describe('npm run sim -- check', () => {
     [['check', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /Unknown option '--strategy'/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--method', 'magic'], /--method takes fast or brute-force/],
     [['run', 'race', '--claim', SKIP_LOCKED, '--strategy', 'naive'], /--claim and --strategy cannot go together/],
-    [['run', 'race', '--complete', SKIP_LOCKED], /--heartbeat, --work and --complete go with --claim FILE/],
+    [['run', 'race', '--complete', SKIP_LOCKED], /--heartbeat, --work, --complete and --reaper go with --claim FILE/],
     [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--work', SKIP_LOCKED], /claim-skip-locked\.sql: refused \(returning-mismatch\)/],
     [['check', 'heartbeat', '--claim', SKIP_LOCKED, '--heartbeat', corpus('34-complete-by-generation-only.sql')], /refused/],
     [['check', 'race', '--claim', SKIP_LOCKED, '--complete', join(dir, 'missing.sql')], /--complete .*missing\.sql: no such file/],

@@ -131,7 +131,8 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
       // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
-      if (shape.kind === 'update' && shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
+      // A reaper is played as the lab's own sweeps are: a wait of it runs on a server only (strategies/custom.ts customReaper).
+      if (shape.kind === 'update' && role !== 'reaper' && shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
     }
     return { ok: true, shape };
   } catch (error) {
@@ -192,7 +193,8 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   if (top.type === 'LockStmt') throw refused(refusal('table-lock', 'LOCK TABLE'));
   if (top.type === 'DeleteStmt' && role === 'complete') return deleteShapeOf(statement, top.body, role);
   if (top.type !== 'UpdateStmt') {
-    throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}${top.type === 'DeleteStmt' ? ', and only a completion may delete its run' : ''}`));
+    const deleting = role === 'reaper' ? ', and a reaper puts expired runs back to pending with an UPDATE' : ', and only a completion may delete its run';
+    throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}${top.type === 'DeleteStmt' ? deleting : ''}`));
   }
   const update = top.body;
 
@@ -209,7 +211,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   const used = parametersOf(statement, role);
 
   const returning = returningNames(update);
-  if (returning.join(',') !== contract.returning.join(',')) {
+  if (role !== 'reaper' && returning.join(',') !== contract.returning.join(',')) {
     throw refused(refusal('returning-mismatch', `expected RETURNING ${contract.returning.join(', ')}; got ${returning.join(', ') || 'none'}`));
   }
   for (const column of JUDGED_COLUMNS) {
@@ -268,7 +270,10 @@ function parametersOf(statement: JsonObject, role: Role): number[] {
   const beyond = used.filter((n) => n > contract.parameters.length);
   if (beyond.length > 0) {
     throw refused(
-      refusal('parameter-out-of-contract', `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ')}; it uses $${beyond[0]}`),
+      refusal(
+        'parameter-out-of-contract',
+        `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ') || 'no parameters'}; it uses $${beyond[0]}`,
+      ),
     );
   }
   const highest = Math.max(0, ...used);

@@ -1,9 +1,10 @@
 /**
  * What the lab gives each role's statement and what it reads back: the parameters (the same as the lab's
  * own files for that role) and the RETURNING columns, in order, of the lab's file for the role
- * (claim-*.sql, heartbeat-fenced.sql, work-fenced.sql, complete-fenced.sql).
+ * (claim-*.sql, heartbeat-fenced.sql, work-fenced.sql, complete-fenced.sql). A reaper (`check --reaper`) is
+ * given nothing and read for nothing: which runs it put back is read from the rows before and after it.
  */
-export type Role = 'claim' | 'heartbeat' | 'work' | 'complete';
+export type Role = 'claim' | 'heartbeat' | 'work' | 'complete' | 'reaper';
 
 export interface Parameter {
   number: number;
@@ -50,6 +51,7 @@ export const CONTRACTS: Readonly<Record<Role, RoleSignature>> = {
     ],
     returning: ['status', 'result'],
   },
+  reaper: { parameters: [], returning: [] },
 };
 
 /** Each column's SQL type (src/sql/schema.sql). */

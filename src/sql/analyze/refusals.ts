@@ -11,7 +11,7 @@
 export const REFUSALS = {
   'several-statements': 'more than one statement: the lab sends one statement per step',
   'not-an-update':
-    'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file (a completion may instead DELETE its run)',
+    'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file (a completion may instead DELETE its run; a reaper, check --reaper, needs no RETURNING)',
   'transaction-control': 'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
   isolation:
     'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
