@@ -8,6 +8,8 @@ import { Simulation } from '../../src/engine/simulation';
 import { findScenario } from '../../src/scenarios';
 import { ScheduleError } from '../../src/sim/schedule';
 import type { Settings } from '../../src/sim/types';
+import { join } from 'node:path';
+import { projectRoot, simInProcess } from '../support/cli';
 import { labDatabase, runScenario } from '../support/lab';
 import { RESTARTS } from '../support/restart-scenario';
 
@@ -45,6 +47,15 @@ describe('restart:A', () => {
     expect(stranded!.message).toBe(
       "Run 123 is still running under worker A's dead life (A restarted, and life 2 knows nothing of it); nothing will reclaim it: the claim's SELECT reads only pending runs.",
     );
+  });
+
+  it("a claim someone wrote is judged the same way at the schedule's end: what A's dead life holds, it never takes back", async () => {
+    const pendingOnly = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
+    const schedule = [...CLAIMED_THEN_CRASHED, 'restart:A', 'A'].join(',');
+    const { code, stdout } = await simInProcess(['run', 'crash-orphan', '--claim', pendingOnly, '--schedule', schedule, '--json']);
+    expect(code).toBe(0);
+    const { anomalies } = JSON.parse(stdout) as { anomalies: { kind: string; runId: number; message: string }[] };
+    expect(anomalies).toEqual([expect.objectContaining({ kind: 'stranded-run', runId: 123, message: expect.stringMatching(/under worker A's dead life/) })]);
   });
 
   it('keeps the life in the state key: a restarted worker is not its first life', async () => {
