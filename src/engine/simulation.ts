@@ -32,6 +32,8 @@ import {
   definitionOf,
   initialWorker,
   interpretOutcome,
+  lifeOf,
+  ownerLifeEnded,
   nextAction,
   ownerToKill,
   planAction,
@@ -230,6 +232,9 @@ export class Simulation {
       case 'crash':
         await this.fault(token.kind, token.worker, text, tokenIndex, 'clock');
         break;
+      case 'restart':
+        this.restart(token.worker, text, tokenIndex);
+        break;
       case 'cancel':
         await this.cancel(token.runId, text, tokenIndex);
         break;
@@ -278,7 +283,7 @@ export class Simulation {
     const claim = definitionOf(this.settings).claim;
     if (claim.shape !== 'one-statement' || claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
     if (this.lockRows.length > 0 || this.waitOrder.length > 0) return null;
-    const held = this.runRows.filter((run) => run.status === 'running' && this.workers.get(run.lease_owner ?? '')?.phase === 'crashed');
+    const held = this.runRows.filter((run) => run.status === 'running' && ownerLifeEnded(this.workers.get(run.lease_owner ?? ''), run.run_id));
     if (held.length === 0) return null;
     const expiries = held.map((run) => secondsOf(run.lease_expires_at)).filter((at): at is number => at !== null && Number.isFinite(at));
     const expiredAt = expiries.length > 0 ? Math.max(...expiries) : this.clockSeconds;
@@ -303,7 +308,7 @@ export class Simulation {
   }
 
   private check(token: Token): void {
-    if (token.kind === 'step' || token.kind === 'pause' || token.kind === 'resume' || token.kind === 'crash') {
+    if (token.kind === 'step' || token.kind === 'pause' || token.kind === 'resume' || token.kind === 'crash' || token.kind === 'restart') {
       const worker = this.workers.get(token.worker);
       if (!worker) {
         throw new ScheduleError(`this scenario has no worker ${token.worker}; its workers are ${[...this.workers.keys()].join(', ')}`);
@@ -317,6 +322,9 @@ export class Simulation {
       }
       if (token.kind === 'resume' && !worker.paused) throw new ScheduleError(`${token.worker} is not paused`);
       if (token.kind === 'crash' && worker.phase === 'crashed') throw new ScheduleError(`${token.worker} has already crashed`);
+      if (token.kind === 'restart' && worker.phase !== 'crashed') {
+        throw new ScheduleError(`${token.worker} cannot restart: only a crashed worker starts again, and ${token.worker} is ${worker.phase}`);
+      }
     }
     if (token.kind === 'cancel' || token.kind === 'kill') {
       if (!this.scenario.runs.some((run) => run.runId === token.runId)) {
@@ -551,6 +559,19 @@ export class Simulation {
       facts,
     });
     if (held) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /**
+   * A crashed worker starts again under its old name. Its new life has a new session (the port opens one
+   * at its next statement) and none of the old life's beliefs; the run that life held still names it.
+   */
+  private restart(id: WorkerId, token: string, tokenIndex: number): void {
+    const dead = this.workers.get(id)!;
+    const life = lifeOf(dead) + 1;
+    this.workers.set(id, { ...initialWorker({ id }), life });
+    const forgot =
+      dead.runId !== null && this.runRows.some((run) => run.run_id === dead.runId && run.status === 'running' && run.lease_owner === id) ? dead.runId : null;
+    this.push({ token, tokenIndex, actor: id, action: 'restart', verdict: 'event', runId: forgot, facts: [{ kind: 'restarted', worker: id, life, forgot }] });
   }
 
   /** What a crash's rollback did to the claim the worker had not committed: it never happened. */

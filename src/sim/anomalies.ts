@@ -10,7 +10,7 @@
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
 import { durationLabel, secondsOf } from './clock';
 import { describeWrite } from './narration';
-import { believesItOwns, OWNER_WRITE_ACTIONS } from './simulated-worker';
+import { believesItOwns, lifeOf, OWNER_WRITE_ACTIONS, ownerLifeEnded } from './simulated-worker';
 import type { Anomaly, AnomalyKind, OutcomeKind, RunRow, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
 /** What a checker sees of a step: all of it but the anomalies, which it is computing. */
@@ -570,14 +570,18 @@ class StrandedRuns implements Checker {
     for (const run of step.runs) {
       if (run.status !== 'running' || run.lease_owner === null || !counts(run.run_id)) continue;
       const owner = step.workers.find((w) => w.id === run.lease_owner);
-      if (owner?.phase !== 'crashed') continue;
+      if (!owner || !ownerLifeEnded(owner, run.run_id)) continue;
       const ends = [this.crashes.get(owner.id), this.kills.get(run.run_id)].filter((s) => s !== undefined);
       if (ends.length === 0) continue;
       const end = ends.reduce((a, b) => (b.index > a.index ? b : a));
       const claim = (this.claims.get(`${owner.id}/${run.run_id}`) ?? []).findLast((index) => index < end.index);
       const earlier = before.find((a) => a.runId === run.run_id);
       const steps = claim === undefined ? [end.index] : [claim, end.index];
-      const message = `Run ${run.run_id} is still running under ${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}; nothing will reclaim it: ${because}.`;
+      const dead =
+        owner.phase === 'crashed'
+          ? `${end.action === 'kill' ? 'killed' : 'crashed'} worker ${owner.id}`
+          : `worker ${owner.id}'s dead life (${owner.id} restarted, and life ${lifeOf(owner)} knows nothing of it)`;
+      const message = `Run ${run.run_id} is still running under ${dead}; nothing will reclaim it: ${because}.`;
       const same = earlier && earlier.message === message && earlier.workers[0] === owner.id && earlier.steps.join() === steps.join();
       found.push(same ? earlier : { kind: 'stranded-run', runId: run.run_id, workers: [owner.id], steps, raisedAt: earlier?.raisedAt ?? step.index, message });
     }

@@ -89,6 +89,7 @@ export type StepFact =
   | { kind: 'resumed'; worker: WorkerId; plannedAt: number | null }
   | { kind: 'still-believes'; worker: WorkerId; run: number; generation: number | null }
   | { kind: 'crashed'; worker: WorkerId; plannedAt: number | null }
+  | { kind: 'restarted'; worker: WorkerId; life: number; forgot: number | null }
   | { kind: 'transaction-rolled-back'; worker: WorkerId }
   | { kind: 'claim-undone'; worker: WorkerId; run: number; generation: number; row: { generation: number; status: string } | null }
   | { kind: 'lease-orphaned'; worker: WorkerId; run: number }
@@ -283,6 +284,10 @@ function sentence(fact: StepFact): string {
       return `It still believes it owns run ${fact.run} with generation ${fact.generation}.`;
     case 'crashed':
       return `${plannedPrefix(fact.plannedAt)}${fact.worker} crashed.`;
+    case 'restarted': {
+      const forgot = fact.forgot === null ? '' : ` Run ${fact.forgot}'s row still names ${fact.worker} as its owner; this life knows nothing of it.`;
+      return `${fact.worker} started again under the same name: a new process and a new session (life ${fact.life}), with no memory of its last life.${forgot}`;
+    }
     case 'transaction-rolled-back':
       return 'Its open transaction rolled back and its row lock is gone.';
     case 'claim-undone': {

@@ -6,6 +6,8 @@
  *   pause:A       worker A freezes (its connection and locks stay)
  *   resume:A      worker A carries on
  *   crash:A       worker A's process dies; its open transaction rolls back
+ *   restart:A     crashed worker A starts again under the same name: a new process and session that
+ *                 remembers nothing of its last life (the run that life claimed still names A as owner)
  *   cancel:123    an operator durably requests cancellation of run 123
  *   kill:123      an operator "cancels" run 123 by killing the process that runs it
  *   rescue        the queue's rescuer takes its next step: it fetches the stuck runs, or writes the next one back
@@ -13,7 +15,7 @@
 export type Token =
   | { kind: 'step'; worker: string }
   | { kind: 'advance'; seconds: number }
-  | { kind: 'pause' | 'resume' | 'crash'; worker: string }
+  | { kind: 'pause' | 'resume' | 'crash' | 'restart'; worker: string }
   | { kind: 'cancel' | 'kill'; runId: number }
   | { kind: 'rescue' };
 
@@ -49,12 +51,12 @@ export function parseToken(text: string): Token {
     return { kind: 'advance', seconds };
   }
   if (token === 'rescue') return { kind: 'rescue' };
-  const workerEvent = /^(pause|resume|crash):([A-Z])$/.exec(token);
-  if (workerEvent) return { kind: workerEvent[1] as 'pause' | 'resume' | 'crash', worker: workerEvent[2]! };
+  const workerEvent = /^(pause|resume|crash|restart):([A-Z])$/.exec(token);
+  if (workerEvent) return { kind: workerEvent[1] as 'pause' | 'resume' | 'crash' | 'restart', worker: workerEvent[2]! };
   const runEvent = /^(cancel|kill):(\d{1,9})$/.exec(token);
   if (runEvent) return { kind: runEvent[1] as 'cancel' | 'kill', runId: Number(runEvent[2]) };
   throw new ScheduleError(
-    `"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN, kill:RUN or rescue`,
+    `"${shorten(token)}" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, restart:A, cancel:RUN, kill:RUN or rescue`,
   );
 }
 
@@ -67,6 +69,7 @@ export function formatToken(token: Token): string {
     case 'pause':
     case 'resume':
     case 'crash':
+    case 'restart':
       return `${token.kind}:${token.worker}`;
     case 'cancel':
     case 'kill':

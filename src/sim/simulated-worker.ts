@@ -50,6 +50,22 @@ export function whyCannotMove(worker: WorkerState): string | null {
   return null;
 }
 
+/** Which life of its name a worker is in: 1 until it restarts. */
+export function lifeOf(worker: WorkerState): number {
+  return worker.life ?? 1;
+}
+
+/**
+ * The process that claimed `runId` under the name `owner` is dead: the named worker crashed, or it has
+ * restarted since and its new life does not believe it owns the run (it remembers nothing of it). The
+ * run's row cannot tell the two lives apart: it names the owner only.
+ */
+export function ownerLifeEnded(owner: WorkerState | undefined, runId: number): boolean {
+  if (owner === undefined) return false;
+  if (owner.phase === 'crashed') return true;
+  return lifeOf(owner) > 1 && !(owner.runId === runId && believesItOwns(owner));
+}
+
 /** Believes it owns (or is claiming, with the row locked) this run. */
 export function believesItOwns(worker: WorkerState): boolean {
   return worker.runId !== null && (worker.phase === 'owner' || worker.phase === 'in-transaction' || (worker.phase === 'blocked' && worker.generation !== null));

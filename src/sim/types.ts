@@ -169,6 +169,11 @@ export interface WorkerState {
   blockedOn: WorkerId[];
   /** The action that is waiting, when blocked. */
   waitingAction: WorkerAction | 'cancel-request' | null;
+  /**
+   * Which life of the process named `id` this is, after a restart (2 for the first restart); absent in its
+   * first life. Part of the state: a run its last life claimed still names the same owner.
+   */
+  life?: number;
 }
 
 export type Value = string | number | boolean | null;
@@ -231,6 +236,7 @@ type TraceAction =
   | 'pause'
   | 'resume'
   | 'crash'
+  | 'restart'
   | 'cancel-request'
   | 'kill'
   | 'rescue-fetch'

@@ -15,7 +15,7 @@ import {
   type Value,
   type WorkerState,
 } from '../sim/types';
-import { isFinished, ownerToKill, whyCannotMove } from '../sim/simulated-worker';
+import { isFinished, lifeOf, ownerToKill, whyCannotMove } from '../sim/simulated-worker';
 
 /** The state after `index` steps: runs, workers, locks and clock (index 0 is the seeded start). */
 export interface Snapshot {
@@ -151,6 +151,8 @@ export interface WorkerCard {
   costCents: number;
   /** Why it cannot take a step now, or null. */
   blockedReason: string | null;
+  /** Which life of its name this is: 2 and on after a restart. */
+  life: number;
 }
 
 /** Phases in which the worker's writes released its lease (completion and cancellation set lease_expires_at to NULL), or it never had one. */
@@ -168,6 +170,7 @@ export function workerCard(worker: WorkerState, clockSeconds: number): WorkerCar
     callsPaid: worker.callsPaid,
     costCents: worker.costPaidCents,
     blockedReason: whyCannotMove(worker),
+    life: lifeOf(worker),
   };
 }
 
@@ -218,13 +221,15 @@ export interface WorkerMoves {
   pause: boolean;
   resume: boolean;
   crash: boolean;
+  /** A crashed worker can start again under its name. */
+  restart: boolean;
   /** Why it cannot take a step, or null. */
   why: string | null;
 }
 
 /** Which of a worker's buttons can do something in this state (the engine's checks, less the pointless ones). */
 export function workerMoves(worker: WorkerState | undefined): WorkerMoves {
-  if (!worker) return { step: false, pause: false, resume: false, crash: false, why: 'Postgres is starting' };
+  if (!worker) return { step: false, pause: false, resume: false, crash: false, restart: false, why: 'Postgres is starting' };
   const why = whyCannotMove(worker);
   const finished = isFinished(worker);
   return {
@@ -232,6 +237,7 @@ export function workerMoves(worker: WorkerState | undefined): WorkerMoves {
     pause: !worker.paused && !finished && worker.phase !== 'crashed',
     resume: worker.paused,
     crash: !finished && worker.phase !== 'crashed',
+    restart: worker.phase === 'crashed',
     why,
   };
 }

@@ -32,6 +32,8 @@ export interface ShownControls {
   /** Pause and Resume of each worker. */
   pause: boolean;
   crash: boolean;
+  /** Restart of a crashed worker under its old name. */
+  restart: boolean;
   /** Each worker's own group in the toolbar (Step worker X beside its Pause or Crash); without them a worker steps from its program's line. */
   workerGroups: boolean;
   /** The operator's menu: cancel a run, kill its worker, step the queue's rescuer. */
@@ -47,6 +49,7 @@ const EVERYTHING: ShownControls = {
   clock: true,
   pause: true,
   crash: true,
+  restart: true,
   workerGroups: true,
   operator: true,
   speed: true,
@@ -75,6 +78,7 @@ export function shownControls(input: DisclosureInput): ShownControls {
   const clock = kinds.has('advance');
   const pause = kinds.has('pause') || kinds.has('resume');
   const crash = kinds.has('crash');
+  const restart = kinds.has('restart');
   // A worker can outlive its lease only when time passes, or it stops, or dies: then fencing matters.
   const staleWriterPossible = clock || pause || crash;
   // The strategies the scenario's story compares: its own, those it has words for, an incident's fix.
@@ -97,7 +101,8 @@ export function shownControls(input: DisclosureInput): ShownControls {
     clock,
     pause,
     crash,
-    workerGroups: pause || crash,
+    restart,
+    workerGroups: pause || crash || restart,
     operator: kinds.has('cancel') || kinds.has('kill') || kinds.has('rescue') || input.rescues,
     speed: input.playing,
     tools: false,

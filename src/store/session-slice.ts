@@ -85,6 +85,8 @@ function describeToken(token: string): string {
       return `resuming worker ${target}`;
     case 'crash':
       return `crashing worker ${target}`;
+    case 'restart':
+      return `restarting worker ${target}`;
     case 'cancel':
       return `cancelling run ${target}`;
     case 'kill':

@@ -41,6 +41,7 @@ const ACTION_LABELS: Record<string, string> = {
   pause: 'pause',
   resume: 'resume',
   crash: 'crash',
+  restart: 'restart',
   'rescue-fetch': 'stuck?',
   'rescue-idle': 'no rescuer',
   'rescue-stalled': 'stalled',
@@ -87,6 +88,12 @@ export function markSublabel(step: TraceStep, before?: TraceStep): string | null
       return step.outcome?.status === 'error' ? step.outcome.code : 'error';
     case 'blocked':
       return 'waits';
+    case 'event': {
+      // A life is what the lane cannot show by itself: the name is the same before and after.
+      if (step.action !== 'restart') return null;
+      const life = step.workers.find((w) => w.id === step.actor)?.life;
+      return life === undefined ? null : `life ${life}`;
+    }
     case 'ok':
       if (step.resumed) return 'resumed';
       if (step.action === 'select' && step.runId !== null) return `run ${step.runId}`;

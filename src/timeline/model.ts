@@ -45,7 +45,7 @@ export interface ClockBreak {
 
 /**
  * valid: believed and held. expired / superseded: still believed, but the clock passed its expiry, or a
- * later claim moved the run on. orphan / orphan-expired: its worker is gone and the row still holds it.
+ * later claim moved the run on. orphan / orphan-expired: its worker's process is gone (crashed, or restarted as a new life) and the row still holds it.
  * rolled-back: the worker crashed before committing its claim, so the claim never happened (the whole
  * bar, once the crash is shown).
  */
@@ -95,6 +95,12 @@ interface SpanModel {
   holders: string[];
 }
 
+/** A crashed worker starting again under its name: a new life line on its lane. */
+interface RestartModel {
+  worker: WorkerId;
+  step: number;
+}
+
 interface CrashModel {
   worker: WorkerId;
   step: number;
@@ -120,6 +126,7 @@ export interface TraceModel {
   leases: LeaseModel[];
   spans: SpanModel[];
   crashes: CrashModel[];
+  restarts: RestartModel[];
   /**
    * Rows the anomaly band keeps for this trace, whatever the position, so the height stays put while
    * stepping; at least one, where "no anomaly so far" is said.
@@ -176,6 +183,7 @@ function buildModel(trace: Trace, axis: TimelineAxis): TraceModel {
     leases: built,
     spans: [...pauses(steps), ...waits(steps), ...hungCalls(trace, built)].sort((a, b) => a.start - b.start),
     crashes: crashes(steps),
+    restarts: steps.filter((step) => step.action === 'restart').map((step) => ({ worker: step.actor, step: step.index })),
     anomalyRows: Math.max(1, Math.min(MAX_ANOMALY_ROWS, trace.anomalies.length)),
   };
 }

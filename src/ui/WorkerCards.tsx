@@ -89,6 +89,11 @@ const Card = memo(function Card({ card, belief, program, pointer, onStep }: Card
         </span>
         <span className="phase">{card.phase}</span>
         {card.paused ? <span className="tag">paused</span> : null}
+        {card.life > 1 ? (
+          <span className="tag restarted" title={`${card.id} crashed and started again under the same name; this life remembers nothing of the last one`}>
+            restarted · life {card.life}
+          </span>
+        ) : null}
       </header>
       <dl>
         <div>

@@ -10,7 +10,14 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
   // A recording has one move at each point, the server's: every other one needs a new run, and says so.
   const recorded = useRecordedMove();
   const moves = recorded
-    ? { step: worker.step && recorded.next === id, pause: false, resume: false, crash: false, why: recorded.next === id ? worker.why : recorded.why }
+    ? {
+        step: worker.step && recorded.next === id,
+        pause: false,
+        resume: false,
+        crash: false,
+        restart: false,
+        why: recorded.next === id ? worker.why : recorded.why,
+      }
     : worker;
   const shown = useShownControls();
   return (
@@ -53,6 +60,17 @@ function WorkerGroup({ id, index }: { id: string; index: number }) {
           title={recorded?.why ?? `${id}'s process dies; its open transaction rolls back`}
         >
           Crash
+        </button>
+      ) : null}
+      {shown.restart ? (
+        <button
+          type="button"
+          onClick={() => void applyToken(`restart:${id}`)}
+          disabled={!ready || !moves.restart}
+          aria-label={`Restart worker ${id}`}
+          title={recorded?.why ?? `${id} starts again under the same name, remembering nothing of its last life`}
+        >
+          Restart
         </button>
       ) : null}
     </fieldset>

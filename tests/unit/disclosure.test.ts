@@ -19,6 +19,7 @@ describe('which controls the lab shows', () => {
       clock: false,
       pause: false,
       crash: false,
+      restart: false,
       workerGroups: false,
       operator: false,
       speed: false,

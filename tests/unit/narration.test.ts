@@ -108,6 +108,10 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
   resumed: [{ kind: 'resumed', worker: 'A', plannedAt: null }, 'A woke up and carries on.'],
   'still-believes': [{ kind: 'still-believes', worker: 'A', run: 123, generation: 18 }, 'It still believes it owns run 123 with generation 18.'],
   crashed: [{ kind: 'crashed', worker: 'A', plannedAt: null }, 'A crashed.'],
+  restarted: [
+    { kind: 'restarted', worker: 'A', life: 2, forgot: 123 },
+    "A started again under the same name: a new process and a new session (life 2), with no memory of its last life. Run 123's row still names A as its owner; this life knows nothing of it.",
+  ],
   'transaction-rolled-back': [{ kind: 'transaction-rolled-back', worker: 'A' }, 'Its open transaction rolled back and its row lock is gone.'],
   'claim-undone': [
     { kind: 'claim-undone', worker: 'A', run: 123, generation: 18, row: { generation: 17, status: 'pending' } },

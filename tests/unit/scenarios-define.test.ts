@@ -33,7 +33,7 @@ describe('defineScenario', () => {
 
   it('refuses a script step that is not a schedule token, with the schedule parser’s message', () => {
     expect(() => defineScenario({ ...base, script: ['A', 'jump'] })).toThrow(
-      'scenario "bad": step 2 (jump): "jump" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, cancel:RUN, kill:RUN or rescue',
+      'scenario "bad": step 2 (jump): "jump" is not a schedule step; use a worker letter (A), +SECONDS, pause:A, resume:A, crash:A, restart:A, cancel:RUN, kill:RUN or rescue',
     );
     expect(() => defineScenario({ ...base, script: ['+0'] })).toThrow('scenario "bad": step 1 (+0): "+0": the clock moves between 1 and 86400 seconds');
   });

@@ -3,15 +3,16 @@ import { formatToken, isClockToken, isWorkerToken, MAX_SCHEDULE_LENGTH, parseSch
 
 describe('schedule tokens', () => {
   it('reads every kind of token and writes it back the same', () => {
-    for (const text of ['A', 'C', '+30', 'pause:A', 'resume:B', 'crash:C', 'cancel:123', 'kill:124']) {
+    for (const text of ['A', 'C', '+30', 'pause:A', 'resume:B', 'crash:C', 'restart:C', 'cancel:123', 'kill:124']) {
       expect(formatToken(parseToken(text))).toBe(text);
     }
     expect(parseToken('+30')).toEqual({ kind: 'advance', seconds: 30 });
     expect(parseToken('cancel:123')).toEqual({ kind: 'cancel', runId: 123 });
+    expect(parseToken('restart:A')).toEqual({ kind: 'restart', worker: 'A' });
   });
 
   it('rejects what is not a token with a message that lists the valid forms', () => {
-    for (const bad of ['a', 'AB', '+0', '+-5', '+999999', 'pause:', 'pause:a', 'cancel:x', '<script>', '']) {
+    for (const bad of ['a', 'AB', '+0', '+-5', '+999999', 'pause:', 'pause:a', 'restart:', 'restart:a', 'restart:123', 'cancel:x', '<script>', '']) {
       expect(() => parseToken(bad), bad).toThrow(ScheduleError);
     }
     expect(() => parseToken('<img src=x onerror=alert(1)>')).toThrow(/worker letter/);

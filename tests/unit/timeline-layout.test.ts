@@ -27,6 +27,7 @@ beforeAll(async () => {
   traces.crash = await scripted('crash-orphan');
   traces.kill = await scripted('cancel-kill');
   traces.three = await scripted('three-workers');
+  traces.restart = await runScenario('crash-orphan', ['A', 'A', 'A', 'crash:A', 'restart:A', '+61', 'A', 'A']);
 });
 
 function layout(trace: Trace, position = trace.steps.length, size = SIZE): TimelineLayout {
@@ -75,8 +76,24 @@ describe('lanes', () => {
     const l = layout(traces.crash!);
     const crash = stepWhere(traces.crash!, (s) => s.action === 'crash');
     const lane = l.lanes.find((x) => x.id === 'A')!;
-    expect(lane.line?.x1).toBe(markOf(l, crash.index).x);
-    expect(l.lanes.find((x) => x.id === 'B')!.line?.x1).toBe(markOf(l, traces.crash!.steps.length - 1).x);
+    expect(lane.lines.map((line) => line.x1)).toEqual([markOf(l, crash.index).x]);
+    expect(l.lanes.find((x) => x.id === 'B')!.lines.map((line) => line.x1)).toEqual([markOf(l, traces.crash!.steps.length - 1).x]);
+  });
+
+  it('a worker that restarts under its name gets a second life line, from its restart on', () => {
+    const trace = traces.restart!;
+    const l = layout(trace);
+    const crash = stepWhere(trace, (s) => s.action === 'crash');
+    const restart = stepWhere(trace, (s) => s.action === 'restart');
+    const lane = l.lanes.find((x) => x.id === 'A')!;
+    expect(lane.lines).toEqual([
+      { x0: expect.any(Number), x1: markOf(l, crash.index).x },
+      { x0: markOf(l, restart.index).x, x1: markOf(l, trace.steps.length - 1).x },
+    ]);
+    expect(markOf(l, restart.index).label?.text).toBe('restart');
+    expect(markOf(l, restart.index).sublabel?.text).toBe('life 2');
+    // Before the restart is revealed, the lane's one line still ends at the crash.
+    expect(layout(trace, restart.index).lanes.find((x) => x.id === 'A')!.lines).toHaveLength(1);
   });
 });
 

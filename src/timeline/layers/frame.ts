@@ -26,8 +26,11 @@ export interface TimelineLane {
   markY: number;
   /** Top of the lease bar row (worker lanes). */
   leaseY: number;
-  /** The lane's life line: from its first revealed step to its last, or to its crash. Null when nothing is revealed. */
-  line: { x0: number; x1: number } | null;
+  /**
+   * The lane's life lines: from its first revealed step to its last, or to its crash; a worker that restarts
+   * under the same name gets a new one from its restart. Empty when nothing is revealed.
+   */
+  lines: { x0: number; x1: number }[];
 }
 
 export interface Frame {
@@ -89,15 +92,15 @@ export function layLanes(model: TraceModel, laneHeight: number): { lanes: Timeli
     height: SYSTEM_LANE_HEIGHT,
     markY: plotTop + 14,
     leaseY: plotTop,
-    line: null,
+    lines: [],
   });
   if (model.rescuer) {
     const top = plotTop + SYSTEM_LANE_HEIGHT;
-    lanes.push({ id: 'rescuer', kind: 'system', label: 'rescuer', top, height: SYSTEM_LANE_HEIGHT, markY: top + 14, leaseY: top, line: null });
+    lanes.push({ id: 'rescuer', kind: 'system', label: 'rescuer', top, height: SYSTEM_LANE_HEIGHT, markY: top + 14, leaseY: top, lines: [] });
   }
   model.workers.forEach((id, i) => {
     const top = plotTop + system * SYSTEM_LANE_HEIGHT + i * laneHeight;
-    lanes.push({ id, kind: 'worker', label: id, top, height: laneHeight, markY: top + 42, leaseY: top + 9, line: null });
+    lanes.push({ id, kind: 'worker', label: id, top, height: laneHeight, markY: top + 42, leaseY: top + 9, lines: [] });
   });
   return { lanes, bottom: plotTop + system * SYSTEM_LANE_HEIGHT + model.workers.length * laneHeight, stagger: laneHeight >= STAGGER_MIN_HEIGHT };
 }

@@ -116,7 +116,7 @@ function segmentWords(state: LeaseState, detail: number | null, lease: { worker:
     case 'superseded':
       return [`superseded by gen ${detail}, ${lease.worker} still believes gen ${lease.generation}`, `superseded by gen ${detail}`, 'superseded'];
     case 'orphan':
-      return [`orphaned: ${lease.worker} is gone, the row still holds the lease`, `orphaned: ${lease.worker} is gone`, 'orphaned'];
+      return [`orphaned: ${lease.worker}'s process is gone, the row still holds the lease`, `orphaned: ${lease.worker}'s process is gone`, 'orphaned'];
     case 'orphan-expired':
       return ['expired: the run can be reclaimed', 'expired, reclaimable', 'expired'];
     case 'rolled-back':

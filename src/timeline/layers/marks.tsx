@@ -115,18 +115,42 @@ export function layoutCrashes(frame: Frame): TimelineCrash[] {
   if (position > 0) {
     for (const lane of frame.lanes) {
       if (lane.kind === 'system') continue;
-      const crash = crashes.find((c) => c.worker === lane.id);
-      lane.line = { x0: xOf(0), x1: crash ? crash.x : xOf(position - 1) };
+      lane.lines = lifeLines(lane.id, crashes, frame.model.restarts, position, xOf);
     }
   }
   return crashes;
+}
+
+/** One line per life of the worker: each ends at its crash, and a restart begins the next. */
+function lifeLines(
+  worker: string,
+  crashes: readonly TimelineCrash[],
+  restarts: readonly { worker: string; step: number }[],
+  position: number,
+  xOf: (step: number) => number,
+): { x0: number; x1: number }[] {
+  const ends = crashes.filter((c) => c.worker === worker).map((c) => ({ step: c.step, x: c.x, starts: false }));
+  const starts = restarts.filter((r) => r.worker === worker && r.step < position).map((r) => ({ step: r.step, x: xOf(r.step), starts: true }));
+  const lines: { x0: number; x1: number }[] = [];
+  let from: number | null = xOf(0);
+  for (const event of [...ends, ...starts].sort((a, b) => a.step - b.step)) {
+    if (event.starts) from = event.x;
+    else if (from !== null) {
+      lines.push({ x0: from, x1: event.x });
+      from = null;
+    }
+  }
+  if (from !== null) lines.push({ x0: from, x1: xOf(position - 1) });
+  return lines;
 }
 
 export const LifeLines = memo(function LifeLines({ lanes }: { lanes: readonly Frame['lanes'][number][] }) {
   return (
     <g>
       {lanes.map((lane) =>
-        lane.line ? <line key={lane.id} className="tl-lifeline" x1={px(lane.line.x0)} x2={px(lane.line.x1)} y1={lane.markY} y2={lane.markY} /> : null,
+        lane.lines.map((line) => (
+          <line key={`${lane.id}-${line.x0}`} className="tl-lifeline" x1={px(line.x0)} x2={px(line.x1)} y1={lane.markY} y2={lane.markY} />
+        )),
       )}
     </g>
   );

@@ -16,7 +16,7 @@ export function ScheduleField({ spec, problems, change }: PartProps) {
       <legend>Scripted schedule (optional)</legend>
       <Field
         id="editor-script"
-        label="Steps, comma-separated: A, B… (a worker's next step), +30 (the clock), pause:A, resume:A, crash:A"
+        label="Steps, comma-separated: A, B… (a worker's next step), +30 (the clock), pause:A, resume:A, crash:A, restart:A"
         problem={problems.get('script')}
       >
         {(describedBy, invalid) => (
