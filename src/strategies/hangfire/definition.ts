@@ -8,8 +8,9 @@
 import { SHARED_WRITES } from '../shared';
 import { queueClaim, queueWrite } from '../queue';
 import { sharedText, strategyText } from '../statement';
-import type { StrategyDefinition } from '../types';
+import { roleParams, type StrategyDefinition } from '../types';
 import claim from './hangfire-claim.sql?raw';
+import complete from './hangfire-complete.sql?raw';
 import slide from './hangfire-slide.sql?raw';
 
 const FOLDER = 'hangfire';
@@ -26,10 +27,13 @@ export const hangfire = {
     unfenced: queueWrite(strategyText(FOLDER, 'hangfire-slide', slide), ['run', 'worker', 'leaseSeconds'], sharedText('probe-heartbeat-unfenced')),
     fenced: SHARED_WRITES.heartbeat.fenced,
   },
-  // Hangfire's worker moves the job to Succeeded expecting the state Processing, by name only
-  // (HangfireIO/Hangfire@57dee46:src/Hangfire.Core/Server/Worker.cs): the lab's unfenced writes check exactly that ('running').
+  // Hangfire's worker moves the job to Succeeded expecting the state Processing, by name only (hangfire-complete.sql):
+  // the lab's unfenced progress and cancel writes check exactly that ('running').
   work: SHARED_WRITES.work,
-  complete: SHARED_WRITES.complete,
+  complete: {
+    fenced: SHARED_WRITES.complete.fenced,
+    unfenced: queueWrite(strategyText(FOLDER, 'hangfire-complete', complete), roleParams('complete', false), sharedText('probe-complete-unfenced')),
+  },
   cancelAck: SHARED_WRITES.cancelAck,
   queue: {
     name: 'Hangfire.PostgreSql',
