@@ -56,7 +56,8 @@ export const QUEUE_STRATEGY_IDS: readonly StrategyId[] = QUEUE_STRATEGIES.map((d
 
 /**
  * Production queues added for their incidents alone (issue #35: heartbeat cadence against the timeout),
- * which the full ground truth does not play under every lesson scenario's whole state graph: that costs
+ * which the ground truth does not play under the authored scenarios (tests/ground-truth/authored.test.ts)
+ * nor, in the full ground truth, under every lesson scenario's whole state graph: the graphs cost
  * 200-300 s of CI per queue (race and lock-wait alone took 14 s under pgqueuer), and these queues' claims
  * are the same skip-locked shape as the six before them. Their incidents are still compared with
  * PostgreSQL step by step, by script (tests/ground-truth/queue-graphs.ts).
