@@ -1,8 +1,9 @@
 import { defineScenario } from './define';
 
 /**
- * hangfire-postgres/Hangfire.PostgreSql #352: a job that ran past the 30-minute invisibility timeout was
- * fetched and started again at 01:30:03, half an hour after its first start at 01:00:03. The code it
+ * hangfire-postgres/Hangfire.PostgreSql #352: in the thread of a report about re-queueing, a job that ran past
+ * the 30-minute invisibility timeout was fetched and started again at 01:30:03, half an hour after its first
+ * start at 01:00:03. The code it
  * follows: hangfire-postgres/Hangfire.PostgreSql@fbb8e2a:src/Hangfire.PostgreSql/PostgreSqlJobQueue.cs (the
  * fetch, unchanged at 942fccb) and PostgreSqlFetchedJob.cs (no refresh of fetchedat before PR #353).
  */
@@ -25,7 +26,7 @@ export const incidentHangfire352 = defineScenario({
     source: 'hangfire-postgres/Hangfire.PostgreSql#352',
     url: 'https://github.com/hangfire-postgres/Hangfire.PostgreSql/issues/352',
     whatUsersSaw:
-      'A recurring job started at 01:00:03 and a second instance of the same job started at 01:30:03 while the first was still running; the maintainers traced it to the 30-minute InvisibilityTimeout.',
+      'Reported as a job not re-queued after a pod restart; its records showed it started at 01:00:03 and again at 01:30:03, two instances running at once, which a maintainer put down to the 30-minute InvisibilityTimeout.',
     rootCause:
       'Heartbeat cadence: Hangfire.PostgreSql treats a fetched job as abandoned once its fetchedat is older than InvisibilityTimeout, and nothing refreshed fetchedat while the job ran: no beat at all against a timeout shorter than the job.',
     inTheLab:
@@ -36,7 +37,7 @@ export const incidentHangfire352 = defineScenario({
       fencing: false,
       scenarioId: 'hangfire-pr-353',
       inWords:
-        "Hangfire.PostgreSql's sliding invisibility timeout (PR #353, UseSlidingInvisibilityTimeout): A refreshes fetchedat every 6 minutes, so B's fetch at 30:01 finds nothing",
+        "the sliding invisibility timeout Hangfire.PostgreSql added a month later (PR #353, for issue #209; UseSlidingInvisibilityTimeout): A refreshes fetchedat every 6 minutes, so B's fetch at 30:01 finds nothing",
     },
   },
 });

@@ -46,7 +46,7 @@ export const hangfire = {
     ownershipEnds:
       'An invisibility timeout: a fetched job is fetchable again once its fetchedat is older than InvisibilityTimeout (30 minutes by default), whether or not its worker still runs it.',
     heartbeat:
-      "Off by default. With UseSlidingInvisibilityTimeout (PR #353, for issues #209 and #352) the worker refreshes its entry's fetchedat every InvisibilityTimeout / 5, so a running job is never fetchable again.",
+      "Off by default. With UseSlidingInvisibilityTimeout (PR #353, for issue #209) the worker refreshes its entry's fetchedat every InvisibilityTimeout / 5, so a job is not fetchable again while its worker keeps refreshing it.",
     completionGuard:
       "The state's name only: Hangfire's worker changes the job to Succeeded expecting Processing, and a job a second fetch moved to Processing again passes (since PR #353 the queue entry's removal also checks fetchedat).",
     fencingSwitch: "Off: Hangfire's own guard, state Processing. On: the lab's generation fence on the refresh, progress, completion and cancel.",
