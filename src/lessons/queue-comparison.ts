@@ -142,6 +142,24 @@ const OWN_WORDS: Partial<Record<Strategy, Partial<Record<QuestionId, string>>>> 
     owner: 'worker_id on the job, a row in the workers table.',
     limits: 'lock (one job at a time per key) and queueing_lock (one queued job per key).',
   },
+  pgqueuer: {
+    ready:
+      "build_dequeue_query: queued jobs whose execute_after has come, and picked jobs whose heartbeat is older than retry_timer, each FOR UPDATE SKIP LOCKED, then status = 'picked'.",
+    owner: 'queue_manager_id on the job, set by the dequeue; no write checks it.',
+    'comes-back': "The next dequeue: a picked job whose heartbeat is older than its entrypoint's retry_timer is picked again (retry_timer 0, no retry).",
+    cancel:
+      "mark_job_as_cancelled moves the job from the queue to the log as canceled and sends a cancellation NOTIFY, which cancels the running job's context.",
+    limits: 'concurrency_limit and serialized_dispatch per entrypoint, checked inside the dequeue; requests_per_second; max_concurrent_tasks per manager.',
+  },
+  hangfire: {
+    ready:
+      'Dequeue_Transaction: an UPDATE sets fetchedat = now() on the queue entry a sub-select takes FOR UPDATE SKIP LOCKED, one never fetched or fetched longer ago than InvisibilityTimeout.',
+    owner: "No owner on the queue entry, only fetchedat; the job's Processing state names the server and worker.",
+    'comes-back':
+      'The next fetch: an entry whose fetchedat is older than InvisibilityTimeout (30 minutes by default) is fetched again; a worker that stops cleanly requeues its job at once.',
+    cancel: 'Deleting the job changes its state; the running job learns it through its cancellation token, if it checks it.',
+    limits: 'WorkerCount per server, and queues; DisableConcurrentExecution takes a distributed lock per job method.',
+  },
   'skip-locked': {
     ready: 'A pending run, or a running one whose lease_expires_at has passed, FOR UPDATE SKIP LOCKED: a row another claim has locked is passed over.',
     owner: 'lease_owner on the row, and lease_generation: each claim raises it, and the worker keeps the one it got.',
@@ -156,9 +174,10 @@ interface ClaimIsolation {
 }
 
 /**
- * At which isolation level each row's claim runs. No queue names a level for its claim: each sends it as
+ * At which isolation level each row's claim runs. Every queue but Hangfire.PostgreSql sends its claim as
  * one statement or inside a plain BEGIN, so it runs at the connection's default_transaction_isolation,
- * READ COMMITTED unless the server, role or connection settings raise it.
+ * READ COMMITTED unless the server, role or connection settings raise it; Hangfire.PostgreSql names READ
+ * COMMITTED in its BeginTransaction.
  */
 const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
   'graphile-worker': {
@@ -184,6 +203,14 @@ const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
   procrastinate: {
     text: "READ COMMITTED, the server's default: procrastinate_fetch_job_v2 is one call in psycopg's implicit transaction, committed when the pooled connection goes back; psycopg's isolation_level, left unset, keeps the server's, and the SQL function sets none.",
     readIn: ['procrastinate/manager.py', 'procrastinate/psycopg_connector.py', 'procrastinate/sql/queries.sql', 'procrastinate/sql/schema.sql'],
+  },
+  pgqueuer: {
+    text: "READ COMMITTED, the server's default: build_dequeue_query is one statement sent with the asyncpg pool's fetch, outside any transaction and naming no level; a default_transaction_isolation set on the server, the role or the connection would change it.",
+    readIn: ['pgqueuer/queries.py', 'pgqueuer/db.py', 'pgqueuer/qb.py'],
+  },
+  hangfire: {
+    text: "READ COMMITTED, named: with UseNativeDatabaseTransactions (on by default) Dequeue_Transaction runs the fetch in BeginTransaction(IsolationLevel.ReadCommitted), whatever the server's default; without it, a plain SELECT then an UPDATE checked by updatecount, each on its own.",
+    readIn: ['src/Hangfire.PostgreSql/PostgreSqlJobQueue.cs', 'src/Hangfire.PostgreSql/PostgreSqlStorageOptions.cs'],
   },
   'skip-locked': {
     text: `READ COMMITTED in the page: ${PGLITE_HAS_ONE_SESSION}. On a real server (--db postgres://…) the command line also runs each claim in BEGIN ISOLATION LEVEL REPEATABLE READ or SERIALIZABLE, and a worker that gets 40001 rolls back and claims again.`,

@@ -57,6 +57,32 @@ const LIST: Source[] = [
     label: 'procrastinate #1518: jobs stuck in doing forever',
     url: 'https://github.com/procrastinate-org/procrastinate/issues/1518',
   },
+  { id: 'pgqueuer-qb', label: 'pgqueuer: qb.py (dequeue, heartbeat, completion)', url: 'https://github.com/janbjorge/pgqueuer/blob/0aa3dde/pgqueuer/qb.py' },
+  {
+    id: 'pgqueuer-430',
+    label: 'janbjorge/pgqueuer #430: a job was picked up again while it was still running',
+    url: 'https://github.com/janbjorge/pgqueuer/issues/430',
+  },
+  {
+    id: 'pgqueuer-431',
+    label: 'janbjorge/pgqueuer PR #431: the fix sends beats twice as often as retry_timer',
+    url: 'https://github.com/janbjorge/pgqueuer/pull/431',
+  },
+  {
+    id: 'hangfire-postgresql-queue',
+    label: 'Hangfire.PostgreSql: PostgreSqlJobQueue.cs (the fetch and its invisibility timeout)',
+    url: 'https://github.com/hangfire-postgres/Hangfire.PostgreSql/blob/942fccb/src/Hangfire.PostgreSql/PostgreSqlJobQueue.cs',
+  },
+  {
+    id: 'hangfire-postgresql-352',
+    label: 'hangfire-postgres/Hangfire.PostgreSql #352: a second instance of a running job started 30 minutes after the first',
+    url: 'https://github.com/hangfire-postgres/Hangfire.PostgreSql/issues/352',
+  },
+  {
+    id: 'hangfire-postgresql-353',
+    label: 'hangfire-postgres/Hangfire.PostgreSql PR #353: a sliding invisibility timeout refreshes fetchedat while a job runs',
+    url: 'https://github.com/hangfire-postgres/Hangfire.PostgreSql/pull/353',
+  },
   {
     id: 'good-job-989',
     label: 'bensheldon/good_job #989: a lost advisory lock let a second execution start',

@@ -6,16 +6,20 @@ import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
 import { heartbeat } from './heartbeat';
 import { incidentGraphile169 } from './incident-graphile-169';
+import { incidentHangfire352 } from './incident-hangfire-352';
 import { incidentOban532 } from './incident-oban-532';
 import { incidentObanHexpm1825 } from './incident-oban-hexpm-1825';
 import { incidentPgBoss529 } from './incident-pg-boss-529';
 import { incidentPgBoss555 } from './incident-pg-boss-555';
+import { incidentPgqueuer430 } from './incident-pgqueuer-430';
 import { incidentProcrastinate1408 } from './incident-procrastinate-1408';
 import { incidentRiver141 } from './incident-river-141';
 import { incidentRiver1302 } from './incident-river-1302';
 import { incidentSolidQueue589 } from './incident-solid-queue-589';
 import { lockWait } from './lock-wait';
+import { hangfirePr353 } from './hangfire-pr-353';
 import { pgBossPr523 } from './pg-boss-pr-523';
+import { pgqueuerPr431 } from './pgqueuer-pr-431';
 import { pausedWorker } from './paused-worker';
 import { race } from './race';
 import { stuckHeartbeat } from './stuck-heartbeat';
@@ -46,6 +50,8 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentRiver1302,
   incidentProcrastinate1408,
   incidentOban532,
+  incidentPgqueuer430,
+  incidentHangfire352,
 ];
 
 /**
@@ -63,7 +69,7 @@ export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...LIMIT_SCE
  * the setting the job should have had. Opened from the incident's fix (a link, the comparison, the CLI),
  * not listed among the scenarios to choose.
  */
-export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523];
+export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523, pgqueuerPr431, hangfirePr353];
 
 /** A built-in scenario, an incident's fix, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {

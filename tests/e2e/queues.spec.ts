@@ -2,7 +2,7 @@
 import { QUEUE_STRATEGY_IDS, STRATEGY_LABELS } from '../../src/strategies';
 import { expect, openLab, outcome, runsTable, stepToEnd, test, timeline } from './fixtures';
 
-test('the strategy picker groups the six production queues apart from the lab claims', async ({ page }) => {
+test('the strategy picker groups the production queues apart from the lab claims', async ({ page }) => {
   await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0');
   const group = page.getByLabel('Strategy').locator('optgroup[label="Production queues"] option');
   await expect(group).toHaveText(QUEUE_STRATEGY_IDS.map((id) => STRATEGY_LABELS[id]));

@@ -25,6 +25,8 @@ describe('npm run sim', () => {
       'oban',
       'solid-queue',
       'procrastinate',
+      'pgqueuer',
+      'hangfire',
       'tenant-cap',
     ]);
   });

@@ -82,7 +82,7 @@ describe('the incident scenarios', () => {
     expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
     // A fix that is a scenario of its own is listed too, so the CLI runs it like any scenario.
     const fixes = listed.flatMap((s) => (s.incident!.fix.scenarioId ? [s.incident!.fix.scenarioId] : []));
-    expect(fixes).toEqual(['pg-boss-pr-523']);
+    expect(fixes).toEqual(['pg-boss-pr-523', 'pgqueuer-pr-431', 'hangfire-pr-353']);
     for (const id of fixes) expect(all.map((s) => s.id)).toContain(id);
     for (const entry of listed) expect(entry.incident!.source, entry.id).toBe(INCIDENT_SCENARIOS.find((s) => s.id === entry.id)!.incident!.source);
   });

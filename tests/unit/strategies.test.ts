@@ -186,8 +186,12 @@ describe("the queues' rescuers as their own process", () => {
   const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
-  it('are every production queue: each frees abandoned jobs in a pass apart from its claim', () => {
-    expect(withRescuer.map((d) => d.id)).toEqual(QUEUE_STRATEGY_IDS);
+  // pgqueuer and Hangfire.PostgreSql have no such pass: their fetch itself takes back a job whose heartbeat
+  // (pgqueuer) or fetchedat (Hangfire) is older than the timeout.
+  const RESCUE_IN_THE_CLAIM: readonly string[] = ['pgqueuer', 'hangfire'];
+
+  it('are every production queue but those whose claim rescues: each frees abandoned jobs in a pass apart from its claim', () => {
+    expect(withRescuer.map((d) => d.id)).toEqual(QUEUE_STRATEGY_IDS.filter((id) => !RESCUE_IN_THE_CLAIM.includes(id)));
     expect(withRescuer.map((d) => d.id)).not.toContain('skip-locked');
   });
 
