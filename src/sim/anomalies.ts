@@ -90,6 +90,10 @@ class DoubleClaims implements Checker {
       const froms = owners.map((w) => this.since.get(w.id)!.from);
       const newest = owners.find((w) => w.id === step.actor) ?? owners[froms.indexOf(Math.max(...froms))]!;
       const rivals = owners.filter((w) => w !== newest);
+      // The step's own worker, whose belief began earlier, did not claim here: its write (a heartbeat taking
+      // a lease that had run out) made its lease live again beside the other's.
+      const renewed = newest.id === step.actor && this.since.get(newest.id)!.from !== step.index;
+      const how = renewed ? `${newest.id} renewed its lease on it` : `${newest.id} claimed it`;
       this.found.set(runId, {
         kind: 'double-claim',
         runId,
@@ -97,7 +101,7 @@ class DoubleClaims implements Checker {
         steps: sortedUnique([...(earlier?.steps ?? []), ...froms]),
         raisedAt: earlier?.raisedAt ?? step.index,
         // The words name those who believe it now; `workers` keeps everyone who ever shared the claim.
-        message: `Workers ${listWorkers(owners.map((w) => w.id).sort())} ${owners.length === 2 ? 'both' : 'all'} believe they own run ${runId}: ${newest.id} claimed it while ${leaseWords(rivals, step.clockSeconds)}.`,
+        message: `Workers ${listWorkers(owners.map((w) => w.id).sort())} ${owners.length === 2 ? 'both' : 'all'} believe they own run ${runId}: ${how} while ${leaseWords(rivals, step.clockSeconds)}.`,
       });
     }
   }

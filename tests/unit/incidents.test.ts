@@ -57,6 +57,13 @@ describe('the incident scenarios', () => {
     }
   });
 
+  it('incident-pgqueuer-430: the double claim says A renewed its lease (its heartbeat), not that A claimed the run again', async () => {
+    const trace = await runScenario('incident-pgqueuer-430', 'script');
+    const double = trace.anomalies.find((a) => a.kind === 'double-claim')!;
+    expect(double.message).toContain("A renewed its lease on it while B's lease on it still had");
+    expect(double.message).not.toContain('A claimed it');
+  });
+
   it("incident-oban-532: the older attempt, finishing last, leaves its answer on B's finished run; under the fix B's answer stays", async () => {
     const resultOf = (trace: Trace) => trace.finalRuns.map((run) => [run.status, run.lease_owner, run.result]);
     const scenario = findScenario('incident-oban-532')!;
