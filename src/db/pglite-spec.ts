@@ -29,19 +29,20 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies } from 
  * Each spec runs on a cluster as initdb leaves it. initdb is most of a PGlite start (~2.5 s of ~3 s here);
  * starting from a saved copy of a fresh cluster takes ~0.6 s. The command line runs one spec per process,
  * which saving would only slow down, so the first spec of a process starts from initdb; the second saves
- * its cluster before running anything in it, and every later one starts from that copy.
+ * its cluster before running anything in it, and every later one starts from that copy. The page, where a
+ * learner runs one spec after another, saves the first (`keepFreshCopy`).
  */
 let specsOpened = 0;
 let savedFreshCluster: Promise<Blob> | null = null;
 
-async function freshCluster(): Promise<PGlite> {
+async function freshCluster(keepFreshCopy: boolean): Promise<PGlite> {
   const module = await loadPGlite();
   const startParams = labStartParams(module.PGlite);
   specsOpened += 1;
   const saved = await savedFreshCluster?.catch(() => null);
   if (saved) return createLabPGlite(module, { startParams, loadDataDir: saved });
   const pg = await createLabPGlite(module, { startParams });
-  if (specsOpened >= 2) {
+  if (specsOpened >= 2 || keepFreshCopy) {
     savedFreshCluster = pg.dumpDataDir('none');
     await savedFreshCluster.catch(() => {
       savedFreshCluster = null;
@@ -51,7 +52,8 @@ async function freshCluster(): Promise<PGlite> {
 }
 
 const LOCK_NOT_AVAILABLE = '55P03';
-const ELSEWHERE = 'run it on a server with --db postgres://…';
+/** How every refusal ends: where the permutation runs instead. */
+export const ELSEWHERE = 'run it on a server with --db postgres://…';
 /** A statement whose rows depend on which rows other transactions held locked when it ran. */
 const SKIP_LOCKED = /\bSKIP\s+LOCKED\b/i;
 /** COMMIT or ROLLBACK with nothing more (no AND CHAIN, no savepoint): it only ends the transaction. */
@@ -133,8 +135,9 @@ export class PGliteSpecDriver implements SpecDriver {
     });
   }
 
-  static async open(sessionNames: string[]): Promise<PGliteSpecDriver> {
-    const pg = await freshCluster();
+  /** `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first. */
+  static async open(sessionNames: string[], { keepFreshCopy = false } = {}): Promise<PGliteSpecDriver> {
+    const pg = await freshCluster(keepFreshCopy);
     const driver = new PGliteSpecDriver(pg, sessionNames);
     const { specStatements } = await import('../sql/analyze/spec-statement');
     driver.classify = specStatements;
