@@ -5,6 +5,7 @@ import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../we
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
+import type { SpecRunner } from './spec-slice';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
 import type { RecordedSummary } from '../recordings';
@@ -151,7 +152,14 @@ export interface YourSqlSlice {
   applyYourSql(): Promise<boolean>;
 }
 
-export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice;
+export interface SpecSlice {
+  specRunner: SpecRunner;
+  editSpec(text: string): void;
+  /** Runs every permutation of a pasted spec in the engine's Web Worker, on a PGlite of its own. */
+  runSpec(text: string): Promise<void>;
+}
+
+export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice & SpecSlice;
 
 export interface LabDeps {
   /** Where the lab's requests go: the Web Worker on the page, InProcessLabClient in Node. */

@@ -1,0 +1,45 @@
+/**
+ * "Your SQL"'s own schema: a spec the learner pastes, run by the engine's Web Worker on a PGlite of its own
+ * (webworker/spec-host.ts) in the lab's one queue, and what the last run answered. The learner's scenario is
+ * not touched, so nothing here reopens it.
+ */
+import type { StateCreator } from 'zustand/vanilla';
+import type { SpecPermutationResult, SpecResult } from '../webworker/protocol';
+import type { LabDeps, LabState, SpecSlice } from './types';
+
+/** The views read a run's answer from here (they reach the engine only through the store). */
+export type { SpecPermutationResult, SpecResult };
+
+export interface SpecRunner {
+  /** The spec as the learner left it; null: not edited yet (the editor shows its example). */
+  text: string | null;
+  running: boolean;
+  /** The last run's answer, for the text it ran. */
+  result: SpecResult | null;
+  /** The engine could not answer (it was replaced, or failed): why. */
+  failure: string | null;
+}
+
+export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], SpecSlice> {
+  return (set, get) => {
+    const update = (change: Partial<SpecRunner>) => set({ specRunner: { ...get().specRunner, ...change } });
+    return {
+      specRunner: { text: null, running: false, result: null, failure: null },
+
+      editSpec(text) {
+        update({ text });
+      },
+
+      async runSpec(text) {
+        if (get().specRunner.running) return;
+        update({ text, running: true, failure: null });
+        try {
+          const result = await deps.lab.request({ type: 'spec', text });
+          update({ running: false, result });
+        } catch (error) {
+          update({ running: false, result: null, failure: error instanceof Error ? error.message : String(error) });
+        }
+      },
+    };
+  };
+}
