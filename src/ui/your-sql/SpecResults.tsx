@@ -6,13 +6,20 @@ import type { SpecPermutationResult, SpecResult } from '../../store/spec-slice';
 
 const serverCommand = (steps: readonly string[]) => `npm run sim -- spec FILE.spec --permutation "${steps.join(' ')}" --db postgres://…`;
 
+/** The first of the shortest permutations that broke a check (the command line's choice), or null. */
+function shortestBroken(permutations: readonly SpecPermutationResult[]): SpecPermutationResult | null {
+  return permutations
+    .filter((p) => p.brokenChecks.length > 0)
+    .reduce<SpecPermutationResult | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
+}
+
 function Verdict({ result }: { result: Extract<SpecResult, { kind: 'ran' }> }) {
   const all = result.permutations.length;
   const broken = result.permutations.filter((p) => p.brokenChecks.length > 0);
   const refused = result.permutations.filter((p) => p.refused !== null).length;
   const followed = all - refused;
   const names = [...new Set(broken.flatMap((p) => p.brokenChecks))];
-  const shortest = broken.reduce<SpecPermutationResult | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
+  const shortest = shortestBroken(result.permutations);
   const exit = `exit ${result.exitCode}, as the command line exits`;
   if (shortest) {
     return (
@@ -20,7 +27,7 @@ function Verdict({ result }: { result: Extract<SpecResult, { kind: 'ran' }> }) {
         <strong>
           Broken: {names.map((name) => `“${name}”`).join(', ')} in {broken.length} of {followed} orders.
         </strong>{' '}
-        The first: <code>{shortest.steps.join(' ')}</code> ({exit}).
+        The shortest, opened below: <code>{shortest.steps.join(' ')}</code> ({exit}).
       </p>
     );
   }
@@ -78,6 +85,7 @@ export function SpecResults({ result }: { result: SpecResult }) {
     );
   }
   const refused = result.permutations.filter((p) => p.refused !== null);
+  const shown = shortestBroken(result.permutations);
   const whole = `${result.header}${result.permutations.map((p) => (p.refused === null ? p.output : `\n${refusedText(p)}`)).join('')}${result.summary}`;
   return (
     <div className="your-spec-results" data-testid="spec-results">
@@ -98,7 +106,7 @@ export function SpecResults({ result }: { result: SpecResult }) {
       <ol className="your-spec-orders">
         {result.permutations.map((p) => (
           <li key={p.steps.join(' ')}>
-            <details>
+            <details open={p === shown}>
               <summary>
                 <code>{p.steps.join(' ')}</code> <OrderLabel p={p} checked={result.checks.length > 0} />
               </summary>
