@@ -18,6 +18,9 @@ const PAGE_MAX_PERMUTATIONS = 200;
 /** Far more than a spec; the command line's limit is a file of 1 MB. */
 const PAGE_MAX_SPEC_CHARS = 100_000;
 
+/** As the worker's other waits for PGlite (engine.worker.ts). */
+const HEARTBEAT_MS = 250;
+
 const REFUSAL_TAIL = `; ${ELSEWHERE}`;
 
 function badInput(message: string): SpecResult {
@@ -49,13 +52,14 @@ export async function runPastedSpec(request: SpecRequest, progress: () => void):
       `it names ${spec.permutations.length} permutations, more than the page runs (${PAGE_MAX_PERMUTATIONS}); run it with npm run sim -- spec FILE`,
     );
   }
-  progress();
+  // Starting its Postgres may fetch PGlite's files (from the browser's cache, or the network): the watchdog
+  // hears that the request is alive meanwhile, whenever the worker's thread is free to say so.
+  const heartbeat = setInterval(progress, HEARTBEAT_MS);
   const driver = await PGliteSpecDriver.open(
     spec.sessions.map((session) => session.name),
     { keepFreshCopy: true },
-  );
+  ).finally(() => clearInterval(heartbeat));
   try {
-    progress();
     const runs = await runPermutations(spec, permutationsOf(spec), driver, { onPermutation: progress });
     const report = specReport('pasted.spec', { kind: 'pglite' }, spec, runs);
     return {
