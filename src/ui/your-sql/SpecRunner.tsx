@@ -37,7 +37,7 @@ export function SpecRunner() {
         <button type="button" className="primary" disabled={runner.running} onClick={() => void run(text)}>
           {runner.running ? 'Running…' : 'Run every order'}
         </button>
-        <p className="your-sql-status" aria-live="polite">
+        <p className="your-spec-status" aria-live="polite">
           {runner.running
             ? 'Starting a Postgres of its own and running each order…'
             : runner.result === null
