@@ -1,11 +1,11 @@
 /**
  * "Your SQL"'s own schema: a spec the learner pastes, run by the engine's Web Worker on a PGlite of its own
- * (webworker/spec-host.ts) in the lab's one queue, and what the last run answered. The learner's scenario is
- * not touched, so nothing here reopens it.
+ * (webworker/spec-host.ts) in the lab's one queue (the session's checkSpec, which reopens the learner's
+ * scenario if the engine had to be replaced), and what the last run answered.
  */
 import type { StateCreator } from 'zustand/vanilla';
 import type { SpecPermutationResult, SpecResult } from '../webworker/protocol';
-import type { LabDeps, LabState, SpecSlice } from './types';
+import type { LabState, SpecSlice } from './types';
 
 /** The views read a run's answer from here (they reach the engine only through the store). */
 export type { SpecPermutationResult, SpecResult };
@@ -20,7 +20,7 @@ export interface SpecRunner {
   failure: string | null;
 }
 
-export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], SpecSlice> {
+export function createSpecSlice(): StateCreator<LabState, [], [], SpecSlice> {
   return (set, get) => {
     const update = (change: Partial<SpecRunner>) => set({ specRunner: { ...get().specRunner, ...change } });
     return {
@@ -33,12 +33,9 @@ export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], S
       async runSpec(text) {
         if (get().specRunner.running) return;
         update({ text, running: true, failure: null });
-        try {
-          const result = await deps.lab.request({ type: 'spec', text });
-          update({ running: false, result });
-        } catch (error) {
-          update({ running: false, result: null, failure: error instanceof Error ? error.message : String(error) });
-        }
+        const outcome = await get().checkSpec(text);
+        if (outcome.kind === 'failed') update({ running: false, result: null, failure: outcome.reason });
+        else update({ running: false, result: outcome });
       },
     };
   };

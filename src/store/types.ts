@@ -1,7 +1,7 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { LabClient } from '../webworker/client';
-import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../webworker/protocol';
+import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus, SpecResult } from '../webworker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
@@ -94,6 +94,11 @@ export interface SessionSlice {
    * (after Back, the engine replays to that point). A statement that runs away is stopped by the watchdog.
    */
   runConsole(sql: string): Promise<ConsoleOutcome>;
+  /**
+   * Runs a pasted spec in the engine's Web Worker, on a PGlite of its own, in the lab's queue. If the engine
+   * must be replaced meanwhile, the learner's scenario is reopened on the new one, as after any hang.
+   */
+  checkSpec(text: string): Promise<SpecResult | { kind: 'failed'; reason: string }>;
   /** The learner opened the SQL console: a spare Postgres boots now, so a statement that runs away is recovered at once. */
   consoleOpened(): void;
   /** Sends a statement that never returns, to see the watchdog restart the engine. */
@@ -155,7 +160,7 @@ export interface YourSqlSlice {
 export interface SpecSlice {
   specRunner: SpecRunner;
   editSpec(text: string): void;
-  /** Runs every permutation of a pasted spec in the engine's Web Worker, on a PGlite of its own. */
+  /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
   runSpec(text: string): Promise<void>;
 }
 
