@@ -39,7 +39,7 @@ module.exports = {
     layer('spec', []),
     layer('db', ['sql', 'strategies', 'sim', 'spec']),
     layer('engine', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'db']),
-    layer('webworker', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'db', 'engine']),
+    layer('webworker', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'spec', 'db', 'engine']),
     layer('explorer', ['sql', 'strategies', 'sim', 'scenarios', 'db', 'engine']),
     layer('offline', []),
     layer('store', ['sql', 'strategies', 'sim', 'scenarios', 'recordings', 'lessons', 'persist', 'webworker', 'explorer']),

@@ -13,12 +13,11 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { permutationLine } from '../spec/output';
-import { header, type PermutationRun, runPermutations, type SpecDriver } from '../spec/run';
+import { formatSpecSummary, MAX_PERMUTATIONS, type SpecReport, specReport } from '../spec/report';
+import { header, runPermutations, type SpecDriver } from '../spec/run';
 import { closeOnSignal } from './failure';
 import { interleavingCount, type PermutationStep, parsePermutation, parseSpec, permutationsOf, type Spec, SpecSyntaxError } from '../spec/parse';
 
-/** More interleavings than anyone would wait for: name the ones you mean with --permutation. */
-const MAX_PERMUTATIONS = 5_000;
 /** Far more than a spec; a bigger file is not one. */
 const MAX_FILE_BYTES = 1_000_000;
 
@@ -50,63 +49,6 @@ export function specFromFile(path: string): Spec {
     if (error instanceof SpecSyntaxError) throw new SpecInputError(`${path}:${error.line}:${error.column}: ${error.reason}`);
     throw error;
   }
-}
-
-export interface SpecReport {
-  file: string;
-  database: { kind: 'postgres'; server: string } | { kind: 'pglite' };
-  sessions: string[];
-  permutations: { steps: string[]; output: string; invalid: string | null; refused: string | null; brokenChecks: string[] }[];
-  /** The shortest permutation that broke a check, or null. */
-  shortestBroken: { steps: string[]; output: string; brokenChecks: string[] } | null;
-  /** How many permutations PGlite refused (always 0 on a server). */
-  refusedCount: number;
-  exitCode: 0 | 1 | 2;
-}
-
-export function specReport(file: string, database: SpecReport['database'], spec: Spec, runs: PermutationRun[]): SpecReport {
-  const permutations = runs.map((run) => ({
-    steps: run.names,
-    output: run.output,
-    invalid: run.invalid,
-    refused: run.refused,
-    brokenChecks: run.checks.filter((c) => c.broken).map((c) => c.name),
-  }));
-  const refusedCount = permutations.filter((p) => p.refused !== null).length;
-  const broken = permutations.filter((p) => p.brokenChecks.length > 0);
-  const shortest = broken.reduce<(typeof broken)[number] | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
-  return {
-    file,
-    database,
-    sessions: spec.sessions.map((s) => s.name),
-    permutations,
-    shortestBroken: shortest ? { steps: shortest.steps, output: shortest.output, brokenChecks: shortest.brokenChecks } : null,
-    refusedCount,
-    // A check broken in a permutation that ran is a real counter-example; without one, a refused
-    // permutation leaves the answer open.
-    exitCode: shortest ? 1 : refusedCount > 0 ? 2 : 0,
-  };
-}
-
-/** The lines after the tester's text: only for a spec with checks, so PostgreSQL's own specs diff cleanly. */
-export function formatSpecSummary(spec: Spec, report: SpecReport): string {
-  if (spec.checks.length === 0) return '';
-  const valid = report.permutations.filter((p) => p.invalid === null && p.refused === null).length;
-  const brokenCount = report.permutations.filter((p) => p.brokenChecks.length > 0).length;
-  const refused = report.refusedCount > 0 ? ` (${report.refusedCount} refused on PGlite)` : '';
-  const lines = ['', `checks (${spec.checks.map((c) => c.name).join(', ')}) after each of ${valid} permutations${refused}:`];
-  if (!report.shortestBroken) {
-    lines.push(
-      report.refusedCount > 0
-        ? `no check broke in the ${valid} PGlite followed; ${report.refusedCount} refused, unanswered (exit 2)`
-        : `every check held in all ${valid} (exit 0)`,
-    );
-    return `${lines.join('\n')}\n`;
-  }
-  lines.push(`broken in ${brokenCount} of ${valid}; the shortest: --permutation "${report.shortestBroken.steps.join(' ')}"`);
-  lines.push(report.shortestBroken.output.replace(/^\n/, '').trimEnd());
-  lines.push(`BROKEN: ${report.shortestBroken.brokenChecks.join(', ')} (exit 1)`);
-  return `${lines.join('\n')}\n`;
 }
 
 export async function spec(args: string[], serverName: (url: string) => string): Promise<number> {

@@ -253,6 +253,14 @@ function compiledWasm(recovered: string[]): Promise<WebAssembly.Module | null> {
 }
 
 /**
+ * PGlite's wasm as the lab's boot compiled it (or compiles it now), for another PGlite in the same process:
+ * a spec's fresh cluster (pglite-spec.ts) then neither downloads nor compiles it again. Null: PGlite loads it itself.
+ */
+export function compiledPGliteWasm(): Promise<WebAssembly.Module | null> {
+  return compiledWasm([]);
+}
+
+/**
  * The lab's saved copy of the build (the service worker's offline copy, in the browser's Cache Storage)
  * may hold a damaged file: a disk error, storage cut short. When a file of the build will not do, its
  * copy is discarded from every cache of this origin holding it (only the lab's copy holds the lab's hashed

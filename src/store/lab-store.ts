@@ -6,6 +6,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { loadPrefs } from './persist';
 import { createPlaybackSlice } from './playback-slice';
 import { createSessionSlice } from './session-slice';
+import { createSpecSlice } from './spec-slice';
 import type { LabDeps, LabState } from './types';
 import { createUiSlice } from './ui-slice';
 import { createYourSqlSlice } from './your-sql-slice';
@@ -18,6 +19,7 @@ export function createLabStore(deps: LabDeps): LabStore {
     ...createPlaybackSlice(deps)(...a),
     ...createUiSlice()(...a),
     ...createYourSqlSlice(deps)(...a),
+    ...createSpecSlice()(...a),
   }));
   const prefs = loadPrefs(deps.storage);
   store.setState({ theme: prefs.theme, speed: prefs.speed, allControls: prefs.allControls, startCardDone: prefs.startCardDone });

@@ -14,7 +14,7 @@ import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
-import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy } from '../webworker/protocol';
+import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -632,6 +632,32 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
               reason: `The statement did not finish within ${seconds(stopped.limitMs)}, so the lab stopped it and ${stopped.replacement === 'spare' ? 'switched to a spare Postgres' : 'restarted Postgres'}. Your steps were replayed: you are where you were.`,
             }
           : { kind: 'failed', reason: 'The lab is busy: too many requests are waiting. Try again in a moment.' };
+      },
+
+      async checkSpec(text) {
+        let failure: string | null = null;
+        const result = await enqueue<SpecResult | null>(
+          'running your spec',
+          async (send) => {
+            try {
+              return await send({ type: 'spec', text });
+            } catch (error) {
+              if (error instanceof WatchdogError) {
+                failure = `The spec gave no sign of life for ${seconds(error.limitMs)}, so the lab stopped it and ${error.replacement === 'spare' ? 'switched to a spare Postgres' : 'restarted Postgres'}. Your steps were replayed: you are where you were.`;
+                throw error; // the queue's recovery puts the learner's scenario back on the new engine (LabHost.reopen)
+              }
+              failure = error instanceof Error ? error.message : String(error);
+              return null;
+            }
+          },
+          null,
+          undefined,
+          (error) => ({
+            title: `Your spec gave no sign of life for ${seconds(error.limitMs)}, so the lab stopped it.`,
+            why: `The lab ended the Web Worker that runs Postgres and ${carriedOn(error)}.`,
+          }),
+        );
+        return result ?? { kind: 'failed', reason: failure ?? 'The lab is busy: too many requests are waiting. Try again in a moment.' };
       },
 
       consoleOpened() {

@@ -1,10 +1,11 @@
 /** The lab's store: its state and actions, one interface per slice, combined once in lab-store.ts. */
 import type { RunRow, Scenario, Settings, Strategy, Trace, TraceStep, WorkerState } from '../sim/types';
 import type { LabClient } from '../webworker/client';
-import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus } from '../webworker/protocol';
+import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus, SpecResult } from '../webworker/protocol';
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
+import type { SpecRunner } from './spec-slice';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
 import type { RecordedSummary } from '../recordings';
@@ -93,6 +94,11 @@ export interface SessionSlice {
    * (after Back, the engine replays to that point). A statement that runs away is stopped by the watchdog.
    */
   runConsole(sql: string): Promise<ConsoleOutcome>;
+  /**
+   * Runs a pasted spec in the engine's Web Worker, on a PGlite of its own, in the lab's queue. If the engine
+   * must be replaced meanwhile, the learner's scenario is reopened on the new one, as after any hang.
+   */
+  checkSpec(text: string): Promise<SpecResult | { kind: 'failed'; reason: string }>;
   /** The learner opened the SQL console: a spare Postgres boots now, so a statement that runs away is recovered at once. */
   consoleOpened(): void;
   /** Sends a statement that never returns, to see the watchdog restart the engine. */
@@ -151,7 +157,14 @@ export interface YourSqlSlice {
   applyYourSql(): Promise<boolean>;
 }
 
-export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice;
+export interface SpecSlice {
+  specRunner: SpecRunner;
+  editSpec(text: string): void;
+  /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
+  runSpec(text: string): Promise<void>;
+}
+
+export type LabState = SessionSlice & PlaybackSlice & UiSlice & YourSqlSlice & SpecSlice;
 
 export interface LabDeps {
   /** Where the lab's requests go: the Web Worker on the page, InProcessLabClient in Node. */

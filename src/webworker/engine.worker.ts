@@ -240,7 +240,7 @@ function handle(lab: BootedLab, request: LabRequest) {
 
 /** What the request table's handlers run on, in this worker. */
 function partsOf({ host, pglite }: BootedLab): HostParts {
-  return { host, backpressure, labOnPGlite: pglite !== null, wholeBundle: withWholeBundle };
+  return { host, backpressure, labOnPGlite: pglite !== null, wholeBundle: withWholeBundle, progress: () => post({ kind: 'progress', id: currentId }) };
 }
 
 /**

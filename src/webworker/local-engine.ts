@@ -69,6 +69,7 @@ export class InProcessLabClient implements LabClient {
       backpressure: new BackpressureHost(openBackpressure),
       labOnPGlite: db.kind === 'pglite',
       wholeBundle: () => Promise.resolve(),
+      progress: () => undefined,
     };
   }
 }

@@ -172,6 +172,43 @@ export interface BackpressureChunk {
   finished: boolean;
 }
 
+/**
+ * "Your SQL"'s own schema: a spec in PostgreSQL's isolation-tester format, pasted, run in the Web Worker on a
+ * PGlite of its own (spec-host.ts), never on the learner's database.
+ */
+export interface SpecRequest {
+  type: 'spec';
+  text: string;
+}
+
+/** One permutation as `npm run sim -- spec --json` reports it. */
+export interface SpecPermutationResult {
+  steps: string[];
+  /** The isolation tester's text for it (as far as it got, when refused). */
+  output: string;
+  /** Set when it could not be followed to its end on any server (a step needs a session still waiting). */
+  invalid: string | null;
+  /** Set when PGlite cannot follow it honestly: the step and why, in one line. */
+  refused: string | null;
+  brokenChecks: string[];
+}
+
+/** A spec's run: 'bad-input' is one line (a parse error names its line and column). */
+export type SpecResult =
+  | { kind: 'bad-input'; message: string }
+  | {
+      kind: 'ran';
+      /** "Parsed test spec with N sessions". */
+      header: string;
+      sessions: string[];
+      checks: string[];
+      permutations: SpecPermutationResult[];
+      /** The command line's lines after the tester's text (empty for a spec without checks). */
+      summary: string;
+      /** The command line's: 0 every check held, 1 a permutation broke one, 2 some were refused and none broke. */
+      exitCode: 0 | 1 | 2;
+    };
+
 /** Every request the engine answers: the request table's (requests.ts), and the developer's runaway check. */
 export type LabRequest = TableRequest | RunawayRequest;
 

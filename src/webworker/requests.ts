@@ -7,7 +7,7 @@
 import { playForQuestion, recordedTrace } from '../engine/recorded';
 import type { BackpressureHost } from './backpressure-host';
 import type { LabHost } from './host';
-import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, ReopenRequest, RunTraceRequest } from './protocol';
+import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, ReopenRequest, RunTraceRequest, SpecRequest } from './protocol';
 
 /** What a handler runs on: the same parts in the worker and in-process. */
 export interface HostParts {
@@ -22,6 +22,8 @@ export interface HostParts {
    * file bundle must be in (a time zone, a text search dictionary). Resolves at once where it is (Node).
    */
   wholeBundle(): Promise<void>;
+  /** Tells the page's watchdog that a long request is alive (a no-op where nothing watches). */
+  progress(): void;
 }
 
 export const REQUESTS = {
@@ -45,6 +47,9 @@ export const REQUESTS = {
     await parts.wholeBundle();
     return parts.backpressure.play(request);
   },
+  // On a PGlite of its own, whatever the learner's lab runs on: the learner's database is never touched.
+  // A chunk of its own, fetched on the first run: the worker's start does without it.
+  spec: async (parts: HostParts, request: SpecRequest) => (await import('./spec-host')).runPastedSpec(request, () => parts.progress()),
 };
 
 type RequestTable = typeof REQUESTS;

@@ -20,7 +20,7 @@ function engine(): InProcessLabClient {
 
 describe('the request table', () => {
   it('has one entry per request the lab sends (the runaway check is a developer check, not one of them)', () => {
-    expect(Object.keys(REQUESTS).sort()).toEqual(['apply', 'backpressure', 'console', 'load', 'reopen', 'run-trace']);
+    expect(Object.keys(REQUESTS).sort()).toEqual(['apply', 'backpressure', 'console', 'load', 'reopen', 'run-trace', 'spec']);
   });
 
   it("answers the backpressure lab in-process with the numbers of the lab's own host", async () => {

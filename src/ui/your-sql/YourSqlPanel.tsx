@@ -7,6 +7,7 @@ import { useLab } from '../../store/react';
 import { sameTexts, WRITE_ROLES, yourSqlTextsOf } from '../../store/your-sql';
 import { ProblemView } from './ProblemView';
 import { RoleEditor } from './RoleEditor';
+import { SpecRunner } from './SpecRunner';
 import { WriteEditor } from './WriteEditor';
 import './your-sql.css';
 
@@ -54,6 +55,7 @@ export function YourSqlPanel() {
         </p>
       </div>
       {editor.problem ? <ProblemView problem={editor.problem} /> : null}
+      <SpecRunner />
     </section>
   );
 }

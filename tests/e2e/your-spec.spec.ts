@@ -1,0 +1,75 @@
+/**
+ * "Your own schema" in the page: a spec pasted into Your SQL runs in the engine's Web Worker on a PGlite of
+ * its own; the page shows the verdict, a refused order in one line with the command for a server, and each
+ * order in the isolation tester's text. The learner's scenario stands as it was, and a spec that does not
+ * parse is one line naming where.
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import lockWait from '../../docs/examples/lock-wait.spec?raw';
+import { expect, openLab, runsTableAfter, shot, stepTimes, test } from './fixtures';
+
+const START = 'scenario=race&strategy=naive&fencing=off&schedule=&step=0';
+const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
+const specPanel = (page: Page) => page.getByRole('region', { name: 'Your own schema: check a spec' });
+const specText = (page: Page) => page.getByLabel('Your spec', { exact: true });
+const runButton = (page: Page) => specPanel(page).getByRole('button', { name: 'Run every order' });
+
+/** lock-wait.spec, three orders: one that runs, one PGlite refuses (B waited while A committed), one that cannot happen. */
+const THREE_ORDERS = `${lockWait}
+permutation a_claim a_work a_commit b_claim b_work b_commit
+permutation a_claim a_work b_claim a_commit b_work b_commit
+permutation a_claim b_claim b_work a_work a_commit b_commit
+`;
+
+test("paste a spec, run it: the verdict, a refused order with the server's command, each order's text; the scenario is untouched", async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, START);
+  await stepTimes(page, 3);
+  const before = await runsTableAfter(page, 3);
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  await expect(editor(page)).toBeVisible();
+  // It starts from the lab's race as a spec PGlite follows.
+  await expect(specText(page)).toHaveValue(/session B/);
+
+  await specText(page).fill(THREE_ORDERS);
+  await runButton(page).click();
+  const results = page.getByTestId('spec-results');
+  await expect(results).toBeVisible({ timeout: 60_000 });
+  await expect(results.locator('.your-spec-verdict')).toHaveText(/No check broke in the 2 orders PGlite followed; 1 refused.*exit 2/);
+  const refused = results.locator('.your-spec-refused li');
+  await expect(refused).toHaveCount(1);
+  await expect(refused).toContainText('a_claim a_work b_claim a_commit b_work b_commit: step b_claim waited while another session committed writes');
+  await expect(refused).toContainText('npm run sim -- spec FILE.spec --permutation "a_claim a_work b_claim a_commit b_work b_commit" --db postgres://…');
+  await results.getByText('The whole output, to diff with an expected file').click();
+  const whole = results.getByRole('region', { name: 'The whole output' });
+  await expect(whole).toContainText('Parsed test spec with 2 sessions');
+  await expect(whole).toContainText('step b_claim: WITH candidate AS');
+  await expect(whole).toContainText('<waiting ...>');
+  await expect(whole).toContainText('invalid permutation detected');
+  await expect(whole).toContainText('refused on PGlite: step b_claim waited');
+
+  // The learner's scenario: the same runs table at the same step.
+  expect(await runsTableAfter(page, 3)).toBe(before);
+
+  await results.locator('.your-spec-orders summary').first().click();
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).include('.your-spec').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(specPanel(page), testInfo.outputPath('your-spec-1440.png'));
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await specPanel(page).evaluate((element) => element.scrollWidth - element.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot(specPanel(page), testInfo.outputPath('your-spec-390.png'));
+
+  // A spec that does not parse: one line naming its line.
+  await specText(page).fill(THREE_ORDERS.replace('session B', 'sesion B'));
+  await runButton(page).click();
+  await expect(specPanel(page).getByRole('alert')).toHaveText(/^Your spec: line \d+, column 1: unexpected "sesion"$/);
+});
