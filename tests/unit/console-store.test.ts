@@ -6,34 +6,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClient, type LabClientEvent, STATEMENT_LIMIT_MS, WatchdogError } from '../../src/webworker/client';
-import type { Send } from '../../src/webworker/lab-queue';
+import { STATEMENT_LIMIT_MS } from '../../src/webworker/client';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
-import type { LabRequest, LabResultOf } from '../../src/webworker/protocol';
+import { HangingLabClient } from '../support/hanging-client';
+
+/** The real engine, except that console requests hang (fail as the watchdog makes them fail). */
+const hangingConsole = (inner: InProcessLabClient) =>
+  new HangingLabClient(inner, (request) => (request.type === 'console' ? { limitMs: STATEMENT_LIMIT_MS, worker: 'spare' } : null));
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
   db = bootLabDatabase();
 });
-
-/** The real engine, except that console requests "hang" (fail as the watchdog makes them fail). */
-class HangingConsole implements LabClient {
-  requests: LabRequest['type'][] = [];
-  constructor(private readonly inner: LabClient) {}
-  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
-    this.requests.push(request.type);
-    if (request.type === 'console') return Promise.reject(new WatchdogError(request, STATEMENT_LIMIT_MS, 'spare'));
-    return this.inner.request(request);
-  }
-  /** The action's requests pass through request() too, so they hang as the test says. */
-  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
-    return action((request) => this.request(request));
-  }
-  subscribe(listener: (event: LabClientEvent) => void) {
-    return this.inner.subscribe(listener);
-  }
-  restart() {}
-}
 
 const LINK = '#scenario=three-workers&strategy=skip-locked&fencing=on&schedule=A,B,C&step=3';
 
@@ -57,16 +41,16 @@ describe('the console through the store', () => {
   });
 
   it('refuses BEGIN without asking the engine', async () => {
-    const engine = new HangingConsole(new InProcessLabClient(() => db));
+    const engine = hangingConsole(new InProcessLabClient(() => db));
     const store = createLabStore({ lab: engine, storage: null });
     await store.getState().start(LINK);
-    const before = engine.requests.length;
+    const before = engine.sent.length;
     expect(await store.getState().runConsole('BEGIN')).toMatchObject({ kind: 'refused' });
-    expect(engine.requests.length).toBe(before);
+    expect(engine.sent.length).toBe(before);
   });
 
   it('after a runaway statement: Postgres restarted, steps replayed, the same place and selection, and a clear message', async () => {
-    const store = createLabStore({ lab: new HangingConsole(new InProcessLabClient(() => db)), storage: null });
+    const store = createLabStore({ lab: hangingConsole(new InProcessLabClient(() => db)), storage: null });
     await store.getState().start(LINK);
     store.getState().back();
     store.getState().select(0);

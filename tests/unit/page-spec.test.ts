@@ -7,10 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError } from '../../src/webworker/client';
-import type { Send } from '../../src/webworker/lab-queue';
+import { WATCHDOG_MS } from '../../src/webworker/client';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
-import type { LabRequest, LabResultOf, SpecResult } from '../../src/webworker/protocol';
+import type { SpecResult } from '../../src/webworker/protocol';
+import { HangingLabClient } from '../support/hanging-client';
 import { labDatabase } from '../support/lab';
 
 const example = (name: string) => readFileSync(join(__dirname, '../../docs/examples', name), 'utf8');
@@ -70,7 +70,9 @@ describe('the page runs a pasted spec (request "spec")', () => {
   });
 
   it("a spec the watchdog stops: the learner's scenario is reopened on the new engine (LabHost.reopen), and the panel says why", async () => {
-    const engine = new HangingSpec(new InProcessLabClient(labDatabase));
+    const engine = new HangingLabClient(new InProcessLabClient(labDatabase), (request) =>
+      request.type === 'spec' ? { limitMs: WATCHDOG_MS, worker: 'new' } : null,
+    );
     const store = createLabStore({ lab: engine, storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=3');
     const before = { schedule: store.getState().schedule, position: store.getState().position };
@@ -81,21 +83,3 @@ describe('the page runs a pasted spec (request "spec")', () => {
     expect(store.getState().specRunner.failure).toMatch(/^The spec gave no sign of life for 20 s, so the lab stopped it .* you are where you were\.$/);
   });
 });
-
-/** The real engine, except that a spec "hangs" (fails as the watchdog makes it fail). */
-class HangingSpec implements LabClient {
-  sent: LabRequest['type'][] = [];
-  constructor(private readonly inner: LabClient) {}
-  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
-    this.sent.push(request.type);
-    if (request.type === 'spec') return Promise.reject(new WatchdogError(request, WATCHDOG_MS, 'new'));
-    return this.inner.request(request);
-  }
-  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
-    return action((request) => this.request(request));
-  }
-  subscribe(listener: (event: LabClientEvent) => void) {
-    return this.inner.subscribe(listener);
-  }
-  restart() {}
-}

@@ -7,10 +7,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClient, type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
-import type { Send } from '../../src/webworker/lab-queue';
+import { type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
-import type { LabRequest, LabResultOf, FromWebWorker, LoadRequest, ToWebWorker } from '../../src/webworker/protocol';
+import type { FromWebWorker, LoadRequest, ToWebWorker } from '../../src/webworker/protocol';
+import { HangingLabClient } from '../support/hanging-client';
 
 /** A Worker that answers only when the test says so. */
 class FakeWorker {
@@ -233,26 +233,8 @@ describe('WebWorkerLabClient watchdog', () => {
 });
 
 /** A real engine that hangs (throws WatchdogError) on the n-th request, as a restarted worker would. */
-class FlakyLabClient implements LabClient {
-  private count = 0;
-  constructor(
-    private readonly inner: LabClient,
-    private readonly hangOn: number,
-  ) {}
-  request<R extends LabRequest>(request: R): Promise<LabResultOf<R>> {
-    this.count++;
-    if (this.count === this.hangOn) return Promise.reject(new WatchdogError(request, WATCHDOG_MS, 'new'));
-    return this.inner.request(request);
-  }
-  /** The action's requests pass through request() too, so they hang as the test says. */
-  act<T>(action: (send: Send) => Promise<T>): Promise<T> {
-    return action((request) => this.request(request));
-  }
-  subscribe(listener: (event: LabClientEvent) => void) {
-    return this.inner.subscribe(listener);
-  }
-  restart() {}
-}
+const hangingOn = (inner: InProcessLabClient, n: number) =>
+  new HangingLabClient(inner, (_request, count) => (count === n ? { limitMs: WATCHDOG_MS, worker: 'new' } : null));
 
 describe('the store after a restart', () => {
   let db: Promise<LabDatabase>;
@@ -262,7 +244,7 @@ describe('the store after a restart', () => {
 
   it('replays the schedule and keeps the learner where they were', async () => {
     // Request 1 opens the link; request 2 (the next step) hangs.
-    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 2), storage: null });
+    const store = createLabStore({ lab: hangingOn(new InProcessLabClient(() => db), 2), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=3');
     await store.getState().stepWorker('B');
     const state = store.getState();
@@ -273,7 +255,7 @@ describe('the store after a restart', () => {
   });
 
   it('opens the link it was opening when the first load hangs', async () => {
-    const store = createLabStore({ lab: new FlakyLabClient(new InProcessLabClient(() => db), 1), storage: null });
+    const store = createLabStore({ lab: hangingOn(new InProcessLabClient(() => db), 1), storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=2');
     expect(store.getState().schedule).toEqual(['A', 'B', 'A']);
     expect(store.getState().position).toBe(2);
