@@ -36,6 +36,12 @@ const DEADLINE_TICK_MS = 50;
 const LATE_TICK_CREDIT = 2;
 /** Postgres starts in about a second here; a minute means something is wrong. */
 const BOOT_TIMEOUT_MS = 60_000;
+/**
+ * A pasted spec first starts a Postgres of its own (initdb: about 3 s in a browser, 13 s measured at load
+ * average 10 on 2 cores), which holds the worker's thread so it cannot say it is alive: a start's limit,
+ * not a statement's. Once it runs, each permutation reports progress and re-arms the watchdog.
+ */
+export const SPEC_LIMIT_MS = BOOT_TIMEOUT_MS;
 
 export type LabClientEvent =
   | { kind: 'starting'; restart: boolean }
@@ -294,6 +300,7 @@ export class WebWorkerLabClient implements LabClient {
    * itself (statement_timeout) at that limit, so there the watchdog keeps its longer backstop.
    */
   private limitFor(request: LabRequest): number {
+    if (request.type === 'spec') return Math.max(this.watchdogMs, SPEC_LIMIT_MS);
     return canRunAway(request) && this.database()?.kind !== 'live' ? this.statementLimitMs : this.watchdogMs;
   }
 

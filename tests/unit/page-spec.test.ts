@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createLabStore } from '../../src/store/lab-store';
-import { WATCHDOG_MS } from '../../src/webworker/client';
+import { SPEC_LIMIT_MS } from '../../src/webworker/client';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import type { SpecResult } from '../../src/webworker/protocol';
 import { HangingLabClient } from '../support/hanging-client';
@@ -71,7 +71,7 @@ describe('the page runs a pasted spec (request "spec")', () => {
 
   it("a spec the watchdog stops: the learner's scenario is reopened on the new engine (LabHost.reopen), and the panel says why", async () => {
     const engine = new HangingLabClient(new InProcessLabClient(labDatabase), (request) =>
-      request.type === 'spec' ? { limitMs: WATCHDOG_MS, worker: 'new' } : null,
+      request.type === 'spec' ? { limitMs: SPEC_LIMIT_MS, worker: 'new' } : null,
     );
     const store = createLabStore({ lab: engine, storage: null });
     await store.getState().start('#scenario=race&strategy=naive&fencing=off&schedule=A,B,A&step=3');
@@ -80,6 +80,6 @@ describe('the page runs a pasted spec (request "spec")', () => {
     expect(engine.sent.slice(-2)).toEqual(['spec', 'reopen']);
     expect({ schedule: store.getState().schedule, position: store.getState().position }).toEqual(before);
     expect(store.getState().specRunner).toMatchObject({ running: false, result: null });
-    expect(store.getState().specRunner.failure).toMatch(/^The spec gave no sign of life for 20 s, so the lab stopped it .* you are where you were\.$/);
+    expect(store.getState().specRunner.failure).toMatch(/^The spec gave no sign of life for 60 s, so the lab stopped it .* you are where you were\.$/);
   });
 });

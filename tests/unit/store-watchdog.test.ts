@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { LabDatabase } from '../../src/db/port';
 import { createLabStore } from '../../src/store/lab-store';
-import { type LabClientEvent, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
+import { type LabClientEvent, SPEC_LIMIT_MS, WATCHDOG_MS, WatchdogError, WebWorkerLabClient } from '../../src/webworker/client';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import type { FromWebWorker, LoadRequest, ToWebWorker } from '../../src/webworker/protocol';
 import { HangingLabClient } from '../support/hanging-client';
@@ -89,6 +89,18 @@ describe('WebWorkerLabClient watchdog', () => {
     expect(first.terminated).toBe(true);
     expect(FakeWorker.made).toHaveLength(2);
     expect(events.at(-1)).toEqual({ kind: 'starting', restart: true });
+  });
+
+  it("gives a pasted spec a start's minute of silence, not the 2 s of the engine's own requests: its own Postgres starts first", async () => {
+    const { e, worker } = engine();
+    worker().send({ kind: 'ready', bootMs: 900 });
+    const first = worker();
+    const error = failure(e.request({ type: 'spec', text: 'session a step s { SELECT 1; }' }));
+    vi.advanceTimersByTime(SPEC_LIMIT_MS - 1);
+    expect(first.terminated).toBe(false);
+    vi.advanceTimersByTime(2);
+    expect(await error).toMatchObject({ name: 'WatchdogError', limitMs: SPEC_LIMIT_MS });
+    expect(first.terminated).toBe(true);
   });
 
   it("on a machine so busy that the page's timers come late, counts only the time the page got: a slow statement is answered, not stopped", async () => {
