@@ -10,7 +10,7 @@ import type { LabState, SpecSlice } from './types';
 /** The views read a run's answer from here (they reach the engine only through the store). */
 export type { SpecPermutationResult, SpecResult };
 
-export interface SpecRunner {
+export interface SpecRunnerState {
   /** The spec as the learner left it; null: not edited yet (the editor shows its example). */
   text: string | null;
   running: boolean;
@@ -22,7 +22,7 @@ export interface SpecRunner {
 
 export function createSpecSlice(): StateCreator<LabState, [], [], SpecSlice> {
   return (set, get) => {
-    const update = (change: Partial<SpecRunner>) => set({ specRunner: { ...get().specRunner, ...change } });
+    const update = (change: Partial<SpecRunnerState>) => set({ specRunner: { ...get().specRunner, ...change } });
     return {
       specRunner: { text: null, running: false, result: null, failure: null },
 

@@ -5,7 +5,7 @@ import type { ConsoleResult, ConsoleValue, DatabaseInfo, EndStatus, SpecResult }
 import type { Notice, NoticeTone } from './notices';
 import type { StorageLike, ThemeChoice } from './persist';
 import type { YourSqlRole } from './your-sql';
-import type { SpecRunner } from './spec-slice';
+import type { SpecRunnerState } from './spec-slice';
 import type { YourSqlEditor } from './your-sql-slice';
 import type { StrategyDefinition } from '../strategies';
 import type { RecordedSummary } from '../recordings';
@@ -158,7 +158,7 @@ export interface YourSqlSlice {
 }
 
 export interface SpecSlice {
-  specRunner: SpecRunner;
+  specRunner: SpecRunnerState;
   editSpec(text: string): void;
   /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
   runSpec(text: string): Promise<void>;
