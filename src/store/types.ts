@@ -159,7 +159,10 @@ export interface YourSqlSlice {
 
 export interface SpecSlice {
   specRunner: SpecRunner;
+  /** Edits the spec (kept as a draft in the browser). */
   editSpec(text: string): void;
+  /** Shows a link's spec in an opened "Your SQL", without running or storing it. */
+  openSpecFromLink(text: string): void;
   /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
   runSpec(text: string): Promise<void>;
 }

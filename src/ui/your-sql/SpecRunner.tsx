@@ -40,9 +40,13 @@ export function SpecRunner() {
         <p className="your-spec-status" aria-live="polite">
           {runner.running
             ? 'Starting a Postgres of its own and running each order…'
-            : runner.result === null
-              ? "Starts from the lab's race: two workers, the naive claim."
-              : ''}
+            : runner.result !== null
+              ? ''
+              : runner.fromLink
+                ? 'Opened from the link; nothing has run yet.'
+                : runner.text === null
+                  ? "Starts from the lab's race: two workers, the naive claim."
+                  : 'Not run yet.'}
         </p>
       </div>
       {runner.failure ? (
