@@ -18,7 +18,7 @@ import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, Spe
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
-import { decodeSpecLink, specLinkValue } from './spec-link';
+import { decodeSpecLink, specLinkValue, specOrderOf } from './spec-link';
 import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
@@ -297,7 +297,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const problems = decoded?.problem ? [...checked.problems, decoded.problem] : checked.problems;
       // openView takes the view's settings at once, so the editor opened beside the spec starts from them.
       const opening = openView({ ...checked, problems }, 'This link could not be opened exactly as written.');
-      if (decoded?.text != null) get().openSpecFromLink(decoded.text);
+      if (decoded?.text != null) get().openSpecFromLink(decoded.text, specOrderOf(fragment));
       await opening;
     }
 

@@ -89,18 +89,40 @@ export async function decodeSpecLink(value: string): Promise<DecodedSpec> {
   return { text, problem: null };
 }
 
-/** The raw `spec=` value of a fragment (with or without "#"), or null when it carries none. */
-export function specLinkValue(fragment: string): string | null {
+/** The order of the spec's steps shown when the link was made: `specorder=` its step names, space-separated. */
+export const SPEC_ORDER_KEY = 'specorder';
+
+/** The raw value of a fragment's `key=` (with or without "#"), or null when it has none. */
+function rawPart(fragment: string, key: string): string | null {
   const text = fragment.startsWith('#') ? fragment.slice(1) : fragment;
   let found: string | null = null;
   for (const pair of text.split('&')) {
     const eq = pair.indexOf('=');
-    if (eq >= 0 && pair.slice(0, eq) === SPEC_LINK_KEY) found = pair.slice(eq + 1);
+    if (eq >= 0 && pair.slice(0, eq) === key) found = pair.slice(eq + 1);
   }
   return found;
 }
 
-/** A view's fragment with the spec's part added last (the longest part, after what a reader looks for). */
-export function withSpecLink(fragment: string, link: SpecLink | null): string {
-  return link?.kind === 'fits' ? `${fragment}&${SPEC_LINK_KEY}=${link.value}` : fragment;
+/** The raw `spec=` value of a fragment, or null when it carries none. */
+export function specLinkValue(fragment: string): string | null {
+  return rawPart(fragment, SPEC_LINK_KEY);
+}
+
+/** The order a link shows, or null (none, or not properly encoded: the run then opens its shortest broken order). */
+export function specOrderOf(fragment: string): string | null {
+  const raw = rawPart(fragment, SPEC_ORDER_KEY);
+  if (raw === null) return null;
+  try {
+    const order = decodeURIComponent(raw).trim();
+    return order === '' ? null : order;
+  } catch {
+    return null;
+  }
+}
+
+/** A view's fragment with the spec's part added last (the longest part, after what a reader looks for), and the order shown. */
+export function withSpecLink(fragment: string, link: SpecLink | null, order: string | null = null): string {
+  if (link?.kind !== 'fits') return fragment;
+  const shown = order === null ? '' : `&${SPEC_ORDER_KEY}=${encodeURIComponent(order)}`;
+  return `${fragment}${shown}&${SPEC_LINK_KEY}=${link.value}`;
 }

@@ -20,6 +20,8 @@ export interface SpecRunner {
   result: SpecResult | null;
   /** The engine could not answer (it was replaced, or failed): why. */
   failure: string | null;
+  /** The order whose output the learner opened last (its step names, space-separated), or the link's. */
+  shownOrder: string | null;
   /** The text came from a link and the learner has not changed or run it yet. */
   fromLink: boolean;
   /** The text's part of the lab's link (spec-link.ts), or null while there is no text of the learner's. */
@@ -41,7 +43,7 @@ export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], S
     const draft = loadSpecDraft(deps.storage);
     if (draft !== null) encode(draft);
     return {
-      specRunner: { text: draft, running: false, result: null, failure: null, fromLink: false, link: null },
+      specRunner: { text: draft, running: false, result: null, failure: null, fromLink: false, shownOrder: null, link: null },
 
       editSpec(text) {
         update({ text, fromLink: false });
@@ -49,12 +51,16 @@ export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], S
         encode(text);
       },
 
-      openSpecFromLink(text) {
+      openSpecFromLink(text, order) {
         // Shown, not run and not stored: the learner decides (an embed acts only after they do).
-        update({ text, result: null, failure: null, fromLink: true });
+        update({ text, result: null, failure: null, fromLink: true, shownOrder: order });
         encode(text);
         const { yourSql, openYourSql } = get();
         if (!yourSql.open) openYourSql();
+      },
+
+      showSpecOrder(order) {
+        update({ shownOrder: order });
       },
 
       async runSpec(text) {

@@ -17,7 +17,7 @@ export function viewOf(state: LabState): View {
 
 /** The lab's link for a state: its view, and the learner's spec when a link can carry it (spec-link.ts). */
 export function linkFragment(state: LabState): string {
-  return withSpecLink(encodeView(viewOf(state)), state.specRunner.link);
+  return withSpecLink(encodeView(viewOf(state)), state.specRunner.link, state.specRunner.shownOrder);
 }
 
 /**
@@ -100,7 +100,8 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
       state.position !== previous.position ||
       state.settings !== previous.settings ||
       state.scenarioId !== previous.scenarioId ||
-      state.specRunner.link !== previous.specRunner.link
+      state.specRunner.link !== previous.specRunner.link ||
+      state.specRunner.shownOrder !== previous.specRunner.shownOrder
     ) {
       writeView();
     }

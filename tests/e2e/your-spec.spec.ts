@@ -84,10 +84,14 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   await openLab(page, START);
   await showAllControls(page);
   await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
-  const mine = `${lockWait}\n# mine: “the lock-wait, as I wrote it”\n`;
+  const mine = `${THREE_ORDERS}\n# mine: “the lock-wait, as I wrote it”\n`;
   await specText(page).fill(mine);
-  // The address carries the spec once it is compressed (asynchronously).
+  // The address carries the spec once it is compressed (asynchronously), and the order the learner opened.
   await expect(page).toHaveURL(/&spec=1\./);
+  await runButton(page).click();
+  const lastOrder = 'a_claim b_claim b_work a_work a_commit b_commit';
+  await page.getByTestId('spec-results').locator('summary', { hasText: lastOrder }).click();
+  await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&spec=1\./);
   const copyLink = async () => {
     await page.locator('summary', { hasText: /^Export$/ }).click();
     await page.getByRole('button', { name: 'Copy link' }).click();
@@ -106,6 +110,11 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   await expect(specPanel(other).locator('.your-spec-status')).toHaveText('Opened from the link; nothing has run yet.');
   expect(await other.evaluate(() => localStorage.getItem('lease-lab:your-spec:v1'))).toBeNull();
   await shot(specPanel(other), testInfo.outputPath('spec-from-link-1440.png'));
+  // Run by the learner: the order the link showed is the one opened.
+  await runButton(other).click();
+  const opened = other.getByTestId('spec-results').locator('.your-spec-orders details[open]');
+  await expect(opened).toHaveCount(1, { timeout: 60_000 });
+  await expect(opened.locator('summary')).toContainText(lastOrder);
   await other.setViewportSize({ width: 390, height: 844 });
   expect(await specPanel(other).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await shot(specPanel(other), testInfo.outputPath('spec-from-link-390.png'));

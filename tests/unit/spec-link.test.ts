@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createLabStore } from '../../src/store/lab-store';
 import { encodeView } from '../../src/store/permalink';
 import { SPEC_DRAFT_KEY } from '../../src/store/spec-draft';
-import { decodeSpecLink, encodeSpecLink, MAX_SPEC_LINK_CHARS, specLinkValue, withSpecLink } from '../../src/store/spec-link';
+import { decodeSpecLink, encodeSpecLink, MAX_SPEC_LINK_CHARS, specLinkValue, specOrderOf, withSpecLink } from '../../src/store/spec-link';
 import { linkFragment } from '../../src/store/sync';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { labDatabase } from '../support/lab';
@@ -40,6 +40,8 @@ describe('a spec in a link', () => {
     const fragment = withSpecLink('scenario=race&step=0', await encodeSpecLink(naive));
     expect(specLinkValue(`#${fragment}`)).toBe(await fits(naive));
     expect(specLinkValue('scenario=race')).toBeNull();
+    expect(specOrderOf('scenario=race&specorder=s1a%20s2a&spec=1.x')).toBe('s1a s2a');
+    expect(specOrderOf('scenario=race&specorder=%E0%A4&spec=1.x')).toBeNull();
   });
 
   it('refuses a spec too long for a link in one line that names the command line, and leaves it out of the link', async () => {
@@ -86,10 +88,11 @@ describe('the lab opens a link with a spec', () => {
   const view = { scenarioId: 'lock-wait', settings: { strategy: 'naive' as const, fencing: true }, schedule: ['A', 'B'], position: 1 };
 
   it('shows the spec in an opened Your SQL, unrun and unstored, and the address carries it again', async () => {
-    const fragment = withSpecLink(encodeView(view), await encodeSpecLink(naive));
+    const fragment = withSpecLink(encodeView(view), await encodeSpecLink(naive), 'a_poll b_poll a_claim b_claim');
+    expect(fragment).toContain('&specorder=a_poll%20b_poll%20a_claim%20b_claim&spec=1.');
     const { store, notices, storage } = await open(fragment);
     const state = store.getState();
-    expect(state.specRunner).toMatchObject({ text: naive, running: false, result: null });
+    expect(state.specRunner).toMatchObject({ text: naive, running: false, result: null, shownOrder: 'a_poll b_poll a_claim b_claim' });
     expect(state.yourSql.open).toBe(true);
     expect(state.scenarioId).toBe('lock-wait');
     expect(state.position).toBe(1);
