@@ -7,15 +7,13 @@
  */
 import { fromBase64Url, toBase64Url } from '../scenarios/link';
 import { MAX_YOUR_SQL_LINK_CHARS } from './your-sql-link';
+import { PAGE_MAX_SPEC_CHARS } from '../webworker/spec-limits';
 
 export const SPEC_LINK_KEY = 'spec';
 const SPEC_LINK_VERSION = 1;
 
 /** The spec's share of a link, the same as Your SQL's statements (MAX_LINK_CHARS leaves room for both). */
 export const MAX_SPEC_LINK_CHARS = MAX_YOUR_SQL_LINK_CHARS;
-
-/** As the page's spec runner (webworker/spec-host.ts): a link's spec inflates to no more than this. */
-const MAX_SPEC_TEXT_CHARS = 100_000;
 
 /** What a link carries for a spec: its `spec=` value, or why it cannot carry it (one line, with what to do). */
 export type SpecLink = { kind: 'fits'; value: string } | { kind: 'too-long'; message: string };
@@ -74,18 +72,18 @@ export async function decodeSpecLink(value: string): Promise<DecodedSpec> {
   if (bytes === null) return fail('it is not in the form the lab writes (base64url after the version)');
   let inflated: Uint8Array | null;
   try {
-    inflated = await through(bytes, new DecompressionStream('deflate'), MAX_SPEC_TEXT_CHARS * 4);
+    inflated = await through(bytes, new DecompressionStream('deflate'), PAGE_MAX_SPEC_CHARS * 4);
   } catch {
     return fail('its compressed text is damaged (part of the link was lost or changed)');
   }
-  if (inflated === null) return fail(`it inflates to more than ${MAX_SPEC_TEXT_CHARS.toLocaleString('en')} characters, far more than a spec`);
+  if (inflated === null) return fail(`it inflates to more than ${PAGE_MAX_SPEC_CHARS.toLocaleString('en')} characters, far more than a spec`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflated);
   } catch {
     return fail('it is not text (not valid UTF-8)');
   }
-  if (text.length > MAX_SPEC_TEXT_CHARS) return fail(`it is more than ${MAX_SPEC_TEXT_CHARS.toLocaleString('en')} characters, far more than a spec`);
+  if (text.length > PAGE_MAX_SPEC_CHARS) return fail(`it is more than ${PAGE_MAX_SPEC_CHARS.toLocaleString('en')} characters, far more than a spec`);
   return { text, problem: null };
 }
 
