@@ -25,10 +25,21 @@ const SPEC_DRAFT_FORMAT: SavedFormat<string> = {
   encode: (text) => ({ version: SPEC_DRAFT_VERSION, text }),
 };
 
-/** The saved spec, or null (none, blocked, damaged, or a form this lab does not read: the example is shown). */
-export function loadSpecDraft(storage: StorageLike | null): string | null {
+export interface LoadedSpecDraft {
+  /** The saved spec, or null (none, blocked, damaged, or a form this lab does not read: the example is shown). */
+  text: string | null;
+  /** Saved by a newer lab: shown as far as it reads, never written over (as the claim's draft, your-sql-draft.ts). */
+  newer: boolean;
+}
+
+export function loadSpecDraft(storage: StorageLike | null): LoadedSpecDraft {
   const loaded = loadSaved(storage, SPEC_DRAFT_FORMAT);
-  return loaded.kind === 'read' ? loaded.state : null;
+  if (loaded.kind === 'read') return { text: loaded.state, newer: false };
+  if (loaded.kind === 'newer') {
+    const text = (loaded.value as Record<string, unknown> | null)?.text;
+    return { text: typeof text === 'string' ? text : null, newer: true };
+  }
+  return { text: null, newer: false };
 }
 
 export function saveSpecDraft(storage: StorageLike | null, text: string): void {

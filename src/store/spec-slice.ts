@@ -40,14 +40,15 @@ export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], S
         if (mine === encodings && get().specRunner.text === text) update({ link });
       });
     };
-    const draft = loadSpecDraft(deps.storage);
+    const saved = loadSpecDraft(deps.storage);
+    const draft = saved.text;
     if (draft !== null) encode(draft);
     return {
       specRunner: { text: draft, running: false, result: null, failure: null, fromLink: false, shownOrder: null, link: null },
 
       editSpec(text) {
         update({ text, fromLink: false });
-        saveSpecDraft(deps.storage, text);
+        if (!saved.newer) saveSpecDraft(deps.storage, text);
         encode(text);
       },
 

@@ -120,4 +120,15 @@ describe('the lab opens a link with a spec', () => {
     expect(notices[0]![1]).toMatch(/^The spec in the link could not be opened: /);
     expect(storage.getItem(SPEC_DRAFT_KEY)).toContain('my draft');
   });
+
+  it('shows a spec draft saved by a newer lab and never writes over it', () => {
+    const storage = new MemoryStorage();
+    const newer = JSON.stringify({ version: 2, text: 'a newer draft', more: true });
+    storage.setItem(SPEC_DRAFT_KEY, newer);
+    const store = createLabStore({ lab: new InProcessLabClient(labDatabase), storage });
+    expect(store.getState().specRunner.text).toBe('a newer draft');
+    store.getState().editSpec('an edit here');
+    expect(store.getState().specRunner.text).toBe('an edit here');
+    expect(storage.getItem(SPEC_DRAFT_KEY)).toBe(newer);
+  });
 });
