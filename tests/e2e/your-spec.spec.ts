@@ -108,6 +108,8 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   await expect(specText(other)).toHaveValue(mine);
   await expect(other.getByTestId('spec-results')).toHaveCount(0);
   await expect(specPanel(other).locator('.your-spec-status')).toHaveText('Opened from the link; nothing has run yet.');
+  // The link is about the spec: its panel is brought into view (it sits below the lab).
+  await expect(specText(other)).toBeInViewport();
   expect(await other.evaluate(() => localStorage.getItem('lease-lab:your-spec:v1'))).toBeNull();
   await shot(specPanel(other), testInfo.outputPath('spec-from-link-1440.png'));
   // Run by the learner: the order the link showed is the one opened.
