@@ -66,7 +66,7 @@ export function scenarioFromValue(value: unknown, fail: (why: string) => Decoded
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /** base64url without padding, by hand: the same in the page, a Web Worker and Node. */
-function toBase64Url(bytes: Uint8Array): string {
+export function toBase64Url(bytes: Uint8Array): string {
   let out = '';
   for (let index = 0; index < bytes.length; index += 3) {
     const chunk = (bytes[index]! << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
@@ -77,7 +77,7 @@ function toBase64Url(bytes: Uint8Array): string {
 }
 
 /** null when the text is not base64url (a character outside its alphabet, or a length no encoding has). */
-function fromBase64Url(text: string): Uint8Array | null {
+export function fromBase64Url(text: string): Uint8Array | null {
   if (text.length % 4 === 1) return null;
   const out = new Uint8Array(Math.floor((text.length * 6) / 8));
   let bits = 0;

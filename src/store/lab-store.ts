@@ -19,7 +19,7 @@ export function createLabStore(deps: LabDeps): LabStore {
     ...createPlaybackSlice(deps)(...a),
     ...createUiSlice()(...a),
     ...createYourSqlSlice(deps)(...a),
-    ...createSpecSlice()(...a),
+    ...createSpecSlice(deps)(...a),
   }));
   const prefs = loadPrefs(deps.storage);
   store.setState({ theme: prefs.theme, speed: prefs.speed, allControls: prefs.allControls, startCardDone: prefs.startCardDone });

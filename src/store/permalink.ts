@@ -7,11 +7,15 @@ import { findScenario, SCENARIOS } from '../scenarios';
 import { checkView, type CheckedView, quote, type RawView, type View } from './view';
 import { isAuthoredId, rememberAuthored, specOf } from '../scenarios/authored';
 import { type DecodedScenario, decodeScenarioParam, encodeSpec, SCENARIO_KEY } from '../scenarios/link';
+import { MAX_SPEC_LINK_CHARS } from './spec-link';
 import { yourSqlTextsOf } from './your-sql';
 import { encodeYourSql, readYourSql, YOUR_SQL_KEYS, YOUR_SQL_STRATEGY } from './your-sql-link';
 
-/** Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters). */
-export const MAX_LINK_CHARS = 24_000;
+/**
+ * Far longer than any real link (2000 steps of "pause:A" is ~16 000 characters, Your SQL at most 7,500),
+ * with room for a spec's share (spec-link.ts) on top.
+ */
+export const MAX_LINK_CHARS = 24_000 + MAX_SPEC_LINK_CHARS;
 
 const KEYS = ['scenario', 'strategy', 'fencing', 'isolation', 'schedule', 'step'] as const;
 

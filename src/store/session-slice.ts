@@ -18,6 +18,7 @@ import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, Spe
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
+import { decodeSpecLink, specLinkValue, specOrderOf } from './spec-link';
 import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
@@ -286,6 +287,20 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       showReopened(opened.why, 'midway');
     }
 
+    /**
+     * Opens a link's view and the spec it carries (spec-link.ts), shown in "Your SQL" and not run; a spec
+     * that cannot be read adds one line to the link's notice and changes nothing else.
+     */
+    async function openLinkView(fragment: string, checked: CheckedView): Promise<void> {
+      const value = specLinkValue(fragment);
+      const decoded = value === null ? null : await decodeSpecLink(value);
+      const problems = decoded?.problem ? [...checked.problems, decoded.problem] : checked.problems;
+      // openView takes the view's settings at once, so the editor opened beside the spec starts from them.
+      const opening = openView({ ...checked, problems }, 'This link could not be opened exactly as written.');
+      if (decoded?.text != null) get().openSpecFromLink(decoded.text, specOrderOf(fragment));
+      await opening;
+    }
+
     async function openView(checked: CheckedView, title: string, from: 'link' | 'saved' = 'link'): Promise<void> {
       const { problems } = checked;
       let view = checked.view;
@@ -410,7 +425,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         const saved = loadPlace(deps.storage);
         // A link that names no real scenario opens the saved place instead of overwriting it.
         const fromLink = decodeLink(fragment, saved && saved.problems.length === 0 ? { view: saved.view, kind: 'saved' } : null);
-        if (fromLink) return openView(fromLink, 'This link could not be opened exactly as written.');
+        if (fromLink) return openLinkView(fragment, fromLink);
         // Not from a link, at the lab's start (a first visit, or one that left before its first step): the
         // start card opens the story, unless it was dismissed or done before.
         set({ startCardOpen: !get().startCardDone && isStartView((saved ?? { view: defaultView() }).view) });
@@ -421,7 +436,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       async openLink(fragment) {
         const { loaded, scenarioId, settings, schedule, position } = get();
         const checked = decodeLink(fragment, loaded ? { view: { scenarioId, settings, schedule, position }, kind: 'current' } : null);
-        if (checked) await openView(checked, 'This link could not be opened exactly as written.');
+        if (checked) await openLinkView(fragment, checked);
       },
 
       async chooseScenario(id) {

@@ -5,7 +5,9 @@
  */
 import type { StateCreator } from 'zustand/vanilla';
 import type { SpecPermutationResult, SpecResult } from '../webworker/protocol';
-import type { LabState, SpecSlice } from './types';
+import { encodeSpecLink, type SpecLink } from './spec-link';
+import { loadSpecDraft, saveSpecDraft } from './spec-draft';
+import type { LabDeps, LabState, SpecSlice } from './types';
 
 /** The views read a run's answer from here (they reach the engine only through the store). */
 export type { SpecPermutationResult, SpecResult };
@@ -18,21 +20,55 @@ export interface SpecRunnerState {
   result: SpecResult | null;
   /** The engine could not answer (it was replaced, or failed): why. */
   failure: string | null;
+  /** The order whose output the learner opened last (its step names, space-separated), or the link's. */
+  shownOrder: string | null;
+  /** The text came from a link and the learner has not changed or run it yet. */
+  fromLink: boolean;
+  /** The text's part of the lab's link (spec-link.ts), or null while there is no text of the learner's. */
+  link: SpecLink | null;
 }
 
-export function createSpecSlice(): StateCreator<LabState, [], [], SpecSlice> {
+export function createSpecSlice(deps: LabDeps): StateCreator<LabState, [], [], SpecSlice> {
   return (set, get) => {
     const update = (change: Partial<SpecRunnerState>) => set({ specRunner: { ...get().specRunner, ...change } });
+    /** Encoding is asynchronous: only the latest text's link is kept. */
+    let encodings = 0;
+    const encode = (text: string) => {
+      encodings += 1;
+      const mine = encodings;
+      void encodeSpecLink(text).then((link) => {
+        if (mine === encodings && get().specRunner.text === text) update({ link });
+      });
+    };
+    const saved = loadSpecDraft(deps.storage);
+    const draft = saved.text;
+    if (draft !== null) encode(draft);
     return {
-      specRunner: { text: null, running: false, result: null, failure: null },
+      specRunner: { text: draft, running: false, result: null, failure: null, fromLink: false, shownOrder: null, link: null },
 
       editSpec(text) {
-        update({ text });
+        update({ text, fromLink: false });
+        if (!saved.newer) saveSpecDraft(deps.storage, text);
+        encode(text);
+      },
+
+      openSpecFromLink(text, order) {
+        // Shown, not run and not stored: the learner decides (an embed acts only after they do).
+        update({ text, result: null, failure: null, fromLink: true, shownOrder: order });
+        encode(text);
+        const { yourSql, openYourSql } = get();
+        if (!yourSql.open) openYourSql();
+      },
+
+      showSpecOrder(order) {
+        update({ shownOrder: order });
       },
 
       async runSpec(text) {
         if (get().specRunner.running) return;
-        update({ text, running: true, failure: null });
+        const changed = get().specRunner.text !== text;
+        update({ text, running: true, failure: null, fromLink: false });
+        if (changed) encode(text);
         const outcome = await get().checkSpec(text);
         if (outcome.kind === 'failed') update({ running: false, result: null, failure: outcome.reason });
         else update({ running: false, result: outcome });

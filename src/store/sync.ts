@@ -6,12 +6,18 @@
 import { isBackpressureFragment } from './backpressure-link';
 import type { LabStore } from './lab-store';
 import { encodeView } from './permalink';
+import { withSpecLink } from './spec-link';
 import { readPlaceText, savePlace, savePrefs, type StorageLike, unsavePlace } from './persist';
 import type { LabState } from './types';
 import type { View } from './view';
 
 export function viewOf(state: LabState): View {
   return { scenarioId: state.scenarioId, settings: state.settings, schedule: state.schedule, position: state.position };
+}
+
+/** The lab's link for a state: its view, and the learner's spec when a link can carry it (spec-link.ts). */
+export function linkFragment(state: LabState): string {
+  return withSpecLink(encodeView(viewOf(state)), state.specRunner.link, state.specRunner.shownOrder);
 }
 
 /**
@@ -49,7 +55,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     // While the backpressure view is shown, the address is its link, not the race lab's. A view that
     // failed to draw is never written: not as the address, not as the learner's place.
     if (!state.loaded || state.drawFailure !== null || isBackpressureFragment(win.location.hash)) return;
-    const fragment = encodeView(viewOf(state));
+    const fragment = linkFragment(state);
     if (fragment === written) return;
     written = fragment;
     lastWriteAt = Date.now();
@@ -93,7 +99,9 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
       state.schedule !== previous.schedule ||
       state.position !== previous.position ||
       state.settings !== previous.settings ||
-      state.scenarioId !== previous.scenarioId
+      state.scenarioId !== previous.scenarioId ||
+      state.specRunner.link !== previous.specRunner.link ||
+      state.specRunner.shownOrder !== previous.specRunner.shownOrder
     ) {
       writeView();
     }

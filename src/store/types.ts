@@ -159,7 +159,12 @@ export interface YourSqlSlice {
 
 export interface SpecSlice {
   specRunner: SpecRunnerState;
+  /** Edits the spec (kept as a draft in the browser). */
   editSpec(text: string): void;
+  /** Shows a link's spec (and the order it shows, once run) in an opened "Your SQL", without running or storing it. */
+  openSpecFromLink(text: string, order: string | null): void;
+  /** The order of steps the learner opened (null: closed it); the link carries it. */
+  showSpecOrder(order: string | null): void;
   /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
   runSpec(text: string): Promise<void>;
 }

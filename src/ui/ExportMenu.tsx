@@ -71,6 +71,9 @@ export function ExportMenu() {
     try {
       await navigator.clipboard.writeText(window.location.href);
       setCopied(true);
+      // The link was copied without the spec: said in one line, never a link cut short.
+      const spec = store.getState().specRunner.link;
+      if (spec?.kind === 'too-long') store.getState().notify('warning', spec.message);
       setTimeout(() => setCopied(false), 2000);
     } catch {
       store.getState().notify('info', 'The browser did not let the lab copy the link; copy it from the address bar.');

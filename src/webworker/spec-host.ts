@@ -6,6 +6,7 @@
  */
 import { ELSEWHERE, PGliteSpecDriver } from '../db/pglite-spec';
 import { interleavingCount, parseSpec, permutationsOf, type Spec, SpecSyntaxError } from '../spec/parse';
+import { PAGE_MAX_SPEC_CHARS } from './spec-limits';
 import { formatSpecSummary, specReport } from '../spec/report';
 import { header, runPermutations } from '../spec/run';
 import type { SpecRequest, SpecResult } from './protocol';
@@ -15,8 +16,6 @@ import type { SpecRequest, SpecResult } from './protocol';
  * (its one queue), and a PGlite permutation takes ~8 ms.
  */
 const PAGE_MAX_PERMUTATIONS = 200;
-/** Far more than a spec; the command line's limit is a file of 1 MB. */
-const PAGE_MAX_SPEC_CHARS = 100_000;
 
 /** As the worker's other waits for PGlite (engine.worker.ts). */
 const HEARTBEAT_MS = 250;

@@ -7,7 +7,8 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import lockWait from '../../docs/examples/lock-wait.spec?raw';
-import { expect, openLab, runsTableAfter, shot, stepTimes, test } from './fixtures';
+import { showAllControls } from './disclosure';
+import { expect, openLab, runsTableAfter, shot, stepTimes, test, waitReady } from './fixtures';
 
 const START = 'scenario=race&strategy=naive&fencing=off&schedule=&step=0';
 const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
@@ -72,4 +73,68 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   await specText(page).fill(THREE_ORDERS.replace('session B', 'sesion B'));
   await runButton(page).click();
   await expect(specPanel(page).getByRole('alert')).toHaveText(/^Your spec: line \d+, column 1: unexpected "sesion"$/);
+});
+
+test('a spec travels in the copied link: a fresh browser opens it unrun; a reload brings back the draft; too long for a link is said in one line', async ({
+  page,
+  browser,
+}, testInfo) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, START);
+  await showAllControls(page);
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  const mine = `${THREE_ORDERS}\n# mine: “the lock-wait, as I wrote it”\n`;
+  await specText(page).fill(mine);
+  // The address carries the spec once it is compressed (asynchronously), and the order the learner opened.
+  await expect(page).toHaveURL(/&spec=1\./);
+  await runButton(page).click();
+  const lastOrder = 'a_claim b_claim b_work a_work a_commit b_commit';
+  await page.getByTestId('spec-results').locator('summary', { hasText: lastOrder }).click();
+  await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&spec=1\./);
+  const copyLink = async () => {
+    await page.locator('summary', { hasText: /^Export$/ }).click();
+    await page.getByRole('button', { name: 'Copy link' }).click();
+    return page.evaluate(() => navigator.clipboard.readText());
+  };
+  const link = await copyLink();
+  expect(link).toMatch(/#scenario=race&.*&spec=1\./);
+
+  // A fresh browser context: the spec is shown in Your SQL, nothing ran, nothing was stored.
+  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await waitReady(other);
+  await expect(specText(other)).toHaveValue(mine);
+  await expect(other.getByTestId('spec-results')).toHaveCount(0);
+  await expect(specPanel(other).locator('.your-spec-status')).toHaveText('Opened from the link; nothing has run yet.');
+  // The link is about the spec: its panel is brought into view (it sits below the lab).
+  await expect(specText(other)).toBeInViewport();
+  expect(await other.evaluate(() => localStorage.getItem('lease-lab:your-spec:v1'))).toBeNull();
+  await shot(specPanel(other), testInfo.outputPath('spec-from-link-1440.png'));
+  // Run by the learner: the order the link showed is the one opened.
+  await runButton(other).click();
+  const opened = other.getByTestId('spec-results').locator('.your-spec-orders details[open]');
+  await expect(opened).toHaveCount(1, { timeout: 60_000 });
+  await expect(opened.locator('summary')).toContainText(lastOrder);
+  await other.setViewportSize({ width: 390, height: 844 });
+  expect(await specPanel(other).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  await shot(specPanel(other), testInfo.outputPath('spec-from-link-390.png'));
+  await fresh.close();
+
+  // The learner's own tab, reloaded at a link without the spec: the draft comes back.
+  await page.goto(`/#${START}`);
+  await page.reload();
+  await waitReady(page);
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  await expect(specText(page)).toHaveValue(mine);
+
+  // Too long for a link: Copy link says so in one line, and the address leaves the spec out.
+  const noise = Array.from({ length: 700 }, (_, index) => `step s${index} { SELECT ${(index * 7919) % 100_003} AS c${(index * 104_729) % 99_991}; }`).join(
+    '\n',
+  );
+  await specText(page).fill(`${mine}\nsession C\n${noise}\n`);
+  await expect(page).not.toHaveURL(/&spec=/);
+  expect(await copyLink()).not.toContain('spec=');
+  await expect(page.locator('.notice', { hasText: 'The link leaves your spec out' })).toContainText('npm run sim -- spec FILE.spec');
 });

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { STRATEGY_LABELS } from '../../sim/types';
 import { encodeView } from '../../store/permalink';
 import { useLab } from '../../store/react';
+import { withSpecLink } from '../../store/spec-link';
 import { ClockControls } from '../ClockControls';
 import { EngineBanner } from '../EngineBanner';
 import { HelpDialog } from '../HelpDialog';
@@ -14,15 +15,20 @@ import { useKeyboard } from '../useKeyboard';
 import { fullLabAddress, withFragment } from './address';
 import { Narration } from './Narration';
 
-/** The address of the view on screen in the full lab, from the store (the address bar is written a moment later). */
+/**
+ * The address of the view on screen in the full lab, from the store (the address bar is written a moment
+ * later). A spec the embed's link carried goes along: the embed has no spec panel, the full lab shows it.
+ */
 function useFullLabAddress(): string {
   const scenarioId = useLab((s) => s.scenarioId);
   const settings = useLab((s) => s.settings);
   const schedule = useLab((s) => s.schedule);
   const position = useLab((s) => s.position);
+  const spec = useLab((s) => s.specRunner.link);
+  const order = useLab((s) => s.specRunner.shownOrder);
   return useMemo(
-    () => fullLabAddress(withFragment(window.location.href, encodeView({ scenarioId, settings, schedule, position }))),
-    [scenarioId, settings, schedule, position],
+    () => fullLabAddress(withFragment(window.location.href, withSpecLink(encodeView({ scenarioId, settings, schedule, position }), spec, order))),
+    [scenarioId, settings, schedule, position, spec, order],
   );
 }
 

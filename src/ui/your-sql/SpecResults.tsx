@@ -2,6 +2,8 @@
  * What a spec's run found, the verdict first: which orders broke a check, which PGlite refused (one line
  * each, with the command that runs it on a server), then each order in the isolation tester's own text.
  */
+import { useMemo } from 'react';
+import { useLab, useLabStore } from '../../store/react';
 import type { SpecPermutationResult, SpecResult } from '../../store/spec-slice';
 
 const serverCommand = (steps: readonly string[]) => `npm run sim -- spec FILE.spec --permutation "${steps.join(' ')}" --db postgres://…`;
@@ -13,7 +15,7 @@ function shortestBroken(permutations: readonly SpecPermutationResult[]): SpecPer
     .reduce<SpecPermutationResult | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
 }
 
-function Verdict({ result }: { result: Extract<SpecResult, { kind: 'ran' }> }) {
+function Verdict({ result, opened }: { result: Extract<SpecResult, { kind: 'ran' }>; opened: SpecPermutationResult | null }) {
   const all = result.permutations.length;
   const broken = result.permutations.filter((p) => p.brokenChecks.length > 0);
   const refused = result.permutations.filter((p) => p.refused !== null).length;
@@ -27,7 +29,7 @@ function Verdict({ result }: { result: Extract<SpecResult, { kind: 'ran' }> }) {
         <strong>
           Broken: {names.map((name) => `“${name}”`).join(', ')} in {broken.length} of {followed} orders.
         </strong>{' '}
-        The shortest, opened below: <code>{shortest.steps.join(' ')}</code> ({exit}).
+        The shortest{shortest === opened ? ', opened below' : ''}: <code>{shortest.steps.join(' ')}</code> ({exit}).
       </p>
     );
   }
@@ -74,7 +76,17 @@ function TesterText({ label, text }: { label: string; text: string }) {
 /** The refusal as the command line prints it in place of the permutation's text. */
 const refusedText = (p: SpecPermutationResult) => `starting permutation: ${p.steps.join(' ')}\nrefused on PGlite: ${p.refused}\n`;
 
+const orderOf = (p: SpecPermutationResult) => p.steps.join(' ');
+
 export function SpecResults({ result }: { result: SpecResult }) {
+  const store = useLabStore();
+  const showOrder = useLab((s) => s.showSpecOrder);
+  // Opened once per run: the order a link (or the learner, before running again) showed, else the shortest broken one.
+  const opened = useMemo(() => {
+    if (result.kind !== 'ran') return null;
+    const wanted = store.getState().specRunner.shownOrder;
+    return result.permutations.find((p) => orderOf(p) === wanted) ?? shortestBroken(result.permutations);
+  }, [result, store]);
   if (result.kind === 'bad-input') {
     return (
       <div className="your-sql-problem" role="alert">
@@ -85,11 +97,10 @@ export function SpecResults({ result }: { result: SpecResult }) {
     );
   }
   const refused = result.permutations.filter((p) => p.refused !== null);
-  const shown = shortestBroken(result.permutations);
   const whole = `${result.header}${result.permutations.map((p) => (p.refused === null ? p.output : `\n${refusedText(p)}`)).join('')}${result.summary}`;
   return (
     <div className="your-spec-results" data-testid="spec-results">
-      <Verdict result={result} />
+      <Verdict result={result} opened={opened} />
       {refused.length > 0 ? (
         <div className="your-spec-refused">
           <h4>Refused: PGlite cannot follow these orders honestly, so the lab does not guess</h4>
@@ -106,7 +117,13 @@ export function SpecResults({ result }: { result: SpecResult }) {
       <ol className="your-spec-orders">
         {result.permutations.map((p) => (
           <li key={p.steps.join(' ')}>
-            <details open={p === shown}>
+            <details
+              open={p === opened}
+              onToggle={(event) => {
+                if (event.currentTarget.open) showOrder(orderOf(p));
+                else if (store.getState().specRunner.shownOrder === orderOf(p)) showOrder(null);
+              }}
+            >
               <summary>
                 <code>{p.steps.join(' ')}</code> <OrderLabel p={p} checked={result.checks.length > 0} />
               </summary>

@@ -3,6 +3,7 @@
  * checks that must return no rows), pasted and run in the engine's Web Worker on a PGlite of its own. It
  * starts from the lab's race written as a spec PGlite follows (docs/examples/claim-naive.spec).
  */
+import { useEffect, useRef } from 'react';
 import example from '../../../docs/examples/claim-naive.spec?raw';
 import { useLab } from '../../store/react';
 import { SpecResults } from './SpecResults';
@@ -12,8 +13,14 @@ export function SpecRunner() {
   const edit = useLab((s) => s.editSpec);
   const run = useLab((s) => s.runSpec);
   const text = runner.text ?? example;
+  const section = useRef<HTMLElement>(null);
+  // A link that carries a spec is about the spec: it is brought into view once, below the lab, when the link opens it.
+  const fromLink = runner.fromLink;
+  useEffect(() => {
+    if (fromLink) section.current?.scrollIntoView({ block: 'start' });
+  }, [fromLink]);
   return (
-    <section className="your-spec" aria-labelledby="your-spec-title">
+    <section ref={section} className="your-spec" aria-labelledby="your-spec-title">
       <h3 id="your-spec-title">Your own schema: check a spec</h3>
       <p className="your-sql-intro">
         Your tables, your sessions, your rule. Paste a spec in PostgreSQL's isolation-tester format: a <code>setup</code> with your tables, a{' '}
@@ -40,9 +47,13 @@ export function SpecRunner() {
         <p className="your-spec-status" aria-live="polite">
           {runner.running
             ? 'Starting a Postgres of its own and running each order…'
-            : runner.result === null
-              ? "Starts from the lab's race: two workers, the naive claim."
-              : ''}
+            : runner.result !== null
+              ? ''
+              : runner.fromLink
+                ? 'Opened from the link; nothing has run yet.'
+                : runner.text === null
+                  ? "Starts from the lab's race: two workers, the naive claim."
+                  : 'Not run yet.'}
         </p>
       </div>
       {runner.failure ? (
