@@ -9,7 +9,7 @@ import { fromBase64Url, toBase64Url } from '../scenarios/link';
 import { MAX_YOUR_SQL_LINK_CHARS } from './your-sql-link';
 import { PAGE_MAX_SPEC_CHARS } from '../webworker/spec-limits';
 
-export const SPEC_LINK_KEY = 'spec';
+const SPEC_LINK_KEY = 'spec';
 const SPEC_LINK_VERSION = 1;
 
 /** The spec's share of a link, the same as Your SQL's statements (MAX_LINK_CHARS leaves room for both). */
@@ -88,7 +88,7 @@ export async function decodeSpecLink(value: string): Promise<DecodedSpec> {
 }
 
 /** The order of the spec's steps shown when the link was made: `specorder=` its step names, space-separated. */
-export const SPEC_ORDER_KEY = 'specorder';
+const SPEC_ORDER_KEY = 'specorder';
 
 /** The raw value of a fragment's `key=` (with or without "#"), or null when it has none. */
 function rawPart(fragment: string, key: string): string | null {
