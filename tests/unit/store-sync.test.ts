@@ -24,6 +24,8 @@ function fakeStore() {
     theme: 'system',
     speed: 1,
     drawFailure: null as string | null,
+    // No spec of the learner's: the link is the view's alone.
+    specRunner: { link: null, shownOrder: null },
     notify: vi.fn(),
     openLink: vi.fn(async () => undefined),
   }));
