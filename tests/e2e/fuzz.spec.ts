@@ -37,7 +37,7 @@ const SHRINK_REPLAYS = Number(process.env.FUZZ_SHRINK_REPLAYS ?? 40);
 /** An action, with the random numbers that pick its target in the page (so a list replays exactly). */
 type Action =
   | { kind: 'step' | 'back' | 'play' | 'reset' | 'fencing' | 'expiry' | 'console' | 'bad-sql' }
-  | { kind: 'worker'; op: 'Step' | 'Pause' | 'Resume' | 'Crash'; pick: number }
+  | { kind: 'worker'; op: 'Step' | 'Pause' | 'Resume' | 'Crash' | 'Restart'; pick: number }
   | { kind: 'clock'; seconds: number }
   | { kind: 'operator'; op: 'Cancel run' | 'Kill its worker'; pick: number }
   | { kind: 'strategy'; strategy: string }
@@ -48,7 +48,7 @@ type Action =
   | { kind: 'link'; fragment: string }
   | { kind: 'quiz'; question: number; choice: number };
 
-const TOKENS = ['A', 'A', 'B', 'B', 'C', '+10', '+30', '+90', 'pause:A', 'resume:A', 'crash:B', 'cancel:123', 'kill:123', 'resume:B', 'Z', '+0'];
+const TOKENS = ['A', 'A', 'B', 'B', 'C', '+10', '+30', '+90', 'pause:A', 'resume:A', 'crash:B', 'restart:B', 'cancel:123', 'kill:123', 'resume:B', 'Z', '+0'];
 
 function randomLink(random: () => number): string {
   const roll = random();
@@ -80,7 +80,7 @@ function actionsFor(seed: number, count: number): Action[] {
     [8, () => ({ kind: 'back' })],
     [2, () => ({ kind: 'play' })],
     [3, () => ({ kind: 'reset' })],
-    [3, () => ({ kind: 'worker', op: pick(random, ['Pause', 'Resume', 'Crash'] as const), pick: random() })],
+    [3, () => ({ kind: 'worker', op: pick(random, ['Pause', 'Resume', 'Crash', 'Restart'] as const), pick: random() })],
     [4, () => ({ kind: 'clock', seconds: pick(random, [1, 10, 30, 60, 90, 300]) })],
     [2, () => ({ kind: 'expiry' })],
     [1, () => ({ kind: 'operator', op: pick(random, ['Cancel run', 'Kill its worker'] as const), pick: random() })],
@@ -600,7 +600,7 @@ test(`fuzz: ${SEEDS.length} seed${SEEDS.length === 1 ? '' : 's'} × ${ACTIONS} a
   const played = outcomes.reduce((sum, o) => sum + (o.result.failedAt >= 0 ? o.result.failedAt + 1 : o.actions.length), 0);
   for (const { seed, result, seconds: s } of outcomes) {
     console.log(
-      `fuzz seed ${seed}: ${result.did.length} actions in ${s.toFixed(1)} s, ${result.backForward} Back-then-Step checks, ${result.dbChecks} runs tables compared with Postgres`,
+      `fuzz seed ${seed}: ${result.did.length} actions in ${s.toFixed(1)} s, ${result.backForward} Back-then-Step checks, ${result.dbChecks} runs tables compared with Postgres, ${result.did.filter((d) => d.startsWith('Restart worker')).length} restarts`,
     );
   }
   console.log(
@@ -629,6 +629,8 @@ test(`fuzz: ${SEEDS.length} seed${SEEDS.length === 1 ? '' : 's'} × ${ACTIONS} a
       ].join('\n'),
     );
   }
+  // A worker restarted under its name (restart:A) was played by a click, not only offered.
+  if (SEEDS.length > 1) expect(outcomes.flatMap((o) => o.result.did).filter((d) => d.startsWith('Restart worker')).length).toBeGreaterThan(0);
   for (const { result, actions } of outcomes) {
     expect(result.did).toHaveLength(actions.length);
     // The checks ran: the cursor was past step 0 after most actions, and Postgres was asked about the runs table.
