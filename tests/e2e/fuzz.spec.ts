@@ -629,8 +629,9 @@ test(`fuzz: ${SEEDS.length} seed${SEEDS.length === 1 ? '' : 's'} × ${ACTIONS} a
       ].join('\n'),
     );
   }
-  // A worker restarted under its name (restart:A) was played by a click, not only offered.
-  if (SEEDS.length > 1) expect(outcomes.flatMap((o) => o.result.did).filter((d) => d.startsWith('Restart worker')).length).toBeGreaterThan(0);
+  // With the CI seeds, a worker restarted under its name (restart:A) by a click, not only offered.
+  if (SEEDS === CI_SEEDS && ACTIONS >= CI_ACTIONS)
+    expect(outcomes.flatMap((o) => o.result.did).filter((d) => d.startsWith('Restart worker')).length).toBeGreaterThan(0);
   for (const { result, actions } of outcomes) {
     expect(result.did).toHaveLength(actions.length);
     // The checks ran: the cursor was past step 0 after most actions, and Postgres was asked about the runs table.
