@@ -55,7 +55,9 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   // The learner's scenario: the same runs table at the same step.
   expect(await runsTableAfter(page, 3)).toBe(before);
 
-  await results.locator('.your-spec-orders summary').first().click();
+  // No order broke a check: the first PGlite followed is opened, with its lanes.
+  await expect(results.locator('.your-spec-orders details[open] summary')).toContainText('a_claim a_work a_commit b_claim b_work b_commit');
+  await expect(results.getByRole('region', { name: 'Step through the order a_claim a_work a_commit b_claim b_work b_commit' })).toBeVisible();
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const axe = await new AxeBuilder({ page }).include('.your-spec').analyze();
@@ -137,4 +139,88 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   await expect(page).not.toHaveURL(/&spec=/);
   expect(await copyLink()).not.toContain('spec=');
   await expect(page.locator('.notice', { hasText: 'The link leaves your spec out' })).toContainText('npm run sim -- spec FILE.spec');
+});
+
+/** A wait and what released it, an error, a broken check: two orders, the first the shortest broken. */
+const WAITS = `setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'); }
+teardown { DROP TABLE foo; }
+session a
+setup { BEGIN; }
+step a1 { UPDATE foo SET data = 'a' WHERE id = 1; }
+step a2 { ROLLBACK; }
+session b
+step b1 { UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data; }
+step b2 { SELECT 1 / 0; }
+check "b wrote" { SELECT id FROM foo WHERE data = 'xb' }
+permutation a1 b1 a2 b2
+permutation a1 a2 b1 b2
+`;
+
+test("an order's lanes: Step and Back (buttons and ← →) move its cursor, the link carries it, a fresh browser opens there", async ({
+  page,
+  browser,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, START);
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  await specText(page).fill(WAITS);
+  await runButton(page).click();
+  const lanes = page.getByRole('region', { name: 'Step through the order a1 b1 a2 b2' });
+  await expect(lanes).toBeVisible({ timeout: 60_000 });
+  const at = lanes.getByTestId('spec-lanes-at');
+  const details = lanes.getByTestId('spec-lane-details');
+  await expect(at).toHaveText('The start');
+  await expect(lanes.getByRole('button', { name: 'Back' })).toBeDisabled();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await expect(at).toHaveText('Step 2 of 4');
+  await expect(details).toContainText("UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data;");
+  await expect(details).toContainText('It waits: another session holds a lock on a row it needs. It goes on when a2 (step 3) ends.');
+  await expect(lanes.locator('text.spec-lane-answer', { hasText: 'waits…' })).toHaveCount(1);
+  // → with the focus in the lanes steps the order, not the scenario above.
+  await page.keyboard.press('ArrowRight');
+  await expect(at).toHaveText('Step 3 of 4');
+  await expect(details).toContainText('Its end released b1 (session b), which had waited since step 2. It returned:');
+  await expect(details.getByRole('cell', { name: 'xb' })).toBeVisible();
+  await expect(lanes.locator('text.spec-lane-answer', { hasText: 'after a2' })).toHaveCount(1);
+  await page.keyboard.press('ArrowRight');
+  await expect(details).toContainText('ERROR: division by zero');
+  await page.keyboard.press('ArrowRight');
+  await expect(at).toHaveText('The end');
+  await expect(details).toContainText('“b wrote” broke:');
+  await expect(lanes.getByRole('button', { name: 'Step' })).toBeDisabled();
+  await lanes.getByRole('button', { name: 'Back' }).click();
+  await page.keyboard.press('ArrowLeft');
+  await expect(at).toHaveText('Step 3 of 4');
+  await expect(page).toHaveURL(/&step=0&specstep=3&spec=1\./);
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).include('.spec-lanes').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+    await shot(lanes, testInfo.outputPath(`spec-lanes-1440-${colorScheme}.png`));
+  }
+  // Another order opens its own lanes, at its start.
+  await page.getByTestId('spec-results').locator('summary', { hasText: 'a1 a2 b1 b2' }).click();
+  await expect(page.getByRole('region', { name: 'Step through the order a1 a2 b1 b2' }).getByTestId('spec-lanes-at')).toHaveText('The start');
+  await page.getByTestId('spec-results').locator('summary', { hasText: 'a1 b1 a2 b2' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await specPanel(page).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  await shot(lanes, testInfo.outputPath('spec-lanes-390-dark.png'));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(lanes, testInfo.outputPath('spec-lanes-390-light.png'));
+
+  // The link opens a fresh browser at that step once the learner runs the spec (a bad specstep: spec-link.test.ts).
+  const link = page.url();
+  expect(link).toMatch(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
+  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const other = await fresh.newPage();
+  await other.goto(link);
+  await waitReady(other);
+  await runButton(other).click();
+  await expect(other.getByTestId('spec-lanes-at')).toHaveText('Step 2 of 4', { timeout: 60_000 });
+  await fresh.close();
 });
