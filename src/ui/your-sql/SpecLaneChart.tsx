@@ -10,7 +10,6 @@ import type { SpecPermutationResult } from '../../store/spec-slice';
 const COLUMN = 100;
 const LANE = 74;
 const HEAD = 22;
-const CHAR = 7.4;
 
 /** A step's name as a column holds it (the whole name is in the words below the lanes). */
 const FITS = 12;
@@ -26,13 +25,23 @@ export function answerWords(replies: readonly StepReply[]): string {
   return `${count} row${count === 1 ? '' : 's'}`;
 }
 
-function StepMark({ trace, row, stop, last, x }: { trace: StepTrace; row: number; stop: number; last: number; x: (column: number) => number }) {
+interface MarkProps {
+  trace: StepTrace;
+  row: number;
+  stop: number;
+  /** The last column a wait may run to: at the end, the step the order could not send, else the cursor's. */
+  reach: number;
+  atEnd: boolean;
+  x: (column: number) => number;
+}
+
+function StepMark({ trace, row, stop, reach, atEnd, x }: MarkProps) {
   const top = HEAD + row * LANE;
   const sent = trace.sentAt < stop;
   const returned = trace.returnedAt !== null && trace.returnedAt < stop;
   const start = x(trace.sentAt);
   // A wait runs to where it ended, or, while the cursor stands inside it, to the cursor.
-  const end = returned ? x(trace.returnedAt!) : trace.waited && sent ? x(Math.min(stop - 1, last, trace.returnedAt ?? last)) : start;
+  const end = returned ? x(trace.returnedAt!) : trace.waited && sent ? x(reach) : start;
   const y = top + 32;
   const answer = answerWords(trace.replies);
   return (
@@ -49,7 +58,7 @@ function StepMark({ trace, row, stop, last, x }: { trace: StepTrace; row: number
         </text>
       ) : sent && trace.waited ? (
         <text x={end} y={top + 54} textAnchor="middle" className="spec-lane-answer">
-          waits…
+          {atEnd ? 'still waits' : 'waits…'}
         </text>
       ) : null}
       {trace.waited && returned && trace.releasedBy ? (
@@ -62,51 +71,56 @@ function StepMark({ trace, row, stop, last, x }: { trace: StepTrace; row: number
 }
 
 export function SpecLaneChart({ permutation, sessions, stop }: { permutation: SpecPermutationResult; sessions: readonly string[]; stop: number }) {
-  const label = Math.max(...sessions.map((name) => name.length)) * CHAR + 20;
   const columns = permutation.steps.length;
-  const x = (column: number) => label + column * COLUMN + COLUMN / 2;
-  const width = label + columns * COLUMN;
+  const sent = permutation.trace.length;
+  const atEnd = stop > sent;
+  const x = (column: number) => column * COLUMN + COLUMN / 2;
+  const width = columns * COLUMN;
   const height = HEAD + sessions.length * LANE;
   const box = useRef<HTMLElement>(null);
   // The cursor's column is kept in view on a narrow screen.
   useEffect(() => {
     const element = box.current;
-    if (!element || stop === 0 || stop > columns) return;
+    if (!element || stop === 0 || atEnd) return;
     const left = x(stop - 1) - COLUMN;
     const right = x(stop - 1) + COLUMN;
     if (left < element.scrollLeft || right > element.scrollLeft + element.clientWidth) element.scrollLeft = Math.max(0, left);
   });
+  const reach = Math.min(atEnd ? sent : stop - 1, columns - 1);
   const names = permutation.trace.map((trace) => `${trace.step} (${trace.session})`).join(', ');
   return (
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard
-    <section className="spec-lanes-scroll" ref={box} tabIndex={0} aria-label="The lanes (the stop is described below them)">
-      <svg
-        width={width}
-        height={height}
-        viewBox={`0 0 ${width} ${height}`}
-        role="img"
-        aria-label={`Lanes of sessions ${sessions.join(', ')}; steps in order: ${names}`}
-      >
+    <div className="spec-lanes-figure">
+      {/* The sessions' names stay in view while the lanes scroll sideways (the lanes' own label names them too). */}
+      <div className="spec-lanes-names" aria-hidden="true" style={{ paddingTop: HEAD }}>
         {sessions.map((name, row) => (
-          <g key={name}>
-            <rect x={0} y={HEAD + row * LANE} width={width} height={LANE} className={row % 2 === 0 ? 'spec-lane-band' : 'spec-lane-band is-odd'} />
-            <text x={10} y={HEAD + row * LANE + 37} className="spec-lane-session">
-              {name}
+          <div key={name} className={row % 2 === 0 ? 'spec-lanes-name' : 'spec-lanes-name is-odd'} style={{ height: LANE }}>
+            {name}
+          </div>
+        ))}
+      </div>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard */}
+      <section className="spec-lanes-scroll" ref={box} tabIndex={0} aria-label="The lanes (the stop is described below them)">
+        <svg
+          width={width}
+          height={height}
+          viewBox={`0 0 ${width} ${height}`}
+          role="img"
+          aria-label={`Lanes of sessions ${sessions.join(', ')}; steps in order: ${names}`}
+        >
+          {sessions.map((name, row) => (
+            <rect key={name} x={0} y={HEAD + row * LANE} width={width} height={LANE} className={row % 2 === 0 ? 'spec-lane-band' : 'spec-lane-band is-odd'} />
+          ))}
+          {stop >= 1 && !atEnd ? <rect x={x(stop - 1) - COLUMN / 2 + 2} y={0} width={COLUMN - 4} height={height} rx={4} className="spec-lane-now" /> : null}
+          {permutation.steps.map((name, column) => (
+            <text key={`${column}-${name}`} x={x(column)} y={15} textAnchor="middle" className="spec-lane-number">
+              {column + 1}
             </text>
-          </g>
-        ))}
-        {stop >= 1 && stop <= columns ? (
-          <rect x={x(stop - 1) - COLUMN / 2 + 2} y={0} width={COLUMN - 4} height={height} rx={4} className="spec-lane-now" />
-        ) : null}
-        {permutation.steps.map((name, column) => (
-          <text key={`${column}-${name}`} x={x(column)} y={15} textAnchor="middle" className="spec-lane-number">
-            {column + 1}
-          </text>
-        ))}
-        {permutation.trace.map((trace) => (
-          <StepMark key={trace.sentAt} trace={trace} row={sessions.indexOf(trace.session)} stop={stop} last={columns - 1} x={x} />
-        ))}
-      </svg>
-    </section>
+          ))}
+          {permutation.trace.map((trace) => (
+            <StepMark key={trace.sentAt} trace={trace} row={sessions.indexOf(trace.session)} stop={stop} reach={reach} atEnd={atEnd} x={x} />
+          ))}
+        </svg>
+      </section>
+    </div>
   );
 }
