@@ -77,7 +77,7 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   await expect(specPanel(page).getByRole('alert')).toHaveText(/^Your spec: line \d+, column 1: unexpected "sesion"$/);
 });
 
-test('a spec travels in the copied link: a fresh browser opens it unrun; a reload brings back the draft; too long for a link is said in one line', async ({
+test("a spec travels in the copied link: a fresh browser opens it unrun (then its order, at the lanes' step); a reload brings back the draft; too long for a link is said in one line", async ({
   page,
   browser,
 }, testInfo) => {
@@ -94,6 +94,11 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   const lastOrder = 'a_claim b_claim b_work a_work a_commit b_commit';
   await page.getByTestId('spec-results').locator('summary', { hasText: lastOrder }).click();
   await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&spec=1\./);
+  // Its lanes, two steps on: the link carries where they stand.
+  const lanes = page.getByRole('region', { name: `Step through the order ${lastOrder}` });
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&specstep=2&spec=1\./);
   const copyLink = async () => {
     await page.locator('summary', { hasText: /^Export$/ }).click();
     await page.getByRole('button', { name: 'Copy link' }).click();
@@ -119,6 +124,8 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   const opened = other.getByTestId('spec-results').locator('.your-spec-orders details[open]');
   await expect(opened).toHaveCount(1, { timeout: 60_000 });
   await expect(opened.locator('summary')).toContainText(lastOrder);
+  await expect(other.getByTestId('spec-lanes-at')).toHaveText('Step 2 of 6');
+  await expect(other.getByTestId('spec-lane-details')).toContainText('It waits for a row lock another session holds, and never returns');
   await other.setViewportSize({ width: 390, height: 844 });
   expect(await specPanel(other).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await shot(specPanel(other), testInfo.outputPath('spec-from-link-390.png'));
@@ -156,9 +163,8 @@ permutation a1 b1 a2 b2
 permutation a1 a2 b1 b2
 `;
 
-test("an order's lanes: Step and Back (buttons and ← →) move its cursor, the link carries it, a fresh browser opens there", async ({
+test("an order's lanes: a wait up to the step that released it, an error, the checks; Step and Back (buttons and ← →) move the cursor, and the link carries it", async ({
   page,
-  browser,
 }, testInfo) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   await openLab(page, START);
@@ -213,14 +219,6 @@ test("an order's lanes: Step and Back (buttons and ← →) move its cursor, the
   await page.emulateMedia({ colorScheme: 'light' });
   await shot(lanes, testInfo.outputPath('spec-lanes-390-light.png'));
 
-  // The link opens a fresh browser at that step once the learner runs the spec (a bad specstep: spec-link.test.ts).
-  const link = page.url();
-  expect(link).toMatch(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
-  const fresh = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-  const other = await fresh.newPage();
-  await other.goto(link);
-  await waitReady(other);
-  await runButton(other).click();
-  await expect(other.getByTestId('spec-lanes-at')).toHaveText('Step 2 of 4', { timeout: 60_000 });
-  await fresh.close();
+  // The link carries the step (specstep=2): a fresh browser opens there, in the test above; a bad one, spec-link.test.ts.
+  expect(page.url()).toMatch(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
 });
