@@ -55,8 +55,35 @@ interface CheckResult {
   broken: boolean;
 }
 
+/**
+ * One step of a permutation as it ran, recorded at the moments its text is written (the lanes of the page
+ * are drawn from it; the text stays the tester's). Columns are the permutation's steps, in the order sent.
+ */
+export interface StepTrace {
+  session: string;
+  step: string;
+  /** The SQL as it was sent. */
+  sql: string;
+  /** Its column: the permutation's step it is (0 for the first). */
+  sentAt: number;
+  /** The column of the last step sent before it returned (its own when it did not wait); null: it never returned (the permutation stopped). */
+  returnedAt: number | null;
+  /** It was reported "<waiting ...>": it waited for a lock another session held (or for its markers). */
+  waited: boolean;
+  /**
+   * A step that waited: the step sent last before it returned. On PGlite a wait ends only when a later step
+   * frees the lock, so this is the step that freed it; on a server it can also be a deadlock broken or a
+   * time-out. Null: it did not wait, or never returned.
+   */
+  releasedBy: string | null;
+  /** What it gave back when it returned (rows, or the error). */
+  replies: StepReply[];
+}
+
 export interface PermutationRun {
   names: string[];
+  /** Each step sent, in order, with what it gave back: the same run as `output`, as data. */
+  trace: StepTrace[];
   /** This permutation's part of the isolation tester's text. */
   output: string;
   /** Set when the permutation could not be followed to its end (a step needed a session still waiting). */
@@ -125,6 +152,7 @@ interface Active {
   step: Step;
   /** Notices its blockers' sessions must have sent before it may complete. */
   noticeTargets: Map<Blocker, number>;
+  trace: StepTrace;
 }
 
 async function runPermutation(spec: Spec, permutation: PermutationStep[], driver: SpecDriver, options: PermutationOptions): Promise<PermutationRun> {
@@ -134,6 +162,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
   const out = new Transcript();
   const names = permutation.map(nameOf);
   out.write(permutationLine(names));
+  const trace: StepTrace[] = [];
   const active = new Map<string, Active>();
   const totalNotices = new Map<string, number>(spec.sessions.map((s) => [s.name, 0]));
   let invalid: string | null = null;
@@ -186,6 +215,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     if (!retry && a.pstep.blockers.some((b) => b.kind === 'once')) {
       flushNotices(session);
       out.write(waitingLine(a.step.name, a.step.sql));
+      a.trace.waited = true;
       return 'waiting';
     }
     const started = Date.now();
@@ -203,6 +233,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
         if (mode === 'nonblocking') {
           flushNotices(session);
           if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
+          a.trace.waited = true;
           return 'waiting';
         }
       }
@@ -217,10 +248,13 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       // It returned, but its markers keep it reported as waiting: hold on to its answer.
       held.set(session, outcome);
       if (!retry) out.write(waitingLine(a.step.name, a.step.sql));
+      a.trace.waited = true;
       return 'waiting';
     }
     out.write(retry ? completedLine(a.step.name) : stepLine(a.step.name, a.step.sql));
     out.write(formatReplies(outcome.replies));
+    const last = trace.at(-1)!;
+    Object.assign(a.trace, { returnedAt: last.sentAt, releasedBy: a.trace.waited ? last.step : null, replies: outcome.replies });
     active.delete(session);
     return 'done';
   };
@@ -290,7 +324,13 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       }
       flushAllNotices();
       driver.send(step.session, step.sql, step.name);
-      const a: Active = { pstep, step, noticeTargets: new Map() };
+      const a: Active = {
+        pstep,
+        step,
+        noticeTargets: new Map(),
+        trace: { session: step.session, step: step.name, sql: step.sql, sentAt: trace.length, returnedAt: null, waited: false, releasedBy: null, replies: [] },
+      };
+      trace.push(a.trace);
       for (const blocker of pstep.blockers) {
         if (blocker.kind === 'notices') a.noticeTargets.set(blocker, (totalNotices.get(steps.get(blocker.step)!.session) ?? 0) + blocker.count);
       }
@@ -320,7 +360,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
     if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
-    return { names, output: out.text, invalid, refused: null, checks, teardownFailures };
+    return { names, trace, output: out.text, invalid, refused: null, checks, teardownFailures };
   } catch (error) {
     if (error instanceof PermutationRefused) {
       // What it printed so far stays (it is not the tester's whole text); the sessions and the spec's
@@ -335,7 +375,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
           if (!(again instanceof PermutationRefused)) throw again;
         }
       }
-      return { names, output: out.text, invalid: null, refused: error.message, checks: [], teardownFailures };
+      return { names, trace, output: out.text, invalid: null, refused: error.message, checks: [], teardownFailures };
     }
     for (const session of [...active.keys()]) await abandon(session).catch(() => undefined);
     throw error;

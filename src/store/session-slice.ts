@@ -18,7 +18,7 @@ import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, Spe
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
-import { decodeSpecLink, specLinkValue, specOrderOf } from './spec-link';
+import { decodeSpecLink, specLinkValue, specOrderOf, specStepOf } from './spec-link';
 import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
@@ -294,10 +294,15 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     async function openLinkView(fragment: string, checked: CheckedView): Promise<void> {
       const value = specLinkValue(fragment);
       const decoded = value === null ? null : await decodeSpecLink(value);
-      const problems = decoded?.problem ? [...checked.problems, decoded.problem] : checked.problems;
+      const linkedStep = specStepOf(fragment);
+      const problems = [
+        ...checked.problems,
+        ...(decoded?.problem ? [decoded.problem] : []),
+        ...(decoded?.text != null && linkedStep.problem ? [linkedStep.problem] : []),
+      ];
       // openView takes the view's settings at once, so the editor opened beside the spec starts from them.
       const opening = openView({ ...checked, problems }, 'This link could not be opened exactly as written.');
-      if (decoded?.text != null) get().openSpecFromLink(decoded.text, specOrderOf(fragment));
+      if (decoded?.text != null) get().openSpecFromLink(decoded.text, specOrderOf(fragment), linkedStep.step);
       await opening;
     }
 

@@ -118,9 +118,27 @@ export function specOrderOf(fragment: string): string | null {
   }
 }
 
-/** A view's fragment with the spec's part added last (the longest part, after what a reader looks for), and the order shown. */
-export function withSpecLink(fragment: string, link: SpecLink | null, order: string | null = null): string {
+/** Where the lanes' cursor stands in the order shown: `specstep=N` (0 its start, N after its Nth step; spec-lanes.ts). */
+const SPEC_STEP_KEY = 'specstep';
+
+export type LinkedSpecStep = { step: number; problem: string | null };
+
+/** The cursor a link carries (0 when none), or why its value was not one: one line for the link's notice. */
+export function specStepOf(fragment: string): LinkedSpecStep {
+  const raw = rawPart(fragment, SPEC_STEP_KEY);
+  if (raw === null) return { step: 0, problem: null };
+  if (/^\d{1,4}$/.test(raw)) return { step: Number(raw), problem: null };
+  const shown = raw.length > 24 ? `${raw.slice(0, 24)}…` : raw;
+  return {
+    step: 0,
+    problem: `specstep=${shown} is not a step of the spec's order (0 for its start, 1 after its first step, …): the order opens at its start.`,
+  };
+}
+
+/** A view's fragment with the spec's part added last (the longest part, after what a reader looks for), the order shown and the lanes' step. */
+export function withSpecLink(fragment: string, link: SpecLink | null, order: string | null = null, step = 0): string {
   if (link?.kind !== 'fits') return fragment;
   const shown = order === null ? '' : `&${SPEC_ORDER_KEY}=${encodeURIComponent(order)}`;
-  return `${fragment}${shown}&${SPEC_LINK_KEY}=${link.value}`;
+  const at = step > 0 ? `&${SPEC_STEP_KEY}=${step}` : '';
+  return `${fragment}${shown}${at}&${SPEC_LINK_KEY}=${link.value}`;
 }

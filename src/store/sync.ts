@@ -17,7 +17,7 @@ export function viewOf(state: LabState): View {
 
 /** The lab's link for a state: its view, and the learner's spec when a link can carry it (spec-link.ts). */
 export function linkFragment(state: LabState): string {
-  return withSpecLink(encodeView(viewOf(state)), state.specRunner.link, state.specRunner.shownOrder);
+  return withSpecLink(encodeView(viewOf(state)), state.specRunner.link, state.specRunner.shownOrder, state.specRunner.shownStep);
 }
 
 /**
@@ -101,7 +101,8 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
       state.settings !== previous.settings ||
       state.scenarioId !== previous.scenarioId ||
       state.specRunner.link !== previous.specRunner.link ||
-      state.specRunner.shownOrder !== previous.specRunner.shownOrder
+      state.specRunner.shownOrder !== previous.specRunner.shownOrder ||
+      state.specRunner.shownStep !== previous.specRunner.shownStep
     ) {
       writeView();
     }

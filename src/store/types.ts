@@ -162,9 +162,11 @@ export interface SpecSlice {
   /** Edits the spec (kept as a draft in the browser). */
   editSpec(text: string): void;
   /** Shows a link's spec (and the order it shows, once run) in an opened "Your SQL", without running or storing it. */
-  openSpecFromLink(text: string, order: string | null): void;
-  /** The order of steps the learner opened (null: closed it); the link carries it. */
+  openSpecFromLink(text: string, order: string | null, step?: number): void;
+  /** The order of steps the learner opened (null: closed it), its lanes at their start; the link carries it. */
   showSpecOrder(order: string | null): void;
+  /** Moves the opened order's lanes to a step (spec-lanes.ts); the link carries it. */
+  showSpecStep(step: number): void;
   /** Runs every permutation of a pasted spec (checkSpec) and keeps what it answered. */
   runSpec(text: string): Promise<void>;
 }

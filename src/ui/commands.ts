@@ -92,6 +92,7 @@ export const LAB_COMMANDS = { togglePlay, step, back, reset, help } as const;
 const OTHER_KEYS: readonly { keys: string; what: string }[] = [
   { keys: '1 – 9', what: 'Step worker A, B, C… yourself' },
   { keys: '← → in the tour', what: 'Back / Continue the tour, while the focus is in the tour panel' },
+  { keys: "← → in a spec's lanes", what: 'Back / Step through the opened order of your spec, while the focus is in its lanes' },
 ];
 
 /** The keyboard help, from the table. */
@@ -167,6 +168,35 @@ export const BACKPRESSURE_COMMANDS = {
     },
   },
 } as const satisfies Record<string, Command<BackpressureState>>;
+
+/** The cursor of a spec's opened order (SpecLanes): the stop it stands at, its last, and how it moves. */
+export interface SpecCursor {
+  stop: number;
+  last: number;
+  go: (stop: number) => void;
+}
+
+/** A spec's lanes, stepped with the lab's own words and keys (while the focus is in the lanes). */
+export const SPEC_LANE_COMMANDS = {
+  back: {
+    id: 'spec-back',
+    label: () => 'Back',
+    key: 'ArrowLeft',
+    keyLabel: '←',
+    help: 'Back one step of the opened order',
+    enabled: (cursor) => cursor.stop > 0,
+    perform: (cursor) => cursor.go(cursor.stop - 1),
+  },
+  step: {
+    id: 'spec-step',
+    label: () => 'Step',
+    key: 'ArrowRight',
+    keyLabel: '→',
+    help: 'The next step of the opened order',
+    enabled: (cursor) => cursor.stop < cursor.last,
+    perform: (cursor) => cursor.go(cursor.stop + 1),
+  },
+} as const satisfies Record<string, Command<SpecCursor>>;
 
 /** The command of `table` that `key` (as keys.ts names it) runs, if any. */
 export function commandForKey<S>(table: Readonly<Record<string, Command<S>>>, key: string): Command<S> | null {

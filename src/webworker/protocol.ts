@@ -8,6 +8,8 @@ import type { ConsoleAnswer, ConsoleValue } from '../db/port';
 import type { RefusedToken } from '../engine/replay';
 import type { RecordedSummary } from '../recordings';
 import type { BackpressureConfig, ClaimPolicy, ClaimRecord, TickMetrics } from '../sim/backpressure/types';
+import type { StepReply } from '../spec/output';
+import type { StepTrace } from '../spec/run';
 import type { RunRow, Scenario, Settings, TraceStep, WorkerId, WorkerState } from '../sim/types';
 import type { TableRequest, TableResultOf } from './requests';
 
@@ -191,6 +193,10 @@ export interface SpecPermutationResult {
   /** Set when PGlite cannot follow it honestly: the step and why, in one line. */
   refused: string | null;
   brokenChecks: string[];
+  /** Each step sent, as the runner recorded it (the lanes are drawn from this, never from the text). */
+  trace: StepTrace[];
+  /** The checks run after its last step (none when it was refused or cannot happen), with their rows. */
+  checks: { name: string; broken: boolean; replies: StepReply[] }[];
 }
 
 /** A spec's run: 'bad-input' is one line (a parse error names its line and column). */

@@ -66,9 +66,11 @@ export async function runPastedSpec(request: SpecRequest, progress: () => void):
       header: header(spec),
       sessions: report.sessions,
       checks: spec.checks.map((check) => check.name),
-      permutations: report.permutations.map((p) => ({
+      permutations: report.permutations.map((p, index) => ({
         ...p,
         refused: p.refused?.endsWith(REFUSAL_TAIL) ? p.refused.slice(0, -REFUSAL_TAIL.length) : p.refused,
+        trace: runs[index]!.trace,
+        checks: runs[index]!.checks,
       })),
       summary: formatSpecSummary(spec, report),
       exitCode: report.exitCode,

@@ -55,7 +55,9 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   // The learner's scenario: the same runs table at the same step.
   expect(await runsTableAfter(page, 3)).toBe(before);
 
-  await results.locator('.your-spec-orders summary').first().click();
+  // No order broke a check: the first PGlite followed is opened, with its lanes.
+  await expect(results.locator('.your-spec-orders details[open] summary')).toContainText('a_claim a_work a_commit b_claim b_work b_commit');
+  await expect(results.getByRole('region', { name: 'Step through the order a_claim a_work a_commit b_claim b_work b_commit' })).toBeVisible();
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     const axe = await new AxeBuilder({ page }).include('.your-spec').analyze();
@@ -75,7 +77,7 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   await expect(specPanel(page).getByRole('alert')).toHaveText(/^Your spec: line \d+, column 1: unexpected "sesion"$/);
 });
 
-test('a spec travels in the copied link: a fresh browser opens it unrun; a reload brings back the draft; too long for a link is said in one line', async ({
+test("a spec travels in the copied link: a fresh browser opens it unrun (then its order, at the lanes' step); a reload brings back the draft; too long for a link is said in one line", async ({
   page,
   browser,
 }, testInfo) => {
@@ -92,6 +94,11 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   const lastOrder = 'a_claim b_claim b_work a_work a_commit b_commit';
   await page.getByTestId('spec-results').locator('summary', { hasText: lastOrder }).click();
   await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&spec=1\./);
+  // Its lanes, two steps on: the link carries where they stand.
+  const lanes = page.getByRole('region', { name: `Step through the order ${lastOrder}` });
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await expect(page).toHaveURL(/&specorder=a_claim%20b_claim%20b_work%20a_work%20a_commit%20b_commit&specstep=2&spec=1\./);
   const copyLink = async () => {
     await page.locator('summary', { hasText: /^Export$/ }).click();
     await page.getByRole('button', { name: 'Copy link' }).click();
@@ -117,6 +124,8 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   const opened = other.getByTestId('spec-results').locator('.your-spec-orders details[open]');
   await expect(opened).toHaveCount(1, { timeout: 60_000 });
   await expect(opened.locator('summary')).toContainText(lastOrder);
+  await expect(other.getByTestId('spec-lanes-at')).toHaveText('Step 2 of 6');
+  await expect(other.getByTestId('spec-lane-details')).toContainText('It waits for a row lock another session holds, and never returns');
   await other.setViewportSize({ width: 390, height: 844 });
   expect(await specPanel(other).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await shot(specPanel(other), testInfo.outputPath('spec-from-link-390.png'));
@@ -137,4 +146,79 @@ test('a spec travels in the copied link: a fresh browser opens it unrun; a reloa
   await expect(page).not.toHaveURL(/&spec=/);
   expect(await copyLink()).not.toContain('spec=');
   await expect(page.locator('.notice', { hasText: 'The link leaves your spec out' })).toContainText('npm run sim -- spec FILE.spec');
+});
+
+/** A wait and what released it, an error, a broken check: two orders, the first the shortest broken. */
+const WAITS = `setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'); }
+teardown { DROP TABLE foo; }
+session a
+setup { BEGIN; }
+step a1 { UPDATE foo SET data = 'a' WHERE id = 1; }
+step a2 { ROLLBACK; }
+session b
+step b1 { UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data; }
+step b2 { SELECT 1 / 0; }
+check "b wrote" { SELECT id FROM foo WHERE data = 'xb' }
+permutation a1 b1 a2 b2
+permutation a1 a2 b1 b2
+`;
+
+test("an order's lanes: a wait up to the step that released it, an error, the checks; Step and Back (buttons and ← →) move the cursor, and the link carries it", async ({
+  page,
+}, testInfo) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await openLab(page, START);
+  await page.getByLabel('Strategy', { exact: true }).selectOption('your-sql');
+  await specText(page).fill(WAITS);
+  await runButton(page).click();
+  const lanes = page.getByRole('region', { name: 'Step through the order a1 b1 a2 b2' });
+  await expect(lanes).toBeVisible({ timeout: 60_000 });
+  const at = lanes.getByTestId('spec-lanes-at');
+  const details = lanes.getByTestId('spec-lane-details');
+  await expect(at).toHaveText('The start');
+  await expect(lanes.getByRole('button', { name: 'Back' })).toBeDisabled();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await expect(at).toHaveText('Step 2 of 4');
+  await expect(details).toContainText("UPDATE foo SET data = data || 'b' WHERE id = 1 RETURNING data;");
+  await expect(details).toContainText('It waits: another session holds a lock on a row it needs. It goes on when a2 (step 3) ends.');
+  await expect(lanes.locator('text.spec-lane-answer', { hasText: 'waits…' })).toHaveCount(1);
+  // → with the focus in the lanes steps the order, not the scenario above.
+  await page.keyboard.press('ArrowRight');
+  await expect(at).toHaveText('Step 3 of 4');
+  await expect(details).toContainText('Its end released b1 (session b), which had waited since step 2. It returned:');
+  await expect(details.getByRole('cell', { name: 'xb' })).toBeVisible();
+  await expect(lanes.locator('text.spec-lane-answer', { hasText: 'after a2' })).toHaveCount(1);
+  await page.keyboard.press('ArrowRight');
+  await expect(details).toContainText('ERROR: division by zero');
+  await page.keyboard.press('ArrowRight');
+  await expect(at).toHaveText('The end');
+  await expect(details).toContainText('“b wrote” broke:');
+  await expect(lanes.getByRole('button', { name: 'Step' })).toBeDisabled();
+  await lanes.getByRole('button', { name: 'Back' }).click();
+  await page.keyboard.press('ArrowLeft');
+  await expect(at).toHaveText('Step 3 of 4');
+  await expect(page).toHaveURL(/&step=0&specstep=3&spec=1\./);
+
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    const axe = await new AxeBuilder({ page }).include('.spec-lanes').analyze();
+    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    expect(serious, colorScheme).toEqual([]);
+    await shot(lanes, testInfo.outputPath(`spec-lanes-1440-${colorScheme}.png`));
+  }
+  // Another order opens its own lanes, at its start.
+  await page.getByTestId('spec-results').locator('summary', { hasText: 'a1 a2 b1 b2' }).click();
+  await expect(page.getByRole('region', { name: 'Step through the order a1 a2 b1 b2' }).getByTestId('spec-lanes-at')).toHaveText('The start');
+  await page.getByTestId('spec-results').locator('summary', { hasText: 'a1 b1 a2 b2' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await lanes.getByRole('button', { name: 'Step' }).click();
+  await page.setViewportSize({ width: 390, height: 844 });
+  expect(await specPanel(page).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  await shot(lanes, testInfo.outputPath('spec-lanes-390-dark.png'));
+  await page.emulateMedia({ colorScheme: 'light' });
+  await shot(lanes, testInfo.outputPath('spec-lanes-390-light.png'));
+
+  // The link carries the step (specstep=2): a fresh browser opens there, in the test above; a bad one, spec-link.test.ts.
+  expect(page.url()).toMatch(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
 });

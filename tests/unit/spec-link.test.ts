@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createLabStore } from '../../src/store/lab-store';
 import { encodeView } from '../../src/store/permalink';
 import { SPEC_DRAFT_KEY } from '../../src/store/spec-draft';
-import { decodeSpecLink, encodeSpecLink, MAX_SPEC_LINK_CHARS, specLinkValue, specOrderOf, withSpecLink } from '../../src/store/spec-link';
+import { decodeSpecLink, encodeSpecLink, MAX_SPEC_LINK_CHARS, specLinkValue, specOrderOf, specStepOf, withSpecLink } from '../../src/store/spec-link';
 import { linkFragment } from '../../src/store/sync';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { labDatabase } from '../support/lab';
@@ -103,6 +103,26 @@ describe('the lab opens a link with a spec', () => {
     state.editSpec(`${naive}\n# mine\n`);
     const again = createLabStore({ lab: new InProcessLabClient(labDatabase), storage });
     expect(again.getState().specRunner.text).toBe(`${naive}\n# mine\n`);
+  });
+
+  it("carries the lanes' step beside the order; a step that is no number opens the order at its start, with one line in the link's notice", async () => {
+    expect(specStepOf('scenario=race&specstep=12&spec=1.x')).toEqual({ step: 12, problem: null });
+    expect(specStepOf('scenario=race&spec=1.x')).toEqual({ step: 0, problem: null });
+    const link = await encodeSpecLink(naive);
+    const fragment = withSpecLink(encodeView(view), link, 'a_poll b_poll a_claim b_claim', 3);
+    expect(fragment).toContain('&specorder=a_poll%20b_poll%20a_claim%20b_claim&specstep=3&spec=1.');
+    const opened = await open(fragment);
+    expect(opened.store.getState().specRunner).toMatchObject({ shownOrder: 'a_poll b_poll a_claim b_claim', shownStep: 3 });
+    expect(opened.notices).toEqual([]);
+    await expect.poll(() => linkFragment(opened.store.getState())).toBe(fragment);
+    const bad = await open(fragment.replace('specstep=3', 'specstep=-1'));
+    expect(bad.store.getState().specRunner.shownStep).toBe(0);
+    expect(bad.notices).toEqual([
+      [
+        'This link could not be opened exactly as written.',
+        "specstep=-1 is not a step of the spec's order (0 for its start, 1 after its first step, …): the order opens at its start.",
+      ],
+    ]);
   });
 
   it('opens the rest of a link whose spec is damaged, with one message, and keeps the saved spec draft', async () => {

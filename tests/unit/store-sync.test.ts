@@ -25,7 +25,7 @@ function fakeStore() {
     speed: 1,
     drawFailure: null as string | null,
     // No spec of the learner's: the link is the view's alone.
-    specRunner: { link: null, shownOrder: null },
+    specRunner: { link: null, shownOrder: null, shownStep: 0 },
     notify: vi.fn(),
     openLink: vi.fn(async () => undefined),
   }));

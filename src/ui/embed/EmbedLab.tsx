@@ -26,9 +26,10 @@ function useFullLabAddress(): string {
   const position = useLab((s) => s.position);
   const spec = useLab((s) => s.specRunner.link);
   const order = useLab((s) => s.specRunner.shownOrder);
+  const step = useLab((s) => s.specRunner.shownStep);
   return useMemo(
-    () => fullLabAddress(withFragment(window.location.href, withSpecLink(encodeView({ scenarioId, settings, schedule, position }), spec, order))),
-    [scenarioId, settings, schedule, position, spec, order],
+    () => fullLabAddress(withFragment(window.location.href, withSpecLink(encodeView({ scenarioId, settings, schedule, position }), spec, order, step))),
+    [scenarioId, settings, schedule, position, spec, order, step],
   );
 }
 

@@ -2,18 +2,12 @@
  * What a spec's run found, the verdict first: which orders broke a check, which PGlite refused (one line
  * each, with the command that runs it on a server), then each order in the isolation tester's own text.
  */
-import { useMemo } from 'react';
 import { useLab, useLabStore } from '../../store/react';
+import { openedPermutation, orderOf, shortestBroken } from '../../store/spec-lanes';
 import type { SpecPermutationResult, SpecResult } from '../../store/spec-slice';
+import { SpecLanes } from './SpecLanes';
 
 const serverCommand = (steps: readonly string[]) => `npm run sim -- spec FILE.spec --permutation "${steps.join(' ')}" --db postgres://…`;
-
-/** The first of the shortest permutations that broke a check (the command line's choice), or null. */
-function shortestBroken(permutations: readonly SpecPermutationResult[]): SpecPermutationResult | null {
-  return permutations
-    .filter((p) => p.brokenChecks.length > 0)
-    .reduce<SpecPermutationResult | null>((best, p) => (best === null || p.steps.length < best.steps.length ? p : best), null);
-}
 
 function Verdict({ result, opened }: { result: Extract<SpecResult, { kind: 'ran' }>; opened: SpecPermutationResult | null }) {
   const all = result.permutations.length;
@@ -76,17 +70,12 @@ function TesterText({ label, text }: { label: string; text: string }) {
 /** The refusal as the command line prints it in place of the permutation's text. */
 const refusedText = (p: SpecPermutationResult) => `starting permutation: ${p.steps.join(' ')}\nrefused on PGlite: ${p.refused}\n`;
 
-const orderOf = (p: SpecPermutationResult) => p.steps.join(' ');
-
 export function SpecResults({ result }: { result: SpecResult }) {
   const store = useLabStore();
   const showOrder = useLab((s) => s.showSpecOrder);
-  // Opened once per run: the order a link (or the learner, before running again) showed, else the shortest broken one.
-  const opened = useMemo(() => {
-    if (result.kind !== 'ran') return null;
-    const wanted = store.getState().specRunner.shownOrder;
-    return result.permutations.find((p) => orderOf(p) === wanted) ?? shortestBroken(result.permutations);
-  }, [result, store]);
+  const shownOrder = useLab((s) => s.specRunner.shownOrder);
+  // The order a link or the learner opened, else the shortest broken one, else the first PGlite followed: its lanes are drawn.
+  const opened = openedPermutation(result, shownOrder);
   if (result.kind === 'bad-input') {
     return (
       <div className="your-sql-problem" role="alert">
@@ -113,6 +102,7 @@ export function SpecResults({ result }: { result: SpecResult }) {
           </ul>
         </div>
       ) : null}
+      {opened ? <SpecLanes key={orderOf(opened)} permutation={opened} sessions={result.sessions} /> : null}
       <h4>Each order, as PostgreSQL's isolation tester prints it</h4>
       <ol className="your-spec-orders">
         {result.permutations.map((p) => (
@@ -120,8 +110,10 @@ export function SpecResults({ result }: { result: SpecResult }) {
             <details
               open={p === opened}
               onToggle={(event) => {
-                if (event.currentTarget.open) showOrder(orderOf(p));
-                else if (store.getState().specRunner.shownOrder === orderOf(p)) showOrder(null);
+                // Opening the order already shown (as it mounts open) keeps its lanes' step.
+                if (event.currentTarget.open) {
+                  if (p !== opened) showOrder(orderOf(p));
+                } else if (store.getState().specRunner.shownOrder === orderOf(p)) showOrder(null);
               }}
             >
               <summary>
