@@ -243,7 +243,7 @@ async function boundParameters(text: string, shown: string, role: BindingRole, b
   }
   if (role !== 'claim' && own[0]!.source !== 'run') {
     throw new CheckInputError(
-      `--param ${clip(own[0]!.flag)}: a ${role}'s $1 is its run (--param ${role}:1=run): the lab finds the row a waiting write waits on by it`,
+      `--param ${clip(own[0]!.flag)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (--param ${role}:1=run): the lab finds the row a waiting write waits on by it`,
     );
   }
   return {
