@@ -10,13 +10,15 @@ import { type Exploration, OUTCOME_LABELS, type OutcomeGroup } from '../engine/e
 import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import { type AnalyzeError, analyzeStatement } from '../sql/analyze';
+import { type AnalyzeError, analyzeStatement, parametersUsed } from '../sql/analyze';
+import type { Parameter } from '../sql/analyze/contract';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
+import type { ParamName, ParamSource } from '../strategies/types';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -81,9 +83,15 @@ function readClaimFile(path: string, flag = '--claim'): string {
 }
 
 /** The analyzer's answer; a statement nested past the JavaScript stack (1,400 NOT( …) is bad input, in one line. */
-async function analyzeFile(text: string, role: Parameters<typeof analyzeStatement>[1], shown: string, options: CustomOptions) {
+async function analyzeFile(
+  text: string,
+  role: Parameters<typeof analyzeStatement>[1],
+  shown: string,
+  options: CustomOptions,
+  bound: BoundParameters | null = null,
+) {
   try {
-    return await analyzeStatement(text, role, { engineRefusals: !options.onServer });
+    return await analyzeStatement(text, role, { engineRefusals: !options.onServer, ...(bound ? { parameters: bound.parameters } : {}) });
   } catch (error) {
     if (error instanceof RangeError) throw new CheckInputError(`${shown}: the statement is nested too deeply for the lab to read`);
     throw error;
@@ -94,23 +102,28 @@ async function analyzeFile(text: string, role: Parameters<typeof analyzeStatemen
  * The strategy that claims with the file's statement, or a one-line error. `onServer` (check --db): the
  * shapes PostgreSQL runs but PGlite cannot replay through a wait are played too, since the wait is real there.
  */
-export async function claimStrategyFromFile(path: string, options: CustomOptions = {}): Promise<{ definition: StrategyDefinition; summary: string }> {
+export async function claimStrategyFromFile(
+  path: string,
+  options: CustomOptions = {},
+  bindings: ParamBindings = NO_BINDINGS,
+): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
   const shown = printablePath(path);
-  const analysis = await analyzeFile(text, 'claim', shown, options);
+  const bound = await boundParameters(text, shown, 'claim', bindings);
+  const analysis = await analyzeFile(text, 'claim', shown, options, bound);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
   const { contract, used } = analysis.shape.parameters;
-  if (used.length < contract.length) {
+  if (!bound && used.length < contract.length) {
     // The lab binds every claim's two values; PostgreSQL refuses a statement given more values than it uses.
     const missing = contract.filter((p) => !used.includes(p.number)).map((p) => `$${p.number} (${p.name})`);
     throw new CheckInputError(
       `${shown}: refused: the claim does not use ${missing.join(' or ')}; the lab passes every claim $1 worker and $2 lease seconds, so it must use both (one it does not need can be named in a test that is always true: ${contract
         .filter((p) => !used.includes(p.number))
         .map((p) => `AND $${p.number}::${p.type} IS NOT NULL`)
-        .join(' ')})`,
+        .join(' ')}), or bind the parameters it does use with --param (e.g. --param 1=worker)`,
     );
   }
-  const built = customClaimStrategy(text, analysis.shape, shown, options);
+  const built = customClaimStrategy(text, analysis.shape, shown, options, bound?.sources ?? null);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
@@ -127,6 +140,118 @@ export async function claimStrategyFromFile(path: string, options: CustomOptions
   return { definition: built.definition, summary };
 }
 
+/** The statements `--param` binds: the claim's by default (`--param 1=5`), a write's by its role (`--param complete:1=run`). */
+type BindingRole = 'claim' | WriteRole;
+
+/** The lab's values a statement may be given by name (`--param 2=worker`): the worker's value at that step. */
+const NAMED_VALUES: Readonly<Record<BindingRole, Readonly<Record<string, { value: ParamName; type: Parameter['type'] }>>>> = {
+  claim: { worker: { value: 'worker', type: 'text' }, lease: { value: 'leaseSeconds', type: 'integer' } },
+  heartbeat: {
+    run: { value: 'run', type: 'integer' },
+    worker: { value: 'worker', type: 'text' },
+    generation: { value: 'generation', type: 'integer' },
+    lease: { value: 'leaseSeconds', type: 'integer' },
+  },
+  work: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, cost: { value: 'costCents', type: 'integer' } },
+  complete: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, result: { value: 'result', type: 'text' } },
+};
+
+/** One `--param`: which statement, which $n, and its value (a name above, or a constant); `flag` as check prints it back. */
+interface ParamBinding {
+  role: BindingRole;
+  position: number;
+  source: ParamSource;
+  type: Parameter['type'];
+  flag: string;
+}
+
+type ParamBindings = readonly ParamBinding[];
+const NO_BINDINGS: ParamBindings = [];
+
+const PARAM_SHAPE =
+  "--param takes [STATEMENT:]N=VALUE: N a parameter's number, VALUE a name (worker, lease, …), a number or text in single quotes; e.g. --param 1=5 --param 2=worker --param \"3='default'\"";
+
+/**
+ * `--param` flags, each `[STATEMENT:]N=VALUE`. STATEMENT is the claim when left out, else heartbeat, work or
+ * complete. VALUE is a name of the lab's values for that statement, a number, or text in single quotes
+ * (taken as it is): a constant is sent as text, for PostgreSQL to read as the type it infers for $N.
+ */
+export function parseParamFlags(flags: readonly string[]): ParamBindings {
+  const bindings: ParamBinding[] = [];
+  for (const flag of flags) {
+    const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
+    if (!match) throw new CheckInputError(`${PARAM_SHAPE}; not "${clip(flag)}"`);
+    const [, roleWord = 'claim', digits, value = ''] = match;
+    if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
+      throw new CheckInputError(
+        `--param ${clip(flag)}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work: and complete: (a reaper is given none)`,
+      );
+    }
+    const role = roleWord as BindingRole;
+    const prefix = role === 'claim' ? '' : `${role}:`;
+    const position = Number(digits);
+    if (position < 1) throw new CheckInputError(`--param ${clip(flag)}: parameters are numbered from $1`);
+    if (bindings.some((b) => b.role === role && b.position === position))
+      throw new CheckInputError(`--param ${clip(flag)}: $${position} of the ${role} is bound twice`);
+    const names = NAMED_VALUES[role];
+    const named = Object.hasOwn(names, value) ? names[value] : undefined;
+    const quoted = /^'(.*)'$/s.exec(value);
+    let source: ParamSource;
+    let type: Parameter['type'] = 'text';
+    if (named) {
+      source = named.value;
+      type = named.type;
+    } else if (/^-?\d+(\.\d+)?$/.test(value)) source = { constant: value };
+    else if (quoted) source = { constant: quoted[1]! };
+    else {
+      throw new CheckInputError(
+        `--param ${clip(flag)}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(Object.keys(names))} (or a number, or text in single quotes: ${prefix}${position}='${clip(value)}')`,
+      );
+    }
+    bindings.push({ role, position, source, type, flag: `${prefix}${position}=${value}` });
+  }
+  return bindings;
+}
+
+/** A statement's bound values in $n order, as the engine sends them and as the analyzer types them. */
+interface BoundParameters {
+  sources: ParamSource[];
+  parameters: Parameter[];
+}
+
+/**
+ * The statement's values as `--param` binds them, or null when nothing binds this statement (the role's
+ * own contract then). Each $n the statement uses must be bound, and each bound $n used: PostgreSQL refuses a
+ * statement given more values than it takes, and cannot tell the type of one it skips.
+ */
+async function boundParameters(text: string, shown: string, role: BindingRole, bindings: ParamBindings): Promise<BoundParameters | null> {
+  const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
+  if (own.length === 0) return null;
+  const used = await parametersUsed(text);
+  // A statement that does not parse: its analysis says where, with no bound parameters in the way.
+  if (used === null) return null;
+  const unbound = used.find((n) => !own.some((binding) => binding.position === n));
+  const prefix = role === 'claim' ? '' : `${role}:`;
+  if (unbound !== undefined) throw new CheckInputError(`${shown}: uses $${unbound}, which no --param ${prefix}${unbound}=… binds`);
+  const unused = own.find((binding) => !used.includes(binding.position));
+  if (unused) throw new CheckInputError(`--param ${clip(unused.flag)}: ${shown} does not use $${unused.position}`);
+  const gap = Array.from({ length: used.length }, (_, i) => i + 1).find((n) => !used.includes(n));
+  if (gap !== undefined) {
+    throw new CheckInputError(
+      `${shown}: uses ${used.map((n) => `$${n}`).join(', ')} but not $${gap}: PostgreSQL cannot tell the type of a parameter a statement skips; number them from $1`,
+    );
+  }
+  if (role !== 'claim' && own[0]!.source !== 'run') {
+    throw new CheckInputError(
+      `--param ${clip(own[0]!.flag)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (--param ${role}:1=run): the lab finds the row a waiting write waits on by it`,
+    );
+  }
+  return {
+    sources: own.map((binding) => binding.source),
+    parameters: own.map((binding) => ({ number: binding.position, name: binding.flag, type: binding.type })),
+  };
+}
+
 const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
 
 /** The definition with the statement of `path` as both its fenced and its unfenced write for `role`. */
@@ -135,12 +260,14 @@ export async function withWriteFromFile(
   role: WriteRole,
   path: string,
   options: CustomOptions = {},
+  bindings: ParamBindings = NO_BINDINGS,
 ): Promise<StrategyDefinition> {
   const text = readClaimFile(path, `--${role}`);
   const shown = printablePath(path);
-  const analysis = await analyzeFile(text, role, shown, options);
+  const bound = await boundParameters(text, shown, role, bindings);
+  const analysis = await analyzeFile(text, role, shown, options, bound);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
-  const built = customWrite(role, text, analysis.shape, shown, options);
+  const built = customWrite(role, text, analysis.shape, shown, options, bound?.sources ?? null);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   return { ...definition, label: `${definition.label}, your ${role} (${shown})`, [WRITE_KEYS[role]]: { fenced: built.statement, unfenced: built.statement } };
 }
@@ -150,11 +277,13 @@ export async function withWritesFromFiles(
   definition: StrategyDefinition,
   files: Partial<Record<WriteRole, string>>,
   options: CustomOptions = {},
+  bindings: ParamBindings = NO_BINDINGS,
 ): Promise<StrategyDefinition> {
   let result = definition;
   for (const role of Object.keys(WRITE_KEYS) as WriteRole[]) {
     const path = files[role];
-    if (path !== undefined) result = await withWriteFromFile(result, role, path, options);
+    if (path !== undefined) result = await withWriteFromFile(result, role, path, options, bindings);
+    else if (bindings.some((binding) => binding.role === role)) throw new CheckInputError(`--param ${role}:…: there is no --${role} FILE to bind`);
   }
   return result;
 }
@@ -228,7 +357,8 @@ export type CheckDatabase = { kind: 'pglite' } | { kind: 'postgres'; server: str
 export interface CheckReport {
   scenario: string;
   database: CheckDatabase;
-  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>>; reaper?: string };
+  /** `params`: the `--param` flags as given (normalized), absent without any. */
+  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>>; reaper?: string; params?: string[] };
   fencing: boolean;
   /** The claims' isolation level above READ COMMITTED (--isolation); absent at READ COMMITTED. */
   isolation?: StrictIsolation;
@@ -255,6 +385,7 @@ export function checkReport(
   database: CheckDatabase = { kind: 'pglite' },
   failOn: readonly OutcomeKind[] = DEFAULT_FAIL_ON,
   reaper?: string,
+  params: readonly string[] = [],
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
@@ -264,7 +395,7 @@ export function checkReport(
   return {
     scenario: scenario.id,
     database,
-    claim: { file, summary, writes, ...(reaper === undefined ? {} : { reaper }) },
+    claim: { file, summary, writes, ...(reaper === undefined ? {} : { reaper }), ...(params.length === 0 ? {} : { params: [...params] }) },
     fencing: settings.fencing,
     ...(settings.isolation ? { isolation: settings.isolation } : {}),
     coverage: result.coverage,
@@ -294,6 +425,7 @@ export function replayCommands(report: CheckReport, group: CheckReport['groups']
     report.claim.file,
     ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
     ...(report.claim.reaper === undefined ? [] : ['--reaper', report.claim.reaper]),
+    ...(report.claim.params ?? []).flatMap((flag) => ['--param', flag]),
     '--fencing',
     report.fencing ? 'on' : 'off',
     ...(report.isolation ? ['--isolation', report.isolation] : []),
@@ -329,6 +461,8 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  if (report.claim.params)
+    lines.push("(the page gives your statements the lab's own values, $1 worker and $2 lease, not --param's: replay these with their replay: command)");
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

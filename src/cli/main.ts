@@ -29,6 +29,8 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--sample N [--seed N]] [--db pglite|postgres://…] [--isolation …] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--reaper FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--isolation …] [--max-states N] [--sample N] [--seed N] [--json]
+                          [--param [STATEMENT:]N=VALUE …]  (your statements' own parameters: --param 1=5 --param 2=worker;
+                           default $1 worker, $2 lease seconds; run --claim takes them too)
                           (--isolation repeatable-read|serializable: each claim in an explicit transaction at that level,
                            a worker that gets 40001 rolls back and tries again; needs --db postgres://…)
                           (past --max-states distinct states, default ${EXHAUSTIVE_STATE_LIMIT}, a seeded sample of --sample schedules, default ${SAMPLE_SIZE})
@@ -152,6 +154,7 @@ async function run(args: string[]): Promise<number> {
     work: { type: 'string' },
     complete: { type: 'string' },
     reaper: { type: 'string' },
+    param: { type: 'string', multiple: true },
     db: { type: 'string' },
     isolation: { type: 'string' },
     'statement-timeout': { type: 'string' },
@@ -167,16 +170,19 @@ async function run(args: string[]): Promise<number> {
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
-    const { claimStrategyFromFile, withReaperFromFile, withReaperLane, withWritesFromFiles } = await import('./check');
+    const { claimStrategyFromFile, parseParamFlags, withReaperFromFile, withReaperLane, withWritesFromFiles } = await import('./check');
     const onServer = { onServer: spec !== 'pglite' };
-    const { definition } = await claimStrategyFromFile(values.claim as string, onServer);
-    settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer);
+    const bindings = parseParamFlags(values.param ?? []);
+    const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
+    settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
     if (values.reaper !== undefined) {
       settings.definition = await withReaperFromFile(settings.definition, values.reaper as string, onServer);
       scenario = withReaperLane(scenario);
     }
   } else if (Object.keys(writeFiles(values)).length > 0 || values.reaper !== undefined) {
     throw new UsageError('--heartbeat, --work, --complete and --reaper go with --claim FILE');
+  } else if (values.param !== undefined) {
+    throw new UsageError("--param binds your statements' parameters: it goes with --claim FILE");
   }
   let finish: Finish = { kind: 'round-robin' };
   if (values.seed !== undefined) finish = { kind: 'random', seed: parseSeed(values.seed as string) };
@@ -275,6 +281,7 @@ async function check(args: string[]): Promise<number> {
     work: { type: 'string' },
     complete: { type: 'string' },
     reaper: { type: 'string' },
+    param: { type: 'string', multiple: true },
     fencing: { type: 'string' },
     method: { type: 'string' },
     db: { type: 'string' },
@@ -296,6 +303,7 @@ async function check(args: string[]): Promise<number> {
     formatCheck,
     guardCustomClaim,
     parseFailOn,
+    parseParamFlags,
     withReaperFromFile,
     withReaperLane,
     withWritesFromFiles,
@@ -320,15 +328,17 @@ async function check(args: string[]): Promise<number> {
   if (spec !== 'pglite' && !/^postgres(ql)?:\/\//.test(spec)) throw new UsageError(`--db takes pglite or a postgres:// URL, not "${clip(spec)}"`);
   // On a server the waits are real: shapes PGlite cannot follow through a wait are played there too.
   const onServer = { onServer: spec !== 'pglite' };
-  const claim = await claimStrategyFromFile(file, onServer);
+  const bindings = parseParamFlags(values.param ?? []);
+  const claim = await claimStrategyFromFile(file, onServer, bindings);
   const writes = writeFiles(values);
   const summary = [
     claim.summary,
+    ...(bindings.length === 0 ? [] : [`parameters: ${bindings.map((binding) => binding.flag).join(', ')}`]),
     ...Object.entries(writes).map(([role, path]) => `${role}: ${printablePath(path)} (fenced and unfenced alike)`),
     ...(values.reaper === undefined ? [] : [`reaper: ${printablePath(values.reaper as string)} (its own session, a rescue step after each step of the clock)`]),
   ].join('; ');
   const reaper = values.reaper as string | undefined;
-  const withWrites = await withWritesFromFiles(claim.definition, writes, onServer);
+  const withWrites = await withWritesFromFiles(claim.definition, writes, onServer, bindings);
   const definition = reaper === undefined ? withWrites : await withReaperFromFile(withWrites, reaper, onServer);
   // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (check.ts withReaperLane).
   const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
@@ -377,6 +387,7 @@ async function check(args: string[]): Promise<number> {
       where,
       failOn,
       reaper === undefined ? undefined : printablePath(reaper),
+      bindings.map((binding) => binding.flag),
     );
     console.log(values.json ? JSON.stringify(report, null, 2) : formatCheck(report, seconds));
     return report.exitCode;

@@ -15,7 +15,7 @@ import type { RunRow, StatementOutcome, Value } from '../sim/types';
 import { CONSOLE_ROWS_FETCHED, type ConsoleStatement } from '../sql/console';
 import { highestParameter, sqlText } from '../sql/registry';
 import { BUILT_IN_STRATEGIES, CANCEL_REQUEST, type LabStatement, PAGE_STATEMENTS, type StatementText, type StrategyDefinition } from '../strategies';
-import type { FencedPair, ParamName } from '../strategies/types';
+import { type FencedPair, type ParamName, type ParamSource, paramValues } from '../strategies/types';
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { consoleError, consoleValue } from './console-answer';
 import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
@@ -564,13 +564,13 @@ const WARM_UP_CLOCK = '2030-01-01T00:00:00.000Z';
 /** A statement the warm-up runs, and the values it takes. */
 interface WarmUpStatement {
   statement: StatementText;
-  params: readonly ParamName[];
+  params: readonly ParamSource[];
 }
 
 /** A worker's values for the warm-up: generation 1, a 60 s lease. */
 function warmUpPieceOf({ statement, params }: WarmUpStatement, run: number): LabPiece {
   const values: Record<ParamName, Value> = { worker: WARM_UP_WORKER, leaseSeconds: 60, run, generation: 1, costCents: 1, result: 'warm-up' };
-  return { statement, params: params.map((name) => values[name]) };
+  return { statement, params: paramValues(params, values) };
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type StrategyDefinition,
   strategyDefinition,
 } from '../strategies';
-import type { FencedPair, ParamName } from '../strategies/types';
+import { type FencedPair, type ParamName, paramValues } from '../strategies/types';
 import { secondsOf } from './clock';
 import type { OwnerWrite, Poll, StepFact, WriteMissedBecause } from './narration';
 import type { StrictIsolation } from './isolation';
@@ -148,7 +148,7 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
   };
   const plan = (statement: LabStatement, mode: StatementPlan['mode'] = 'autocommit'): StatementPlan => ({
     statement,
-    params: statement.params.map((name) => values[name]),
+    params: paramValues(statement.params, values),
     mode,
   });
   const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);

@@ -6,7 +6,7 @@
  */
 import type { Shape } from '../sql/analyze';
 import { SHARED_WRITES } from './shared';
-import { type AfterWait, type LabStatement, roleParams, type StatementText, type StrategyDefinition } from './types';
+import { type AfterWait, type LabStatement, type ParamSource, roleParams, type StatementText, type StrategyDefinition } from './types';
 
 /** The statement ids a custom claim brings (the prepared statements' names on PGlite; none is a lab file's). */
 export const CUSTOM_CLAIM_IDS = {
@@ -109,6 +109,7 @@ export function customWrite(
   shape: Shape,
   file: string | null,
   options: CustomOptions = {},
+  bound: readonly ParamSource[] | null = null,
 ): { ok: true; statement: LabStatement } | { ok: false; reason: string } {
   if (shape.role !== role) return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a ${role}` };
   const byId =
@@ -124,7 +125,7 @@ export function customWrite(
       file,
       // Only the parameters it uses, $1 up to the highest (the analyzer refuses a gap): PostgreSQL refuses
       // a statement given more values than it takes, and a completion by `run_id = $1` alone is a real one.
-      params: roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
+      params: bound ?? roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
       afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
       ...(shape.kind === 'delete' ? { deletesRun: true as const } : {}),
@@ -132,8 +133,17 @@ export function customWrite(
   };
 }
 
-/** The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does. */
-export function customClaimStrategy(text: string, shape: Shape, file: string | null, options: CustomOptions = {}): CustomClaim {
+/**
+ * The strategy that claims with `text` (already analyzed as a claim into `shape`) and writes as the lab does.
+ * `bound`: the values of its own parameters, when someone bound them (else $1 worker, $2 lease seconds).
+ */
+export function customClaimStrategy(
+  text: string,
+  shape: Shape,
+  file: string | null,
+  options: CustomOptions = {},
+  bound: readonly ParamSource[] | null = null,
+): CustomClaim {
   if (shape.role !== 'claim') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a claim` };
   const replayed = afterWaitOf(shape, file);
   if (!replayed.ok && !options.onServer) return replayed;
@@ -142,7 +152,7 @@ export function customClaimStrategy(text: string, shape: Shape, file: string | n
     id: CUSTOM_CLAIM_IDS.claim,
     text: textAsRun(text),
     file,
-    params: roleParams('claim', true),
+    params: bound ?? roleParams('claim', true),
     // Kept even for a claim that skips or fails instead of waiting: its UPDATE may still meet a row another
     // worker holds, and a wait must never reach PGlite.
     probe: { id: CUSTOM_CLAIM_IDS.probe, text: shape.probe.text, file },

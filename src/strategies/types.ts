@@ -10,6 +10,17 @@
 /** The values a worker can pass to a statement; a statement takes some of them, in $n order. */
 export type ParamName = 'worker' | 'leaseSeconds' | 'run' | 'generation' | 'costCents' | 'result';
 
+/**
+ * Where a statement's $n gets its value: one of the worker's values at that step, or a constant someone
+ * bound to it (`check --param 1=5`, a batch size), sent as text for PostgreSQL to read as the type it infers.
+ */
+export type ParamSource = ParamName | { constant: string };
+
+/** The values for `params`, from the worker's values at this step. */
+export function paramValues<V>(params: readonly ParamSource[], values: Readonly<Record<ParamName, V>>): (V | string)[] {
+  return params.map((source) => (typeof source === 'string' ? values[source] : source.constant));
+}
+
 /** A statement's text and the id that names it (in a trace, a PGlite prepared statement, the live bridge). */
 export interface StatementText {
   /** Unique among the lab's statements: a file's name without `.sql` for the lab's own. */
@@ -57,7 +68,7 @@ export type AfterWait =
 
 export interface LabStatement extends StatementText {
   /** The values it takes: $1 is params[0], and so on. */
-  params: readonly ParamName[];
+  params: readonly ParamSource[];
   /**
    * The same row test under NOWAIT, run (and rolled back) before the statement where it might wait:
    * 55P03 means it would. It takes a prefix of the statement's parameters. Null when it cannot wait.

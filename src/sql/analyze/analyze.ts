@@ -94,6 +94,12 @@ export async function analyzeStatementNow(statement: string, role: Role, options
   return analyzeWith(await loadParser(), statement, role, options);
 }
 
+/** The $n a statement uses, ascending, or null when it does not parse (its analysis says why). */
+export async function parametersUsedNow(statement: string): Promise<number[] | null> {
+  const parsed = (await loadParser()).parse(statement);
+  return parsed.ok ? parametersIn(parsed.tree as unknown as Json) : null;
+}
+
 const PG_VERSION = 180004;
 
 /** Far above any claim (the lab's are under 700 characters), far below what makes the analysis slow. */
@@ -106,6 +112,11 @@ export interface AnalyzeOptions {
    * Default true.
    */
   engineRefusals?: boolean;
+  /**
+   * The values the statement is given, in $n order, when they are not its role's (CONTRACTS): a claim
+   * whose own parameters someone bound (`check --param`). Derived statements take them in the same order.
+   */
+  parameters?: readonly Parameter[];
 }
 
 export function analyzeWith(parser: Parser, statement: string, role: Role, options: AnalyzeOptions = {}): Analysis {
@@ -126,7 +137,7 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
   if (statements.length === 0) return { ok: false, error: { kind: 'empty', message: 'the statement is only comments' } };
   try {
     if (statements.length > 1) throw refused(refusal('several-statements', `${statements.length} statements`));
-    const shape = shapeOf(statements[0]!.stmt as JsonObject, role);
+    const shape = shapeOf(statements[0]!.stmt as JsonObject, role, options.parameters ?? CONTRACTS[role].parameters);
     if (options.engineRefusals !== false) {
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
@@ -167,7 +178,7 @@ const SETTING_KINDS = new Set(['VariableSetStmt', 'VariableShowStmt', 'DiscardSt
 // Functions (./refusals.ts ALLOWED_FUNCTIONS): none writes, waits, locks or reads the wall clock. now() is
 // the lab's virtual clock (sim.now() comes first on the search path); CURRENT_TIMESTAMP and clock_timestamp() are not.
 
-function shapeOf(statement: JsonObject, role: Role): Shape {
+function shapeOf(statement: JsonObject, role: Role, parameters: readonly Parameter[]): Shape {
   const top = nodeOf(statement);
   if (!top) throw refused(refusal('not-an-update'));
   if (TRANSACTION_KINDS.has(top.type)) {
@@ -191,7 +202,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   }
   if (SETTING_KINDS.has(top.type)) throw refused(refusal('settings'));
   if (top.type === 'LockStmt') throw refused(refusal('table-lock', 'LOCK TABLE'));
-  if (top.type === 'DeleteStmt' && role === 'complete') return deleteShapeOf(statement, top.body, role);
+  if (top.type === 'DeleteStmt' && role === 'complete') return deleteShapeOf(statement, top.body, role, parameters);
   if (top.type !== 'UpdateStmt') {
     const deleting = role === 'reaper' ? ', and a reaper puts expired runs back to pending with an UPDATE' : ', and only a completion may delete its run';
     throw refused(refusal('not-an-update', `it is ${describeKind(top.type)}${top.type === 'DeleteStmt' ? deleting : ''}`));
@@ -208,7 +219,7 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   if (!update.whereClause) throw refused(refusal('no-where'));
 
   const contract = CONTRACTS[role];
-  const used = parametersOf(statement, role);
+  const used = parametersOf(statement, role, parameters);
 
   const returning = returningNames(update);
   if (role !== 'reaper' && returning.join(',') !== contract.returning.join(',')) {
@@ -225,21 +236,21 @@ function shapeOf(statement: JsonObject, role: Role): Shape {
   const finder = finderOf(update, cteNames);
   const recheck = splitRecheck(update.whereClause, targetName, cteNames);
   const updateLock: LockStrength = 'no key update';
-  const probe = probeOf(update, targetName, updateLock, role);
-  const lockingFinder = locks[0] && locks[0].wait === 'wait' ? relockOf(statement, role) : null;
+  const probe = probeOf(update, targetName, updateLock, parameters);
+  const lockingFinder = locks[0] && locks[0].wait === 'wait' ? relockOf(statement, parameters) : null;
   return {
     role,
     kind: 'update',
     target: 'runs',
     targetName,
-    parameters: { contract: contract.parameters, used },
+    parameters: { contract: parameters, used },
     returning,
     locks,
     updateLock,
     finder,
     recheck,
     probe,
-    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, role, locks.length > 0) },
+    afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, parameters, locks.length > 0) },
   };
 }
 
@@ -264,21 +275,20 @@ function targetAndWith(statement: JsonObject, verb: 'updates' | 'deletes from'):
 }
 
 /** The role's parameters the statement uses, $1 up to the highest without a gap, or the refusal. */
-function parametersOf(statement: JsonObject, role: Role): number[] {
-  const contract = CONTRACTS[role];
+function parametersOf(statement: JsonObject, role: Role, parameters: readonly Parameter[]): number[] {
   const used = parametersIn(statement);
-  const beyond = used.filter((n) => n > contract.parameters.length);
+  const beyond = used.filter((n) => n > parameters.length);
   if (beyond.length > 0) {
     throw refused(
       refusal(
         'parameter-out-of-contract',
-        `${role} gets ${contract.parameters.map((p) => `$${p.number} ${p.name}`).join(', ') || 'no parameters'}; it uses $${beyond[0]}`,
+        `${role} gets ${parameters.map((p) => `$${p.number} ${p.name}`).join(', ') || 'no parameters'}; it uses $${beyond[0]}`,
       ),
     );
   }
   const highest = Math.max(0, ...used);
   const gap = Array.from({ length: highest }, (_, i) => i + 1).find((n) => !used.includes(n));
-  if (gap !== undefined) throw refused(refusal('parameter-gap', `$${gap} ${contract.parameters[gap - 1]!.name} is not used`));
+  if (gap !== undefined) throw refused(refusal('parameter-gap', `$${gap} ${parameters[gap - 1]!.name} is not used`));
   return used;
 }
 
@@ -288,11 +298,11 @@ function parametersOf(statement: JsonObject, role: Role): number[] {
  * 0: its write missed), so it returns nothing, or run_id alone. A DELETE locks each row it removes FOR UPDATE.
  * Its USING list is a FROM list: a finder the lab cannot replay through a wait on PGlite (customWrite says so).
  */
-function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role): Shape {
+function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role, parameters: readonly Parameter[]): Shape {
   const { targetName, cteNames } = targetAndWith(remove, 'deletes from');
   checkEveryNode(statement, cteNames);
   if (!remove.whereClause) throw refused(refusal('no-where'));
-  const used = parametersOf(statement, role);
+  const used = parametersOf(statement, role, parameters);
   const returning = returningNames(remove);
   const own = returning.length === 0 || (returning.length === 1 && isOwnColumn(returnedExpression(remove, 'run_id') ?? null, targetName, 'run_id'));
   if (!own) throw refused(refusal('delete-returning', `got RETURNING ${returning.join(', ')}`));
@@ -306,13 +316,13 @@ function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role): S
     kind: 'delete',
     target: 'runs',
     targetName,
-    parameters: { contract: CONTRACTS[role].parameters, used },
+    parameters: { contract: parameters, used },
     returning,
     locks,
     updateLock,
     finder: finderOf(asFrom, cteNames),
     recheck,
-    probe: probeOf(asFrom, targetName, updateLock, role),
+    probe: probeOf(asFrom, targetName, updateLock, parameters),
     afterWait: {
       summary: afterWaitSummary(locks[0], recheck).replace('When its UPDATE waits', 'When its DELETE waits'),
       lockingFinder: null,
@@ -610,7 +620,7 @@ const STRENGTH_NODES: Record<LockStrength, string> = {
  * same order, so 55P03 means the statement would wait. Parameters below the highest it uses but missing
  * from it are referenced with their type, so PostgreSQL can type them all.
  */
-function probeOf(update: JsonObject, targetName: string, lock: LockStrength, role: Role): Shape['probe'] {
+function probeOf(update: JsonObject, targetName: string, lock: LockStrength, parameters: readonly Parameter[]): Shape['probe'] {
   const withClause = update.withClause ? structuredClone(update.withClause) : undefined;
   const whereClause = structuredClone(update.whereClause!);
   const fromClause = structuredClone(list(update.fromClause));
@@ -628,7 +638,7 @@ function probeOf(update: JsonObject, targetName: string, lock: LockStrength, rol
   const column = (table: string, name: string): Json => ({ ColumnRef: { fields: [{ String: { sval: table } }, { String: { sval: name } }] } });
   const used = parametersIn({ w: withClause ?? null, f: fromClause, c: whereClause } as Json);
   const highest = Math.max(0, ...used);
-  const typed = typedGaps(used, highest, role);
+  const typed = typedGaps(used, highest, parameters);
   const select: Json = {
     SelectStmt: {
       targetList: [{ ResTarget: { val: column(targetName, 'run_id') } }, ...typed],
@@ -652,11 +662,11 @@ function probeOf(update: JsonObject, targetName: string, lock: LockStrength, rol
 }
 
 /** `$n::type AS unused_n` for each parameter below `highest` that `used` lacks, so PostgreSQL can type it. */
-function typedGaps(used: readonly number[], highest: number, role: Role): Json[] {
+function typedGaps(used: readonly number[], highest: number, parameters: readonly Parameter[]): Json[] {
   const typed: Json[] = [];
   for (let n = 1; n <= highest; n++) {
     if (used.includes(n)) continue;
-    const type = CONTRACTS[role].parameters[n - 1]!.type;
+    const type = parameters[n - 1]!.type;
     typed.push({
       ResTarget: {
         name: `unused_${n}`,
@@ -672,7 +682,7 @@ function typedGaps(used: readonly number[], highest: number, role: Role): Json[]
  * statement that locks one of them with NOWAIT and says whether it still passes the finder's WHERE. The
  * run's id is the parameter after the last one the finder uses (the role's own come first, typed).
  */
-function relockOf(statement: JsonObject, role: Role): AfterWaitFinding['lockingFinder'] {
+function relockOf(statement: JsonObject, parameters: readonly Parameter[]): AfterWaitFinding['lockingFinder'] {
   let finder: JsonObject | null = null;
   walk(statement, (node) => {
     if (node.type === 'SelectStmt' && list(node.body.lockingClause).length > 0) finder = node.body;
@@ -687,7 +697,7 @@ function relockOf(statement: JsonObject, role: Role): AfterWaitFinding['lockingF
   const runParameter = Math.max(0, ...finderParameters) + 1;
   const candidates: Json = {
     SelectStmt: {
-      targetList: [{ ResTarget: { val: runId } }, ...typedGaps(finderParameters, runParameter - 1, role)],
+      targetList: [{ ResTarget: { val: runId } }, ...typedGaps(finderParameters, runParameter - 1, parameters)],
       fromClause: structuredClone(list(select.fromClause)),
       ...(select.whereClause ? { whereClause: structuredClone(select.whereClause) } : {}),
       ...(list(select.sortClause).length > 0 ? { sortClause: structuredClone(select.sortClause) } : {}),
@@ -699,7 +709,11 @@ function relockOf(statement: JsonObject, role: Role): AfterWaitFinding['lockingF
   const qualifies: Json = select.whereClause ? structuredClone(select.whereClause) : { A_Const: { boolval: { boolval: true } } };
   const relock: Json = {
     SelectStmt: {
-      targetList: [{ ResTarget: { val: runId } }, { ResTarget: { name: 'qualifies', val: qualifies } }, ...typedGaps(finderParameters, runParameter - 1, role)],
+      targetList: [
+        { ResTarget: { val: runId } },
+        { ResTarget: { name: 'qualifies', val: qualifies } },
+        ...typedGaps(finderParameters, runParameter - 1, parameters),
+      ],
       fromClause: structuredClone(list(select.fromClause)),
       whereClause: { A_Expr: { kind: 'AEXPR_OP', name: [{ String: { sval: '=' } }], lexpr: runId, rexpr: { ParamRef: { number: runParameter } } } },
       lockingClause: [{ LockingClause: { strength: clause.strength as Json, waitPolicy: 'LockWaitError' } }],
@@ -735,9 +749,15 @@ function outputType(value: Json): string | null {
   return null;
 }
 
-function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<string>, role: Role, locks: boolean): AfterWaitFinding['resume'] {
+function resumeOf(
+  update: JsonObject,
+  targetName: string,
+  cteNames: ReadonlySet<string>,
+  parameters: readonly Parameter[],
+  locks: boolean,
+): AfterWaitFinding['resume'] {
   if (locks) return { why: 'a locking finder: see lockingFinder, or the finder skips or fails instead of waiting' };
-  const highest = CONTRACTS[role].parameters.length;
+  const highest = parameters.length;
   const frozen: Json[] = [];
   const resumed = structuredClone(update);
   let next = highest + 1;
@@ -886,7 +906,7 @@ function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<
   });
   const foundText = deparseStatement(found);
   const used = parametersIn(found);
-  const gaps = typedGaps(used, highest, role);
+  const gaps = typedGaps(used, highest, parameters);
   const foundWithTypes =
     gaps.length > 0
       ? deparseStatement({
@@ -894,7 +914,7 @@ function resumeOf(update: JsonObject, targetName: string, cteNames: ReadonlySet<
         })
       : foundText;
   // Resumed, the statement may meet a row a third worker locked meanwhile: its own probe says so.
-  const resumedProbe = probeOf(resumed, targetName, 'no key update', role);
+  const resumedProbe = probeOf(resumed, targetName, 'no key update', parameters);
   return { found: foundWithTypes, statement: deparseStatement({ UpdateStmt: resumed }), frozenCount: frozen.length, probe: resumedProbe.text };
 }
 

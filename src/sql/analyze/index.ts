@@ -29,6 +29,12 @@ export async function analyzeStatement(statement: string, role: Role, options: A
   return analyze(statement, role, options);
 }
 
+/** The $n a statement uses, ascending, or null when it does not parse (its analysis says why). */
+export async function parametersUsed(statement: string): Promise<number[] | null> {
+  const { parametersUsedNow } = await import('./analyze');
+  return parametersUsedNow(statement);
+}
+
 /**
  * Fetches and starts the parser without analyzing anything, so a caller can tell a download that failed
  * (offline, a deploy in between) from a statement the analysis could not read.

@@ -1,0 +1,50 @@
+/**
+ * `check --param` on a real PostgreSQL server (issue 33 item 6): a claim with the batch size in $1 (pgmq's
+ * `LIMIT $1`), the worker in $2 and the lease in $3, bound with --param, gets the same verdict, groups and
+ * witnesses with `--db` as on PGlite, and the server is sent the same values (the constant as text, which
+ * PostgreSQL reads as the bigint LIMIT takes). PGlite's side alone: tests/unit/cli-check-params.test.ts.
+ */
+import { join } from 'node:path';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import type { CheckReport } from '../../src/cli/check';
+import { projectRoot, simInProcess } from '../support/cli';
+import { createDatabase } from '../support/postgres-server';
+
+const BATCH_FIRST = join(projectRoot, 'tests/fixtures/claims/batch-size-first.sql');
+const BATCH_PARAMS = ['--param', '1=1', '--param', '2=worker', '--param', '3=lease'];
+
+let url: string;
+
+beforeAll(async () => {
+  url = await createDatabase(inject('postgresUrl'), 'check_params');
+});
+
+const verdict = (report: CheckReport) => ({
+  exitCode: report.exitCode,
+  params: report.claim.params,
+  groups: report.groups.map(({ key, count, witness }) => ({ key, count, witness })),
+});
+
+describe('check --param with --db: the same answer as on PGlite', () => {
+  it('a claim with the batch size in $1 and the worker in $2, in the race', { timeout: 300_000 }, async () => {
+    const check = async (db: string) => {
+      const { code, stdout, stderr } = await simInProcess(['check', 'race', '--claim', BATCH_FIRST, ...BATCH_PARAMS, '--db', db, '--json']);
+      expect(stderr).toBe('');
+      expect(code).toBe(1);
+      return JSON.parse(stdout) as CheckReport;
+    };
+    const onServer = await check(url);
+    const onPglite = await check('pglite');
+    expect(onServer.database.kind).toBe('postgres');
+    expect(verdict(onServer)).toEqual(verdict(onPglite));
+    expect(onServer.groups.some((group) => group.kinds.includes('double-claim'))).toBe(true);
+  });
+
+  it('text where LIMIT needs a number: the same one line on the server, exit 2', { timeout: 120_000 }, async () => {
+    const args = ['check', 'race', '--claim', BATCH_FIRST, '--param', "1='five'", '--param', '2=worker', '--param', '3=lease', '--json'];
+    const [onServer, onPglite] = [await simInProcess([...args, '--db', url]), await simInProcess(args)];
+    for (const answer of [onServer, onPglite]) expect(answer.code).toBe(2);
+    expect(onServer.stderr).toBe(onPglite.stderr);
+    expect(onServer.stderr).toMatch(/invalid input syntax for type bigint: "five" \(SQLSTATE 22P02\)\n$/);
+  });
+});
