@@ -33,12 +33,14 @@ import {
   initialWorker,
   interpretOutcome,
   lifeOf,
+  nameOf,
   ownerLifeEnded,
   nextAction,
   ownerToKill,
   planAction,
   rescueFailedRuns,
   whyCannotMove,
+  workerNamed,
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
@@ -283,7 +285,9 @@ export class Simulation {
     const claim = definitionOf(this.settings).claim;
     if (claim.shape !== 'one-statement' || claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
     if (this.lockRows.length > 0 || this.waitOrder.length > 0) return null;
-    const held = this.runRows.filter((run) => run.status === 'running' && ownerLifeEnded(this.workers.get(run.lease_owner ?? ''), run.run_id));
+    const held = this.runRows.filter(
+      (run) => run.status === 'running' && ownerLifeEnded(workerNamed(this.workers.values(), run.lease_owner, run.run_id), run.run_id),
+    );
     if (held.length === 0) return null;
     const expiries = held.map((run) => secondsOf(run.lease_expires_at)).filter((at): at is number => at !== null && Number.isFinite(at));
     const expiredAt = expiries.length > 0 ? Math.max(...expiries) : this.clockSeconds;
@@ -395,6 +399,7 @@ export class Simulation {
       scenario: this.scenario,
       clockSeconds: this.clockSeconds,
       runBefore,
+      runsBefore: this.runRows,
       paid: !at.resumed,
       fencing: this.settings.fencing,
       claimsPendingOnly: this.rescuerDefinition() !== null,
@@ -568,9 +573,11 @@ export class Simulation {
   private restart(id: WorkerId, token: string, tokenIndex: number): void {
     const dead = this.workers.get(id)!;
     const life = lifeOf(dead) + 1;
-    this.workers.set(id, { ...initialWorker({ id }), life });
+    this.workers.set(id, { ...initialWorker({ id, ...(dead.name === undefined ? {} : { name: dead.name }) }), life });
     const forgot =
-      dead.runId !== null && this.runRows.some((run) => run.run_id === dead.runId && run.status === 'running' && run.lease_owner === id) ? dead.runId : null;
+      dead.runId !== null && this.runRows.some((run) => run.run_id === dead.runId && run.status === 'running' && run.lease_owner === nameOf(dead))
+        ? dead.runId
+        : null;
     this.push({ token, tokenIndex, actor: id, action: 'restart', verdict: 'event', runId: forgot, facts: [{ kind: 'restarted', worker: id, life, forgot }] });
   }
 

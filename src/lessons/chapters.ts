@@ -996,7 +996,7 @@ export const CHAPTERS = defineChapters([
         body: [
           'When does ownership end? graphile-worker after a fixed 4-hour lock age, Oban after rescue_after, River after RescueStuckJobsAfter (1 hour by default) and pg-boss at an expiry counted from the start: all by time alone, so each horizon must be longer than the longest job. Solid Queue ends a claim when its process stops heartbeating; procrastinate counts a job as stalled when its worker stops heartbeating, and retries it only when a task you schedule asks; the next pgqueuer dequeue takes a job whose own heartbeat is older than retry_timer, and the next Hangfire.PostgreSql fetch one fetched longer ago than the invisibility timeout (30 minutes by default).',
           "What renews it? Solid Queue's process heartbeat, procrastinate's worker heartbeat and pgqueuer's job heartbeat, which must land well inside retry_timer (issue #430: one beat per retry_timer was too few), and Hangfire.PostgreSql's sliding invisibility timeout, off by default (issue #352, PR #353). River has no heartbeat (issue #682 asks for one), and pg-boss's optional heartbeat can only fail a job sooner.",
-          "What does the final write check? graphile-worker, Oban and pgqueuer the id, pg-boss, River and Hangfire the state, procrastinate that the job is todo or doing, and Solid Queue, since v1.5.0, its own claim row. Of the eight only Solid Queue's claim row acts as a fencing token. The Scenario picker lists every incident the lab replays; each opens under its queue's own guard.",
+          "What does the final write check? graphile-worker, Oban, pgqueuer and delayed_job the id, pg-boss, River and Hangfire the state, procrastinate that the job is todo or doing, and Solid Queue, since v1.5.0, its own claim row. Of the nine only Solid Queue's claim row acts as a fencing token; delayed_job's reserve even trusts the worker's name, taking back at once any job locked under it (issue #1045: workers that shared a name took each other's jobs). The Scenario picker lists every incident the lab replays; each opens under its queue's own guard.",
         ],
         sources: [
           'graphile-getjobs',
@@ -1010,6 +1010,8 @@ export const CHAPTERS = defineChapters([
           'pgqueuer-430',
           'hangfire-postgresql-queue',
           'hangfire-postgresql-352',
+          'delayed-job-active-record',
+          'delayed-job-1045',
         ],
       },
     ],

@@ -160,6 +160,16 @@ const OWN_WORDS: Partial<Record<Strategy, Partial<Record<QuestionId, string>>>> 
     cancel: 'Deleting the job changes its state; the running job learns it through its cancellation token, if it checks it.',
     limits: 'WorkerCount per server, and queues; DisableConcurrentExecution takes a distributed lock per job method.',
   },
+  'delayed-job': {
+    ready:
+      "ready_to_run: jobs whose run_at has come, unlocked or locked longer ago than max_run_time, or locked under the worker's own name, and not failed; by priority, run_at, the first FOR UPDATE SKIP LOCKED, then locked_at and locked_by set.",
+    owner:
+      'locked_by on the job: the worker\'s name, by default "host:<hostname> pid:<pid>". The reserve takes back any job locked under that name at once, so two live workers with one name each take the other\'s jobs.',
+    'comes-back':
+      "The next reserve: a job locked longer ago than max_run_time (4 hours by default) is ready again; one locked under the reserving worker's name, at once.",
+    cancel: 'No cancel: deleting the job row removes it from the queue; a worker already running it finishes it.',
+    limits: 'Worker processes and their queues; min_priority and max_priority per worker. No per-job or per-key limit.',
+  },
   'skip-locked': {
     ready: 'A pending run, or a running one whose lease_expires_at has passed, FOR UPDATE SKIP LOCKED: a row another claim has locked is passed over.',
     owner: 'lease_owner on the row, and lease_generation: each claim raises it, and the worker keeps the one it got.',
@@ -207,6 +217,10 @@ const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
   pgqueuer: {
     text: "READ COMMITTED, the server's default: build_dequeue_query is one statement sent with the asyncpg pool's fetch, outside any transaction and naming no level; a default_transaction_isolation set on the server, the role or the connection would change it.",
     readIn: ['pgqueuer/queries.py', 'pgqueuer/db.py', 'pgqueuer/qb.py'],
+  },
+  'delayed-job': {
+    text: "READ COMMITTED, the server's default: reserve_with_scope_using_optimized_postgres is one UPDATE sent with find_by_sql, outside any transaction (Delayed::Job.reserve opens none), naming no level; a default_transaction_isolation set on the server, the role or the connection would change it.",
+    readIn: ['lib/delayed/backend/active_record.rb'],
   },
   hangfire: {
     text: "READ COMMITTED, named: with UseNativeDatabaseTransactions (on by default) Dequeue_Transaction runs the fetch in BeginTransaction(IsolationLevel.ReadCommitted), whatever the server's default; without it, a plain SELECT then an UPDATE checked by updatecount, each on its own.",
@@ -310,6 +324,8 @@ function scenarioNamed(id: string): Scenario {
  */
 const QUESTION_OF_INCIDENT: Readonly<Record<string, QuestionId>> = {
   'incident-river-1302': 'stale-write',
+  // Duplicate execution, but what it teaches is who the row says owns the job: a name two live workers share.
+  'incident-delayed-job-1045': 'owner',
 };
 
 function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncident[] {

@@ -84,6 +84,16 @@ const LIST: Source[] = [
     url: 'https://github.com/hangfire-postgres/Hangfire.PostgreSql/pull/353',
   },
   {
+    id: 'delayed-job-active-record',
+    label: 'delayed_job_active_record: active_record.rb (the reserve and its name clause)',
+    url: 'https://github.com/collectiveidea/delayed_job_active_record/blob/e5b4fbf/lib/delayed/backend/active_record.rb',
+  },
+  {
+    id: 'delayed-job-1045',
+    label: 'collectiveidea/delayed_job #1045: every worker in ECS containers had the same name',
+    url: 'https://github.com/collectiveidea/delayed_job/issues/1045',
+  },
+  {
     id: 'good-job-989',
     label: 'bensheldon/good_job #989: a lost advisory lock let a second execution start',
     url: 'https://github.com/bensheldon/good_job/issues/989',

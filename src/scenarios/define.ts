@@ -70,6 +70,8 @@ export const SCENARIO_LIMITS = {
   summaryLineChars: 120,
   minWorkers: 2,
   maxWorkers: 4,
+  // A worker's name as delayed_job makes one: "host:<hostname> pid:<pid>".
+  workerNameChars: 40,
   maxRuns: 8,
   maxRunId: 2_147_483_647,
   maxSeconds: 86_400,
@@ -128,6 +130,10 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     if (typeof token === 'string' || token.kind !== 'step' || token.worker !== id)
       say('workers', `worker "${id}" is not named by one capital letter (A, B, C…)`);
     else if (workerIds.indexOf(id) !== index) say('workers', `two workers are named ${id}`);
+  }
+  for (const worker of scenario.workers) {
+    if (worker.name !== undefined && (typeof worker.name !== 'string' || worker.name.trim() === '' || worker.name.length > L.workerNameChars))
+      say('workers', `worker ${worker.id}'s name must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.name)}`);
   }
   if (workerIds.length < L.minWorkers || workerIds.length > L.maxWorkers)
     say('workers', `a scenario has ${L.minWorkers} to ${L.maxWorkers} workers, not ${workerIds.length}`);

@@ -4,7 +4,9 @@ import { findAuthored } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
+import { delayedJobUniqueName } from './delayed-job-unique-name';
 import { heartbeat } from './heartbeat';
+import { incidentDelayedJob1045 } from './incident-delayed-job-1045';
 import { incidentGraphile169 } from './incident-graphile-169';
 import { incidentHangfire352 } from './incident-hangfire-352';
 import { incidentOban532 } from './incident-oban-532';
@@ -52,6 +54,7 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentOban532,
   incidentPgqueuer430,
   incidentHangfire352,
+  incidentDelayedJob1045,
 ];
 
 /**
@@ -69,7 +72,7 @@ export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...LIMIT_SCE
  * the setting the job should have had. Opened from the incident's fix (a link, the comparison, the CLI),
  * not listed among the scenarios to choose.
  */
-export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523, pgqueuerPr431, hangfirePr353];
+export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523, pgqueuerPr431, hangfirePr353, delayedJobUniqueName];
 
 /** A built-in scenario, an incident's fix, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {

@@ -10,7 +10,7 @@
 import { CLAIM_ACTIONS, SELECT_THEN_UPDATE_ACTIONS } from '../strategies';
 import { durationLabel, secondsOf } from './clock';
 import { describeWrite } from './narration';
-import { believesItOwns, lifeOf, OWNER_WRITE_ACTIONS, ownerLifeEnded } from './simulated-worker';
+import { believesItOwns, lifeOf, OWNER_WRITE_ACTIONS, ownerLifeEnded, workerNamed } from './simulated-worker';
 import type { Anomaly, AnomalyKind, OutcomeKind, RunRow, TraceStep, WorkerAction, WorkerId, WorkerState } from './types';
 
 /** What a checker sees of a step: all of it but the anomalies, which it is computing. */
@@ -245,6 +245,18 @@ function supersedingClaim(earlier: readonly TraceStep[], runId: number, generati
 }
 
 /**
+ * The worker a stale write's run belongs to now, by its letter: the row's owner is a worker's name, and
+ * where workers share a name (or go by one other than their letter) the claim that superseded the write says
+ * which of them it was.
+ */
+function rivalOf(runOwner: string | null, step: RecordedStep, earlier: readonly TraceStep[], claim: number | null): string {
+  if (runOwner === null) return '?';
+  if (step.workers.some((w) => w.id === runOwner)) return runOwner;
+  const claimant = claim === null ? undefined : earlier.find((s) => s.index === claim)?.actor;
+  return claimant ?? runOwner;
+}
+
+/**
  * A stale owner's write: one with a generation the run had moved past, committed (split ownership) or
  * rejected by the fence; or one that committed after another worker's claim of the run had committed,
  * whatever the generation says. A claim someone wrote may leave `lease_generation` where it was (or set it
@@ -276,7 +288,7 @@ class StaleWrites implements Checker {
       return;
     }
     const claim = supersedingClaim(earlier, step.runId, stale.runGeneration);
-    const rival = stale.runOwner ?? '?';
+    const rival = rivalOf(stale.runOwner, step, earlier, claim);
     this.found.push({
       kind,
       runId: step.runId,
@@ -573,7 +585,7 @@ class StrandedRuns implements Checker {
     const found: Anomaly[] = [];
     for (const run of step.runs) {
       if (run.status !== 'running' || run.lease_owner === null || !counts(run.run_id)) continue;
-      const owner = step.workers.find((w) => w.id === run.lease_owner);
+      const owner = workerNamed(step.workers, run.lease_owner, run.run_id);
       if (!owner || !ownerLifeEnded(owner, run.run_id)) continue;
       const ends = [this.crashes.get(owner.id), this.kills.get(run.run_id)].filter((s) => s !== undefined);
       if (ends.length === 0) continue;

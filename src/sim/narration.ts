@@ -68,6 +68,8 @@ export type StepFact =
   | { kind: 'claimed'; worker: WorkerId; run: number; generation: number }
   | { kind: 'took-over'; worker: WorkerId; run: number; previousOwner: string | null }
   | { kind: 'overwrote'; worker: WorkerId; run: number; previousOwner: string | null }
+  /** Its claim matched a running row because the row names the worker's own name, whoever took it under that name. */
+  | { kind: 'took-by-name'; worker: WorkerId; run: number; name: string; leaseLeftSeconds: number }
   | { kind: 'unchecked-update'; worker: WorkerId; run: number }
   | { kind: 'holds-row-lock'; worker: WorkerId; run: number }
   | { kind: 'committed'; worker: WorkerId; run: number | null }
@@ -226,6 +228,10 @@ function sentence(fact: StepFact): string {
       return `It took the run over from ${fact.previousOwner}, whose lease had expired.`;
     case 'overwrote':
       return `It overwrote ${fact.previousOwner}'s claim, which was still valid.`;
+    case 'took-by-name': {
+      const lease = fact.leaseLeftSeconds > 0 ? `a lease with ${fact.leaseLeftSeconds} s still to run` : 'a lease that had run out';
+      return `Its claim took the run by name: the row's lease_owner, '${fact.name}', is the name ${fact.worker} runs under, so it matched ${lease}, whoever took it under that name.`;
+    }
     case 'unchecked-update':
       return 'The UPDATE did not check that the run was still pending.';
     case 'holds-row-lock':

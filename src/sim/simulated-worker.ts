@@ -34,7 +34,22 @@ export function initialWorker(spec: WorkerSpec): WorkerState {
     cancelSeen: false,
     blockedOn: [],
     waitingAction: null,
+    ...(spec.name === undefined ? {} : { name: spec.name }),
   };
+}
+
+/** The name a worker claims under and its rows' lease_owner carries: its scenario's name for it, or its letter. */
+export function nameOf(worker: { id: WorkerId; name?: string }): string {
+  return worker.name ?? worker.id;
+}
+
+/**
+ * The worker a row's lease_owner names. Two workers may share a name: then the one that believes it owns the
+ * run, or else the first, since the row itself cannot say which of them it means.
+ */
+export function workerNamed<W extends WorkerState>(workers: Iterable<W>, owner: string | null, runId: number): W | undefined {
+  const named = [...workers].filter((worker) => nameOf(worker) === owner);
+  return named.find((worker) => worker.runId === runId && believesItOwns(worker)) ?? named[0];
 }
 
 export function isFinished(worker: WorkerState): boolean {
@@ -139,7 +154,7 @@ function claimStatement(strategy: StrategyDefinition, scenario: Scenario): LabSt
 export function planAction(action: WorkerAction, worker: WorkerState, scenario: Scenario, settings: Settings): StatementPlan {
   const strategy = definitionOf(settings);
   const values: Record<ParamName, Value> = {
-    worker: worker.id,
+    worker: nameOf(worker),
     leaseSeconds: scenario.leaseSeconds,
     run: worker.runId,
     generation: worker.generation,
@@ -210,6 +225,8 @@ export function interpretOutcome(
     isolation?: StrictIsolation;
     /** The statement deletes the worker's run (LabStatement.deletesRun): its rows deleted, not read back, say whether it wrote. */
     deletesRun?: boolean;
+    /** Every committed run row before the statement: a claim reads the row it took as it was. */
+    runsBefore?: readonly RunRow[];
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -292,9 +309,16 @@ export function interpretOutcome(
     };
     const claimed = Number(first.run_id);
     const facts: StepFact[] = [{ kind: 'claimed', worker: id, run: claimed, generation }];
-    if (runBefore?.status === 'running' && runBefore.lease_owner !== id) {
+    if (runBefore?.status === 'running' && runBefore.lease_owner !== nameOf(worker)) {
       const leaseOver = runBefore.lease_expires_at != null && (secondsOf(runBefore.lease_expires_at) ?? 0) < clockSeconds;
       facts.push({ kind: leaseOver ? 'took-over' : 'overwrote', worker: id, run: claimed, previousOwner: runBefore.lease_owner });
+    }
+    // A claim that took a running row under the worker's own name (delayed_job's `OR locked_by = name`)
+    // cannot tell its own earlier claim from another process's under the same name.
+    const taken = context.runsBefore?.find((run) => run.run_id === claimed);
+    if (worker.name !== undefined && before.runId !== claimed && taken?.status === 'running' && taken.lease_owner === worker.name) {
+      const leftSeconds = (secondsOf(taken.lease_expires_at) ?? clockSeconds) - clockSeconds;
+      facts.push({ kind: 'took-by-name', worker: id, run: claimed, name: worker.name, leaseLeftSeconds: leftSeconds });
     }
     if (twoStep && !twoStep.checksPending) facts.push({ kind: 'unchecked-update', worker: id, run: claimed });
     if (stillOpen) facts.push({ kind: 'holds-row-lock', worker: id, run: claimed });
@@ -319,7 +343,7 @@ export function interpretOutcome(
         staleWrite,
       };
     }
-    const because = unfencedMiss(action, id, runBefore);
+    const because = unfencedMiss(action, nameOf(worker), runBefore);
     return {
       worker,
       verdict: 'rejected',
@@ -410,10 +434,10 @@ function failedTransaction(
  * Why a write matched no row when no fence rejected a stale generation: the heartbeat checks the owner,
  * the other writes the status (fenced with the generation still its own, a claim row that is gone).
  */
-function unfencedMiss(action: WorkerAction, id: WorkerId, runBefore: RunRow | undefined): WriteMissedBecause {
+function unfencedMiss(action: WorkerAction, name: string, runBefore: RunRow | undefined): WriteMissedBecause {
   if (!runBefore) return { kind: 'run-gone' };
   if (action === 'heartbeat') return runBefore.lease_owner === null ? { kind: 'no-owner' } : { kind: 'other-owner', owner: runBefore.lease_owner };
-  const owner = runBefore.lease_owner && runBefore.lease_owner !== id ? runBefore.lease_owner : null;
+  const owner = runBefore.lease_owner && runBefore.lease_owner !== name ? runBefore.lease_owner : null;
   return { kind: 'not-running', status: runBefore.status, owner };
 }
 

@@ -35,6 +35,12 @@ export interface RunSeed {
 
 export interface WorkerSpec {
   id: WorkerId;
+  /**
+   * The name it claims under (bound as the statements' `worker` parameter, so written to lease_owner): its
+   * letter when absent. Two workers may share one, as containers with the same hostname and pid 1 do; the
+   * lab still tells them apart by their letters.
+   */
+  name?: string;
   /** Heartbeats but never makes progress: alive, yet stuck. */
   stuck?: boolean;
 }
@@ -174,6 +180,8 @@ export interface WorkerState {
    * first life. Part of the state: a run its last life claimed still names the same owner.
    */
   life?: number;
+  /** The name it claims under, when its scenario gives one (WorkerSpec.name); absent, its letter. */
+  name?: string;
 }
 
 export type Value = string | number | boolean | null;

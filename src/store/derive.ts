@@ -153,6 +153,8 @@ export interface WorkerCard {
   blockedReason: string | null;
   /** Which life of its name this is: 2 and on after a restart. */
   life: number;
+  /** The name it claims under, when its scenario gives it one other than its letter. */
+  name?: string;
 }
 
 /** Phases in which the worker's writes released its lease (completion and cancellation set lease_expires_at to NULL), or it never had one. */
@@ -171,6 +173,7 @@ export function workerCard(worker: WorkerState, clockSeconds: number): WorkerCar
     costCents: worker.costPaidCents,
     blockedReason: whyCannotMove(worker),
     life: lifeOf(worker),
+    ...(worker.name === undefined ? {} : { name: worker.name }),
   };
 }
 

@@ -3,7 +3,7 @@
  * text of a step's tooltip. Pure functions of a trace step.
  */
 import { clockLabel, durationLabel } from '../sim/clock';
-import { rescueFailedRuns } from '../sim/simulated-worker';
+import { nameOf, rescueFailedRuns } from '../sim/simulated-worker';
 import type { AnomalyKind, TraceStep, Value, Verdict } from '../sim/types';
 import { BUILT_IN_STRATEGIES } from '../strategies';
 import { isNoHeartbeatRead } from '../strategies/queue';
@@ -72,7 +72,7 @@ function rejectedBy(step: TraceStep, before: TraceStep | undefined): string {
   if (step.staleWrite !== null) return 'fenced';
   const row = before?.runs.find((run) => run.run_id === step.runId);
   if (!row) return 'rejected';
-  if (step.action === 'heartbeat' && row.lease_owner !== step.actor) return 'owner check';
+  if (step.action === 'heartbeat' && row.lease_owner !== nameOf(step.workers.find((w) => w.id === step.actor) ?? { id: step.actor })) return 'owner check';
   if (row.status !== 'running') return 'status check';
   return 'guard';
 }

@@ -8,7 +8,7 @@ import { findScenario } from '../scenarios';
 import { anomaliesAfter } from '../sim/anomalies';
 import { secondsOf } from '../sim/clock';
 import type { Actor, Anomaly, RunRow, Trace, TraceStep, WorkerId, WorkerState } from '../sim/types';
-import { believesItOwns } from '../sim/simulated-worker';
+import { believesItOwns, nameOf } from '../sim/simulated-worker';
 
 /** Extra room, in slots, where the virtual clock moves between two steps: the visible gap. */
 export const CLOCK_GAP_SLOTS = 0.6;
@@ -262,7 +262,8 @@ function leases(steps: readonly TraceStep[], u: readonly number[], breaks: reado
   /** The run's committed row, when it still records this lease (an uncommitted claim is not in it yet). */
   const heldRow = (lease: Open, step: TraceStep) => {
     const row = step.runs.find((r) => r.run_id === lease.runId);
-    return row && row.lease_generation === lease.generation && row.lease_owner === lease.worker ? row : undefined;
+    const name = nameOf(step.workers.find((w) => w.id === lease.worker) ?? { id: lease.worker });
+    return row && row.lease_generation === lease.generation && row.lease_owner === name ? row : undefined;
   };
   /** The row's lease_expires_at for this lease at this step: a new value is the claim's, or a renewal. */
   const noteExpiry = (lease: Open, step: TraceStep, row: RunRow) => {

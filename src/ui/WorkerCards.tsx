@@ -55,6 +55,7 @@ function BeliefTable({ worker, belief }: { worker: string; belief: Belief }) {
           ≠ The row disagrees on {differs.map((line) => line.label.toLowerCase()).join(', ')}.{belief.note ? ` ${belief.note}` : ''}
         </p>
       ) : null}
+      {belief.sharedName ? <p className="belief-shared-name">{belief.sharedName}</p> : null}
     </div>
   );
 }
@@ -92,6 +93,11 @@ const Card = memo(function Card({ card, belief, program, pointer, onStep }: Card
         {card.life > 1 ? (
           <span className="tag restarted" title={`${card.id} crashed and started again under the same name; this life remembers nothing of the last one`}>
             restarted · life {card.life}
+          </span>
+        ) : null}
+        {card.name ? (
+          <span className="tag worker-name" title={`${card.id} claims under this name: it is what its claims write to lease_owner`}>
+            {card.name}
           </span>
         ) : null}
       </header>
@@ -154,6 +160,7 @@ export function WorkerCards() {
           belief={beliefOf(
             w,
             after.runs.find((run) => run.run_id === w.runId),
+            workers,
           )}
           program={programs.get(w.id) ?? []}
           pointer={pointerOf(programs.get(w.id) ?? [], w, scenario, settings, after.clockSeconds)}

@@ -55,8 +55,10 @@ export function queueGraphs(file: keyof typeof QUEUE_GRAPH_FILES): void {
  * 49 s on a 2-core machine shared with other work; its script under its queue and under its fix, 1.4 to 8 s
  * as that machine's load varied. incident-pgqueuer-430's graph under its queue took 52 s with fencing off and
  * 30 s with it on, before its fix's; its heartbeat-cadence twin, incident-hangfire-352, is as long a script.
+ * incident-delayed-job-1045's story is its script (two workers under one name, in one order); its script
+ * under its queue and under its fix is compared step by step.
  */
-const SCRIPT_ONLY_INCIDENTS: readonly string[] = ['incident-oban-532', 'incident-pgqueuer-430', 'incident-hangfire-352'];
+const SCRIPT_ONLY_INCIDENTS: readonly string[] = ['incident-oban-532', 'incident-pgqueuer-430', 'incident-hangfire-352', 'incident-delayed-job-1045'];
 
 /**
  * Each incident under its own queue (whose story it is) and under its fix: whole graphs in the full ground

@@ -27,6 +27,7 @@ describe('npm run sim', () => {
       'procrastinate',
       'pgqueuer',
       'hangfire',
+      'delayed-job',
       'tenant-cap',
     ]);
   });

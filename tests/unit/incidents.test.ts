@@ -10,6 +10,7 @@ import { defineScenario } from '../../src/scenarios/define';
 import { QUEUE_STRATEGY_IDS, strategyDefinition } from '../../src/strategies';
 import { runSchedule } from '../../src/engine/run';
 import type { Trace } from '../../src/sim/types';
+import { beliefOf } from '../../src/store/worker-belief';
 import { labDatabase, runScenario } from '../support/lab';
 import { simInProcess } from '../support/cli';
 
@@ -64,6 +65,31 @@ describe('the incident scenarios', () => {
     expect(double.message).not.toContain('A claimed it');
   });
 
+  it("incident-delayed-job-1045: A and B claim under one name; B takes A's live run by it, and the fence stops only the writes", async () => {
+    const trace = await runScenario('incident-delayed-job-1045', 'script');
+    const claims = trace.steps.filter((step) => step.action === 'claim');
+    expect(claims.map((step) => [step.actor, step.params[0], step.verdict])).toEqual([
+      ['A', 'host:worker pid:1', 'ok'],
+      ['B', 'host:worker pid:1', 'ok'],
+    ]);
+    expect(claims[1]!.facts).toContainEqual({ kind: 'took-by-name', worker: 'B', run: 123, name: 'host:worker pid:1', leaseLeftSeconds: 14_340 });
+    // The checkers tell the two apart by their letters, not by the name the row carries.
+    const double = trace.anomalies.find((a) => a.kind === 'double-claim')!;
+    expect(double.workers).toEqual(['A', 'B']);
+    expect(double.message).toContain("B claimed it while A's lease on it still had 14340 s to run");
+    // The card: the row's owner is what B believes it owns, and it says the name is one A and B share.
+    const afterCommit = trace.steps.find((step) => step.actor === 'B' && step.action === 'commit')!;
+    const row = afterCommit.runs.find((run) => run.run_id === 123);
+    const b = beliefOf(afterCommit.workers.find((w) => w.id === 'B')!, row, afterCommit.workers)!;
+    expect(b.lines.find((line) => line.field === 'owner')).toMatchObject({ believes: 'host:worker pid:1', row: 'host:worker pid:1', agrees: true });
+    expect(b.sharedName).toContain('a name A and B share');
+    // Fencing on: B's generation rejects A's next write and A stops, but B's claim and A's paid call stand.
+    const fenced = await runScenario('incident-delayed-job-1045', 'script', { fencing: true });
+    expect(kinds(fenced)).toEqual(expect.arrayContaining(['double-claim', 'duplicate-execution', 'stale-write-rejected']));
+    expect(kinds(fenced)).not.toContain('split-ownership');
+    expect(fenced.finalRuns.map((run) => [run.status, run.result])).toEqual([['done', 'answer from B']]);
+  });
+
   it("incident-oban-532: the older attempt, finishing last, leaves its answer on B's finished run; under the fix B's answer stays", async () => {
     const resultOf = (trace: Trace) => trace.finalRuns.map((run) => [run.status, run.lease_owner, run.result]);
     const scenario = findScenario('incident-oban-532')!;
@@ -89,7 +115,7 @@ describe('the incident scenarios', () => {
     expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
     // A fix that is a scenario of its own is listed too, so the CLI runs it like any scenario.
     const fixes = listed.flatMap((s) => (s.incident!.fix.scenarioId ? [s.incident!.fix.scenarioId] : []));
-    expect(fixes).toEqual(['pg-boss-pr-523', 'pgqueuer-pr-431', 'hangfire-pr-353']);
+    expect(fixes).toEqual(['pg-boss-pr-523', 'pgqueuer-pr-431', 'hangfire-pr-353', 'delayed-job-unique-name']);
     for (const id of fixes) expect(all.map((s) => s.id)).toContain(id);
     for (const entry of listed) expect(entry.incident!.source, entry.id).toBe(INCIDENT_SCENARIOS.find((s) => s.id === entry.id)!.incident!.source);
   });

@@ -67,6 +67,10 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
   claimed: [{ kind: 'claimed', worker: 'B', run: 123, generation: 19 }, 'B now owns run 123 with generation 19.'],
   'took-over': [{ kind: 'took-over', worker: 'B', run: 123, previousOwner: 'A' }, 'It took the run over from A, whose lease had expired.'],
   overwrote: [{ kind: 'overwrote', worker: 'B', run: 123, previousOwner: 'A' }, "It overwrote A's claim, which was still valid."],
+  'took-by-name': [
+    { kind: 'took-by-name', worker: 'B', run: 123, name: 'host:worker pid:1', leaseLeftSeconds: 14399 },
+    "Its claim took the run by name: the row's lease_owner, 'host:worker pid:1', is the name B runs under, so it matched a lease with 14399 s still to run, whoever took it under that name.",
+  ],
   'unchecked-update': [{ kind: 'unchecked-update', worker: 'B', run: 123 }, 'The UPDATE did not check that the run was still pending.'],
   'holds-row-lock': [{ kind: 'holds-row-lock', worker: 'B', run: 123 }, 'Its transaction is still open, so it holds the row lock until it commits.'],
   committed: [{ kind: 'committed', worker: 'A', run: 123 }, 'A committed its claim of run 123; the row lock is released.'],

@@ -14,14 +14,14 @@ import { runScenario } from '../support/lab';
 const root = join(__dirname, '../..');
 
 /** Queues whose completion write checks only the id (Solid Queue before its claimed-execution guard). */
-const BY_ID: readonly Strategy[] = ['graphile-worker', 'oban', 'solid-queue', 'pgqueuer'];
+const BY_ID: readonly Strategy[] = ['graphile-worker', 'oban', 'solid-queue', 'pgqueuer', 'delayed-job'];
 /** Queues whose completion write checks the state (running, procrastinate's todo or doing, Hangfire's Processing). */
 const BY_STATE: readonly Strategy[] = ['pg-boss', 'river', 'procrastinate', 'hangfire'];
 /** Queues in which a running job's heartbeat keeps it owned (per process, per worker or per job). */
 const HEARTBEAT_KEEPS: readonly Strategy[] = ['solid-queue', 'procrastinate', 'pgqueuer', 'hangfire'];
 
 describe('the production queue strategies', () => {
-  it('are the eight queues, each citing a 40-digit commit that its claim and guard files name', () => {
+  it('are the nine queues, each citing a 40-digit commit that its claim and guard files name', () => {
     expect([...QUEUE_STRATEGY_IDS].sort()).toEqual([...BY_ID, ...BY_STATE].sort());
     for (const id of QUEUE_STRATEGY_IDS) {
       const facts = strategyDefinition(id).queue!;

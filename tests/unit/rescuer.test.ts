@@ -37,11 +37,12 @@ describe('the rescue token', () => {
 describe('the incidents and their rescuers', () => {
   it("every incident where a run comes back plays its queue's rescue as the rescuer's own steps; River PR #141's cancel and the fetches that take jobs back themselves need none", () => {
     const withRescuer = INCIDENT_SCENARIOS.filter((scenario) => scenario.rescuer);
-    // pgqueuer and Hangfire.PostgreSql have no rescue pass: their fetch itself takes back a job whose timeout passed.
+    // pgqueuer, Hangfire.PostgreSql and delayed_job have no rescue pass: their fetch itself takes back a job whose timeout passed.
     expect(INCIDENT_SCENARIOS.filter((scenario) => !scenario.rescuer).map((s) => s.id)).toEqual([
       'incident-river-141',
       'incident-pgqueuer-430',
       'incident-hangfire-352',
+      'incident-delayed-job-1045',
     ]);
     for (const scenario of withRescuer) {
       expect(scenario.script, scenario.id).toContain('rescue');

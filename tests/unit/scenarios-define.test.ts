@@ -52,6 +52,20 @@ describe('defineScenario', () => {
       'scenario "bad": worker "worker-1" is not named by one capital letter (A, B, C…)',
     );
     expect(() => defineScenario({ ...base, script: [], workers: [{ id: 'A' }, { id: 'A' }] })).toThrow('scenario "bad": two workers are named A');
+    // Two letters may share a name (delayed_job #1045), but a name is 1 to 40 characters.
+    expect(() =>
+      defineScenario({
+        ...base,
+        script: [],
+        workers: [
+          { id: 'A', name: 'host:x pid:1' },
+          { id: 'B', name: 'host:x pid:1' },
+        ],
+      }),
+    ).not.toThrow();
+    expect(() => defineScenario({ ...base, script: [], workers: [{ id: 'A', name: ' ' }, { id: 'B' }] })).toThrow(
+      `scenario "bad": worker A's name must be 1 to 40 characters, not " "`,
+    );
     expect(() =>
       defineScenario({
         ...base,

@@ -186,9 +186,9 @@ describe("the queues' rescuers as their own process", () => {
   const definitionOf = (id: string) => withRescuer.find((d) => d.id === id)!;
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
-  // pgqueuer and Hangfire.PostgreSql have no such pass: their fetch itself takes back a job whose heartbeat
-  // (pgqueuer) or fetchedat (Hangfire) is older than the timeout.
-  const RESCUE_IN_THE_CLAIM: readonly string[] = ['pgqueuer', 'hangfire'];
+  // pgqueuer, Hangfire.PostgreSql and delayed_job have no such pass: their fetch itself takes back a job whose
+  // heartbeat (pgqueuer), fetchedat (Hangfire) or locked_at (delayed_job) is older than the timeout.
+  const RESCUE_IN_THE_CLAIM: readonly string[] = ['pgqueuer', 'hangfire', 'delayed-job'];
 
   it('are every production queue but those whose claim rescues: each frees abandoned jobs in a pass apart from its claim', () => {
     expect(withRescuer.map((d) => d.id)).toEqual(QUEUE_STRATEGY_IDS.filter((id) => !RESCUE_IN_THE_CLAIM.includes(id)));
