@@ -23,7 +23,7 @@ export function openedPermutation(result: SpecResult | null, wanted: string | nu
   return permutations.find((p) => orderOf(p) === wanted) ?? shortestBroken(permutations) ?? permutations.find((p) => p.refused === null) ?? null;
 }
 
-export function hasEndStop(p: SpecPermutationResult): boolean {
+function hasEndStop(p: SpecPermutationResult): boolean {
   return p.checks.length > 0 || p.refused !== null || p.invalid !== null;
 }
 

@@ -16,7 +16,7 @@ const FITS = 12;
 const short = (name: string) => (name.length > FITS ? `${name.slice(0, FITS - 1)}…` : name);
 
 /** What a step gave back, in two words under its mark. */
-export function answerWords(replies: readonly StepReply[]): string {
+function answerWords(replies: readonly StepReply[]): string {
   const error = replies.find((reply) => reply.kind === 'error');
   if (error) return 'error';
   const rows = replies.filter((reply) => reply.kind === 'rows');
