@@ -7,7 +7,9 @@
  * BENCH_LOADS (default 5) rounds; each round is one plain load and one cold + one warm (+ one third) app load, each
  * in a browser profile of its own on disk (as a learner's is: the browser's compiled-code cache lives
  * there, and a throwaway in-memory context keeps less of it). BENCH_FIRST_CLICK_AFTER_MS (default 300):
- * when the first Step is clicked after ready. BENCH_DIR as in browser.bench.ts.
+ * when the first Step is clicked after ready. BENCH_DIR as in browser.bench.ts. BENCH_ENGINE_CPU=1: also
+ * trace the engine worker's thread and show, cold → warm, where its own CPU time went until its files were
+ * in (a figure a busy machine disturbs far less than wall time; the trace costs the loads a little).
  *
  * "Ready" is the page's `data-lab-ready` (the app's first step can run; the plain page's Postgres answered).
  * The app's engine worker leaves User Timing marks as its start goes (src/db/pglite-boot.ts,
@@ -63,11 +65,81 @@ interface WasmTrace {
   deserializedMs: number | null;
   serialized: boolean;
   lazyCompiles: number;
+  /** With BENCH_ENGINE_CPU=1: the engine worker thread's CPU time by phase, ms (see engineCpu). */
+  engineCpu: Record<string, number> | null;
 }
 
 interface TraceEvent {
   name: string;
+  cat?: string;
+  ph?: string;
+  ts?: number;
   dur?: number;
+  /** The thread's CPU time during the event, µs. */
+  tdur?: number;
+  tid?: number;
+  args?: { data?: { url?: string } };
+}
+
+const ENGINE_CPU = process.env.BENCH_ENGINE_CPU === '1';
+/** Enough to see a worker thread's tasks and the marks, without the costly disabled-by-default ones. */
+const ENGINE_CPU_CATEGORIES = 'v8.wasm,v8,devtools.timeline,loading,blink.user_timing';
+const ENGINE_CPU_PHASES = [
+  'compile the engine chunk',
+  "compile PGlite's chunk",
+  'evaluate modules',
+  'wasm: bytes in, finish, deserialize',
+  'data directory: inflate (+ JS run then)',
+  'requests complete (+ JS run then)',
+  'other',
+  'total on CPU',
+  'wall time',
+] as const;
+
+/** The phase an event's own CPU time belongs to. */
+function enginePhase(event: TraceEvent): (typeof ENGINE_CPU_PHASES)[number] {
+  const url = event.args?.data?.url ?? '';
+  if (event.name === 'v8.compileModule') return url.includes('engine.worker') ? 'compile the engine chunk' : "compile PGlite's chunk";
+  if (event.name === 'v8.evaluateModule') return 'evaluate modules';
+  if (event.name.startsWith('wasm.')) return 'wasm: bytes in, finish, deserialize';
+  if (event.name === 'DecompressionStream Inflate') return 'data directory: inflate (+ JS run then)';
+  if (event.name === 'URLLoader::Context::OnCompletedRequest') return 'requests complete (+ JS run then)';
+  return 'other';
+}
+
+/**
+ * The engine worker thread's own CPU time (trace `tdur`, each event's minus its children's) from its first
+ * task until its 'files-in' mark, by phase; and the wall time over the same span. Null if the marks are not
+ * in the trace.
+ */
+function engineCpu(events: readonly TraceEvent[]): Record<string, number> | null {
+  const started = events.find((event) => event.name === 'lease-lab:engine-script');
+  const tid = started?.tid;
+  const filesIn = events.find((event) => event.tid === tid && event.name === 'lease-lab:files-in')?.ts;
+  if (tid === undefined || filesIn === undefined) return null;
+  const tasks = events
+    .filter((event) => event.tid === tid && event.ph === 'X' && event.ts !== undefined && event.ts < filesIn)
+    .sort((a, b) => a.ts! - b.ts! || (b.dur ?? 0) - (a.dur ?? 0));
+  const totals: Record<string, number> = Object.fromEntries(ENGINE_CPU_PHASES.map((phase) => [phase, 0]));
+  const open: Array<{ end: number; phase: string; self: number }> = [];
+  const close = (until: number) => {
+    while (open.length > 0 && open.at(-1)!.end <= until) {
+      const done = open.pop()!;
+      totals[done.phase]! += done.self / 1000;
+      totals['total on CPU']! += done.self / 1000;
+    }
+  };
+  for (const event of tasks) {
+    close(event.ts!);
+    const cpu = event.tdur ?? 0;
+    if (open.length > 0) open.at(-1)!.self -= cpu;
+    // A child event with no phase of its own is counted with its parent's.
+    const phase = enginePhase(event);
+    open.push({ end: event.ts! + (event.dur ?? 0), phase: phase === 'other' && open.length > 0 ? open.at(-1)!.phase : phase, self: cpu });
+  }
+  close(Number.POSITIVE_INFINITY);
+  totals['wall time'] = (filesIn - tasks[0]!.ts!) / 1000;
+  return totals;
 }
 
 /** Starts recording V8's wasm events for a page (before it navigates); `stop` ends it and sums them up. */
@@ -75,7 +147,7 @@ async function traceWasm(context: BrowserContext, page: Page): Promise<{ stop: (
   const cdp: CDPSession = await context.newCDPSession(page);
   const events: TraceEvent[] = [];
   cdp.on('Tracing.dataCollected', ({ value }) => events.push(...(value as unknown as TraceEvent[])));
-  await cdp.send('Tracing.start', { categories: 'v8.wasm', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: ENGINE_CPU ? ENGINE_CPU_CATEGORIES : 'v8.wasm', transferMode: 'ReportEvents' });
   return {
     stop: async () => {
       const complete = new Promise<void>((done) => cdp.once('Tracing.tracingComplete', () => done()));
@@ -87,6 +159,7 @@ async function traceWasm(context: BrowserContext, page: Page): Promise<{ stop: (
         deserializedMs: deserialized.length > 0 ? deserialized.reduce((sum, event) => sum + (event.dur ?? 0), 0) / 1000 : null,
         serialized: events.some((event) => event.name === 'wasm.SerializeModule'),
         lazyCompiles: events.filter((event) => event.name === 'wasm.CompileLazy').length,
+        engineCpu: ENGINE_CPU ? engineCpu(events) : null,
       };
     },
   };
@@ -310,6 +383,20 @@ async function main(): Promise<void> {
       n: warm.length,
     },
   ]);
+
+  if (ENGINE_CPU) {
+    const of = (loads: Load[], phase: string) => loads.map((l) => l.wasm.engineCpu?.[phase]).filter((v): v is number => v !== undefined);
+    printTable(
+      "The engine worker's thread from its first task until its files are in: its own CPU time by phase, cold → warm (trace tdur, medians)",
+      ENGINE_CPU_PHASES.map((phase) => ({
+        what: `  ${phase}`,
+        median: `${ms(median(of(cold, phase)), 0)} → ${ms(median(of(warm, phase)), 0)}`,
+        range: '',
+        n: of(warm, phase).length,
+      })),
+      { median: 'cold → warm' },
+    );
+  }
 
   const firsts = [...cold, ...warm].map((l) => l.clicks[0]).filter((v): v is number => v !== undefined);
   const later = warm.flatMap((l) => l.clicks.slice(1));

@@ -10,7 +10,7 @@
 #   npm run bench -- analyze      reading a learner's statement with PostgreSQL's parser (Node and Chromium)
 #   npm run bench -- spec         your own SQL: parsing a spec, its permutations on PGlite, check on PGlite and a server
 #   npm run bench -- warm         a returning learner: cold, warm (offline copy saved) and first-click figures beside plain PGlite (Chromium)
-# BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts.
+# BENCH_STARTS, BENCH_STEPS, BENCH_LOADS, BENCH_STEPS_PER_LOAD change the sample counts; BENCH_ENGINE_CPU=1 (warm) adds the engine thread's CPU time by phase.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"

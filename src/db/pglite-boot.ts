@@ -69,13 +69,9 @@ export interface LabBoot {
 
 export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const started = performance.now();
-  // Everything is requested at once: in a browser the wasm compiles while the rest downloads.
-  const recovered: string[] = [];
-  const pglite = loadPGlite().then(marked('pglite-script'));
-  const wasm = compiledWasm(recovered).then(marked('wasm-compiled'));
+  const { recovered, pglite, wasm, dataDir } = (options.dataDir === undefined && takeEarlyRequests()) || requestBootFiles(options.dataDir);
   const wantsLabBundle = options.bundle === 'lab' && options.dataDir !== null;
   const fullBundle = wantsLabBundle ? null : bundleBytes();
-  const dataDir = options.dataDir === null ? null : readDataDirEntries(options.dataDir, recovered).then(marked('data-dir-read'));
   const [pgliteModule, module, read] = await Promise.all([pglite, wasm, dataDir]);
   // The lab's part of the bundle, from the data directory; without it, the whole bundle after all.
   const bundle = (!fullBundle && read?.entries && labBundle(read.entries)) || new WholeBundle(await (fullBundle ?? bundleBytes()));
@@ -102,6 +98,46 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   onStarted();
   const db = await PGliteLab.open(pg);
   return { db, source: 'initdb', fallbackReason, recovered, ms: since(), marks, completeBundle };
+}
+
+type DataDirRead = Awaited<ReturnType<typeof readDataDirEntries>>;
+
+/** What a boot waits for before it can start Postgres, each requested as soon as the boot is asked for. */
+interface BootFiles {
+  /** Files of the saved copy that had to be read again from the network (LabBoot.recovered). */
+  recovered: string[];
+  pglite: Promise<PGliteModule>;
+  wasm: Promise<WebAssembly.Module | null>;
+  dataDir: Promise<DataDirRead> | null;
+}
+
+/** Everything is requested at once: in a browser PGlite's script and its wasm compile while the rest downloads. */
+function requestBootFiles(dataDir: DataDirSource | null | undefined): BootFiles {
+  const recovered: string[] = [];
+  return {
+    recovered,
+    pglite: loadPGlite().then(marked('pglite-script')),
+    wasm: compiledWasm(recovered).then(marked('wasm-compiled')),
+    dataDir: dataDir === null ? null : readDataDirEntries(dataDir, recovered).then(marked('data-dir-read')),
+  };
+}
+
+let earlyRequests: BootFiles | null = null;
+
+/**
+ * Requests the default boot's files (the build's data directory) now, for the next bootLab that would read
+ * them. The browser's engine worker calls it before its own modules are evaluated (src/webworker/engine-early.ts):
+ * the downloads, and the service worker's answers, then overlap that evaluation instead of following it.
+ */
+export function requestBootFilesEarly(): void {
+  earlyRequests ??= requestBootFiles(undefined);
+}
+
+/** The early requests, once: a later boot (live mode's fallback, say) requests its own. */
+function takeEarlyRequests(): BootFiles | null {
+  const taken = earlyRequests;
+  earlyRequests = null;
+  return taken;
 }
 
 /** The database alone, for callers that do not care how it started. */

@@ -12,6 +12,8 @@
  * this worker for a second while the learner's requests wait behind it.
  */
 /// <reference lib="webworker" />
+// First: it requests PGlite's files before the modules below are evaluated.
+import './engine-early';
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { CustomClaimRefused, guardCustomClaim } from '../db/custom-claim-guard';

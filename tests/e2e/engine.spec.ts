@@ -36,6 +36,22 @@ test('the page paints at once and says Postgres is starting', async ({ page, con
   await page.keyboard.press('Escape');
   release();
   await expect(stepButton(page)).toBeEnabled({ timeout: 90_000 });
+  // The engine worker asked for PGlite's script (its own chunk, from @electric-sql/pglite/dist), its wasm
+  // and the data directory before its own modules were evaluated (src/webworker/engine-early.ts), not once
+  // they were: a returning learner's start waited for that evaluation before these requests went out.
+  const engine = page.workers().find((worker) => worker.url().includes('engine.worker'));
+  const askedFirst = await engine!.evaluate(() => {
+    const engineCode = performance.getEntriesByName('lease-lab:engine-script')[0]!.startTime;
+    return performance
+      .getEntriesByType('resource')
+      .filter((entry) => entry.startTime < engineCode)
+      .map((entry) => new URL(entry.name).pathname.split('/').pop());
+  });
+  for (const file of [/^dist-[\w-]+\.js$/, /^pglite-[\w-]+\.wasm$/, /^lab-datadir\.tar-[\w-]+\.gz$/])
+    expect(
+      askedFirst.filter((name) => file.test(name ?? '')),
+      `${file} asked for before the engine's code ran (${askedFirst.join(', ')})`,
+    ).toHaveLength(1);
 });
 
 test('a runaway statement: the watchdog restarts Postgres and replays the schedule', async ({ page }) => {
