@@ -4,14 +4,14 @@
  * scenario if the engine had to be replaced), and what the last run answered.
  */
 import type { StateCreator } from 'zustand/vanilla';
-import type { SpecPermutationResult, SpecResult } from '../webworker/protocol';
+import type { SpecPermutationResult, SpecResult, StepReply, StepTrace } from '../webworker/protocol';
 import { encodeSpecLink, type SpecLink } from './spec-link';
 import { lastStop, openedPermutation, orderOf } from './spec-lanes';
 import { loadSpecDraft, saveSpecDraft } from './spec-draft';
 import type { LabDeps, LabState, SpecSlice } from './types';
 
 /** The views read a run's answer from here (they reach the engine only through the store). */
-export type { SpecPermutationResult, SpecResult };
+export type { SpecPermutationResult, SpecResult, StepReply, StepTrace };
 
 export interface SpecRunnerState {
   /** The spec as the learner left it; null: not edited yet (the editor shows its example). */

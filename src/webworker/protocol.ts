@@ -26,6 +26,8 @@ export interface EndStatus {
 
 /** A schedule token the engine refused, and why (the ScheduleError's words). */
 export type { RefusedToken };
+/** A spec step's record and its reply, as the page's lanes draw them (the views reach them through the store). */
+export type { StepReply, StepTrace };
 
 export interface LoadRequest {
   type: 'load';

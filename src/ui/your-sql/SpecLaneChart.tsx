@@ -3,9 +3,7 @@
  * cursor are drawn faint, their answers not yet shown; a wait the cursor stands inside runs up to it.
  */
 import { useEffect, useRef } from 'react';
-import type { StepReply } from '../../spec/output';
-import type { StepTrace } from '../../spec/run';
-import type { SpecPermutationResult } from '../../store/spec-slice';
+import type { SpecPermutationResult, StepReply, StepTrace } from '../../store/spec-slice';
 
 const COLUMN = 100;
 const LANE = 74;

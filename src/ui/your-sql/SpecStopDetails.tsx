@@ -4,9 +4,7 @@
  * at the end the checks, a refusal or why the order cannot happen. The tables between steps are not shown:
  * the runner keeps no copy of them.
  */
-import type { StepReply } from '../../spec/output';
-import type { StepTrace } from '../../spec/run';
-import type { SpecPermutationResult } from '../../store/spec-slice';
+import type { SpecPermutationResult, StepReply, StepTrace } from '../../store/spec-slice';
 
 function Replies({ replies }: { replies: readonly StepReply[] }) {
   if (replies.length === 0) return <p>It returned no rows (a statement without RETURNING, or the end of a transaction).</p>;
