@@ -28,6 +28,11 @@ export interface ScenarioSpec {
   description: [string, string];
   /** 2 to 4: workers A, B, C, D. */
   workers: number;
+  /**
+   * The name a worker claims under, by letter, where it is not its letter (delayed_job #1045: two letters,
+   * one name). Absent in a spec without names, so a link written before names existed reads as it did.
+   */
+  workerNames?: WorkerNames;
   runs: SpecRun[];
   leaseSeconds: number;
   /** null: workers never heartbeat. */
@@ -40,6 +45,8 @@ export interface ScenarioSpec {
 }
 
 export const WORKER_LETTERS = ['A', 'B', 'C', 'D'] as const;
+export type WorkerLetter = (typeof WORKER_LETTERS)[number];
+export type WorkerNames = Partial<Record<WorkerLetter, string>>;
 
 /** Seconds between two seeded runs' created_at: the first listed is the oldest, so it is claimed first. */
 const RUN_SPACING_SECONDS = 60;
@@ -78,7 +85,11 @@ function draftOf(spec: ScenarioSpec): Scenario {
   const body: Omit<Scenario, 'id'> = {
     title: spec.title,
     summary,
-    workers: WORKER_LETTERS.slice(0, spec.workers).map((id) => ({ id })),
+    workers: WORKER_LETTERS.slice(0, spec.workers).map((id) => {
+      const name = spec.workerNames?.[id];
+      // No name key for an unnamed worker: the id hash of a scenario without names stays what it was.
+      return name === undefined ? { id } : { id, name };
+    }),
     runs: spec.runs.map((run, index) => ({
       runId: run.runId,
       tenant: run.tenant,
@@ -131,6 +142,7 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
   if (!isInteger(value.workers) || value.workers < SCENARIO_LIMITS.minWorkers || value.workers > SCENARIO_LIMITS.maxWorkers) {
     say('workers', `a scenario has ${SCENARIO_LIMITS.minWorkers} to ${SCENARIO_LIMITS.maxWorkers} workers, not ${short(value.workers)}`);
   }
+  if (value.workerNames !== undefined) workerNamesShapeProblems(value.workerNames, value.workers, say);
   if (!Array.isArray(value.runs)) say('runs', 'the runs must be a list');
   else if (value.runs.length > SCENARIO_LIMITS.maxRuns) say('runs', `a scenario seeds 1 to ${SCENARIO_LIMITS.maxRuns} runs, not ${value.runs.length}`);
   else {
@@ -171,6 +183,21 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
   return problems;
 }
 
+/** Names by letter, each text, each for a worker the scenario has; how long a name may be is defineScenario's. */
+function workerNamesShapeProblems(names: unknown, workers: unknown, say: (field: string, message: string) => void): void {
+  if (!isRecord(names)) {
+    say('workerNames', 'the workers\' names must be an object of names by letter, such as {"A": "host:web pid:1"}');
+    return;
+  }
+  // A wrong count is said under workers; which letters there are is not known until it is right.
+  if (!isInteger(workers)) return;
+  const letters: readonly string[] = WORKER_LETTERS.slice(0, workers);
+  for (const [letter, name] of Object.entries(names)) {
+    if (!letters.includes(letter)) say('workerNames', `there is no worker ${short(letter)} to name; the workers are ${letters.join(', ')}`);
+    else if (typeof name !== 'string') say(`workers.${letter}.name`, `worker ${letter}'s name must be text`);
+  }
+}
+
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
 
 function short(value: unknown): string {
@@ -186,6 +213,7 @@ export function specOf(scenario: Scenario): ScenarioSpec {
     title: scenario.title,
     description: [first, second],
     workers: scenario.workers.length,
+    ...workerNamesOf(scenario),
     runs: scenario.runs.map((run) => ({ runId: run.runId, tenant: run.tenant ?? 'acme', costCents: run.costCents ?? 0 })),
     leaseSeconds: scenario.leaseSeconds,
     heartbeatSeconds: scenario.heartbeatSeconds,
@@ -194,6 +222,12 @@ export function specOf(scenario: Scenario): ScenarioSpec {
     faults: scenario.faults.map((fault) => ({ ...fault })),
     script: [...scenario.script],
   };
+}
+
+function workerNamesOf(scenario: Scenario): { workerNames?: WorkerNames } {
+  const named = scenario.workers.filter((worker) => worker.name !== undefined);
+  if (named.length === 0) return {};
+  return { workerNames: Object.fromEntries(named.map((worker) => [worker.id, worker.name])) as WorkerNames };
 }
 
 /** The authored scenarios met in this context, by id. A learner meets a handful; the oldest are let go. */

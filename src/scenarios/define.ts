@@ -133,7 +133,7 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
   }
   for (const worker of scenario.workers) {
     if (worker.name !== undefined && (typeof worker.name !== 'string' || worker.name.trim() === '' || worker.name.length > L.workerNameChars))
-      say('workers', `worker ${worker.id}'s name must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.name)}`);
+      say(`workers.${worker.id}.name`, `worker ${worker.id}'s name must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.name)}`);
   }
   if (workerIds.length < L.minWorkers || workerIds.length > L.maxWorkers)
     say('workers', `a scenario has ${L.minWorkers} to ${L.maxWorkers} workers, not ${workerIds.length}`);

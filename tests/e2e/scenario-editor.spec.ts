@@ -18,6 +18,8 @@ import { showAllControls } from './disclosure';
 const DIST = process.env.E2E_DIST ?? 'dist';
 const SHOTS = 'test-results/scenario-editor';
 const SCRIPT = 'A,A,A,B,B,B,+120,+301,C,C,C,+60,A';
+/** The name B claims under, given in the editor: it travels in the link. */
+const B_NAME = 'host:web pid:7';
 /** The id of the scenario the editor downloaded as JSON: the one the page then plays. */
 let downloadedId: string | null = null;
 
@@ -31,6 +33,7 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
   await editor.getByLabel('Description, line 1').fill('Three workers, two tenants, a five-minute lease.');
   await editor.getByLabel('Line 2 (optional)').fill('A freezes for six minutes at 15:02, then writes.');
   await editor.getByLabel('Workers', { exact: true }).selectOption('3');
+  await editor.getByLabel("Worker B's name").fill(B_NAME);
   // A wrong field says what is wrong, under the field, and the scenario cannot be played.
   await editor.getByLabel('Lease (seconds)').fill('0');
   await expect(editor.getByText('The lease must be a whole number of seconds from 1 to 86400, not 0.')).toBeVisible();
@@ -66,6 +69,7 @@ async function authorScenario(page: Page, shots = false): Promise<void> {
     expect(spec).toMatchObject({
       version: 1,
       workers: 3,
+      workerNames: { B: B_NAME },
       leaseSeconds: 300,
       heartbeatSeconds: null,
       runs: [{ runId: 501 }, { runId: 502, tenant: 'globex', costCents: 120 }],
@@ -105,6 +109,7 @@ test('author a scenario, play it, and open its link in a fresh browser: the same
     await expect(slider(other)).toHaveValue('9');
     expect(await runsTableAfter(other, 9)).toBe(table);
     await expect(notices(other)).toHaveText('');
+    await expect(other.getByRole('article', { name: 'Worker B' }).locator('.worker-name')).toHaveText(B_NAME);
     // It steps on, as a built-in scenario does: the script's pause, then C reclaims A's run.
     await stepTimes(other, 3);
     expect(await runsTableAfter(other, 12)).toMatch(/501\tacme\trunning\tC\t2/);

@@ -24,6 +24,10 @@ beforeAll(() => {
 /** The instructor's case from the issue: three workers, a 5-minute lease, a worker that pauses. */
 const SPEC = instructorScenarioSpec();
 
+/** encodeSpec(SPEC) as written by the lab before workers had names (main@9520b88). */
+const LINK_BEFORE_NAMES =
+  '1.eyJ0aXRsZSI6Ik91ciBxdWV1ZTogQSBwYXVzZXMgZHVyaW5nIGl0cyBsZWFzZSIsImRlc2NyaXB0aW9uIjpbIlRocmVlIHdvcmtlcnMsIHR3byB0ZW5hbnRzLCBhIGZpdmUtbWludXRlIGxlYXNlLiIsIkEgZnJlZXplcyBmb3Igc2l4IG1pbnV0ZXMgYXQgMTU6MDIgYW5kIHRoZW4gd3JpdGVzLiJdLCJ3b3JrZXJzIjozLCJydW5zIjpbeyJydW5JZCI6NTAxLCJ0ZW5hbnQiOiJhY21lIiwiY29zdENlbnRzIjowfSx7InJ1bklkIjo1MDIsInRlbmFudCI6Imdsb2JleCIsImNvc3RDZW50cyI6MTIwfV0sImxlYXNlU2Vjb25kcyI6MzAwLCJoZWFydGJlYXRTZWNvbmRzIjpudWxsLCJzdHJhdGVneSI6InNraXAtbG9ja2VkIiwiZmVuY2luZyI6dHJ1ZSwiZmF1bHRzIjpbeyJraW5kIjoicGF1c2UiLCJ3b3JrZXIiOiJBIiwiYXRTZWNvbmRzIjoxMjAsImZvclNlY29uZHMiOjM2MH1dLCJzY3JpcHQiOlsiQSIsIkEiLCJBIiwiQiIsIkIiLCJCIiwiKzEyMCIsIiszMDEiLCJDIiwiQyIsIkMiLCIrNjAiLCJBIl19';
+
 function built(spec: ScenarioSpec) {
   const result = scenarioFromSpec(spec);
   if (result.scenario === null) throw new Error(result.problems.map((p) => p.message).join('; '));
@@ -106,6 +110,9 @@ describe('a scenario spec', () => {
       'fault 1 (crash): its time must be a whole number of seconds from 0',
     ],
     ['a schedule step that is no step', { script: ['A', 'jump'] }, 'script', 'step 2 (jump):'],
+    ['a worker name of spaces', { workerNames: { A: ' ' } }, 'workers.A.name', `worker A's name must be 1 to 40 characters, not " "`],
+    ['a worker name too long', { workerNames: { B: 'x'.repeat(41) } }, 'workers.B.name', "worker B's name must be 1 to 40 characters"],
+    ['a name for a worker not there', { workerNames: { D: 'host:d' } }, 'workerNames', 'there is no worker "D" to name; the workers are A, B, C'],
     ['a schedule step naming a missing worker', { script: ['D'] }, 'script', 'step 1 (D): this scenario has no worker D; its workers are A, B, C'],
   ])('names the field for %s', (_name, change, field, message) => {
     const result = scenarioFromSpec({ ...SPEC, ...change });
@@ -138,6 +145,23 @@ describe('an authored scenario in a link', () => {
       view: { scenarioId: scenario.id, settings: { strategy: 'cas', fencing: false }, schedule: ['A', 'B'], position: 2 },
       problems: [],
     });
+  });
+
+  it("keeps its workers' names (two may share one), and a link written before names opens as it did", () => {
+    const shared = 'host:worker pid:1';
+    const named: ScenarioSpec = { ...SPEC, workerNames: { A: shared, B: shared } };
+    const scenario = built(named);
+    expect(scenario.workers).toEqual([{ id: 'A', name: shared }, { id: 'B', name: shared }, { id: 'C' }]);
+    expect(scenario.id).not.toBe(built(SPEC).id);
+    expect(specOf(scenario)).toEqual(named);
+    expect(decodeScenarioParam(encodeSpec(named)).scenario).toEqual(scenario);
+    expect(adoptAuthored(structuredClone(scenario))).toEqual(scenario);
+    // The instructor's spec as the lab wrote it before workers had names: the same text, id and scenario.
+    expect(encodeSpec(SPEC)).toBe(LINK_BEFORE_NAMES);
+    const old = decodeScenarioParam(LINK_BEFORE_NAMES).scenario!;
+    expect(old.id).toBe('authored-d1836ec5');
+    expect(old.workers).toEqual([{ id: 'A' }, { id: 'B' }, { id: 'C' }]);
+    expect(specOf(old)).not.toHaveProperty('workerNames');
   });
 
   it('carries text in any script (UTF-8) exactly', () => {

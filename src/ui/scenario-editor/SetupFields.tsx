@@ -1,8 +1,16 @@
-import { WORKER_LETTERS } from '../../scenarios/authored';
+import { type ScenarioSpec, WORKER_LETTERS } from '../../scenarios/authored';
 import { SCENARIO_LIMITS } from '../../scenarios/define';
 import { STRATEGIES, STRATEGY_LABELS, type Strategy } from '../../sim/types';
 import { Field, NumberInput } from './Field';
 import type { PartProps } from './types';
+import { WorkerNamesFields } from './WorkerNamesFields';
+
+/** The spec with `count` workers; the names of workers it no longer has go with them. */
+function withWorkers(spec: ScenarioSpec, count: number): ScenarioSpec {
+  const { workerNames, ...rest } = spec;
+  const kept = Object.entries(workerNames ?? {}).filter(([letter]) => (WORKER_LETTERS as readonly string[]).indexOf(letter) < count);
+  return kept.length === 0 ? { ...rest, workers: count } : { ...rest, workers: count, workerNames: Object.fromEntries(kept) };
+}
 
 const WORKER_COUNTS = Array.from({ length: SCENARIO_LIMITS.maxWorkers - SCENARIO_LIMITS.minWorkers + 1 }, (_, index) => SCENARIO_LIMITS.minWorkers + index);
 
@@ -17,7 +25,7 @@ export function SetupFields({ spec, problems, change }: PartProps) {
           <select
             id="editor-workers"
             value={spec.workers}
-            onChange={(e) => change((s) => ({ ...s, workers: Number(e.target.value) }))}
+            onChange={(e) => change((s) => withWorkers(s, Number(e.target.value)))}
             aria-describedby={describedBy}
           >
             {WORKER_COUNTS.map((count) => (
@@ -28,6 +36,7 @@ export function SetupFields({ spec, problems, change }: PartProps) {
           </select>
         )}
       </Field>
+      <WorkerNamesFields spec={spec} problems={problems} change={change} />
       <Field id="editor-lease" label="Lease (seconds)" problem={problems.get('leaseSeconds')}>
         {(describedBy, invalid) => (
           <NumberInput
