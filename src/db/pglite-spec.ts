@@ -106,7 +106,7 @@ function repliesOf(reply: Reply): StepReply[] {
   for (const done of reply.completed) {
     if (done.columns) replies.push({ kind: 'rows', result: { columns: done.columns.map((c) => c.name), rows: done.rows } });
   }
-  if (reply.error) replies.push({ kind: 'error', severity: reply.error.severity, message: reply.error.message });
+  if (reply.error) replies.push({ kind: 'error', severity: reply.error.severity, code: reply.error.code, message: reply.error.message });
   return replies;
 }
 
@@ -261,7 +261,7 @@ export class PGliteSpecDriver implements SpecDriver {
       const s = this.session(session);
       if (!s.job) return;
       s.job = null;
-      s.outcome = { replies: [{ kind: 'error', severity: 'ERROR', message: 'canceling statement due to user request' }] };
+      s.outcome = { replies: [{ kind: 'error', severity: 'ERROR', code: '57014', message: 'canceling statement due to user request' }] };
       // A statement cancelled inside a transaction block fails the transaction, which gives its locks back.
       if (s.parked) {
         await this.endParked(s, 'ROLLBACK');

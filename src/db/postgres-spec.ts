@@ -67,8 +67,10 @@ class TextQuery {
   handleEmptyQuery(): void {}
 
   handleError(error: unknown): void {
-    const e = error as { severity?: unknown; message?: unknown };
-    if (typeof e.severity === 'string') this.replies.push({ kind: 'error', severity: e.severity, message: String(e.message) });
+    const e = error as { severity?: unknown; code?: unknown; message?: unknown };
+    // The server always sends the SQLSTATE (field C); XX000, internal_error, as pglite-wire.ts reads a missing one.
+    if (typeof e.severity === 'string')
+      this.replies.push({ kind: 'error', severity: e.severity, code: typeof e.code === 'string' ? e.code : 'XX000', message: String(e.message) });
     else this.failed = error;
     // The error ends the answer: the server skips the step's later statements, and pg hands the coming
     // ReadyForQuery to no query once one has failed.

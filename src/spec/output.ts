@@ -12,8 +12,8 @@ export interface ResultSet {
   rows: (string | null)[][];
 }
 
-/** What a step, a setup or a teardown gave back, in the order the server sent it. */
-export type StepReply = { kind: 'rows'; result: ResultSet } | { kind: 'error'; severity: string; message: string };
+/** What a step, a setup or a teardown gave back, in the order the server sent it (an error with its SQLSTATE, `code`). */
+export type StepReply = { kind: 'rows'; result: ResultSet } | { kind: 'error'; severity: string; code: string; message: string };
 
 /**
  * PQprint's test for a numeric column (right-aligned): every character a digit, '.', 'E', 'e', ' ' or '-',

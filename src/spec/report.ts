@@ -2,22 +2,54 @@
  * What a spec run found, as data (the command line's --json) and as the summary printed after the tester's
  * text: one home for both, used by `npm run sim -- spec` and by the page's spec runner (src/spec/page-run.ts).
  */
+import type { ResultSet } from './output';
 import type { Spec } from './parse';
-import type { PermutationRun } from './run';
+import type { PermutationRun, StepTrace } from './run';
 
 /** More interleavings than anyone would wait for: name the ones you mean with --permutation. */
 export const MAX_PERMUTATIONS = 5_000;
+
+/** One step of a permutation as it ran (run.ts's StepTrace), in the order sent: for a tool, not for the eye. */
+export interface StepRecord {
+  session: string;
+  step: string;
+  sql: string;
+  /** It was reported "<waiting ...>". */
+  waited: boolean;
+  /** A step that waited: the step sent last before it returned (on PGlite, the one that freed its lock). */
+  releasedBy: string | null;
+  /** False: the permutation stopped with it still running (invalid, or refused on PGlite). */
+  returned: boolean;
+  /** Each result set it gave back, in order (a step's SQL may hold several statements). */
+  results: ResultSet[];
+  /** Its error, with the SQLSTATE; null when it had none. */
+  error: { code: string; message: string } | null;
+}
 
 export interface SpecReport {
   file: string;
   database: { kind: 'postgres'; server: string } | { kind: 'pglite' };
   sessions: string[];
-  permutations: { steps: string[]; output: string; invalid: string | null; refused: string | null; brokenChecks: string[] }[];
+  permutations: { steps: string[]; output: string; invalid: string | null; refused: string | null; brokenChecks: string[]; trace: StepRecord[] }[];
   /** The shortest permutation that broke a check, or null. */
   shortestBroken: { steps: string[]; output: string; brokenChecks: string[] } | null;
   /** How many permutations PGlite refused (always 0 on a server). */
   refusedCount: number;
   exitCode: 0 | 1 | 2;
+}
+
+function stepRecord(trace: StepTrace): StepRecord {
+  const error = trace.replies.find((reply) => reply.kind === 'error');
+  return {
+    session: trace.session,
+    step: trace.step,
+    sql: trace.sql,
+    waited: trace.waited,
+    releasedBy: trace.releasedBy,
+    returned: trace.returnedAt !== null,
+    results: trace.replies.flatMap((reply) => (reply.kind === 'rows' ? [reply.result] : [])),
+    error: error ? { code: error.code, message: error.message } : null,
+  };
 }
 
 export function specReport(file: string, database: SpecReport['database'], spec: Spec, runs: PermutationRun[]): SpecReport {
@@ -27,6 +59,7 @@ export function specReport(file: string, database: SpecReport['database'], spec:
     invalid: run.invalid,
     refused: run.refused,
     brokenChecks: run.checks.filter((c) => c.broken).map((c) => c.name),
+    trace: run.trace.map(stepRecord),
   }));
   const refusedCount = permutations.filter((p) => p.refused !== null).length;
   const broken = permutations.filter((p) => p.brokenChecks.length > 0);

@@ -69,6 +69,7 @@ export async function runPastedSpec(request: SpecRequest, progress: () => void):
       permutations: report.permutations.map((p, index) => ({
         ...p,
         refused: p.refused?.endsWith(REFUSAL_TAIL) ? p.refused.slice(0, -REFUSAL_TAIL.length) : p.refused,
+        // The lanes need the run's own trace (its columns), not the report's record of it.
         trace: runs[index]!.trace,
         checks: runs[index]!.checks,
       })),

@@ -68,7 +68,7 @@ describe('an error is the answer only after its backend let go of its locks', ()
       let outcome = null;
       while (outcome === null) outcome = await driver.poll('s1', 50);
       expect(proxy.held()).toBe(0);
-      expect(outcome.replies).toEqual([{ kind: 'error', severity: 'ERROR', message: 'division by zero' }]);
+      expect(outcome.replies).toEqual([{ kind: 'error', severity: 'ERROR', code: '22012', message: 'division by zero' }]);
       const setup = await driver.runOnSession('s1', 'SELECT 1/0');
       expect(proxy.held()).toBe(0);
       expect(setup.replies).toHaveLength(1);

@@ -77,8 +77,16 @@ describe('PostgreSQL isolation specs on PostgreSQL 15, as the isolation tester p
   });
 });
 
+interface StepRecord {
+  step: string;
+  waited: boolean;
+  releasedBy: string | null;
+  results: { columns: string[]; rows: (string | null)[][] }[];
+  error: { code: string; message: string } | null;
+}
+
 interface JsonReport {
-  permutations: { steps: string[]; output: string; refused: string | null; invalid: string | null }[];
+  permutations: { steps: string[]; output: string; refused: string | null; invalid: string | null; trace: StepRecord[] }[];
   exitCode: number;
 }
 
@@ -103,6 +111,8 @@ describe('the same specs on PGlite and on PostgreSQL 15, permutation by permutat
       compared += 1;
       expect(onPglite.output, onServer.steps.join(' ')).toBe(onServer.output);
       expect(onPglite.invalid).toBe(onServer.invalid);
+      // The record of each step too: who waited, what ended the wait, the rows, the SQLSTATE.
+      expect(onPglite.trace, onServer.steps.join(' ')).toEqual(onServer.trace);
     });
     // Nothing followed on PGlite disagrees; and where PGlite refused nothing, the verdicts are the same.
     if (compared === server.permutations.length) expect(pglite.exitCode).toBe(server.exitCode);
@@ -123,7 +133,7 @@ describe("the lab's examples as specs", () => {
   it('lock-wait: B waits for A, then takes run 124; both checks hold, exit 0', async () => {
     const answer = await simInProcess(['spec', join(projectRoot, 'docs/examples/lock-wait.spec'), '--db', url, '--json']);
     expect(answer.code).toBe(0);
-    const report = JSON.parse(answer.stdout) as { permutations: { steps: string[]; output: string; invalid: string | null }[]; exitCode: number };
+    const report = JSON.parse(answer.stdout) as JsonReport;
     expect(report.exitCode).toBe(0);
     expect(report.permutations).toHaveLength(20);
     expect(report.permutations.filter((p) => p.invalid === null)).toHaveLength(6);
@@ -131,6 +141,12 @@ describe("the lab's examples as specs", () => {
     expect(waited.output).toContain(
       '<waiting ...>\nstep a_commit: COMMIT;\nstep b_claim: <... completed>\nrun_id|lease_generation\n------+----------------\n   124|               1\n',
     );
+    expect(waited.trace.find((s) => s.step === 'b_claim')).toMatchObject({
+      waited: true,
+      releasedBy: 'a_commit',
+      results: [{ columns: ['run_id', 'lease_generation'], rows: [['124', '1']] }],
+      error: null,
+    });
     expect(await databases()).toEqual(databasesBefore);
   });
 });
@@ -141,13 +157,18 @@ describe('isolation levels, as PostgreSQL 15 runs them (docs/examples)', () => {
   it("the naive race at REPEATABLE READ: B's claim fails 40001 (after waiting for A, or at once), never a second execution; exit 0", async () => {
     const answer = await simInProcess(['spec', example('race-repeatable-read.spec'), '--db', url, '--json']);
     expect(answer.code).toBe(0);
-    const report = JSON.parse(answer.stdout) as { permutations: { steps: string[]; output: string; invalid: string | null }[] };
+    const report = JSON.parse(answer.stdout) as JsonReport;
     expect(report.permutations).toHaveLength(70);
     expect(report.permutations.filter((p) => p.invalid === null)).toHaveLength(50);
     const waited = report.permutations.find((p) => p.steps.join(' ') === 'a_begin a_poll b_begin b_poll a_claim b_claim a_commit b_commit')!;
     expect(waited.output).toMatch(
       /step b_claim: .* <waiting \.\.\.>\nstep a_commit: COMMIT;\nstep b_claim: <\.\.\. completed>\nERROR: {2}could not serialize access due to concurrent update\n/,
     );
+    expect(waited.trace.find((s) => s.step === 'b_claim')).toMatchObject({
+      waited: true,
+      releasedBy: 'a_commit',
+      error: { code: '40001', message: 'could not serialize access due to concurrent update' },
+    });
     const atOnce = report.permutations.find((p) => p.steps.join(' ') === 'a_begin a_poll b_begin b_poll a_claim a_commit b_claim b_commit')!;
     expect(atOnce.output).toMatch(/step b_claim: [^\n]*\nERROR: {2}could not serialize access due to concurrent update\n/);
     // The same order at READ COMMITTED (docs/examples/race.spec's claim): B's UPDATE claims run 123 again.

@@ -77,7 +77,9 @@ function scriptedDriver(replies: Record<string, StepReply[]>, freedBy: Record<st
       if (waits(step) && !cancelled.has(step)) return null;
       running.delete(session);
       return {
-        replies: cancelled.has(step) ? [{ kind: 'error', severity: 'ERROR', message: 'canceling statement due to user request' }] : (replies[step] ?? []),
+        replies: cancelled.has(step)
+          ? [{ kind: 'error', severity: 'ERROR', code: '57014', message: 'canceling statement due to user request' }]
+          : (replies[step] ?? []),
       };
     },
     async isBlocked(session) {
@@ -99,7 +101,7 @@ function scriptedDriver(replies: Record<string, StepReply[]>, freedBy: Record<st
 }
 
 const row = (columns: string[], ...rows: string[][]): StepReply => ({ kind: 'rows', result: { columns, rows } });
-const NOWAIT_ERROR: StepReply = { kind: 'error', severity: 'ERROR', message: 'could not obtain lock on row in relation "foo"' };
+const NOWAIT_ERROR: StepReply = { kind: 'error', severity: 'ERROR', code: '55P03', message: 'could not obtain lock on row in relation "foo"' };
 
 describe('runPermutations', () => {
   it('prints PostgreSQL expected/nowait-3.out: a step that waits, then completes after the commit that frees it', async () => {

@@ -167,6 +167,35 @@ describe('spec on PGlite: exit codes and one-line refusals', () => {
     expect(answer.stdout).toBe(readFileSync(join(fixtures, 'expected', 'nowait-3.out'), 'utf8'));
   });
 
+  it('--json records each step as it ran: who waited, which step ended the wait, its rows, its error with the SQLSTATE', async () => {
+    const spec = file(
+      'wait-record.spec',
+      `${TABLE_SETUP}session a setup { BEGIN; } step a1 { SELECT data FROM foo WHERE id = 1 FOR UPDATE; } step a2 { COMMIT; }
+session b step b1 { SELECT id FROM foo WHERE id = 1 FOR UPDATE; } step b2 { SELECT 1/0; }
+permutation a1 b1 a2 b2
+`,
+    );
+    const answer = await simInProcess(['spec', spec, '--json']);
+    expect(answer.code).toBe(0);
+    const [permutation] = (JSON.parse(answer.stdout) as Report & { permutations: { trace: unknown }[] }).permutations;
+    expect(permutation!.output).toContain('step b1: SELECT id FROM foo WHERE id = 1 FOR UPDATE; <waiting ...>\nstep a2: COMMIT;\nstep b1: <... completed>\n');
+    const step = { waited: false, releasedBy: null, returned: true, results: [], error: null };
+    expect(permutation!.trace).toEqual([
+      { ...step, session: 'a', step: 'a1', sql: 'SELECT data FROM foo WHERE id = 1 FOR UPDATE;', results: [{ columns: ['data'], rows: [['x']] }] },
+      {
+        ...step,
+        session: 'b',
+        step: 'b1',
+        sql: 'SELECT id FROM foo WHERE id = 1 FOR UPDATE;',
+        waited: true,
+        releasedBy: 'a2',
+        results: [{ columns: ['id'], rows: [['1']] }],
+      },
+      { ...step, session: 'a', step: 'a2', sql: 'COMMIT;' },
+      { ...step, session: 'b', step: 'b2', sql: 'SELECT 1/0;', error: { code: '22012', message: 'division by zero' } },
+    ]);
+  });
+
   it('a check broken in a permutation PGlite follows: exit 1 with the shortest permutation', async () => {
     const spec = file(
       'lost-update.spec',

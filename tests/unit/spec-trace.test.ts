@@ -43,7 +43,7 @@ describe("the runner's record of each step, on PGlite", () => {
 
   it('each step keeps its rows and its error, as the text prints them; the check after the last step keeps its rows', () => {
     expect(run.trace[1]!.replies).toEqual([{ kind: 'rows', result: { columns: ['data'], rows: [['xb']] } }]);
-    expect(run.trace[3]!.replies).toEqual([{ kind: 'error', severity: 'ERROR', message: 'division by zero' }]);
+    expect(run.trace[3]!.replies).toEqual([{ kind: 'error', severity: 'ERROR', code: '22012', message: 'division by zero' }]);
     expect(run.output).toContain('step b1: <... completed>\ndata\n----\nxb  \n(1 row)\n');
     expect(run.output).toContain('step b2: SELECT 1 / 0;\nERROR:  division by zero\n');
     expect(run.checks).toEqual([{ name: 'b wrote', broken: true, replies: [{ kind: 'rows', result: { columns: ['id'], rows: [['1']] } }] }]);
