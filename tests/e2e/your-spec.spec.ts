@@ -213,6 +213,7 @@ test("an order's lanes: a wait up to the step that released it, an error, the ch
   await page.getByTestId('spec-results').locator('summary', { hasText: 'a1 b1 a2 b2' }).click();
   await lanes.getByRole('button', { name: 'Step' }).click();
   await lanes.getByRole('button', { name: 'Step' }).click();
+  await expect(at).toHaveText('Step 2 of 4');
   await page.setViewportSize({ width: 390, height: 844 });
   expect(await specPanel(page).evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
   await shot(lanes, testInfo.outputPath('spec-lanes-390-dark.png'));
@@ -220,5 +221,6 @@ test("an order's lanes: a wait up to the step that released it, an error, the ch
   await shot(lanes, testInfo.outputPath('spec-lanes-390-light.png'));
 
   // The link carries the step (specstep=2): a fresh browser opens there, in the test above; a bad one, spec-link.test.ts.
-  expect(page.url()).toMatch(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
+  // The address follows the cursor once the store has written it: waited for, not read at once.
+  await expect(page).toHaveURL(/&specorder=a1%20b1%20a2%20b2&specstep=2&spec=1\./);
 });
