@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { runSchedule } from '../../src/engine/run';
-import { FIX_SCENARIOS, SCENARIOS } from '../../src/scenarios';
+import { FIX_SCENARIOS, SCENARIOS, scenarioSummary } from '../../src/scenarios';
 import { adoptAuthored, copySpecOf, type ScenarioSpec, scenarioFromSpec, specOf, starterSpec } from '../../src/scenarios/authored';
 import { decodeScenarioParam, encodeSpec } from '../../src/scenarios/link';
 import { swarmScenario } from '../../src/scenarios/swarm';
@@ -142,5 +142,15 @@ describe('the fields a copy brings', () => {
     const plain = scenarioFromSpec(starterSpec()).scenario!;
     expect(specOf(plain)).toEqual(starterSpec());
     expect(plain.id).toBe(scenarioFromSpec(spec({ workSteps: 2 })).scenario!.id);
+  });
+});
+
+describe("a copy's description", () => {
+  it("is shown under the claim it opens with, even a queue's or a limit's", () => {
+    for (const id of ['incident-oban-532', 'tenant-backlog']) {
+      const scenario = BUILT_IN.find((each) => each.id === id)!;
+      const copy = copyOf(scenario);
+      expect(scenarioSummary(copy, copy.defaultStrategy)).toBe(scenario.summary);
+    }
   });
 });
