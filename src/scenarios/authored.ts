@@ -6,7 +6,8 @@
  * JavaScript context (the page, a Web Worker, the CLI) so findScenario() finds them like the built-in ones.
  */
 import { fnv1aHex } from '../sim/random';
-import { STRATEGIES, type Fault, type Scenario, type Strategy } from '../sim/types';
+import { seedJson } from '../sim/seed';
+import { type Fault, type RunSeed, STRATEGIES, type Scenario, type Strategy } from '../sim/types';
 import { defineScenario, SCENARIO_DEFAULTS, SCENARIO_LIMITS, type ScenarioProblem, scenarioProblems } from './define';
 
 export const SPEC_VERSION = 1;
@@ -19,6 +20,15 @@ export interface SpecRun {
   runId: number;
   tenant: string;
   costCents: number;
+  /** Its lease generation before the first claim; absent: 0. */
+  leaseGeneration?: number;
+  /**
+   * Seconds before the start it was created (negative). Absent on every run: a minute apart, in the order
+   * listed. Given on every run or none; a copy of a built-in scenario carries its runs' own times.
+   */
+  createdAtSeconds?: number;
+  /** Already running under a lease held by `owner` (a worker outside the scenario) until `untilSeconds`. */
+  heldBy?: { owner: string; untilSeconds: number };
 }
 
 export interface ScenarioSpec {
@@ -33,7 +43,16 @@ export interface ScenarioSpec {
    * one name). Absent in a spec without names, so a link written before names existed reads as it did.
    */
   workerNames?: WorkerNames;
+  /** Workers, by letter, that heartbeat but never finish a model call (alive, yet stuck). Absent: none. */
+  stuckWorkers?: WorkerLetter[];
   runs: SpecRun[];
+  /** Model calls a worker makes for one run before it completes it; absent: 2. */
+  workSteps?: number;
+  /**
+   * The queue's rescue runs as its own process, stepped by `rescue` in the schedule (under a queue that has
+   * one); `stallsAtSeconds`: from then on it takes no step. Absent: rescue is folded into the claim.
+   */
+  rescuer?: { stallsAtSeconds?: number };
   leaseSeconds: number;
   /** null: workers never heartbeat. */
   heartbeatSeconds: number | null;
@@ -73,10 +92,26 @@ export function scenarioFromSpec(spec: ScenarioSpec): { scenario: Scenario; prob
   const shape = specShapeProblems(spec);
   if (shape.length > 0) return { scenario: null, problems: shape };
   const draft = draftOf(spec);
-  const problems = scenarioProblems(draft);
+  const problems = [...scenarioProblems(draft), ...runTimeProblems(spec)];
   if (problems.length > 0) return { scenario: null, problems };
   return { scenario: defineScenario(draft), problems: [] };
 }
+
+/** Run times are given on every run or none, and oldest first as the runs are listed. */
+function runTimeProblems(spec: ScenarioSpec): ScenarioProblem[] {
+  const timed = spec.runs.filter((run) => run.createdAtSeconds !== undefined).length;
+  if (timed === 0) return [];
+  if (timed < spec.runs.length) return [{ field: 'runs', message: 'give every run a created time, or none (a minute apart, in the order listed)' }];
+  for (const [index, run] of spec.runs.entries()) {
+    const before = spec.runs[index - 1]?.createdAtSeconds;
+    if (before !== undefined && (run.createdAtSeconds as number) <= before)
+      return [{ field: `runs.${index}.createdAtSeconds`, message: `run ${index + 1} must be created after run ${index}: the runs are listed oldest first` }];
+  }
+  return [];
+}
+
+/** The created times runs get when the spec gives none: a minute apart, the last a minute before the start. */
+const spacedTimes = (count: number): number[] => Array.from({ length: count }, (_, index) => -RUN_SPACING_SECONDS * (count - index));
 
 /** The spec as a draft Scenario, its id the hash of everything else. */
 function draftOf(spec: ScenarioSpec): Scenario {
@@ -87,21 +122,23 @@ function draftOf(spec: ScenarioSpec): Scenario {
     summary,
     workers: WORKER_LETTERS.slice(0, spec.workers).map((id) => {
       const name = spec.workerNames?.[id];
-      // No name key for an unnamed worker: the id hash of a scenario without names stays what it was.
-      return name === undefined ? { id } : { id, name };
+      // No name or stuck key unless given: the id hash of a scenario without them stays what it was.
+      return { id, ...(name === undefined ? {} : { name }), ...(spec.stuckWorkers?.includes(id) ? { stuck: true } : {}) };
     }),
     runs: spec.runs.map((run, index) => ({
       runId: run.runId,
       tenant: run.tenant,
       costCents: run.costCents,
-      createdAtSeconds: -RUN_SPACING_SECONDS * (spec.runs.length - index),
+      createdAtSeconds: run.createdAtSeconds ?? (spacedTimes(spec.runs.length)[index] as number),
+      ...(run.leaseGeneration === undefined ? {} : { leaseGeneration: run.leaseGeneration }),
+      ...(run.heldBy === undefined ? {} : { status: 'running' as const, leaseOwner: run.heldBy.owner, leaseExpiresAtSeconds: run.heldBy.untilSeconds }),
     })),
     defaultStrategy: spec.strategy,
     defaultFencing: spec.fencing,
     leaseSeconds: spec.leaseSeconds,
     heartbeatSeconds: spec.heartbeatSeconds,
     // An authored scenario's workers work as the built-in ones do by default.
-    workSteps: SCENARIO_DEFAULTS.workSteps,
+    workSteps: spec.workSteps ?? SCENARIO_DEFAULTS.workSteps,
     costPerCallCents: SCENARIO_DEFAULTS.costPerCallCents,
     maxClaimAttempts: SCENARIO_DEFAULTS.maxClaimAttempts,
     faults: spec.faults.map((fault) =>
@@ -111,9 +148,12 @@ function draftOf(spec: ScenarioSpec): Scenario {
     ),
     script: [...spec.script],
     concepts: [],
+    ...(spec.rescuer === undefined ? {} : { rescuer: rescuerOf(spec.rescuer) }),
   };
   return { id: `${AUTHORED_PREFIX}${fnv1aHex(JSON.stringify(body))}`, ...body };
 }
+
+const rescuerOf = (rescuer: { stallsAtSeconds?: number }) => (rescuer.stallsAtSeconds === undefined ? {} : { stallsAtSeconds: rescuer.stallsAtSeconds });
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -143,6 +183,13 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
     say('workers', `a scenario has ${SCENARIO_LIMITS.minWorkers} to ${SCENARIO_LIMITS.maxWorkers} workers, not ${short(value.workers)}`);
   }
   if (value.workerNames !== undefined) workerNamesShapeProblems(value.workerNames, value.workers, say);
+  if (value.stuckWorkers !== undefined) stuckWorkersShapeProblems(value.stuckWorkers, value.workers, say);
+  if (value.workSteps !== undefined && typeof value.workSteps !== 'number') say('workSteps', 'the model calls per run must be a number');
+  if (
+    value.rescuer !== undefined &&
+    (!isRecord(value.rescuer) || (value.rescuer.stallsAtSeconds !== undefined && typeof value.rescuer.stallsAtSeconds !== 'number'))
+  )
+    say('rescuer.stallsAtSeconds', 'the rescuer must be an object, its stall (if any) a number of seconds, such as {"stallsAtSeconds": 15}');
   if (!Array.isArray(value.runs)) say('runs', 'the runs must be a list');
   else if (value.runs.length > SCENARIO_LIMITS.maxRuns) say('runs', `a scenario seeds 1 to ${SCENARIO_LIMITS.maxRuns} runs, not ${value.runs.length}`);
   else {
@@ -152,6 +199,12 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
         if (typeof run.runId !== 'number') say(`runs.${index}.runId`, `run ${index + 1}: its id must be a number`);
         if (typeof run.tenant !== 'string') say(`runs.${index}.tenant`, `run ${index + 1}: its tenant must be text`);
         if (typeof run.costCents !== 'number') say(`runs.${index}.costCents`, `run ${index + 1}: its cost must be a number of cents`);
+        if (run.leaseGeneration !== undefined && typeof run.leaseGeneration !== 'number')
+          say(`runs.${index}.leaseGeneration`, `run ${index + 1}: its lease generation must be a number`);
+        if (run.createdAtSeconds !== undefined && typeof run.createdAtSeconds !== 'number')
+          say(`runs.${index}.createdAtSeconds`, `run ${index + 1}: its created time must be a number of seconds`);
+        if (run.heldBy !== undefined && (!isRecord(run.heldBy) || typeof run.heldBy.owner !== 'string' || typeof run.heldBy.untilSeconds !== 'number'))
+          say(`runs.${index}.heldBy`, `run ${index + 1}: a held lease is {"owner": a name, "untilSeconds": a number}`);
       }
     }
   }
@@ -198,6 +251,20 @@ function workerNamesShapeProblems(names: unknown, workers: unknown, say: (field:
   }
 }
 
+/** Letters of workers the scenario has, each once. */
+function stuckWorkersShapeProblems(letters: unknown, workers: unknown, say: (field: string, message: string) => void): void {
+  if (!Array.isArray(letters) || !letters.every((letter) => typeof letter === 'string')) {
+    say('stuckWorkers', 'the stuck workers must be a list of letters, such as ["A"]');
+    return;
+  }
+  if (!isInteger(workers)) return;
+  const known: readonly string[] = WORKER_LETTERS.slice(0, workers);
+  for (const [index, letter] of letters.entries()) {
+    if (!known.includes(letter)) say('stuckWorkers', `there is no worker ${short(letter)} to be stuck; the workers are ${known.join(', ')}`);
+    else if (letters.indexOf(letter) !== index) say('stuckWorkers', `worker ${letter} is listed as stuck twice`);
+  }
+}
+
 const isInteger = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value);
 
 function short(value: unknown): string {
@@ -214,7 +281,10 @@ export function specOf(scenario: Scenario): ScenarioSpec {
     description: [first, second],
     workers: scenario.workers.length,
     ...workerNamesOf(scenario),
-    runs: scenario.runs.map((run) => ({ runId: run.runId, tenant: run.tenant ?? 'acme', costCents: run.costCents ?? 0 })),
+    ...stuckWorkersOf(scenario),
+    runs: specRunsOf(scenario.runs),
+    ...(scenario.workSteps === SCENARIO_DEFAULTS.workSteps ? {} : { workSteps: scenario.workSteps }),
+    ...(scenario.rescuer === undefined ? {} : { rescuer: rescuerOf(scenario.rescuer) }),
     leaseSeconds: scenario.leaseSeconds,
     heartbeatSeconds: scenario.heartbeatSeconds,
     strategy: scenario.defaultStrategy,
@@ -224,10 +294,69 @@ export function specOf(scenario: Scenario): ScenarioSpec {
   };
 }
 
+function stuckWorkersOf(scenario: Scenario): { stuckWorkers?: WorkerLetter[] } {
+  const stuck = scenario.workers.filter((worker) => worker.stuck).map((worker) => worker.id as WorkerLetter);
+  return stuck.length === 0 ? {} : { stuckWorkers: stuck };
+}
+
+/** The runs as a spec lists them: their times only where they are not the usual minute apart. */
+function specRunsOf(runs: readonly RunSeed[]): SpecRun[] {
+  const spaced = spacedTimes(runs.length);
+  const ownTimes = runs.some((run, index) => run.createdAtSeconds !== spaced[index]);
+  return runs.map((run) => ({
+    runId: run.runId,
+    tenant: run.tenant ?? 'acme',
+    costCents: run.costCents ?? 0,
+    ...(run.leaseGeneration === undefined ? {} : { leaseGeneration: run.leaseGeneration }),
+    ...(ownTimes ? { createdAtSeconds: run.createdAtSeconds } : {}),
+    ...(run.status === 'running' && run.leaseOwner != null && run.leaseExpiresAtSeconds != null
+      ? { heldBy: { owner: run.leaseOwner, untilSeconds: run.leaseExpiresAtSeconds } }
+      : {}),
+  }));
+}
+
 function workerNamesOf(scenario: Scenario): { workerNames?: WorkerNames } {
   const named = scenario.workers.filter((worker) => worker.name !== undefined);
   if (named.length === 0) return {};
   return { workerNames: Object.fromEntries(named.map((worker) => [worker.id, worker.name])) as WorkerNames };
+}
+
+/** What a scenario does, as the simulation reads it: everything but its words (title, summaries, incident, concepts). */
+function behaviourOf(scenario: Scenario) {
+  return {
+    workers: scenario.workers.map((worker) => ({ id: worker.id, name: worker.name ?? worker.id, stuck: worker.stuck === true })),
+    'seeded runs': seedJson(scenario),
+    strategy: scenario.defaultStrategy,
+    fencing: scenario.defaultFencing,
+    lease: scenario.leaseSeconds,
+    heartbeat: scenario.heartbeatSeconds,
+    'model calls per run': scenario.workSteps,
+    'cost per model call': scenario.costPerCallCents,
+    'claim attempts': scenario.maxClaimAttempts,
+    faults: scenario.faults,
+    schedule: scenario.script,
+    rescuer: scenario.rescuer ?? null,
+  };
+}
+
+const COPY_SUFFIX = ' (copy)';
+
+/**
+ * A built-in scenario as a spec the editor opens ("Edit a copy"), which plays exactly as the built-in does
+ * under every strategy and fencing; or, where the spec cannot carry one of its settings, which one. Its
+ * words (the per-strategy summaries, the incident's report, the lesson's concepts) stay with the built-in.
+ */
+export function copySpecOf(scenario: Scenario): { spec: ScenarioSpec } | { reason: string } {
+  const room = SCENARIO_LIMITS.titleChars - COPY_SUFFIX.length;
+  const title = `${scenario.title.length > room ? `${scenario.title.slice(0, room - 1)}…` : scenario.title}${COPY_SUFFIX}`;
+  const spec = { ...specOf(scenario), title };
+  const built = scenarioFromSpec(spec);
+  if (built.scenario === null) return { reason: `${scenario.title} cannot be copied into the editor: ${built.problems[0]?.message}.` };
+  const want = behaviourOf(scenario);
+  const got = behaviourOf(built.scenario);
+  const lost = (Object.keys(want) as (keyof typeof want)[]).find((key) => JSON.stringify(want[key]) !== JSON.stringify(got[key]));
+  if (lost !== undefined) return { reason: `${scenario.title} cannot be copied into the editor: it has no field for this scenario's ${lost}.` };
+  return { spec };
 }
 
 /** The authored scenarios met in this context, by id. A learner meets a handful; the oldest are let go. */

@@ -79,6 +79,8 @@ export const SCENARIO_LIMITS = {
   maxLeaseSeconds: 86_400,
   maxCostCents: 10_000_000,
   maxFaults: 8,
+  // Far more model calls than any built-in or swarm scenario makes (1 to 3); the worker cards show each.
+  maxWorkSteps: 10,
   maxScriptSteps: MAX_SCHEDULE_LENGTH,
 } as const;
 
@@ -135,6 +137,10 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     if (worker.name !== undefined && (typeof worker.name !== 'string' || worker.name.trim() === '' || worker.name.length > L.workerNameChars))
       say(`workers.${worker.id}.name`, `worker ${worker.id}'s name must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.name)}`);
   }
+  for (const worker of scenario.workers) {
+    if (worker.stuck && scenario.heartbeatSeconds === null)
+      say(`workers.${worker.id}.stuck`, `worker ${worker.id} is stuck, which shows only in its heartbeats: turn heartbeats on`);
+  }
   if (workerIds.length < L.minWorkers || workerIds.length > L.maxWorkers)
     say('workers', `a scenario has ${L.minWorkers} to ${L.maxWorkers} workers, not ${workerIds.length}`);
   if (scenario.runs.length === 0 || scenario.runs.length > L.maxRuns) say('runs', `a scenario seeds 1 to ${L.maxRuns} runs, not ${scenario.runs.length}`);
@@ -152,12 +158,34 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
     }
     if (run.costCents !== undefined && !isWhole(run.costCents, 0, L.maxCostCents))
       say(`${at}.costCents`, `run ${index + 1}: its cost must be a whole number of cents from 0 to ${L.maxCostCents}, not ${shown(run.costCents)}`);
+    if (run.leaseGeneration !== undefined && !isWhole(run.leaseGeneration, 0, L.maxRunId))
+      say(`${at}.leaseGeneration`, `run ${index + 1}: its lease generation must be a whole number from 0 to ${L.maxRunId}, not ${shown(run.leaseGeneration)}`);
+    if (!isWhole(run.createdAtSeconds, -L.maxSeconds, 0))
+      say(
+        `${at}.createdAtSeconds`,
+        `run ${index + 1}: it must be created a whole number of seconds from ${L.maxSeconds} to 0 before the start, not ${shown(-run.createdAtSeconds)}`,
+      );
+    if (run.leaseOwner != null && (typeof run.leaseOwner !== 'string' || run.leaseOwner.trim() === '' || run.leaseOwner.length > L.workerNameChars))
+      say(
+        `${at}.leaseOwner`,
+        `run ${index + 1}: the name holding its lease must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(run.leaseOwner)}`,
+      );
+    if (run.leaseExpiresAtSeconds != null && !isWhole(run.leaseExpiresAtSeconds, -L.maxSeconds, L.maxSeconds))
+      say(
+        `${at}.leaseExpiresAtSeconds`,
+        `run ${index + 1}: its lease must end a whole number of seconds from -${L.maxSeconds} to ${L.maxSeconds} from the start, not ${shown(run.leaseExpiresAtSeconds)}`,
+      );
   }
   if (!isWhole(scenario.leaseSeconds, 1, L.maxLeaseSeconds))
     say('leaseSeconds', `the lease must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, not ${shown(scenario.leaseSeconds)}`);
   if (scenario.heartbeatSeconds !== null && !isWhole(scenario.heartbeatSeconds, 1, L.maxLeaseSeconds)) {
     say('heartbeatSeconds', `the heartbeat must be a whole number of seconds from 1 to ${L.maxLeaseSeconds}, or none, not ${shown(scenario.heartbeatSeconds)}`);
   }
+  if (!isWhole(scenario.workSteps, 1, L.maxWorkSteps))
+    say('workSteps', `a worker makes 1 to ${L.maxWorkSteps} model calls per run, not ${shown(scenario.workSteps)}`);
+  const stallsAt = scenario.rescuer?.stallsAtSeconds;
+  if (stallsAt !== undefined && !isWhole(stallsAt, 0, L.maxSeconds))
+    say('rescuer.stallsAtSeconds', `the rescuer must stall a whole number of seconds from 0 to ${L.maxSeconds} after the start, not ${shown(stallsAt)}`);
   // The same sentences as Simulation.apply's, for a schedule step naming a worker or a run that is not there.
   const noWorker = (id: string) => (workerIds.includes(id) ? null : `this scenario has no worker ${id}; its workers are ${workerIds.join(', ')}`);
   const noRun = (id: number) => (runIds.includes(id) ? null : `there is no run ${id}; the runs are ${runIds.join(', ')}`);

@@ -1,6 +1,6 @@
 import type { Scenario, Settings, Strategy } from '../sim/types';
 import { LIMIT_STRATEGY_IDS, strategyDefinition } from '../strategies';
-import { findAuthored } from './authored';
+import { findAuthored, isAuthoredId } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
@@ -89,6 +89,8 @@ export function fixScenarioOf(incident: Scenario): Scenario {
 export function scenarioSummary(scenario: Scenario, strategy: Strategy): string {
   const own = scenario.summaries?.[strategy];
   if (own !== undefined) return own;
+  // An author's description is about the claim they chose (a copy of an incident: the queue's own).
+  if (isAuthoredId(scenario.id) && strategy === scenario.defaultStrategy) return scenario.summary;
   // The default summary tells the story under the lab's own claims; a production queue's claim (other than
   // in its own incident) gets a line that names it and promises nothing the queue may not do.
   const definition = strategyDefinition(strategy);

@@ -11,6 +11,19 @@ function moved<T>(items: readonly T[], index: number, by: number): T[] {
   return out;
 }
 
+/**
+ * The runs without their own created times: once runs are added or moved, the list's order is their age
+ * (a minute apart), as in any scenario written here.
+ */
+const spaced = (runs: readonly SpecRun[]): SpecRun[] => runs.map(({ createdAtSeconds: _time, ...run }) => run);
+
+/** "0:30" from the start, or "6:40 before" it. */
+function clock(seconds: number): string {
+  const at = Math.abs(seconds);
+  const text = `${Math.floor(at / 60)}:${String(at % 60).padStart(2, '0')}`;
+  return seconds < 0 ? `${text} before the start` : `${text} after the start`;
+}
+
 /** The seeded runs, oldest first: the order in which a claim finds them. */
 export function RunsFields({ spec, problems, change }: PartProps) {
   const update = (index: number, patch: Partial<SpecRun>) =>
@@ -18,8 +31,9 @@ export function RunsFields({ spec, problems, change }: PartProps) {
   const add = () =>
     change((s) => ({
       ...s,
-      runs: [...s.runs, { runId: Math.max(0, ...s.runs.map((run) => (Number.isFinite(run.runId) ? run.runId : 0))) + 1, tenant: 'acme', costCents: 0 }],
+      runs: [...spaced(s.runs), { runId: Math.max(0, ...s.runs.map((run) => (Number.isFinite(run.runId) ? run.runId : 0))) + 1, tenant: 'acme', costCents: 0 }],
     }));
+  const timed = spec.runs.some((run) => run.createdAtSeconds !== undefined);
   return (
     <fieldset className="editor-part">
       <legend>Seeded runs (oldest first)</legend>
@@ -68,10 +82,23 @@ export function RunsFields({ spec, problems, change }: PartProps) {
                 />
               )}
             </Field>
+            <Field id={`editor-run-${index}-generation`} label="Lease generation" problem={problems.get(`runs.${index}.leaseGeneration`)}>
+              {(describedBy, invalid) => (
+                <NumberInput
+                  id={`editor-run-${index}-generation`}
+                  value={run.leaseGeneration ?? 0}
+                  min={0}
+                  onChange={(leaseGeneration) => update(index, { leaseGeneration })}
+                  describedBy={describedBy}
+                  invalid={invalid}
+                />
+              )}
+            </Field>
+            <RunOrigin run={run} index={index} problems={problems} />
             <div className="row-buttons">
               <button
                 type="button"
-                onClick={() => change((s) => ({ ...s, runs: moved(s.runs, index, -1) }))}
+                onClick={() => change((s) => ({ ...s, runs: moved(spaced(s.runs), index, -1) }))}
                 disabled={index === 0}
                 aria-label={`Move run ${index + 1} up`}
               >
@@ -79,7 +106,7 @@ export function RunsFields({ spec, problems, change }: PartProps) {
               </button>
               <button
                 type="button"
-                onClick={() => change((s) => ({ ...s, runs: moved(s.runs, index, 1) }))}
+                onClick={() => change((s) => ({ ...s, runs: moved(spaced(s.runs), index, 1) }))}
                 disabled={index === spec.runs.length - 1}
                 aria-label={`Move run ${index + 1} down`}
               >
@@ -97,9 +124,28 @@ export function RunsFields({ spec, problems, change }: PartProps) {
           </li>
         ))}
       </ol>
+      {timed ? <p className="muted">Created at the original's times; adding or moving a run spaces them a minute apart.</p> : null}
       <button type="button" onClick={add} disabled={spec.runs.length >= SCENARIO_LIMITS.maxRuns}>
         Add a run
       </button>
     </fieldset>
+  );
+}
+
+/** When a copied run was created and whose lease it is already under: carried from the original, shown, not edited here. */
+function RunOrigin({ run, index, problems }: { run: SpecRun; index: number; problems: Map<string, string> }) {
+  const problem = ['createdAtSeconds', 'heldBy', 'leaseOwner', 'leaseExpiresAtSeconds'].map((field) => problems.get(`runs.${index}.${field}`)).find(Boolean);
+  if (run.createdAtSeconds === undefined && run.heldBy === undefined && !problem) return null;
+  return (
+    <p className="run-origin muted">
+      {run.createdAtSeconds === undefined ? null : `Created ${clock(run.createdAtSeconds)}.`}
+      {run.heldBy ? ` Already running, leased to ${run.heldBy.owner} until ${clock(run.heldBy.untilSeconds)}.` : null}
+      {problem ? (
+        <span className="field-problem" role="alert">
+          {' '}
+          {problem}
+        </span>
+      ) : null}
+    </p>
   );
 }

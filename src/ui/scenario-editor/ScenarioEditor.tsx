@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { findScenario } from '../../scenarios';
-import { isAuthoredId, rememberAuthored, type ScenarioSpec, specOf, starterSpec } from '../../scenarios/authored';
+import { copySpecOf, isAuthoredId, rememberAuthored, type ScenarioSpec, specOf, starterSpec } from '../../scenarios/authored';
 import { useLab } from '../../store/react';
 import { download } from '../download';
 import { BasicsFields } from './BasicsFields';
@@ -9,23 +9,36 @@ import { checkSpec } from './problems';
 import { RunsFields } from './RunsFields';
 import { ScheduleField } from './ScheduleField';
 import { SetupFields } from './SetupFields';
+import type { EditorStart } from './types';
 
-/** The spec the editor opens with: the scenario on screen if someone wrote it, else the lab's usual setup. */
-function openingSpec(scenarioId: string): ScenarioSpec {
-  const scenario = isAuthoredId(scenarioId) ? findScenario(scenarioId) : undefined;
-  return scenario ? specOf(scenario) : starterSpec();
+interface Opening {
+  spec: ScenarioSpec;
+  /** One line above the form: what the copy is of, or why the built-in could not be copied. */
+  note: string | null;
+}
+
+/** The spec the editor opens with: a copy of the built-in scenario on screen, the scenario on screen if someone wrote it, else the lab's usual setup. */
+function opening(scenarioId: string, start: EditorStart): Opening {
+  const scenario = findScenario(scenarioId);
+  if (start === 'copy' && scenario && !isAuthoredId(scenarioId)) {
+    const copy = copySpecOf(scenario);
+    if ('reason' in copy) return { spec: starterSpec(), note: copy.reason };
+    return { spec: copy.spec, note: `A copy of “${scenario.title}”; the built-in one stays as it is.` };
+  }
+  return { spec: scenario && isAuthoredId(scenarioId) ? specOf(scenario) : starterSpec(), note: null };
 }
 
 /**
- * "Write a scenario…": a modal form whose result plays like a built-in scenario, and travels in the link.
- * A chunk of its own, mounted (and shown) when the button in the header (ScenarioEditorButton.tsx) is
+ * "Write a scenario…" and "Edit a copy…": a modal form whose result plays like a built-in scenario, and
+ * travels in the link. A chunk of its own, mounted (and shown) when the button in the header (ScenarioEditorButton.tsx) is
  * clicked; `onClosed` unmounts it once the dialog has closed.
  */
-export function ScenarioEditorDialog({ onClosed }: { onClosed: () => void }) {
+export function ScenarioEditorDialog({ start, onClosed }: { start: EditorStart; onClosed: () => void }) {
   const scenarioId = useLab((s) => s.scenarioId);
   const chooseScenario = useLab((s) => s.chooseScenario);
   // The spec it opens with is read once: the scenario on screen then, whatever the form makes of it after.
-  const [spec, setSpec] = useState<ScenarioSpec>(() => openingSpec(scenarioId));
+  const [{ spec: first, note }] = useState(() => opening(scenarioId, start));
+  const [spec, setSpec] = useState<ScenarioSpec>(first);
   const ref = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const dialog = ref.current;
@@ -34,6 +47,7 @@ export function ScenarioEditorDialog({ onClosed }: { onClosed: () => void }) {
   return (
     <dialog ref={ref} className="scenario-editor" aria-labelledby="editor-heading" onClose={onClosed}>
       <EditorForm
+        note={note}
         spec={spec}
         setSpec={setSpec}
         close={() => ref.current?.close()}
@@ -47,11 +61,13 @@ export function ScenarioEditorDialog({ onClosed }: { onClosed: () => void }) {
 }
 
 function EditorForm({
+  note,
   spec,
   setSpec,
   close,
   play,
 }: {
+  note: string | null;
   spec: ScenarioSpec;
   setSpec: (spec: ScenarioSpec) => void;
   close: () => void;
@@ -74,6 +90,7 @@ function EditorForm({
       <p className="muted">
         It is checked as the lab's own scenarios are, plays and explores like them, and travels whole in the lab's link: share the address to share it.
       </p>
+      {note ? <p className="editor-note">{note}</p> : null}
       <div className="editor-parts">
         <BasicsFields {...part} />
         <SetupFields {...part} />

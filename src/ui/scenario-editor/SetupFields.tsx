@@ -1,15 +1,24 @@
 import { type ScenarioSpec, WORKER_LETTERS } from '../../scenarios/authored';
-import { SCENARIO_LIMITS } from '../../scenarios/define';
+import { SCENARIO_DEFAULTS, SCENARIO_LIMITS } from '../../scenarios/define';
 import { STRATEGIES, STRATEGY_LABELS, type Strategy } from '../../sim/types';
 import { Field, NumberInput } from './Field';
 import type { PartProps } from './types';
+import { RescuerFields } from './RescuerFields';
+import { StuckWorkersFields } from './StuckWorkersFields';
 import { WorkerNamesFields } from './WorkerNamesFields';
 
-/** The spec with `count` workers; the names of workers it no longer has go with them. */
+/** The spec with `count` workers; the names and stuck marks of workers it no longer has go with them. */
 function withWorkers(spec: ScenarioSpec, count: number): ScenarioSpec {
-  const { workerNames, ...rest } = spec;
-  const kept = Object.entries(workerNames ?? {}).filter(([letter]) => (WORKER_LETTERS as readonly string[]).indexOf(letter) < count);
-  return kept.length === 0 ? { ...rest, workers: count } : { ...rest, workers: count, workerNames: Object.fromEntries(kept) };
+  const { workerNames, stuckWorkers, ...rest } = spec;
+  const isKept = (letter: string) => (WORKER_LETTERS as readonly string[]).indexOf(letter) < count;
+  const kept = Object.entries(workerNames ?? {}).filter(([letter]) => isKept(letter));
+  const stuck = (stuckWorkers ?? []).filter(isKept);
+  return {
+    ...rest,
+    workers: count,
+    ...(kept.length === 0 ? {} : { workerNames: Object.fromEntries(kept) }),
+    ...(stuck.length === 0 ? {} : { stuckWorkers: stuck }),
+  };
 }
 
 const WORKER_COUNTS = Array.from({ length: SCENARIO_LIMITS.maxWorkers - SCENARIO_LIMITS.minWorkers + 1 }, (_, index) => SCENARIO_LIMITS.minWorkers + index);
@@ -37,6 +46,7 @@ export function SetupFields({ spec, problems, change }: PartProps) {
         )}
       </Field>
       <WorkerNamesFields spec={spec} problems={problems} change={change} />
+      <StuckWorkersFields spec={spec} problems={problems} change={change} />
       <Field id="editor-lease" label="Lease (seconds)" problem={problems.get('leaseSeconds')}>
         {(describedBy, invalid) => (
           <NumberInput
@@ -45,6 +55,19 @@ export function SetupFields({ spec, problems, change }: PartProps) {
             min={1}
             max={SCENARIO_LIMITS.maxLeaseSeconds}
             onChange={(value) => change((s) => ({ ...s, leaseSeconds: value }))}
+            describedBy={describedBy}
+            invalid={invalid}
+          />
+        )}
+      </Field>
+      <Field id="editor-work-steps" label="Model calls per run" problem={problems.get('workSteps')}>
+        {(describedBy, invalid) => (
+          <NumberInput
+            id="editor-work-steps"
+            value={spec.workSteps ?? SCENARIO_DEFAULTS.workSteps}
+            min={1}
+            max={SCENARIO_LIMITS.maxWorkSteps}
+            onChange={(value) => change((s) => ({ ...s, workSteps: value }))}
             describedBy={describedBy}
             invalid={invalid}
           />
@@ -85,6 +108,7 @@ export function SetupFields({ spec, problems, change }: PartProps) {
           </select>
         )}
       </Field>
+      <RescuerFields spec={spec} problems={problems} change={change} />
       <div className="editor-field checkbox-field">
         <label>
           <input type="checkbox" checked={spec.fencing} onChange={(e) => change((s) => ({ ...s, fencing: e.target.checked }))} /> Fencing on

@@ -6,3 +6,6 @@ export interface PartProps {
   problems: Map<string, string>;
   change: (update: (spec: ScenarioSpec) => ScenarioSpec) => void;
 }
+
+/** What the editor opens with: the scenario on screen if someone wrote it (else the usual setup), or a copy of the built-in one. */
+export type EditorStart = 'own' | 'copy';
