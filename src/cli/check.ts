@@ -11,14 +11,14 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement, parametersUsed } from '../sql/analyze';
-import type { Parameter } from '../sql/analyze/contract';
+import { CONTRACTS, type Parameter } from '../sql/analyze/contract';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
-import type { ParamName, ParamSource } from '../strategies/types';
+import { type ParamName, type ParamSource, roleParams } from '../strategies/types';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -143,18 +143,26 @@ export async function claimStrategyFromFile(
 /** The statements `--param` binds: the claim's by default (`--param 1=5`), a write's by its role (`--param complete:1=run`). */
 type BindingRole = 'claim' | WriteRole;
 
-/** The lab's values a statement may be given by name (`--param 2=worker`): the worker's value at that step. */
-const NAMED_VALUES: Readonly<Record<BindingRole, Readonly<Record<string, { value: ParamName; type: Parameter['type'] }>>>> = {
-  claim: { worker: { value: 'worker', type: 'text' }, lease: { value: 'leaseSeconds', type: 'integer' } },
-  heartbeat: {
-    run: { value: 'run', type: 'integer' },
-    worker: { value: 'worker', type: 'text' },
-    generation: { value: 'generation', type: 'integer' },
-    lease: { value: 'leaseSeconds', type: 'integer' },
-  },
-  work: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, cost: { value: 'costCents', type: 'integer' } },
-  complete: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, result: { value: 'result', type: 'text' } },
+/** The word `--param` takes for each of the lab's values (`--param 2=lease`). */
+const VALUE_WORDS: Readonly<Record<ParamName, string>> = {
+  worker: 'worker',
+  leaseSeconds: 'lease',
+  run: 'run',
+  generation: 'generation',
+  costCents: 'cost',
+  result: 'result',
 };
+
+/**
+ * The lab's values a statement may be given by name (`--param 2=worker`): the worker's value at that step,
+ * each sent as the SQL type its role's contract gives it (CONTRACTS and ROLE_CONTRACTS list them in one order).
+ */
+const NAMED_VALUES: Readonly<Record<BindingRole, Readonly<Record<string, { value: ParamName; type: Parameter['type'] }>>>> = Object.fromEntries(
+  (['claim', 'heartbeat', 'work', 'complete'] as const).map((role) => [
+    role,
+    Object.fromEntries(roleParams(role, true).map((value, i) => [VALUE_WORDS[value], { value, type: CONTRACTS[role].parameters[i]!.type }])),
+  ]),
+) as Record<BindingRole, Record<string, { value: ParamName; type: Parameter['type'] }>>;
 
 /** One `--param`: which statement, which $n, and its value (a name above, or a constant); `flag` as check prints it back. */
 interface ParamBinding {
