@@ -17,7 +17,16 @@ import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
-import { type BindingRole, type BoundParameters, bindStatement, NO_BINDINGS, type ParamBindings, parseBindings } from '../strategies/param-bindings';
+import {
+  type BindingRole,
+  type BoundParameters,
+  bindStatement,
+  encodeBindings,
+  NO_BINDINGS,
+  PARAMS_KEY,
+  type ParamBindings,
+  parseBindings,
+} from '../strategies/param-bindings';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -243,9 +252,10 @@ function encodeValue(value: string): string {
 
 /**
  * The lab's link to a witness, with the claim's text in `claim=` and each write given as a file in
- * `heartbeat=`, `work=`, `complete=`: the page's "Your SQL" opens the same statements (store/your-sql-link.ts).
+ * `heartbeat=`, `work=`, `complete=`, and their `--param` bindings in `params=`: the page's "Your SQL" opens the
+ * same statements with the same values (store/your-sql-link.ts).
  */
-export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
+export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[], params: readonly string[] = []): string {
   const definition = settings.definition;
   const claim = definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
@@ -259,6 +269,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
     const write = definition?.[WRITE_KEYS[role]].fenced;
     if (text !== null && write?.id === CUSTOM_WRITE_IDS[role]) parts.push(`${role}=${encodeValue(write.text)}`);
   }
+  if (text !== null && params.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(params)}`);
   return `#${parts.join('&')}`;
 }
 
@@ -300,7 +311,7 @@ export function checkReport(
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
-    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness) };
+    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness, params) };
   });
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
@@ -372,8 +383,6 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
-  if (report.claim.params)
-    lines.push("(the page gives your statements the lab's own values, $1 worker and $2 lease, not --param's: replay these with their replay: command)");
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

@@ -63,6 +63,11 @@ export function rolePrefix(role: BindingRole): string {
   return role === 'claim' ? '' : `${role}:`;
 }
 
+/** The statement a binding's text names ("complete:1=run" → complete, "1=5" → claim), as parseBindings reads it. */
+export function bindingRoleOf(flag: string): string {
+  return /^([a-z]+):\d/.exec(flag)?.[1] ?? 'claim';
+}
+
 /**
  * Reads bindings, each `[STATEMENT:]N=VALUE`. `word` leads each message as the caller's syntax names a
  * binding (the CLI's "--param ", the page's "parameter "); everything after it is the same everywhere.
@@ -165,14 +170,16 @@ export function bindingFlag(role: BindingRole, position: number, source: ParamSo
 export const PARAMS_KEY = 'params';
 
 /**
- * The bindings as one link value, still readable (`1=1,2=worker,3=lease`): comma-separated, a comma or "%"
- * inside a binding's text escaped as in a URL. The caller percent-encodes the field as a whole, as any other.
+ * The bindings as a link field's value, readable (`1=1,2=worker,3='a b'` percent-encoded but for `=`, `:` and
+ * `,`): comma-separated, a comma or "%" inside a binding's text escaped once more, so splitBindings, given
+ * the field as the link decodes it, gets each binding back exactly.
  */
-export function joinBindings(flags: readonly string[]): string {
-  return flags.map((flag) => flag.replace(/%/g, '%25').replace(/,/g, '%2C')).join(',');
+export function encodeBindings(flags: readonly string[]): string {
+  const joined = flags.map((flag) => flag.replace(/%/g, '%25').replace(/,/g, '%2C')).join(',');
+  return encodeURIComponent(joined).replace(/%2C/g, ',').replace(/%3D/g, '=').replace(/%3A/g, ':');
 }
 
-/** The bindings of a link value joinBindings wrote; null when a part is not properly escaped. */
+/** The bindings of a link field encodeBindings wrote, once the link has decoded it; null when a part is not properly escaped. */
 export function splitBindings(value: string): string[] | null {
   if (value === '') return [];
   try {
