@@ -95,6 +95,26 @@ beforeAll(() => {
   db = bootLabDatabase();
 });
 
+describe("the editor's Parameters row", () => {
+  it("binds a statement's values in place of its old ones, keeps the others, and the draft keeps them over a reload", () => {
+    const storage = memoryStorage();
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', BATCH_FIRST);
+    store.getState().bindYourSql('complete', ['complete:1=run']);
+    store.getState().bindYourSql('claim', PGMQ_ORDER);
+    store.getState().bindYourSql('claim', ['1=2', '2=worker', '3=lease']);
+    expect(store.getState().yourSql.draft?.params).toEqual(['complete:1=run', '1=2', '2=worker', '3=lease']);
+    const again = createLabStore({ lab: new InProcessLabClient(() => db), storage });
+    again.getState().openYourSql();
+    expect(again.getState().yourSql.draft).toEqual(texts(BATCH_FIRST, ['complete:1=run', '1=2', '2=worker', '3=lease']));
+    // Unbound again: no params at all, as a draft that never had any.
+    again.getState().bindYourSql('claim', []);
+    again.getState().bindYourSql('complete', []);
+    expect(again.getState().yourSql.draft).toEqual(texts(BATCH_FIRST));
+  });
+});
+
 describe('bound values on the real engine', () => {
   it('the claim runs with them: LIMIT $1 gets 1, $2 the worker, $3 the lease', async () => {
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });

@@ -52,8 +52,9 @@ export function ParamsRow({ of: role, row }: { of: YourSqlRole; row: BindingRow 
     bind(
       role,
       positions
-        .map((n) => [n, n === position ? value.trim() : valueAt(n)] as const)
-        .filter(([, v]) => v !== '')
+        // Kept as typed (a space inside 'text' is part of it); only an empty box binds nothing.
+        .map((n) => [n, n === position ? value : valueAt(n)] as const)
+        .filter(([, v]) => v.trim() !== '')
         .map(([n, v]) => `${prefix}${n}=${v}`),
     );
   const id = `your-sql-${role}-params`;
