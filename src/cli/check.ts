@@ -11,14 +11,22 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement, parametersUsed } from '../sql/analyze';
-import type { Parameter } from '../sql/analyze/contract';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
 import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
-import type { ParamName, ParamSource } from '../strategies/types';
+import {
+  type BindingRole,
+  type BoundParameters,
+  bindStatement,
+  encodeBindings,
+  NO_BINDINGS,
+  PARAMS_KEY,
+  type ParamBindings,
+  parseBindings,
+} from '../strategies/param-bindings';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -140,116 +148,28 @@ export async function claimStrategyFromFile(
   return { definition: built.definition, summary };
 }
 
-/** The statements `--param` binds: the claim's by default (`--param 1=5`), a write's by its role (`--param complete:1=run`). */
-type BindingRole = 'claim' | WriteRole;
-
-/** The lab's values a statement may be given by name (`--param 2=worker`): the worker's value at that step. */
-const NAMED_VALUES: Readonly<Record<BindingRole, Readonly<Record<string, { value: ParamName; type: Parameter['type'] }>>>> = {
-  claim: { worker: { value: 'worker', type: 'text' }, lease: { value: 'leaseSeconds', type: 'integer' } },
-  heartbeat: {
-    run: { value: 'run', type: 'integer' },
-    worker: { value: 'worker', type: 'text' },
-    generation: { value: 'generation', type: 'integer' },
-    lease: { value: 'leaseSeconds', type: 'integer' },
-  },
-  work: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, cost: { value: 'costCents', type: 'integer' } },
-  complete: { run: { value: 'run', type: 'integer' }, generation: { value: 'generation', type: 'integer' }, result: { value: 'result', type: 'text' } },
-};
-
-/** One `--param`: which statement, which $n, and its value (a name above, or a constant); `flag` as check prints it back. */
-interface ParamBinding {
-  role: BindingRole;
-  position: number;
-  source: ParamSource;
-  type: Parameter['type'];
-  flag: string;
-}
-
-type ParamBindings = readonly ParamBinding[];
-const NO_BINDINGS: ParamBindings = [];
-
 const PARAM_SHAPE =
   "--param takes [STATEMENT:]N=VALUE: N a parameter's number, VALUE a name (worker, lease, …), a number or text in single quotes; e.g. --param 1=5 --param 2=worker --param \"3='default'\"";
 
-/**
- * `--param` flags, each `[STATEMENT:]N=VALUE`. STATEMENT is the claim when left out, else heartbeat, work or
- * complete. VALUE is a name of the lab's values for that statement, a number, or text in single quotes
- * (taken as it is): a constant is sent as text, for PostgreSQL to read as the type it infers for $N.
- */
+/** How check's messages name a binding: by its flag. */
+const FLAG_WORD = '--param ';
+
+/** `--param` flags, each `[STATEMENT:]N=VALUE` (strategies/param-bindings.ts has the rules the page shares). */
 export function parseParamFlags(flags: readonly string[]): ParamBindings {
-  const bindings: ParamBinding[] = [];
-  for (const flag of flags) {
-    const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
-    if (!match) throw new CheckInputError(`${PARAM_SHAPE}; not "${clip(flag)}"`);
-    const [, roleWord = 'claim', digits, value = ''] = match;
-    if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
-      throw new CheckInputError(
-        `--param ${clip(flag)}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work: and complete: (a reaper is given none)`,
-      );
-    }
-    const role = roleWord as BindingRole;
-    const prefix = role === 'claim' ? '' : `${role}:`;
-    const position = Number(digits);
-    if (position < 1) throw new CheckInputError(`--param ${clip(flag)}: parameters are numbered from $1`);
-    if (bindings.some((b) => b.role === role && b.position === position))
-      throw new CheckInputError(`--param ${clip(flag)}: $${position} of the ${role} is bound twice`);
-    const names = NAMED_VALUES[role];
-    const named = Object.hasOwn(names, value) ? names[value] : undefined;
-    const quoted = /^'(.*)'$/s.exec(value);
-    let source: ParamSource;
-    let type: Parameter['type'] = 'text';
-    if (named) {
-      source = named.value;
-      type = named.type;
-    } else if (/^-?\d+(\.\d+)?$/.test(value)) source = { constant: value };
-    else if (quoted) source = { constant: quoted[1]! };
-    else {
-      throw new CheckInputError(
-        `--param ${clip(flag)}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(Object.keys(names))} (or a number, or text in single quotes: ${prefix}${position}='${clip(value)}')`,
-      );
-    }
-    bindings.push({ role, position, source, type, flag: `${prefix}${position}=${value}` });
-  }
-  return bindings;
+  const parsed = parseBindings(flags, FLAG_WORD, (flag) => `${PARAM_SHAPE}; not "${clip(flag)}"`);
+  if (!parsed.ok) throw new CheckInputError(parsed.message);
+  return parsed.value;
 }
 
-/** A statement's bound values in $n order, as the engine sends them and as the analyzer types them. */
-interface BoundParameters {
-  sources: ParamSource[];
-  parameters: Parameter[];
-}
-
-/**
- * The statement's values as `--param` binds them, or null when nothing binds this statement (the role's
- * own contract then). Each $n the statement uses must be bound, and each bound $n used: PostgreSQL refuses a
- * statement given more values than it takes, and cannot tell the type of one it skips.
- */
+/** The statement's values as `--param` binds them, or null when nothing binds it (see bindStatement). */
 async function boundParameters(text: string, shown: string, role: BindingRole, bindings: ParamBindings): Promise<BoundParameters | null> {
-  const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
-  if (own.length === 0) return null;
+  if (!bindings.some((binding) => binding.role === role)) return null;
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return null;
-  const unbound = used.find((n) => !own.some((binding) => binding.position === n));
-  const prefix = role === 'claim' ? '' : `${role}:`;
-  if (unbound !== undefined) throw new CheckInputError(`${shown}: uses $${unbound}, which no --param ${prefix}${unbound}=… binds`);
-  const unused = own.find((binding) => !used.includes(binding.position));
-  if (unused) throw new CheckInputError(`--param ${clip(unused.flag)}: ${shown} does not use $${unused.position}`);
-  const gap = Array.from({ length: used.length }, (_, i) => i + 1).find((n) => !used.includes(n));
-  if (gap !== undefined) {
-    throw new CheckInputError(
-      `${shown}: uses ${used.map((n) => `$${n}`).join(', ')} but not $${gap}: PostgreSQL cannot tell the type of a parameter a statement skips; number them from $1`,
-    );
-  }
-  if (role !== 'claim' && own[0]!.source !== 'run') {
-    throw new CheckInputError(
-      `--param ${clip(own[0]!.flag)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (--param ${role}:1=run): the lab finds the row a waiting write waits on by it`,
-    );
-  }
-  return {
-    sources: own.map((binding) => binding.source),
-    parameters: own.map((binding) => ({ number: binding.position, name: binding.flag, type: binding.type })),
-  };
+  const bound = bindStatement(used, bindings, role, shown, FLAG_WORD);
+  if (!bound.ok) throw new CheckInputError(bound.message);
+  return bound.value;
 }
 
 const WRITE_KEYS = { heartbeat: 'heartbeat', work: 'work', complete: 'complete' } as const satisfies Record<WriteRole, keyof StrategyDefinition>;
@@ -332,9 +252,10 @@ function encodeValue(value: string): string {
 
 /**
  * The lab's link to a witness, with the claim's text in `claim=` and each write given as a file in
- * `heartbeat=`, `work=`, `complete=`: the page's "Your SQL" opens the same statements (store/your-sql-link.ts).
+ * `heartbeat=`, `work=`, `complete=`, and their `--param` bindings in `params=`: the page's "Your SQL" opens the
+ * same statements with the same values (store/your-sql-link.ts).
  */
-export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[]): string {
+export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[], params: readonly string[] = []): string {
   const definition = settings.definition;
   const claim = definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
@@ -348,6 +269,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
     const write = definition?.[WRITE_KEYS[role]].fenced;
     if (text !== null && write?.id === CUSTOM_WRITE_IDS[role]) parts.push(`${role}=${encodeValue(write.text)}`);
   }
+  if (text !== null && params.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(params)}`);
   return `#${parts.join('&')}`;
 }
 
@@ -389,7 +311,7 @@ export function checkReport(
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
-    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness) };
+    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness, params) };
   });
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
@@ -461,8 +383,6 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
   lines.push('(the links carry your statements: the page opens them under "Your SQL")');
-  if (report.claim.params)
-    lines.push("(the page gives your statements the lab's own values, $1 worker and $2 lease, not --param's: replay these with their replay: command)");
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

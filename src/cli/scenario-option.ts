@@ -5,6 +5,7 @@
  * (as the editor's "Download JSON" writes it). Both are checked exactly as the page checks them.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { clip } from '../sim/echo';
 import { decodeScenarioParam, type DecodedScenario, MAX_SCENARIO_CHARS, SCENARIO_KEY, scenarioFromValue } from '../scenarios/link';
 import { formatToken, MAX_SCHEDULE_LENGTH, parseToken, ScheduleError } from '../sim/schedule';
 import { type Scenario, type Settings, STRATEGIES, type Strategy } from '../sim/types';
@@ -141,11 +142,7 @@ function safeDecode(text: string): string | null {
   }
 }
 
-/** A value echoed back in a message: printable ASCII only (no escape sequence reaches the terminal), and short. */
-export function clip(text: string): string {
-  const safe = text.replace(/[^\x20-\x7e]/g, '?');
-  return safe.length > 60 ? `${safe.slice(0, 60)}…` : safe;
-}
+export { clip };
 
 /** A path printed whole (in a report, in a command to copy): its control characters shown as "?", so none reaches the terminal. */
 export function printablePath(path: string): string {

@@ -153,6 +153,8 @@ export interface YourSqlSlice {
   closeYourSql(): void;
   /** A role's text; null for a write: use the lab's own file. */
   editYourSql(role: YourSqlRole, text: string | null): void;
+  /** A role's own parameter bindings (`2=worker`, `complete:1=run`), in place of the ones it had. */
+  bindYourSql(role: YourSqlRole, flags: readonly string[]): void;
   /** Analyzes the draft and, if every statement is accepted, plays it. False when it was not. */
   applyYourSql(): Promise<boolean>;
 }

@@ -2,13 +2,16 @@
  * Your SQL in a link: `strategy=your-sql&claim=…` and, for each write the learner wrote, `heartbeat=…`,
  * `work=…`, `complete=…` (the CLI's check prints links with `claim=` alone, which open the same way). The
  * statements are percent-encoded as they are, so a link stays readable; their share of the link is bounded.
+ * Their own parameters, when bound, follow as `params=1=1,2=worker,3=lease` (strategies/param-bindings.ts);
+ * a link without `params=` opens as it always did.
  */
+import { encodeBindings, PARAMS_KEY, splitBindings } from '../strategies/param-bindings';
 import { WRITE_ROLES, type YourSqlTexts } from './your-sql';
 
 /** The strategy= value that says "the statements in this link". */
 export const YOUR_SQL_STRATEGY = 'your-sql';
 
-export const YOUR_SQL_KEYS = ['claim', ...WRITE_ROLES] as const;
+export const YOUR_SQL_KEYS = ['claim', ...WRITE_ROLES, PARAMS_KEY] as const;
 
 /**
  * The encoded statements may take this much of a link: with the longest schedule a link carries
@@ -27,6 +30,8 @@ export function encodeYourSql(texts: YourSqlTexts): string {
     const text = texts[role];
     if (text !== null) parts.push(`${role}=${encodeStatement(text)}`);
   }
+  const params = texts.params ?? [];
+  if (params.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(params)}`);
   return parts.join('&');
 }
 
@@ -65,10 +70,30 @@ export function readYourSql(
     return null;
   }
   const texts: YourSqlTexts = { claim, heartbeat: fields.heartbeat ?? null, work: fields.work ?? null, complete: fields.complete ?? null };
+  const params = readBindings(fields.params, problems);
+  if (params.length > 0) texts.params = params;
   const tooLong = tooLongForLink(texts);
   if (tooLong) {
     problems.push(`The link's SQL is too long: ${tooLong}. The lab ignored it.`);
     return null;
   }
   return texts;
+}
+
+/**
+ * The link's bindings, or none with the reason in `problems` when they cannot be read: the statements still
+ * open (and say, when they are played, what they lack). Each binding's own rules are applied when they are.
+ */
+function readBindings(value: string | undefined, problems: string[]): string[] {
+  if (value === undefined) return [];
+  const flags = splitBindings(value);
+  const form = /^(?:[a-z]+:)?\d{1,5}=/;
+  const bad = flags === null ? value : flags.find((flag) => !form.test(flag));
+  if (flags === null || bad !== undefined) {
+    problems.push(
+      `The link's parameters (params=) could not be read at "${bad!.length > 40 ? `${bad!.slice(0, 40)}…` : bad}": each is N=VALUE, comma-separated (e.g. params=1=1,2=worker,3=lease). The lab left them out.`,
+    );
+    return [];
+  }
+  return flags;
 }

@@ -8,6 +8,7 @@ import { definitionOf } from '../sim/simulated-worker';
 import type { Settings } from '../sim/types';
 import { strategyDefinition } from '../strategies';
 import type { ClaimShape } from '../strategies/types';
+import { bindingRoleOf } from '../strategies/param-bindings';
 import { loadDraft, saveDraft } from './your-sql-draft';
 import { tooLongForLink } from './your-sql-link';
 import { buildYourSql, type YourSqlProblem, type YourSqlRole, type YourSqlTexts, yourSqlTextsOf } from './your-sql';
@@ -77,6 +78,17 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
         if (role === 'claim' && text === null) return;
         const draft = { ...(yourSql.draft ?? prefill(settings)), [role]: text } as YourSqlTexts;
         update({ draft, problem: yourSql.problem?.role === role ? null : yourSql.problem });
+        if (!get().yourSql.readOnlyDraft) saveDraft(deps.storage, draft);
+      },
+
+      bindYourSql(role, flags) {
+        const { yourSql, settings } = get();
+        const current = yourSql.draft ?? prefill(settings);
+        const others = (current.params ?? []).filter((flag) => bindingRoleOf(flag) !== role);
+        const params = [...others, ...flags];
+        const { params: _old, ...rest } = current;
+        const draft: YourSqlTexts = params.length === 0 ? rest : { ...rest, params };
+        update({ draft, problem: yourSql.problem?.role === role || yourSql.problem?.role === null ? null : yourSql.problem });
         if (!get().yourSql.readOnlyDraft) saveDraft(deps.storage, draft);
       },
 

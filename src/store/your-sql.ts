@@ -4,9 +4,11 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer } from '../sql/analyze';
+import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
+import { type BindingRole, type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings } from '../strategies/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
+import { type ParamSource, roleParams } from '../strategies/types';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
@@ -18,6 +20,11 @@ export interface YourSqlTexts {
   heartbeat: string | null;
   work: string | null;
   complete: string | null;
+  /**
+   * The statements' own parameters, bound (strategies/param-bindings.ts, as `check --param` writes them:
+   * `1=1`, `2=worker`, `complete:3='done'`); absent or empty: each statement takes its role's contract.
+   */
+  params?: readonly string[];
 }
 
 /** Why a statement was not accepted, for the editor of its role. */
@@ -48,9 +55,9 @@ function messageOf(error: unknown): string {
  * stack overflow (RangeError) is a statement nested deeper than the lab's code can walk: reading its parse
  * tree takes a frame per level (about a thousand nested NOT( are enough).
  */
-async function analyzeRole(text: string, role: YourSqlRole): Promise<Analysis | { ok: false; problem: YourSqlProblem }> {
+async function analyzeRole(text: string, role: YourSqlRole, bound: BoundParameters | null): Promise<Analysis | { ok: false; problem: YourSqlProblem }> {
   try {
-    return await analyzeStatement(text, role);
+    return await analyzeStatement(text, role, bound ? { parameters: bound.parameters } : {});
   } catch (error) {
     const message =
       error instanceof RangeError
@@ -70,24 +77,63 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
       problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded (${messageOf(error)}); check the connection and try again` },
     };
   }
-  const claimAnalysis = await analyzeRole(texts.claim, 'claim');
+  const parsed = parseBindings(texts.params ?? [], BINDING_WORD, (flag) => `${BINDING_WORD}${flag}: not of the form N=VALUE`);
+  if (!parsed.ok) return { ok: false, problem: { role: null, kind: 'invalid', message: parsed.message } };
+  const bindings = parsed.value;
+  const loose = bindings.find((binding) => binding.role !== 'claim' && texts[binding.role] === null);
+  if (loose)
+    return {
+      ok: false,
+      problem: { role: null, kind: 'invalid', message: `${BINDING_WORD}${loose.flag}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
+    };
+  const claimBound = await boundFor(texts.claim, 'claim', bindings);
+  if (!claimBound.ok) return claimBound;
+  const claimAnalysis = await analyzeRole(texts.claim, 'claim', claimBound.bound);
   if (!claimAnalysis.ok)
     return { ok: false, problem: 'problem' in claimAnalysis ? claimAnalysis.problem : problemOf('claim', texts.claim, claimAnalysis.error) };
-  const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null);
+  const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null, {}, claimBound.bound?.sources ?? null);
   // What the builder refuses is how a wait resumes on PGlite: a real server's wait is real, and --db plays it.
   if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason, onServer: 'plays' } };
   let definition: StrategyDefinition = { ...claim.definition, label: YOUR_SQL_LABEL };
   for (const role of WRITE_ROLES) {
     const text = texts[role];
     if (text === null) continue;
-    const analysis = await analyzeRole(text, role);
+    const writeBound = await boundFor(text, role, bindings);
+    if (!writeBound.ok) return writeBound;
+    const analysis = await analyzeRole(text, role, writeBound.bound);
     if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf(role, text, analysis.error) };
-    const write = customWrite(role, text, analysis.shape, null);
+    const write = customWrite(role, text, analysis.shape, null, {}, writeBound.bound?.sources ?? null);
     if (!write.ok) return { ok: false, problem: { role, kind: 'refused', reason: write.reason, onServer: 'plays' } };
     // The same statement with fencing on and off: a statement typed here says for itself whether it checks the generation.
     definition = { ...definition, [DEFINITION_KEYS[role]]: { fenced: write.statement, unfenced: write.statement } };
   }
   return { ok: true, definition };
+}
+
+/** How the page's messages name a binding (the CLI says "--param "). */
+const BINDING_WORD = 'parameter ';
+
+/** A statement's bound values (null: its role's contract), by the rules `check --param` uses. */
+async function boundFor(
+  text: string,
+  role: BindingRole,
+  bindings: ParamBindings,
+): Promise<{ ok: true; bound: BoundParameters | null } | { ok: false; problem: YourSqlProblem }> {
+  if (!bindings.some((binding) => binding.role === role)) return { ok: true, bound: null };
+  const used = await parametersUsed(text);
+  // A statement that does not parse: its analysis says where, with no bound parameters in the way.
+  if (used === null) return { ok: true, bound: null };
+  const bound = bindStatement(used, bindings, role, `your ${ROLE_NAMES[role]}`, BINDING_WORD);
+  return bound.ok ? { ok: true, bound: bound.value } : { ok: false, problem: { role, kind: 'invalid', message: bound.message } };
+}
+
+/** The bindings a statement was built with, as written; none when it takes its role's own values. */
+function bindingsOf(role: BindingRole, params: readonly ParamSource[]): string[] {
+  const contract = roleParams(role, true);
+  const asContract = params.every((source, i) => source === contract[i]);
+  // A write takes its contract's first values (as many as it uses); the claim all of them.
+  if (asContract && (role !== 'claim' || params.length === contract.length)) return [];
+  return params.map((source, i) => bindingFlag(role, i + 1, source));
 }
 
 type AnalyzeError = Extract<Awaited<ReturnType<typeof analyzeStatement>>, { ok: false }>['error'];
@@ -106,18 +152,31 @@ function problemOf(role: YourSqlRole, text: string, error: AnalyzeError): YourSq
 /** The statements a definition built here plays (as the engine runs them: trimmed, no final ";"); null for a built-in strategy. */
 export function yourSqlTextsOf(definition: StrategyDefinition | undefined): YourSqlTexts | null {
   if (!definition || definition.claim.shape !== 'one-statement' || definition.claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
+  const params = bindingsOf('claim', definition.claim.claim.params);
   const own = (role: WriteRole) => {
     const statement = definition[DEFINITION_KEYS[role]].fenced;
-    return statement.id === CUSTOM_WRITE_IDS[role] ? statement.text : null;
+    if (statement.id !== CUSTOM_WRITE_IDS[role]) return null;
+    params.push(...bindingsOf(role, statement.params));
+    return statement.text;
   };
-  return { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
+  const texts: YourSqlTexts = { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
+  return params.length === 0 ? texts : { ...texts, params };
 }
 
 /** Whether the two play the same statements: compared as the lab sends them (a final ";" or blank lines change nothing). */
 export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boolean {
   if (a === null || b === null) return a === b;
   const asRun = (text: string | null) => (text === null ? null : textAsRun(text));
-  return asRun(a.claim) === asRun(b.claim) && WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role]));
+  return asRun(a.claim) === asRun(b.claim) && WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role])) && sameBindings(a.params ?? [], b.params ?? []);
+}
+
+/** The same bindings, in any order, as the lab reads them ("3='5'" binds what "3=5" does). */
+function sameBindings(a: readonly string[], b: readonly string[]): boolean {
+  const read = (flags: readonly string[]) => {
+    const parsed = parseBindings(flags, '', (flag) => flag);
+    return parsed.ok ? parsed.value.map((binding) => bindingFlag(binding.role, binding.position, binding.source)).sort() : [...flags];
+  };
+  return JSON.stringify(read(a)) === JSON.stringify(read(b));
 }
 
 /** What a role's words are in the editor and in messages. */
@@ -138,8 +197,22 @@ export function checkTexts(value: unknown): YourSqlTexts | null {
     if (v !== null && !text(v)) return null;
     writes[role] = v as string | null;
   }
-  return { claim: record.claim as string, heartbeat: writes.heartbeat ?? null, work: writes.work ?? null, complete: writes.complete ?? null };
+  const texts: YourSqlTexts = {
+    claim: record.claim as string,
+    heartbeat: writes.heartbeat ?? null,
+    work: writes.work ?? null,
+    complete: writes.complete ?? null,
+  };
+  const params = record.params;
+  if (params === undefined) return texts;
+  const short = (v: unknown) => typeof v === 'string' && v.length <= MAX_BINDING_CHARS;
+  if (!Array.isArray(params) || params.length > MAX_BINDINGS || !params.every(short)) return null;
+  return params.length === 0 ? texts : { ...texts, params: params as string[] };
 }
+
+/** More bindings than four statements have parameters, and longer than any value a test needs, are not kept. */
+const MAX_BINDINGS = 64;
+const MAX_BINDING_CHARS = 1_000;
 
 /** A problem as part of a sentence: "the claim's line 3, column 1: syntax error at or near "WERE"". */
 export function describeProblem(problem: YourSqlProblem): string {

@@ -1,18 +1,25 @@
 import { CONTRACTS } from '../../sql/analyze/contract';
 import type { YourSqlRole } from '../../store/your-sql';
 
-/** What the lab passes a role's statement and what the worker reads back from it. */
-export function RoleContract({ of: role }: { of: YourSqlRole }) {
+/**
+ * What the lab passes a role's statement and what the worker reads back from it. `ownParameters`: the
+ * statement's values are bound in the Parameters row under it, so that row, not the lab's list, says them.
+ */
+export function RoleContract({ of: role, ownParameters = false }: { of: YourSqlRole; ownParameters?: boolean }) {
   const contract = CONTRACTS[role];
   return (
     <dl className="your-sql-contract">
       <dt>Parameters</dt>
       <dd>
-        {contract.parameters.map((p) => (
-          <span key={p.number} className="your-sql-param">
-            <code>${p.number}</code> {p.name} <span className="your-sql-type">({p.type})</span>
-          </span>
-        ))}
+        {ownParameters ? (
+          <span className="your-sql-type">your own, given below</span>
+        ) : (
+          contract.parameters.map((p) => (
+            <span key={p.number} className="your-sql-param">
+              <code>${p.number}</code> {p.name} <span className="your-sql-type">({p.type})</span>
+            </span>
+          ))
+        )}
       </dd>
       <dt>RETURNING</dt>
       <dd>

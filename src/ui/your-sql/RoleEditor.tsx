@@ -1,9 +1,15 @@
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
+import { useLab } from '../../store/react';
+import { bindingRow, ParamsRow } from './ParamsRow';
 import { RoleContract } from './RoleContract';
+
+const NO_PARAMS: readonly string[] = [];
 
 /** One role's statement: the text and, beside it, what the lab gives it and reads back. */
 export function RoleEditor({ of: role, text, onChange }: { of: YourSqlRole; text: string; onChange: (text: string) => void }) {
   const id = `your-sql-${role}`;
+  const params = useLab((s) => s.yourSql.draft?.params) ?? NO_PARAMS;
+  const row = bindingRow(role, text, params);
   return (
     <div className="your-sql-role">
       <label htmlFor={id} className="your-sql-label">
@@ -20,8 +26,9 @@ export function RoleEditor({ of: role, text, onChange }: { of: YourSqlRole; text
           rows={Math.min(14, Math.max(4, text.split('\n').length + 1))}
           onChange={(e) => onChange(e.target.value)}
         />
-        <RoleContract of={role} />
+        <RoleContract of={role} ownParameters={row !== null} />
       </div>
+      {row ? <ParamsRow of={role} row={row} /> : null}
     </div>
   );
 }

@@ -1,0 +1,83 @@
+/**
+ * The one home of a statement's own parameter bindings (strategies/param-bindings.ts): the CLI's --param,
+ * the page's Parameters row and the link's params= read them with these rules and these messages.
+ */
+import { describe, expect, it } from 'vitest';
+import { bindingFlag, bindStatement, parseBindings, valueWords } from '../../src/strategies/param-bindings';
+
+const malformed = (flag: string) => `malformed ${flag}`;
+const parse = (...flags: string[]) => parseBindings(flags, 'parameter ', malformed);
+
+describe('parseBindings', () => {
+  it("reads the lab's names with their contract's SQL type, numbers and quoted text as constants", () => {
+    const parsed = parse('1=1', '2=worker', '3=lease', "complete:2='done, by hand'");
+    expect(parsed).toEqual({
+      ok: true,
+      value: [
+        { role: 'claim', position: 1, source: { constant: '1' }, type: 'text', flag: '1=1' },
+        { role: 'claim', position: 2, source: 'worker', type: 'text', flag: '2=worker' },
+        { role: 'claim', position: 3, source: 'leaseSeconds', type: 'integer', flag: '3=lease' },
+        { role: 'complete', position: 2, source: { constant: 'done, by hand' }, type: 'text', flag: "complete:2='done, by hand'" },
+      ],
+    });
+  });
+
+  it('names each role its own values, in the contract order', () => {
+    expect(valueWords('claim')).toEqual(['worker', 'lease']);
+    expect(valueWords('heartbeat')).toEqual(['run', 'worker', 'generation', 'lease']);
+    expect(valueWords('work')).toEqual(['run', 'generation', 'cost']);
+    expect(valueWords('complete')).toEqual(['run', 'generation', 'result']);
+  });
+
+  it('refuses in one line, led by the caller word', () => {
+    expect(parse('3=lease2')).toEqual({
+      ok: false,
+      message: `parameter 3=lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: 3='lease2')`,
+    });
+    expect(parse('0=5')).toEqual({ ok: false, message: 'parameter 0=5: parameters are numbered from $1' });
+    expect(parse('1=5', '1=worker')).toEqual({ ok: false, message: 'parameter 1=worker: $1 of the claim is bound twice' });
+    expect(parse('reaper:1=5')).toMatchObject({ ok: false, message: expect.stringContaining('"reaper" is not a statement with parameters') });
+    expect(parse('x')).toEqual({ ok: false, message: 'malformed x' });
+  });
+});
+
+describe('bindStatement', () => {
+  const bindings = (...flags: string[]) => {
+    const parsed = parse(...flags);
+    if (!parsed.ok) throw new Error(parsed.message);
+    return parsed.value;
+  };
+
+  it("gives the statement's values in $n order, or null when nothing binds it", () => {
+    expect(bindStatement([1, 2, 3], bindings('3=lease', '1=1', '2=worker'), 'claim', 'your claim', 'parameter ')).toEqual({
+      ok: true,
+      value: {
+        sources: [{ constant: '1' }, 'worker', 'leaseSeconds'],
+        parameters: [
+          { number: 1, name: '1=1', type: 'text' },
+          { number: 2, name: '2=worker', type: 'text' },
+          { number: 3, name: '3=lease', type: 'integer' },
+        ],
+      },
+    });
+    expect(bindStatement([1, 2], bindings('complete:1=run'), 'claim', 'your claim', 'parameter ')).toEqual({ ok: true, value: null });
+  });
+
+  it('refuses an unbound, an unused, a skipped $n, and a write whose $1 is not its run', () => {
+    const bind = (used: number[], role: 'claim' | 'complete', ...flags: string[]) => bindStatement(used, bindings(...flags), role, 'your claim', 'parameter ');
+    expect(bind([1, 2, 3], 'claim', '1=1', '2=worker')).toEqual({ ok: false, message: 'your claim: uses $3, which no parameter 3=… binds' });
+    expect(bind([1, 2], 'claim', '1=1', '2=worker', '3=lease')).toEqual({ ok: false, message: 'parameter 3=lease: your claim does not use $3' });
+    expect(bind([1, 3], 'claim', '1=1', '3=lease')).toMatchObject({ ok: false, message: expect.stringContaining('uses $1, $3 but not $2') });
+    expect(bind([1], 'complete', 'complete:1=generation')).toEqual({
+      ok: false,
+      message: "parameter complete:1=generation: a completion's $1 is its run (parameter complete:1=run): the lab finds the row a waiting write waits on by it",
+    });
+  });
+
+  it('bindingFlag writes back what parseBindings reads', () => {
+    for (const flag of ['1=1', '2=worker', '3=lease', "2='done, by hand'", 'work:3=cost', '4=-2.5']) {
+      const [binding] = bindings(flag);
+      expect(bindingFlag(binding!.role, binding!.position, binding!.source)).toBe(flag);
+    }
+  });
+});
