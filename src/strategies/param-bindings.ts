@@ -14,7 +14,7 @@ import { type ParamName, type ParamSource, roleParams } from './types';
 /** The statements a binding binds: the claim's by default (`1=5`), a write's by its role (`complete:1=run`). */
 export type BindingRole = 'claim' | WriteRole;
 
-export const BINDING_ROLES: readonly BindingRole[] = ['claim', 'heartbeat', 'work', 'complete'];
+const BINDING_ROLES: readonly BindingRole[] = ['claim', 'heartbeat', 'work', 'complete'];
 
 /** The word a binding takes for each of the lab's values (`2=lease`). */
 const VALUE_WORDS: Readonly<Record<ParamName, string>> = {
@@ -45,7 +45,7 @@ export function valueWords(role: BindingRole): string[] {
 }
 
 /** One binding: which statement, which $n, and its value (a name above, or a constant); `flag` as it is printed back. */
-export interface ParamBinding {
+interface ParamBinding {
   role: BindingRole;
   position: number;
   source: ParamSource;
