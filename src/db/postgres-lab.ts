@@ -577,8 +577,10 @@ export class PostgresLab implements LabDatabase {
       session.clock = request.clockIso;
     }
     // A later statement of an explicit claim transaction goes on in the transaction its first one began.
+    // BEGIN comes first: a statement before it would take the snapshot a REPEATABLE READ transaction keeps.
+    const begin: PipelinePiece[] = [];
     if (ending !== 'read' && !(ending === 'explicit' && session.inTransaction)) {
-      await session.client.query(sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin'));
+      begin.push({ text: sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin') });
       session.inTransaction = true;
     }
     const clock: PipelinePiece[] = session.clock !== request.clockIso ? [{ ...named(setClock), values: [request.clockIso] }] : [];
@@ -588,10 +590,10 @@ export class PostgresLab implements LabDatabase {
     // The worker's own statement stays unnamed, planned afresh with its values each time: PGlite reuses a
     // generic plan (README, "How the lab runs on PGlite"), and the two must agree.
     const statement: PipelinePiece = { text: request.statement.text, values: request.params };
-    const answer: Promise<Answer> = pipeline(session.client, [...clock, statement, ...snapshot]).then(
+    const answer: Promise<Answer> = pipeline(session.client, [...begin, ...clock, statement, ...snapshot]).then(
       (results) => {
         if (clock.length > 0) session.clock = request.clockIso;
-        const result = results[clock.length]!;
+        const result = results[begin.length + clock.length]!;
         return {
           ok: true,
           rows: result.rows.map(normalizeRow),
@@ -686,9 +688,9 @@ export class PostgresLab implements LabDatabase {
   }
 
   /**
-   * COMMIT or ROLLBACK, and in the same round trip (a simple query of several statements) the committed
-   * table; then, while another transaction is open, its row locks (a named statement: planning the look at
-   * pg_stat_activity cost more than the round trip): what the engine reads next (afterChange). The session's
+   * COMMIT or ROLLBACK, and in the same round trip (a pipeline) the committed table and, while another
+   * transaction is open, its row locks (named statements: planning the look at pg_stat_activity cost more
+   * than running it): what the engine reads next (afterChange). The session's
    * connection reads the same table as the observer's, and a statement still waiting for a lock commits
    * nothing before the engine resumes it (see the module comment); the rows it locks meanwhile are not
    * counted (locks() leaves out a session whose statement is in flight).
@@ -697,14 +699,15 @@ export class PostgresLab implements LabDatabase {
     // A clock set inside the transaction (see send) lasts only if it commits: a COMMIT of a failed transaction answers ROLLBACK.
     const clockSetIn = session.clock;
     session.clock = null;
-    const ended = await session.client.query(statements(sqlText(end), sqlText('runs-snapshot'))).catch(async (error: unknown) => {
+    const readsLocks = this.othersOpen(session);
+    const pieces = [{ text: sqlText(end) }, named(sqlText('runs-snapshot')), ...(readsLocks ? [named(sqlText('held-locks-postgres'))] : [])];
+    const ended = await pipeline(session.client, pieces).catch(async (error: unknown) => {
       await settledAfterError(session.client);
       throw error;
     });
-    const [endedBy, runs] = resultsOf(ended);
+    const [endedBy, runs, locks] = ended;
     if (endedBy?.command === 'COMMIT') session.clock = clockSetIn;
-    const locks = this.othersOpen(session) ? (await session.client.query<LockRow>(named(sqlText('held-locks-postgres')))).rows : [];
-    this.afterChange = { runs: runRowsOf(runs!), locks };
+    this.afterChange = { runs: runRowsOf(runs!), locks: readsLocks ? (locks!.rows as LockRow[]) : [] };
   }
 
   /** Whether another session of the lab has a transaction open (and so may hold row locks). */
@@ -767,8 +770,10 @@ export class PostgresLab implements LabDatabase {
     if (this.options.statementTimeoutMs) await client.query(bridgeSql('statement-timeout'), [String(this.options.statementTimeoutMs)]);
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
-    // Prepared here, so that send can read the table by its name in the statement's round trip.
+    // Prepared here, so that a pipeline can use them by name (it prepares none itself): the looks at the
+    // table and at row locks that follow a statement or a COMMIT in its round trip.
     await client.query(named(sqlText('runs-snapshot')));
+    await client.query(named(sqlText('held-locks-postgres')));
     this.sessions.set(id, session);
     return session;
   }
