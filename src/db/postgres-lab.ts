@@ -577,7 +577,9 @@ export class PostgresLab implements LabDatabase {
       session.clock = request.clockIso;
     }
     // A later statement of an explicit claim transaction goes on in the transaction its first one began.
-    // BEGIN comes first: a statement before it would take the snapshot a REPEATABLE READ transaction keeps.
+    // BEGIN comes first: a statement before it would take the snapshot a REPEATABLE READ transaction keeps
+    // (the server refuses the BEGIN then). The clock's SELECT takes it instead, just before the statement in
+    // the same round trip: no session of the lab can commit in between.
     const begin: PipelinePiece[] = [];
     if (ending !== 'read' && !(ending === 'explicit' && session.inTransaction)) {
       begin.push({ text: sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin') });
