@@ -24,6 +24,7 @@ import type { HeldLock, LabDatabase, SessionId, StatementRequest, WakeOrder } fr
 import { hbaLineFor, type LoginSecret, loginUrl, nameLoginRole, newLoginSecret } from './postgres-login-role';
 import { checkServerVersion, firstLine, openClient, redactUrl, settledAfterError, userFacing } from './postgres-connection';
 import { normalizeRow, toOutcomeError } from './values';
+import { isPrepared, type PipelinePiece, pipeline } from './postgres-pipeline';
 import type { EngineFact } from '../sim/narration';
 
 const APP_PREFIX = 'lease_lab_';
@@ -71,7 +72,8 @@ function named(text: string, values?: unknown[]): pg.QueryConfig {
 
 /** What an in-flight statement finally did. Never rejects, so a crash can abandon it safely. */
 /** `deleted`: how many rows a completion that deletes its run removed (LabStatement.deletesRun), which is its answer. */
-type Answer = { ok: true; rows: Row[]; deleted?: number } | { ok: false; error: unknown };
+/** `runs`: the committed table read right after a statement that committed on its own (see send). */
+type Answer = { ok: true; rows: Row[]; deleted?: number; runs?: RunRow[] } | { ok: false; error: unknown };
 
 /**
  * How a statement's transaction ends once it answers. claim: keep it open with rows (its row locks held),
@@ -364,7 +366,7 @@ export class PostgresLab implements LabDatabase {
    * that just changed them, for the engine's runs() and locks() right after it: a round trip each fewer for
    * most steps. Any call that may change the data again drops it first.
    */
-  private afterChange: { runs: RunRow[]; locks: LockRow[] } | null = null;
+  private afterChange: { runs: RunRow[]; locks: LockRow[] | null } | null = null;
 
   execute(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
     this.afterChange = null;
@@ -567,20 +569,43 @@ export class PostgresLab implements LabDatabase {
   private async send(id: SessionId, request: StatementRequest, ending: Ending): Promise<StatementOutcome> {
     const session = await this.session(id);
     if (session.waiting) throw new Error(`${id} is still waiting for a row lock; it cannot run another statement`);
-    if (session.clock !== request.clockIso) {
-      await session.client.query(named(sqlText('set-clock'), [request.clockIso]));
+    const setClock = sqlText('set-clock');
+    // The clock travels with the statement (see pipeline) once this connection has it prepared; the first time alone.
+    const clockMoves = session.clock !== request.clockIso;
+    if (clockMoves && !isPrepared(session.client, named(setClock).name!, setClock)) {
+      await session.client.query(named(setClock, [request.clockIso]));
       session.clock = request.clockIso;
     }
     // A later statement of an explicit claim transaction goes on in the transaction its first one began.
+    // BEGIN comes first: a statement before it would take the snapshot a REPEATABLE READ transaction keeps
+    // (the server refuses the BEGIN then). The clock's SELECT takes it instead, just before the statement in
+    // the same round trip: no session of the lab can commit in between.
+    const begin: PipelinePiece[] = [];
     if (ending !== 'read' && !(ending === 'explicit' && session.inTransaction)) {
-      await session.client.query(sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin'));
+      begin.push({ text: sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin') });
       session.inTransaction = true;
     }
+    const clock: PipelinePiece[] = session.clock !== request.clockIso ? [{ ...named(setClock), values: [request.clockIso] }] : [];
+    // A statement sent alone commits on its own: the committed table it leaves is read right after it, in
+    // the same round trip, as endTransaction reads it after a COMMIT (afterChange).
+    const snapshot: PipelinePiece[] = ending === 'read' ? [named(sqlText('runs-snapshot'))] : [];
     // The worker's own statement stays unnamed, planned afresh with its values each time: PGlite reuses a
     // generic plan (README, "How the lab runs on PGlite"), and the two must agree.
-    const answer: Promise<Answer> = session.client.query(request.statement.text, request.params).then(
-      (result) => ({ ok: true, rows: result.rows.map(normalizeRow), ...(request.statement.deletesRun ? { deleted: result.rowCount ?? 0 } : {}) }),
+    const statement: PipelinePiece = { text: request.statement.text, values: request.params };
+    const answer: Promise<Answer> = pipeline(session.client, [...begin, ...clock, statement, ...snapshot]).then(
+      (results) => {
+        if (clock.length > 0) session.clock = request.clockIso;
+        const result = results[begin.length + clock.length]!;
+        return {
+          ok: true,
+          rows: result.rows.map(normalizeRow),
+          ...(request.statement.deletesRun ? { deleted: result.rowCount ?? 0 } : {}),
+          ...(snapshot.length > 0 ? { runs: runRowsOf(results.at(-1)!) } : {}),
+        };
+      },
       async (error: unknown) => {
+        // The error undid the clock setting sent with it (and a transaction's ROLLBACK will undo one made in it).
+        session.clock = null;
         await settledAfterError(session.client);
         return { ok: false, error };
       },
@@ -655,6 +680,8 @@ export class PostgresLab implements LabDatabase {
       await this.endTransaction(session, answer.ok ? 'transaction-commit' : 'transaction-rollback');
       session.inTransaction = false;
     }
+    // Row locks of other open transactions are not read with it (null: locks() asks when it needs them).
+    if (answer.ok && answer.runs) this.afterChange = { runs: answer.runs, locks: this.othersOpen(session) ? null : [] };
     if (!answer.ok && this.ownSchema && (answer.error as { code?: unknown }).code === INSUFFICIENT_PRIVILEGE) {
       throw reachedOutside(answer.error, this.ownSchema, this.url);
     }
@@ -663,21 +690,26 @@ export class PostgresLab implements LabDatabase {
   }
 
   /**
-   * COMMIT or ROLLBACK, and in the same round trip (a simple query of several statements) the committed
-   * table; then, while another transaction is open, its row locks (a named statement: planning the look at
-   * pg_stat_activity cost more than the round trip): what the engine reads next (afterChange). The session's
+   * COMMIT or ROLLBACK, and in the same round trip (a pipeline) the committed table and, while another
+   * transaction is open, its row locks (named statements: planning the look at pg_stat_activity cost more
+   * than running it): what the engine reads next (afterChange). The session's
    * connection reads the same table as the observer's, and a statement still waiting for a lock commits
    * nothing before the engine resumes it (see the module comment); the rows it locks meanwhile are not
    * counted (locks() leaves out a session whose statement is in flight).
    */
   private async endTransaction(session: Session, end: 'transaction-commit' | 'transaction-rollback'): Promise<void> {
-    const ended = await session.client.query(statements(sqlText(end), sqlText('runs-snapshot'))).catch(async (error: unknown) => {
+    // A clock set inside the transaction (see send) lasts only if it commits: a COMMIT of a failed transaction answers ROLLBACK.
+    const clockSetIn = session.clock;
+    session.clock = null;
+    const readsLocks = this.othersOpen(session);
+    const pieces = [{ text: sqlText(end) }, named(sqlText('runs-snapshot')), ...(readsLocks ? [named(sqlText('held-locks-postgres'))] : [])];
+    const ended = await pipeline(session.client, pieces).catch(async (error: unknown) => {
       await settledAfterError(session.client);
       throw error;
     });
-    const [, runs] = resultsOf(ended);
-    const locks = this.othersOpen(session) ? (await session.client.query<LockRow>(named(sqlText('held-locks-postgres')))).rows : [];
-    this.afterChange = { runs: runRowsOf(runs!), locks };
+    const [endedBy, runs, locks] = ended;
+    if (endedBy?.command === 'COMMIT') session.clock = clockSetIn;
+    this.afterChange = { runs: runRowsOf(runs!), locks: readsLocks ? (locks!.rows as LockRow[]) : [] };
   }
 
   /** Whether another session of the lab has a transaction open (and so may hold row locks). */
@@ -695,6 +727,7 @@ export class PostgresLab implements LabDatabase {
         session.waiting = null;
       }
       if (session.inTransaction) {
+        session.clock = null;
         await session.client.query(sqlText('transaction-rollback'));
         session.inTransaction = false;
       }
@@ -739,6 +772,10 @@ export class PostgresLab implements LabDatabase {
     if (this.options.statementTimeoutMs) await client.query(bridgeSql('statement-timeout'), [String(this.options.statementTimeoutMs)]);
     const pid = await client.query<{ pid: number }>(sqlText('backend-pid'));
     session.pid = Number(pid.rows[0]?.pid);
+    // Prepared here, so that a pipeline can use them by name (it prepares none itself): the looks at the
+    // table and at row locks that follow a statement or a COMMIT in its round trip.
+    await client.query(named(sqlText('runs-snapshot')));
+    await client.query(named(sqlText('held-locks-postgres')));
     this.sessions.set(id, session);
     return session;
   }
