@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig, devices } from '@playwright/test';
 // Specs import the lab's own modules (scenario lists, strategy labels), some of which import `file.sql?raw`
 // as Vite does: the loader lets Playwright's Node read them too, in the runner and in every worker.
@@ -15,6 +17,30 @@ export const PREVIEW_PORT = Number(process.env.E2E_PORT ?? 4173);
 export const DEV_PORT = Number(process.env.E2E_DEV_PORT ?? 5175);
 export const BASE_URL = `http://127.0.0.1:${PREVIEW_PORT}`;
 const DIST = process.env.E2E_DIST ?? 'dist';
+
+/**
+ * Chromium features the tests turn off on top of Playwright's own list. Each new browser context opens a
+ * window of the full browser (Chromium's new headless mode), and the window builds its address bar's
+ * drop-down in advance as a page of its own (chrome://omnibox-popup.top-chrome) in one more renderer
+ * process: measured in a Chromium trace here, ~1–1.8 s of CPU per context beside the ~2.5 s the lab's own
+ * page and its Postgres take, for a drop-down no test ever opens. The lab's page, its worker and V8
+ * are untouched.
+ */
+const DISABLED_FEATURES = ['WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup'];
+
+/**
+ * Playwright's own `--disable-features` list. Chromium keeps only the last `--disable-features` on its
+ * command line, so ours must carry Playwright's too (PaintHolding, HttpsUpgrades, …), read from the
+ * installed Playwright rather than copied; a Playwright that no longer holds it where we look stops the
+ * run here instead of silently dropping its list.
+ */
+function playwrightDisabledFeatures(): string[] {
+  const bundle = readFileSync(createRequire(import.meta.url).resolve('playwright-core/lib/coreBundle'), 'utf8');
+  const list = /\bdisabledFeatures = \[([^\]]*)\]/.exec(bundle)?.[1];
+  const features = [...(list ?? '').matchAll(/^\s*"([A-Za-z0-9]+)",?\s*$/gm)].map((match) => match[1] ?? '');
+  if (features.length === 0) throw new Error("playwright.config.ts: Playwright's --disable-features list was not found in playwright-core/lib/coreBundle.js");
+  return features;
+}
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -65,6 +91,7 @@ export default defineConfig({
             '--disable-background-networking',
             '--disable-component-update',
             '--disable-sync',
+            `--disable-features=${[...playwrightDisabledFeatures(), ...DISABLED_FEATURES].join(',')}`,
             // Compile each Postgres wasm function when first called: every test starts Postgres at least
             // once, and most of its 9 MB of functions never run (about a tenth off the suite's CPU time).
             // Liftoff only: V8's baseline wasm compiler, with the same semantics as its optimising one
