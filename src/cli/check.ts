@@ -26,7 +26,7 @@ import {
   PARAMS_KEY,
   type ParamBindings,
   parseBindings,
-} from '../strategies/param-bindings';
+} from '../sim/param-bindings';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
 const MAX_FILE_BYTES = 1_000_000;
@@ -154,7 +154,7 @@ const PARAM_SHAPE =
 /** How check's messages name a binding: by its flag. */
 const FLAG_WORD = '--param ';
 
-/** `--param` flags, each `[STATEMENT:]N=VALUE` (strategies/param-bindings.ts has the rules the page shares). */
+/** `--param` flags, each `[STATEMENT:]N=VALUE` (sim/param-bindings.ts has the rules the page shares). */
 export function parseParamFlags(flags: readonly string[]): ParamBindings {
   const parsed = parseBindings(flags, FLAG_WORD, (flag) => `${PARAM_SHAPE}; not "${clip(flag)}"`);
   if (!parsed.ok) throw new CheckInputError(parsed.message);

@@ -2,10 +2,10 @@
  * Your SQL in a link: `strategy=your-sql&claim=…` and, for each write the learner wrote, `heartbeat=…`,
  * `work=…`, `complete=…` (the CLI's check prints links with `claim=` alone, which open the same way). The
  * statements are percent-encoded as they are, so a link stays readable; their share of the link is bounded.
- * Their own parameters, when bound, follow as `params=1=1,2=worker,3=lease` (strategies/param-bindings.ts);
+ * Their own parameters, when bound, follow as `params=1=1,2=worker,3=lease` (sim/param-bindings.ts);
  * a link without `params=` opens as it always did.
  */
-import { encodeBindings, PARAMS_KEY, splitBindings } from '../strategies/param-bindings';
+import { encodeBindings, PARAMS_KEY, splitBindings } from '../sim/param-bindings';
 import { WRITE_ROLES, type YourSqlTexts } from './your-sql';
 
 /** The strategy= value that says "the statements in this link". */

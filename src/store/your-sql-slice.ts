@@ -8,7 +8,7 @@ import { definitionOf } from '../sim/simulated-worker';
 import type { Settings } from '../sim/types';
 import { strategyDefinition } from '../strategies';
 import type { ClaimShape } from '../strategies/types';
-import { bindingRoleOf } from '../strategies/param-bindings';
+import { bindingRoleOf } from '../sim/param-bindings';
 import { loadDraft, saveDraft } from './your-sql-draft';
 import { tooLongForLink } from './your-sql-link';
 import { buildYourSql, type YourSqlProblem, type YourSqlRole, type YourSqlTexts, yourSqlTextsOf } from './your-sql';

@@ -5,7 +5,7 @@
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
 import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
-import { type BindingRole, type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings } from '../strategies/param-bindings';
+import { type BindingRole, type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
 import { type ParamSource, roleParams } from '../strategies/types';
@@ -21,7 +21,7 @@ export interface YourSqlTexts {
   work: string | null;
   complete: string | null;
   /**
-   * The statements' own parameters, bound (strategies/param-bindings.ts, as `check --param` writes them:
+   * The statements' own parameters, bound (sim/param-bindings.ts, as `check --param` writes them:
    * `1=1`, `2=worker`, `complete:3='done'`); absent or empty: each statement takes its role's contract.
    */
   params?: readonly string[];

@@ -1,9 +1,9 @@
 /**
- * The one home of a statement's own parameter bindings (strategies/param-bindings.ts): the CLI's --param,
+ * The one home of a statement's own parameter bindings (sim/param-bindings.ts): the CLI's --param,
  * the page's Parameters row and the link's params= read them with these rules and these messages.
  */
 import { describe, expect, it } from 'vitest';
-import { bindingFlag, bindStatement, parseBindings, valueWords } from '../../src/strategies/param-bindings';
+import { bindingFlag, bindStatement, parseBindings, valueWords } from '../../src/sim/param-bindings';
 
 const malformed = (flag: string) => `malformed ${flag}`;
 const parse = (...flags: string[]) => parseBindings(flags, 'parameter ', malformed);

@@ -1,7 +1,7 @@
 import { CONTRACTS } from '../../sql/analyze/contract';
 import { useLab } from '../../store/react';
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
-import { bindingRoleOf, rolePrefix, valueWords } from '../../strategies/param-bindings';
+import { bindingRoleOf, rolePrefix, valueWords } from '../../sim/param-bindings';
 
 /**
  * The $n a statement's text seems to use, outside comments and quoted text: only whether to show the row.

@@ -6,10 +6,10 @@
  * as text, for PostgreSQL to read as the type it infers for $N.
  */
 import { CONTRACTS, type Parameter } from '../sql/analyze/contract';
-import { listWorkers } from '../sim/anomalies';
-import { clip } from '../sim/echo';
-import type { WriteRole } from './custom';
-import { type ParamName, type ParamSource, roleParams } from './types';
+import { listWorkers } from './anomalies';
+import { clip } from './echo';
+import type { WriteRole } from '../strategies/custom';
+import { type ParamName, type ParamSource, roleParams } from '../strategies/types';
 
 /** The statements a binding binds: the claim's by default (`1=5`), a write's by its role (`complete:1=run`). */
 export type BindingRole = 'claim' | WriteRole;
