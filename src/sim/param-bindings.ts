@@ -56,7 +56,7 @@ interface ParamBinding {
 export type ParamBindings = readonly ParamBinding[];
 export const NO_BINDINGS: ParamBindings = [];
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+export type BindingsChecked<T> = { ok: true; value: T } | { ok: false; message: string };
 
 /** "claim" → "", "complete" → "complete:": how a binding names its statement. */
 export function rolePrefix(role: BindingRole): string {
@@ -73,7 +73,7 @@ export function bindingRoleOf(flag: string): string {
  * binding (the CLI's "--param ", the page's "parameter "); everything after it is the same everywhere.
  * `malformed` is the caller's own line for text that is not of that shape.
  */
-export function parseBindings(flags: readonly string[], word: string, malformed: (flag: string) => string): Checked<ParamBindings> {
+export function parseBindings(flags: readonly string[], word: string, malformed: (flag: string) => string): BindingsChecked<ParamBindings> {
   const bindings: ParamBinding[] = [];
   for (const flag of flags) {
     const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
@@ -130,7 +130,7 @@ export function bindStatement(
   role: BindingRole,
   shown: string,
   word: string,
-): Checked<BoundParameters | null> {
+): BindingsChecked<BoundParameters | null> {
   const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
   if (own.length === 0) return { ok: true, value: null };
   const unbound = used.find((n) => !own.some((binding) => binding.position === n));
