@@ -63,6 +63,14 @@ export function rolePrefix(role: BindingRole): string {
   return role === 'claim' ? '' : `${role}:`;
 }
 
+/** A binding's text in its parts (`[STATEMENT:]N=VALUE`), or null when it is not of that shape: the one reading of it. */
+export function splitBinding(flag: string): { roleWord: string; position: number; value: string } | null {
+  const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
+  if (!match) return null;
+  const [, roleWord = 'claim', digits, value = ''] = match;
+  return { roleWord, position: Number(digits), value };
+}
+
 /** The statement a binding's text names ("complete:1=run" → complete, "1=5" → claim), as parseBindings reads it. */
 export function bindingRoleOf(flag: string): string {
   return /^([a-z]+):\d/.exec(flag)?.[1] ?? 'claim';
@@ -76,9 +84,9 @@ export function bindingRoleOf(flag: string): string {
 export function parseBindings(flags: readonly string[], word: string, malformed: (flag: string) => string): BindingsChecked<ParamBindings> {
   const bindings: ParamBinding[] = [];
   for (const flag of flags) {
-    const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
-    if (!match) return { ok: false, message: malformed(flag) };
-    const [, roleWord = 'claim', digits, value = ''] = match;
+    const parts = splitBinding(flag);
+    if (!parts) return { ok: false, message: malformed(flag) };
+    const { roleWord, position, value } = parts;
     if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
       return {
         ok: false,
@@ -87,7 +95,6 @@ export function parseBindings(flags: readonly string[], word: string, malformed:
     }
     const role = roleWord as BindingRole;
     const prefix = rolePrefix(role);
-    const position = Number(digits);
     if (position < 1) return { ok: false, message: `${word}${clip(flag)}: parameters are numbered from $1` };
     if (bindings.some((b) => b.role === role && b.position === position))
       return { ok: false, message: `${word}${clip(flag)}: $${position} of the ${role} is bound twice` };

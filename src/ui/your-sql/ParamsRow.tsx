@@ -1,7 +1,7 @@
 import { CONTRACTS } from '../../sql/analyze/contract';
 import { useLab } from '../../store/react';
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
-import { bindingRoleOf, rolePrefix, valueWords } from '../../sim/param-bindings';
+import { rolePrefix, splitBinding, valueWords } from '../../sim/param-bindings';
 
 /**
  * The $n a statement's text seems to use, outside comments and quoted text: only whether to show the row.
@@ -23,14 +23,11 @@ export interface BindingRow {
  * gives its role (pgmq's LIMIT $1 batch size puts the worker in $2 and the lease in $3), or once some are bound.
  */
 export function bindingRow(role: YourSqlRole, text: string, params: readonly string[]): BindingRow | null {
-  const prefix = rolePrefix(role);
   const bound = new Map(
-    params
-      .filter((flag) => bindingRoleOf(flag) === role)
-      .map((flag) => {
-        const eq = flag.indexOf('=');
-        return [Number(flag.slice(prefix.length, eq)), flag.slice(eq + 1)] as const;
-      }),
+    params.flatMap((flag) => {
+      const parts = splitBinding(flag);
+      return parts && parts.roleWord === role ? [[parts.position, parts.value] as const] : [];
+    }),
   );
   const written = Math.max(0, ...positionsWritten(text));
   if (bound.size === 0 && written <= CONTRACTS[role].parameters.length) return null;
