@@ -225,7 +225,10 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       outcome = await pollStep(session, pollMs);
       if (outcome) break;
       if (await driver.isBlocked(session)) {
-        const stuck = mode === 'blocking' && !(await driver.mayProgress(session));
+        // Nothing busy holds what it waits for, and it still waits: stuck. Asked again after mayProgress because a
+        // wait can end between the two questions (the server broke a deadlock in the other session, whose
+        // abort freed the lock) before the answer reaches us; then the holders are gone and so is the wait.
+        const stuck = mode === 'blocking' && !(await driver.mayProgress(session)) && (await driver.isBlocked(session));
         // The answer may have come while we asked.
         outcome = await pollStep(session, 0);
         if (outcome) break;

@@ -141,6 +141,35 @@ describe('runPermutations', () => {
     expect(driver.sent).toEqual(['a1', 'b1']);
   });
 
+  it('does not call a wait stuck when it ended while being looked at (a deadlock the server broke in the other session)', async () => {
+    const spec = parseSpec('session s1 step a1 { LOCK; } step a2 { COMMIT; }\nsession s2 step b1 { WAIT; } step b2 { MORE; }\npermutation a1 b1 b2 a2');
+    const driver = scriptedDriver({}, { b1: 'a2' });
+    for (const session of spec.sessions) for (const step of session.steps) driver.register(session.name, step.name, step.sql);
+    // When the runner asks whether b1's wait can still end, the holders are already gone (b1 got its lock);
+    // b1's answer is still on its way and arrives at the poll after next.
+    let granted = false;
+    let inFlight = 0;
+    const { poll, isBlocked } = driver;
+    driver.mayProgress = async () => {
+      granted = true;
+      inFlight = 2;
+      return false;
+    };
+    driver.isBlocked = async (session) => (session === 's2' && granted ? false : isBlocked(session));
+    driver.poll = async (session, ms) => {
+      if (session === 's2' && granted && inFlight > 0) {
+        inFlight -= 1;
+        return inFlight === 0 ? { replies: [] } : null;
+      }
+      return poll(session, ms);
+    };
+    const [run] = await runPermutations(spec, permutationsOf(spec), driver, { pollMs: 0 });
+    expect(run!.invalid).toBeNull();
+    expect(run!.output).toBe(
+      '\nstarting permutation: a1 b1 b2 a2\nstep a1: LOCK;\nstep b1: WAIT; <waiting ...>\nstep b1: <... completed>\nstep b2: MORE;\nstep a2: COMMIT;\n',
+    );
+  });
+
   it('runs the checks after each permutation and reports the rows that break one', async () => {
     const spec = parseSpec('session s1 step a1 { UPDATE; }\ncheck "no double run" { SELECT run_id FROM executions GROUP BY 1 HAVING count(*) > 1 }');
     const held = await runPermutations(spec, permutationsOf(spec), scriptedDriver({}, {}), { pollMs: 0 });
