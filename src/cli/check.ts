@@ -26,6 +26,7 @@ import {
   PARAMS_KEY,
   type ParamBindings,
   parseBindings,
+  FLAG_SYNTAX,
 } from '../sim/param-bindings';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -148,15 +149,9 @@ export async function claimStrategyFromFile(
   return { definition: built.definition, summary };
 }
 
-const PARAM_SHAPE =
-  "--param takes [STATEMENT:]N=VALUE: N a parameter's number, VALUE a name (worker, lease, …), a number or text in single quotes; e.g. --param 1=5 --param 2=worker --param \"3='default'\"";
-
-/** How check's messages name a binding: by its flag. */
-const FLAG_WORD = '--param ';
-
 /** `--param` flags, each `[STATEMENT:]N=VALUE` (sim/param-bindings.ts has the rules the page shares). */
 export function parseParamFlags(flags: readonly string[]): ParamBindings {
-  const parsed = parseBindings(flags, FLAG_WORD, (flag) => `${PARAM_SHAPE}; not "${clip(flag)}"`);
+  const parsed = parseBindings(flags, FLAG_SYNTAX);
   if (!parsed.ok) throw new CheckInputError(parsed.message);
   return parsed.value;
 }
@@ -167,7 +162,7 @@ async function boundParameters(text: string, shown: string, role: BindingRole, b
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return null;
-  const bound = bindStatement(used, bindings, role, shown, FLAG_WORD);
+  const bound = bindStatement(used, bindings, role, shown, FLAG_SYNTAX);
   if (!bound.ok) throw new CheckInputError(bound.message);
   return bound.value;
 }

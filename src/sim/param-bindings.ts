@@ -56,7 +56,8 @@ interface ParamBinding {
 export type ParamBindings = readonly ParamBinding[];
 export const NO_BINDINGS: ParamBindings = [];
 
-export type BindingsChecked<T> = { ok: true; value: T } | { ok: false; message: string };
+/** A refusal's `role`: the statement whose binding it is, once the text names one. */
+export type BindingsChecked<T> = { ok: true; value: T } | { ok: false; message: string; role?: BindingRole };
 
 /** "claim" → "", "complete" → "complete:": how a binding names its statement. */
 export function rolePrefix(role: BindingRole): string {
@@ -77,27 +78,62 @@ export function bindingRoleOf(flag: string): string {
 }
 
 /**
- * Reads bindings, each `[STATEMENT:]N=VALUE`. `word` leads each message as the caller's syntax names a
- * binding (the CLI's "--param ", the page's "parameter "); everything after it is the same everywhere.
- * `malformed` is the caller's own line for text that is not of that shape.
+ * How a caller writes a binding, in its messages: the CLI as its flag (`--param 3=lease`), the page as its
+ * Parameters row shows it (`$3 = lease`). The rules and the rest of every message are the same everywhere.
  */
-export function parseBindings(flags: readonly string[], word: string, malformed: (flag: string) => string): BindingsChecked<ParamBindings> {
+export interface BindingSyntax {
+  /** The binding of `value` to $`position` of `role`'s statement, as the caller's user writes it. */
+  written(role: BindingRole, position: number, value: string): string;
+  /** Text that names no statement with parameters (`reaper:1=5`), as the caller shows it. */
+  unread(flag: string): string;
+  /** The caller's own line for text that is not of the shape `[STATEMENT:]N=VALUE`. */
+  malformed(flag: string): string;
+}
+
+/** The CLI's: each binding a `--param` flag, a value with a quote in it shell-quoted as its usage line shows. */
+export const FLAG_SYNTAX: BindingSyntax = {
+  written: (role, position, value) => {
+    const flag = `${rolePrefix(role)}${position}=${value}`;
+    return `--param ${value.includes("'") ? `"${flag}"` : flag}`;
+  },
+  unread: (flag) => `--param ${flag}`,
+  malformed: (flag) =>
+    `--param takes [STATEMENT:]N=VALUE: N a parameter's number, VALUE a name (worker, lease, …), a number or text in single quotes; e.g. --param 1=5 --param 2=worker --param "3='default'"; not "${clip(flag)}"`,
+};
+
+/**
+ * The page's: a binding as its statement's Parameters row shows it, `$3 = 'lease2'` (the problem names the
+ * statement); text from a link or a saved draft that is no binding, as the link's params= holds it.
+ */
+export const ROW_SYNTAX: BindingSyntax = {
+  written: (_role, position, value) => `$${position} = ${value}`,
+  unread: (flag) => `parameter ${flag}`,
+  malformed: (flag) => `parameter ${clip(flag)}: not of the form N=VALUE`,
+};
+
+/** A binding read, as a caller's syntax writes it. */
+export function writtenIn(syntax: BindingSyntax, binding: ParamBinding): string {
+  return syntax.written(binding.role, binding.position, clip(splitBinding(binding.flag)!.value));
+}
+
+/** Reads bindings, each `[STATEMENT:]N=VALUE`; a message names a binding in the caller's `syntax`. */
+export function parseBindings(flags: readonly string[], syntax: BindingSyntax): BindingsChecked<ParamBindings> {
   const bindings: ParamBinding[] = [];
   for (const flag of flags) {
     const parts = splitBinding(flag);
-    if (!parts) return { ok: false, message: malformed(flag) };
+    if (!parts) return { ok: false, message: syntax.malformed(flag) };
     const { roleWord, position, value } = parts;
     if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
       return {
         ok: false,
-        message: `${word}${clip(flag)}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work: and complete: (a reaper is given none)`,
+        message: `${syntax.unread(clip(flag))}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work: and complete: (a reaper is given none)`,
       };
     }
     const role = roleWord as BindingRole;
-    const prefix = rolePrefix(role);
-    if (position < 1) return { ok: false, message: `${word}${clip(flag)}: parameters are numbered from $1` };
+    const shown = syntax.written(role, position, clip(value));
+    if (position < 1) return { ok: false, role, message: `${shown}: parameters are numbered from $1` };
     if (bindings.some((b) => b.role === role && b.position === position))
-      return { ok: false, message: `${word}${clip(flag)}: $${position} of the ${role} is bound twice` };
+      return { ok: false, role, message: `${shown}: $${position} of the ${role} is bound twice` };
     const names = NAMED_VALUES[role];
     const named = Object.hasOwn(names, value) ? names[value] : undefined;
     const quoted = /^'(.*)'$/s.exec(value);
@@ -111,10 +147,11 @@ export function parseBindings(flags: readonly string[], word: string, malformed:
     else {
       return {
         ok: false,
-        message: `${word}${clip(flag)}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(Object.keys(names))} (or a number, or text in single quotes: ${prefix}${position}='${clip(value)}')`,
+        role,
+        message: `${shown}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(Object.keys(names))} (or a number, or text in single quotes: ${syntax.written(role, position, `'${clip(value)}'`)})`,
       };
     }
-    bindings.push({ role, position, source, type, flag: `${prefix}${position}=${value}` });
+    bindings.push({ role, position, source, type, flag: `${rolePrefix(role)}${position}=${value}` });
   }
   return { ok: true, value: bindings };
 }
@@ -129,22 +166,21 @@ export interface BoundParameters {
  * The statement's values as the bindings give them, or null when nothing binds this statement (the role's
  * own contract then). `used`: the $n the statement uses (sql/analyze parametersUsed). Each must be bound, and
  * each bound $n used: PostgreSQL refuses a statement given more values than it takes, and cannot tell the type
- * of one it skips. `shown` names the statement in a message (its file, "your claim").
+ * of one it skips. `shown` names the statement in a message (its file, "your claim"), `syntax` a binding.
  */
 export function bindStatement(
   used: readonly number[],
   bindings: ParamBindings,
   role: BindingRole,
   shown: string,
-  word: string,
+  syntax: BindingSyntax,
 ): BindingsChecked<BoundParameters | null> {
   const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
   if (own.length === 0) return { ok: true, value: null };
   const unbound = used.find((n) => !own.some((binding) => binding.position === n));
-  const prefix = rolePrefix(role);
-  if (unbound !== undefined) return { ok: false, message: `${shown}: uses $${unbound}, which no ${word}${prefix}${unbound}=… binds` };
+  if (unbound !== undefined) return { ok: false, message: `${shown}: uses $${unbound}, which is given no value (${syntax.written(role, unbound, '…')})` };
   const unused = own.find((binding) => !used.includes(binding.position));
-  if (unused) return { ok: false, message: `${word}${clip(unused.flag)}: ${shown} does not use $${unused.position}` };
+  if (unused) return { ok: false, message: `${writtenIn(syntax, unused)}: ${shown} does not use $${unused.position}` };
   const gap = Array.from({ length: used.length }, (_, i) => i + 1).find((n) => !used.includes(n));
   if (gap !== undefined) {
     return {
@@ -155,7 +191,7 @@ export function bindStatement(
   if (role !== 'claim' && own[0]!.source !== 'run') {
     return {
       ok: false,
-      message: `${word}${clip(own[0]!.flag)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (${word}${role}:1=run): the lab finds the row a waiting write waits on by it`,
+      message: `${writtenIn(syntax, own[0]!)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (${syntax.written(role, 1, 'run')}): the lab finds the row a waiting write waits on by it`,
     };
   }
   return {

@@ -5,7 +5,16 @@
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
 import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
-import { type BindingRole, type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings } from '../sim/param-bindings';
+import {
+  type BindingRole,
+  type BoundParameters,
+  bindingFlag,
+  bindStatement,
+  type ParamBindings,
+  parseBindings,
+  ROW_SYNTAX,
+  writtenIn,
+} from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
 import { type ParamSource, roleParams } from '../strategies/types';
@@ -77,14 +86,14 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
       problem: { role: null, kind: 'invalid', message: `the SQL parser could not be loaded (${messageOf(error)}); check the connection and try again` },
     };
   }
-  const parsed = parseBindings(texts.params ?? [], BINDING_WORD, (flag) => `${BINDING_WORD}${flag}: not of the form N=VALUE`);
-  if (!parsed.ok) return { ok: false, problem: { role: null, kind: 'invalid', message: parsed.message } };
+  const parsed = parseBindings(texts.params ?? [], ROW_SYNTAX);
+  if (!parsed.ok) return { ok: false, problem: { role: parsed.role ?? null, kind: 'invalid', message: parsed.message } };
   const bindings = parsed.value;
   const loose = bindings.find((binding) => binding.role !== 'claim' && texts[binding.role] === null);
   if (loose)
     return {
       ok: false,
-      problem: { role: null, kind: 'invalid', message: `${BINDING_WORD}${loose.flag}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
+      problem: { role: null, kind: 'invalid', message: `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
     };
   const claimBound = await boundFor(texts.claim, 'claim', bindings);
   if (!claimBound.ok) return claimBound;
@@ -110,9 +119,6 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   return { ok: true, definition };
 }
 
-/** How the page's messages name a binding (the CLI says "--param "). */
-const BINDING_WORD = 'parameter ';
-
 /** A statement's bound values (null: its role's contract), by the rules `check --param` uses. */
 async function boundFor(
   text: string,
@@ -123,7 +129,7 @@ async function boundFor(
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return { ok: true, bound: null };
-  const bound = bindStatement(used, bindings, role, `your ${ROLE_NAMES[role]}`, BINDING_WORD);
+  const bound = bindStatement(used, bindings, role, `your ${ROLE_NAMES[role]}`, ROW_SYNTAX);
   return bound.ok ? { ok: true, bound: bound.value } : { ok: false, problem: { role, kind: 'invalid', message: bound.message } };
 }
 
@@ -173,7 +179,7 @@ export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boole
 /** The same bindings, in any order, as the lab reads them ("3='5'" binds what "3=5" does). */
 function sameBindings(a: readonly string[], b: readonly string[]): boolean {
   const read = (flags: readonly string[]) => {
-    const parsed = parseBindings(flags, '', (flag) => flag);
+    const parsed = parseBindings(flags, ROW_SYNTAX);
     return parsed.ok ? parsed.value.map((binding) => bindingFlag(binding.role, binding.position, binding.source)).sort() : [...flags];
   };
   return JSON.stringify(read(a)) === JSON.stringify(read(b));

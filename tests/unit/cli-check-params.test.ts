@@ -76,7 +76,11 @@ describe('check --param: a claim with its own parameters', () => {
       /--param 2=wroker: unknown name "wroker"; the claim's names are worker and lease/,
     ],
     ['a position the claim does not use', [...BATCH_PARAMS, '--param', '4=5'], /--param 4=5: .*batch-size-first\.sql does not use \$4$/],
-    ['a position the claim uses that nothing binds', ['--param', '1=1', '--param', '2=worker'], /batch-size-first\.sql: uses \$3, which no --param 3=… binds$/],
+    [
+      'a position the claim uses that nothing binds',
+      ['--param', '1=1', '--param', '2=worker'],
+      /batch-size-first\.sql: uses \$3, which is given no value \(--param 3=…\)$/,
+    ],
     ['a flag without =', ['--param', '1'], /--param takes \[STATEMENT:\]N=VALUE/],
     ['a write that is not given', [...BATCH_PARAMS, '--param', 'complete:1=run'], /--param complete:…: there is no --complete FILE to bind$/],
     ['a reaper', [...BATCH_PARAMS, '--param', 'reaper:1=5'], /"reaper" is not a statement with parameters/],

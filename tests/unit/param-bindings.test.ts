@@ -3,10 +3,9 @@
  * the page's Parameters row and the link's params= read them with these rules and these messages.
  */
 import { describe, expect, it } from 'vitest';
-import { bindingFlag, bindStatement, parseBindings, valueWords } from '../../src/sim/param-bindings';
+import { bindingFlag, bindStatement, FLAG_SYNTAX, parseBindings, ROW_SYNTAX, valueWords } from '../../src/sim/param-bindings';
 
-const malformed = (flag: string) => `malformed ${flag}`;
-const parse = (...flags: string[]) => parseBindings(flags, 'parameter ', malformed);
+const parse = (...flags: string[]) => parseBindings(flags, FLAG_SYNTAX);
 
 describe('parseBindings', () => {
   it("reads the lab's names with their contract's SQL type, numbers and quoted text as constants", () => {
@@ -29,15 +28,28 @@ describe('parseBindings', () => {
     expect(valueWords('complete')).toEqual(['run', 'generation', 'result']);
   });
 
-  it('refuses in one line, led by the caller word', () => {
+  it("refuses in one line, naming each binding in the CLI's flag syntax", () => {
     expect(parse('3=lease2')).toEqual({
       ok: false,
-      message: `parameter 3=lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: 3='lease2')`,
+      role: 'claim',
+      message: `--param 3=lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: --param "3='lease2'")`,
     });
-    expect(parse('0=5')).toEqual({ ok: false, message: 'parameter 0=5: parameters are numbered from $1' });
-    expect(parse('1=5', '1=worker')).toEqual({ ok: false, message: 'parameter 1=worker: $1 of the claim is bound twice' });
-    expect(parse('reaper:1=5')).toMatchObject({ ok: false, message: expect.stringContaining('"reaper" is not a statement with parameters') });
-    expect(parse('x')).toEqual({ ok: false, message: 'malformed x' });
+    expect(parse('0=5')).toEqual({ ok: false, role: 'claim', message: '--param 0=5: parameters are numbered from $1' });
+    expect(parse('1=5', 'complete:1=run', '1=worker')).toEqual({ ok: false, role: 'claim', message: '--param 1=worker: $1 of the claim is bound twice' });
+    expect(parse('reaper:1=5')).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^--param reaper:1=5: "reaper" is not a statement with parameters/),
+    });
+    expect(parse('x')).toMatchObject({ ok: false, message: expect.stringMatching(/^--param takes \[STATEMENT:\]N=VALUE: .*; not "x"$/) });
+  });
+
+  it("the page says the same in its Parameters row's terms", () => {
+    expect(parseBindings(['3=lease2'], ROW_SYNTAX)).toEqual({
+      ok: false,
+      role: 'claim',
+      message: `$3 = lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: $3 = 'lease2')`,
+    });
+    expect(parseBindings(['complete:0=5'], ROW_SYNTAX)).toEqual({ ok: false, role: 'complete', message: '$0 = 5: parameters are numbered from $1' });
   });
 });
 
@@ -49,7 +61,7 @@ describe('bindStatement', () => {
   };
 
   it("gives the statement's values in $n order, or null when nothing binds it", () => {
-    expect(bindStatement([1, 2, 3], bindings('3=lease', '1=1', '2=worker'), 'claim', 'your claim', 'parameter ')).toEqual({
+    expect(bindStatement([1, 2, 3], bindings('3=lease', '1=1', '2=worker'), 'claim', 'your claim', FLAG_SYNTAX)).toEqual({
       ok: true,
       value: {
         sources: [{ constant: '1' }, 'worker', 'leaseSeconds'],
@@ -60,17 +72,23 @@ describe('bindStatement', () => {
         ],
       },
     });
-    expect(bindStatement([1, 2], bindings('complete:1=run'), 'claim', 'your claim', 'parameter ')).toEqual({ ok: true, value: null });
+    expect(bindStatement([1, 2], bindings('complete:1=run'), 'claim', 'your claim', FLAG_SYNTAX)).toEqual({ ok: true, value: null });
   });
 
   it('refuses an unbound, an unused, a skipped $n, and a write whose $1 is not its run', () => {
-    const bind = (used: number[], role: 'claim' | 'complete', ...flags: string[]) => bindStatement(used, bindings(...flags), role, 'your claim', 'parameter ');
-    expect(bind([1, 2, 3], 'claim', '1=1', '2=worker')).toEqual({ ok: false, message: 'your claim: uses $3, which no parameter 3=… binds' });
-    expect(bind([1, 2], 'claim', '1=1', '2=worker', '3=lease')).toEqual({ ok: false, message: 'parameter 3=lease: your claim does not use $3' });
+    const bind = (used: number[], role: 'claim' | 'complete', ...flags: string[]) => bindStatement(used, bindings(...flags), role, 'your claim', FLAG_SYNTAX);
+    expect(bind([1, 2, 3], 'claim', '1=1', '2=worker')).toEqual({ ok: false, message: 'your claim: uses $3, which is given no value (--param 3=…)' });
+    expect(bind([1, 2], 'claim', '1=1', '2=worker', '3=lease')).toEqual({ ok: false, message: '--param 3=lease: your claim does not use $3' });
     expect(bind([1, 3], 'claim', '1=1', '3=lease')).toMatchObject({ ok: false, message: expect.stringContaining('uses $1, $3 but not $2') });
     expect(bind([1], 'complete', 'complete:1=generation')).toEqual({
       ok: false,
-      message: "parameter complete:1=generation: a completion's $1 is its run (parameter complete:1=run): the lab finds the row a waiting write waits on by it",
+      message: "--param complete:1=generation: a completion's $1 is its run (--param complete:1=run): the lab finds the row a waiting write waits on by it",
+    });
+    expect(bindStatement([1], bindings('complete:1=generation'), 'complete', 'your completion', ROW_SYNTAX)).toMatchObject({
+      message: "$1 = generation: a completion's $1 is its run ($1 = run): the lab finds the row a waiting write waits on by it",
+    });
+    expect(bindStatement([1, 2], bindings('1=1'), 'claim', 'your claim', ROW_SYNTAX)).toMatchObject({
+      message: 'your claim: uses $2, which is given no value ($2 = …)',
     });
   });
 

@@ -124,7 +124,7 @@ describe('bound values on the real engine', () => {
     expect(state.steps[0]).toMatchObject({ sqlId: 'your-claim', sql: BATCH_FIRST, params: ['1', 'A', 60] });
   });
 
-  it("a value the rules refuse: the notice says so in check's words, the scenario opens with its own strategy", async () => {
+  it("a value the rules refuse: the notice says so in the Parameters row's terms, the scenario opens with its own strategy", async () => {
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
     await store.getState().start(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(BATCH_FIRST)}&params=1=1,2=worker,3=lease2`);
     const state = store.getState();
@@ -132,7 +132,7 @@ describe('bound values on the real engine', () => {
     expect(state.scenarioId).toBe('race');
     const notice = state.notices.at(-1)!;
     expect([notice.title, ...notice.details].join(' ')).toContain(
-      `parameter 3=lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: 3='lease2')`,
+      `the claim: $3 = lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: $3 = 'lease2')`,
     );
     expect(state.yourSql.draft).toEqual(texts(BATCH_FIRST, ['1=1', '2=worker', '3=lease2']));
   });
