@@ -11,6 +11,7 @@ import type { ClaimShape } from '../strategies/types';
 import { bindingRoleOf } from '../sim/param-bindings';
 import { loadDraft, saveDraft } from './your-sql-draft';
 import { tooLongForLink } from './your-sql-link';
+import { withShownBindings } from './your-sql-params';
 import { buildYourSql, type YourSqlProblem, type YourSqlRole, type YourSqlTexts, yourSqlTextsOf } from './your-sql';
 import type { LabDeps, LabState, YourSqlSlice } from './types';
 
@@ -94,7 +95,13 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
 
       async applyYourSql() {
         const { yourSql, settings, engineDatabase } = get();
-        const draft = yourSql.draft ?? prefill(settings);
+        const typed = yourSql.draft ?? prefill(settings);
+        // What the Parameters rows show runs, and the link carries it: a row left as offered binds its values.
+        const draft = withShownBindings(typed);
+        if (draft !== typed) {
+          update({ draft });
+          if (!yourSql.readOnlyDraft) saveDraft(deps.storage, draft);
+        }
         if (engineDatabase?.kind === 'live') {
           update({
             problem: {

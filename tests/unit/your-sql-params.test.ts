@@ -16,6 +16,9 @@ import { decodeView, encodeView } from '../../src/store/permalink';
 import type { StorageLike } from '../../src/store/persist';
 import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
+import { parametersUsed } from '../../src/sql/analyze';
+import { bindingRow } from '../../src/store/your-sql-params';
+import { PARAMETERS_HIDDEN } from '../support/parameters-hidden';
 
 const BATCH_FIRST = readFileSync(join(__dirname, '../fixtures/claims/batch-size-first.sql'), 'utf8')
   .split('\n')
@@ -112,6 +115,26 @@ describe("the editor's Parameters row", () => {
     again.getState().bindYourSql('claim', []);
     again.getState().bindYourSql('complete', []);
     expect(again.getState().yourSql.draft).toEqual(texts(BATCH_FIRST));
+  });
+});
+
+describe('what the Parameters row shows is what Apply runs', () => {
+  it("a row left as offered binds its values on Apply, and a $n left empty is named in the row's terms", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', BATCH_FIRST);
+    expect(await store.getState().applyYourSql()).toBe(false);
+    const { draft, problem } = store.getState().yourSql;
+    expect(draft?.params).toEqual(['1=worker', '2=lease']);
+    expect(problem).toEqual({ role: 'claim', kind: 'invalid', message: 'your claim: uses $3, which is given no value ($3 = …)' });
+  });
+
+  it("a $n PostgreSQL's lexer reads as no parameter shows no row (the parser agrees)", async () => {
+    for (const [, text] of PARAMETERS_HIDDEN) {
+      expect(bindingRow('claim', text, [])).toBeNull();
+      expect(await parametersUsed(text)).toEqual([1]);
+    }
+    expect(bindingRow('claim', BATCH_FIRST, [])?.positions).toEqual([1, 2, 3]);
   });
 });
 

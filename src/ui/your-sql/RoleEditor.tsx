@@ -1,6 +1,7 @@
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
 import { useLab } from '../../store/react';
-import { bindingRow, ParamsRow } from './ParamsRow';
+import { bindingRow } from '../../store/your-sql-params';
+import { ParamsRow } from './ParamsRow';
 import { RoleContract } from './RoleContract';
 
 const NO_PARAMS: readonly string[] = [];
