@@ -166,7 +166,8 @@ export interface BoundParameters {
  * The statement's values as the bindings give them, or null when nothing binds this statement (the role's
  * own contract then). `used`: the $n the statement uses (sql/analyze parametersUsed). Each must be bound, and
  * each bound $n used: PostgreSQL refuses a statement given more values than it takes, and cannot tell the type
- * of one it skips. `shown` names the statement in a message (its file, "your claim"), `syntax` a binding.
+ * of one it skips. `shown` is the statement as a message's subject (its file; "it" where the message is
+ * already the statement's), `syntax` how a binding is written.
  */
 export function bindStatement(
   used: readonly number[],
@@ -178,14 +179,14 @@ export function bindStatement(
   const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
   if (own.length === 0) return { ok: true, value: null };
   const unbound = used.find((n) => !own.some((binding) => binding.position === n));
-  if (unbound !== undefined) return { ok: false, message: `${shown}: uses $${unbound}, which is given no value (${syntax.written(role, unbound, '…')})` };
+  if (unbound !== undefined) return { ok: false, message: `${shown} uses $${unbound}, which is given no value (${syntax.written(role, unbound, '…')})` };
   const unused = own.find((binding) => !used.includes(binding.position));
   if (unused) return { ok: false, message: `${writtenIn(syntax, unused)}: ${shown} does not use $${unused.position}` };
   const gap = Array.from({ length: used.length }, (_, i) => i + 1).find((n) => !used.includes(n));
   if (gap !== undefined) {
     return {
       ok: false,
-      message: `${shown}: uses ${used.map((n) => `$${n}`).join(', ')} but not $${gap}: PostgreSQL cannot tell the type of a parameter a statement skips; number them from $1`,
+      message: `${shown} uses ${used.map((n) => `$${n}`).join(', ')} but not $${gap}: PostgreSQL cannot tell the type of a parameter a statement skips; number them from $1`,
     };
   }
   if (role !== 'claim' && own[0]!.source !== 'run') {

@@ -129,7 +129,7 @@ async function boundFor(
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return { ok: true, bound: null };
-  const bound = bindStatement(used, bindings, role, `your ${ROLE_NAMES[role]}`, ROW_SYNTAX);
+  const bound = bindStatement(used, bindings, role, 'it', ROW_SYNTAX);
   return bound.ok ? { ok: true, bound: bound.value } : { ok: false, problem: { role, kind: 'invalid', message: bound.message } };
 }
 

@@ -79,7 +79,7 @@ describe('check --param: a claim with its own parameters', () => {
     [
       'a position the claim uses that nothing binds',
       ['--param', '1=1', '--param', '2=worker'],
-      /batch-size-first\.sql: uses \$3, which is given no value \(--param 3=…\)$/,
+      /batch-size-first\.sql uses \$3, which is given no value \(--param 3=…\)$/,
     ],
     ['a flag without =', ['--param', '1'], /--param takes \[STATEMENT:\]N=VALUE/],
     ['a write that is not given', [...BATCH_PARAMS, '--param', 'complete:1=run'], /--param complete:…: there is no --complete FILE to bind$/],

@@ -77,19 +77,17 @@ describe('bindStatement', () => {
 
   it('refuses an unbound, an unused, a skipped $n, and a write whose $1 is not its run', () => {
     const bind = (used: number[], role: 'claim' | 'complete', ...flags: string[]) => bindStatement(used, bindings(...flags), role, 'your claim', FLAG_SYNTAX);
-    expect(bind([1, 2, 3], 'claim', '1=1', '2=worker')).toEqual({ ok: false, message: 'your claim: uses $3, which is given no value (--param 3=…)' });
+    expect(bind([1, 2, 3], 'claim', '1=1', '2=worker')).toEqual({ ok: false, message: 'your claim uses $3, which is given no value (--param 3=…)' });
     expect(bind([1, 2], 'claim', '1=1', '2=worker', '3=lease')).toEqual({ ok: false, message: '--param 3=lease: your claim does not use $3' });
     expect(bind([1, 3], 'claim', '1=1', '3=lease')).toMatchObject({ ok: false, message: expect.stringContaining('uses $1, $3 but not $2') });
     expect(bind([1], 'complete', 'complete:1=generation')).toEqual({
       ok: false,
       message: "--param complete:1=generation: a completion's $1 is its run (--param complete:1=run): the lab finds the row a waiting write waits on by it",
     });
-    expect(bindStatement([1], bindings('complete:1=generation'), 'complete', 'your completion', ROW_SYNTAX)).toMatchObject({
+    expect(bindStatement([1], bindings('complete:1=generation'), 'complete', 'it', ROW_SYNTAX)).toMatchObject({
       message: "$1 = generation: a completion's $1 is its run ($1 = run): the lab finds the row a waiting write waits on by it",
     });
-    expect(bindStatement([1, 2], bindings('1=1'), 'claim', 'your claim', ROW_SYNTAX)).toMatchObject({
-      message: 'your claim: uses $2, which is given no value ($2 = …)',
-    });
+    expect(bindStatement([1, 2], bindings('1=1'), 'claim', 'it', ROW_SYNTAX)).toMatchObject({ message: 'it uses $2, which is given no value ($2 = …)' });
   });
 
   it('bindingFlag writes back what parseBindings reads', () => {

@@ -126,7 +126,7 @@ describe('what the Parameters row shows is what Apply runs', () => {
     expect(await store.getState().applyYourSql()).toBe(false);
     const { draft, problem } = store.getState().yourSql;
     expect(draft?.params).toEqual(['1=worker', '2=lease']);
-    expect(problem).toEqual({ role: 'claim', kind: 'invalid', message: 'your claim: uses $3, which is given no value ($3 = …)' });
+    expect(problem).toEqual({ role: 'claim', kind: 'invalid', message: 'it uses $3, which is given no value ($3 = …)' });
   });
 
   it("a $n PostgreSQL's lexer reads as no parameter shows no row (the parser agrees)", async () => {

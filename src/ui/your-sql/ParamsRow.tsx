@@ -1,7 +1,18 @@
+import { CONTRACTS } from '../../sql/analyze/contract';
 import { useLab } from '../../store/react';
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
 import { type BindingRow, rowBindings } from '../../store/your-sql-params';
 import { valueWords } from '../../sim/param-bindings';
+
+/** The lab's values by the names a box takes, each with what it is: "worker (text), lease (lease seconds, integer)". */
+function namesSaid(role: YourSqlRole): string {
+  return valueWords(role)
+    .map((word, i) => {
+      const { name, type } = CONTRACTS[role].parameters[i]!;
+      return `${word} (${name === word ? '' : `${name}, `}${type})`;
+    })
+    .join(', ');
+}
 
 /** The row: `$1 = [1]  $2 = [worker]  $3 = [lease]`, each value by check's --param rules on Apply, touched or not. */
 export function ParamsRow({ of: role, row }: { of: YourSqlRole; row: BindingRow }) {
@@ -14,7 +25,7 @@ export function ParamsRow({ of: role, row }: { of: YourSqlRole; row: BindingRow 
     <fieldset className="your-sql-bind" aria-describedby={`${id}-how`}>
       <legend className="your-sql-label">Parameters of your {ROLE_NAMES[role]}</legend>
       <p id={`${id}-how`} className="your-sql-type">
-        Your {ROLE_NAMES[role]} numbers its own parameters. Give each $n a value: {words.join(', ')}, a number, or 'text' in single quotes.
+        Your {ROLE_NAMES[role]} numbers its own parameters. Give each $n a value: {namesSaid(role)}, a number, or 'text' in single quotes.
       </p>
       <div className="your-sql-bind-list">
         {positions.map((n) => (
