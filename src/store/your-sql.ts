@@ -176,11 +176,26 @@ export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boole
   return asRun(a.claim) === asRun(b.claim) && WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role])) && sameBindings(a.params ?? [], b.params ?? []);
 }
 
-/** The same bindings, in any order, as the lab reads them ("3='5'" binds what "3=5" does). */
+/**
+ * The same bindings, in any order, as the lab plays them ("3='5'" binds what "3=5" does, and a statement
+ * bound to its contract's own values, `1=worker,2=lease`, plays as one bound to nothing: bindingsOf).
+ */
 function sameBindings(a: readonly string[], b: readonly string[]): boolean {
   const read = (flags: readonly string[]) => {
     const parsed = parseBindings(flags, ROW_SYNTAX);
-    return parsed.ok ? parsed.value.map((binding) => bindingFlag(binding.role, binding.position, binding.source)).sort() : [...flags];
+    if (!parsed.ok) return [...flags];
+    return (['claim', ...WRITE_ROLES] as const)
+      .flatMap((role) => {
+        const own = parsed.value.filter((binding) => binding.role === role).sort((x, y) => x.position - y.position);
+        const numbered = own.every((binding, i) => binding.position === i + 1);
+        return numbered
+          ? bindingsOf(
+              role,
+              own.map((binding) => binding.source),
+            )
+          : own.map((binding) => bindingFlag(role, binding.position, binding.source));
+      })
+      .sort();
   };
   return JSON.stringify(read(a)) === JSON.stringify(read(b));
 }

@@ -129,6 +129,15 @@ describe('what the Parameters row shows is what Apply runs', () => {
     expect(problem).toEqual({ role: 'claim', kind: 'invalid', message: 'it uses $3, which is given no value ($3 = …)' });
   });
 
+  it('bound to its contract\'s own values, a statement plays as one bound to nothing: applied, not "apply to play these edits"', async () => {
+    const claim = BATCH_FIRST.replace('LIMIT $1', 'LIMIT 1').replace('$2', '$1').replace('$3', '$2');
+    const draft = texts(claim, ['2=lease', '1=worker']);
+    const definition = await built(draft);
+    expect(yourSqlTextsOf(definition)).toEqual(texts(claim));
+    expect(sameTexts(yourSqlTextsOf(definition), draft)).toBe(true);
+    expect(sameTexts(yourSqlTextsOf(definition), texts(claim, ['1=worker', '2=1']))).toBe(false);
+  });
+
   it("a $n PostgreSQL's lexer reads as no parameter shows no row (the parser agrees)", async () => {
     for (const [, text] of PARAMETERS_HIDDEN) {
       expect(bindingRow('claim', text, [])).toBeNull();
