@@ -2,7 +2,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
-import { expect, openLab, outcome, shot, stepToEnd, test, waitReady } from './fixtures';
+import { expect, openLab, openLinkInPlace, outcome, sharedLabPage, shot, stepToEnd, test, waitReady } from './fixtures';
 
 const comparison = (page: Page) => page.getByRole('table', { name: /Production Postgres queues and this lab's claim/ });
 const row = (page: Page, name: RegExp) =>
@@ -16,112 +16,121 @@ async function openComparison(page: Page): Promise<void> {
   await expect(comparison(page)).toBeVisible();
 }
 
-test('the comparison opens an incident in the lab; its fix, toggled, takes the anomaly away; Back returns', async ({ page }) => {
-  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
-  await openComparison(page);
-  await expect(comparison(page).getByRole('columnheader')).toHaveText(['Queue', ...COMPARISON_QUESTIONS.map((question) => question.heading)]);
-  await expect(comparison(page).getByRole('rowheader')).toHaveCount(QUEUE_COMPARISON.length);
-  // The isolation column: River's claim runs at the server's default, and the cell names the code that shows it.
-  const isolationColumn = COMPARISON_QUESTIONS.findIndex((question) => question.id === 'isolation');
-  await expect(
-    comparison(page)
-      .getByRole('columnheader')
-      .nth(isolationColumn + 1),
-  ).toHaveText('At which isolation level does the claim run?');
-  const riverIsolation = row(page, /^River/)
-    .getByRole('cell')
-    .nth(isolationColumn);
-  await expect(riverIsolation).toContainText("READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool");
-  await expect(riverIsolation).toContainText('Read in producer.go, riverdriver/riverpgxv5/river_pgx_v5_driver.go');
+// Each of these opens the race and follows the comparison's links from it: one page, one Postgres start,
+// opens the race again for each (each ends on another scenario, so the race's link is a change again).
+test.describe('one page, the race opened for each', () => {
+  const lab = sharedLabPage();
 
-  // Solid Queue #589 answers "What stops a stale write?": opened under its old guard, fencing off.
-  const solidQueue = row(page, /^Solid Queue/);
-  await solidQueue.getByRole('link', { name: /^open it/ }).click();
-  await expect(page).toHaveURL(/scenario=incident-solid-queue-589&strategy=solid-queue&fencing=off/);
-  await waitReady(page);
-  await expect(page.getByLabel('Scenario')).toHaveValue('incident-solid-queue-589');
-  await stepToEnd(page);
-  await expect(outcome(page)).toContainText(/finalized twice/i);
-  // Its fix is the claimed-execution guard: the fencing switch, on, replays the same schedule.
-  await page.getByRole('switch', { name: 'Fencing' }).check();
-  await expect(page).toHaveURL(/fencing=on/);
-  await expect(outcome(page)).not.toContainText(/finalized twice|Replaying|Loading/i);
-  await expect(outcome(page)).toContainText(/rejected|no anomaly|stale/i);
-
-  // The incident was a new entry in the history: Back is the race the page opened at.
-  await page.goBack();
-  await expect(page).toHaveURL(/scenario=race&strategy=naive/);
-  await expect(page.getByLabel('Scenario')).toHaveValue('race');
-
-  // graphile-worker #169 answers "When does ownership end?"; its fix is another strategy, picked in the lab.
-  await expect(comparison(page)).toBeAttached();
-  await row(page, /^graphile-worker/)
-    .getByRole('link', { name: /^open it/ })
-    .click();
-  await expect(page).toHaveURL(/scenario=incident-graphile-169&strategy=graphile-worker&fencing=off/);
-  await waitReady(page);
-  await stepToEnd(page);
-  await expect(outcome(page)).toContainText(/executed by both A and B/);
-  await page.getByLabel('Strategy').selectOption('skip-locked');
-  await page.getByRole('switch', { name: 'Fencing' }).check();
-  await expect(page).toHaveURL(/strategy=skip-locked&fencing=on/);
-  await waitReady(page);
-  await stepToEnd(page);
-  await expect(outcome(page)).not.toContainText(/executed by both A and B/);
-});
-
-test("pg-boss #529's fix is a setting, not a guard: its link opens the scenario with the 6-hour expiry, where the job runs once", async ({ page }) => {
-  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
-  await openComparison(page);
-  const incident = row(page, /^pg-boss/).locator('p.cmp-incident', { hasText: 'timgit/pg-boss#529' });
-  await incident.getByRole('link', { name: /^open it/ }).click();
-  await expect(page).toHaveURL(/scenario=incident-pg-boss-529&strategy=pg-boss&fencing=off/);
-  await waitReady(page);
-  await stepToEnd(page);
-  await expect(outcome(page)).toContainText(/executed by both A and B/);
-  await page.goBack();
-  await expect(comparison(page)).toBeAttached();
-  await incident.getByRole('link', { name: /^its fix/ }).click();
-  await expect(page).toHaveURL(/scenario=pg-boss-pr-523&strategy=pg-boss&fencing=off/);
-  await waitReady(page);
-  await expect(page.getByLabel('Scenario')).toHaveValue('pg-boss-pr-523');
-  await expect(page.getByLabel('Scenario').locator('optgroup[label="An incident\'s fix"] option')).toHaveText([/^pg-boss PR #523/]);
-  await stepToEnd(page);
-  await expect(outcome(page)).not.toContainText(/executed by both A and B|Replaying|Loading/);
-  await expect(outcome(page)).toContainText(/no anomaly|Nothing more can happen/i);
-});
-
-test("every cell of River's row opens its scenario under River's claim; its limits open the backpressure lab; Back returns each time", async ({ page }) => {
-  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
-  await openComparison(page);
-  const river = row(page, /^River/);
-  const cells = QUEUE_COMPARISON.find((entry) => entry.strategy === 'river')!.cells;
-  for (const [index, cell] of cells.entries()) {
-    const target = cell.link.target;
-    // Two columns may open the same scenario, so each link is found in its own cell.
-    await river
+  test('the comparison opens an incident in the lab; its fix, toggled, takes the anomaly away; Back returns', async () => {
+    const page = lab();
+    await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+    await openComparison(page);
+    await expect(comparison(page).getByRole('columnheader')).toHaveText(['Queue', ...COMPARISON_QUESTIONS.map((question) => question.heading)]);
+    await expect(comparison(page).getByRole('rowheader')).toHaveCount(QUEUE_COMPARISON.length);
+    // The isolation column: River's claim runs at the server's default, and the cell names the code that shows it.
+    const isolationColumn = COMPARISON_QUESTIONS.findIndex((question) => question.id === 'isolation');
+    await expect(
+      comparison(page)
+        .getByRole('columnheader')
+        .nth(isolationColumn + 1),
+    ).toHaveText('At which isolation level does the claim run?');
+    const riverIsolation = row(page, /^River/)
       .getByRole('cell')
-      .nth(index)
-      .getByRole('link', { name: `▶ ${cell.link.label}` })
-      .click();
-    if (target.kind === 'backpressure') {
-      await expect(page).toHaveURL(/#backpressure/);
-      await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
-    } else {
-      await expect(page).toHaveURL(new RegExp(`scenario=${target.scenarioId}&strategy=river&fencing=off`));
-      await waitReady(page);
-      await expect(page.getByLabel('Scenario')).toHaveValue(target.scenarioId);
-      await expect(page.getByLabel('Strategy')).toHaveValue('river');
-      // The lab plays it with fencing off (its switch is folded away where the scenario cannot use it).
-      await expect(page.getByRole('img', { name: /^Timeline of / })).toHaveAttribute('aria-label', /, fencing off\)/);
-    }
+      .nth(isolationColumn);
+    await expect(riverIsolation).toContainText("READ COMMITTED, the server's default: JobGetAvailable is one statement on the pool");
+    await expect(riverIsolation).toContainText('Read in producer.go, riverdriver/riverpgxv5/river_pgx_v5_driver.go');
+
+    // Solid Queue #589 answers "What stops a stale write?": opened under its old guard, fencing off.
+    const solidQueue = row(page, /^Solid Queue/);
+    await solidQueue.getByRole('link', { name: /^open it/ }).click();
+    await expect(page).toHaveURL(/scenario=incident-solid-queue-589&strategy=solid-queue&fencing=off/);
+    await waitReady(page);
+    await expect(page.getByLabel('Scenario')).toHaveValue('incident-solid-queue-589');
+    await stepToEnd(page);
+    await expect(outcome(page)).toContainText(/finalized twice/i);
+    // Its fix is the claimed-execution guard: the fencing switch, on, replays the same schedule.
+    await page.getByRole('switch', { name: 'Fencing' }).check();
+    await expect(page).toHaveURL(/fencing=on/);
+    await expect(outcome(page)).not.toContainText(/finalized twice|Replaying|Loading/i);
+    await expect(outcome(page)).toContainText(/rejected|no anomaly|stale/i);
+
+    // The incident was a new entry in the history: Back is the race the page opened at.
     await page.goBack();
     await expect(page).toHaveURL(/scenario=race&strategy=naive/);
-    await waitReady(page);
     await expect(page.getByLabel('Scenario')).toHaveValue('race');
-    // The backpressure view replaces the whole page, so coming back from it mounts the lesson afresh.
-    if (target.kind === 'scenario') await expect(comparison(page)).toBeAttached();
-  }
+
+    // graphile-worker #169 answers "When does ownership end?"; its fix is another strategy, picked in the lab.
+    await expect(comparison(page)).toBeAttached();
+    await row(page, /^graphile-worker/)
+      .getByRole('link', { name: /^open it/ })
+      .click();
+    await expect(page).toHaveURL(/scenario=incident-graphile-169&strategy=graphile-worker&fencing=off/);
+    await waitReady(page);
+    await stepToEnd(page);
+    await expect(outcome(page)).toContainText(/executed by both A and B/);
+    await page.getByLabel('Strategy').selectOption('skip-locked');
+    await page.getByRole('switch', { name: 'Fencing' }).check();
+    await expect(page).toHaveURL(/strategy=skip-locked&fencing=on/);
+    await waitReady(page);
+    await stepToEnd(page);
+    await expect(outcome(page)).not.toContainText(/executed by both A and B/);
+  });
+
+  test("pg-boss #529's fix is a setting, not a guard: its link opens the scenario with the 6-hour expiry, where the job runs once", async () => {
+    const page = lab();
+    await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+    await openComparison(page);
+    const incident = row(page, /^pg-boss/).locator('p.cmp-incident', { hasText: 'timgit/pg-boss#529' });
+    await incident.getByRole('link', { name: /^open it/ }).click();
+    await expect(page).toHaveURL(/scenario=incident-pg-boss-529&strategy=pg-boss&fencing=off/);
+    await waitReady(page);
+    await stepToEnd(page);
+    await expect(outcome(page)).toContainText(/executed by both A and B/);
+    await page.goBack();
+    await expect(comparison(page)).toBeAttached();
+    await incident.getByRole('link', { name: /^its fix/ }).click();
+    await expect(page).toHaveURL(/scenario=pg-boss-pr-523&strategy=pg-boss&fencing=off/);
+    await waitReady(page);
+    await expect(page.getByLabel('Scenario')).toHaveValue('pg-boss-pr-523');
+    await expect(page.getByLabel('Scenario').locator('optgroup[label="An incident\'s fix"] option')).toHaveText([/^pg-boss PR #523/]);
+    await stepToEnd(page);
+    await expect(outcome(page)).not.toContainText(/executed by both A and B|Replaying|Loading/);
+    await expect(outcome(page)).toContainText(/no anomaly|Nothing more can happen/i);
+  });
+
+  test("every cell of River's row opens its scenario under River's claim; its limits open the backpressure lab; Back returns each time", async () => {
+    const page = lab();
+    await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+    await openComparison(page);
+    const river = row(page, /^River/);
+    const cells = QUEUE_COMPARISON.find((entry) => entry.strategy === 'river')!.cells;
+    for (const [index, cell] of cells.entries()) {
+      const target = cell.link.target;
+      // Two columns may open the same scenario, so each link is found in its own cell.
+      await river
+        .getByRole('cell')
+        .nth(index)
+        .getByRole('link', { name: `▶ ${cell.link.label}` })
+        .click();
+      if (target.kind === 'backpressure') {
+        await expect(page).toHaveURL(/#backpressure/);
+        await expect(page.getByRole('heading', { name: /Backpressure/ })).toBeVisible();
+      } else {
+        await expect(page).toHaveURL(new RegExp(`scenario=${target.scenarioId}&strategy=river&fencing=off`));
+        await waitReady(page);
+        await expect(page.getByLabel('Scenario')).toHaveValue(target.scenarioId);
+        await expect(page.getByLabel('Strategy')).toHaveValue('river');
+        // The lab plays it with fencing off (its switch is folded away where the scenario cannot use it).
+        await expect(page.getByRole('img', { name: /^Timeline of / })).toHaveAttribute('aria-label', /, fencing off\)/);
+      }
+      await page.goBack();
+      await expect(page).toHaveURL(/scenario=race&strategy=naive/);
+      await waitReady(page);
+      await expect(page.getByLabel('Scenario')).toHaveValue('race');
+      // The backpressure view replaces the whole page, so coming back from it mounts the lesson afresh.
+      if (target.kind === 'scenario') await expect(comparison(page)).toBeAttached();
+    }
+  });
 });
 
 for (const [width, height] of [

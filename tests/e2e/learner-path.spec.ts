@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
-import { expect, openLab, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, sharedLabPage, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
 import { showAllControls, workerStep } from './disclosure';
 
 const SIZES = [
@@ -34,34 +34,6 @@ const cardValue = (page: Page, worker: string, term: string) => card(page, worke
 for (const size of SIZES) {
   const at = `${size.width}×${size.height}`;
 
-  test(`${at} 7.1: a "+40" the clock took in two moves reads +39 s, then +1 s, under its marks`, async ({ page }) => {
-    await page.setViewportSize(size);
-    await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,+10,+51,B,B,B,+40,A,B&step=14');
-    await shownSteps(page, 14);
-    const words = await markWords(page);
-    expect(words).not.toContain('+40 s');
-    if (size.width > 800) expect(words).toEqual(expect.arrayContaining(['+10 s', '+51 s', '+39 s', '+1 s']));
-    // The step the words talk about says the same.
-    await slider(page).fill('10');
-    await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('The clock moved 39 s');
-  });
-
-  test(`${at} 7.2: a claim the crash rolled back reads as never held, on A's card and its bar`, async ({ page }) => {
-    await page.setViewportSize(size);
-    await openLab(page, 'scenario=race&strategy=skip-locked&fencing=on&schedule=A,crash:A,B,B,B&step=2');
-    await shownSteps(page, 2);
-    await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Its open transaction rolled back');
-    await expect(cardValue(page, 'A', 'Run')).toHaveText('—');
-    await expect(cardValue(page, 'A', 'Lease')).toHaveText('—');
-    await expect(timeline(page).locator('rect.tl-lease-rolled-back')).toHaveCount(1);
-    await slider(page).fill('5');
-    await shownSteps(page, 5);
-    // B's claim has generation 18 too: only one bar reads as holding it.
-    const held = (await barWords(page)).filter((text) => /gen 18/.test(text) && !/rolled back/.test(text));
-    expect(held.length).toBeLessThanOrEqual(1);
-    if (size.width > 800) expect((await barWords(page)).join(' ')).toContain('rolled back');
-  });
-
   test(`${at} 4: backpressure's waiting-time words stay inside their chart, and the simulation shows its progress`, async ({ page }) => {
     test.setTimeout(240_000);
     await page.setViewportSize(size);
@@ -85,40 +57,86 @@ for (const size of SIZES) {
     }
   });
 
-  test(`${at} 7.5, 7.6: the step count says what is still to come, and the race is titled by its two pending runs`, async ({ page }) => {
-    await page.setViewportSize(size);
-    await openLab(page, 'scenario=race&strategy=naive&fencing=off');
-    await expect(page.getByRole('combobox', { name: 'Scenario', exact: true }).locator('option:checked')).toHaveText('Two workers, two pending runs');
-    await stepTimes(page, 1);
-    const heading = page.getByRole('complementary', { name: 'Selected step' }).getByRole('heading', { level: 2 });
-    await expect(heading).toContainText('Step 1 of 1 so far; the script has 9 more moves');
-    await stepToEnd(page);
-    // Over: the count is the whole run's (the clock follows it in the heading).
-    await expect(heading).toHaveText(/^Step (\d+) of \1\d\d:\d\d/);
-    await expect(heading).not.toContainText('so far');
-  });
+  // Each of these opens its own link and reads or steps the view it opens: one page (one Postgres start)
+  // per window size opens them in turn, as links followed in the tab.
+  test.describe(`${at}: links opened in one page`, () => {
+    const lab = sharedLabPage(size);
 
-  test(`${at} 7.7: graphile-worker #169 marks A's plain read "read" and says its clock moves in hours`, async ({ page }) => {
-    await page.setViewportSize(size);
-    await openLab(page, 'scenario=incident-graphile-169&strategy=graphile-worker&fencing=off&schedule=A,A,A,+10800,A,+3601,rescue,B,B,B,A,A,B,B&step=14');
-    await shownSteps(page, 14);
-    const words = await markWords(page);
-    expect(words).not.toContain('hb');
-    expect(words.join(' ')).not.toMatch(/\d{4,} s/);
-    if (size.width > 800) expect(words).toEqual(expect.arrayContaining(['read', '+3 h']));
-    await slider(page).fill('4');
-    await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('The clock moved 3 h, from 15:00:00 to 18:00:00.');
+    test(`${at} 7.1: a "+40" the clock took in two moves reads +39 s, then +1 s, under its marks`, async () => {
+      const page = lab();
+      await openLinkInPlace(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,A,+10,+51,B,B,B,+40,A,B&step=14');
+      await shownSteps(page, 14);
+      const words = await markWords(page);
+      expect(words).not.toContain('+40 s');
+      if (size.width > 800) expect(words).toEqual(expect.arrayContaining(['+10 s', '+51 s', '+39 s', '+1 s']));
+      // The step the words talk about says the same.
+      await slider(page).fill('10');
+      await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('The clock moved 39 s');
+    });
+
+    test(`${at} 7.2: a claim the crash rolled back reads as never held, on A's card and its bar`, async () => {
+      const page = lab();
+      await openLinkInPlace(page, 'scenario=race&strategy=skip-locked&fencing=on&schedule=A,crash:A,B,B,B&step=2');
+      await shownSteps(page, 2);
+      await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Its open transaction rolled back');
+      await expect(cardValue(page, 'A', 'Run')).toHaveText('—');
+      await expect(cardValue(page, 'A', 'Lease')).toHaveText('—');
+      await expect(timeline(page).locator('rect.tl-lease-rolled-back')).toHaveCount(1);
+      await slider(page).fill('5');
+      await shownSteps(page, 5);
+      // B's claim has generation 18 too: only one bar reads as holding it.
+      const held = (await barWords(page)).filter((text) => /gen 18/.test(text) && !/rolled back/.test(text));
+      expect(held.length).toBeLessThanOrEqual(1);
+      if (size.width > 800) expect((await barWords(page)).join(' ')).toContain('rolled back');
+    });
+
+    test(`${at} 7.5, 7.6: the step count says what is still to come, and the race is titled by its two pending runs`, async () => {
+      const page = lab();
+      await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off');
+      await expect(page.getByRole('combobox', { name: 'Scenario', exact: true }).locator('option:checked')).toHaveText('Two workers, two pending runs');
+      await stepTimes(page, 1);
+      const heading = page.getByRole('complementary', { name: 'Selected step' }).getByRole('heading', { level: 2 });
+      await expect(heading).toContainText('Step 1 of 1 so far; the script has 9 more moves');
+      await stepToEnd(page);
+      // Over: the count is the whole run's (the clock follows it in the heading).
+      await expect(heading).toHaveText(/^Step (\d+) of \1\d\d:\d\d/);
+      await expect(heading).not.toContainText('so far');
+    });
+
+    test(`${at} 7.7: graphile-worker #169 marks A's plain read "read" and says its clock moves in hours`, async () => {
+      const page = lab();
+      await openLinkInPlace(
+        page,
+        'scenario=incident-graphile-169&strategy=graphile-worker&fencing=off&schedule=A,A,A,+10800,A,+3601,rescue,B,B,B,A,A,B,B&step=14',
+      );
+      await shownSteps(page, 14);
+      const words = await markWords(page);
+      expect(words).not.toContain('hb');
+      expect(words.join(' ')).not.toMatch(/\d{4,} s/);
+      if (size.width > 800) expect(words).toEqual(expect.arrayContaining(['read', '+3 h']));
+      await slider(page).fill('4');
+      await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('The clock moved 3 h, from 15:00:00 to 18:00:00.');
+    });
+
+    if (size.width > 800) {
+      test('7.8: the end of the naive race names the status check under the rejected mark', async () => {
+        const page = lab();
+        await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off');
+        await stepToEnd(page);
+        await expect(page.locator('#lab-top').getByRole('status')).toContainText('Fencing is off');
+        expect(await markWords(page, 'tl-sublabel')).toContain('status check');
+        expect((await timeline(page).locator('text.tl-legend-text').allTextContents()).join(' ')).not.toContain('fencing / 0 rows');
+      });
+
+      test('1440×900: the desktop timeline keeps its wheel hint', async () => {
+        const page = lab();
+        // The hint depends on the pointer, not on the scenario: any view's timeline shows it.
+        await openLinkInPlace(page, 'scenario=race&strategy=skip-locked&fencing=on');
+        await expect(page.getByText('Ctrl + wheel to zoom')).toBeVisible();
+      });
+    }
   });
 }
-
-test('7.8: the end of the naive race names the status check under the rejected mark', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openLab(page, 'scenario=race&strategy=naive&fencing=off');
-  await stepToEnd(page);
-  await expect(page.locator('#lab-top').getByRole('status')).toContainText('Fencing is off');
-  expect(await markWords(page, 'tl-sublabel')).toContain('status check');
-  expect((await timeline(page).locator('text.tl-legend-text').allTextContents()).join(' ')).not.toContain('fencing / 0 rows');
-});
 
 test('7.3: "Make NOWAIT give up while a run is free", won with A,B,B,B, names the free run and each step once', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -179,12 +197,6 @@ test.describe('5: on a phone (390×844, touch)', () => {
       await next.click();
     }
   });
-});
-
-test('1440×900: the desktop timeline keeps its wheel hint', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openLab(page);
-  await expect(page.getByText('Ctrl + wheel to zoom')).toBeVisible();
 });
 
 test('6: from the first click on Step until its step is drawn, the page shows it is busy', async ({ page }) => {
