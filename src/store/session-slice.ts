@@ -111,6 +111,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
   return (set, get) => {
     /** Learner actions waiting or running (the store shows that the lab is working). */
     let actions = 0;
+    /** Counts the settings the learner chose (changeSettings shows them at once, before their replay). */
+    let settingsWanted = 0;
 
     /**
      * Runs a learner action in its turn; `fallback` is its result when too many wait or it failed. If the
@@ -139,7 +141,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       });
     }
 
-    async function load(send: Send, basis: Basis, mode: 'skip' | 'stop'): Promise<LoadResult> {
+    /** `wanted`: the settingsWanted count its settings were chosen at (default: now, as the load starts). */
+    async function load(send: Send, basis: Basis, mode: 'skip' | 'stop', wanted = settingsWanted): Promise<LoadResult> {
       const result = await send({
         type: 'load',
         scenarioId: basis.scenarioId,
@@ -149,15 +152,19 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         ...authoredFor(basis.scenarioId),
       });
       checkDrawable(result.steps);
-      show(result);
+      show(result, settingsWanted !== wanted);
       return result;
     }
 
-    /** A loaded trace becomes the learner's. */
-    function show(result: LoadResult): void {
+    /**
+     * A loaded trace becomes the learner's. `superseded`: the learner changed a setting while it loaded; that
+     * change's own replay is queued behind, so the controls keep showing what was chosen rather than flipping
+     * back to this trace's settings until it comes.
+     */
+    function show(result: LoadResult, superseded = false): void {
       set({
         scenarioId: result.scenarioId,
-        settings: result.settings,
+        settings: superseded ? get().settings : result.settings,
         traceSettings: result.settings,
         schedule: result.schedule,
         steps: result.steps,
@@ -351,11 +358,14 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     async function changeSettings(settings: Settings, what: string): Promise<void> {
+      // Too many actions wait: the change is dropped as enqueue would drop its replay, so the controls do not show a setting no trace will have.
+      if (actions >= MOST_ACTIONS_WAITING) return;
+      const wanted = ++settingsWanted;
       set({ playing: false, settings });
       const task = async (send: Send) => {
         const { scenarioId, intended, position, steps } = get();
         const atEnd = position >= steps.length;
-        const result = await load(send, { scenarioId, settings, schedule: intended }, 'skip');
+        const result = await load(send, { scenarioId, settings, schedule: intended }, 'skip', wanted);
         set({ position: atEnd ? result.steps.length : Math.min(position, result.steps.length) });
         if (result.refused.length > 0) {
           const n = result.refused.length;

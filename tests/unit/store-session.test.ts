@@ -92,6 +92,20 @@ describe('the store on the real engine', () => {
     expect(store.getState().schedule).toEqual(fenced.schedule);
   });
 
+  it('a setting changed while another one replays stays as chosen: the earlier replay does not flip it back', async () => {
+    const store = await lab('#scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2');
+    const strategyChosen = store.getState().chooseStrategy('skip-locked');
+    const fencingSet = store.getState().setFencing(true);
+    const seen: boolean[] = [];
+    const unsubscribe = store.subscribe((state) => seen.push(state.settings.fencing));
+    await Promise.all([strategyChosen, fencingSet]);
+    unsubscribe();
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((on) => !on)).toEqual([]);
+    expect(store.getState().settings).toMatchObject({ strategy: 'skip-locked', fencing: true });
+    expect(store.getState().traceSettings).toMatchObject({ strategy: 'skip-locked', fencing: true });
+  });
+
   it('says which steps it skipped', async () => {
     const store = await lab('#scenario=race&strategy=naive&schedule=A,B,A,B,A,B,A,B,A,B');
     await store.getState().setFencing(true);
