@@ -30,6 +30,20 @@ export type ThreadAnswer =
 /** Booting PGlite (the first call waits for it) on a loaded machine: bounded, but far past a statement's timeout. */
 const BOOT_TIMEOUT_MS = 120_000;
 
+/**
+ * Tests call the command line many times in one process (tests/support/cli.ts simInProcess), and each
+ * call's thread would start Node's loaders, tsx and PGlite again: ~2.3 s of CPU, more than most of the
+ * runs it serves. With reuse on, a thread closed in good order (no call in flight, none timed out) waits
+ * idle for the next call, whose reset gives it the scenario's rows afresh as a new thread's would. A
+ * process of the command line opens one thread and never turns this on.
+ */
+let reuseThreads = false;
+let spare: PgliteThread | null = null;
+
+export function reusePgliteThreads(): void {
+  reuseThreads = true;
+}
+
 class PgliteThread {
   readonly kind = 'pglite' as const;
   private readonly worker = new Worker(new URL('./pglite-thread-entry.mjs', import.meta.url));
@@ -39,7 +53,7 @@ class PgliteThread {
   /** Why the thread is gone: every later call fails with it. */
   private ended: Error | null = null;
 
-  constructor(private readonly timeoutSeconds: number) {
+  constructor(public timeoutSeconds: number) {
     this.worker.on('message', (answer: ThreadAnswer) => this.answer(answer));
     this.worker.on('error', (error) => this.end(error));
     this.worker.on('exit', () => this.end(new Error('the PGlite thread exited')));
@@ -62,6 +76,27 @@ class PgliteThread {
     const note = this.note;
     this.note = null;
     return note;
+  }
+
+  /** Kept for the next open when reuse is on and the thread is sound; otherwise closed. */
+  async release(): Promise<void> {
+    if (reuseThreads && spare === null && !this.ended && this.pending.size === 0) {
+      this.note = null;
+      this.worker.unref();
+      spare = this;
+      return;
+    }
+    await this.close();
+  }
+
+  /** The spare thread, taken for an open, or a new one. */
+  static take(timeoutSeconds: number): PgliteThread {
+    const thread = spare;
+    spare = null;
+    if (!thread) return new PgliteThread(timeoutSeconds);
+    thread.worker.ref();
+    thread.timeoutSeconds = timeoutSeconds;
+    return thread;
   }
 
   async close(): Promise<void> {
@@ -99,25 +134,32 @@ class PgliteThread {
 
 /** The lab's PGlite database behind the port, in a worker thread whose every call is bounded by `timeoutSeconds`. */
 export async function openPgliteThread(timeoutSeconds: number): Promise<LabDatabase> {
-  const thread = new PgliteThread(timeoutSeconds);
+  const thread = PgliteThread.take(timeoutSeconds);
   try {
     await thread.call('kind', [], BOOT_TIMEOUT_MS);
   } catch (error) {
     await thread.close();
     throw error;
   }
+  // Once closed, this port reaches the thread no more, though a later open may be using it.
+  let closed: Error | null = null;
+  const call = <T>(method: ThreadCall['method'], args: unknown[]): Promise<T> => (closed ? Promise.reject(closed) : thread.call<T>(method, args));
   const port: LabDatabase = {
     kind: 'pglite',
-    reset: (seedJson, sessions) => thread.call('reset', [seedJson, sessions]),
-    execute: (session, request) => thread.call('execute', [session, request]),
-    executeClaim: (session, request) => thread.call('executeClaim', [session, request]),
-    retryBlocked: (session) => thread.call('retryBlocked', [session]),
-    commit: (session) => thread.call('commit', [session]),
-    crash: (session) => thread.call('crash', [session]),
-    runs: () => thread.call('runs', []),
-    locks: () => thread.call('locks', []),
-    takeEngineFact: () => thread.takeNote(),
-    close: () => thread.close(),
+    reset: (seedJson, sessions) => call('reset', [seedJson, sessions]),
+    execute: (session, request) => call('execute', [session, request]),
+    executeClaim: (session, request) => call('executeClaim', [session, request]),
+    retryBlocked: (session) => call('retryBlocked', [session]),
+    commit: (session) => call('commit', [session]),
+    crash: (session) => call('crash', [session]),
+    runs: () => call('runs', []),
+    locks: () => call('locks', []),
+    takeEngineFact: () => (closed ? null : thread.takeNote()),
+    close: async () => {
+      if (closed) return;
+      closed = new Error('the PGlite thread was closed');
+      await thread.release();
+    },
   };
   return port;
 }

@@ -524,10 +524,17 @@ export class PGliteLab implements LabDatabase {
 
   /** One call into Postgres. An error of a piece not marked mayFail is the engine failing: thrown. */
   private async run(pieces: readonly LabPiece[]): Promise<WireResult[]> {
-    const results = await this.wire.run(pieces);
-    const failed = results.findIndex((result, i) => result.error && !pieces[i]!.mayFail);
-    if (failed >= 0) throw results[failed]!.error;
-    return results;
+    try {
+      const results = await this.wire.run(pieces);
+      const failed = results.findIndex((result, i) => result.error && !pieces[i]!.mayFail);
+      if (failed >= 0) throw results[failed]!.error;
+      return results;
+    } catch (error) {
+      // clockPieces() took the clock as set, but a call that failed may have stopped before its set-clock
+      // ran (a statement Postgres could not prepare): the next statement sets it again.
+      this.clock = null;
+      throw error;
+    }
   }
 
   /** The runs table, and with it who locks which row when that is unknown (with nobody parked: nobody). */

@@ -4,7 +4,7 @@
  * PGlite gives (the same groups, counts and witnesses), and nothing of the database's own may change: a
  * table named runs in public, with its row, stays as it was, and no schema is left behind.
  */
-import { type CliAnswer, simStarted } from '../support/cli';
+import { type CliAnswer, simInProcess, simStarted } from '../support/cli';
 import { join } from 'node:path';
 import pg from 'pg';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -24,6 +24,12 @@ async function sim(...args: string[]): Promise<CliAnswer & { pid: number }> {
   const { child, answer } = simStarted(args);
   return { ...(await answer), pid: child.pid ?? 0 };
 }
+
+/**
+ * PGlite's answer to compare with, from the same command line in this process while the server's runs
+ * (whose throwaway objects the tests look for by pid) go on beside it: no second Node and PGlite to start.
+ */
+const onPgliteInProcess = (...args: string[]): Promise<CliAnswer> => simInProcess(args);
 
 interface Report {
   database: { kind: string; server?: string };
@@ -68,7 +74,7 @@ describe('npm run sim -- check --db URL', () => {
     const before = await schemas();
     const [onServer, onPglite] = await Promise.all([
       sim('check', 'race', '--claim', file, '--db', url, '--json'),
-      sim('check', 'race', '--claim', file, '--json'),
+      onPgliteInProcess('check', 'race', '--claim', file, '--json'),
     ]);
     expect(onServer.stderr).toBe('');
     expect(onServer.code).toBe(exitCode);
@@ -86,7 +92,10 @@ describe('npm run sim -- check --db URL', () => {
     { timeout: 300_000 },
     async () => {
       const file = corpus('07-for-key-share.sql');
-      const [onServer, onPglite] = await Promise.all([sim('check', 'race', '--claim', file, '--db', url, '--json'), sim('check', 'race', '--claim', file)]);
+      const [onServer, onPglite] = await Promise.all([
+        sim('check', 'race', '--claim', file, '--db', url, '--json'),
+        onPgliteInProcess('check', 'race', '--claim', file),
+      ]);
       expect(onPglite.code).toBe(2);
       expect(onPglite.stderr).toMatch(/07-for-key-share\.sql: refused \(key-share-finder\)/);
       expect(onServer.stderr).toBe('');
@@ -114,7 +123,7 @@ describe('npm run sim -- check --db URL', () => {
     async ({ file, exitCode }) => {
       const before = await schemas();
       const args = ['check', 'race', '--claim', file, '--complete', join(projectRoot, 'docs/examples/complete-by-delete.sql')];
-      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url, '--json'), sim(...args, '--json')]);
+      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url, '--json'), onPgliteInProcess(...args, '--json')]);
       expect(onServer.stderr).toBe('');
       expect([onServer.code, onPglite.code]).toEqual([exitCode, exitCode]);
       const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];
@@ -148,7 +157,7 @@ describe('npm run sim -- check --db URL', () => {
         '1',
         '--json',
       ];
-      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url), sim(...args)]);
+      const [onServer, onPglite] = await Promise.all([sim(...args, '--db', url), onPgliteInProcess(...args)]);
       expect(onServer.stderr).toBe('');
       expect([onServer.code, onPglite.code]).toEqual([exitCode, exitCode]);
       const [server, pglite] = [JSON.parse(onServer.stdout), JSON.parse(onPglite.stdout)] as Report[];

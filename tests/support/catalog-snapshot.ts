@@ -2,7 +2,7 @@
  * What a database holds outside the lab's schema, as text to compare before and after a hostile case:
  * schemas, tables and views (with their row counts and a digest of their rows for tables), constraints,
  * functions, operators and domains, the roles, their memberships and table privileges, the database's own
- * privileges, replication slots, session advisory locks, large objects and extensions. Equal snapshots:
+ * privileges, replication slots, the database's session advisory locks, large objects and extensions. Equal snapshots:
  * nothing outside lease_lab changed. Roles are the cluster's, shared by test files running side by side:
  * the lab's own (lease_lab_console_<oid>, lease_lab_cli_…, documented in the README) and the tests'
  * (lease_lab_*) are left out of the list.
@@ -57,7 +57,12 @@ export async function catalogSnapshot(client: pg.Client, labSchema = 'lease_lab'
   );
   const database = await client.query('SELECT datacl::text AS acl FROM pg_database WHERE datname = current_database()');
   const slots = await client.query('SELECT slot_name, slot_type FROM pg_replication_slots ORDER BY 1');
-  const advisory = await client.query(`SELECT classid, objid, objsubid FROM pg_locks WHERE locktype = 'advisory' ORDER BY 1, 2, 3`);
+  // pg_locks is the whole server's: only this database's advisory locks (a lock is taken in one database and
+  // conflicts only there). A spec of PostgreSQL's own (lock-committed-update) takes one in its throwaway database,
+  // and a run of it cut short beside live-hostile once left one that broke live-hostile's comparison.
+  const advisory = await client.query(
+    `SELECT classid, objid, objsubid FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY 1, 2, 3`,
+  );
   const largeObjects = await client.query('SELECT count(*)::int AS n FROM pg_largeobject_metadata');
   const extensions = await client.query('SELECT extname FROM pg_extension ORDER BY 1');
   return {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { format } from 'node:util';
 import { vi } from 'vitest';
 import { runCli } from '../../src/cli/main';
+import { reusePgliteThreads } from '../../src/cli/pglite-thread';
 
 export const projectRoot = join(__dirname, '../..');
 
@@ -62,10 +63,14 @@ export function simStarted(args: readonly string[], timeout = 240_000): ReturnTy
   return nodeStarted('src/cli/main.ts', args, timeout);
 }
 
-/** What the process would print, line by line as console.log and console.error write them. */
+/**
+ * What the process would print, line by line as console.log and console.error write them. Calls in one
+ * test file share one PGlite thread (pglite-thread.ts reusePgliteThreads): each reset seeds it afresh.
+ */
 export async function simInProcess(args: readonly string[]): Promise<CliAnswer> {
   let stdout = '';
   let stderr = '';
+  reusePgliteThreads();
   const spies = [
     vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
       stdout += `${format(...parts)}\n`;
