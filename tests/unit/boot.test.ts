@@ -44,7 +44,7 @@ async function expectWorkingLab(db: PGliteLab): Promise<void> {
   );
   expect(Object.fromEntries(settings.rows.map((row) => [row.name, row.setting]))).toEqual({
     max_prepared_transactions: '16',
-    shared_buffers: '1024', // 8 kB pages: 8 MB
+    shared_buffers: '512', // 8 kB pages: 4 MB
     TimeZone: 'UTC',
   });
   await sim.reset();
