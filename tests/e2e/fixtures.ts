@@ -88,17 +88,28 @@ export async function openLinkInPlace(page: Page, fragment: string): Promise<voi
   const strategy = link.get('strategy');
   if (!scenario || !strategy) throw new Error(`openLinkInPlace needs a link naming its scenario and strategy: ${fragment}`);
   // The pickers say the new view has begun loading only when one of them changes: with both as they
-  // are, the lab's last view, still ready, would pass for the link's.
+  // are, the lab's last view, still ready, would pass for the link's, so then the wait is for the link's
+  // own schedule and step in the store.
   const showing = await page.evaluate(() => {
     const hook = (window as unknown as { leaseLab?: { store: { getState(): { scenarioId: string; settings: { strategy: string } } } } }).leaseLab;
     const state = hook?.store.getState();
     return state ? `${state.scenarioId} ${state.settings.strategy}` : null;
   });
-  if (showing === `${scenario} ${strategy}`)
-    throw new Error(`openLinkInPlace: the lab already shows ${scenario} under ${strategy}; open a link that changes either first`);
   await page.goto(`/#${fragment}`);
   await expect(page.getByLabel('Scenario')).toHaveValue(scenario);
   await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
+  if (showing === `${scenario} ${strategy}`) {
+    await page.waitForFunction(
+      ({ schedule, step }) => {
+        const hook = (window as unknown as { leaseLab?: { store: { getState(): { loaded: boolean; schedule: string[]; position: number } } } }).leaseLab;
+        const state = hook?.store.getState();
+        return !!state && state.loaded && state.schedule.join(',') === schedule && (step === null || state.position === Number(step));
+      },
+      // Read as the lab reads a link: "+31" is a clock move (URLSearchParams would make its "+" a space).
+      { schedule: decodeURIComponent(/(?:^|&)schedule=([^&]*)/.exec(fragment)?.[1] ?? ''), step: link.get('step') },
+      { polling: 25 },
+    );
+  }
   await waitReady(page);
 }
 
