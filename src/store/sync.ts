@@ -117,9 +117,13 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
       applyTheme(state);
     }
   });
-  const onHashChange = () => {
+  const onHashChange = (event?: HashChangeEvent) => {
     pending = 0;
-    const fragment = win.location.hash.replace(/^#/, '');
+    // The link followed is the event's own address: a write of the last view that ran after the address
+    // changed and before this event (its timer came first) has put the last view's fragment back in
+    // location, and reading that would drop the learner's link. The address is set back to the link.
+    const fragment = (event?.newURL ? new URL(event.newURL).hash : win.location.hash).replace(/^#/, '');
+    if (win.location.hash.replace(/^#/, '') !== fragment) win.history.replaceState(win.history.state, '', `#${fragment}`);
     if (fragment !== written) {
       written = fragment;
       void store.getState().openLink(fragment);

@@ -116,6 +116,24 @@ describe('connectOutside', () => {
     expect(store.getState().openLink).toHaveBeenCalledWith('scenario=race&schedule=B');
   });
 
+  it('a write of the last view that runs after the address changed, before its hashchange event, does not drop the link', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    const listeners = new Map<string, (event?: { newURL: string }) => void>();
+    win.addEventListener = ((type: string, listener: () => void) => void listeners.set(type, listener)) as typeof win.addEventListener;
+    connectOutside(store as unknown as LabStore, win as unknown as Window, null);
+    store.setState({ schedule: ['A'], position: 1 });
+    // The learner follows a link; the browser queues its hashchange event, and the lab's write comes first.
+    win.location.hash = '#scenario=race&schedule=B';
+    vi.runAllTimers();
+    paint();
+    vi.runAllTimers();
+    expect(addresses, 'the write ran and put the last view back in the address').toHaveLength(1);
+    listeners.get('hashchange')!({ newURL: 'https://lab.example/#scenario=race&schedule=B' });
+    expect(store.getState().openLink).toHaveBeenCalledWith('scenario=race&schedule=B');
+    expect(win.location.hash, 'the address is the link again').toBe('#scenario=race&schedule=B');
+  });
+
   it('a view that failed to draw is never saved, and if it was written already the place before it goes back', () => {
     const store = fakeStore();
     const { win, addresses, paint } = fakeWindow();
