@@ -64,17 +64,15 @@ export function rolePrefix(role: BindingRole): string {
   return role === 'claim' ? '' : `${role}:`;
 }
 
-/** A binding's text in its parts (`[STATEMENT:]N=VALUE`), or null when it is not of that shape: the one reading of it. */
-export function splitBinding(flag: string): { roleWord: string; position: number; value: string } | null {
-  const match = /^(?:([a-z]+):)?(\d{1,5})=(.*)$/s.exec(flag);
-  if (!match) return null;
-  const [, roleWord = 'claim', digits, value = ''] = match;
-  return { roleWord, position: Number(digits), value };
-}
-
-/** The statement a binding's text names ("complete:1=run" → complete, "1=5" → claim), as parseBindings reads it. */
-export function bindingRoleOf(flag: string): string {
-  return /^([a-z]+):\d/.exec(flag)?.[1] ?? 'claim';
+/**
+ * A binding's text as the one reading of `[STATEMENT:]N=VALUE`: the statement it names (the word before a
+ * leading `word:`, else the claim), and its $n and value, or null parts when the rest is not `N=VALUE`
+ * (`complete:1`: a malformed binding of the completion, refused under that statement).
+ */
+export function readBinding(flag: string): { roleWord: string; parts: { position: number; value: string } | null } {
+  const [, roleWord = 'claim', rest = ''] = /^(?:([a-z]+):)?(.*)$/s.exec(flag)!;
+  const match = /^(\d{1,5})=(.*)$/s.exec(rest);
+  return { roleWord, parts: match ? { position: Number(match[1]), value: match[2]! } : null };
 }
 
 /**
@@ -113,16 +111,14 @@ export const ROW_SYNTAX: BindingSyntax = {
 
 /** A binding read, as a caller's syntax writes it. */
 export function writtenIn(syntax: BindingSyntax, binding: ParamBinding): string {
-  return syntax.written(binding.role, binding.position, clip(splitBinding(binding.flag)!.value));
+  return syntax.written(binding.role, binding.position, clip(readBinding(binding.flag).parts!.value));
 }
 
 /** Reads bindings, each `[STATEMENT:]N=VALUE`; a message names a binding in the caller's `syntax`. */
 export function parseBindings(flags: readonly string[], syntax: BindingSyntax): BindingsChecked<ParamBindings> {
   const bindings: ParamBinding[] = [];
   for (const flag of flags) {
-    const parts = splitBinding(flag);
-    if (!parts) return { ok: false, message: syntax.malformed(flag) };
-    const { roleWord, position, value } = parts;
+    const { roleWord, parts } = readBinding(flag);
     if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
       return {
         ok: false,
@@ -130,6 +126,8 @@ export function parseBindings(flags: readonly string[], syntax: BindingSyntax): 
       };
     }
     const role = roleWord as BindingRole;
+    if (!parts) return { ok: false, role, message: syntax.malformed(flag) };
+    const { position, value } = parts;
     const shown = syntax.written(role, position, clip(value));
     if (position < 1) return { ok: false, role, message: `${shown}: parameters are numbered from $1` };
     if (bindings.some((b) => b.role === role && b.position === position))

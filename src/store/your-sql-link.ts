@@ -5,7 +5,7 @@
  * Their own parameters, when bound, follow as `params=1=1,2=worker,3=lease` (sim/param-bindings.ts);
  * a link without `params=` opens as it always did.
  */
-import { encodeBindings, PARAMS_KEY, splitBindings } from '../sim/param-bindings';
+import { encodeBindings, PARAMS_KEY, readBinding, splitBindings } from '../sim/param-bindings';
 import { WRITE_ROLES, type YourSqlTexts } from './your-sql';
 
 /** The strategy= value that says "the statements in this link". */
@@ -87,8 +87,7 @@ export function readYourSql(
 function readBindings(value: string | undefined, problems: string[]): string[] {
   if (value === undefined) return [];
   const flags = splitBindings(value);
-  const form = /^(?:[a-z]+:)?\d{1,5}=/;
-  const bad = flags === null ? value : flags.find((flag) => !form.test(flag));
+  const bad = flags === null ? value : flags.find((flag) => readBinding(flag).parts === null);
   if (flags === null || bad !== undefined) {
     problems.push(
       `The link's parameters (params=) could not be read at "${bad!.length > 40 ? `${bad!.slice(0, 40)}…` : bad}": each is N=VALUE, comma-separated (e.g. params=1=1,2=worker,3=lease). The lab left them out.`,

@@ -5,7 +5,7 @@
  */
 import { CONTRACTS } from '../sql/analyze/contract';
 import { parametersWritten } from '../sql/parameters-written';
-import { rolePrefix, splitBinding, valueWords } from '../sim/param-bindings';
+import { readBinding, rolePrefix, valueWords } from '../sim/param-bindings';
 import { WRITE_ROLES, type YourSqlRole, type YourSqlTexts } from './your-sql';
 
 /** The values the row shows for each $n of a role's statement. */
@@ -22,8 +22,8 @@ export interface BindingRow {
 export function bindingRow(role: YourSqlRole, text: string, params: readonly string[]): BindingRow | null {
   const bound = new Map(
     params.flatMap((flag) => {
-      const parts = splitBinding(flag);
-      return parts && parts.roleWord === role ? [[parts.position, parts.value] as const] : [];
+      const { roleWord, parts } = readBinding(flag);
+      return parts && roleWord === role ? [[parts.position, parts.value] as const] : [];
     }),
   );
   const written = Math.max(0, ...parametersWritten(text));
@@ -55,7 +55,7 @@ export function withShownBindings(texts: YourSqlTexts): YourSqlTexts {
   const params = texts.params ?? [];
   const offered = (['claim', ...WRITE_ROLES] as const).flatMap((role) => {
     const text = texts[role];
-    if (text === null || params.some((flag) => splitBinding(flag)?.roleWord === role)) return [];
+    if (text === null || params.some((flag) => readBinding(flag).roleWord === role)) return [];
     const row = bindingRow(role, text, params);
     return row ? rowBindings(role, row) : [];
   });

@@ -8,7 +8,7 @@ import { definitionOf } from '../sim/simulated-worker';
 import type { Settings } from '../sim/types';
 import { strategyDefinition } from '../strategies';
 import type { ClaimShape } from '../strategies/types';
-import { bindingRoleOf } from '../sim/param-bindings';
+import { readBinding } from '../sim/param-bindings';
 import { loadDraft, saveDraft } from './your-sql-draft';
 import { tooLongForLink } from './your-sql-link';
 import { withShownBindings } from './your-sql-params';
@@ -85,7 +85,7 @@ export function createYourSqlSlice(deps: LabDeps): StateCreator<LabState, [], []
       bindYourSql(role, flags) {
         const { yourSql, settings } = get();
         const current = yourSql.draft ?? prefill(settings);
-        const others = (current.params ?? []).filter((flag) => bindingRoleOf(flag) !== role);
+        const others = (current.params ?? []).filter((flag) => readBinding(flag).roleWord !== role);
         const params = [...others, ...flags];
         const { params: _old, ...rest } = current;
         const draft: YourSqlTexts = params.length === 0 ? rest : { ...rest, params };

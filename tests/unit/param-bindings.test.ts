@@ -3,7 +3,7 @@
  * the page's Parameters row and the link's params= read them with these rules and these messages.
  */
 import { describe, expect, it } from 'vitest';
-import { bindingFlag, bindStatement, FLAG_SYNTAX, parseBindings, ROW_SYNTAX, valueWords } from '../../src/sim/param-bindings';
+import { bindingFlag, bindStatement, FLAG_SYNTAX, parseBindings, ROW_SYNTAX, readBinding, valueWords } from '../../src/sim/param-bindings';
 
 const parse = (...flags: string[]) => parseBindings(flags, FLAG_SYNTAX);
 
@@ -50,6 +50,26 @@ describe('parseBindings', () => {
       message: `$3 = lease2: unknown name "lease2"; the claim's names are worker and lease (or a number, or text in single quotes: $3 = 'lease2')`,
     });
     expect(parseBindings(['complete:0=5'], ROW_SYNTAX)).toEqual({ ok: false, role: 'complete', message: '$0 = 5: parameters are numbered from $1' });
+  });
+});
+
+describe('one reading of [STATEMENT:]N=VALUE', () => {
+  it('names the statement before a leading word:, else the claim; its $n and value, or none when the rest is not N=VALUE', () => {
+    expect(readBinding("complete:3='a:b'")).toEqual({ roleWord: 'complete', parts: { position: 3, value: "'a:b'" } });
+    expect(readBinding('2=worker')).toEqual({ roleWord: 'claim', parts: { position: 2, value: 'worker' } });
+    expect(readBinding('complete:1')).toEqual({ roleWord: 'complete', parts: null });
+    expect(readBinding('Complete:1=5')).toEqual({ roleWord: 'claim', parts: null });
+  });
+
+  it("a malformed binding of a statement is refused as that statement's, in the caller's one line", () => {
+    expect(parse('complete:1')).toEqual({
+      ok: false,
+      role: 'complete',
+      message: `--param takes [STATEMENT:]N=VALUE: N a parameter's number, VALUE a name (worker, lease, …), a number or text in single quotes; e.g. --param 1=5 --param 2=worker --param "3='default'"; not "complete:1"`,
+    });
+    expect(parseBindings(['complete:1'], ROW_SYNTAX)).toEqual({ ok: false, role: 'complete', message: 'parameter complete:1: not of the form N=VALUE' });
+    // A word that names no statement is said first, malformed or not.
+    expect(parse('sweeper:1')).toMatchObject({ ok: false, message: expect.stringMatching(/^--param sweeper:1: "sweeper" is not a statement with parameters/) });
   });
 });
 

@@ -116,6 +116,20 @@ describe("the editor's Parameters row", () => {
     again.getState().bindYourSql('complete', []);
     expect(again.getState().yourSql.draft).toEqual(texts(BATCH_FIRST));
   });
+
+  it("a malformed binding of a statement (a saved draft's `complete:1`) is that statement's: refused under it, and its row's values replace it", async () => {
+    const storage = memoryStorage();
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', BATCH_FIRST);
+    store.getState().bindYourSql('claim', PGMQ_ORDER);
+    store.getState().editYourSql('complete', "UPDATE runs SET status = 'succeeded' WHERE run_id = $1 RETURNING status, result");
+    const malformed = { ...store.getState().yourSql.draft!, params: [...PGMQ_ORDER, 'complete:1'] };
+    expect(await buildYourSql(malformed)).toMatchObject({ ok: false, problem: { role: 'complete', message: 'parameter complete:1: not of the form N=VALUE' } });
+    store.setState({ yourSql: { ...store.getState().yourSql, draft: malformed } });
+    store.getState().bindYourSql('complete', ['complete:1=run']);
+    expect(store.getState().yourSql.draft?.params).toEqual([...PGMQ_ORDER, 'complete:1=run']);
+  });
 });
 
 describe('what the Parameters row shows is what Apply runs', () => {
