@@ -23,6 +23,8 @@ export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete
 
 export type YourSqlRole = 'claim' | WriteRole;
 
+const YOUR_SQL_ROLES: readonly YourSqlRole[] = ['claim', ...WRITE_ROLES];
+
 /** The statements as typed: the claim always; a write is null while the lab's own file is used. */
 export interface YourSqlTexts {
   claim: string;
@@ -134,7 +136,7 @@ async function boundFor(
 }
 
 /** The bindings a statement was built with, as written; none when it takes its role's own values. */
-function bindingsOf(role: BindingRole, params: readonly ParamSource[]): string[] {
+function bindingsOf(role: YourSqlRole, params: readonly ParamSource[]): string[] {
   const contract = roleParams(role, true);
   const asContract = params.every((source, i) => source === contract[i]);
   // A write takes its contract's first values (as many as it uses); the claim all of them.
@@ -183,21 +185,18 @@ export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boole
 function sameBindings(a: readonly string[], b: readonly string[]): boolean {
   const read = (flags: readonly string[]) => {
     const parsed = parseBindings(flags, ROW_SYNTAX);
-    if (!parsed.ok) return [...flags];
-    return (['claim', ...WRITE_ROLES] as const)
-      .flatMap((role) => {
-        const own = parsed.value.filter((binding) => binding.role === role).sort((x, y) => x.position - y.position);
-        const numbered = own.every((binding, i) => binding.position === i + 1);
-        return numbered
-          ? bindingsOf(
-              role,
-              own.map((binding) => binding.source),
-            )
-          : own.map((binding) => bindingFlag(role, binding.position, binding.source));
-      })
-      .sort();
+    return parsed.ok ? YOUR_SQL_ROLES.flatMap((role) => playedBindings(role, parsed.value)).sort() : [...flags];
   };
   return JSON.stringify(read(a)) === JSON.stringify(read(b));
+}
+
+/** A statement's bindings as the lab plays them: numbered $1… in order, as bindingsOf writes them back; else each as it is. */
+function playedBindings(role: YourSqlRole, bindings: ParamBindings): string[] {
+  const own = bindings.filter((binding) => binding.role === role).sort((x, y) => x.position - y.position);
+  const numbered = own.every((binding, i) => binding.position === i + 1);
+  if (!numbered) return own.map((binding) => bindingFlag(role, binding.position, binding.source));
+  const sources = own.map((binding) => binding.source);
+  return bindingsOf(role, sources);
 }
 
 /** What a role's words are in the editor and in messages. */
