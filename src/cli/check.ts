@@ -27,6 +27,7 @@ import {
   type ParamBindings,
   parseBindings,
   FLAG_SYNTAX,
+  readBinding,
 } from '../sim/param-bindings';
 
 /** Far longer than any claim; the analyzer refuses past its own limit anyway. */
@@ -158,7 +159,6 @@ export function parseParamFlags(flags: readonly string[]): ParamBindings {
 
 /** The statement's values as `--param` binds them, or null when nothing binds it (see bindStatement). */
 async function boundParameters(text: string, shown: string, role: BindingRole, bindings: ParamBindings): Promise<BoundParameters | null> {
-  if (!bindings.some((binding) => binding.role === role)) return null;
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return null;
@@ -203,13 +203,26 @@ export async function withWritesFromFiles(
   return result;
 }
 
-/** The definition with the statement of `path` as its reaper: the rescuer's one statement (--reaper). */
-export async function withReaperFromFile(definition: StrategyDefinition, path: string, options: CustomOptions = {}): Promise<StrategyDefinition> {
+/**
+ * The definition with the statement of `path` as its reaper: the rescuer's one statement (--reaper), its own
+ * parameters bound by `--param reaper:N=VALUE`; without a path, the definition as it is.
+ */
+export async function withReaperFromFile(
+  definition: StrategyDefinition,
+  path: string | undefined,
+  options: CustomOptions = {},
+  bindings: ParamBindings = NO_BINDINGS,
+): Promise<StrategyDefinition> {
+  if (path === undefined) {
+    if (bindings.some((binding) => binding.role === 'reaper')) throw new CheckInputError('--param reaper:…: there is no --reaper FILE to bind');
+    return definition;
+  }
   const text = readClaimFile(path, '--reaper');
   const shown = printablePath(path);
-  const analysis = await analyzeFile(text, 'reaper', shown, options);
+  const bound = await boundParameters(text, shown, 'reaper', bindings);
+  const analysis = await analyzeFile(text, 'reaper', shown, options, bound);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
-  const built = withCustomReaper(definition, text, analysis.shape, shown);
+  const built = withCustomReaper(definition, text, analysis.shape, shown, bound?.sources ?? []);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   return built.definition;
 }
@@ -264,7 +277,9 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
     const write = definition?.[WRITE_KEYS[role]].fenced;
     if (text !== null && write?.id === CUSTOM_WRITE_IDS[role]) parts.push(`${role}=${encodeValue(write.text)}`);
   }
-  if (text !== null && params.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(params)}`);
+  // The page plays no reaper of yours (the link does not carry it), so none of its bindings either.
+  const played = params.filter((flag) => readBinding(flag).roleWord !== 'reaper');
+  if (text !== null && played.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(played)}`);
   return `#${parts.join('&')}`;
 }
 

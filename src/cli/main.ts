@@ -175,10 +175,8 @@ async function run(args: string[]): Promise<number> {
     const bindings = parseParamFlags(values.param ?? []);
     const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
     settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
-    if (values.reaper !== undefined) {
-      settings.definition = await withReaperFromFile(settings.definition, values.reaper as string, onServer);
-      scenario = withReaperLane(scenario);
-    }
+    settings.definition = await withReaperFromFile(settings.definition, values.reaper as string | undefined, onServer, bindings);
+    if (values.reaper !== undefined) scenario = withReaperLane(scenario);
   } else if (Object.keys(writeFiles(values)).length > 0 || values.reaper !== undefined) {
     throw new UsageError('--heartbeat, --work, --complete and --reaper go with --claim FILE');
   } else if (values.param !== undefined) {
@@ -339,7 +337,7 @@ async function check(args: string[]): Promise<number> {
   ].join('; ');
   const reaper = values.reaper as string | undefined;
   const withWrites = await withWritesFromFiles(claim.definition, writes, onServer, bindings);
-  const definition = reaper === undefined ? withWrites : await withReaperFromFile(withWrites, reaper, onServer);
+  const definition = await withReaperFromFile(withWrites, reaper, onServer, bindings);
   // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (check.ts withReaperLane).
   const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
   const custom = { ...settings, definition };

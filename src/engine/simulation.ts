@@ -43,6 +43,7 @@ import {
   workerNamed,
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
+import { constantValues } from '../strategies/types';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
 import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID } from '../strategies/custom';
 
@@ -297,7 +298,7 @@ export class Simulation {
     const reaper = this.rescuerDefinition();
     const afterReaper = reaper?.shape === 'one-statement' && reaper.sweep.id === CUSTOM_REAPER_ID;
     if (afterReaper) {
-      const swept = await this.db.execute(RESCUER, { statement: reaper.sweep, params: [], clockIso: clockIso(at) });
+      const swept = await this.db.execute(RESCUER, { statement: reaper.sweep, params: constantValues(reaper.sweep.params), clockIso: clockIso(at) });
       this.db.takeEngineFact();
       if (swept.status !== 'ok') return null;
     }
@@ -688,7 +689,11 @@ export class Simulation {
       return;
     }
     if (definition.shape === 'one-statement') {
-      const outcome = await this.db.execute(RESCUER, { statement: definition.sweep, params: [], clockIso: clockIso(this.clockSeconds) });
+      const outcome = await this.db.execute(RESCUER, {
+        statement: definition.sweep,
+        params: constantValues(definition.sweep.params),
+        clockIso: clockIso(this.clockSeconds),
+      });
       await this.recordSweep(definition.sweep, outcome, { token, tokenIndex, resumed: false });
       return;
     }
@@ -807,7 +812,7 @@ export class Simulation {
       action: 'rescue',
       sqlId: statement.id,
       sql: statement.text,
-      params: [],
+      params: constantValues(statement.params),
       outcome,
       verdict,
       runId: rescued[0] ?? null,

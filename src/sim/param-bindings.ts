@@ -11,10 +11,22 @@ import { clip } from './echo';
 import type { WriteRole } from '../strategies/custom';
 import { type ParamName, type ParamSource, roleParams } from '../strategies/types';
 
-/** The statements a binding binds: the claim's by default (`1=5`), a write's by its role (`complete:1=run`). */
-export type BindingRole = 'claim' | WriteRole;
+/**
+ * The statements a binding binds: the claim's by default (`1=5`), a write's by its role (`complete:1=run`),
+ * the reaper's (`reaper:1='30 seconds'`, check --reaper).
+ */
+export type BindingRole = 'claim' | WriteRole | 'reaper';
 
-const BINDING_ROLES: readonly BindingRole[] = ['claim', 'heartbeat', 'work', 'complete'];
+const BINDING_ROLES: readonly BindingRole[] = ['claim', 'heartbeat', 'work', 'complete', 'reaper'];
+
+/** The lab's values each statement may name, in its contract's order: a reaper runs on no worker's behalf, so none. */
+const LAB_VALUES: Readonly<Record<BindingRole, readonly ParamName[]>> = {
+  claim: roleParams('claim', true),
+  heartbeat: roleParams('heartbeat', true),
+  work: roleParams('work', true),
+  complete: roleParams('complete', true),
+  reaper: [],
+};
 
 /** The word a binding takes for each of the lab's values (`2=lease`). */
 const VALUE_WORDS: Readonly<Record<ParamName, string>> = {
@@ -35,7 +47,7 @@ type NamedValue = { value: ParamName; type: Parameter['type'] };
 const NAMED_VALUES = Object.fromEntries(
   BINDING_ROLES.map((role) => [
     role,
-    Object.fromEntries(roleParams(role, true).map((value, i) => [VALUE_WORDS[value], { value, type: CONTRACTS[role].parameters[i]!.type }])),
+    Object.fromEntries(LAB_VALUES[role].map((value, i) => [VALUE_WORDS[value], { value, type: CONTRACTS[role].parameters[i]!.type }])),
   ]),
 ) as Readonly<Record<BindingRole, Readonly<Record<string, NamedValue>>>>;
 
@@ -82,7 +94,7 @@ export function readBinding(flag: string): { roleWord: string; parts: { position
 export interface BindingSyntax {
   /** The binding of `value` to $`position` of `role`'s statement, as the caller's user writes it. */
   written(role: BindingRole, position: number, value: string): string;
-  /** Text that names no statement with parameters (`reaper:1=5`), as the caller shows it. */
+  /** Text that names no statement with parameters (`sweeper:1=5`), as the caller shows it. */
   unread(flag: string): string;
   /** The caller's own line for text that is not of the shape `[STATEMENT:]N=VALUE`. */
   malformed(flag: string): string;
@@ -122,7 +134,7 @@ export function parseBindings(flags: readonly string[], syntax: BindingSyntax): 
     if (!Object.hasOwn(NAMED_VALUES, roleWord)) {
       return {
         ok: false,
-        message: `${syntax.unread(clip(flag))}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work: and complete: (a reaper is given none)`,
+        message: `${syntax.unread(clip(flag))}: "${clip(roleWord)}" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work:, complete: and reaper:`,
       };
     }
     const role = roleWord as BindingRole;
@@ -143,10 +155,15 @@ export function parseBindings(flags: readonly string[], syntax: BindingSyntax): 
     } else if (/^-?\d+(\.\d+)?$/.test(value)) source = { constant: value };
     else if (quoted) source = { constant: quoted[1]! };
     else {
+      const quote = syntax.written(role, position, `'${clip(value)}'`);
+      const words = Object.keys(names);
       return {
         ok: false,
         role,
-        message: `${shown}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(Object.keys(names))} (or a number, or text in single quotes: ${syntax.written(role, position, `'${clip(value)}'`)})`,
+        message:
+          words.length === 0
+            ? `${shown}: unknown name "${clip(value)}"; the ${role} is given none of the lab's values by name: a number, or text in single quotes (${quote})`
+            : `${shown}: unknown name "${clip(value)}"; the ${role}'s names are ${listWorkers(words)} (or a number, or text in single quotes: ${quote})`,
       };
     }
     bindings.push({ role, position, source, type, flag: `${rolePrefix(role)}${position}=${value}` });
@@ -175,7 +192,8 @@ export function bindStatement(
   syntax: BindingSyntax,
 ): BindingsChecked<BoundParameters | null> {
   const own = bindings.filter((binding) => binding.role === role).sort((a, b) => a.position - b.position);
-  if (own.length === 0) return { ok: true, value: null };
+  // A statement the lab gives no values (a reaper) has none of a contract to fall back on: each $n it uses needs one.
+  if (own.length === 0 && (used.length === 0 || LAB_VALUES[role].length > 0)) return { ok: true, value: null };
   const unbound = used.find((n) => !own.some((binding) => binding.position === n));
   if (unbound !== undefined) return { ok: false, message: `${shown} uses $${unbound}, which is given no value (${syntax.written(role, unbound, '…')})` };
   const unused = own.find((binding) => !used.includes(binding.position));
@@ -187,7 +205,7 @@ export function bindStatement(
       message: `${shown} uses ${used.map((n) => `$${n}`).join(', ')} but not $${gap}: PostgreSQL cannot tell the type of a parameter a statement skips; number them from $1`,
     };
   }
-  if (role !== 'claim' && own[0]!.source !== 'run') {
+  if (role !== 'claim' && role !== 'reaper' && own[0]!.source !== 'run') {
     return {
       ok: false,
       message: `${writtenIn(syntax, own[0]!)}: a ${role === 'complete' ? 'completion' : role}'s $1 is its run (${syntax.written(role, 1, 'run')}): the lab finds the row a waiting write waits on by it`,

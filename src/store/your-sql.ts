@@ -5,16 +5,7 @@
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
 import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
-import {
-  type BindingRole,
-  type BoundParameters,
-  bindingFlag,
-  bindStatement,
-  type ParamBindings,
-  parseBindings,
-  ROW_SYNTAX,
-  writtenIn,
-} from '../sim/param-bindings';
+import { type BoundParameters, bindingFlag, bindStatement, FLAG_SYNTAX, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
 import { type ParamSource, roleParams } from '../strategies/types';
@@ -89,13 +80,20 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
     };
   }
   const parsed = parseBindings(texts.params ?? [], ROW_SYNTAX);
-  if (!parsed.ok) return { ok: false, problem: { role: parsed.role ?? null, kind: 'invalid', message: parsed.message } };
+  if (!parsed.ok) return { ok: false, problem: { role: parsed.role === 'reaper' ? null : (parsed.role ?? null), kind: 'invalid', message: parsed.message } };
   const bindings = parsed.value;
-  const loose = bindings.find((binding) => binding.role !== 'claim' && texts[binding.role] === null);
+  const loose = bindings.find((binding) => binding.role !== 'claim' && (binding.role === 'reaper' || texts[binding.role] === null));
   if (loose)
     return {
       ok: false,
-      problem: { role: null, kind: 'invalid', message: `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
+      problem: {
+        role: null,
+        kind: 'invalid',
+        message:
+          loose.role === 'reaper'
+            ? `${writtenIn(ROW_SYNTAX, loose)}: the page plays no reaper of your own (check one with npm run sim -- check … --reaper FILE ${writtenIn(FLAG_SYNTAX, loose)})`
+            : `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind`,
+      },
     };
   const claimBound = await boundFor(texts.claim, 'claim', bindings);
   if (!claimBound.ok) return claimBound;
@@ -124,7 +122,7 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
 /** A statement's bound values (null: its role's contract), by the rules `check --param` uses. */
 async function boundFor(
   text: string,
-  role: BindingRole,
+  role: YourSqlRole,
   bindings: ParamBindings,
 ): Promise<{ ok: true; bound: BoundParameters | null } | { ok: false; problem: YourSqlProblem }> {
   if (!bindings.some((binding) => binding.role === role)) return { ok: true, bound: null };

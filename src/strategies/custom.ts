@@ -180,13 +180,14 @@ export const CUSTOM_REAPER_ID = 'your-reaper';
  * each `rescue` step, that puts runs back to pending; the claim is left as it was (it takes what it takes).
  * Like the lab's own sweeps (queue.ts queueSweep) a reaper that would wait for a row lock runs on a server
  * only: after the wait PostgreSQL re-checks the newest versions of the rows it matched before waiting, which
- * the lab does not replay on PGlite.
+ * the lab does not replay on PGlite. `bound`: the values of its own parameters, constants someone bound.
  */
 export function withCustomReaper(
   definition: StrategyDefinition,
   text: string,
   shape: Shape,
   file: string | null,
+  bound: readonly ParamSource[] = [],
 ): { ok: true; definition: StrategyDefinition } | { ok: false; reason: string } {
   if (shape.role !== 'reaper' || shape.kind !== 'update') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a reaper` };
   if (definition.claim.shape !== 'one-statement') return { ok: false, reason: 'a reaper goes with a one-statement claim' };
@@ -194,7 +195,8 @@ export function withCustomReaper(
     id: CUSTOM_REAPER_ID,
     text: textAsRun(text),
     file,
-    params: [],
+    // Its own parameters only (`--param reaper:1='30 seconds'`): a reaper runs for no worker, so each is a constant.
+    params: bound,
     probe: { id: `${CUSTOM_REAPER_ID}-probe`, text: shape.probe.text, file },
     afterWait: {
       kind: 'server-only',

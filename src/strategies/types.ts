@@ -21,6 +21,14 @@ export function paramValues<V>(params: readonly ParamSource[], values: Readonly<
   return params.map((source) => (typeof source === 'string' ? values[source] : source.constant));
 }
 
+/** The values of a statement run for no worker (a rescuer's sweep): only constants someone bound can be given. */
+export function constantValues(params: readonly ParamSource[]): string[] {
+  return params.map((source) => {
+    if (typeof source === 'string') throw new Error(`a statement run for no worker was given the worker's ${source}`);
+    return source.constant;
+  });
+}
+
 /** A statement's text and the id that names it (in a trace, a PGlite prepared statement, the live bridge). */
 export interface StatementText {
   /** Unique among the lab's statements: a file's name without `.sql` for the lab's own. */

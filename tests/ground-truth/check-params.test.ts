@@ -3,7 +3,11 @@
  * `LIMIT $1`), the worker in $2 and the lease in $3, bound with --param, gets the same verdict, groups and
  * witnesses with `--db` as on PGlite, and the server is sent the same values (the constant as text, which
  * PostgreSQL reads as the bigint LIMIT takes). PGlite's side alone: tests/unit/cli-check-params.test.ts.
+ * A reaper's own parameter (`--param reaper:1=…`) gives the verdict of the same reaper with the value written
+ * in, on both.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import type { CheckReport } from '../../src/cli/check';
@@ -12,6 +16,8 @@ import { createDatabase } from '../support/postgres-server';
 
 const BATCH_FIRST = join(projectRoot, 'tests/fixtures/claims/batch-size-first.sql');
 const BATCH_PARAMS = ['--param', '1=1', '--param', '2=worker', '--param', '3=lease'];
+const PENDING_ONLY = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
+const LEAKY_GRACE = join(projectRoot, 'tests/fixtures/reapers/leaky-grace.sql');
 
 let url: string;
 
@@ -46,5 +52,25 @@ describe('check --param with --db: the same answer as on PGlite', () => {
     for (const answer of [onServer, onPglite]) expect(answer.code).toBe(2);
     expect(onServer.stderr).toBe(onPglite.stderr);
     expect(onServer.stderr).toMatch(/invalid input syntax for type bigint: "five" \(SQLSTATE 22P02\)\n$/);
+  });
+
+  it("a reaper's grace bound with --param reaper:1: the verdict of the same reaper with the value written in, on both", { timeout: 300_000 }, async () => {
+    const inline = join(mkdtempSync(join(tmpdir(), 'lease-lab-reaper-')), 'leaky-inline.sql');
+    writeFileSync(inline, readFileSync(LEAKY_GRACE, 'utf8').replace('$1::interval', "'1 hour'::interval"));
+    // A small seeded sample of paused-worker: its rescue steps come after each step of the clock.
+    const check = async (reaper: string, db: string, ...params: string[]) => {
+      const args = ['check', 'paused-worker', '--claim', PENDING_ONLY, '--reaper', reaper, ...params, '--sample', '8', '--seed', '1', '--db', db, '--json'];
+      const { code, stdout, stderr } = await simInProcess(args);
+      expect(stderr).toBe('');
+      expect(code).toBe(1);
+      const { params: _, ...rest } = verdict(JSON.parse(stdout) as CheckReport);
+      return rest;
+    };
+    const bound = ['--param', "reaper:1='1 hour'"];
+    const onPglite = await check(LEAKY_GRACE, 'pglite', ...bound);
+    expect(onPglite.groups.some((group) => group.key.includes('double-claim:123'))).toBe(true);
+    expect(await check(inline, 'pglite')).toEqual(onPglite);
+    expect(await check(LEAKY_GRACE, url, ...bound)).toEqual(onPglite);
+    expect(await check(inline, url)).toEqual(onPglite);
   });
 });

@@ -83,7 +83,7 @@ describe('check --param: a claim with its own parameters', () => {
     ],
     ['a flag without =', ['--param', '1'], /--param takes \[STATEMENT:\]N=VALUE/],
     ['a write that is not given', [...BATCH_PARAMS, '--param', 'complete:1=run'], /--param complete:…: there is no --complete FILE to bind$/],
-    ['a reaper', [...BATCH_PARAMS, '--param', 'reaper:1=5'], /"reaper" is not a statement with parameters/],
+    ['a reaper that is not given', [...BATCH_PARAMS, '--param', 'reaper:1=5'], /--param reaper:…: there is no --reaper FILE to bind$/],
     [
       "a write's $1 that is not its run",
       [...BATCH_PARAMS, '--complete', RESULT_SECOND, '--param', 'complete:1=generation', '--param', "complete:2='x'", '--param', 'complete:3=run'],

@@ -2,7 +2,8 @@
  * `npm run sim -- check … --reaper FILE`: a claim that takes pending runs only, with a reaper of its own that
  * puts expired runs back to pending on the rescuer's session. The crashed worker's run is no longer stranded
  * (exit 0); a reaper that also resets a run whose lease is live hands it to a second worker (double claim,
- * exit 1, the schedule with its rescue step named); a reaper that is not an UPDATE of runs is one line, exit 2.
+ * exit 1, the schedule with its rescue step named); a reaper that is not an UPDATE of runs, or uses a $n no
+ * --param reaper:N binds, is one line, exit 2 (a bound reaper's verdict: tests/ground-truth/check-params.test.ts).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,9 +102,9 @@ describe('npm run sim -- check --reaper FILE', () => {
     ['no WHERE', "UPDATE runs SET status = 'pending';", /refused \(no-where\)/],
     ['another table', "UPDATE jobs SET state = 'available' WHERE true;", /refused \(wrong-target\)/],
     [
-      'a parameter',
+      'a parameter given no value',
       "UPDATE runs SET status = 'pending' WHERE lease_owner = $1;",
-      /refused \(parameter-out-of-contract\).*reaper gets no parameters; it uses \$1/,
+      /a-parameter-given-no-value\.sql uses \$1, which is given no value \(--param reaper:1=…\)\n$/,
     ],
   ])('a reaper that is %s: one line, exit 2', async (name, text, message) => {
     const reaper = file(`${name.replace(/\W+/g, '-')}.sql`, text);

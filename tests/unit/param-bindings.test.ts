@@ -36,9 +36,10 @@ describe('parseBindings', () => {
     });
     expect(parse('0=5')).toEqual({ ok: false, role: 'claim', message: '--param 0=5: parameters are numbered from $1' });
     expect(parse('1=5', 'complete:1=run', '1=worker')).toEqual({ ok: false, role: 'claim', message: '--param 1=worker: $1 of the claim is bound twice' });
-    expect(parse('reaper:1=5')).toMatchObject({
+    expect(parse('sweeper:1=5')).toEqual({
       ok: false,
-      message: expect.stringMatching(/^--param reaper:1=5: "reaper" is not a statement with parameters/),
+      message:
+        '--param sweeper:1=5: "sweeper" is not a statement with parameters; the statements are the claim (no prefix), heartbeat:, work:, complete: and reaper:',
     });
     expect(parse('x')).toMatchObject({ ok: false, message: expect.stringMatching(/^--param takes \[STATEMENT:\]N=VALUE: .*; not "x"$/) });
   });
@@ -70,6 +71,39 @@ describe('one reading of [STATEMENT:]N=VALUE', () => {
     expect(parseBindings(['complete:1'], ROW_SYNTAX)).toEqual({ ok: false, role: 'complete', message: 'parameter complete:1: not of the form N=VALUE' });
     // A word that names no statement is said first, malformed or not.
     expect(parse('sweeper:1')).toMatchObject({ ok: false, message: expect.stringMatching(/^--param sweeper:1: "sweeper" is not a statement with parameters/) });
+  });
+});
+
+describe("a reaper's own parameters (check --reaper)", () => {
+  it('binds constants only: a reaper runs for no worker, so it has no names', () => {
+    expect(parse("reaper:1='30 seconds'", 'reaper:2=10')).toEqual({
+      ok: true,
+      value: [
+        { role: 'reaper', position: 1, source: { constant: '30 seconds' }, type: 'text', flag: "reaper:1='30 seconds'" },
+        { role: 'reaper', position: 2, source: { constant: '10' }, type: 'text', flag: 'reaper:2=10' },
+      ],
+    });
+    expect(valueWords('reaper')).toEqual([]);
+    expect(parse('reaper:1=lease')).toEqual({
+      ok: false,
+      role: 'reaper',
+      message: `--param reaper:1=lease: unknown name "lease"; the reaper is given none of the lab's values by name: a number, or text in single quotes (--param "reaper:1='lease'")`,
+    });
+  });
+
+  it('a $n it uses with no value gets the one line the other statements get, bound or not', () => {
+    const reaper = (used: number[], ...flags: string[]) => {
+      const parsed = parse(...flags);
+      if (!parsed.ok) throw new Error(parsed.message);
+      return bindStatement(used, parsed.value, 'reaper', 'reaper.sql', FLAG_SYNTAX);
+    };
+    expect(reaper([1])).toEqual({ ok: false, message: 'reaper.sql uses $1, which is given no value (--param reaper:1=…)' });
+    expect(reaper([1, 2], "reaper:1='30 seconds'")).toEqual({ ok: false, message: 'reaper.sql uses $2, which is given no value (--param reaper:2=…)' });
+    expect(reaper([])).toEqual({ ok: true, value: null });
+    expect(reaper([1], "reaper:1='30 seconds'")).toEqual({
+      ok: true,
+      value: { sources: [{ constant: '30 seconds' }], parameters: [{ number: 1, name: "reaper:1='30 seconds'", type: 'text' }] },
+    });
   });
 });
 
