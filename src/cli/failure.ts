@@ -6,7 +6,7 @@
  */
 import type { LabDatabase, SessionId, StatementRequest } from '../db/port';
 import type { StatementOutcome } from '../sim/types';
-import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID, CUSTOM_WRITE_IDS } from '../strategies/custom';
 import type { LabStatement } from '../strategies';
 
 export const EXIT_BAD_INPUT = 2;
@@ -39,11 +39,14 @@ export function failureLine(error: unknown): string {
   return `the lab failed (this is a fault of the lab's, not of your input): ${first || (error as Error)?.name || 'unknown error'}`;
 }
 
-/** Every id a statement someone wrote runs under: the claim, its derived probes and resumes, and the writes. */
+/**
+ * Every id a statement someone wrote runs under: the claim, its derived probes and resumes, the writes and the
+ * reaper. A reaper that fails sweeps nothing, and a check that played on would call the runs it never put
+ * back safe.
+ */
 const YOUR_STATEMENT_IDS: ReadonlySet<string> = new Set<string>([
   ...Object.values(CUSTOM_CLAIM_IDS),
-  ...Object.values(CUSTOM_WRITE_IDS),
-  ...Object.values(CUSTOM_WRITE_IDS).map((id) => `${id}-probe`),
+  ...[...Object.values(CUSTOM_WRITE_IDS), CUSTOM_REAPER_ID].flatMap((id) => [id, `${id}-probe`]),
 ]);
 
 /**

@@ -73,4 +73,13 @@ describe('check --param with --db: the same answer as on PGlite', () => {
     expect(await check(LEAKY_GRACE, url, ...bound)).toEqual(onPglite);
     expect(await check(inline, url)).toEqual(onPglite);
   });
+
+  // A reaper that fails sweeps nothing: played on, the check would call the runs it never put back safe.
+  it("text the reaper's $1 cannot read as an interval: the same one line on both, exit 2", { timeout: 120_000 }, async () => {
+    const args = ['check', 'crash-orphan', '--claim', PENDING_ONLY, '--reaper', LEAKY_GRACE, '--param', "reaper:1='an hour'"];
+    const [onServer, onPglite] = [await simInProcess([...args, '--db', url]), await simInProcess(args)];
+    for (const answer of [onServer, onPglite]) expect(answer.code).toBe(2);
+    expect(onServer.stderr).toBe(onPglite.stderr);
+    expect(onServer.stderr).toMatch(/leaky-grace\.sql: the statement fails when run: invalid input syntax for type interval: "an hour" \(SQLSTATE 22007\)\n$/);
+  });
 });
