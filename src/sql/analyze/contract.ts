@@ -2,7 +2,8 @@
  * What the lab gives each role's statement and what it reads back: the parameters (the same as the lab's
  * own files for that role) and the RETURNING columns, in order, of the lab's file for the role
  * (claim-*.sql, heartbeat-fenced.sql, work-fenced.sql, complete-fenced.sql). A reaper (`check --reaper`) is
- * given nothing and read for nothing: which runs it put back is read from the rows before and after it.
+ * given none of the lab's values (only constants someone binds, `--param reaper:1=…`) and read for nothing:
+ * which runs it put back is read from the rows before and after it.
  */
 export type Role = 'claim' | 'heartbeat' | 'work' | 'complete' | 'reaper';
 
