@@ -16,13 +16,28 @@
  * missed something would show up as a trace that differs from PostgreSQL's.
  */
 import type { LabDatabase } from '../db/port';
-import type { Scenario, Settings } from '../sim/types';
+import type { RunRow, Scenario, Settings, Trace, TraceStep } from '../sim/types';
 import { type ScheduleChoice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk } from './enumerate';
+import { anomalyDetectorFor } from './simulation';
 
 export interface CoverOptions {
   /** Stop after this many distinct states; the answer then says it was cut. */
   maxStates?: number;
   stuckStepLimit?: number;
+  /** Told of every edge the walk takes, with what the step did (see StateGraph). */
+  onEdge?: (edge: GraphEdge) => void;
+}
+
+/** One step between two states, as the walk took it. */
+export interface GraphEdge {
+  /** The state it leaves and the one it leads to (Walk.stateKey). */
+  from: string;
+  to: string;
+  token: string;
+  /** The steps the token took, as recorded on the way the walk first reached `from`. */
+  steps: TraceStep[];
+  /** The committed table in the state it leads to. */
+  runsAfter: RunRow[];
 }
 
 export interface CoverSummary {
@@ -83,12 +98,17 @@ export async function* coverStateGraph(
     }
     if (!frame.current) await walk.restore(frame.prefix);
     frame.current = true;
+    const stepsBefore = walk.sim.trace().steps.length;
     if (!(await walk.tryApply(choice.token))) continue;
     frame.current = false;
     frame.anyApplied = true;
     edges += 1;
     const path = [...frame.prefix, choice.token];
     const childKey = walk.stateKey(choice.lane);
+    if (options.onEdge) {
+      const after = walk.sim.trace();
+      options.onEdge({ from: frame.key, to: childKey, token: choice.token, steps: after.steps.slice(stepsBefore), runsAfter: after.finalRuns });
+    }
     if (finished.has(childKey)) {
       // Everything after this state was checked from it already: the path and this edge are enough.
       yield { schedule: path, trace: walk.sim.trace() };
@@ -118,4 +138,111 @@ interface Frame {
   left: ScheduleChoice[];
   current: boolean;
   anyApplied: boolean;
+}
+
+/**
+ * The graph a cover walked (coverStateGraph's onEdge), with what every step did: enough to check another
+ * database against it by schedules of its own choosing, with nothing played again here. A state's key
+ * decides its future (see the module comment), so a step from a state does on this database what it did
+ * when the walk took it, whichever way a schedule reached that state; only the step numbers and the
+ * anomalies, which count from the start, depend on the way (pathTrace counts them again).
+ */
+export class StateGraph {
+  private readonly out = new Map<string, GraphEdge[]>();
+  private root: string | null = null;
+  private edgeCount = 0;
+
+  add(edge: GraphEdge): void {
+    this.root ??= edge.from;
+    const edges = this.out.get(edge.from) ?? [];
+    edges.push(edge);
+    this.out.set(edge.from, edges);
+    this.edgeCount += 1;
+  }
+
+  get edges(): number {
+    return this.edgeCount;
+  }
+
+  /**
+   * Paths from the first state that take every edge at least once, each as long as it still takes an edge
+   * no earlier path took: greedily, the path that takes the most such edges (the fewest tokens of those).
+   * Far fewer schedules and tokens than the walk's own (coverStateGraph yields a schedule for every edge into
+   * a state already searched, from a reset): heartbeat under the naive claim, fencing off, 2,061 schedules
+   * of 24,150 tokens against 1,214 of 15,691.
+   */
+  pathCover(): GraphEdge[][] {
+    if (this.root === null) return [];
+    const order = this.topologicalOrder(this.root);
+    const taken = new Set<GraphEdge>();
+    const paths: GraphEdge[][] = [];
+    for (;;) {
+      // From the last state back: the most untaken edges a path from each state can take, and the fewest tokens for that.
+      const best = new Map<string, { gain: number; length: number; next: GraphEdge | null }>();
+      for (let i = order.length - 1; i >= 0; i--) {
+        const state = order[i]!;
+        let here = { gain: 0, length: 0, next: null as GraphEdge | null };
+        for (const edge of this.out.get(state) ?? []) {
+          const after = best.get(edge.to) ?? { gain: 0, length: 0 };
+          const gain = after.gain + (taken.has(edge) ? 0 : 1);
+          if (gain === 0) continue;
+          const length = after.length + 1;
+          if (gain > here.gain || (gain === here.gain && length < here.length)) here = { gain, length, next: edge };
+        }
+        best.set(state, here);
+      }
+      if (best.get(this.root)!.gain === 0) return paths;
+      const path: GraphEdge[] = [];
+      for (let edge = best.get(this.root)!.next; edge; edge = best.get(edge.to)!.next) {
+        path.push(edge);
+        taken.add(edge);
+      }
+      paths.push(path);
+    }
+  }
+
+  /** The states in an order where every edge goes forward (the walk never comes back to a state it passed). */
+  private topologicalOrder(root: string): string[] {
+    const done = new Set<string>();
+    const postorder: string[] = [];
+    const stack: { state: string; next: number }[] = [{ state: root, next: 0 }];
+    done.add(root);
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const edges = this.out.get(top.state) ?? [];
+      const edge = edges[top.next++];
+      if (!edge) {
+        postorder.push(top.state);
+        stack.pop();
+      } else if (!done.has(edge.to)) {
+        done.add(edge.to);
+        stack.push({ state: edge.to, next: 0 });
+      }
+    }
+    return postorder.reverse();
+  }
+}
+
+/**
+ * The trace this database records playing `path` from a reset: each edge's steps as the walk recorded them,
+ * numbered along the path, with the anomalies the checkers find along it.
+ */
+export function pathTrace(scenario: Scenario, settings: Settings, path: readonly GraphEdge[], database: Trace['database']): Trace {
+  const detector = anomalyDetectorFor(settings);
+  const steps: TraceStep[] = [];
+  for (const [tokenIndex, edge] of path.entries()) {
+    for (const { anomalies: _alongTheWalk, ...step } of edge.steps) {
+      const recorded = { ...step, index: steps.length, tokenIndex };
+      steps.push({ ...recorded, anomalies: detector.observe(recorded, steps) });
+    }
+  }
+  return {
+    scenario: scenario.id,
+    settings: { ...settings },
+    schedule: path.map((edge) => edge.token),
+    steps,
+    anomalies: steps.at(-1)?.anomalies ?? [],
+    finalRuns: path.at(-1)?.runsAfter ?? [],
+    database,
+  };
 }
