@@ -153,6 +153,8 @@ export async function compareStateGraph(
   const walked: ExploredSchedule[] = [];
   let summary: CoverSummary;
   for (;;) {
+    // A test that timed out must not keep using PGlite under the next one.
+    if (signal?.aborted) throw new Error(`${scenario.id}: stopped while walking its graph (the test timed out)`);
     const next = await cover.next();
     if (next.done) {
       summary = next.value;
