@@ -16,13 +16,28 @@
  * missed something would show up as a trace that differs from PostgreSQL's.
  */
 import type { LabDatabase } from '../db/port';
-import type { Scenario, Settings } from '../sim/types';
+import type { RunRow, Scenario, Settings, Trace, TraceStep } from '../sim/types';
 import { type ScheduleChoice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk } from './enumerate';
+import { anomalyDetectorFor } from './simulation';
 
 export interface CoverOptions {
   /** Stop after this many distinct states; the answer then says it was cut. */
   maxStates?: number;
   stuckStepLimit?: number;
+  /** Told of every edge the walk takes, with what the step did (see StateGraph). */
+  onEdge?: (edge: GraphEdge) => void;
+}
+
+/** One step between two states, as the walk took it. */
+export interface GraphEdge {
+  /** The state it leaves and the one it leads to (Walk.stateKey). */
+  from: string;
+  to: string;
+  token: string;
+  /** The steps the token took, as recorded on the way the walk first reached `from`. */
+  steps: TraceStep[];
+  /** The committed table in the state it leads to. */
+  runsAfter: RunRow[];
 }
 
 export interface CoverSummary {
@@ -83,12 +98,17 @@ export async function* coverStateGraph(
     }
     if (!frame.current) await walk.restore(frame.prefix);
     frame.current = true;
+    const stepsBefore = walk.sim.trace().steps.length;
     if (!(await walk.tryApply(choice.token))) continue;
     frame.current = false;
     frame.anyApplied = true;
     edges += 1;
     const path = [...frame.prefix, choice.token];
     const childKey = walk.stateKey(choice.lane);
+    if (options.onEdge) {
+      const after = walk.sim.trace();
+      options.onEdge({ from: frame.key, to: childKey, token: choice.token, steps: after.steps.slice(stepsBefore), runsAfter: after.finalRuns });
+    }
     if (finished.has(childKey)) {
       // Everything after this state was checked from it already: the path and this edge are enough.
       yield { schedule: path, trace: walk.sim.trace() };
@@ -118,4 +138,126 @@ interface Frame {
   left: ScheduleChoice[];
   current: boolean;
   anyApplied: boolean;
+}
+
+/**
+ * The graph a cover walked (coverStateGraph's onEdge), with what every step did: enough to check another
+ * database against it by schedules of its own choosing, with nothing played again here. A state's key
+ * decides its future (see the module comment), so a step from a state does on this database what it did
+ * when the walk took it, whichever way a schedule reached that state; only the step numbers and the
+ * anomalies, which count from the start, depend on the way (pathTrace counts them again).
+ */
+export class StateGraph {
+  /** Each state's number (by its key) and the edges out of each, by number: the cover's search works on numbers. */
+  private readonly numbers = new Map<string, number>();
+  private readonly out: { edge: GraphEdge; to: number; id: number }[][] = [];
+  private edgeCount = 0;
+
+  add(edge: GraphEdge): void {
+    const from = this.number(edge.from);
+    this.out[from]!.push({ edge, to: this.number(edge.to), id: this.edgeCount });
+    this.edgeCount += 1;
+  }
+
+  private number(key: string): number {
+    let n = this.numbers.get(key);
+    if (n === undefined) {
+      n = this.out.length;
+      this.numbers.set(key, n);
+      this.out.push([]);
+    }
+    return n;
+  }
+
+  get edges(): number {
+    return this.edgeCount;
+  }
+
+  /**
+   * Paths from the first state that take every edge at least once, each as long as it still takes an edge
+   * no earlier path took: greedily, the path that takes the most such edges (the fewest tokens of those).
+   * Far fewer schedules and tokens than the walk's own (coverStateGraph yields a schedule for every edge into
+   * a state already searched, from a reset): heartbeat under the naive claim, fencing off, 1,214 paths of
+   * 14,733 tokens against 2,061 schedules of 24,150.
+   */
+  pathCover(): GraphEdge[][] {
+    if (this.out.length === 0) return [];
+    const order = this.topologicalOrder();
+    const taken = new Uint8Array(this.edgeCount);
+    const gain = new Int32Array(this.out.length);
+    const length = new Int32Array(this.out.length);
+    const next = new Int32Array(this.out.length);
+    const paths: GraphEdge[][] = [];
+    for (;;) {
+      // From the last state back: the most untaken edges a path from each state can take, and the fewest tokens for that.
+      for (let i = order.length - 1; i >= 0; i--) {
+        const state = order[i]!;
+        let [bestGain, bestLength, bestNext] = [0, 0, -1];
+        const edges = this.out[state]!;
+        for (let e = 0; e < edges.length; e++) {
+          const { to, id } = edges[e]!;
+          const g = gain[to]! + (taken[id] ? 0 : 1);
+          if (g === 0) continue;
+          const l = length[to]! + 1;
+          if (g > bestGain || (g === bestGain && l < bestLength)) [bestGain, bestLength, bestNext] = [g, l, e];
+        }
+        gain[state] = bestGain;
+        length[state] = bestLength;
+        next[state] = bestNext;
+      }
+      if (gain[0] === 0) return paths;
+      const path: GraphEdge[] = [];
+      for (let state = 0; next[state]! >= 0; ) {
+        const { edge, to, id } = this.out[state]![next[state]!]!;
+        path.push(edge);
+        taken[id] = 1;
+        state = to;
+      }
+      paths.push(path);
+    }
+  }
+
+  /** The states in an order where every edge goes forward (the walk never comes back to a state it passed); the first state first. */
+  private topologicalOrder(): number[] {
+    const done = new Uint8Array(this.out.length);
+    const postorder: number[] = [];
+    const stack: { state: number; next: number }[] = [{ state: 0, next: 0 }];
+    done[0] = 1;
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const out = this.out[top.state]![top.next++];
+      if (!out) {
+        postorder.push(top.state);
+        stack.pop();
+      } else if (!done[out.to]) {
+        done[out.to] = 1;
+        stack.push({ state: out.to, next: 0 });
+      }
+    }
+    return postorder.reverse();
+  }
+}
+
+/**
+ * The trace this database records playing `path` from a reset: each edge's steps as the walk recorded them,
+ * numbered along the path, with the anomalies the checkers find along it.
+ */
+export function pathTrace(scenario: Scenario, settings: Settings, path: readonly GraphEdge[], database: Trace['database']): Trace {
+  const detector = anomalyDetectorFor(settings);
+  const steps: TraceStep[] = [];
+  for (const [tokenIndex, edge] of path.entries()) {
+    for (const { anomalies: _alongTheWalk, ...step } of edge.steps) {
+      const recorded = { ...step, index: steps.length, tokenIndex };
+      steps.push({ ...recorded, anomalies: detector.observe(recorded, steps) });
+    }
+  }
+  return {
+    scenario: scenario.id,
+    settings: { ...settings },
+    schedule: path.map((edge) => edge.token),
+    steps,
+    anomalies: steps.at(-1)?.anomalies ?? [],
+    finalRuns: path.at(-1)?.runsAfter ?? [],
+    database,
+  };
 }

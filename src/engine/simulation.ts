@@ -93,6 +93,11 @@ interface OperatorWait {
   token: string;
 }
 
+/** The anomaly checkers a simulation under these settings feeds its steps (the strategy's tenant cap, when it has one). */
+export function anomalyDetectorFor(settings: Settings): AnomalyDetector {
+  return new AnomalyDetector({ tenantCap: definitionOf(settings).tenantCap });
+}
+
 export class Simulation {
   private workers = new Map<WorkerId, WorkerState>();
   private clockSeconds = 0;
@@ -125,7 +130,7 @@ export class Simulation {
   }
 
   private newDetector(): AnomalyDetector {
-    return new AnomalyDetector({ tenantCap: definitionOf(this.settings).tenantCap });
+    return anomalyDetectorFor(this.settings);
   }
 
   /** Back to the scenario's first moment: fresh rows, fresh workers, clock at zero. */

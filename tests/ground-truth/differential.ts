@@ -8,7 +8,7 @@ import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import type { LabDatabase } from '../../src/db/port';
 import { PostgresLab } from '../../src/db/postgres-lab';
-import { type CoverSummary, coverStateGraph } from '../../src/engine/cover';
+import { type CoverSummary, coverStateGraph, pathTrace, StateGraph } from '../../src/engine/cover';
 import { type ExploredSchedule, exploreSchedules } from '../../src/engine/enumerate';
 import { compareSchedule, type Divergence } from '../../src/engine/differential';
 import { type Scenario, type Settings, STRATEGIES, type Strategy } from '../../src/sim/types';
@@ -134,9 +134,12 @@ export async function compareEveryInterleaving(
 }
 
 /**
- * Schedules that take every step from every state the scenario can reach (src/engine/cover.ts), compared
- * on the server. Agreeing on each of those steps, and on the state it leads to, is agreeing on every
- * schedule; `cut` when the state limit stopped the search.
+ * Every step from every state the scenario can reach (src/engine/cover.ts), compared on the server; `cut`
+ * when the state limit stopped the search. PGlite walks the graph and records what each step did; the
+ * server then plays paths of its own through that graph (StateGraph.pathCover: every edge at least once,
+ * in far fewer schedules and tokens than the walk's own) and each of its steps is compared with the
+ * step PGlite took along the same edge, and each path's end with the state the edge leads to. Agreeing on
+ * each of those steps, and on the state it leads to, is agreeing on every schedule.
  */
 export async function compareStateGraph(
   dbs: Databases,
@@ -145,22 +148,31 @@ export async function compareStateGraph(
   signal?: AbortSignal,
   racePlays?: number,
 ): Promise<Comparison & CoverSummary> {
-  let graph: CoverSummary = { states: 0, edges: 0, cut: false };
-  const cover = coverStateGraph(dbs.pglite, scenario, settings);
-  const schedules = {
-    async *[Symbol.asyncIterator]() {
-      for (;;) {
-        const next = await cover.next();
-        if (next.done) {
-          graph = next.value;
-          return;
-        }
-        yield next.value;
-      }
-    },
-  };
+  const graph = new StateGraph();
+  const cover = coverStateGraph(dbs.pglite, scenario, settings, { onEdge: (edge) => graph.add(edge) });
+  const walked: ExploredSchedule[] = [];
+  let summary: CoverSummary;
+  for (;;) {
+    // A test that timed out must not keep using PGlite under the next one.
+    if (signal?.aborted) throw new Error(`${scenario.id}: stopped while walking its graph (the test timed out)`);
+    const next = await cover.next();
+    if (next.done) {
+      summary = next.value;
+      break;
+    }
+    // A scenario where nobody can move at all has no edge: its one empty schedule is compared as it is.
+    if (graph.edges === 0) walked.push(next.value);
+  }
+  const paths = graph.pathCover();
+  const kind = dbs.pglite.kind;
+  const schedules =
+    graph.edges === 0
+      ? walked
+      : (function* () {
+          for (const path of paths) yield { schedule: path.map((edge) => edge.token), trace: pathTrace(scenario, settings, path, kind) };
+        })();
   const result = await compareOnPostgres(dbs.postgres, scenario, settings, schedules, signal, racePlays);
-  return { ...result, ...graph };
+  return { ...result, ...summary };
 }
 
 /**

@@ -2,12 +2,15 @@
  * The schedule enumerator the ground truth (and the interleaving explorer) rely on: complete, bounded,
  * deterministic, and every schedule it yields replays to the trace it reported. And the state-graph cover
  * (src/engine/cover.ts): its schedules take every step that any complete schedule takes, from the same
- * state, and each replays to the trace it reported.
+ * state, and each replays to the trace it reported. And the paths the server plays through the graph the
+ * cover walked (StateGraph.pathCover): they take every edge, and the trace each is compared with, put
+ * together from the walk's edges, is the one PGlite records playing it from a reset.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
-import { coverStateGraph } from '../../src/engine/cover';
+import { coverStateGraph, type GraphEdge, pathTrace, StateGraph } from '../../src/engine/cover';
+import { compareTraces } from '../../src/engine/differential';
 import { type ExploredSchedule, enumerateSchedules, environmentLane, seededSchedules, Walk } from '../../src/engine/enumerate';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
@@ -151,5 +154,59 @@ describe('coverStateGraph', () => {
     for (const { schedule } of every) {
       for (const step of await stepsOf(s, settings, schedule)) expect(covered.has(step), `${schedule.join(',')}: ${step.slice(-40)}`).toBe(true);
     }
+  });
+});
+
+describe('StateGraph.pathCover', () => {
+  async function walked(s: Scenario, settings: Settings) {
+    const graph = new StateGraph();
+    const search = coverStateGraph(db, s, settings, { onEdge: (edge) => graph.add(edge) });
+    let next = await search.next();
+    while (!next.done) next = await search.next();
+    return { graph, summary: next.value };
+  }
+
+  it.for([
+    { id: 'lock-wait', settings: { strategy: 'for-update', fencing: false } },
+    { id: 'race', settings: { strategy: 'naive', fencing: false } },
+  ] as const)('$id, $settings.strategy: its paths take every edge, each trace is the one replaying it gives', async ({ id, settings }) => {
+    const s = scenario(id);
+    const { graph, summary } = await walked(s, settings);
+    const paths = graph.pathCover();
+    const taken = new Set<GraphEdge>(paths.flat());
+    expect(graph.edges).toBe(summary.edges);
+    expect(taken.size).toBe(summary.edges);
+    const root = paths[0]![0]!.from;
+    let anomalies = 0;
+    for (const path of paths) {
+      expect(path[0]!.from).toBe(root);
+      for (const [i, edge] of path.entries()) if (i > 0) expect(edge.from).toBe(path[i - 1]!.to);
+      const schedule = path.map((edge) => edge.token);
+      const replayed = await runSchedule(db, s, settings, schedule);
+      const expected = pathTrace(s, settings, path, 'pglite');
+      expect(compareTraces(expected, { trace: replayed, refused: null }, s, settings, schedule)).toEqual({ divergence: null, detail: null });
+      expect(expected.steps.map((step) => step.index)).toEqual(replayed.steps.map((step) => step.index));
+      anomalies += expected.anomalies.length;
+    }
+    // The anomalies are counted again along each path, not read from the way the walk went.
+    if (id === 'race') expect(anomalies).toBeGreaterThan(0);
+  });
+
+  it("a step whose rows differ from the walk's is a divergence at that step", async () => {
+    const s = scenario('lock-wait');
+    const settings = { strategy: 'for-update', fencing: false } as const;
+    const { graph } = await walked(s, settings);
+    const path = graph.pathCover()[0]!;
+    const schedule = path.map((edge) => edge.token);
+    const replayed = await runSchedule(db, s, settings, schedule);
+    // The walk saw one run's status otherwise at the path's third step.
+    const planted = path.map((edge, i) =>
+      i === 2
+        ? { ...edge, steps: edge.steps.map((step) => ({ ...step, runs: step.runs.map((run, r) => (r === 0 ? { ...run, status: 'planted' } : run)) })) }
+        : edge,
+    );
+    const { divergence } = compareTraces(pathTrace(s, settings, planted, 'pglite'), { trace: replayed, refused: null }, s, settings, schedule);
+    expect(divergence?.where).toMatch(/^step \d+ \(token /);
+    expect(divergence?.where).toBe(`step ${replayed.steps.findIndex((step) => step.tokenIndex === 2) + 1} (token ${schedule[2]})`);
   });
 });

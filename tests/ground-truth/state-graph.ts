@@ -15,7 +15,8 @@ import { compareStateGraph, type Databases, describeDivergences, fencingInNpmTes
 const CASE_TIMEOUT_MS = 600_000;
 /**
  * heartbeat and stuck-heartbeat have the largest graphs (5,000–6,000 states per strategy over both
- * fencings, 21,000 schedules to play on the server between them: about two thirds of all the work), and
+ * fencings, 21,000 schedules in the walk's own cover between them, which the server plays as fewer, longer
+ * paths (StateGraph.pathCover): about two thirds of all the work), and
  * the two cancel scenarios are the next, so these run in the full ground truth only (GROUND_TRUTH=full,
  * npm run test:ground-truth:full), to keep npm test within its time on a slow machine; npm test plays
  * seeded samples of them (seeded.test.ts).
