@@ -1,5 +1,5 @@
 /** A queue's rescuer as its own process: River #1302 opened by link, its rescuer lane, its SQL, and PR #1373's fix. */
-import { expect, openLab, outcome, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, outcome, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
 
 test("River #1302: the rescuer's lane, its write over a completed run, and the fix's re-check", async ({ page }) => {
   await openLab(page, 'scenario=incident-river-1302');
@@ -51,7 +51,8 @@ test("Oban (hexpm #1825): the Lifeline's one UPDATE in the rescuer's lane, then 
   await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_expires_at < now()');
   await shot(page, testInfo.outputPath('oban-lifeline.png'));
   // The fix, the lab's claim with its heartbeat: the rescue token has nothing to run, and no one runs the job twice.
-  await openLab(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
+  // By link, followed in the tab: a new view under the fix.
+  await openLinkInPlace(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
   await stepToEnd(page);
   await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
 });
