@@ -30,7 +30,7 @@ test("River #1302: the rescuer's lane, its write over a completed run, and the f
   await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
   await expect(page.getByRole('button', { name: 'Step the rescuer' })).toBeVisible();
   // The same moment by link: the details of step 7 under the fix.
-  await openLab(page, 'scenario=incident-river-1302&strategy=river&fencing=on&schedule=A,A,A,+3601,rescue,A,rescue&step=7');
+  await openLinkInPlace(page, 'scenario=incident-river-1302&strategy=river&fencing=on&schedule=A,A,A,+3601,rescue,A,rescue&step=7');
   await expect(details).toContainText('rescuer · rescue');
   await expect(details).toContainText('matched no row: the run is done under A');
   await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_generation = $2');
