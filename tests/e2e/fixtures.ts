@@ -90,25 +90,16 @@ export async function openLinkInPlace(page: Page, fragment: string): Promise<voi
   // The pickers say the new view has begun loading only when one of them changes: with both as they
   // are, the lab's last view, still ready, would pass for the link's, so then the wait is for the link's
   // own schedule and step in the store.
-  const showing = await page.evaluate(() => {
-    const hook = (window as unknown as { leaseLab?: { store: { getState(): { scenarioId: string; settings: { strategy: string } } } } }).leaseLab;
-    const state = hook?.store.getState();
-    return state ? `${state.scenarioId} ${state.settings.strategy}` : null;
-  });
+  const showing: StoreQuery = { kind: 'showing', scenario, strategy };
+  const sameView = await page.evaluate(storeSays, showing);
   await page.goto(`/#${fragment}`);
   await expect(page.getByLabel('Scenario')).toHaveValue(scenario);
   await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
-  if (showing === `${scenario} ${strategy}`) {
-    await page.waitForFunction(
-      ({ schedule, step }) => {
-        const hook = (window as unknown as { leaseLab?: { store: { getState(): { loaded: boolean; schedule: string[]; position: number } } } }).leaseLab;
-        const state = hook?.store.getState();
-        return !!state && state.loaded && state.schedule.join(',') === schedule && (step === null || state.position === Number(step));
-      },
-      // Read as the lab reads a link: "+31" is a clock move (URLSearchParams would make its "+" a space).
-      { schedule: decodeURIComponent(/(?:^|&)schedule=([^&]*)/.exec(fragment)?.[1] ?? ''), step: link.get('step') },
-      { polling: 25 },
-    );
+  if (sameView) {
+    // Read as the lab reads a link: "+31" is a clock move (URLSearchParams would make its "+" a space).
+    const schedule = decodeURIComponent(/(?:^|&)schedule=([^&]*)/.exec(fragment)?.[1] ?? '');
+    const step = link.get('step');
+    await untilStore(page, { kind: 'link', schedule, position: step === null ? null : Number(step) }, 90_000);
   }
   await waitReady(page);
 }
@@ -122,23 +113,46 @@ export async function openLinkInPlace(page: Page, fragment: string): Promise<voi
  * with its own retries, so a condition read a little differently here can cost time, never a check.
  */
 async function untilStore(page: Page, until: StoreCondition, timeout: number): Promise<void> {
-  await page.waitForFunction(
-    (condition) => {
-      const hook = (window as unknown as { leaseLab?: { store: { getState(): { loaded: boolean; enginePhase: string; position: number } } } }).leaseLab;
-      // The page sets its hook as it starts; a page whose scripts could not load says so here instead.
-      if (!hook) return document.documentElement.dataset.labReady === 'failed';
-      const state = hook.store.getState();
-      // As the controls read it (ui/hooks.ts useReady): a trace has loaded and the engine has not failed.
-      if (condition.kind === 'ready') return state.loaded && state.enginePhase !== 'failed';
-      return state.position === condition.position;
-    },
-    until,
-    { polling: 25, timeout },
-  );
+  await page.waitForFunction(storeSays, until, { polling: 25, timeout });
 }
 
-/** What untilStore waits for: the controls usable, or the lab at a step. */
-type StoreCondition = { kind: 'ready' } | { kind: 'position'; position: number };
+/** What untilStore waits for: the controls usable, the lab at a step, or a link's own schedule and step loaded. */
+type StoreCondition = { kind: 'ready' } | { kind: 'position'; position: number } | { kind: 'link'; schedule: string; position: number | null };
+
+/** What storeSays answers: a condition to wait for, or whether the lab shows this scenario and strategy. */
+type StoreQuery = StoreCondition | { kind: 'showing'; scenario: string; strategy: string };
+
+/** The store fields these helpers read, from the page's hook for tests (window.leaseLab, src/app/page.tsx). */
+interface HookedState {
+  loaded: boolean;
+  enginePhase: string;
+  scenarioId: string;
+  settings: { strategy: string };
+  schedule: string[];
+  position: number;
+}
+
+/**
+ * The one reader of the lab's store: runs in the page (page.evaluate and waitForFunction send its text
+ * there, so it names nothing outside itself) and answers `query` from the store's state.
+ */
+function storeSays(query: StoreQuery): boolean {
+  const hook = (window as unknown as { leaseLab?: { store: { getState(): HookedState } } }).leaseLab;
+  // The page sets its hook as it starts; a page whose scripts could not load says so here instead.
+  if (!hook) return query.kind !== 'showing' && document.documentElement.dataset.labReady === 'failed';
+  const state = hook.store.getState();
+  switch (query.kind) {
+    case 'showing':
+      return state.scenarioId === query.scenario && state.settings.strategy === query.strategy;
+    case 'ready':
+      // As the controls read it (ui/hooks.ts useReady): a trace has loaded and the engine has not failed.
+      return state.loaded && state.enginePhase !== 'failed';
+    case 'position':
+      return state.position === query.position;
+    case 'link':
+      return state.loaded && state.schedule.join(',') === query.schedule && (query.position === null || state.position === query.position);
+  }
+}
 
 /** Opens a chapter from the lesson's chapter list, as a learner does; returns the lesson region. */
 export async function openChapter(page: Page, title: string): Promise<Locator> {

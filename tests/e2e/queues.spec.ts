@@ -1,6 +1,6 @@
 /** The production queues in the lab: their group in the strategy picker, and an incident opened from a link. */
 import { QUEUE_STRATEGY_IDS, STRATEGY_LABELS } from '../../src/strategies';
-import { expect, openLab, outcome, runsTable, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, outcome, runsTable, stepToEnd, test, timeline } from './fixtures';
 
 test('the strategy picker groups the production queues apart from the lab claims', async ({ page }) => {
   await openLab(page, 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0');
@@ -25,7 +25,8 @@ test("River PR #141: a cancel that comes after the last model call is lost under
   await expect(page.getByLabel('Strategy')).toHaveValue('river');
   await stepToEnd(page);
   await expect(outcome(page)).toContainText(/was cancelled at step 5, yet A completed it/);
-  await openLab(page, 'scenario=incident-river-141&strategy=river&fencing=on');
+  // The fix by link, followed in the tab: a new view (no schedule yet) with fencing on.
+  await openLinkInPlace(page, 'scenario=incident-river-141&strategy=river&fencing=on');
   await stepToEnd(page);
   await expect(outcome(page)).not.toContainText(/yet A completed it/);
   await expect(runsTable(page)).toContainText('cancelled');

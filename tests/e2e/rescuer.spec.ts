@@ -1,5 +1,5 @@
 /** A queue's rescuer as its own process: River #1302 opened by link, its rescuer lane, its SQL, and PR #1373's fix. */
-import { expect, openLab, outcome, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, outcome, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
 
 test("River #1302: the rescuer's lane, its write over a completed run, and the fix's re-check", async ({ page }) => {
   await openLab(page, 'scenario=incident-river-1302');
@@ -30,7 +30,7 @@ test("River #1302: the rescuer's lane, its write over a completed run, and the f
   await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
   await expect(page.getByRole('button', { name: 'Step the rescuer' })).toBeVisible();
   // The same moment by link: the details of step 7 under the fix.
-  await openLab(page, 'scenario=incident-river-1302&strategy=river&fencing=on&schedule=A,A,A,+3601,rescue,A,rescue&step=7');
+  await openLinkInPlace(page, 'scenario=incident-river-1302&strategy=river&fencing=on&schedule=A,A,A,+3601,rescue,A,rescue&step=7');
   await expect(details).toContainText('rescuer · rescue');
   await expect(details).toContainText('matched no row: the run is done under A');
   await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_generation = $2');
@@ -51,7 +51,8 @@ test("Oban (hexpm #1825): the Lifeline's one UPDATE in the rescuer's lane, then 
   await expect(details.getByRole('region', { name: 'SQL' })).toContainText('AND lease_expires_at < now()');
   await shot(page, testInfo.outputPath('oban-lifeline.png'));
   // The fix, the lab's claim with its heartbeat: the rescue token has nothing to run, and no one runs the job twice.
-  await openLab(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
+  // By link, followed in the tab: a new view under the fix.
+  await openLinkInPlace(page, 'scenario=incident-oban-hexpm-1825&strategy=skip-locked&fencing=on');
   await stepToEnd(page);
   await expect(outcome(page)).not.toContainText(/Run 123 was executed by both A and B/);
 });

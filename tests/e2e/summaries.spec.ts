@@ -7,7 +7,7 @@ import type { Page } from '@playwright/test';
 import { findScenario, scenarioSummary } from '../../src/scenarios';
 import type { Strategy } from '../../src/sim/types';
 import { STRATEGY_LABELS } from '../../src/sim/types';
-import { expect, openLab, test } from './fixtures';
+import { expect, openLab, openLinkInPlace, test } from './fixtures';
 
 const summary = (page: Page) => page.locator('#scenario-summary');
 const shown = (scenarioId: string, strategy: Strategy) => scenarioSummary(findScenario(scenarioId)!, strategy).replace('\n', '');
@@ -18,12 +18,13 @@ test('the header summary names what the chosen claim does, on a link and after c
   await expect(summary(page)).toHaveText(shown('three-workers', 'naive'));
   await expect(summary(page)).not.toContainText('SKIP LOCKED');
 
-  await openLab(page, 'scenario=crash-orphan&strategy=naive&fencing=on&schedule=&step=0');
+  // Each next link is followed in the tab: the summary follows it, on the Postgres already started.
+  await openLinkInPlace(page, 'scenario=crash-orphan&strategy=naive&fencing=on&schedule=&step=0');
   await expect(summary(page)).toHaveText(shown('crash-orphan', 'naive'));
   await expect(summary(page)).toContainText('stranded');
 
   // The race under every claim: only the naive one says both workers claim run 123.
-  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+  await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
   await expect(summary(page)).toContainText('both claim it');
   const picker = page.getByRole('combobox', { name: 'Strategy', exact: true });
   for (const strategy of ['cas', 'skip-locked', 'for-update', 'nowait'] as const) {

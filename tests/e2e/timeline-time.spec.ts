@@ -4,7 +4,7 @@
  * model call is a span, and no label touches another or an expiry marker on either axis.
  */
 import type { Page } from '@playwright/test';
-import { expect, openLab, openLinkInPlace, slider, stepToEnd, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, sharedLabPage, slider, stepToEnd, test, timeline } from './fixtures';
 import { crowdedLabels } from './label-boxes';
 
 const scaleBox = (page: Page) => page.getByRole('checkbox', { name: 'time to scale' });
@@ -72,41 +72,47 @@ test('heartbeat: the lease bar reaches lease_expires_at and moves on at each hea
   }
 });
 
-test('time to scale: a 30 s clock move is drawn long and an instant short; off, the step axis is as before', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  // Steps 1–3 are instants (15:00:00), then the clock moves 30 s before step 4.
-  await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B30,A&step=5');
-  await expect(timeline(page)).toHaveAttribute('aria-label', /: 5 of 5 steps shown/);
-  const ratio = async () => {
-    const xs = await markXs(page);
-    // Marks: A's three steps, the clock's move (a diamond in its lane), and A's heartbeat.
-    const instant = xs[1]! - xs[0]!;
-    return (xs[4]! - xs[2]!) / instant;
-  };
-  const onSteps = await ratio();
-  expect(onSteps).toBeGreaterThan(1.9);
-  expect(onSteps).toBeLessThan(3);
-  await scaleBox(page).check();
-  await expect(timeline(page)).toHaveAttribute('aria-label', /time to scale/);
-  // 30 s at 0.15 slot a second is 4.5 slots, beside one slot for an instant.
-  await expect.poll(ratio).toBeGreaterThan(5);
-  await scaleBox(page).uncheck();
-  await expect.poll(ratio).toBeCloseTo(onSteps, 3);
-});
+// Two links followed in one tab at 1440×900: the clock-move test leaves "time to scale" off as it found
+// it, and the stuck heartbeat, which turns it on, comes last.
+test.describe('links followed in one tab at 1440×900', () => {
+  const lab = sharedLabPage({ width: 1440, height: 900 });
 
-test('stuck-heartbeat: A’s hung model call is a span in its lane while its heartbeats renew the lease', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openLab(page, 'scenario=stuck-heartbeat&strategy=skip-locked&fencing=on');
-  await stepToEnd(page);
-  // The span (the legend has a swatch of its own, without a title).
-  const hung = timeline(page).locator('rect.tl-hung:has(title)');
-  await expect(hung).toHaveCount(1);
-  await expect(hung.locator('title')).toHaveText(/A's model call hangs/);
-  expect((await leaseOfA(page)).renewals).toBeGreaterThanOrEqual(3);
-  expect(await crowdedLabels(page)).toEqual([]);
-  await scaleBox(page).check();
-  await expect(hung).toHaveCount(1);
-  expect(await crowdedLabels(page)).toEqual([]);
+  test('time to scale: a 30 s clock move is drawn long and an instant short; off, the step axis is as before', async () => {
+    const page = lab();
+    // Steps 1–3 are instants (15:00:00), then the clock moves 30 s before step 4.
+    await openLinkInPlace(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on&schedule=A,A,A,%2B30,A&step=5');
+    await expect(timeline(page)).toHaveAttribute('aria-label', /: 5 of 5 steps shown/);
+    const ratio = async () => {
+      const xs = await markXs(page);
+      // Marks: A's three steps, the clock's move (a diamond in its lane), and A's heartbeat.
+      const instant = xs[1]! - xs[0]!;
+      return (xs[4]! - xs[2]!) / instant;
+    };
+    const onSteps = await ratio();
+    expect(onSteps).toBeGreaterThan(1.9);
+    expect(onSteps).toBeLessThan(3);
+    await scaleBox(page).check();
+    await expect(timeline(page)).toHaveAttribute('aria-label', /time to scale/);
+    // 30 s at 0.15 slot a second is 4.5 slots, beside one slot for an instant.
+    await expect.poll(ratio).toBeGreaterThan(5);
+    await scaleBox(page).uncheck();
+    await expect.poll(ratio).toBeCloseTo(onSteps, 3);
+  });
+
+  test('stuck-heartbeat: A’s hung model call is a span in its lane while its heartbeats renew the lease', async () => {
+    const page = lab();
+    await openLinkInPlace(page, 'scenario=stuck-heartbeat&strategy=skip-locked&fencing=on');
+    await stepToEnd(page);
+    // The span (the legend has a swatch of its own, without a title).
+    const hung = timeline(page).locator('rect.tl-hung:has(title)');
+    await expect(hung).toHaveCount(1);
+    await expect(hung.locator('title')).toHaveText(/A's model call hangs/);
+    expect((await leaseOfA(page)).renewals).toBeGreaterThanOrEqual(3);
+    expect(await crowdedLabels(page)).toEqual([]);
+    await scaleBox(page).check();
+    await expect(hung).toHaveCount(1);
+    expect(await crowdedLabels(page)).toEqual([]);
+  });
 });
 
 for (const [width, height] of [
