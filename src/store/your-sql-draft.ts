@@ -1,7 +1,7 @@
 /**
  * The editor's statements, kept in the browser (persist/saved.ts) as the learner types, so a reload brings
  * back what they were writing even before they applied it. Stored: { version: 1, claim, heartbeat, work,
- * complete } (a write null: the lab's own file).
+ * complete, reaper?, params? } (a write null: the lab's own file; a reaper absent or null: none of the learner's).
  */
 import { loadSaved, type SavedFormat, saveSaved, type StorageLike } from '../persist/saved';
 import { checkTexts, type YourSqlTexts } from './your-sql';

@@ -1,6 +1,6 @@
 /**
  * Your SQL in a link: `strategy=your-sql&claim=…` and, for each write the learner wrote, `heartbeat=…`,
- * `work=…`, `complete=…` (the CLI's check prints links with `claim=` alone, which open the same way). The
+ * `work=…`, `complete=…`, and a reaper as `reaper=…` (the CLI's check prints links with `claim=` alone, which open the same way). The
  * statements are percent-encoded as they are, so a link stays readable; their share of the link is bounded.
  * Their own parameters, when bound, follow as `params=1=1,2=worker,3=lease` (sim/param-bindings.ts);
  * a link without `params=` opens as it always did.
@@ -11,7 +11,7 @@ import { WRITE_ROLES, type YourSqlTexts } from './your-sql';
 /** The strategy= value that says "the statements in this link". */
 export const YOUR_SQL_STRATEGY = 'your-sql';
 
-export const YOUR_SQL_KEYS = ['claim', ...WRITE_ROLES, PARAMS_KEY] as const;
+export const YOUR_SQL_KEYS = ['claim', ...WRITE_ROLES, 'reaper', PARAMS_KEY] as const;
 
 /**
  * The encoded statements may take this much of a link: with the longest schedule a link carries
@@ -30,6 +30,7 @@ export function encodeYourSql(texts: YourSqlTexts): string {
     const text = texts[role];
     if (text !== null) parts.push(`${role}=${encodeStatement(text)}`);
   }
+  if (texts.reaper != null) parts.push(`reaper=${encodeStatement(texts.reaper)}`);
   const params = texts.params ?? [];
   if (params.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(params)}`);
   return parts.join('&');
@@ -70,6 +71,7 @@ export function readYourSql(
     return null;
   }
   const texts: YourSqlTexts = { claim, heartbeat: fields.heartbeat ?? null, work: fields.work ?? null, complete: fields.complete ?? null };
+  if (fields.reaper !== undefined) texts.reaper = fields.reaper;
   const params = readBindings(fields.params, problems);
   if (params.length > 0) texts.params = params;
   const tooLong = tooLongForLink(texts);

@@ -53,8 +53,8 @@ export function rowBindings(role: YourSqlRole, row: BindingRow, typed?: { positi
  */
 export function withShownBindings(texts: YourSqlTexts): YourSqlTexts {
   const params = texts.params ?? [];
-  const offered = (['claim', ...WRITE_ROLES] as const).flatMap((role) => {
-    const text = texts[role];
+  const offered = (['claim', ...WRITE_ROLES, 'reaper'] as const).flatMap((role) => {
+    const text = texts[role] ?? null;
     if (text === null || params.some((flag) => readBinding(flag).roleWord === role)) return [];
     const row = bindingRow(role, text, params);
     return row ? rowBindings(role, row) : [];

@@ -7,12 +7,13 @@ import type { StateCreator } from 'zustand/vanilla';
 import { definitionOf } from '../sim/simulated-worker';
 import type { Settings } from '../sim/types';
 import { strategyDefinition } from '../strategies';
+import type { WriteRole } from '../strategies/custom';
 import type { ClaimShape } from '../strategies/types';
 import { readBinding } from '../sim/param-bindings';
 import { loadDraft, saveDraft } from './your-sql-draft';
 import { tooLongForLink } from './your-sql-link';
 import { withShownBindings } from './your-sql-params';
-import { buildYourSql, type YourSqlProblem, type YourSqlRole, type YourSqlTexts, yourSqlTextsOf } from './your-sql';
+import { buildYourSql, type YourSqlProblem, type YourSqlTexts, yourSqlTextsOf } from './your-sql';
 import type { LabDeps, LabState, YourSqlSlice } from './types';
 
 export interface YourSqlEditor {
@@ -41,7 +42,7 @@ export function prefill(settings: Settings): YourSqlTexts {
 }
 
 /** The lab's own file for a write role, which the editor starts from when the learner writes their own. */
-export function labWriteText(settings: Settings, role: Exclude<YourSqlRole, 'claim'>): string {
+export function labWriteText(settings: Settings, role: WriteRole): string {
   return strategyDefinition(settings.strategy)[role].fenced.text;
 }
 

@@ -5,16 +5,25 @@
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
 import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
-import { type BoundParameters, bindingFlag, bindStatement, FLAG_SYNTAX, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
+import { type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
-import { CUSTOM_CLAIM_IDS, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, textAsRun, type WriteRole } from '../strategies/custom';
+import {
+  CUSTOM_CLAIM_IDS,
+  CUSTOM_REAPER_ID,
+  CUSTOM_WRITE_IDS,
+  customClaimStrategy,
+  customWrite,
+  textAsRun,
+  withCustomReaper,
+  type WriteRole,
+} from '../strategies/custom';
 import { type ParamSource, roleParams } from '../strategies/types';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
-export type YourSqlRole = 'claim' | WriteRole;
+export type YourSqlRole = 'claim' | WriteRole | 'reaper';
 
-const YOUR_SQL_ROLES: readonly YourSqlRole[] = ['claim', ...WRITE_ROLES];
+const YOUR_SQL_ROLES: readonly YourSqlRole[] = ['claim', ...WRITE_ROLES, 'reaper'];
 
 /** The statements as typed: the claim always; a write is null while the lab's own file is used. */
 export interface YourSqlTexts {
@@ -22,6 +31,11 @@ export interface YourSqlTexts {
   heartbeat: string | null;
   work: string | null;
   complete: string | null;
+  /**
+   * The rescuer's one statement (check --reaper), played at each `rescue` step of a scenario with a rescuer's
+   * lane; absent or null: the strategy's own rescuer, if it has one.
+   */
+  reaper?: string | null;
   /**
    * The statements' own parameters, bound (sim/param-bindings.ts, as `check --param` writes them:
    * `1=1`, `2=worker`, `complete:3='done'`); absent or empty: each statement takes its role's contract.
@@ -80,20 +94,13 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
     };
   }
   const parsed = parseBindings(texts.params ?? [], ROW_SYNTAX);
-  if (!parsed.ok) return { ok: false, problem: { role: parsed.role === 'reaper' ? null : (parsed.role ?? null), kind: 'invalid', message: parsed.message } };
+  if (!parsed.ok) return { ok: false, problem: { role: parsed.role ?? null, kind: 'invalid', message: parsed.message } };
   const bindings = parsed.value;
-  const loose = bindings.find((binding) => binding.role !== 'claim' && (binding.role === 'reaper' || texts[binding.role] === null));
+  const loose = bindings.find((binding) => binding.role !== 'claim' && (texts[binding.role] ?? null) === null);
   if (loose)
     return {
       ok: false,
-      problem: {
-        role: null,
-        kind: 'invalid',
-        message:
-          loose.role === 'reaper'
-            ? `${writtenIn(ROW_SYNTAX, loose)}: the page plays no reaper of your own (check one with npm run sim -- check … --reaper FILE ${writtenIn(FLAG_SYNTAX, loose)})`
-            : `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind`,
-      },
+      problem: { role: null, kind: 'invalid', message: `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
     };
   const claimBound = await boundFor(texts.claim, 'claim', bindings);
   if (!claimBound.ok) return claimBound;
@@ -116,7 +123,15 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
     // The same statement with fencing on and off: a statement typed here says for itself whether it checks the generation.
     definition = { ...definition, [DEFINITION_KEYS[role]]: { fenced: write.statement, unfenced: write.statement } };
   }
-  return { ok: true, definition };
+  const reaper = texts.reaper ?? null;
+  if (reaper === null) return { ok: true, definition };
+  const reaperBound = await boundFor(reaper, 'reaper', bindings);
+  if (!reaperBound.ok) return reaperBound;
+  const analysis = await analyzeRole(reaper, 'reaper', reaperBound.bound);
+  if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf('reaper', reaper, analysis.error) };
+  const withReaper = withCustomReaper(definition, reaper, analysis.shape, null, reaperBound.bound?.sources ?? []);
+  if (!withReaper.ok) return { ok: false, problem: { role: 'reaper', kind: 'refused', reason: withReaper.reason, onServer: 'refuses' } };
+  return { ok: true, definition: { ...withReaper.definition, label: YOUR_SQL_LABEL } };
 }
 
 /** A statement's bound values (null: its role's contract), by the rules `check --param` uses. */
@@ -125,7 +140,8 @@ async function boundFor(
   role: YourSqlRole,
   bindings: ParamBindings,
 ): Promise<{ ok: true; bound: BoundParameters | null } | { ok: false; problem: YourSqlProblem }> {
-  if (!bindings.some((binding) => binding.role === role)) return { ok: true, bound: null };
+  // A reaper has no contract to fall back on: each $n it uses is bound, or named as given no value.
+  if (role !== 'reaper' && !bindings.some((binding) => binding.role === role)) return { ok: true, bound: null };
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return { ok: true, bound: null };
@@ -135,7 +151,8 @@ async function boundFor(
 
 /** The bindings a statement was built with, as written; none when it takes its role's own values. */
 function bindingsOf(role: YourSqlRole, params: readonly ParamSource[]): string[] {
-  const contract = roleParams(role, true);
+  // A reaper is given none of the lab's values: each of its parameters is bound.
+  const contract = role === 'reaper' ? [] : roleParams(role, true);
   const asContract = params.every((source, i) => source === contract[i]);
   // A write takes its contract's first values (as many as it uses); the claim all of them.
   if (asContract && (role !== 'claim' || params.length === contract.length)) return [];
@@ -166,6 +183,11 @@ export function yourSqlTextsOf(definition: StrategyDefinition | undefined): Your
     return statement.text;
   };
   const texts: YourSqlTexts = { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
+  const sweep = definition.rescuer?.shape === 'one-statement' ? definition.rescuer.sweep : null;
+  if (sweep?.id === CUSTOM_REAPER_ID) {
+    texts.reaper = sweep.text;
+    params.push(...bindingsOf('reaper', sweep.params));
+  }
   return params.length === 0 ? texts : { ...texts, params };
 }
 
@@ -173,7 +195,12 @@ export function yourSqlTextsOf(definition: StrategyDefinition | undefined): Your
 export function sameTexts(a: YourSqlTexts | null, b: YourSqlTexts | null): boolean {
   if (a === null || b === null) return a === b;
   const asRun = (text: string | null) => (text === null ? null : textAsRun(text));
-  return asRun(a.claim) === asRun(b.claim) && WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role])) && sameBindings(a.params ?? [], b.params ?? []);
+  return (
+    asRun(a.claim) === asRun(b.claim) &&
+    WRITE_ROLES.every((role) => asRun(a[role]) === asRun(b[role])) &&
+    asRun(a.reaper ?? null) === asRun(b.reaper ?? null) &&
+    sameBindings(a.params ?? [], b.params ?? [])
+  );
 }
 
 /**
@@ -198,7 +225,7 @@ function playedBindings(role: YourSqlRole, bindings: ParamBindings): string[] {
 }
 
 /** What a role's words are in the editor and in messages. */
-export const ROLE_NAMES: Record<YourSqlRole, string> = { claim: 'claim', heartbeat: 'heartbeat', work: 'work write', complete: 'completion' };
+export const ROLE_NAMES: Record<YourSqlRole, string> = { claim: 'claim', heartbeat: 'heartbeat', work: 'work write', complete: 'completion', reaper: 'reaper' };
 
 /** The longest statement kept (the analyzer takes at most this many characters, sql/analyze/analyze.ts). */
 const MAX_TEXT_CHARS = 16_000;
@@ -221,6 +248,9 @@ export function checkTexts(value: unknown): YourSqlTexts | null {
     work: writes.work ?? null,
     complete: writes.complete ?? null,
   };
+  const reaper = record.reaper ?? null;
+  if (reaper !== null && !text(reaper)) return null;
+  if (reaper !== null) texts.reaper = reaper as string;
   const params = record.params;
   if (params === undefined) return texts;
   const short = (v: unknown) => typeof v === 'string' && v.length <= MAX_BINDING_CHARS;
@@ -228,7 +258,7 @@ export function checkTexts(value: unknown): YourSqlTexts | null {
   return params.length === 0 ? texts : { ...texts, params: params as string[] };
 }
 
-/** More bindings than four statements have parameters, and longer than any value a test needs, are not kept. */
+/** More bindings than five statements have parameters, and longer than any value a test needs, are not kept. */
 const MAX_BINDINGS = 64;
 const MAX_BINDING_CHARS = 1_000;
 

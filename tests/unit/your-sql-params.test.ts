@@ -83,19 +83,19 @@ describe('params= in a link', () => {
     expect(decodeView(link)?.yourSql).toEqual(texts(BATCH_FIRST, PGMQ_ORDER));
   });
 
-  it("check's witness link leaves out a reaper's bindings, as it leaves out the reaper: the page plays none of yours", async () => {
+  it("check's witness link leaves out a reaper's bindings when it carries no reaper", async () => {
     const definition = await built(texts(BATCH_FIRST, PGMQ_ORDER));
     const link = witnessLink(findScenario('race')!, { strategy: 'naive', fencing: false, definition }, ['A', 'B'], [...PGMQ_ORDER, "reaper:1='30 seconds'"]);
     expect(link).toMatch(/&params=1=1,2=worker,3=lease$/);
   });
 
-  it("a reaper's binding that reaches the page anyway is named in one line, not played", async () => {
+  it("a reaper's binding with no reaper to bind is named in one line, not played", async () => {
     expect(await buildYourSql(texts(BATCH_FIRST, [...PGMQ_ORDER, "reaper:1='a b'"]))).toEqual({
       ok: false,
       problem: {
         role: null,
         kind: 'invalid',
-        message: `$1 = 'a b': the page plays no reaper of your own (check one with npm run sim -- check … --reaper FILE --param "reaper:1='a b'")`,
+        message: `$1 = 'a b': there is no reaper of your own to bind`,
       },
     });
   });

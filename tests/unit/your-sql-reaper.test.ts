@@ -1,0 +1,107 @@
+/**
+ * "Your SQL" with a reaper of the learner's own (issue 33 item 6, the page's side of check --reaper): built as
+ * check builds it (the rescuer's one statement, its own parameters bound), refused in one line as check
+ * refuses it, kept by the draft, carried by the link, and check's witness links carrying it with the
+ * rescuer's lane check played it on.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withReaperLane, witnessLink } from '../../src/cli/check';
+import { findScenario } from '../../src/scenarios';
+import { decodeView, encodeView } from '../../src/store/permalink';
+import { buildYourSql, checkTexts, sameTexts, type YourSqlTexts, yourSqlTextsOf } from '../../src/store/your-sql';
+import { CUSTOM_REAPER_ID } from '../../src/strategies/custom';
+
+const asRun = (path: string) =>
+  readFileSync(join(__dirname, '../..', path), 'utf8')
+    .split('\n')
+    .filter((line) => !line.startsWith('--'))
+    .join('\n')
+    .trim()
+    .replace(/;$/, '');
+const PENDING_ONLY = asRun('tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
+const REAPER =
+  "UPDATE runs SET status = 'pending', lease_owner = NULL, lease_expires_at = NULL WHERE status = 'running' AND lease_expires_at < now() - $1::interval";
+const BOUND = ["reaper:1='5 seconds'"];
+
+const texts = (reaper: string | null, params?: string[]): YourSqlTexts => ({
+  claim: PENDING_ONLY,
+  heartbeat: null,
+  work: null,
+  complete: null,
+  ...(reaper === null ? {} : { reaper }),
+  ...(params ? { params } : {}),
+});
+
+async function built(source: YourSqlTexts) {
+  const result = await buildYourSql(source);
+  if (!result.ok) throw new Error(JSON.stringify(result.problem));
+  return result.definition;
+}
+
+describe('a reaper in Your SQL', () => {
+  it("is the rescuer's one statement, its parameter a constant, and reads back as typed", async () => {
+    const definition = await built(texts(REAPER, BOUND));
+    const rescuer = definition.rescuer;
+    expect(rescuer?.shape === 'one-statement' && rescuer.sweep).toMatchObject({ id: CUSTOM_REAPER_ID, text: REAPER, params: [{ constant: '5 seconds' }] });
+    expect(yourSqlTextsOf(definition)).toEqual(texts(REAPER, BOUND));
+    expect(sameTexts(yourSqlTextsOf(definition), texts(REAPER, ["reaper:1='6 seconds'"]))).toBe(false);
+    expect(sameTexts(yourSqlTextsOf(definition), texts(null, BOUND))).toBe(false);
+  });
+
+  it.each([
+    ['a $n given no value', texts(REAPER), { role: 'reaper', kind: 'invalid', message: 'it uses $1, which is given no value ($1 = …)' }],
+    ['not an UPDATE', texts('DELETE FROM runs WHERE true'), { role: 'reaper', kind: 'refused' }],
+    ['a syntax error', texts('UPDATE runs SET status = WHERE'), { role: 'reaper', kind: 'syntax', line: 1 }],
+    ['a binding with no reaper', texts(null, BOUND), { role: null, kind: 'invalid', message: "$1 = '5 seconds': there is no reaper of your own to bind" }],
+  ])('%s: one line, under the reaper', async (_, source, problem) => {
+    const result = await buildYourSql(source);
+    expect(result).toMatchObject({ ok: false, problem });
+    if (!result.ok && 'message' in result.problem) expect(result.problem.message).not.toContain('\n');
+  });
+
+  it('the saved draft keeps it, and a draft with no reaper reads as before', () => {
+    expect(checkTexts({ version: 1, ...texts(REAPER, BOUND) })).toEqual(texts(REAPER, BOUND));
+    expect(checkTexts({ version: 1, ...texts(null) })).toEqual(texts(null));
+    expect(checkTexts({ version: 1, ...texts(null), reaper: 42 })).toBeNull();
+  });
+
+  it('the link carries it as reaper= with its bindings, and reads it back', async () => {
+    const definition = await built(texts(REAPER, BOUND));
+    const fragment = encodeView({
+      scenarioId: 'incident-pg-boss-555',
+      settings: { strategy: 'naive', fencing: false, definition },
+      schedule: ['A'],
+      position: null,
+    });
+    expect(fragment).toContain(`&reaper=${encodeURIComponent(REAPER)}&params=reaper:1=`);
+    const decoded = decodeView(fragment);
+    expect(decoded?.problems).toEqual([]);
+    expect(sameTexts(decoded!.yourSql!, texts(REAPER, BOUND))).toBe(true);
+  });
+});
+
+describe("check's witness link with a reaper", () => {
+  it('carries the reaper, its bindings, and the scenario with the lane check added, as a copy', async () => {
+    const definition = await built(texts(REAPER, BOUND));
+    const scenario = withReaperLane(findScenario('crash-orphan')!);
+    const link = witnessLink(scenario, { strategy: 'skip-locked', fencing: true, definition }, ['A', 'crash:A', '+30', 'rescue'], BOUND);
+    const decoded = decodeView(link);
+    expect(decoded?.problems).toEqual([]);
+    expect(sameTexts(decoded!.yourSql!, texts(REAPER, BOUND))).toBe(true);
+    const opened = findScenario(decoded!.view.scenarioId);
+    expect(opened?.id).toMatch(/^authored-/);
+    expect(opened?.rescuer).toEqual({});
+    expect(opened?.script).toEqual(scenario.script);
+    expect(decoded?.view.schedule).toEqual(['A', 'crash:A', '+30', 'rescue']);
+  });
+
+  it("names a scenario with its own rescuer's lane by its id", async () => {
+    const definition = await built(texts(REAPER, BOUND));
+    const link = witnessLink(findScenario('incident-pg-boss-555')!, { strategy: 'skip-locked', fencing: true, definition }, ['A'], BOUND);
+    expect(link).toMatch(/^#scenario=incident-pg-boss-555&strategy=your-sql&/);
+    expect(link).not.toContain('&sc=');
+    expect(link).toContain('&reaper=');
+  });
+});
