@@ -25,7 +25,8 @@ export function ParamsRow({ of: role, row }: { of: YourSqlRole; row: BindingRow 
     <fieldset className="your-sql-bind" aria-describedby={`${id}-how`}>
       <legend className="your-sql-label">Parameters of your {ROLE_NAMES[role]}</legend>
       <p id={`${id}-how`} className="your-sql-type">
-        Your {ROLE_NAMES[role]} numbers its own parameters. Give each $n a value: {namesSaid(role)}, a number, or 'text' in single quotes.
+        Your {ROLE_NAMES[role]} numbers its own parameters. Give each $n a value: {words.length > 0 ? `${namesSaid(role)}, ` : ''}a number, or 'text' in single
+        quotes.
       </p>
       <div className="your-sql-bind-list">
         {positions.map((n) => (

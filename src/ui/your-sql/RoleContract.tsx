@@ -21,12 +21,17 @@ export function RoleContract({ of: role, ownParameters = false }: { of: YourSqlR
           ))
         )}
       </dd>
-      <dt>RETURNING</dt>
-      <dd>
-        {contract.returning.map((column) => (
-          <code key={column}>{column}</code>
-        ))}
-      </dd>
+      {/* A reaper's rows are read by nobody: it has no RETURNING to show. */}
+      {contract.returning.length > 0 ? (
+        <>
+          <dt>RETURNING</dt>
+          <dd>
+            {contract.returning.map((column) => (
+              <code key={column}>{column}</code>
+            ))}
+          </dd>
+        </>
+      ) : null}
     </dl>
   );
 }

@@ -6,6 +6,7 @@
 import { useLab } from '../../store/react';
 import { sameTexts, WRITE_ROLES, yourSqlTextsOf } from '../../store/your-sql';
 import { ProblemView } from './ProblemView';
+import { ReaperEditor } from './ReaperEditor';
 import { RoleEditor } from './RoleEditor';
 import { SpecRunner } from './SpecRunner';
 import { WriteEditor } from './WriteEditor';
@@ -38,6 +39,7 @@ export function YourSqlPanel() {
       {WRITE_ROLES.map((role) => (
         <WriteEditor key={role} role={role} />
       ))}
+      <ReaperEditor />
       <p className="your-sql-type">A write you write here runs the same with fencing on or off: it checks the generation if its WHERE says so.</p>
       <div className="your-sql-actions">
         <button type="button" className="primary" disabled={editor.checking} onClick={() => void apply()}>

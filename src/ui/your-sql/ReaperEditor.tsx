@@ -1,0 +1,33 @@
+import { useLab } from '../../store/react';
+import { RoleEditor } from './RoleEditor';
+
+/** What the editor starts a reaper from (docs/examples/reaper.sql, its lease written as a parameter to bind). */
+export const REAPER_STARTER = `UPDATE runs
+SET status           = 'pending',
+    lease_owner      = NULL,
+    lease_expires_at = NULL
+WHERE status = 'running'
+  AND lease_expires_at < now() - $1::interval`;
+
+/**
+ * The rescuer's one statement, the learner's own (check --reaper): folded away, since most claims need none
+ * and a first look at the editor should show only the claim and its writes.
+ */
+export function ReaperEditor() {
+  const text = useLab((s) => s.yourSql.draft?.reaper ?? null);
+  const edit = useLab((s) => s.editYourSql);
+  return (
+    <details className="your-sql-write your-sql-reaper" open={text !== null}>
+      <summary>Reaper (optional)</summary>
+      <p className="your-sql-type">
+        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the schedule. It plays in a scenario with a
+        rescuer's lane (an incident's, or one you write with a rescuer). The lab gives it no values: bind each $n it uses.
+      </p>
+      <label className="your-sql-own">
+        <input type="checkbox" checked={text !== null} onChange={(e) => edit('reaper', e.target.checked ? REAPER_STARTER : null)} />
+        Write my own reaper
+      </label>
+      {text !== null ? <RoleEditor of="reaper" text={text} onChange={(next) => edit('reaper', next)} /> : null}
+    </details>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * A reaper of the learner's own in "Your SQL" (issue 33 item 6, the page's side of check --reaper): crash-orphan
+ * with the rescuer's lane check adds (withReaperLane), a claim that takes pending runs only, and the reaper
+ * written in the editor's folded Reaper section with its lease margin as a parameter ('0 seconds': lease_expires_at
+ * < now() holds one second after the lease ran out, at the last rescue step). Without the reaper, A's
+ * run is stranded; with it, the rescuer puts run 123 back and B finishes it.
+ */
+import type { Page } from '@playwright/test';
+import { withReaperLane } from '../../src/cli/check';
+import { copySpecOf } from '../../src/scenarios/authored';
+import { findScenario } from '../../src/scenarios';
+import { encodeSpec, SCENARIO_KEY } from '../../src/scenarios/link';
+import { expect, openLab, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
+
+const PENDING_ONLY = `WITH candidate AS (
+  SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
+)
+UPDATE runs
+SET status = 'running', lease_owner = $1, lease_expires_at = now() + make_interval(secs => $2),
+    lease_generation = lease_generation + 1, heartbeat_at = now()
+WHERE run_id IN (SELECT run_id FROM candidate)
+RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`;
+
+const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
+
+test("a reaper written in Your SQL, its lease margin a parameter, rescues the crashed worker's run", async ({ page }) => {
+  const copy = copySpecOf(withReaperLane(findScenario('crash-orphan')!));
+  if (!('spec' in copy)) throw new Error(copy.reason);
+  await openLab(page, `scenario=crash-orphan&${SCENARIO_KEY}=${encodeSpec(copy.spec)}&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
+  await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
+  await stepToEnd(page);
+  await expect(runsTable(page)).toContainText(/123\s*running\s*A/);
+
+  const reaper = editor(page).locator('details.your-sql-reaper');
+  await expect(reaper).not.toHaveAttribute('open', '');
+  await reaper.getByText('Reaper (optional)').click();
+  await reaper.getByRole('checkbox', { name: 'Write my own reaper' }).check();
+  const row = reaper.getByRole('group', { name: 'Parameters of your reaper' });
+  await row.locator('input').first().fill("'0 seconds'");
+  await editor(page).getByRole('button', { name: 'Apply' }).click();
+  await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
+  await expect(page).toHaveURL(/&reaper=UPDATE%20runs[^&]*&params=reaper:1=/);
+
+  await stepToEnd(page);
+  const svg = timeline(page);
+  await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
+  await expect(runsTable(page)).toContainText(/123\s*done.*answer from B/);
+  await shot(editor(page), 'test-results/your-sql-reaper.png');
+});
