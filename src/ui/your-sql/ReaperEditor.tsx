@@ -1,13 +1,9 @@
 import { useLab } from '../../store/react';
 import { RoleEditor } from './RoleEditor';
+import reaperStarter from './reaper-starter.sql?raw';
 
 /** What the editor starts a reaper from (docs/examples/reaper.sql, its lease written as a parameter to bind). */
-export const REAPER_STARTER = `UPDATE runs
-SET status           = 'pending',
-    lease_owner      = NULL,
-    lease_expires_at = NULL
-WHERE status = 'running'
-  AND lease_expires_at < now() - $1::interval`;
+const REAPER_STARTER = reaperStarter.trimEnd();
 
 /**
  * The rescuer's one statement, the learner's own (check --reaper): folded away, since most claims need none
