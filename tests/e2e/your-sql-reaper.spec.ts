@@ -1,8 +1,8 @@
 /**
  * A reaper of the learner's own in "Your SQL" (issue 33 item 6, the page's side of check --reaper): crash-orphan
  * with the rescuer's lane check adds (withReaperLane), a claim that takes pending runs only, and the reaper
- * written in the editor's folded Reaper section with its lease margin as a parameter ('0 seconds': lease_expires_at
- * < now() holds one second after the lease ran out, at the last rescue step). Without the reaper, A's
+ * written in the editor's folded Reaper section: first as offered, then with its lease margin as a parameter ('0 seconds':
+ * lease_expires_at < now() holds one second after the lease ran out, at the last rescue step). Without the reaper, A's
  * run is stranded; with it, the rescuer puts run 123 back and B finishes it.
  */
 import type { Page } from '@playwright/test';
@@ -35,15 +35,24 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await expect(reaper).not.toHaveAttribute('open', '');
   await reaper.getByText('Reaper (optional)').click();
   await reaper.getByRole('checkbox', { name: 'Write my own reaper' }).check();
+  // The statement the section offers plays as it is: it binds nothing.
+  await editor(page).getByRole('button', { name: 'Apply' }).click();
+  await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
+  await expect(page).toHaveURL(/&reaper=UPDATE%20runs/);
+  await stepToEnd(page);
+  const svg = timeline(page);
+  await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
+  await expect(runsTable(page)).toContainText(/123\s*done.*answer from B/);
+
+  // Its margin written as a parameter: the row asks for it, and bound, the reaper rescues as before.
+  const text = page.getByLabel('Your reaper', { exact: true });
+  await text.fill(`${await text.inputValue()} - $1::interval`);
   const row = reaper.getByRole('group', { name: 'Parameters of your reaper' });
   await row.locator('input').first().fill("'0 seconds'");
   await editor(page).getByRole('button', { name: 'Apply' }).click();
   await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
   await expect(page).toHaveURL(/&reaper=UPDATE%20runs[^&]*&params=reaper:1=/);
-
   await stepToEnd(page);
-  const svg = timeline(page);
-  await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
   await expect(runsTable(page)).toContainText(/123\s*done.*answer from B/);
   await shot(editor(page), 'test-results/your-sql-reaper.png');
 });

@@ -2,7 +2,7 @@ import { useLab } from '../../store/react';
 import { RoleEditor } from './RoleEditor';
 import reaperStarter from './reaper-starter.sql?raw';
 
-/** What the editor starts a reaper from (docs/examples/reaper.sql, its lease written as a parameter to bind). */
+/** What the editor starts a reaper from: docs/examples/reaper.sql's statement, which plays as offered (it uses no $n to bind). */
 const REAPER_STARTER = reaperStarter.trimEnd();
 
 /**

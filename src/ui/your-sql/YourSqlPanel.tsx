@@ -39,8 +39,8 @@ export function YourSqlPanel() {
       {WRITE_ROLES.map((role) => (
         <WriteEditor key={role} role={role} />
       ))}
-      <ReaperEditor />
       <p className="your-sql-type">A write you write here runs the same with fencing on or off: it checks the generation if its WHERE says so.</p>
+      <ReaperEditor />
       <div className="your-sql-actions">
         <button type="button" className="primary" disabled={editor.checking} onClick={() => void apply()}>
           {editor.checking ? 'Checking…' : 'Apply'}

@@ -3,4 +3,4 @@ SET status           = 'pending',
     lease_owner      = NULL,
     lease_expires_at = NULL
 WHERE status = 'running'
-  AND lease_expires_at < now() - $1::interval
+  AND lease_expires_at < now()
