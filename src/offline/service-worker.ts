@@ -38,7 +38,9 @@ worker.addEventListener('install', (event) => {
 });
 
 worker.addEventListener('activate', (event) => {
-  event.waitUntil(dropOldCopies().then(() => worker.clients.claim()));
+  // Take over first: until then the old build's worker still answers the page, and a file it found
+  // missing from a copy already dropped would be fetched and kept, bringing that copy back.
+  event.waitUntil(worker.clients.claim().then(dropOldCopies));
 });
 
 worker.addEventListener('fetch', (event) => {
@@ -125,7 +127,9 @@ async function fetchAndKeep(request: Request, key: string, keep: (work: Promise<
   const response = await fetch(request);
   if (response.ok && !response.redirected) {
     const kept = response.clone();
-    keep(caches.open(cacheName).then((cache) => cache.put(key, kept)));
+    // Only into a copy that still exists: a newer build's worker deletes this one's as it takes over,
+    // and caches.open would make it again: a stale copy beside the new one until the next deploy.
+    keep(caches.has(cacheName).then(async (exists) => exists && (await caches.open(cacheName)).put(key, kept)));
   }
   return response;
 }
