@@ -14,8 +14,7 @@ const belief = (page: Page, worker: string, field: 'owner' | 'generation' | 'lea
 const laneLabels = (page: Page) => timeline(page).locator('text.tl-link-label');
 
 // Each of these opens its own link (or several) and reads or steps the view it opens: one page, one
-// Postgres start, opens them in turn as links followed in the tab. (The two on the naive race are apart: a
-// link is opened in place only when it changes the scenario or the strategy, so the wait sees the new view.)
+// Postgres start, opens them in turn as links followed in the tab.
 test.describe('links opened in one page', () => {
   const lab = sharedLabPage();
 
