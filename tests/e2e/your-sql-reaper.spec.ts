@@ -6,7 +6,7 @@
  * run is stranded; with it, the rescuer puts run 123 back and B finishes it.
  */
 import type { Page } from '@playwright/test';
-import { withReaperLane } from '../../src/cli/check';
+import { withReaperLane } from '../../src/scenarios/reaper-lane';
 import { copySpecOf } from '../../src/scenarios/authored';
 import { findScenario } from '../../src/scenarios';
 import { encodeSpec, SCENARIO_KEY } from '../../src/scenarios/link';

@@ -1,3 +1,6 @@
+import { useMemo } from 'react';
+import { findScenario } from '../../scenarios';
+import { lanedFrom, reaperScenario } from '../../scenarios/reaper-lane';
 import { useLab } from '../../store/react';
 import { RoleEditor } from './RoleEditor';
 import reaperStarter from './reaper-starter.sql?raw';
@@ -23,7 +26,26 @@ export function ReaperEditor() {
         <input type="checkbox" checked={text !== null} onChange={(e) => edit('reaper', e.target.checked ? REAPER_STARTER : null)} />
         Write my own reaper
       </label>
+      {text !== null ? <LaneLine /> : null}
       {text !== null ? <RoleEditor of="reaper" text={text} onChange={(next) => edit('reaper', next)} /> : null}
     </details>
   );
+}
+
+/** Where the reaper runs when the scenario has no rescuer's lane of its own: the copy with the lane check --reaper adds. */
+function LaneLine() {
+  const scenarioId = useLab((s) => s.scenarioId);
+  const line = useMemo(() => laneLine(scenarioId), [scenarioId]);
+  return line === null ? null : <p className="your-sql-type your-sql-lane">{line}</p>;
+}
+
+function laneLine(scenarioId: string): string | null {
+  const from = lanedFrom(scenarioId);
+  if (from !== undefined)
+    return `Played on a copy of "${from.title}" with a rescuer's lane, as check --reaper plays it: a rescue step after each step of the clock.`;
+  const scenario = findScenario(scenarioId);
+  if (scenario === undefined || scenario.rescuer !== undefined) return null;
+  return reaperScenario(scenario) === null
+    ? `"${scenario.title}" has no rescuer's lane and cannot be given one: your reaper does not play here.`
+    : `"${scenario.title}" has no rescuer's lane: on Apply the lab adds one, as check --reaper does (a rescue step after each step of the clock).`;
 }
