@@ -15,8 +15,12 @@ import { FIX_SCENARIOS, findScenario, SCENARIOS } from './index';
  */
 export function withReaperLane(scenario: Scenario): Scenario {
   if (scenario.rescuer) return scenario;
-  const script = scenario.script.flatMap((token) => (/^\+\d/.test(token) ? [token, 'rescue'] : [token]));
-  return { ...scenario, script, rescuer: {} };
+  return { ...scenario, script: withRescueSteps(scenario.script), rescuer: {} };
+}
+
+/** Steps played without the lane, as played with it: a `rescue` step after each step of the clock. */
+export function withRescueSteps(tokens: readonly string[]): string[] {
+  return tokens.flatMap((token) => (/^\+\d/.test(token) ? [token, 'rescue'] : [token]));
 }
 
 /** A reaper's scenario: its id, and the spec that makes it where it is a copy (null: its id says it). */

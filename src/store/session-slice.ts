@@ -8,7 +8,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { authoredFor, rememberAuthored } from '../scenarios/authored';
-import { reaperScenario } from '../scenarios/reaper-lane';
+import { reaperScenario, withRescueSteps } from '../scenarios/reaper-lane';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
@@ -32,7 +32,8 @@ type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 /**
  * The place as the lab plays it: a reaper of the learner's own runs at the rescue steps of a rescuer's lane, so
  * a built-in scenario without one is played as its copy with the lane check --reaper gives it
- * (scenarios/reaper-lane.ts); the trace, the link and the scenario shown are then the copy's.
+ * (scenarios/reaper-lane.ts), its steps so far with the rescue steps the lane adds; the trace, the link and the
+ * scenario shown are then the copy's.
  */
 function onReaperLane<T extends Basis>(place: T): T {
   if (ownReaperOf(place.settings.definition) === null) return place;
@@ -40,7 +41,8 @@ function onReaperLane<T extends Basis>(place: T): T {
   const laned = scenario === undefined ? null : reaperScenario(scenario);
   if (laned === null || laned.spec === null) return place;
   rememberAuthored(laned.scenario);
-  return { ...place, scenarioId: laned.id };
+  // The learner's steps so far, as check would have played them on the lane: the reaper's turn after each step of the clock.
+  return { ...place, scenarioId: laned.id, schedule: withRescueSteps(place.schedule) };
 }
 
 /** A held-down key must not queue minutes of work: past this many learner actions, another is dropped. */

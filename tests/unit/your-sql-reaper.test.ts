@@ -134,9 +134,11 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     };
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     const yours = `strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}&reaper=${encodeURIComponent(REAPER)}&params=${encodeURIComponent("reaper:1='0 seconds'")}`;
-    await store.getState().start(`#scenario=crash-orphan&${yours}&schedule=A,A,A,crash:A,%2B30,rescue,%2B31,rescue&step=8`);
-    const { scenarioId, steps } = store.getState();
+    await store.getState().start(`#scenario=crash-orphan&${yours}&schedule=A,A,A,crash:A,%2B30,%2B31`);
+    const { scenarioId, steps, schedule } = store.getState();
     expect(lanedFrom(scenarioId)?.id).toBe('crash-orphan');
+    // The steps of the link, as check plays them on the lane: the reaper's turn after each step of the clock.
+    expect(schedule).toEqual(['A', 'A', 'A', 'crash:A', '+30', 'rescue', '+31', 'rescue']);
     const rescues = steps.filter((step) => step.actor === 'rescuer');
     expect(rescues.map((step) => step.sqlId)).toEqual([CUSTOM_REAPER_ID, CUSTOM_REAPER_ID]);
     expect(rescues.at(-1)?.facts).toEqual([{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'pending' }]);

@@ -19,8 +19,8 @@ export function ReaperEditor() {
     <details className="your-sql-write your-sql-reaper" open={text !== null}>
       <summary>Reaper (optional)</summary>
       <p className="your-sql-type">
-        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the schedule. It plays in a scenario with a
-        rescuer's lane (an incident's, or one you write with a rescuer). The lab gives it no values: bind each $n it uses.
+        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the rescuer's lane. The lab gives it no
+        values: bind each $n it uses.
       </p>
       <label className="your-sql-own">
         <input type="checkbox" checked={text !== null} onChange={(e) => edit('reaper', e.target.checked ? REAPER_STARTER : null)} />
@@ -42,7 +42,7 @@ function LaneLine() {
 function laneLine(scenarioId: string): string | null {
   const from = lanedFrom(scenarioId);
   if (from !== undefined)
-    return `Played on a copy of "${from.title}" with a rescuer's lane, as check --reaper plays it: a rescue step after each step of the clock.`;
+    return `Plays on a copy of "${from.title}" with a rescuer's lane, as check --reaper does: a rescue step after each step of the clock.`;
   const scenario = findScenario(scenarioId);
   if (scenario === undefined || scenario.rescuer !== undefined) return null;
   return reaperScenario(scenario) === null
