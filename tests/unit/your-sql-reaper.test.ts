@@ -11,6 +11,7 @@ import { witnessLink } from '../../src/cli/check';
 import { lanedFrom, reaperScenario, withReaperLane } from '../../src/scenarios/reaper-lane';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { findScenario } from '../../src/scenarios';
+import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { buildYourSql, checkTexts, sameTexts, type YourSqlTexts, yourSqlTextsOf } from '../../src/store/your-sql';
@@ -122,6 +123,14 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     expect(lanedFrom(laned!.id)?.id).toBe('crash-orphan');
     expect(lanedFrom('crash-orphan')).toBeUndefined();
     expect(reaperScenario(findScenario('incident-pg-boss-555')!)).toMatchObject({ id: 'incident-pg-boss-555', spec: null });
+  });
+
+  it('a scenario someone wrote without a lane gets it too, as itself with the lane (its title kept, a new id)', () => {
+    const written = scenarioFromSpec({ ...starterSpec(), script: ['A', '+61', 'B'] }).scenario!;
+    const laned = reaperScenario(written);
+    expect(laned?.id).not.toBe(written.id);
+    expect(laned?.scenario).toMatchObject({ title: 'My scenario', rescuer: {}, script: ['A', '+61', 'rescue', 'B'] });
+    expect(lanedFrom(laned!.id)).toBeUndefined();
   });
 
   it('the page opens it on the lane and the reaper rescues at a rescue step; a new built-in scenario keeps the lane; without a reaper, none', async () => {
