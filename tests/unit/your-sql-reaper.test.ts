@@ -133,7 +133,7 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     expect(lanedFrom(laned!.id)).toBeUndefined();
   });
 
-  it('the page opens it on the lane and the reaper rescues at a rescue step; a new built-in scenario keeps the lane; without a reaper, none', async () => {
+  it('the page opens it on the lane (a rescue step after each step of the clock) and the reaper rescues; another built-in scenario gets the lane too; without a reaper, none', async () => {
     const db = bootLabDatabase();
     const items = new Map<string, string>();
     const storage = {
