@@ -8,23 +8,15 @@
 import { readFileSync, statSync } from 'node:fs';
 import { type Exploration, OUTCOME_LABELS, type OutcomeGroup } from '../engine/explore';
 import { listWorkers } from '../sim/anomalies';
-import { copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from '../scenarios/authored';
-import { findScenario } from '../scenarios';
+import { isAuthoredId, specOf } from '../scenarios/authored';
+import { reaperScenario } from '../scenarios/reaper-lane';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
 import { type AnalyzeError, analyzeStatement, parametersUsed } from '../sql/analyze';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
-import {
-  type CustomOptions,
-  CUSTOM_REAPER_ID,
-  CUSTOM_WRITE_IDS,
-  customClaimStrategy,
-  customWrite,
-  withCustomReaper,
-  type WriteRole,
-} from '../strategies/custom';
+import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, ownReaperOf, withCustomReaper, type WriteRole } from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
 import {
   type BindingRole,
@@ -236,17 +228,6 @@ export async function withReaperFromFile(
   return built.definition;
 }
 
-/**
- * The scenario as check plays it with a reaper: a rescuer's lane of its own, and a `rescue` step after each
- * step of the clock (a reaper on a timer runs once time has moved). A scenario that already has a rescuer
- * (the incidents') keeps its own script and rescue steps.
- */
-export function withReaperLane(scenario: Scenario): Scenario {
-  if (scenario.rescuer) return scenario;
-  const script = scenario.script.flatMap((token) => (/^\+\d/.test(token) ? [token, 'rescue'] : [token]));
-  return { ...scenario, script, rescuer: {} };
-}
-
 function analyzeErrorLine(path: string, error: AnalyzeError): string {
   if (error.kind === 'syntax') return `${path}:${error.line}:${error.column}: syntax error: ${error.message}`;
   if (error.kind === 'refused') return `${path}: refused (${error.refusal.id}): ${error.refusal.reason}`;
@@ -271,21 +252,21 @@ function encodeValue(value: string): string {
  * The lab's link to a witness, with the claim's text in `claim=` and each write given as a file in
  * `heartbeat=`, `work=`, `complete=`, the reaper in `reaper=`, and their `--param` bindings in `params=`: the
  * page's "Your SQL" opens the same statements with the same values (store/your-sql-link.ts). A reaper plays on
- * the rescuer's lane check added to a built-in scenario (withReaperLane), so that scenario travels whole, as a
+ * the rescuer's lane check added to a built-in scenario (scenarios/reaper-lane.ts), so that scenario travels whole, as a
  * copy the page opens like one someone wrote.
  */
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[], params: readonly string[] = []): string {
   const definition = settings.definition;
   const claim = definition?.claim;
   const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
-  const sweep = definition?.rescuer?.shape === 'one-statement' && definition.rescuer.sweep.id === CUSTOM_REAPER_ID ? definition.rescuer.sweep : null;
-  const laned = text !== null && sweep !== null ? lanedCopy(scenario) : null;
+  const sweep = ownReaperOf(definition);
+  const laned = text !== null && sweep !== null ? reaperScenario(scenario) : null;
   const reaper = laned === null ? null : sweep;
   // A scenario someone wrote travels whole in the link (scenarios/link.ts), as the page writes it.
-  const authored = isAuthoredId(scenario.id)
-    ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`]
-    : laned?.spec
-      ? [`${SCENARIO_KEY}=${encodeSpec(laned.spec)}`]
+  const authored = laned?.spec
+    ? [`${SCENARIO_KEY}=${encodeSpec(laned.spec)}`]
+    : isAuthoredId(scenario.id)
+      ? [`${SCENARIO_KEY}=${encodeSpec(specOf(scenario))}`]
       : [];
   const parts = [`scenario=${encodeValue(laned?.id ?? scenario.id)}`, ...authored];
   if (text !== null) parts.push(`strategy=${YOUR_SQL}`);
@@ -300,19 +281,6 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
   const played = reaper !== null ? params : params.filter((flag) => readBinding(flag).roleWord !== 'reaper');
   if (text !== null && played.length > 0) parts.push(`${PARAMS_KEY}=${encodeBindings(played)}`);
   return `#${parts.join('&')}`;
-}
-
-/**
- * The scenario a reaper plays on, as the page opens it: a built-in or written scenario with its rescuer's lane
- * as it is (spec null: its id says it), or a built-in one with the lane check added, as a copy; null when that
- * copy cannot be made.
- */
-function lanedCopy(scenario: Scenario): { id: string; spec: ScenarioSpec | null } | null {
-  if (isAuthoredId(scenario.id) || findScenario(scenario.id)?.rescuer !== undefined) return { id: scenario.id, spec: null };
-  const copy = copySpecOf(scenario);
-  if (!('spec' in copy)) return null;
-  const built = scenarioFromSpec(copy.spec);
-  return built.scenario === null ? null : { id: built.scenario.id, spec: copy.spec };
 }
 
 /** Where the schedules ran: PGlite in this process, or a PostgreSQL server (host:port/database). */

@@ -170,7 +170,8 @@ async function run(args: string[]): Promise<number> {
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
-    const { claimStrategyFromFile, parseParamFlags, withReaperFromFile, withReaperLane, withWritesFromFiles } = await import('./check');
+    const { claimStrategyFromFile, parseParamFlags, withReaperFromFile, withWritesFromFiles } = await import('./check');
+    const { withReaperLane } = await import('../scenarios/reaper-lane');
     const onServer = { onServer: spec !== 'pglite' };
     const bindings = parseParamFlags(values.param ?? []);
     const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
@@ -303,9 +304,9 @@ async function check(args: string[]): Promise<number> {
     parseFailOn,
     parseParamFlags,
     withReaperFromFile,
-    withReaperLane,
     withWritesFromFiles,
   } = await import('./check');
+  const { withReaperLane } = await import('../scenarios/reaper-lane');
   const failOn = values['fail-on'] === undefined ? DEFAULT_FAIL_ON : parseFailOn(values['fail-on'] as string);
   const timeout = statementTimeout(values['statement-timeout']);
   const method = (values.method as string | undefined) ?? 'fast';
@@ -338,7 +339,7 @@ async function check(args: string[]): Promise<number> {
   const reaper = values.reaper as string | undefined;
   const withWrites = await withWritesFromFiles(claim.definition, writes, onServer, bindings);
   const definition = await withReaperFromFile(withWrites, reaper, onServer, bindings);
-  // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (check.ts withReaperLane).
+  // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (scenarios/reaper-lane.ts).
   const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
   const custom = { ...settings, definition };
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);

@@ -28,6 +28,11 @@ const LAB_VALUES: Readonly<Record<BindingRole, readonly ParamName[]>> = {
   reaper: [],
 };
 
+/** The lab's values a role's statement takes when nothing binds it (its contract); none for a reaper, whose every $n is bound. */
+export function labValues(role: BindingRole): readonly ParamName[] {
+  return LAB_VALUES[role];
+}
+
 /** The word a binding takes for each of the lab's values (`2=lease`). */
 const VALUE_WORDS: Readonly<Record<ParamName, string>> = {
   worker: 'worker',

@@ -7,11 +7,13 @@
  */
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
-import { authoredFor } from '../scenarios/authored';
+import { authoredFor, rememberAuthored } from '../scenarios/authored';
+import { reaperScenario, withRescueSteps } from '../scenarios/reaper-lane';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
+import { ownReaperOf } from '../strategies/custom';
 import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
 import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
@@ -26,6 +28,22 @@ import { type CheckedView, defaultView, fitPosition, isStartView, type View } fr
 import { buildYourSql, describeProblem, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
+
+/**
+ * The place as the lab plays it: a reaper of the learner's own runs at the rescue steps of a rescuer's lane, so
+ * a built-in scenario without one is played as its copy with the lane check --reaper gives it
+ * (scenarios/reaper-lane.ts), its steps so far with the rescue steps the lane adds; the trace, the link and the
+ * scenario shown are then the copy's.
+ */
+function onReaperLane<T extends Basis>(place: T): T {
+  if (ownReaperOf(place.settings.definition) === null) return place;
+  const scenario = findScenario(place.scenarioId);
+  const laned = scenario === undefined ? null : reaperScenario(scenario);
+  if (laned === null || laned.spec === null) return place;
+  rememberAuthored(laned.scenario);
+  // The learner's steps so far, as check would have played them on the lane: the reaper's turn after each step of the clock.
+  return { ...place, scenarioId: laned.id, schedule: withRescueSteps(place.schedule) };
+}
 
 /** A held-down key must not queue minutes of work: past this many learner actions, another is dropped. */
 const MOST_ACTIONS_WAITING = 20;
@@ -142,7 +160,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /** `wanted`: the settingsWanted count its settings were chosen at (default: now, as the load starts). */
-    async function load(send: Send, basis: Basis, mode: 'skip' | 'stop', wanted = settingsWanted): Promise<LoadResult> {
+    async function load(send: Send, chosen: Basis, mode: 'skip' | 'stop', wanted = settingsWanted): Promise<LoadResult> {
+      const basis = onReaperLane(chosen);
       const result = await send({
         type: 'load',
         scenarioId: basis.scenarioId,
@@ -184,12 +203,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * SQL made it, the engine is told so and reopens with the built-in strategy.
      */
     async function reopen(send: Send, place: Basis, after: ReopenAfter, mode: 'skip' | 'stop'): Promise<ReopenResult> {
-      const opened = await send({ type: 'reopen', place: { ...place, ...authoredFor(place.scenarioId) }, after, onInapplicable: mode });
+      const played = onReaperLane(place);
+      const opened = await send({ type: 'reopen', place: { ...played, ...authoredFor(played.scenarioId) }, after, onInapplicable: mode });
       const undrawable = unshowableTime(opened.result.steps);
       if (undrawable !== null) {
         const why = `${undrawable}, a time the lab's clock and timeline cannot show`;
         if (after !== 'link' || !opened.result.settings.definition) throw new UndrawableTrace(why);
-        return reopen(send, place, { yourSqlFailed: why }, mode);
+        return reopen(send, played, { yourSqlFailed: why }, mode);
       }
       show(opened.result);
       return opened;

@@ -5,19 +5,19 @@
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
 import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
-import { type BoundParameters, bindingFlag, bindStatement, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
+import { type BoundParameters, bindingFlag, bindStatement, labValues, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import {
   CUSTOM_CLAIM_IDS,
-  CUSTOM_REAPER_ID,
   CUSTOM_WRITE_IDS,
   customClaimStrategy,
   customWrite,
+  ownReaperOf,
   textAsRun,
   withCustomReaper,
   type WriteRole,
 } from '../strategies/custom';
-import { type ParamSource, roleParams } from '../strategies/types';
+import type { ParamSource } from '../strategies/types';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
@@ -134,14 +134,12 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   return { ok: true, definition: { ...withReaper.definition, label: YOUR_SQL_LABEL } };
 }
 
-/** A statement's bound values (null: its role's contract), by the rules `check --param` uses. */
+/** A statement's bound values (null: its role's contract), by the rules `check --param` uses (bindStatement, as check's boundParameters). */
 async function boundFor(
   text: string,
   role: YourSqlRole,
   bindings: ParamBindings,
 ): Promise<{ ok: true; bound: BoundParameters | null } | { ok: false; problem: YourSqlProblem }> {
-  // A reaper has no contract to fall back on: each $n it uses is bound, or named as given no value.
-  if (role !== 'reaper' && !bindings.some((binding) => binding.role === role)) return { ok: true, bound: null };
   const used = await parametersUsed(text);
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return { ok: true, bound: null };
@@ -151,8 +149,7 @@ async function boundFor(
 
 /** The bindings a statement was built with, as written; none when it takes its role's own values. */
 function bindingsOf(role: YourSqlRole, params: readonly ParamSource[]): string[] {
-  // A reaper is given none of the lab's values: each of its parameters is bound.
-  const contract = role === 'reaper' ? [] : roleParams(role, true);
+  const contract = labValues(role);
   const asContract = params.every((source, i) => source === contract[i]);
   // A write takes its contract's first values (as many as it uses); the claim all of them.
   if (asContract && (role !== 'claim' || params.length === contract.length)) return [];
@@ -183,8 +180,8 @@ export function yourSqlTextsOf(definition: StrategyDefinition | undefined): Your
     return statement.text;
   };
   const texts: YourSqlTexts = { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
-  const sweep = definition.rescuer?.shape === 'one-statement' ? definition.rescuer.sweep : null;
-  if (sweep?.id === CUSTOM_REAPER_ID) {
+  const sweep = ownReaperOf(definition);
+  if (sweep !== null) {
     texts.reaper = sweep.text;
     params.push(...bindingsOf('reaper', sweep.params));
   }

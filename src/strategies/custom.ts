@@ -175,6 +175,12 @@ export function customClaimStrategy(
 /** The id of a reaper someone wrote (`check --reaper FILE`): the rescuer's one statement. */
 export const CUSTOM_REAPER_ID = 'your-reaper';
 
+/** The reaper someone wrote that the definition plays (withCustomReaper), or null: none, or the queue's own rescuer. */
+export function ownReaperOf(definition: StrategyDefinition | undefined): LabStatement | null {
+  const rescuer = definition?.rescuer;
+  return rescuer?.shape === 'one-statement' && rescuer.sweep.id === CUSTOM_REAPER_ID ? rescuer.sweep : null;
+}
+
 /**
  * The strategy with a reaper someone wrote as its rescuer: one statement, run on the rescuer's own session at
  * each `rescue` step, that puts runs back to pending; the claim is left as it was (it takes what it takes).

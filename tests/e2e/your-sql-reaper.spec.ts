@@ -1,15 +1,12 @@
 /**
- * A reaper of the learner's own in "Your SQL" (issue 33 item 6, the page's side of check --reaper): crash-orphan
- * with the rescuer's lane check adds (withReaperLane), a claim that takes pending runs only, and the reaper
- * written in the editor's folded Reaper section: first as offered, then with its lease margin as a parameter ('0 seconds':
- * lease_expires_at < now() holds one second after the lease ran out, at the last rescue step). Without the reaper, A's
+ * A reaper of the learner's own in "Your SQL" (issue 33 item 6, the page's side of check --reaper): crash-orphan,
+ * which has no rescuer's lane, a claim that takes pending runs only, and the reaper written in the editor's folded
+ * Reaper section, played on the copy with the lane check --reaper gives it (scenarios/reaper-lane.ts): first as
+ * offered, then with its lease margin as a parameter ('0 seconds': lease_expires_at < now() holds one second after
+ * the lease ran out, at the last rescue step). Without the reaper, A's
  * run is stranded; with it, the rescuer puts run 123 back and B finishes it.
  */
 import type { Page } from '@playwright/test';
-import { withReaperLane } from '../../src/cli/check';
-import { copySpecOf } from '../../src/scenarios/authored';
-import { findScenario } from '../../src/scenarios';
-import { encodeSpec, SCENARIO_KEY } from '../../src/scenarios/link';
 import { expect, openLab, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
 
 const PENDING_ONLY = `WITH candidate AS (
@@ -24,9 +21,7 @@ RETURNING run_id, lease_generation, lease_expires_at, cancel_requested`;
 const editor = (page: Page) => page.getByRole('region', { name: 'Your SQL' });
 
 test("a reaper written in Your SQL, its lease margin a parameter, rescues the crashed worker's run", async ({ page }) => {
-  const copy = copySpecOf(withReaperLane(findScenario('crash-orphan')!));
-  if (!('spec' in copy)) throw new Error(copy.reason);
-  await openLab(page, `scenario=crash-orphan&${SCENARIO_KEY}=${encodeSpec(copy.spec)}&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
+  await openLab(page, `scenario=crash-orphan&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
   await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
   await stepToEnd(page);
   await expect(runsTable(page)).toContainText(/123\s*running\s*A/);
@@ -35,10 +30,14 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await expect(reaper).not.toHaveAttribute('open', '');
   await reaper.getByText('Reaper (optional)').click();
   await reaper.getByRole('checkbox', { name: 'Write my own reaper' }).check();
+  // The built-in scenario has no rescuer's lane: the reaper plays on the copy with the lane check --reaper gives it.
+  const lane = reaper.locator('.your-sql-lane');
+  await expect(lane).toContainText("has no rescuer's lane: on Apply the lab adds one");
   // The statement the section offers plays as it is: it binds nothing.
   await editor(page).getByRole('button', { name: 'Apply' }).click();
   await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
-  await expect(page).toHaveURL(/&reaper=UPDATE%20runs/);
+  await expect(page).toHaveURL(/^[^#]*#scenario=authored-[^&]*&sc=.*&reaper=UPDATE%20runs/);
+  await expect(lane).toContainText('Plays on a copy of "A crashes');
   await stepToEnd(page);
   const svg = timeline(page);
   await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);

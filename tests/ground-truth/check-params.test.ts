@@ -4,7 +4,7 @@
  * witnesses with `--db` as on PGlite, and the server is sent the same values (the constant as text, which
  * PostgreSQL reads as the bigint LIMIT takes). PGlite's side alone: tests/unit/cli-check-params.test.ts.
  * A reaper's own parameter (`--param reaper:1=…`) gives the verdict of the same reaper with the value written
- * in, on both.
+ * in, on both; its batch size in LIMIT $1 binds and rescues on the server as on PGlite.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ const BATCH_FIRST = join(projectRoot, 'tests/fixtures/claims/batch-size-first.sq
 const BATCH_PARAMS = ['--param', '1=1', '--param', '2=worker', '--param', '3=lease'];
 const PENDING_ONLY = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
 const LEAKY_GRACE = join(projectRoot, 'tests/fixtures/reapers/leaky-grace.sql');
+const BATCH_SIZE = join(projectRoot, 'tests/fixtures/reapers/batch-size.sql');
 
 let url: string;
 
@@ -72,6 +73,31 @@ describe('check --param with --db: the same answer as on PGlite', () => {
     expect(await check(inline, 'pglite')).toEqual(onPglite);
     expect(await check(LEAKY_GRACE, url, ...bound)).toEqual(onPglite);
     expect(await check(inline, url)).toEqual(onPglite);
+  });
+
+  it("a reaper's batch size in LIMIT $1 (--param reaper:1=10): the same rescue on the server as on PGlite", { timeout: 120_000 }, async () => {
+    const rescues = async (db: string) => {
+      const args = [
+        'run',
+        'crash-orphan',
+        '--claim',
+        PENDING_ONLY,
+        '--reaper',
+        BATCH_SIZE,
+        '--param',
+        'reaper:1=10',
+        '--schedule',
+        'A,A,A,crash:A,+30,rescue,+31,rescue',
+      ];
+      const { code, stdout, stderr } = await simInProcess([...args, '--finish', 'none', '--db', db, '--json']);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const { steps } = JSON.parse(stdout) as { steps: { actor: string; params: string[]; facts: unknown[] }[] };
+      return steps.filter((step) => step.actor === 'rescuer').map(({ params, facts }) => ({ params, facts }));
+    };
+    const onServer = await rescues(url);
+    expect(onServer.at(-1)).toEqual({ params: ['10'], facts: [{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'pending' }] });
+    expect(onServer).toEqual(await rescues('pglite'));
   });
 
   // A reaper that fails sweeps nothing: played on, the check would call the runs it never put back safe.

@@ -3,7 +3,8 @@
  * puts expired runs back to pending on the rescuer's session. The crashed worker's run is no longer stranded
  * (exit 0); a reaper that also resets a run whose lease is live hands it to a second worker (double claim,
  * exit 1, the schedule with its rescue step named); a reaper that is not an UPDATE of runs, or uses a $n no
- * --param reaper:N binds, is one line, exit 2 (a bound reaper's verdict: tests/ground-truth/check-params.test.ts).
+ * --param reaper:N binds, is one line, exit 2 (a bound reaper's verdict: tests/ground-truth/check-params.test.ts). A
+ * reaper's batch size in LIMIT $1 binds as a constant and rescues.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ import { projectRoot, simInProcess } from '../support/cli';
 
 const PENDING_ONLY = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
 const REAPER = join(projectRoot, 'docs/examples/reaper.sql');
+const BATCH_SIZE = join(projectRoot, 'tests/fixtures/reapers/batch-size.sql');
 
 const dir = mkdtempSync(join(tmpdir(), 'lease-lab-reaper-'));
 function file(name: string, text: string): string {
@@ -90,6 +92,19 @@ describe('npm run sim -- check --reaper FILE', () => {
     const stranded = await anomalies(late);
     expect(stranded.map((anomaly) => anomaly.kind)).toEqual(['stranded-run']);
     expect(stranded[0]!.message).toMatch(/your reaper, then the claim run by a new worker, 24 hours .* took nothing back/);
+  });
+
+  it("a reaper's batch size in LIMIT $1, bound by --param reaper:1: bound as sent, it rescues (LIMIT 0 rescues nothing)", async () => {
+    const lastRescue = async (size: string) => {
+      const args = ['run', 'crash-orphan', '--claim', PENDING_ONLY, '--reaper', BATCH_SIZE, '--param', `reaper:1=${size}`];
+      const { code, stdout, stderr } = await sim(...args, '--schedule', 'A,A,A,crash:A,+30,rescue,+31,rescue', '--finish', 'none', '--json');
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+      const steps = (JSON.parse(stdout) as { steps: { actor: string; params: string[]; facts: unknown[] }[] }).steps;
+      return steps.filter((step) => step.actor === 'rescuer').at(-1);
+    };
+    expect(await lastRescue('10')).toMatchObject({ params: ['10'], facts: [{ kind: 'swept', runs: [{ run: 123, owner: 'A' }] }] });
+    expect(await lastRescue('0')).toMatchObject({ params: ['0'], facts: [{ kind: 'swept-nothing' }] });
   });
 
   it.each([

@@ -2,16 +2,21 @@
  * "Your SQL" with a reaper of the learner's own (issue 33 item 6, the page's side of check --reaper): built as
  * check builds it (the rescuer's one statement, its own parameters bound), refused in one line as check
  * refuses it, kept by the draft, carried by the link, and check's witness links carrying it with the
- * rescuer's lane check played it on.
+ * rescuer's lane check played it on; on a built-in scenario without one, the page plays it on the same lane.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withReaperLane, witnessLink } from '../../src/cli/check';
+import { witnessLink } from '../../src/cli/check';
+import { lanedFrom, reaperScenario, withReaperLane } from '../../src/scenarios/reaper-lane';
+import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { findScenario } from '../../src/scenarios';
+import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
+import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { buildYourSql, checkTexts, sameTexts, type YourSqlTexts, yourSqlTextsOf } from '../../src/store/your-sql';
 import { CUSTOM_REAPER_ID } from '../../src/strategies/custom';
+import { InProcessLabClient } from '../../src/webworker/local-engine';
 
 const asRun = (path: string) =>
   readFileSync(join(__dirname, '../..', path), 'utf8')
@@ -103,5 +108,52 @@ describe("check's witness link with a reaper", () => {
     expect(link).toMatch(/^#scenario=incident-pg-boss-555&strategy=your-sql&/);
     expect(link).not.toContain('&sc=');
     expect(link).toContain('&reaper=');
+  });
+});
+
+describe("a reaper on a built-in scenario without a rescuer's lane", () => {
+  it('is played on the lane check gives it: one copy, found again by its id', () => {
+    const crashOrphan = findScenario('crash-orphan')!;
+    const laned = reaperScenario(crashOrphan);
+    expect(laned?.id).toMatch(/^authored-/);
+    expect(laned?.scenario.rescuer).toEqual({});
+    expect(laned?.scenario.script).toEqual(withReaperLane(crashOrphan).script);
+    expect(laned?.scenario.script).toContain('rescue');
+    expect(reaperScenario(withReaperLane(crashOrphan))?.id).toBe(laned?.id);
+    expect(lanedFrom(laned!.id)?.id).toBe('crash-orphan');
+    expect(lanedFrom('crash-orphan')).toBeUndefined();
+    expect(reaperScenario(findScenario('incident-pg-boss-555')!)).toMatchObject({ id: 'incident-pg-boss-555', spec: null });
+  });
+
+  it('a scenario someone wrote without a lane gets it too, as itself with the lane (its title kept, a new id)', () => {
+    const written = scenarioFromSpec({ ...starterSpec(), script: ['A', '+61', 'B'] }).scenario!;
+    const laned = reaperScenario(written);
+    expect(laned?.id).not.toBe(written.id);
+    expect(laned?.scenario).toMatchObject({ title: 'My scenario', rescuer: {}, script: ['A', '+61', 'rescue', 'B'] });
+    expect(lanedFrom(laned!.id)).toBeUndefined();
+  });
+
+  it('the page opens it on the lane (a rescue step after each step of the clock) and the reaper rescues; another built-in scenario gets the lane too; without a reaper, none', async () => {
+    const db = bootLabDatabase();
+    const items = new Map<string, string>();
+    const storage = {
+      getItem: (key: string) => items.get(key) ?? null,
+      setItem: (key: string, value: string) => void items.set(key, value),
+      removeItem: (key: string) => void items.delete(key),
+    };
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
+    const yours = `strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}&reaper=${encodeURIComponent(REAPER)}&params=${encodeURIComponent("reaper:1='0 seconds'")}`;
+    await store.getState().start(`#scenario=crash-orphan&${yours}&schedule=A,A,A,crash:A,%2B30,%2B31`);
+    const { scenarioId, steps, schedule } = store.getState();
+    expect(lanedFrom(scenarioId)?.id).toBe('crash-orphan');
+    // The steps of the link, as check plays them on the lane: the reaper's turn after each step of the clock.
+    expect(schedule).toEqual(['A', 'A', 'A', 'crash:A', '+30', 'rescue', '+31', 'rescue']);
+    const rescues = steps.filter((step) => step.actor === 'rescuer');
+    expect(rescues.map((step) => step.sqlId)).toEqual([CUSTOM_REAPER_ID, CUSTOM_REAPER_ID]);
+    expect(rescues.at(-1)?.facts).toEqual([{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'pending' }]);
+    await store.getState().chooseScenario('race');
+    expect(lanedFrom(store.getState().scenarioId)?.id).toBe('race');
+    await store.getState().openLink(`#scenario=race&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
+    expect(store.getState().scenarioId).toBe('race');
   });
 });

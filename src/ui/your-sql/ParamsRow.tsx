@@ -1,3 +1,4 @@
+import type { CSSProperties } from 'react';
 import { CONTRACTS } from '../../sql/analyze/contract';
 import { useLab } from '../../store/react';
 import { ROLE_NAMES, type YourSqlRole } from '../../store/your-sql';
@@ -12,6 +13,11 @@ function namesSaid(role: YourSqlRole): string {
       return `${word} (${name === word ? '' : `${name}, `}${type})`;
     })
     .join(', ');
+}
+
+/** A box as wide as its value ('0 seconds' whole), never narrower than the lab's longest name nor wider than a short line. */
+function fittedChars(value: string): number {
+  return Math.min(Math.max(Array.from(value).length, 10), 40);
 }
 
 /** The row: `$1 = [1]  $2 = [worker]  $3 = [lease]`, each value by check's --param rules on Apply, touched or not. */
@@ -36,7 +42,7 @@ export function ParamsRow({ of: role, row }: { of: YourSqlRole; row: BindingRow 
               type="text"
               list={`${id}-names`}
               value={valueAt(n)}
-              size={9}
+              style={{ '--value-chars': fittedChars(valueAt(n)) } as CSSProperties}
               spellCheck={false}
               autoCapitalize="off"
               autoComplete="off"

@@ -1,3 +1,6 @@
+import { useMemo } from 'react';
+import { findScenario } from '../../scenarios';
+import { lanedFrom, reaperScenario } from '../../scenarios/reaper-lane';
 import { useLab } from '../../store/react';
 import { RoleEditor } from './RoleEditor';
 import reaperStarter from './reaper-starter.sql?raw';
@@ -16,14 +19,33 @@ export function ReaperEditor() {
     <details className="your-sql-write your-sql-reaper" open={text !== null}>
       <summary>Reaper (optional)</summary>
       <p className="your-sql-type">
-        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the schedule. It plays in a scenario with a
-        rescuer's lane (an incident's, or one you write with a rescuer). The lab gives it no values: bind each $n it uses.
+        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the rescuer's lane. The lab gives it no
+        values: bind each $n it uses.
       </p>
       <label className="your-sql-own">
         <input type="checkbox" checked={text !== null} onChange={(e) => edit('reaper', e.target.checked ? REAPER_STARTER : null)} />
         Write my own reaper
       </label>
+      {text !== null ? <LaneLine /> : null}
       {text !== null ? <RoleEditor of="reaper" text={text} onChange={(next) => edit('reaper', next)} /> : null}
     </details>
   );
+}
+
+/** Where the reaper runs when the scenario has no rescuer's lane of its own: the copy with the lane check --reaper adds. */
+function LaneLine() {
+  const scenarioId = useLab((s) => s.scenarioId);
+  const line = useMemo(() => laneLine(scenarioId), [scenarioId]);
+  return line === null ? null : <p className="your-sql-type your-sql-lane">{line}</p>;
+}
+
+function laneLine(scenarioId: string): string | null {
+  const from = lanedFrom(scenarioId);
+  if (from !== undefined)
+    return `Plays on a copy of "${from.title}" with a rescuer's lane, as check --reaper does: a rescue step after each step of the clock.`;
+  const scenario = findScenario(scenarioId);
+  if (scenario === undefined || scenario.rescuer !== undefined) return null;
+  return reaperScenario(scenario) === null
+    ? `"${scenario.title}" has no rescuer's lane and cannot be given one: your reaper does not play here.`
+    : `"${scenario.title}" has no rescuer's lane: on Apply the lab adds one, as check --reaper does (a rescue step after each step of the clock).`;
 }
