@@ -8,7 +8,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { authoredFor, rememberAuthored } from '../scenarios/authored';
-import { reaperScenario, withRescueSteps } from '../scenarios/reaper-lane';
+import { lanedFrom, reaperScenario, withRescueSteps } from '../scenarios/reaper-lane';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
@@ -33,10 +33,15 @@ type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
  * The place as the lab plays it: a reaper of the learner's own runs at the rescue steps of a rescuer's lane, so
  * a built-in scenario without one is played as its copy with the lane check --reaper gives it
  * (scenarios/reaper-lane.ts), its steps so far with the rescue steps the lane adds; the trace, the link and the
- * scenario shown are then the copy's.
+ * scenario shown are then the copy's. Without the reaper (a built-in strategy chosen, the reaper removed), the
+ * copy goes back to the scenario it copies.
  */
 function onReaperLane<T extends Basis>(place: T): T {
-  if (ownReaperOf(place.settings.definition) === null) return place;
+  if (ownReaperOf(place.settings.definition) === null) {
+    // The copy was made for the reaper: without one, the built-in scenario it copies, without the rescuer's steps.
+    const copied = lanedFrom(place.scenarioId);
+    return copied === undefined ? place : { ...place, scenarioId: copied.id, schedule: place.schedule.filter((token) => token !== 'rescue') };
+  }
   const scenario = findScenario(place.scenarioId);
   const laned = scenario === undefined ? null : reaperScenario(scenario);
   if (laned === null || laned.spec === null) return place;

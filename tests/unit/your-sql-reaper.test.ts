@@ -151,6 +151,13 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     const rescues = steps.filter((step) => step.actor === 'rescuer');
     expect(rescues.map((step) => step.sqlId)).toEqual([CUSTOM_REAPER_ID, CUSTOM_REAPER_ID]);
     expect(rescues.at(-1)?.facts).toEqual([{ kind: 'swept', runs: [{ run: 123, owner: 'A' }], marked: 'pending' }]);
+    // A built-in strategy has no reaper of the learner's: the copy made for it goes back to the scenario it copies.
+    const definition = store.getState().settings.definition!;
+    await store.getState().chooseStrategy('skip-locked');
+    expect(store.getState().scenarioId).toBe('crash-orphan');
+    expect(store.getState().schedule).toEqual(['A', 'A', 'A', 'crash:A', '+30', '+31']);
+    await store.getState().playDefinition(definition);
+    expect(lanedFrom(store.getState().scenarioId)?.id).toBe('crash-orphan');
     await store.getState().chooseScenario('race');
     expect(lanedFrom(store.getState().scenarioId)?.id).toBe('race');
     await store.getState().openLink(`#scenario=race&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
