@@ -6,8 +6,15 @@
  * leases, and only the real bugs fail the run unless `--fail-on` says otherwise.
  */
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { projectRoot, simInProcess } from '../support/cli';
+
+// Several checks below run `check` on one scenario and claim with other flags (paused-worker with the
+// recommended claim four times, crash-orphan with the pending-only claim three): each is explored once.
+vi.mock('../../src/engine/explore', async (importOriginal) => {
+  const { exploringOnce } = await import('../support/explore-once');
+  return exploringOnce(await importOriginal());
+});
 
 const corpus = (name: string) => join(projectRoot, 'tests/ground-truth/claim-corpus', name);
 const SKIP_LOCKED = join(projectRoot, 'src/strategies/skip-locked/claim-skip-locked.sql');
