@@ -75,12 +75,17 @@ async function analyzeRole(text: string, role: YourSqlRole, bound: BoundParamete
   try {
     return await analyzeStatement(text, role, bound ? { parameters: bound.parameters } : {});
   } catch (error) {
-    const message =
-      error instanceof RangeError
-        ? `it is nested too deeply for the lab to read (${messageOf(error)}); write it with fewer nested parentheses or NOTs`
-        : `the lab could not read it: ${messageOf(error)}`;
-    return { ok: false, problem: { role, kind: 'invalid', message } };
+    return { ok: false, problem: unreadable(role, error) };
   }
+}
+
+/** A statement whose parse tree the lab's code could not walk: that statement's problem, in one line. */
+function unreadable(role: YourSqlRole, error: unknown): YourSqlProblem {
+  const message =
+    error instanceof RangeError
+      ? `it is nested too deeply for the lab to read (${messageOf(error)}); write it with fewer nested parentheses or NOTs`
+      : `the lab could not read it: ${messageOf(error)}`;
+  return { role, kind: 'invalid', message };
 }
 
 /** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. Never throws. */
@@ -140,7 +145,13 @@ async function boundFor(
   role: YourSqlRole,
   bindings: ParamBindings,
 ): Promise<{ ok: true; bound: BoundParameters | null } | { ok: false; problem: YourSqlProblem }> {
-  const used = await parametersUsed(text);
+  let used: number[] | null;
+  try {
+    used = await parametersUsed(text);
+  } catch (error) {
+    // Finding its $n walks the parse tree as the analysis does: a statement nested too deeply fails here first.
+    return { ok: false, problem: unreadable(role, error) };
+  }
   // A statement that does not parse: its analysis says where, with no bound parameters in the way.
   if (used === null) return { ok: true, bound: null };
   const bound = bindStatement(used, bindings, role, 'it', ROW_SYNTAX);
