@@ -1,11 +1,11 @@
 /** axe-core on the main views, light and dark: no serious or critical violations. */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, openLab, test } from './fixtures';
 import { showAllControls } from './disclosure';
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

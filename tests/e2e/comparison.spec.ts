@@ -1,5 +1,5 @@
 /** The queues side by side: the lesson's Compare queues tab, an incident opened from one of its cells, and that incident's fix. */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
 import { expect, openLab, openLinkInPlace, outcome, sharedLabPage, shot, stepToEnd, test, waitReady } from './fixtures';
@@ -148,7 +148,7 @@ for (const [width, height] of [
     if (width < 600) expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
-      const results = await new AxeBuilder({ page }).include('.cmp').analyze();
+      const results = await axe(page).include('.cmp').analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
       expect(serious, colorScheme).toEqual([]);
     }

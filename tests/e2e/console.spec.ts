@@ -2,7 +2,7 @@
  * The SQL console: the learner queries the lab's own Postgres at the step they are on, read-only, and
  * nothing they type can break the simulation or hang the page.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, notices, openLab, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
 
@@ -106,8 +106,8 @@ test('shows runs and pg_prepared_xacts at a step with a parked claim, and follow
   await stepTimes(page, 2);
   await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Step 2');
 
-  const axe = await new AxeBuilder({ page }).include('details.console').analyze();
-  const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+  const results = await axe(page).include('details.console').analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
   expect(serious).toEqual([]);
 });
 

@@ -4,7 +4,7 @@
  * back, a move off the recording refused with why, and left for the same schedule at READ COMMITTED.
  * E2E_SHOTS=1 keeps screenshots at a desktop's and a phone's size in test-results/recordings-*.png.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
@@ -86,7 +86,7 @@ test('on a phone the label reads whole beside the stepped recording', async ({ p
   // The label and its button read in both themes: no serious or critical axe finding on the recording.
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page }).include('#lab-top').analyze();
+    const results = await axe(page).include('#lab-top').analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
     expect(serious, colorScheme).toEqual([]);
   }

@@ -5,7 +5,7 @@
  * in a clear notice. Screenshots of the editor and the embed at 1440×900 and 390×844 go to test-results/.
  */
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from '@playwright/test';
@@ -258,7 +258,7 @@ test('an authored scenario is explored like a built-in one, and its witness link
 });
 
 async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await axe(page).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

@@ -3,7 +3,7 @@
  * screen, nothing scrolled), a sheet over the lab on a phone, Continue plays the step in the lab, the keys
  * step the tour and nothing else, and leaving keeps the place and the quiz.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
 import { expect, openLab, slider, test, timeline } from './fixtures';
@@ -194,7 +194,7 @@ test('the tour and the time-to-scale timeline pass axe: docked on a wide window 
   ] as const) {
     await page.setViewportSize({ width, height });
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page }).analyze();
+    const results = await axe(page).analyze();
     const serious = results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map(

@@ -4,7 +4,7 @@
  * order in the isolation tester's text. The learner's scenario stands as it was, and a spec that does not
  * parse is one line naming where.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import lockWait from '../../docs/examples/lock-wait.spec?raw';
 import { showAllControls } from './disclosure';
@@ -60,8 +60,8 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   await expect(results.getByRole('region', { name: 'Step through the order a_claim a_work a_commit b_claim b_work b_commit' })).toBeVisible();
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const axe = await new AxeBuilder({ page }).include('.your-spec').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    const scan = await axe(page).include('.your-spec').analyze();
+    const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
     expect(serious, colorScheme).toEqual([]);
   }
   await page.emulateMedia({ colorScheme: 'light' });
@@ -202,8 +202,8 @@ test("an order's lanes: a wait up to the step that released it, an error, the ch
 
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const axe = await new AxeBuilder({ page }).include('.spec-lanes').analyze();
-    const serious = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+    const scan = await axe(page).include('.spec-lanes').analyze();
+    const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
     expect(serious, colorScheme).toEqual([]);
     await shot(lanes, testInfo.outputPath(`spec-lanes-1440-${colorScheme}.png`));
   }

@@ -6,7 +6,7 @@
  * (tests/ground-truth/claim-corpus/12): with it a reclaim keeps the old fencing token, so fencing rejects
  * nothing and a paused worker's run is done twice.
  */
-import AxeBuilder from '@axe-core/playwright';
+import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
 import { expect, openLab, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
@@ -182,7 +182,7 @@ test('the editor reads well on a wide screen and on a phone, light and dark, wit
   });
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const results = await new AxeBuilder({ page }).include('.your-sql').analyze();
+    const results = await axe(page).include('.your-sql').analyze();
     const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
     expect(serious, colorScheme).toEqual([]);
   }
