@@ -342,6 +342,9 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const { problems } = checked;
       let view = checked.view;
       set({ playing: false, scenarioId: view.scenarioId, settings: view.settings, loaded: false, steps: [], schedule: [], position: 0, selected: null });
+      // A link that names a built-in strategy closes the editor (its draft stays), as choosing one does: open, it
+      // would keep the picker on "Your SQL" while the link's strategy plays. A spec in the link opens it again.
+      if (from === 'link' && !checked.yourSql && get().yourSql.open) set({ yourSql: { ...get().yourSql, open: false } });
       const task = async (send: Send) => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);

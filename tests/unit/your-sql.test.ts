@@ -174,6 +174,17 @@ describe('the saved draft', () => {
     expect(store.getState().yourSql.note).toContain('newer version');
   });
 
+  it("a link followed with the editor open and a built-in strategy in it closes the editor (the picker says the link's strategy); the draft stays", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=on&schedule=&step=0');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', NO_BUMP);
+    await store.getState().openLink('#scenario=race&strategy=naive&fencing=off&schedule=A&step=1');
+    expect(store.getState().yourSql.open).toBe(false);
+    expect(store.getState().settings).toMatchObject({ strategy: 'naive', fencing: false });
+    expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
+  });
+
   it('an edit is saved as it is typed, and a new store opens the editor with it', () => {
     const storage = memoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
