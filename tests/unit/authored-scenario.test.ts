@@ -11,10 +11,11 @@ import { findScenario } from '../../src/scenarios';
 import { adoptAuthored, type ScenarioSpec, scenarioFromSpec, specOf, starterSpec } from '../../src/scenarios/authored';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView, MAX_LINK_CHARS } from '../../src/store/permalink';
-import { loadPlace, PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
+import { loadPlace, PLACE_KEY, savePlace } from '../../src/store/persist';
 import { decodeScenarioParam, encodeSpec, MAX_SCENARIO_CHARS } from '../../src/scenarios/link';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { instructorScenarioSpec } from '../support/scenario-specs';
+import { MemoryStorage } from '../support/memory-storage';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
@@ -32,11 +33,6 @@ function built(spec: ScenarioSpec) {
   const result = scenarioFromSpec(spec);
   if (result.scenario === null) throw new Error(result.problems.map((p) => p.message).join('; '));
   return result.scenario;
-}
-
-function memoryStorage(): StorageLike & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
 }
 
 function said(store: LabStore): string {
@@ -170,7 +166,7 @@ describe('an authored scenario in a link', () => {
   });
 
   it('plays on the store and engine like a built-in scenario, and the saved place keeps it', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start(linkOf(SPEC, `schedule=${SPEC.script.join(',')}`));
     expect(store.getState().notices).toEqual([]);
@@ -186,7 +182,7 @@ describe('an authored scenario in a link', () => {
     expect(await store.getState().step()).toBe(true);
     const { settings, schedule } = store.getState();
     savePlace(storage, { scenarioId: id, settings, schedule, position: 3 });
-    const saved = JSON.parse(storage.items.get(PLACE_KEY)!) as { authored: unknown };
+    const saved = JSON.parse(storage.data.get(PLACE_KEY)!) as { authored: unknown };
     expect(saved.authored).toEqual(SPEC);
     // A fresh page (fresh modules: no authored scenario met yet) gets it back from the saved place alone.
     vi.resetModules();
@@ -198,7 +194,7 @@ describe('an authored scenario in a link', () => {
   });
 
   it('a saved place whose authored scenario was tampered with starts afresh and says why', () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 1, scenario: 'authored-00000000', authored: { ...SPEC, workers: 9 }, schedule: [] }));
     expect(loadPlace(storage)).toEqual({
       view: expect.objectContaining({ scenarioId: 'race' }),
@@ -274,7 +270,7 @@ describe('a hostile scenario link', () => {
   });
 
   it('on a new visit opens the saved place instead of overwriting it', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     savePlace(storage, { scenarioId: 'race', settings: { strategy: 'cas', fencing: false }, schedule: ['A'], position: 1 });
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start(`#scenario=x&sc=1.${json({ ...SPEC_BODY, leaseSeconds: -3 })}`);
@@ -282,7 +278,7 @@ describe('a hostile scenario link', () => {
     expect(store.getState().schedule).toEqual(['A']);
     expect(said(store)).toContain('the lease must be a whole number of seconds from 1 to 86400, not -3');
     expect(said(store)).toContain('The lab opened your saved place instead.');
-    expect(JSON.parse(storage.items.get(PLACE_KEY)!).scenario).toBe('race');
+    expect(JSON.parse(storage.data.get(PLACE_KEY)!).scenario).toBe('race');
   });
 
   it("a link over the lab's bound is refused before it is read", () => {

@@ -9,21 +9,12 @@ import type { LabDatabase } from '../../src/db/port';
 import { createLabStore, type LabStore } from '../../src/store/lab-store';
 import { PLACE_KEY, savePlace, type StorageLike } from '../../src/store/persist';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
+import { MemoryStorage } from '../support/memory-storage';
 
 let db: Promise<LabDatabase>;
 beforeAll(() => {
   db = bootLabDatabase();
 });
-
-function memoryStorage(): StorageLike & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return {
-    items,
-    getItem: (key) => items.get(key) ?? null,
-    setItem: (key, value) => void items.set(key, value),
-    removeItem: (key) => void items.delete(key),
-  };
-}
 
 const PLACE = '#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,pause:A,+90&step=3';
 
@@ -132,7 +123,7 @@ describe('a hostile link that names a real scenario opens the valid part of it, 
 
 describe('saved places', () => {
   it('a link with an unknown scenario on a new visit opens the saved place instead of overwriting it', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const first = await labAtPlace(storage);
     savePlace(storage, { ...place(first), position: first.getState().position });
     const second = createLabStore({ lab: new InProcessLabClient(() => db), storage });
@@ -143,17 +134,17 @@ describe('saved places', () => {
   });
 
   it('a place saved by an older version (another shape) starts afresh and says why', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 0, view: { id: 'race', cursor: 3 } }));
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('');
     expect(place(store)).toMatchObject({ scenarioId: 'race', schedule: [], position: 0 });
     expect(said(store)).toContain('Your saved place was written by an older version of Lease Lab in a form this one cannot read, so the lab started afresh.');
-    expect(storage.items.has(PLACE_KEY)).toBe(false);
+    expect(storage.data.has(PLACE_KEY)).toBe(false);
   });
 
   it('a place saved by a newer version starts afresh and says so', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     storage.setItem(PLACE_KEY, JSON.stringify({ version: 7, scenario: 'race', schedule: ['A'] }));
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('');
@@ -169,6 +160,6 @@ describe('saved places', () => {
       removeItem: () => {},
     };
     expect(savePlace(full, { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: 1 })).toBe(false);
-    expect(savePlace(memoryStorage(), { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: 1 })).toBe(true);
+    expect(savePlace(new MemoryStorage(), { scenarioId: 'race', settings: { strategy: 'naive', fencing: false }, schedule: ['A'], position: 1 })).toBe(true);
   });
 });

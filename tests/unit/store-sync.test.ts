@@ -8,8 +8,8 @@ import { createStore } from 'zustand/vanilla';
 import { defaultSettings, SCENARIOS } from '../../src/scenarios';
 import type { LabStore } from '../../src/store/lab-store';
 import { decodeView } from '../../src/store/permalink';
-import type { StorageLike } from '../../src/store/persist';
 import { connectOutside, WRITE_EVERY_MS } from '../../src/store/sync';
+import { MemoryStorage } from '../support/memory-storage';
 
 const scenario = SCENARIOS[0]!;
 
@@ -55,11 +55,6 @@ function fakeWindow() {
   return { win, addresses, paint };
 }
 
-function memoryStorage(): StorageLike & { values: Map<string, string> } {
-  const values = new Map<string, string>();
-  return { values, getItem: (k) => values.get(k) ?? null, setItem: (k, v) => void values.set(k, v), removeItem: (k) => void values.delete(k) };
-}
-
 describe('connectOutside', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -67,7 +62,7 @@ describe('connectOutside', () => {
   it('writes the address and the saved place only after the next paint, never inside the update', () => {
     const store = fakeStore();
     const { win, addresses, paint } = fakeWindow();
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     connectOutside(store as unknown as LabStore, win as unknown as Window, storage);
 
     store.setState({ schedule: ['A'], position: 1 });
@@ -78,7 +73,7 @@ describe('connectOutside', () => {
     vi.runOnlyPendingTimers();
     expect(addresses).toHaveLength(1);
     expect(decodeView(addresses[0]!.slice(1))?.view).toMatchObject({ schedule: ['A'], position: 1 });
-    expect([...storage.values.values()].join()).toContain('"A"');
+    expect([...storage.data.values()].join()).toContain('"A"');
   });
 
   it('a burst of steps writes at most once per interval, and always its last view', () => {
@@ -137,7 +132,7 @@ describe('connectOutside', () => {
   it('a view that failed to draw is never saved, and if it was written already the place before it goes back', () => {
     const store = fakeStore();
     const { win, addresses, paint } = fakeWindow();
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     connectOutside(store as unknown as LabStore, win as unknown as Window, storage);
     const write = () => {
       vi.advanceTimersByTime(WRITE_EVERY_MS);
@@ -146,21 +141,21 @@ describe('connectOutside', () => {
     };
     store.setState({ schedule: ['A'], position: 1 });
     write();
-    const good = [...storage.values.values()][0];
+    const good = [...storage.data.values()][0];
     expect(good).toContain('"step":1');
 
     // Drawn badly before it was written: it is not written at all.
     store.setState({ schedule: ['A', 'B'], position: 2 });
     store.setState({ drawFailure: 'Invalid time value' });
     write();
-    expect([...storage.values.values()]).toEqual([good]);
+    expect([...storage.data.values()]).toEqual([good]);
     expect(addresses).toHaveLength(1);
 
     // Written, then found not to draw: the place saved before it is put back.
     store.setState({ drawFailure: null, schedule: ['A', 'B', 'A'], position: 3 });
     write();
-    expect([...storage.values.values()][0]).toContain('"step":3');
+    expect([...storage.data.values()][0]).toContain('"step":3');
     store.setState({ drawFailure: 'Invalid time value' });
-    expect([...storage.values.values()]).toEqual([good]);
+    expect([...storage.data.values()]).toEqual([good]);
   });
 });

@@ -13,12 +13,12 @@ import type { LabDatabase } from '../../src/db/port';
 import { findScenario } from '../../src/scenarios';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
-import type { StorageLike } from '../../src/store/persist';
 import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { parametersUsed } from '../../src/sql/analyze';
 import { bindingRow } from '../../src/store/your-sql-params';
 import { PARAMETERS_HIDDEN } from '../support/parameters-hidden';
+import { MemoryStorage } from '../support/memory-storage';
 
 const BATCH_FIRST = readFileSync(join(__dirname, '../fixtures/claims/batch-size-first.sql'), 'utf8')
   .split('\n')
@@ -34,11 +34,6 @@ async function built(source: YourSqlTexts) {
   const result = await buildYourSql(source);
   if (!result.ok) throw new Error(JSON.stringify(result.problem));
   return result.definition;
-}
-
-function memoryStorage(): StorageLike {
-  const items = new Map<string, string>();
-  return { getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
 }
 
 describe('params= in a link', () => {
@@ -117,7 +112,7 @@ beforeAll(() => {
 
 describe("the editor's Parameters row", () => {
   it("binds a statement's values in place of its old ones, keeps the others, and the draft keeps them over a reload", () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     store.getState().editYourSql('claim', BATCH_FIRST);
@@ -135,7 +130,7 @@ describe("the editor's Parameters row", () => {
   });
 
   it("a malformed binding of a statement (a saved draft's `complete:1`) is that statement's: refused under it, and its row's values replace it", async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     store.getState().editYourSql('claim', BATCH_FIRST);
@@ -151,7 +146,7 @@ describe("the editor's Parameters row", () => {
 
 describe('what the Parameters row shows is what Apply runs', () => {
   it("a row left as offered binds its values on Apply, and a $n left empty is named in the row's terms", async () => {
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     store.getState().openYourSql();
     store.getState().editYourSql('claim', BATCH_FIRST);
     expect(await store.getState().applyYourSql()).toBe(false);
@@ -180,7 +175,7 @@ describe('what the Parameters row shows is what Apply runs', () => {
 
 describe('bound values on the real engine', () => {
   it('the claim runs with them: LIMIT $1 gets 1, $2 the worker, $3 the lease', async () => {
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     await store.getState().start(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(BATCH_FIRST)}&params=1=1,2=worker,3=lease`);
     const state = store.getState();
     expect(state.notices).toEqual([]);
@@ -188,7 +183,7 @@ describe('bound values on the real engine', () => {
   });
 
   it("a value the rules refuse: the notice says so in the Parameters row's terms, the scenario opens with its own strategy", async () => {
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     await store.getState().start(`#scenario=race&fencing=off&schedule=A,B&claim=${encodeURIComponent(BATCH_FIRST)}&params=1=1,2=worker,3=lease2`);
     const state = store.getState();
     expect(state.settings.definition).toBeUndefined();

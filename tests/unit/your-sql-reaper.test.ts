@@ -17,6 +17,7 @@ import { decodeView, encodeView } from '../../src/store/permalink';
 import { buildYourSql, checkTexts, sameTexts, type YourSqlTexts, yourSqlTextsOf } from '../../src/store/your-sql';
 import { CUSTOM_REAPER_ID } from '../../src/strategies/custom';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
+import { MemoryStorage } from '../support/memory-storage';
 
 const asRun = (path: string) =>
   readFileSync(join(__dirname, '../..', path), 'utf8')
@@ -135,13 +136,7 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
 
   it('the page opens it on the lane (a rescue step after each step of the clock) and the reaper rescues; another built-in scenario gets the lane too; without a reaper, none', async () => {
     const db = bootLabDatabase();
-    const items = new Map<string, string>();
-    const storage = {
-      getItem: (key: string) => items.get(key) ?? null,
-      setItem: (key: string, value: string) => void items.set(key, value),
-      removeItem: (key: string) => void items.delete(key),
-    };
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     const yours = `strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}&reaper=${encodeURIComponent(REAPER)}&params=${encodeURIComponent("reaper:1='0 seconds'")}`;
     await store.getState().start(`#scenario=crash-orphan&${yours}&schedule=A,A,A,crash:A,%2B30,%2B31`);
     const { scenarioId, steps, schedule } = store.getState();

@@ -15,12 +15,13 @@ import type { LabDatabase } from '../../src/db/port';
 import { PROGRESS_STORAGE_KEY } from '../../src/lessons/progress';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
-import { loadPlace, PLACE_KEY, type StorageLike } from '../../src/store/persist';
+import { loadPlace, PLACE_KEY } from '../../src/store/persist';
 import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../../src/store/your-sql';
 import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
 import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
 import { prefill } from '../../src/store/your-sql-slice';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
+import { MemoryStorage } from '../support/memory-storage';
 
 const corpus = (name: string) =>
   readFileSync(join(__dirname, '../ground-truth/claim-corpus', `${name}.sql`), 'utf8')
@@ -34,11 +35,6 @@ const corpus = (name: string) =>
 const NO_BUMP = corpus('12-reclaim-without-generation-bump');
 const FOR_SHARE = corpus('05-for-share');
 const COMPLETE_BY_ID = corpus('32-complete-by-id-only');
-
-function memoryStorage(): StorageLike & { items: Map<string, string> } {
-  const items = new Map<string, string>();
-  return { items, getItem: (key) => items.get(key) ?? null, setItem: (key, value) => void items.set(key, value), removeItem: (key) => void items.delete(key) };
-}
 
 const texts = (claim: string, writes: Partial<Omit<YourSqlTexts, 'claim'>> = {}): YourSqlTexts => ({
   claim,
@@ -140,9 +136,9 @@ describe('what the editor says after Apply (issue 33, defect 8)', () => {
 
 describe('the saved draft', () => {
   it('survives a new store on the same storage, versioned', () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     expect(saveDraft(storage, texts(NO_BUMP, { work: 'UPDATE runs SET progress = progress + 1 WHERE run_id = $1' }))).toBe(true);
-    expect(JSON.parse(storage.items.get(DRAFT_KEY)!)).toMatchObject({ version: 1, claim: NO_BUMP, heartbeat: null });
+    expect(JSON.parse(storage.data.get(DRAFT_KEY)!)).toMatchObject({ version: 1, claim: NO_BUMP, heartbeat: null });
     expect(loadDraft(storage)).toEqual({ kind: 'read', texts: texts(NO_BUMP, { work: 'UPDATE runs SET progress = progress + 1 WHERE run_id = $1' }) });
   });
 
@@ -153,8 +149,8 @@ describe('the saved draft', () => {
     ['no version', JSON.stringify({ claim: 'x' }), 'unreadable'],
     ['a statement far too long', JSON.stringify({ version: 1, claim: 'x'.repeat(20_000) }), 'unreadable'],
   ])('%s: unreadable, and the editor starts from the strategy and says so', (_, stored, kind) => {
-    const storage = memoryStorage();
-    storage.items.set(DRAFT_KEY, stored);
+    const storage = new MemoryStorage();
+    storage.data.set(DRAFT_KEY, stored);
     expect(loadDraft(storage).kind).toBe(kind);
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
@@ -163,19 +159,19 @@ describe('the saved draft', () => {
   });
 
   it("a newer lab's draft is shown and never written over", () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const newer = JSON.stringify({ version: 2, claim: NO_BUMP, heartbeat: null, work: null, complete: null, future: true });
-    storage.items.set(DRAFT_KEY, newer);
+    storage.data.set(DRAFT_KEY, newer);
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     expect(store.getState().yourSql.draft?.claim).toBe(NO_BUMP);
     store.getState().editYourSql('claim', 'SELECT 1');
-    expect(storage.items.get(DRAFT_KEY)).toBe(newer);
+    expect(storage.data.get(DRAFT_KEY)).toBe(newer);
     expect(store.getState().yourSql.note).toContain('newer version');
   });
 
   it("a link followed with the editor open and a built-in strategy in it closes the editor (the picker says the link's strategy); the draft stays", async () => {
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     await store.getState().start('#scenario=race&strategy=skip-locked&fencing=on&schedule=&step=0');
     store.getState().openYourSql();
     store.getState().editYourSql('claim', NO_BUMP);
@@ -186,7 +182,7 @@ describe('the saved draft', () => {
   });
 
   it('an edit is saved as it is typed, and a new store opens the editor with it', () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     store.getState().openYourSql();
     expect(store.getState().yourSql.draft?.claim).toContain('FOR UPDATE SKIP LOCKED');
@@ -205,8 +201,8 @@ beforeAll(() => {
 
 /** A store with a saved place and lesson progress, as a returning learner has them. */
 async function returningLearner() {
-  const storage = memoryStorage();
-  storage.items.set(PROGRESS_STORAGE_KEY, '{"version":3,"kept":"exactly"}');
+  const storage = new MemoryStorage();
+  storage.data.set(PROGRESS_STORAGE_KEY, '{"version":3,"kept":"exactly"}');
   const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
   await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
   return { storage, store };
@@ -219,7 +215,7 @@ function said(store: ReturnType<typeof createLabStore>): string {
 
 describe('links with statements in them, on the real engine', () => {
   it('an accepted claim is played: the steps run it, and the address is the same link', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     const fragment = `scenario=paused-worker&strategy=your-sql&fencing=on&schedule=A,A&step=2&claim=${encodeURIComponent(NO_BUMP)}`;
     await store.getState().start(`#${fragment}`);
@@ -234,7 +230,7 @@ describe('links with statements in them, on the real engine', () => {
   });
 
   it("a completion that deletes its run, from check's link: played on the page, the run leaves the runs table", async () => {
-    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: memoryStorage() });
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
     const claim = corpus('01-atomic-skip-locked');
     const complete = 'DELETE FROM runs WHERE run_id = $1';
     await store
@@ -258,7 +254,7 @@ describe('links with statements in them, on the real engine', () => {
     ['HTML and script', '<script>alert(1)</script>', 'the claim: line 1, column 1: syntax error at or near "<"'],
   ])('%s: the scenario opens with its own strategy, the notice says why, and nothing saved is lost', async (_, claim, reason) => {
     const { storage, store } = await returningLearner();
-    const progress = storage.items.get(PROGRESS_STORAGE_KEY);
+    const progress = storage.data.get(PROGRESS_STORAGE_KEY);
     await store.getState().openLink(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&claim=${encodeURIComponent(claim)}`);
     const state = store.getState();
     expect(state.scenarioId).toBe('race');
@@ -269,13 +265,13 @@ describe('links with statements in them, on the real engine', () => {
     expect(said(store)).toContain('your statements are in the editor');
     expect(state.yourSql.draft?.claim).toBe(claim);
     expect(state.yourSql.problem).not.toBeNull();
-    expect(storage.items.get(PROGRESS_STORAGE_KEY)).toBe(progress);
+    expect(storage.data.get(PROGRESS_STORAGE_KEY)).toBe(progress);
     // The link's statements are not the learner's draft: only typing saves one.
-    expect(storage.items.has(DRAFT_KEY)).toBe(false);
+    expect(storage.data.has(DRAFT_KEY)).toBe(false);
   });
 
   it('the saved place keeps your SQL, and a reload plays it again', async () => {
-    const storage = memoryStorage();
+    const storage = new MemoryStorage();
     const store = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await store.getState().start('#scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A&step=2');
     store.getState().openYourSql();
@@ -284,7 +280,7 @@ describe('links with statements in them, on the real engine', () => {
     const { scenarioId, settings, schedule, position } = store.getState();
     const { savePlace } = await import('../../src/store/persist');
     savePlace(storage, { scenarioId, settings, schedule, position });
-    expect(JSON.parse(storage.items.get(PLACE_KEY)!)).toMatchObject({ strategy: 'skip-locked', yourSql: texts(NO_BUMP) });
+    expect(JSON.parse(storage.data.get(PLACE_KEY)!)).toMatchObject({ strategy: 'skip-locked', yourSql: texts(NO_BUMP) });
     expect(loadPlace(storage)?.yourSql).toEqual(texts(NO_BUMP));
     const again = createLabStore({ lab: new InProcessLabClient(() => db), storage });
     await again.getState().start('');
