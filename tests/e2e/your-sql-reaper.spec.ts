@@ -61,4 +61,6 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await page.goto(`/#scenario=crash-orphan&strategy=your-sql&fencing=on&${written}&schedule=A,A,A,crash:A,%2B30,%2B31,B,B&step=6`);
   await expect(slider(page)).toHaveAttribute('aria-valuetext', 'step 7 of 10');
   await expect(notices(page)).not.toContainText('could not be opened exactly');
+  // The link the page writes back carries the lane, and the same place in its own count.
+  await expect(page).toHaveURL(/#scenario=authored-[^&]*&sc=[^&]*&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,rescue,\+31,rescue,B,B&step=7&/);
 });
