@@ -162,7 +162,8 @@ async function run(args: string[]): Promise<number> {
     ...SCENARIO_OPTIONS,
   });
   const chosen = scenarioAndSettings(positionals, values, 'run');
-  const { settings, linkSchedule, yourSql } = chosen;
+  const { settings, yourSql } = chosen;
+  let { linkSchedule } = chosen;
   let { scenario } = chosen;
   const spec = (values.db as string | undefined) ?? 'pglite';
   const timeout = statementTimeout(values['statement-timeout']);
@@ -171,13 +172,17 @@ async function run(args: string[]): Promise<number> {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
     const { claimStrategyFromFile, parseParamFlags, withReaperFromFile, withWritesFromFiles } = await import('./check');
-    const { withReaperLane } = await import('../scenarios/reaper-lane');
+    const { withReaperLane, withRescueSteps } = await import('../scenarios/reaper-lane');
     const onServer = { onServer: spec !== 'pglite' };
     const bindings = parseParamFlags(values.param ?? []);
     const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
     settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
     settings.definition = await withReaperFromFile(settings.definition, values.reaper as string | undefined, onServer, bindings);
-    if (values.reaper !== undefined) scenario = withReaperLane(scenario);
+    if (values.reaper !== undefined) {
+      // A link's steps written without the lane are played on it as the page plays them: the reaper's turn after each step of the clock.
+      if (scenario.rescuer === undefined && linkSchedule !== null) linkSchedule = withRescueSteps(linkSchedule);
+      scenario = withReaperLane(scenario);
+    }
   } else if (Object.keys(writeFiles(values)).length > 0 || values.reaper !== undefined) {
     throw new UsageError('--heartbeat, --work, --complete and --reaper go with --claim FILE');
   } else if (values.param !== undefined) {

@@ -4,6 +4,7 @@
  * linked) as a scenario someone could have written (a built-in one as its copy), so every place that finds a
  * scenario by its id finds the lane too.
  */
+import { isClockToken } from '../sim/schedule';
 import type { Scenario } from '../sim/types';
 import { copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from './authored';
 import { FIX_SCENARIOS, findScenario, SCENARIOS } from './index';
@@ -20,7 +21,7 @@ export function withReaperLane(scenario: Scenario): Scenario {
 
 /** Steps played without the lane, as played with it: a `rescue` step after each step of the clock. */
 export function withRescueSteps(tokens: readonly string[]): string[] {
-  return tokens.flatMap((token) => (/^\+\d/.test(token) ? [token, 'rescue'] : [token]));
+  return tokens.flatMap((token) => (isClockToken(token) ? [token, 'rescue'] : [token]));
 }
 
 /** A reaper's scenario: its id, and the spec that makes it where it is a copy (null: its id says it). */
@@ -50,4 +51,50 @@ const laned = new Map<string, ReaperScenario | null>();
 export function lanedFrom(id: string): Scenario | undefined {
   if (!isAuthoredId(id)) return undefined;
   return [...SCENARIOS, ...FIX_SCENARIOS].find((scenario) => scenario.rescuer === undefined && reaperScenario(scenario)?.id === id);
+}
+
+/**
+ * A schedule written without the lane and played on it (withRescueSteps), read in the numbers its writer used:
+ * a hand-written link's `step=N` and the index of a step that could not happen count the steps as written,
+ * never the rescue steps the lab added. A link the page or check writes carries the lane and needs none of this.
+ */
+export class ScheduleAsWritten {
+  /** Trace positions by the writer's count: entry N is just after the N-th trace step of a written step (entry 0 is 0). */
+  private readonly ends: number[];
+
+  /** `laned`: the schedule as played on the lane; `steps`: the trace it played (each step's token index in `laned`). */
+  constructor(
+    private readonly laned: readonly string[],
+    steps: readonly { tokenIndex: number }[],
+  ) {
+    this.ends = [0];
+    for (const [index, step] of steps.entries()) if (!this.added(step.tokenIndex)) this.ends.push(index + 1);
+  }
+
+  /** How many trace steps the written steps played: the last step=N that names one. */
+  get stepCount(): number {
+    return this.ends.length - 1;
+  }
+
+  /**
+   * Where step=N lands on the lane: just after the N-th step as written, so every rescue step added before it
+   * is shown and the reaper's turn after it is the next step. N must be at most stepCount.
+   */
+  position(step: number): number {
+    const end = this.ends[step];
+    if (end === undefined) throw new RangeError(`step ${step} is past the ${this.stepCount} steps as written`);
+    return end;
+  }
+
+  /** The index in the schedule as written of the token at `index` on the lane (an added rescue step: of the step of the clock before it). */
+  writtenIndex(index: number): number {
+    let written = -1;
+    for (let at = 0; at <= index && at < this.laned.length; at++) if (!this.added(at)) written++;
+    return Math.max(written, 0);
+  }
+
+  /** A rescue step withRescueSteps added: one right after a step of the clock. */
+  added(index: number): boolean {
+    return this.laned[index] === 'rescue' && index > 0 && isClockToken(this.laned[index - 1] ?? '');
+  }
 }

@@ -8,7 +8,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { findScenario } from '../scenarios';
 import { authoredFor, rememberAuthored } from '../scenarios/authored';
-import { lanedFrom, reaperScenario, withRescueSteps } from '../scenarios/reaper-lane';
+import { lanedFrom, type ReaperScenario, reaperScenario, ScheduleAsWritten, withRescueSteps } from '../scenarios/reaper-lane';
 import { anomaliesAfter } from '../sim/anomalies';
 import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
@@ -16,7 +16,7 @@ import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { ownReaperOf } from '../strategies/custom';
 import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
-import type { ApplyResult, LoadResult, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
+import type { ApplyResult, LoadResult, RefusedToken, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -42,12 +42,40 @@ function onReaperLane<T extends Basis>(place: T): T {
     const copied = lanedFrom(place.scenarioId);
     return copied === undefined ? place : { ...place, scenarioId: copied.id, schedule: place.schedule.filter((token) => token !== 'rescue') };
   }
-  const scenario = findScenario(place.scenarioId);
-  const laned = scenario === undefined ? null : reaperScenario(scenario);
-  if (laned === null || laned.spec === null) return place;
+  const laned = laneAdded(place);
+  if (laned === null) return place;
   rememberAuthored(laned.scenario);
   // The learner's steps so far, as check would have played them on the lane: the reaper's turn after each step of the clock.
   return { ...place, scenarioId: laned.id, schedule: withRescueSteps(place.schedule) };
+}
+
+/** The copy with a rescuer's lane that onReaperLane plays `place` on, when it adds the lane; null when it adds none. */
+function laneAdded(place: Basis): ReaperScenario | null {
+  if (ownReaperOf(place.settings.definition) === null) return null;
+  const scenario = findScenario(place.scenarioId);
+  const laned = scenario === undefined ? null : reaperScenario(scenario);
+  return laned === null || laned.spec === null ? null : laned;
+}
+
+/**
+ * The trace position a link's step=N lands on (`steps`: the trace's length). A link written by hand without the
+ * lane the lab adds for a reaper (`written`) counts its steps as written. Past its last step it shows the last
+ * one, and `problems` says so; null when the notice already says the schedule was cut short.
+ */
+function linkedPosition(asked: number | null, steps: number, written: ScheduleAsWritten | null, problems: string[] | null): number {
+  const counted = written?.stepCount ?? steps;
+  const fitted = problems === null ? Math.min(asked ?? counted, counted) : fitPosition(asked, counted, problems);
+  if (written === null) return fitted;
+  return asked === null || asked > counted ? steps : written.position(fitted);
+}
+
+/** Why the link's schedule stops at a step, in the link's own numbers (`schedule`: its steps as written). */
+function cannotHappen(stop: RefusedToken, schedule: readonly string[], written: ScheduleAsWritten | null): string {
+  const index = written?.writtenIndex(stop.index) ?? stop.index;
+  const added = written?.added(stop.index) ?? false;
+  const what = added ? `The reaper's turn the lab adds after step ${index + 1} ("${schedule[index]}")` : `Step ${index + 1} ("${stop.token}")`;
+  const kept = added ? index + 1 : index;
+  return `${what} cannot happen at that point: ${stop.reason}. The lab kept the ${kept} step${kept === 1 ? '' : 's'} before it.`;
 }
 
 /** A held-down key must not queue minutes of work: past this many learner actions, another is dropped. */
@@ -348,20 +376,19 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const task = async (send: Send) => {
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
+        // Written without the lane the lab adds for a reaper, the link counts its steps as written.
+        const lane = laneAdded(view) === null ? null : withRescueSteps(view.schedule);
         const { result, why } = await reopen(send, view, 'link', 'stop');
         const told = showReopened(why, 'link');
         if (told !== null) all.push(told);
+        const written = lane === null ? null : new ScheduleAsWritten(lane, result.steps);
         const stop = result.refused[0];
         let position: number;
         if (why.kind === 'claim-refused') {
           position = 0;
-        } else if (stop) {
-          all.push(
-            `Step ${stop.index + 1} ("${stop.token}") cannot happen at that point: ${stop.reason}. The lab kept the ${stop.index} step${stop.index === 1 ? '' : 's'} before it.`,
-          );
-          position = Math.min(view.position ?? result.steps.length, result.steps.length);
         } else {
-          position = fitPosition(view.position, result.steps.length, all);
+          if (stop) all.push(cannotHappen(stop, view.schedule, written));
+          position = linkedPosition(view.position, result.steps.length, written, stop ? null : all);
         }
         set({ position, intended: result.schedule });
         if (all.length > 0) get().notify('warning', title, all);

@@ -7,7 +7,7 @@
  * run is stranded; with it, the rescuer puts run 123 back and B finishes it.
  */
 import type { Page } from '@playwright/test';
-import { expect, openLab, runsTable, shot, stepToEnd, test, timeline } from './fixtures';
+import { expect, notices, openLab, runsTable, shot, slider, stepToEnd, test, timeline } from './fixtures';
 
 const PENDING_ONLY = `WITH candidate AS (
   SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -54,4 +54,13 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await stepToEnd(page);
   await expect(runsTable(page)).toContainText(/123\s*done.*answer from B/);
   await shot(editor(page), 'test-results/your-sql-reaper.png');
+
+  // A link written by hand, naming the built-in scenario and carrying the reaper, counts its steps as written:
+  // step=6 is just after its sixth step (+31), the rescue after +30 shown and the reaper's turn after +31 next.
+  const written = `claim=${encodeURIComponent(PENDING_ONLY)}&reaper=${encodeURIComponent(await text.inputValue())}&params=${encodeURIComponent("reaper:1='0 seconds'")}`;
+  await page.goto(`/#scenario=crash-orphan&strategy=your-sql&fencing=on&${written}&schedule=A,A,A,crash:A,%2B30,%2B31,B,B&step=6`);
+  await expect(slider(page)).toHaveAttribute('aria-valuetext', 'step 7 of 10');
+  await expect(notices(page)).not.toContainText('could not be opened exactly');
+  // The link the page writes back carries the lane, and the same place in its own count.
+  await expect(page).toHaveURL(/#scenario=authored-[^&]*&sc=[^&]*&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,rescue,\+31,rescue,B,B&step=7&/);
 });

@@ -4,12 +4,15 @@
  * (exit 0); a reaper that also resets a run whose lease is live hands it to a second worker (double claim,
  * exit 1, the schedule with its rescue step named); a reaper that is not an UPDATE of runs, or uses a $n no
  * --param reaper:N binds, is one line, exit 2 (a bound reaper's verdict: tests/ground-truth/check-params.test.ts). A
- * reaper's batch size in LIMIT $1 binds as a constant and rescues.
+ * reaper's batch size in LIMIT $1 binds as a constant and rescues. `run --scenario-link` plays a link's steps written
+ * without the rescuer's lane on that lane, as the page does.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { starterSpec } from '../../src/scenarios/authored';
+import { encodeSpec, SCENARIO_KEY } from '../../src/scenarios/link';
 import { projectRoot, simInProcess } from '../support/cli';
 
 const PENDING_ONLY = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
@@ -105,6 +108,17 @@ describe('npm run sim -- check --reaper FILE', () => {
     };
     expect(await lastRescue('10')).toMatchObject({ params: ['10'], facts: [{ kind: 'swept', runs: [{ run: 123, owner: 'A' }] }] });
     expect(await lastRescue('0')).toMatchObject({ params: ['0'], facts: [{ kind: 'swept-nothing' }] });
+  });
+
+  it("run --scenario-link: a written scenario without a rescuer's lane plays the link's steps on the lane the page plays them on (the reaper's turn after each step of the clock)", async () => {
+    const spec = { ...starterSpec(), strategy: 'skip-locked' as const };
+    const link = `https://lab.example/#scenario=x&${SCENARIO_KEY}=${encodeSpec(spec)}&schedule=A,A,crash:A,%2B61,B`;
+    const { code, stdout, stderr } = await sim('run', '--scenario-link', link, '--claim', PENDING_ONLY, '--reaper', REAPER, '--finish', 'none', '--json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const trace = JSON.parse(stdout) as { schedule: string[]; steps: { actor: string; facts: { kind: string }[] }[] };
+    expect(trace.schedule).toEqual(['A', 'A', 'crash:A', '+61', 'rescue', 'B']);
+    expect(trace.steps.find((step) => step.actor === 'rescuer')?.facts).toMatchObject([{ kind: 'swept' }]);
   });
 
   it.each([

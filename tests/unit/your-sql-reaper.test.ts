@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { witnessLink } from '../../src/cli/check';
-import { lanedFrom, reaperScenario, withReaperLane } from '../../src/scenarios/reaper-lane';
+import { lanedFrom, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { findScenario } from '../../src/scenarios';
 import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
@@ -157,5 +157,56 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     expect(lanedFrom(store.getState().scenarioId)?.id).toBe('race');
     await store.getState().openLink(`#scenario=race&strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}`);
     expect(store.getState().scenarioId).toBe('race');
+  });
+});
+
+describe("a hand-written link with a reaper, on a built-in scenario without a rescuer's lane, counts its steps as written", () => {
+  const yours = `strategy=your-sql&fencing=on&claim=${encodeURIComponent(PENDING_ONLY)}&reaper=${encodeURIComponent(REAPER)}&params=${encodeURIComponent("reaper:1='0 seconds'")}`;
+  // Eight steps as written; on the lane the reaper's turn follows +30 and +31 (ten steps).
+  const link = (step: string, schedule = 'A,A,A,crash:A,%2B30,%2B31,B,B') => `#scenario=crash-orphan&${yours}&schedule=${schedule}&step=${step}`;
+  const shown = (store: ReturnType<typeof createLabStore>) => {
+    const { steps, position } = store.getState();
+    return { last: steps[position - 1]?.token, next: steps[position]?.actor, position, of: steps.length };
+  };
+  const said = (store: ReturnType<typeof createLabStore>) => {
+    const notice = store.getState().notices.at(-1);
+    return notice ? [notice.title, ...notice.details].join(' ') : '';
+  };
+
+  it('counts trace steps of the steps as written, not those of the rescue steps the lab added, and names each token by its written place', () => {
+    const lane = withRescueSteps(['A', '+30', 'rescue', 'B']);
+    expect(lane).toEqual(['A', '+30', 'rescue', 'rescue', 'B']);
+    // B's token played two trace steps (a claim and its commit, say).
+    const written = new ScheduleAsWritten(
+      lane,
+      [0, 1, 2, 3, 4, 4].map((tokenIndex) => ({ tokenIndex })),
+    );
+    expect(written.stepCount).toBe(5);
+    expect([0, 1, 2, 3, 4, 5].map((step) => written.position(step))).toEqual([0, 1, 2, 4, 5, 6]);
+    expect(() => written.position(6)).toThrow(RangeError);
+    expect([0, 1, 2, 3, 4].map((index) => written.added(index))).toEqual([false, false, true, false, false]);
+    expect([0, 1, 2, 3, 4].map((index) => written.writtenIndex(index))).toEqual([0, 1, 1, 2, 3]);
+  });
+
+  it('step=N lands just after its N-th step, the rescue steps the lab added before it shown; past the end or malformed, one line and the last step', async () => {
+    const db = bootLabDatabase();
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    await store.getState().start(link('6'));
+    expect(store.getState().schedule).toEqual(['A', 'A', 'A', 'crash:A', '+30', 'rescue', '+31', 'rescue', 'B', 'B']);
+    // Its 6th step is +31: the reaper's turn after it is the next step.
+    expect(shown(store)).toEqual({ last: '+31', next: 'rescuer', position: 7, of: 10 });
+    await store.getState().openLink(link('7'));
+    expect(shown(store)).toMatchObject({ last: 'B', position: 9 });
+    expect(store.getState().notices).toEqual([]);
+    await store.getState().openLink(link('9'));
+    expect(said(store)).toContain('It asks for step 9, but this schedule has 8 steps; the lab shows the last one.');
+    expect(shown(store)).toMatchObject({ position: 10, of: 10 });
+    await store.getState().openLink(link('-2'));
+    expect(said(store)).toContain('The step to show must be a whole number, not "-2"; the lab shows the last step.');
+    expect(shown(store)).toMatchObject({ position: 10, of: 10 });
+    // A step that cannot happen is named by its place in the schedule as written.
+    await store.getState().openLink(link('4', 'A,crash:A,%2B30,A'));
+    expect(said(store)).toContain('Step 4 ("A") cannot happen at that point: A cannot move: A has crashed. The lab kept the 3 steps before it.');
+    expect(shown(store)).toMatchObject({ last: 'rescue', position: 4, of: 4 });
   });
 });

@@ -19,8 +19,9 @@ export function ReaperEditor() {
     <details className="your-sql-write your-sql-reaper" open={text !== null}>
       <summary>Reaper (optional)</summary>
       <p className="your-sql-type">
-        One UPDATE that puts runs back to pending, on the rescuer's own session at each <code>rescue</code> step of the rescuer's lane. The lab gives it no
-        values: bind each $n it uses.
+        A reaper runs apart from the workers, as on a timer, and puts runs whose lease ran out back to pending. A claim that takes pending runs only needs one:
+        without it, a crashed worker's run is never taken again. Write it as one UPDATE of runs; the lab runs it on the rescuer's own session at each{' '}
+        <code>rescue</code> step. It passes the reaper no values: give each $n it uses a value below.
       </p>
       <label className="your-sql-own">
         <input type="checkbox" checked={text !== null} onChange={(e) => edit('reaper', e.target.checked ? REAPER_STARTER : null)} />
@@ -42,10 +43,10 @@ function LaneLine() {
 function laneLine(scenarioId: string): string | null {
   const from = lanedFrom(scenarioId);
   if (from !== undefined)
-    return `Plays on a copy of "${from.title}" with a rescuer's lane, as check --reaper does: a rescue step after each step of the clock.`;
+    return `Plays on a copy of "${from.title}" with a rescuer's lane added: your reaper runs there at a rescue step after each step of the clock (as check --reaper plays it).`;
   const scenario = findScenario(scenarioId);
   if (scenario === undefined || scenario.rescuer !== undefined) return null;
   return reaperScenario(scenario) === null
     ? `"${scenario.title}" has no rescuer's lane and cannot be given one: your reaper does not play here.`
-    : `"${scenario.title}" has no rescuer's lane: on Apply the lab adds one, as check --reaper does (a rescue step after each step of the clock).`;
+    : `"${scenario.title}" has no rescuer's lane: on Apply the lab adds one, a row on the timeline where your reaper runs at a rescue step after each step of the clock (as check --reaper plays it).`;
 }

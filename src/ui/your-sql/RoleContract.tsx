@@ -13,6 +13,9 @@ export function RoleContract({ of: role, ownParameters = false }: { of: YourSqlR
       <dd>
         {ownParameters ? (
           <span className="your-sql-type">your own, given below</span>
+        ) : contract.parameters.length === 0 ? (
+          // A reaper's: an empty list under its heading read as something missing.
+          <span className="your-sql-type">none: it uses no $n</span>
         ) : (
           contract.parameters.map((p) => (
             <span key={p.number} className="your-sql-param">
