@@ -83,6 +83,12 @@ interface Waiting {
  * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
  * on a server only (AfterWait 'server-only').
  */
+/** What PGliteLab answers runs() and locks() with from memory (see readsKept). */
+export interface KeptReads {
+  runs: RunRow[] | null;
+  locks: HeldLock[] | null;
+}
+
 export class UnreplayableWait extends Error {
   readonly userFacing = true;
 }
@@ -352,6 +358,14 @@ export class PGliteLab implements LabDatabase {
     const [read] = await this.run([{ sqlId: 'held-locks-pglite' }]);
     this.locksRead = locksFrom(heldLockRowsOf(read!));
     return this.locksRead;
+  }
+
+  /**
+   * What runs() and locks() would answer now without asking Postgres; null where they would ask. The
+   * command line's thread (cli/pglite-thread.ts) keeps a copy, so that a read costs it no round trip.
+   */
+  readsKept(): KeptReads {
+    return { runs: this.runsRead, locks: this.locksRead };
   }
 
   takeEngineFact(): EngineFact | null {
