@@ -77,18 +77,18 @@ interface Waiting {
   found: FoundBeforeWait | null;
 }
 
-/**
- * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
- * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
- * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
- * on a server only (AfterWait 'server-only').
- */
 /** What PGliteLab answers runs() and locks() with from memory (see readsKept). */
 export interface KeptReads {
   runs: RunRow[] | null;
   locks: HeldLock[] | null;
 }
 
+/**
+ * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
+ * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
+ * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
+ * on a server only (AfterWait 'server-only').
+ */
 export class UnreplayableWait extends Error {
   readonly userFacing = true;
 }
