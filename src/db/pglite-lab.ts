@@ -77,6 +77,12 @@ interface Waiting {
   found: FoundBeforeWait | null;
 }
 
+/** What PGliteLab answers runs() and locks() with from memory (see readsKept). */
+export interface KeptReads {
+  runs: RunRow[] | null;
+  locks: HeldLock[] | null;
+}
+
 /**
  * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
  * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
@@ -352,6 +358,14 @@ export class PGliteLab implements LabDatabase {
     const [read] = await this.run([{ sqlId: 'held-locks-pglite' }]);
     this.locksRead = locksFrom(heldLockRowsOf(read!));
     return this.locksRead;
+  }
+
+  /**
+   * What runs() and locks() would answer now without asking Postgres; null where they would ask. The
+   * command line's thread (cli/pglite-thread.ts) keeps a copy, so that a read costs it no round trip.
+   */
+  readsKept(): KeptReads {
+    return { runs: this.runsRead, locks: this.locksRead };
   }
 
   takeEngineFact(): EngineFact | null {
