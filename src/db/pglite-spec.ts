@@ -111,6 +111,11 @@ function repliesOf(reply: Reply): StepReply[] {
 }
 
 const same = (a: StepReply[], b: StepReply[]) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A statement that could make a prepared transaction other than a session's own: PREPARE TRANSACTION is a
+ * keyword written out in top-level SQL (functions cannot run it), so text without the word makes none.
+ */
+const MAY_PREPARE = /prepare/i;
 
 export class PGliteSpecDriver implements SpecDriver {
   private readonly wire: PGliteWire;
@@ -124,6 +129,8 @@ export class PGliteSpecDriver implements SpecDriver {
   private queue: Promise<void> = Promise.resolve();
   private refusal: PermutationRefused | null = null;
   private classify: ((sql: string) => Promise<SpecStatement[]>) | null = null;
+  /** The spec's setup, teardown or a check may have left a prepared transaction of its own (see MAY_PREPARE). */
+  private foreignPrepared = false;
 
   private constructor(
     private readonly pg: PGlite,
@@ -199,6 +206,7 @@ export class PGliteSpecDriver implements SpecDriver {
       if ((await this.classify!(sql)).some((statement) => statement.changesSettings)) {
         this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
       }
+      if (MAY_PREPARE.test(sql)) this.foreignPrepared = true;
       return { replies: repliesOf(await this.simple(sql)) };
     });
   }
@@ -527,14 +535,14 @@ export class PGliteSpecDriver implements SpecDriver {
       if (table.has_rules) this.refuse(`${label}: ${name} has rules, which the NOWAIT probe does not follow`);
       const keys = table.key_columns as string[];
       keyUpdate = statement.setColumns.some((column) => keys.includes(column));
-      if ((statement.inserts || keyUpdate) && table.has_unique && table.written_by_parked) {
+      if ((statement.inserts || keyUpdate) && table.has_unique && (await this.writtenByParked(Number(table.oid)))) {
         this.refuse(
           `${label}: it writes a key of a unique index of ${name}, which another session's open transaction has written: a wait for that session's uncommitted key is one the NOWAIT probe cannot see`,
         );
       }
     }
     const probes = statement.probes;
-    if (!probes) return false;
+    if (!probes || !this.anotherHoldsLocks()) return false;
     if ('plain' in probes) return this.probe(probes.plain);
     const noKey = await this.probe(probes.noKey);
     if (!keyUpdate) return noKey;
@@ -543,6 +551,22 @@ export class PGliteSpecDriver implements SpecDriver {
       this.refuse(`${label}: it sets a key column, and whether it waits depends on whether the value changes (another session holds a key-share lock)`);
     }
     return key;
+  }
+
+  /**
+   * Whether any transaction but the open one may hold a lock. On PGlite's one backend the only others are
+   * prepared ones: the sessions' parked transactions, and any the spec's own SQL prepared. With none, every
+   * NOWAIT twin would succeed, so it is not run: skipping it changes no row, lock or answer (the twin's
+   * locks and writes are rolled back), only the transaction ids it would have used up.
+   */
+  private anotherHoldsLocks(): boolean {
+    return this.foreignPrepared || [...this.sessions.values()].some((s) => s.prepared);
+  }
+
+  /** Whether another session's parked transaction wrote the table (none can while none is prepared). */
+  private async writtenByParked(tableOid: number): Promise<boolean> {
+    if (!this.anotherHoldsLocks()) return false;
+    return (await this.lab('spec-table-written-by-parked', [tableOid])).rows[0]?.written_by_parked === true;
   }
 
   /** Runs a NOWAIT twin and gives back whatever it took: true when it met a lock another session holds. */
