@@ -4,6 +4,8 @@ import type { Plugin } from 'vite';
 export declare const DATA_DIR_FILE: string;
 /** What the data directory was built from: { key, … }. */
 export declare const DATA_DIR_META: string;
+/** A cluster as initdb leaves it, where `spec` on PGlite starts; built with the data directory. */
+export declare const SPEC_DATA_DIR_FILE: string;
 /** A hash of everything the data directory is built from. */
 export declare function dataDirKey(): string;
 export declare function dataDirIsFresh(): boolean;

@@ -24,6 +24,8 @@ const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DATA_DIR_FILE = join(REPO_ROOT, '.cache', 'lab-datadir.tar.gz');
 /** What the data directory was built from: { key, … }. */
 export const DATA_DIR_META = join(REPO_ROOT, '.cache', 'lab-datadir.json');
+/** A cluster as initdb leaves it, built with the lab's (scripts/build-datadir.ts); src/db/pglite-boot.ts points at it. */
+export const SPEC_DATA_DIR_FILE = join(REPO_ROOT, '.cache', 'spec-datadir.tar.gz');
 
 /** Files whose content decides the data directory; a change to any of them rebuilds it. */
 const INPUTS = [
@@ -48,7 +50,7 @@ export function dataDirKey() {
 
 /** @returns {boolean} */
 export function dataDirIsFresh() {
-  if (!existsSync(DATA_DIR_FILE) || !existsSync(DATA_DIR_META)) return false;
+  if (!existsSync(DATA_DIR_FILE) || !existsSync(DATA_DIR_META) || !existsSync(SPEC_DATA_DIR_FILE)) return false;
   try {
     const meta = JSON.parse(readFileSync(DATA_DIR_META, 'utf8'));
     return meta.key === dataDirKey();

@@ -22,17 +22,19 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { StepReply } from '../spec/output';
 import { PermutationRefused, type SessionNotice, type SpecDriver, type StepOutcome } from '../spec/run';
 import type { SpecStatement } from '../sql/analyze/spec-statement';
-import { compiledPGliteWasm } from './pglite-boot';
+import { compiledPGliteWasm, startPrebuiltFreshCluster } from './pglite-boot';
 import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
 import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies, type WirePiece } from './pglite-wire';
 
 /**
  * Each spec runs on a cluster as initdb leaves it. initdb is most of a PGlite start (~2.5 s of ~3 s here);
- * starting from a saved copy of a fresh cluster takes ~0.6 s. The command line runs one spec per process,
- * which saving would only slow down, so the first spec of a process starts from initdb; the second saves
- * its cluster before running anything in it, and every later one starts from that copy. The page, where a
- * learner runs one spec after another, saves the first (`keepFreshCopy`), gzipped: the copy stays in the
- * tab's memory, 4.5 MB so rather than 40 MB (dumping took 0.8 s against 1.1 s here).
+ * starting from a copy of a fresh cluster takes ~0.5 s. In Node that copy is built ahead of time with the
+ * lab's data directory (scripts/build-datadir.ts; a `spec` process opened in 4.5 s, most of it initdb, where
+ * `check` starts from the lab's in 3.7 s all told). Without it (the page; Node before a build), the first
+ * spec of a process starts from initdb; the command line runs one spec per process, which saving would only
+ * slow down, so the second saves its cluster before running anything in it, and every later one starts from
+ * that copy. The page, where a learner runs one spec after another, saves the first (`keepFreshCopy`),
+ * gzipped: the copy stays in the tab's memory, 4.5 MB so rather than 40 MB (dumping took 0.8 s against 1.1 s here).
  */
 let specsOpened = 0;
 let savedFreshCluster: Promise<Blob> | null = null;
@@ -44,6 +46,8 @@ async function freshCluster(keepFreshCopy: boolean): Promise<PGlite> {
   specsOpened += 1;
   const saved = await savedFreshCluster?.catch(() => null);
   if (saved) return createLabPGlite(module, { ...files, startParams, loadDataDir: saved });
+  const prebuilt = await startPrebuiltFreshCluster(module, files, startParams);
+  if (prebuilt) return prebuilt;
   const pg = await createLabPGlite(module, { ...files, startParams });
   if (specsOpened >= 2 || keepFreshCopy) {
     savedFreshCluster = pg.dumpDataDir(keepFreshCopy ? 'gzip' : 'none');
@@ -59,6 +63,8 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export const ELSEWHERE = 'run it on a server with --db postgres://…';
 /** A statement whose rows depend on which rows other transactions held locked when it ran. */
 const SKIP_LOCKED = /\bSKIP\s+LOCKED\b/i;
+/** BEGIN with nothing more (no isolation level, no access mode): outside a transaction it answers nothing and holds nothing. */
+const PLAIN_BEGIN = /^\s*(BEGIN(\s+(WORK|TRANSACTION))?|START\s+TRANSACTION)\s*;?\s*$/i;
 /** COMMIT or ROLLBACK with nothing more (no AND CHAIN, no savepoint): it only ends the transaction. */
 const PLAIN_END = /^\s*(COMMIT|END|ROLLBACK|ABORT)(\s+(WORK|TRANSACTION))?\s*;?\s*$/i;
 
@@ -111,6 +117,11 @@ function repliesOf(reply: Reply): StepReply[] {
 }
 
 const same = (a: StepReply[], b: StepReply[]) => JSON.stringify(a) === JSON.stringify(b);
+/**
+ * A statement that could make a prepared transaction other than a session's own: PREPARE TRANSACTION is a
+ * keyword written out in top-level SQL (functions cannot run it), so text without the word makes none.
+ */
+const MAY_PREPARE = /prepare/i;
 
 export class PGliteSpecDriver implements SpecDriver {
   private readonly wire: PGliteWire;
@@ -124,6 +135,8 @@ export class PGliteSpecDriver implements SpecDriver {
   private queue: Promise<void> = Promise.resolve();
   private refusal: PermutationRefused | null = null;
   private classify: ((sql: string) => Promise<SpecStatement[]>) | null = null;
+  /** The spec's setup, teardown or a check may have left a prepared transaction of its own (see MAY_PREPARE). */
+  private foreignPrepared = false;
 
   private constructor(
     private readonly pg: PGlite,
@@ -199,6 +212,7 @@ export class PGliteSpecDriver implements SpecDriver {
       if ((await this.classify!(sql)).some((statement) => statement.changesSettings)) {
         this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
       }
+      if (MAY_PREPARE.test(sql)) this.foreignPrepared = true;
       return { replies: repliesOf(await this.simple(sql)) };
     });
   }
@@ -321,6 +335,7 @@ export class PGliteSpecDriver implements SpecDriver {
   private async advance(s: Session, job: Job): Promise<'done' | 'waiting'> {
     if (await this.endedAsParked(s, job)) return 'done';
     await this.resume(s, job.label);
+    if (this.begunAsParked(s, job)) return 'done';
     try {
       while (job.remaining.length > 0) {
         const statement = job.remaining[0]!;
@@ -401,6 +416,21 @@ export class PGliteSpecDriver implements SpecDriver {
     if (commit && s.wrote) this.commitsThatWrote += 1;
     this.transactionsEnded += 1;
     Object.assign(s, { log: null, wrote: false });
+    job.remaining = [];
+    return true;
+  }
+
+  /**
+   * A step that only opens a transaction (a plain BEGIN, no transaction open) is parked at once, as `park`
+   * would after sending it: such a transaction holds nothing, so it is parked by not being open, and its
+   * BEGIN is sent when the session continues (see Session.prepared). A plain BEGIN there answers no rows and
+   * no notice, and uses up no transaction id: two calls into Postgres fewer per transaction.
+   */
+  private begunAsParked(s: Session, job: Job): boolean {
+    const [statement, ...rest] = job.remaining;
+    if (this.status !== 'I' || !statement || rest.length > 0 || statement.kind !== 'begin' || !PLAIN_BEGIN.test(statement.text)) return false;
+    s.log = [{ statement, replies: [], ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded }];
+    Object.assign(s, { wrote: false, parked: true, prepared: false });
     job.remaining = [];
     return true;
   }
@@ -527,14 +557,14 @@ export class PGliteSpecDriver implements SpecDriver {
       if (table.has_rules) this.refuse(`${label}: ${name} has rules, which the NOWAIT probe does not follow`);
       const keys = table.key_columns as string[];
       keyUpdate = statement.setColumns.some((column) => keys.includes(column));
-      if ((statement.inserts || keyUpdate) && table.has_unique && table.written_by_parked) {
+      if ((statement.inserts || keyUpdate) && table.has_unique && (await this.writtenByParked(Number(table.oid)))) {
         this.refuse(
           `${label}: it writes a key of a unique index of ${name}, which another session's open transaction has written: a wait for that session's uncommitted key is one the NOWAIT probe cannot see`,
         );
       }
     }
     const probes = statement.probes;
-    if (!probes) return false;
+    if (!probes || !this.anotherHoldsLocks()) return false;
     if ('plain' in probes) return this.probe(probes.plain);
     const noKey = await this.probe(probes.noKey);
     if (!keyUpdate) return noKey;
@@ -543,6 +573,22 @@ export class PGliteSpecDriver implements SpecDriver {
       this.refuse(`${label}: it sets a key column, and whether it waits depends on whether the value changes (another session holds a key-share lock)`);
     }
     return key;
+  }
+
+  /**
+   * Whether any transaction but the open one may hold a lock. On PGlite's one backend the only others are
+   * prepared ones: the sessions' parked transactions, and any the spec's own SQL prepared. With none, every
+   * NOWAIT twin would succeed, so it is not run: skipping it changes no row, lock or answer (the twin's
+   * locks and writes are rolled back), only the transaction ids it would have used up.
+   */
+  private anotherHoldsLocks(): boolean {
+    return this.foreignPrepared || [...this.sessions.values()].some((s) => s.prepared);
+  }
+
+  /** Whether another session's parked transaction wrote the table (none can while none is prepared). */
+  private async writtenByParked(tableOid: number): Promise<boolean> {
+    if (!this.anotherHoldsLocks()) return false;
+    return (await this.lab('spec-table-written-by-parked', [tableOid])).rows[0]?.written_by_parked === true;
   }
 
   /** Runs a NOWAIT twin and gives back whatever it took: true when it met a lock another session holds. */

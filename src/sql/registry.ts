@@ -66,6 +66,7 @@ import specProbeRelease from './spec-probe-release.sql?raw';
 import specProbeSavepoint from './spec-probe-savepoint.sql?raw';
 import specProbeUndo from './spec-probe-undo.sql?raw';
 import specTableHazards from './spec-table-hazards.sql?raw';
+import specTableWrittenByParked from './spec-table-written-by-parked.sql?raw';
 import terminateBackend from './terminate-backend.sql?raw';
 import transactionBegin from './transaction-begin.sql?raw';
 import transactionBeginRepeatableRead from './transaction-begin-repeatable-read.sql?raw';
@@ -140,6 +141,7 @@ const texts = {
   'spec-probe-savepoint': specProbeSavepoint,
   'spec-probe-undo': specProbeUndo,
   'spec-table-hazards': specTableHazards,
+  'spec-table-written-by-parked': specTableWrittenByParked,
   'terminate-backend': terminateBackend,
   'transaction-begin': transactionBegin,
   'transaction-begin-repeatable-read': transactionBeginRepeatableRead,

@@ -2,8 +2,8 @@
 -- see (src/db/pglite-spec.ts): triggers (a foreign key's checks are triggers too), rules, its kind (a
 -- view writes through rules or triggers), its key columns (columns of unique indexes without a
 -- predicate or expression: an UPDATE that sets one locks the row FOR UPDATE, else FOR NO KEY UPDATE),
--- whether it has a unique (or exclusion) index at all, and whether a parked transaction (pid null in pg_locks: another
--- session's) has written it, whose uncommitted keys an insert would wait for; and its primary key's one
+-- whether it has a unique (or exclusion) index at all (spec-table-written-by-parked.sql then tells, by its
+-- oid, whether another session's open transaction wrote it); and its primary key's one
 -- column (null for none or several), by which a replayed locking SELECT re-locks the rows it answered;
 -- and whether an insert draws from a sequence (identity or nextval() default): a sequence is not rolled
 -- back, so a replayed insert would draw other numbers.
@@ -16,6 +16,7 @@ WITH target AS (
   LIMIT 1
 )
 SELECT
+  t.oid,
   t.relkind::text AS relkind,
   EXISTS (SELECT 1 FROM pg_trigger AS g WHERE g.tgrelid = t.oid) AS has_triggers,
   EXISTS (SELECT 1 FROM pg_rewrite AS r WHERE r.ev_class = t.oid AND r.rulename <> '_RETURN') AS has_rules,
@@ -26,7 +27,6 @@ SELECT
     JOIN pg_attribute AS a ON a.attrelid = t.oid AND a.attnum = ANY (i.indkey::int2[])
     WHERE i.indrelid = t.oid AND i.indisunique AND i.indpred IS NULL AND i.indexprs IS NULL
   ), '{}') AS key_columns,
-  EXISTS (SELECT 1 FROM pg_locks AS l WHERE l.relation = t.oid AND l.pid IS NULL AND l.mode = 'RowExclusiveLock') AS written_by_parked,
   (
     SELECT a.attname::text
     FROM pg_index AS i

@@ -8,7 +8,8 @@ import { gunzipSync } from 'node:zlib';
 import type { PGlite } from '@electric-sql/pglite';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureLabDataDir } from '../../scripts/build-datadir-plugin.mjs';
-import { bootLab, LAB_BUNDLE_FILES, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment } from '../../src/db/pglite-boot';
+import { bootLab, LAB_BUNDLE_FILES, LAB_DATA_DIR_URL, LAB_SCHEMA_FILE, labSchemaComment, startPrebuiltFreshCluster } from '../../src/db/pglite-boot';
+import { labStartParams } from '../../src/db/pglite-open';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { runSchedule } from '../../src/engine/run';
 import { Simulation } from '../../src/engine/simulation';
@@ -120,6 +121,21 @@ describe('booting from the pre-built data directory', () => {
       });
     } finally {
       await boot.db.close();
+    }
+  });
+
+  it('`spec` on PGlite has a fresh cluster built beside it: as initdb leaves it (the template databases, no lab schema), with the lab settings', async () => {
+    const pglite = await import('@electric-sql/pglite');
+    const pg = await startPrebuiltFreshCluster(pglite, {}, labStartParams(pglite.PGlite));
+    expect(pg).not.toBeNull();
+    try {
+      const databases = await pg!.query<{ datname: string }>('SELECT datname FROM pg_database ORDER BY datname');
+      expect(databases.rows.map((row) => row.datname)).toEqual(['postgres', 'template0', 'template1']);
+      expect((await pg!.query(`SELECT nspname FROM pg_namespace WHERE nspname = 'sim'`)).rows).toEqual([]);
+      const prepared = await pg!.query<{ setting: string }>(`SELECT setting FROM pg_settings WHERE name = 'max_prepared_transactions'`);
+      expect(prepared.rows[0]?.setting).toBe('16');
+    } finally {
+      await pg!.close();
     }
   });
 

@@ -355,6 +355,20 @@ permutation a1 b1 a2 a3
     expect(answer.stderr).toMatch(/^lease-lab: refused on PGlite: the spec's setup, teardown or a check changes a setting/);
   });
 
+  it("a row locked by a transaction the spec's own setup prepared: a step that would wait for it is found waiting, though no session holds a lock", async () => {
+    // The NOWAIT probe is skipped while no other transaction holds a lock; one the spec prepared itself does.
+    const spec = file(
+      'prepared-by-setup.spec',
+      `setup { CREATE TABLE foo (id int PRIMARY KEY, data text NOT NULL); INSERT INTO foo VALUES (1, 'x'); }
+setup { BEGIN; UPDATE foo SET data = 'held' WHERE id = 1; PREPARE TRANSACTION 'held_by_setup'; }
+teardown { ROLLBACK PREPARED 'held_by_setup'; }
+session b step b1 { UPDATE foo SET data = 'b' WHERE id = 1; }
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.stdout).toContain("step b1: UPDATE foo SET data = 'b' WHERE id = 1; <waiting ...>\ninvalid permutation detected\n");
+  });
+
   it('a wait whose holder rolls back completes as the tester prints it', async () => {
     const spec = file(
       'rolled-back.spec',
