@@ -345,6 +345,28 @@ permutation a1 b1 a2 a3
     );
   });
 
+  it('a statement that draws from a sequence where the NOWAIT probe runs is refused (the probe would draw too); where no lock is held it runs', async () => {
+    // On PostgreSQL 15 this order updates rows 1, 2 and 3 and the next nextval is 4; with the probe's draws
+    // PGlite updated none and gave 7.
+    const spec = file(
+      'sequence-probe.spec',
+      `setup { CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0), (2, 0), (3, 0); CREATE SEQUENCE seq; }
+teardown { DROP TABLE t; DROP SEQUENCE seq; }
+session a step a1 { BEGIN; } step a2 { SELECT id FROM t WHERE id = 3 FOR UPDATE; } step a3 { COMMIT; }
+session b step b1 { UPDATE t SET v = v + 1 WHERE id = nextval('seq') RETURNING id, v; } step b2 { SELECT nextval('seq'); }
+permutation a1 a2 b1 a3 b2
+permutation b1 b2 a1 a2 a3
+`,
+    );
+    const answer = await simInProcess(['spec', spec]);
+    expect(answer.code).toBe(2);
+    expect(answer.stdout).toContain(
+      'refused on PGlite: step b1: it draws from a sequence, and the NOWAIT probe that finds whether it would wait draws from it too',
+    );
+    expect(answer.stdout).toContain("step b1: UPDATE t SET v = v + 1 WHERE id = nextval('seq') RETURNING id, v;\nid|v\n--+-\n 1|1\n 2|1\n 3|1\n(3 rows)\n");
+    expect(answer.stdout).toContain("step b2: SELECT nextval('seq');\nnextval\n-------\n      4\n(1 row)\n");
+  });
+
   it("a SET in the spec's setup is refused (on PGlite it would reach every session)", async () => {
     const spec = file(
       'setup-set.spec',
