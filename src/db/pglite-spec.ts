@@ -381,14 +381,19 @@ export class PGliteSpecDriver implements SpecDriver {
     }
   }
 
+  /** A statement of an open transaction as its log keeps it: what it answered, and what had ended before it ran. */
+  private logged(statement: SpecStatement, replies: StepReply[]): Logged {
+    return { statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded };
+  }
+
   /** Keeps a session's transaction log, the count of commits that wrote and that of transactions ended. */
   private record(s: Session, statement: SpecStatement, replies: StepReply[], before: string, reply: Reply): void {
     const ok = !reply.error;
     if (before === 'I' && this.status === 'T') {
-      s.log = [{ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded }];
+      s.log = [this.logged(statement, replies)];
       s.wrote = false;
     } else if (this.status === 'T') {
-      s.log?.push({ statement, replies, ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded });
+      s.log?.push(this.logged(statement, replies));
       if (statement.kind === 'write' && ok) s.wrote = true;
     } else if (this.status === 'E') {
       s.log = null;
@@ -431,7 +436,7 @@ export class PGliteSpecDriver implements SpecDriver {
   private begunAsParked(s: Session, job: Job): boolean {
     const [statement, ...rest] = job.remaining;
     if (this.status !== 'I' || !statement || rest.length > 0 || statement.kind !== 'begin' || !PLAIN_BEGIN.test(statement.text)) return false;
-    s.log = [{ statement, replies: [], ranAfterCommits: this.commitsThatWrote, ranAfterEnds: this.transactionsEnded }];
+    s.log = [this.logged(statement, [])];
     Object.assign(s, { wrote: false, parked: true, prepared: false });
     job.remaining = [];
     return true;
