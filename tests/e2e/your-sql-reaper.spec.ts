@@ -63,4 +63,12 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await expect(notices(page)).not.toContainText('could not be opened exactly');
   // The link the page writes back carries the lane, and the same place in its own count.
   await expect(page).toHaveURL(/#scenario=authored-[^&]*&sc=[^&]*&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,rescue,\+31,rescue,B,B&step=7&/);
+
+  // That link with its reaper cut out by hand plays the built-in scenario without the reaper's turns, and still
+  // counts them: its step 7 (+31) is the 6th step played.
+  const cut = page.url().replace(/&reaper=[^&]*/, '').replace(/&params=[^&]*/, '');
+  await page.goto(cut);
+  await expect(slider(page)).toHaveAttribute('aria-valuetext', 'step 6 of 8');
+  await expect(page).toHaveURL(/#scenario=crash-orphan&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,\+31,B,B&step=6&/);
+  await expect(notices(page)).not.toContainText('could not be opened exactly');
 });
