@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { witnessLink } from '../../src/cli/check';
-import { lanedFrom, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
+import { LANED_LABEL_CHARS, lanedFrom, lanedLabel, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { findScenario } from '../../src/scenarios';
+import { FIX_SCENARIOS, findScenario, SCENARIOS } from '../../src/scenarios';
 import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
@@ -125,6 +125,20 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     expect(lanedFrom(laned!.id)?.id).toBe('crash-orphan');
     expect(lanedFrom('crash-orphan')).toBeUndefined();
     expect(reaperScenario(findScenario('incident-pg-boss-555')!)).toMatchObject({ id: 'incident-pg-boss-555', spec: null });
+  });
+
+  it("the picker names each built-in's copy by its headline and (copy), short enough for a phone's picker", () => {
+    expect(lanedLabel(reaperScenario(findScenario('crash-orphan')!)!.id)).toBe('A crashes (copy)');
+    expect(lanedLabel('crash-orphan')).toBeUndefined();
+    const labels = [...SCENARIOS, ...FIX_SCENARIOS].flatMap((scenario) => {
+      const laned = scenario.rescuer === undefined ? reaperScenario(scenario) : null;
+      return laned === null ? [] : [lanedLabel(laned.id) ?? ''];
+    });
+    expect(labels.length).toBeGreaterThan(10);
+    expect(labels).toContain('A pauses past its lease, then writes (copy)');
+    expect(labels).toContain("One tenant's backlog and another… (copy)");
+    for (const label of labels) expect(label.length, label).toBeLessThanOrEqual(LANED_LABEL_CHARS);
+    for (const label of labels) expect(label).toMatch(/\S \(copy\)$/);
   });
 
   it('a scenario someone wrote without a lane gets it too, as itself with the lane (its title kept, a new id)', () => {
