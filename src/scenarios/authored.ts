@@ -339,7 +339,8 @@ function behaviourOf(scenario: Scenario) {
   };
 }
 
-const COPY_SUFFIX = ' (copy)';
+/** What a copy's title ends in (and the picker's short name of a copy made for a reaper, scenarios/reaper-lane.ts). */
+export const COPY_SUFFIX = ' (copy)';
 
 /**
  * A built-in scenario as a spec the editor opens ("Edit a copy"), which plays exactly as the built-in does

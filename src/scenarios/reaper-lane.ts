@@ -6,7 +6,7 @@
  */
 import { isClockToken } from '../sim/schedule';
 import type { Scenario } from '../sim/types';
-import { copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from './authored';
+import { COPY_SUFFIX, copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from './authored';
 import { FIX_SCENARIOS, findScenario, SCENARIOS } from './index';
 
 /**
@@ -54,31 +54,92 @@ export function lanedFrom(id: string): Scenario | undefined {
 }
 
 /**
- * A schedule written without the lane and played on it (withRescueSteps), read in the numbers its writer used:
- * a hand-written link's `step=N` and the index of a step that could not happen count the steps as written,
- * never the rescue steps the lab added. A link the page or check writes carries the lane and needs none of this.
+ * The picker's name of a built-in scenario's laned copy (undefined: `id` is none): the built-in's headline, its
+ * title before the first colon (a long one cut after a word, with "…"), and " (copy)". Its whole title and
+ * " (copy)" are cut off by a picker in a wide window, let alone a phone's, and "(copy)" is the word that tells it
+ * from the built-in; the summary under the picker names it in full.
+ */
+export function lanedLabel(id: string): string | undefined {
+  const copied = lanedFrom(id);
+  if (copied === undefined) return undefined;
+  const headline = copied.title.split(': ')[0] ?? copied.title;
+  const room = LANED_LABEL_CHARS - COPY_SUFFIX.length;
+  const cut = headline.length <= room ? headline : `${headline.slice(0, room).replace(/\s+\S*$/, '')}…`;
+  return `${cut}${COPY_SUFFIX}`;
+}
+
+/** The longest laned copy's name measured whole in the picker of a 390 px wide window ("A pauses past its lease, then writes (copy)"). */
+export const LANED_LABEL_CHARS = 43;
+
+/**
+ * A link's schedule read in the numbers its writer used, where the lab played it with or without the lane it
+ * had: its `step=N` and the index of a step that could not happen count the steps as the link has them. Written
+ * by hand without the lane and played on it (onLane), never the rescue steps the lab added; written by the
+ * page on the lane and played without it, its reaper cut out (offLane), the reaper's turns the lab dropped too.
+ * A link played as written needs none of this.
  */
 export class ScheduleAsWritten {
-  /** Trace positions by the writer's count: entry N is just after the N-th trace step of a written step (entry 0 is 0). */
-  private readonly ends: number[];
+  /** Trace positions by the writer's count: entry N is just after the N-th step as written (entry 0 is 0). */
+  private readonly ends: number[] = [0];
+  /** Steps of the writer's count the lab dropped (the reaper's turns), each with the index of the token before it. */
+  private readonly droppedSteps = new Map<number, number>();
 
-  /** `laned`: the schedule as played on the lane; `steps`: the trace it played (each step's token index in `laned`). */
-  constructor(
-    private readonly laned: readonly string[],
+  /**
+   * `tokens`: the link's schedule and the one played side by side, one entry a token (`written`/`played`: its
+   * index in each, null where the lab added or dropped it); `steps`: the trace it played (each step's token
+   * index in the played one); `through`: how many played tokens played in full (the rest refused).
+   */
+  private constructor(
+    private readonly tokens: readonly { written: number | null; played: number | null }[],
     steps: readonly { tokenIndex: number }[],
+    through: number,
   ) {
-    this.ends = [0];
-    for (const [index, step] of steps.entries()) if (!this.added(step.tokenIndex)) this.ends.push(index + 1);
+    // A dropped turn sits before the first trace step of the token after it; the writer's trace gave it one step.
+    const dropped = tokens.flatMap((token, at) => (token.played === null ? [{ at, next: this.nextPlayed(at) }] : []));
+    // `position`: the trace steps played before the token at played index `tokenIndex`.
+    const droppedUpTo = (tokenIndex: number, position: number) => {
+      while (dropped.length > 0 && (dropped[0]?.next ?? Infinity) <= tokenIndex) {
+        const turn = dropped.shift();
+        if (turn) this.droppedSteps.set(this.ends.length, this.writtenBefore(turn.at));
+        this.ends.push(position);
+      }
+    };
+    for (const [index, step] of steps.entries()) {
+      droppedUpTo(step.tokenIndex, index);
+      if (!this.added(step.tokenIndex)) this.ends.push(index + 1);
+    }
+    droppedUpTo(through, steps.length);
   }
 
-  /** How many trace steps the written steps played: the last step=N that names one. */
+  /** A schedule written without the lane (`written`), played on it as `laned` (withRescueSteps). */
+  static onLane(laned: readonly string[], steps: readonly { tokenIndex: number }[]): ScheduleAsWritten {
+    let written = -1;
+    const tokens = laned.map((token, played) => {
+      const added = token === 'rescue' && played > 0 && isClockToken(laned[played - 1] ?? '');
+      return { written: added ? null : ++written, played };
+    });
+    return new ScheduleAsWritten(tokens, steps, laned.length);
+  }
+
+  /**
+   * A schedule written on the lane (`written`), played without its `rescue` steps. `refused`: the played index
+   * of the token that could not happen, if one could not.
+   */
+  static offLane(written: readonly string[], steps: readonly { tokenIndex: number }[], refused: number | null): ScheduleAsWritten {
+    let played = -1;
+    const tokens = written.map((token, at) => ({ written: at, played: token === 'rescue' ? null : ++played }));
+    return new ScheduleAsWritten(tokens, steps, refused ?? played + 1);
+  }
+
+  /** How many steps the link counts up to the last one played: the last step=N that names one. */
   get stepCount(): number {
     return this.ends.length - 1;
   }
 
   /**
-   * Where step=N lands on the lane: just after the N-th step as written, so every rescue step added before it
-   * is shown and the reaper's turn after it is the next step. N must be at most stepCount.
+   * Where step=N lands on the trace played: just after the N-th step as written, so every rescue step added before it
+   * is shown and the reaper's turn after it is the next step; on a dropped turn, just after the step before it.
+   * N must be at most stepCount.
    */
   position(step: number): number {
     const end = this.ends[step];
@@ -86,15 +147,40 @@ export class ScheduleAsWritten {
     return end;
   }
 
-  /** The index in the schedule as written of the token at `index` on the lane (an added rescue step: of the step of the clock before it). */
-  writtenIndex(index: number): number {
-    let written = -1;
-    for (let at = 0; at <= index && at < this.laned.length; at++) if (!this.added(at)) written++;
-    return Math.max(written, 0);
+  /** step=N names a reaper's turn the lab dropped: the index in the link's schedule of the token before it; else null. */
+  droppedTurn(step: number): number | null {
+    return this.droppedSteps.get(step) ?? null;
   }
 
-  /** A rescue step withRescueSteps added: one right after a step of the clock. */
+  /** The index in the schedule as written of the played token at `index` (an added rescue step: of the step of the clock before it). */
+  writtenIndex(index: number): number {
+    const at = this.tokens.findIndex((token) => token.played === index);
+    return at < 0 ? 0 : Math.max(this.writtenBefore(at + 1), 0);
+  }
+
+  /** How many of the link's tokens before the played token at `index` the lab dropped. */
+  droppedBefore(index: number): number {
+    const at = this.tokens.findIndex((token) => token.played === index);
+    return this.tokens.slice(0, at < 0 ? 0 : at).filter((token) => token.played === null).length;
+  }
+
+  /** A rescue step the lab added to the played schedule (onLane's withRescueSteps): one right after a step of the clock. */
   added(index: number): boolean {
-    return this.laned[index] === 'rescue' && index > 0 && isClockToken(this.laned[index - 1] ?? '');
+    return this.tokens.find((token) => token.played === index)?.written === null;
+  }
+
+  /** The written index of the last token before the entry `at` that the link has (-1: none). */
+  private writtenBefore(at: number): number {
+    for (let index = at - 1; index >= 0; index--) {
+      const written = this.tokens[index]?.written;
+      if (written !== null && written !== undefined) return written;
+    }
+    return -1;
+  }
+
+  /** The played index of the first token played at or after the entry `at` (the played length: none). */
+  private nextPlayed(at: number): number {
+    for (const token of this.tokens.slice(at)) if (token.played !== null) return token.played;
+    return this.tokens.filter((token) => token.played !== null).length;
   }
 }

@@ -59,8 +59,9 @@ function laneAdded(place: Basis): ReaperScenario | null {
 
 /**
  * The trace position a link's step=N lands on (`steps`: the trace's length). A link written by hand without the
- * lane the lab adds for a reaper (`written`) counts its steps as written. Past its last step it shows the last
- * one, and `problems` says so; null when the notice already says the schedule was cut short.
+ * lane the lab adds for a reaper, or by the page on the lane and its reaper cut out (`written`), counts its
+ * steps as it has them. Past its last step it shows the last one, and `problems` says so; null when the notice
+ * already says the schedule was cut short.
  */
 function linkedPosition(asked: number | null, steps: number, written: ScheduleAsWritten | null, problems: string[] | null): number {
   const counted = written?.stepCount ?? steps;
@@ -75,7 +76,26 @@ function cannotHappen(stop: RefusedToken, schedule: readonly string[], written: 
   const added = written?.added(stop.index) ?? false;
   const what = added ? `The reaper's turn the lab adds after step ${index + 1} ("${schedule[index]}")` : `Step ${index + 1} ("${stop.token}")`;
   const kept = added ? index + 1 : index;
-  return `${what} cannot happen at that point: ${stop.reason}. The lab kept the ${kept} step${kept === 1 ? '' : 's'} before it.`;
+  const dropped = written?.droppedBefore(stop.index) ?? 0;
+  const unplayed = dropped === 0 ? '' : `, ${dropped === 1 ? "the reaper's turn" : `the reaper's ${dropped} turns`} among them not played: ${NO_REAPER}`;
+  return `${what} cannot happen at that point: ${stop.reason}. The lab kept the ${kept} step${kept === 1 ? '' : 's'} before it${unplayed}.`;
+}
+
+/** Why a link written on the lane, its reaper cut out, has no reaper's turns. */
+const NO_REAPER = 'there is no reaper of your own to play them';
+
+/** A link's step=N that names a reaper's turn the lab dropped (written off the lane): one line, or null. */
+function droppedTurnNamed(asked: number | null, schedule: readonly string[], written: ScheduleAsWritten | null): string | null {
+  const before = asked === null || written === null || asked > written.stepCount ? null : written.droppedTurn(asked);
+  if (before === null || asked === null) return null;
+  const after = before < 0 ? 'at the start' : `after step ${before + 1} ("${schedule[before]}")`;
+  const shown = before < 0 ? 'the start' : `step ${before + 1}`;
+  return `It asks for step ${asked}, the reaper's turn ${after}; without a reaper of your own there is no such turn, so the lab shows ${shown}.`;
+}
+
+/** Whether `place` is a copy made for a reaper whose link has no reaper: onReaperLane plays it without its `rescue` steps. */
+function laneDropped(place: Basis): boolean {
+  return ownReaperOf(place.settings.definition) === null && lanedFrom(place.scenarioId) !== undefined && place.schedule.includes('rescue');
 }
 
 /** A held-down key must not queue minutes of work: past this many learner actions, another is dropped. */
@@ -377,17 +397,26 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         const all = [...problems];
         if (checked.yourSql) view = await withYourSql(view, checked.yourSql, all, from);
         // Written without the lane the lab adds for a reaper, the link counts its steps as written.
+        // Written on the lane, its reaper cut out, it counts the reaper's turns the lab drops.
         const lane = laneAdded(view) === null ? null : withRescueSteps(view.schedule);
+        const dropped = laneDropped(view);
         const { result, why } = await reopen(send, view, 'link', 'stop');
         const told = showReopened(why, 'link');
         if (told !== null) all.push(told);
-        const written = lane === null ? null : new ScheduleAsWritten(lane, result.steps);
         const stop = result.refused[0];
+        const written =
+          lane !== null
+            ? ScheduleAsWritten.onLane(lane, result.steps)
+            : dropped
+              ? ScheduleAsWritten.offLane(view.schedule, result.steps, stop?.index ?? null)
+              : null;
         let position: number;
         if (why.kind === 'claim-refused') {
           position = 0;
         } else {
           if (stop) all.push(cannotHappen(stop, view.schedule, written));
+          const turn = droppedTurnNamed(view.position, view.schedule, written);
+          if (turn !== null) all.push(turn);
           position = linkedPosition(view.position, result.steps.length, written, stop ? null : all);
         }
         set({ position, intended: result.schedule });

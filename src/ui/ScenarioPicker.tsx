@@ -1,5 +1,6 @@
 import { FIX_SCENARIOS, SCENARIOS } from '../scenarios';
 import { isAuthoredId } from '../scenarios/authored';
+import { lanedLabel } from '../scenarios/reaper-lane';
 import { useLab } from '../store/react';
 import { useScenario } from './hooks';
 
@@ -7,7 +8,7 @@ export function ScenarioPicker() {
   const scenario = useScenario();
   const chooseScenario = useLab((s) => s.chooseScenario);
   return (
-    <div className="field scenario-field">
+    <div className="field picker-field scenario-field">
       <label htmlFor="scenario">Scenario</label>
       <select id="scenario" value={scenario.id} onChange={(e) => void chooseScenario(e.target.value)} aria-describedby="scenario-summary">
         {SCENARIOS.map((s) => (
@@ -24,7 +25,7 @@ export function ScenarioPicker() {
         {/* A scenario someone wrote (the editor, or a link), listed while it is the one on screen. */}
         {isAuthoredId(scenario.id) ? (
           <optgroup label="Written by you (or whoever sent the link)">
-            <option value={scenario.id}>{scenario.title}</option>
+            <option value={scenario.id}>{lanedLabel(scenario.id) ?? scenario.title}</option>
           </optgroup>
         ) : null}
       </select>

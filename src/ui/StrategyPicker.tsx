@@ -24,7 +24,7 @@ export function StrategyPicker() {
   // A claim that enforces a limit is offered with the scenarios about it (or while it is the one chosen).
   const limits = LIMIT_SCENARIOS.some((s) => s.id === scenario.id) || LIMIT_STRATEGY_IDS.includes(strategy);
   return (
-    <div className="field">
+    <div className="field picker-field">
       <label htmlFor="strategy">Strategy</label>
       <select
         id="strategy"

@@ -1,5 +1,5 @@
-/** The bounding-box check for the timeline's words, shared by the layout and time specs. */
-import type { Page } from '@playwright/test';
+/** The bounding-box checks for words that must read whole: the timeline's, shared by the layout and time specs, and a picker's. */
+import type { Locator, Page } from '@playwright/test';
 
 /**
  * Pairs of the timeline's words that touch: two texts on one line closer than 2 px, or a text within 1 px
@@ -26,5 +26,23 @@ export async function crowdedLabels(page: Page): Promise<string[]> {
       }
     }
     return found;
+  });
+}
+
+/**
+ * A select whose chosen option's words do not fit its closed box (the browser cuts them off at its right
+ * edge): the words and by how many pixels, or null when they fit. The text is measured in the select's own
+ * font; the browser's drop-down arrow is given 24 px (Chromium's is about 20).
+ */
+export async function cutSelectText(select: Locator): Promise<string | null> {
+  return select.evaluate((el) => {
+    const chosen = (el as HTMLSelectElement).selectedOptions[0]?.text ?? '';
+    const style = getComputedStyle(el);
+    const context = document.createElement('canvas').getContext('2d');
+    if (context === null) return 'no canvas to measure the words with';
+    context.font = style.font;
+    const words = context.measureText(chosen).width;
+    const room = el.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight) - 24;
+    return words <= room ? null : `"${chosen}" is ${Math.ceil(words - room)} px wider than its box`;
   });
 }

@@ -8,6 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, notices, openLab, runsTable, shot, slider, stepToEnd, test, timeline } from './fixtures';
+import { cutSelectText } from './label-boxes';
 
 const PENDING_ONLY = `WITH candidate AS (
   SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1 FOR UPDATE SKIP LOCKED
@@ -38,6 +39,16 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await expect(editor(page).locator('.your-sql-status')).toHaveText('Playing your SQL.');
   await expect(page).toHaveURL(/^[^#]*#scenario=authored-[^&]*&sc=.*&reaper=UPDATE%20runs/);
   await expect(lane).toContainText('Plays on a copy of "A crashes');
+  // The picker names the copy in words that fit it whole, in a wide window and on a phone.
+  const size = page.viewportSize();
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await expect.poll(() => cutSelectText(page.locator('select#scenario')), `${width}×${height}`).toBeNull();
+  }
+  if (size) await page.setViewportSize(size);
   await stepToEnd(page);
   const svg = timeline(page);
   await expect(svg.locator('text.tl-lane-small', { hasText: 'rescuer' })).toHaveCount(1);
@@ -63,4 +74,15 @@ test("a reaper written in Your SQL, its lease margin a parameter, rescues the cr
   await expect(notices(page)).not.toContainText('could not be opened exactly');
   // The link the page writes back carries the lane, and the same place in its own count.
   await expect(page).toHaveURL(/#scenario=authored-[^&]*&sc=[^&]*&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,rescue,\+31,rescue,B,B&step=7&/);
+
+  // That link with its reaper cut out by hand plays the built-in scenario without the reaper's turns, and still
+  // counts them: its step 7 (+31) is the 6th step played.
+  const cut = page
+    .url()
+    .replace(/&reaper=[^&]*/, '')
+    .replace(/&params=[^&]*/, '');
+  await page.goto(cut);
+  await expect(slider(page)).toHaveAttribute('aria-valuetext', 'step 6 of 8');
+  await expect(page).toHaveURL(/#scenario=crash-orphan&strategy=your-sql&fencing=on&schedule=A,A,A,crash:A,\+30,\+31,B,B&step=6&/);
+  await expect(notices(page)).not.toContainText('could not be opened exactly');
 });

@@ -8,12 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { witnessLink } from '../../src/cli/check';
-import { lanedFrom, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
+import { LANED_LABEL_CHARS, lanedFrom, lanedLabel, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { findScenario } from '../../src/scenarios';
+import { FIX_SCENARIOS, findScenario, SCENARIOS } from '../../src/scenarios';
 import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
+import { viewOf } from '../../src/store/sync';
 import { buildYourSql, checkTexts, sameTexts, type YourSqlTexts, yourSqlTextsOf } from '../../src/store/your-sql';
 import { CUSTOM_REAPER_ID } from '../../src/strategies/custom';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
@@ -126,6 +127,20 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
     expect(reaperScenario(findScenario('incident-pg-boss-555')!)).toMatchObject({ id: 'incident-pg-boss-555', spec: null });
   });
 
+  it("the picker names each built-in's copy by its headline and (copy), short enough for a phone's picker", () => {
+    expect(lanedLabel(reaperScenario(findScenario('crash-orphan')!)!.id)).toBe('A crashes (copy)');
+    expect(lanedLabel('crash-orphan')).toBeUndefined();
+    const labels = [...SCENARIOS, ...FIX_SCENARIOS].flatMap((scenario) => {
+      const laned = scenario.rescuer === undefined ? reaperScenario(scenario) : null;
+      return laned === null ? [] : [lanedLabel(laned.id) ?? ''];
+    });
+    expect(labels.length).toBeGreaterThan(10);
+    expect(labels).toContain('A pauses past its lease, then writes (copy)');
+    expect(labels).toContain("One tenant's backlog and another… (copy)");
+    for (const label of labels) expect(label.length, label).toBeLessThanOrEqual(LANED_LABEL_CHARS);
+    for (const label of labels) expect(label).toMatch(/\S \(copy\)$/);
+  });
+
   it('a scenario someone wrote without a lane gets it too, as itself with the lane (its title kept, a new id)', () => {
     const written = scenarioFromSpec({ ...starterSpec(), script: ['A', '+61', 'B'] }).scenario!;
     const laned = reaperScenario(written);
@@ -177,7 +192,7 @@ describe("a hand-written link with a reaper, on a built-in scenario without a re
     const lane = withRescueSteps(['A', '+30', 'rescue', 'B']);
     expect(lane).toEqual(['A', '+30', 'rescue', 'rescue', 'B']);
     // B's token played two trace steps (a claim and its commit, say).
-    const written = new ScheduleAsWritten(
+    const written = ScheduleAsWritten.onLane(
       lane,
       [0, 1, 2, 3, 4, 4].map((tokenIndex) => ({ tokenIndex })),
     );
@@ -186,6 +201,23 @@ describe("a hand-written link with a reaper, on a built-in scenario without a re
     expect(() => written.position(6)).toThrow(RangeError);
     expect([0, 1, 2, 3, 4].map((index) => written.added(index))).toEqual([false, false, true, false, false]);
     expect([0, 1, 2, 3, 4].map((index) => written.writtenIndex(index))).toEqual([0, 1, 1, 2, 3]);
+  });
+
+  it("written on the lane and played without it, counts the reaper's turns the lab dropped, each as the one step it played", () => {
+    const steps = (...indexes: number[]) => indexes.map((tokenIndex) => ({ tokenIndex }));
+    // ['A', '+30', 'rescue', 'B'] played as ['A', '+30', 'B'], B's token two trace steps.
+    const written = ScheduleAsWritten.offLane(['A', '+30', 'rescue', 'B'], steps(0, 1, 2, 2), null);
+    expect(written.stepCount).toBe(5);
+    expect([0, 1, 2, 3, 4, 5].map((step) => written.position(step))).toEqual([0, 1, 2, 2, 3, 4]);
+    expect([0, 1, 2, 3, 4, 5].map((step) => written.droppedTurn(step))).toEqual([null, null, null, 1, null, null]);
+    expect([0, 1, 2].map((index) => [written.writtenIndex(index), written.droppedBefore(index), written.added(index)])).toEqual([
+      [0, 0, false],
+      [1, 0, false],
+      [3, 1, false],
+    ]);
+    // B refused: the turn before it still counts, nothing after it.
+    const refused = ScheduleAsWritten.offLane(['A', '+30', 'rescue', 'B', '+1', 'rescue'], steps(0, 1), 2);
+    expect([refused.stepCount, refused.position(3), refused.droppedTurn(3)]).toEqual([3, 2, 1]);
   });
 
   it('step=N lands just after its N-th step, the rescue steps the lab added before it shown; past the end or malformed, one line and the last step', async () => {
@@ -208,5 +240,44 @@ describe("a hand-written link with a reaper, on a built-in scenario without a re
     await store.getState().openLink(link('4', 'A,crash:A,%2B30,A'));
     expect(said(store)).toContain('Step 4 ("A") cannot happen at that point: A cannot move: A has crashed. The lab kept the 3 steps before it.');
     expect(shown(store)).toMatchObject({ last: 'rescue', position: 4, of: 4 });
+  });
+
+  it("a link the page wrote on the lane, its reaper then cut out by hand, counts its steps as the link has them: the reaper's turns too", async () => {
+    const db = bootLabDatabase();
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    await store.getState().start(link('6'));
+    // The page's own link: the laned copy, its schedule with the reaper's turns, step=7 (just after +31).
+    const pages = (step: number, schedule?: string) => {
+      const fragment = encodeView({ ...viewOf(store.getState()), position: step });
+      const cut = fragment.replace(/&reaper=[^&]*/, '').replace(/&params=[^&]*/, '');
+      return schedule === undefined ? cut : cut.replace(/&schedule=[^&]*/, `&schedule=${schedule}`);
+    };
+    const laned = { afterPlus31: pages(7), onTurn: pages(6), atEnd: pages(10), past: pages(11), refused: pages(5, 'A,crash:A,%2B30,rescue,A') };
+    expect(laned.afterPlus31).toMatch(/^scenario=authored-.*&schedule=A,A,A,crash:A,\+30,rescue,\+31,rescue,B,B&step=7&claim=/);
+    expect(laned.afterPlus31).not.toContain('reaper=');
+    await store.getState().openLink(laned.afterPlus31);
+    expect(store.getState().scenarioId).toBe('crash-orphan');
+    expect(store.getState().schedule).toEqual(['A', 'A', 'A', 'crash:A', '+30', '+31', 'B', 'B']);
+    // Its 7th step is +31 (the reaper's turn after +30 its 6th): B's turn next.
+    expect(shown(store)).toEqual({ last: '+31', next: 'B', position: 6, of: 8 });
+    expect(store.getState().notices).toEqual([]);
+    await store.getState().openLink(laned.atEnd);
+    expect(shown(store)).toMatchObject({ last: 'B', position: 8, of: 8 });
+    expect(store.getState().notices).toEqual([]);
+    // Its 6th step was the reaper's turn: no reaper plays it now, so the step before it, and one line says so.
+    await store.getState().openLink(laned.onTurn);
+    expect(shown(store)).toMatchObject({ last: '+30', position: 5 });
+    expect(said(store)).toContain(
+      'It asks for step 6, the reaper\'s turn after step 5 ("+30"); without a reaper of your own there is no such turn, so the lab shows step 5.',
+    );
+    await store.getState().openLink(laned.past);
+    expect(said(store)).toContain('It asks for step 11, but this schedule has 10 steps; the lab shows the last one.');
+    expect(shown(store)).toMatchObject({ position: 8, of: 8 });
+    // A step that cannot happen is named by its place in the link's schedule, the reaper's turn counted.
+    await store.getState().openLink(laned.refused);
+    expect(said(store)).toContain(
+      'Step 5 ("A") cannot happen at that point: A cannot move: A has crashed. The lab kept the 4 steps before it, the reaper\'s turn among them not played: there is no reaper of your own to play them.',
+    );
+    expect(shown(store)).toMatchObject({ last: '+30', position: 3, of: 3 });
   });
 });
