@@ -23,7 +23,8 @@
  * statement that takes or releases one, and a statement that asks for one another session holds in a
  * conflicting mode waits, as a row-lock wait does. It is sent only when no other session holds the key, so
  * the backend's re-entrant count is the holder's. What would break that is refused: two sessions sharing
- * one key, releasing a lock another session holds, a try that PostgreSQL would answer false.
+ * one key, releasing a lock another session holds, a try that PostgreSQL would answer false. A lock outlives
+ * its permutation, as on a server, whose isolation tester keeps each session's connection for the whole spec.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { StepReply } from '../spec/output';
@@ -150,14 +151,30 @@ export class PGliteSpecDriver implements SpecDriver {
   private classify: ((sql: string) => Promise<SpecStatement[]>) | null = null;
   /** The spec's setup, teardown or a check may have left a prepared transaction of its own (see MAY_PREPARE). */
   private foreignPrepared = false;
-  /** Session-level advisory locks held, "key mode" → the session holding it (PGlite's backend holds them all). */
+  /**
+   * Session-level advisory locks held, "key mode" → the session holding it (PGlite's backend holds them all).
+   * Kept from one permutation to the next, as the server's sessions keep theirs: the isolation tester opens
+   * its connections once per spec, which is why specs let go of them in a session teardown.
+   */
   private readonly advisoryHolders = new Map<string, string>();
-  /** A statement took or released an advisory lock since the last reset: the backend may hold some. */
-  private advisoryUsed = false;
+  /**
+   * Sessions whose advisory locks another session's teardown let go of on PGlite's one backend (its
+   * `pg_advisory_unlock_all()`), which on a server they still hold until their own teardown lets go too.
+   */
+  private readonly advisoryLostInTeardown = new Set<string>();
+  /**
+   * Why the lab no longer knows which advisory locks the server's sessions would hold (null: it knows): a
+   * permutation that may have taken some was refused, or a session kept some past its teardown.
+   */
+  private advisoryUnknown: string | null = null;
+  /** Every session's teardown begins with pg_advisory_unlock_all(): after any permutation none holds one. */
+  private teardownsLetGo = false;
   /** A step has been sent in this permutation: a session's SQL run now is its teardown. */
   private stepsSent = false;
   /** Sessions reset since the steps: once all are, the next permutation begins. */
   private readonly resetSinceSteps = new Set<string>();
+  /** The permutation being reset was refused: the server would have run the rest of it and the teardowns. */
+  private refusedPermutation = false;
 
   private constructor(
     private readonly pg: PGlite,
@@ -180,8 +197,11 @@ export class PGliteSpecDriver implements SpecDriver {
     });
   }
 
-  /** `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first. */
-  static async open(sessionNames: string[], { keepFreshCopy = false } = {}): Promise<PGliteSpecDriver> {
+  /**
+   * `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first.
+   * `teardowns`: each session's teardown SQL, which tells whether a refused permutation leaves advisory locks.
+   */
+  static async open(sessionNames: string[], { keepFreshCopy = false, teardowns = {} as Record<string, string | null> } = {}): Promise<PGliteSpecDriver> {
     const pg = await freshCluster(keepFreshCopy);
     const driver = new PGliteSpecDriver(pg, sessionNames);
     const { specStatements } = await import('../sql/analyze/spec-statement');
@@ -196,6 +216,8 @@ export class PGliteSpecDriver implements SpecDriver {
       }
       return [...(await statements)];
     };
+    const firsts = await Promise.all(sessionNames.map(async (name) => (teardowns[name] ? (await driver.classify!(teardowns[name]!))[0] : undefined)));
+    driver.teardownsLetGo = firsts.every((first) => first?.advisory?.unlocksAll === true && first.advisory.once && first.refusal === null);
     return driver;
   }
 
@@ -329,16 +351,10 @@ export class PGliteSpecDriver implements SpecDriver {
       if (this.status !== 'I') await this.simple('ROLLBACK');
       if (s.parked) await this.endParked(s, 'ROLLBACK');
       Object.assign(s, { log: null, failed: false, wrote: false, notices: [], job: null, outcome: null });
+      if (this.refusal) this.refusedPermutation = true;
       this.refusal = null;
-      // Every session disconnects after the permutation, letting go of its advisory locks.
       this.resetSinceSteps.add(session);
-      if (this.resetSinceSteps.size === this.sessions.size) {
-        this.stepsSent = false;
-        this.resetSinceSteps.clear();
-        if (this.advisoryUsed) await this.lab('spec-advisory-release-all');
-        this.advisoryHolders.clear();
-        this.advisoryUsed = false;
-      }
+      if (this.resetSinceSteps.size === this.sessions.size) await this.betweenPermutations();
     });
   }
 
@@ -349,6 +365,34 @@ export class PGliteSpecDriver implements SpecDriver {
 
   private refuse(why: string): never {
     throw new PermutationRefused(`${why}; ${ELSEWHERE}`);
+  }
+
+  /**
+   * After every session's reset: the advisory locks the server's sessions hold into the next permutation.
+   * After a refused one the server would have run the rest of it and the teardowns, which the lab did not:
+   * it knows what they hold only when every teardown lets go of all of them.
+   */
+  private async betweenPermutations(): Promise<void> {
+    const refused = this.refusedPermutation;
+    Object.assign(this, { stepsSent: false, refusedPermutation: false });
+    this.resetSinceSteps.clear();
+    if (refused && this.teardownsLetGo) {
+      if (this.advisoryHolders.size > 0) await this.lab('spec-advisory-release-all');
+      this.advisoryHolders.clear();
+      this.advisoryLostInTeardown.clear();
+      return;
+    }
+    if (refused)
+      this.advisoryUnknown ??=
+        "an earlier permutation was refused and not every session's teardown lets go of its advisory locks, so which ones the server's sessions hold now is unknown";
+    const kept = [...this.advisoryLostInTeardown][0];
+    if (kept)
+      this.advisoryUnknown ??= `session ${kept} keeps advisory locks past its teardown on a server, which on PGlite another session's teardown let go of`;
+    this.advisoryLostInTeardown.clear();
+    if (this.advisoryUnknown && this.advisoryHolders.size > 0) {
+      await this.lab('spec-advisory-release-all');
+      this.advisoryHolders.clear();
+    }
   }
 
   /** A refusal ends the permutation: the open transaction is rolled back, the rest is the reset's. */
@@ -412,7 +456,7 @@ export class PGliteSpecDriver implements SpecDriver {
         s.notices.push(...reply.notices);
         job.replies.push(...replies);
         job.remaining.shift();
-        if (statement.advisory) await this.readAdvisoryHolds(s, job);
+        if (statement.advisory) await this.readAdvisoryHolds(s, job, statement);
         this.record(s, statement, replies, before, reply);
         if (reply.error) job.remaining = [];
       }
@@ -646,6 +690,7 @@ export class PGliteSpecDriver implements SpecDriver {
    */
   private waitsForAdvisory(s: Session, job: Job, statement: SpecStatement): boolean {
     const advisory = statement.advisory!;
+    if (this.advisoryUnknown) this.refuse(`${job.label}: it takes or releases an advisory lock, but ${this.advisoryUnknown}`);
     const others = [...this.advisoryHolders].filter(([, holder]) => holder !== s.name);
     // In a teardown every step has run: nothing later sees the other sessions' locks go with it.
     if (advisory.unlocksAll && others.length > 0 && !job.teardown) {
@@ -681,12 +726,14 @@ export class PGliteSpecDriver implements SpecDriver {
   }
 
   /** After a statement that took or released advisory locks: which the backend now holds, each the holder's. */
-  private async readAdvisoryHolds(s: Session, job: Job): Promise<void> {
-    this.advisoryUsed = true;
+  private async readAdvisoryHolds(s: Session, job: Job, statement: SpecStatement): Promise<void> {
     const held = new Set((await this.lab('spec-advisory-held')).rows.map((row) => `${String(row.key)} ${String(row.mode)}`));
+    // Its own teardown let go of all of them, as on a server.
+    if (job.teardown && statement.advisory!.unlocksAll) this.advisoryLostInTeardown.delete(s.name);
     for (const [lock, holder] of [...this.advisoryHolders]) {
       if (held.has(lock)) continue;
       if (holder !== s.name && !job.teardown) this.refuse(`${job.label}: it let go of an advisory lock session ${holder} holds`);
+      if (holder !== s.name) this.advisoryLostInTeardown.add(holder);
       this.advisoryHolders.delete(lock);
     }
     for (const lock of held) if (!this.advisoryHolders.has(lock)) this.advisoryHolders.set(lock, s.name);

@@ -250,8 +250,8 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     // tests/ground-truth/postgres-isolation.test.ts requires every permutation followed here to print what PostgreSQL 15 prints.
     const answer = await simInProcess(['spec', join(projectRoot, 'tests/fixtures/specs/advisory-locks.spec'), '--json']);
     expect(answer.code).toBe(2);
-    const [reentrant, shared, replayed, tried, released, all, several] = (JSON.parse(answer.stdout) as Report).permutations;
-    for (const permutation of [reentrant, shared, replayed]) expect(permutation!.refused).toBeNull();
+    const [reentrant, shared, replayed, twoKeys, tried, released, all, several] = (JSON.parse(answer.stdout) as Report).permutations;
+    for (const permutation of [reentrant, shared, replayed, twoKeys]) expect(permutation!.refused).toBeNull();
     const unlocked = 'step a_unlock: SELECT pg_advisory_unlock(7);\npg_advisory_unlock\n------------------\nt                 \n(1 row)\n\n';
     const completed = 'step b_lock: <... completed>\ndata\n----\nx   \n(1 row)\n';
     // b's request waits until a has let go as often as it took: after the second unlock, not the first.
@@ -260,10 +260,24 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     expect(shared!.output).toContain(`(1 row)\n\n${completed}`);
     // a_read continues a's transaction, which the lab replays: its a_lock must not count twice.
     expect(replayed!.output).toContain(`${unlocked}${completed}\nstep a_commit: COMMIT;\n`);
+    // b's UPDATE, let through after a_untwo, is probed (a holds row 1) without taking the lock a second time.
+    expect(twoKeys!.output).toContain(
+      'step a_untwo: SELECT pg_advisory_unlock(1, 2);\npg_advisory_unlock\n------------------\nt                 \n(1 row)\n\nstep b_upd: <... completed>\ndata\n----\nyb  \n(1 row)\n',
+    );
     expect(tried!.refused).toMatch(/^step b_try: pg_try_advisory_lock\(7\) would answer false on a server \(session a holds it\)/);
     expect(released!.refused).toMatch(/^step b_unlock: pg_advisory_unlock\(7\) by a session that does not hold it/);
     expect(all!.refused).toMatch(/^step b_all: pg_advisory_unlock_all\(\) on PGlite's one backend would also let go of the advisory lock session a holds/);
     expect(several!.refused).toMatch(/^step b_two would wait for one of the several advisory locks it takes/);
+  });
+
+  it('a session advisory lock outlives its permutation, as on a server (one connection per session for the whole spec); after a refused permutation the lab no longer knows who holds what', async () => {
+    const answer = await simInProcess(['spec', join(projectRoot, 'tests/fixtures/specs/advisory-locks-kept.spec'), '--json']);
+    expect(answer.code).toBe(2);
+    const [taken, kept, tried, after] = (JSON.parse(answer.stdout) as Report).permutations;
+    expect(taken!.refused).toBeNull();
+    expect(kept!.output).toContain('step b_lock: SELECT pg_advisory_lock(7); <waiting ...>\nstep a_unlock: SELECT pg_advisory_unlock(7);\n');
+    expect(tried!.refused).toMatch(/^step a_try: pg_try_advisory_lock\(7\) would answer false on a server \(session b holds it\)/);
+    expect(after!.refused).toMatch(/^step a_unlock: it takes or releases an advisory lock, but an earlier permutation was refused/);
   });
 
   it('an INSERT that could wait for the key another session inserted and has not committed is refused (the NOWAIT probe cannot see that wait)', async () => {
