@@ -370,7 +370,9 @@ export class PGliteSpecDriver implements SpecDriver {
   /**
    * After every session's reset: the advisory locks the server's sessions hold into the next permutation.
    * After a refused one the server would have run the rest of it and the teardowns, which the lab did not:
-   * it knows what they hold only when every teardown lets go of all of them.
+   * it knows what they hold only when every teardown lets go of all of them. (It takes that the rest would
+   * not leave a session's transaction failed, where the teardown's pg_advisory_unlock_all() would fail too:
+   * PostgreSQL's specs end each transaction they begin.)
    */
   private async betweenPermutations(): Promise<void> {
     const refused = this.refusedPermutation;
