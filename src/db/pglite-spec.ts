@@ -12,15 +12,24 @@
  * gave the first time (and, when another session committed writes after one of them ran, only if that one's
  * answer shows every row it locks; a SKIP LOCKED one, not after another session's transaction ended). Everything this cannot follow honestly refuses the permutation
  * (PermutationRefused, one line naming the step and why): other isolation levels, savepoints, table locks,
- * advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
+ * transaction-level advisory locks, LISTEN/NOTIFY, a wait the twin cannot see (a unique-index insert against another
  * session's uncommitted key, a foreign key's or trigger's wait, one inside the spec's own function), two
  * sessions waiting at once (a deadlock is the server's to break), a replay that answers differently, and a
  * statement that waited while another session committed writes (PostgreSQL keeps the rows it found before
  * the wait and re-checks only the one it waited for; the lab would look afresh).
+ *
+ * Session-level advisory locks are the backend's, so PGlite would grant every session's request at once: the
+ * driver keeps which emulated session holds which (key, mode), read from PGlite's pg_locks after each
+ * statement that takes or releases one, and a statement that asks for one another session holds in a
+ * conflicting mode waits, as a row-lock wait does. It is sent only when no other session holds the key, so
+ * the backend's re-entrant count is the holder's. What would break that is refused: two sessions sharing
+ * one key, releasing a lock another session holds, a try that PostgreSQL would answer false. A lock outlives
+ * its permutation, as on a server, whose isolation tester keeps each session's connection for the whole spec.
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { StepReply } from '../spec/output';
 import { PermutationRefused, type SessionNotice, type SpecDriver, type StepOutcome } from '../spec/run';
+import type { AdvisoryCall } from '../sql/analyze/spec-advisory';
 import type { SpecStatement } from '../sql/analyze/spec-statement';
 import { compiledPGliteWasm, startPrebuiltFreshCluster } from './pglite-boot';
 import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
@@ -86,9 +95,12 @@ interface Job {
   waitingSince: number | null;
   /** Whether it was found waiting at least once (its next statement is one that waited). */
   waited: boolean;
+  /** A session's teardown: every step has run. */
+  teardown?: boolean;
 }
 
 interface Session {
+  name: string;
   gid: string;
   /** Its open transaction's statements and answers (null: none open, or one that failed). */
   log: Logged[] | null;
@@ -139,6 +151,30 @@ export class PGliteSpecDriver implements SpecDriver {
   private classify: ((sql: string) => Promise<SpecStatement[]>) | null = null;
   /** The spec's setup, teardown or a check may have left a prepared transaction of its own (see MAY_PREPARE). */
   private foreignPrepared = false;
+  /**
+   * Session-level advisory locks held, "key mode" → the session holding it (PGlite's backend holds them all).
+   * Kept from one permutation to the next, as the server's sessions keep theirs: the isolation tester opens
+   * its connections once per spec, which is why specs let go of them in a session teardown.
+   */
+  private readonly advisoryHolders = new Map<string, string>();
+  /**
+   * Sessions whose advisory locks another session's teardown let go of on PGlite's one backend (its
+   * `pg_advisory_unlock_all()`), which on a server they still hold until their own teardown lets go too.
+   */
+  private readonly advisoryLostInTeardown = new Set<string>();
+  /**
+   * Why the lab no longer knows which advisory locks the server's sessions would hold (null: it knows): a
+   * permutation that may have taken some was refused, or a session kept some past its teardown.
+   */
+  private advisoryUnknown: string | null = null;
+  /** Every session's teardown begins with pg_advisory_unlock_all(): after any permutation none holds one. */
+  private teardownsLetGo = false;
+  /** A step has been sent in this permutation: a session's SQL run now is its teardown. */
+  private stepsSent = false;
+  /** Sessions reset since the steps: once all are, the next permutation begins. */
+  private readonly resetSinceSteps = new Set<string>();
+  /** The permutation being reset was refused: the server would have run the rest of it and the teardowns. */
+  private refusedPermutation = false;
 
   private constructor(
     private readonly pg: PGlite,
@@ -147,6 +183,7 @@ export class PGliteSpecDriver implements SpecDriver {
     this.wire = new PGliteWire(pg);
     sessionNames.forEach((name, index) => {
       this.sessions.set(name, {
+        name,
         gid: `lease_lab_spec_${index}`,
         log: null,
         parked: false,
@@ -160,8 +197,11 @@ export class PGliteSpecDriver implements SpecDriver {
     });
   }
 
-  /** `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first. */
-  static async open(sessionNames: string[], { keepFreshCopy = false } = {}): Promise<PGliteSpecDriver> {
+  /**
+   * `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first.
+   * `teardowns`: each session's teardown SQL, which tells whether a refused permutation leaves advisory locks.
+   */
+  static async open(sessionNames: string[], { keepFreshCopy = false, teardowns = {} as Record<string, string | null> } = {}): Promise<PGliteSpecDriver> {
     const pg = await freshCluster(keepFreshCopy);
     const driver = new PGliteSpecDriver(pg, sessionNames);
     const { specStatements } = await import('../sql/analyze/spec-statement');
@@ -176,6 +216,8 @@ export class PGliteSpecDriver implements SpecDriver {
       }
       return [...(await statements)];
     };
+    const firsts = await Promise.all(sessionNames.map(async (name) => (teardowns[name] ? (await driver.classify!(teardowns[name]!))[0] : undefined)));
+    driver.teardownsLetGo = firsts.every((first) => first?.advisory?.unlocksAll === true && first.advisory.once && first.refusal === null);
     return driver;
   }
 
@@ -211,8 +253,14 @@ export class PGliteSpecDriver implements SpecDriver {
 
   control(sql: string): Promise<StepOutcome> {
     return this.serial(async () => {
-      if ((await this.classify!(sql)).some((statement) => statement.changesSettings)) {
+      const statements = await this.classify!(sql);
+      if (statements.some((statement) => statement.changesSettings)) {
         this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
+      }
+      if (statements.some((statement) => statement.advisory)) {
+        this.refuse(
+          "the spec's setup, teardown or a check takes or releases an advisory lock: on a server that is its own connection's, on PGlite the backend every session shares",
+        );
       }
       if (MAY_PREPARE.test(sql)) this.foreignPrepared = true;
       return { replies: repliesOf(await this.simple(sql)) };
@@ -228,6 +276,7 @@ export class PGliteSpecDriver implements SpecDriver {
         replies: [],
         waitingSince: null,
         waited: false,
+        teardown: this.stepsSent,
       };
       try {
         if ((await this.advance(s, job)) === 'waiting') this.refuse(`${job.label} would wait for a lock another session holds`);
@@ -242,6 +291,8 @@ export class PGliteSpecDriver implements SpecDriver {
   send(session: string, sql: string, step = `of session ${session}`): void {
     void this.serial(async () => {
       const s = this.session(session);
+      this.stepsSent = true;
+      this.resetSinceSteps.clear();
       s.job = { label: `step ${step}`, remaining: await this.classify!(sql), replies: [], waitingSince: null, waited: false };
       try {
         if ((await this.advance(s, s.job)) === 'done') this.finish(s);
@@ -300,7 +351,10 @@ export class PGliteSpecDriver implements SpecDriver {
       if (this.status !== 'I') await this.simple('ROLLBACK');
       if (s.parked) await this.endParked(s, 'ROLLBACK');
       Object.assign(s, { log: null, failed: false, wrote: false, notices: [], job: null, outcome: null });
+      if (this.refusal) this.refusedPermutation = true;
       this.refusal = null;
+      this.resetSinceSteps.add(session);
+      if (this.resetSinceSteps.size === this.sessions.size) await this.betweenPermutations();
     });
   }
 
@@ -311,6 +365,36 @@ export class PGliteSpecDriver implements SpecDriver {
 
   private refuse(why: string): never {
     throw new PermutationRefused(`${why}; ${ELSEWHERE}`);
+  }
+
+  /**
+   * After every session's reset: the advisory locks the server's sessions hold into the next permutation.
+   * After a refused one the server would have run the rest of it and the teardowns, which the lab did not:
+   * it knows what they hold only when every teardown lets go of all of them. (It takes that the rest would
+   * not leave a session's transaction failed, where the teardown's pg_advisory_unlock_all() would fail too:
+   * PostgreSQL's specs end each transaction they begin.)
+   */
+  private async betweenPermutations(): Promise<void> {
+    const refused = this.refusedPermutation;
+    Object.assign(this, { stepsSent: false, refusedPermutation: false });
+    this.resetSinceSteps.clear();
+    if (refused && this.teardownsLetGo) {
+      if (this.advisoryHolders.size > 0) await this.lab('spec-advisory-release-all');
+      this.advisoryHolders.clear();
+      this.advisoryLostInTeardown.clear();
+      return;
+    }
+    if (refused)
+      this.advisoryUnknown ??=
+        "an earlier permutation was refused and not every session's teardown lets go of its advisory locks, so which ones the server's sessions hold now is unknown";
+    const kept = [...this.advisoryLostInTeardown][0];
+    if (kept)
+      this.advisoryUnknown ??= `session ${kept} keeps advisory locks past its teardown on a server, which on PGlite another session's teardown let go of`;
+    this.advisoryLostInTeardown.clear();
+    if (this.advisoryUnknown && this.advisoryHolders.size > 0) {
+      await this.lab('spec-advisory-release-all');
+      this.advisoryHolders.clear();
+    }
   }
 
   /** A refusal ends the permutation: the open transaction is rolled back, the rest is the reset's. */
@@ -347,7 +431,9 @@ export class PGliteSpecDriver implements SpecDriver {
             `${job.label}: several statements outside a transaction block run as one implicit transaction on a server, which the lab does not follow`,
           );
         }
-        if (await this.wouldWait(statement, job.label)) {
+        // In a failed transaction every statement fails at once, taking nothing.
+        const advisoryWait = statement.advisory !== null && this.status !== 'E' && this.waitsForAdvisory(s, job, statement);
+        if (advisoryWait || (await this.wouldWait(statement, job.label))) {
           if (job.waitingSince === null) {
             const other = [...this.sessions.values()].find((o) => o !== s && o.job?.waitingSince != null);
             if (other)
@@ -372,6 +458,7 @@ export class PGliteSpecDriver implements SpecDriver {
         s.notices.push(...reply.notices);
         job.replies.push(...replies);
         job.remaining.shift();
+        if (statement.advisory) await this.readAdvisoryHolds(s, job, statement);
         this.record(s, statement, replies, before, reply);
         if (reply.error) job.remaining = [];
       }
@@ -464,6 +551,12 @@ export class PGliteSpecDriver implements SpecDriver {
       );
     }
     for (const entry of log) {
+      const advisory = entry.statement.advisory;
+      if (advisory && (!advisory.once || advisory.unlocksAll)) {
+        this.refuse(
+          `${label} continues a transaction whose \`${entry.statement.text}\` took or released advisory locks a replay could not undo one for one (the lab replays a parked transaction)`,
+        );
+      }
       // A sequence is not rolled back: a replay would draw other numbers than the first run got.
       const table =
         entry.statement.inserts && entry.statement.writes
@@ -482,7 +575,10 @@ export class PGliteSpecDriver implements SpecDriver {
         );
       }
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
+      const calls = entry.statement.advisory?.calls ?? [];
+      for (const call of calls) if (call.action === 'unlock') await this.undoAdvisory(call);
       const replies = repliesOf(await this.simple(entry.statement.text));
+      for (const call of calls) if (call.action !== 'unlock') await this.undoAdvisory(call);
       if (!same(replies, entry.replies)) {
         this.refuse(
           `${label}: replaying its session's earlier \`${entry.statement.text}\` (to continue the parked transaction) answered differently than it did the first time`,
@@ -588,6 +684,68 @@ export class PGliteSpecDriver implements SpecDriver {
       this.refuse(`${label}: it sets a key column, and whether it waits depends on whether the value changes (another session holds a key-share lock)`);
     }
     return key;
+  }
+
+  /**
+   * Whether the statement would wait for an advisory lock another session holds in a conflicting mode
+   * (PostgreSQL grants shared with shared only); refuses what one backend's count cannot follow.
+   */
+  private waitsForAdvisory(s: Session, job: Job, statement: SpecStatement): boolean {
+    const advisory = statement.advisory!;
+    if (this.advisoryUnknown) this.refuse(`${job.label}: it takes or releases an advisory lock, but ${this.advisoryUnknown}`);
+    const others = [...this.advisoryHolders].filter(([, holder]) => holder !== s.name);
+    // In a teardown every step has run: nothing later sees the other sessions' locks go with it.
+    if (advisory.unlocksAll && others.length > 0 && !job.teardown) {
+      this.refuse(`${job.label}: pg_advisory_unlock_all() on PGlite's one backend would also let go of the advisory lock session ${others[0]![1]} holds`);
+    }
+    let waits = false;
+    for (const call of advisory.calls) {
+      const written = `${call.name}(${call.args.join(', ')})`;
+      if (call.action === 'unlock') {
+        if (this.advisoryHolders.get(`${call.key} ${call.mode}`) !== s.name)
+          this.refuse(
+            `${job.label}: ${written} by a session that does not hold it (PostgreSQL answers false with a WARNING; PGlite's one backend may hold it for another session)`,
+          );
+        continue;
+      }
+      for (const [held, holder] of others) {
+        const [key, mode] = held.split(' ');
+        if (key !== call.key) continue;
+        if (mode === 'ShareLock' && call.mode === 'ShareLock')
+          this.refuse(`${job.label}: ${written} shares an advisory lock session ${holder} holds too, which PGlite's one backend would count as one`);
+        if (call.action === 'try')
+          this.refuse(`${job.label}: ${written} would answer false on a server (session ${holder} holds it), where PGlite's one backend grants it`);
+        waits = true;
+      }
+    }
+    // PostgreSQL holds the locks a statement took before the one it waits for; the lab sends none until it can send all.
+    if (waits && advisory.calls.filter((call) => call.action !== 'unlock').length > 1) {
+      this.refuse(
+        `${job.label} would wait for one of the several advisory locks it takes, holding the others meanwhile on a server, which the lab does not follow`,
+      );
+    }
+    return waits;
+  }
+
+  /** After a statement that took or released advisory locks: which the backend now holds, each the holder's. */
+  private async readAdvisoryHolds(s: Session, job: Job, statement: SpecStatement): Promise<void> {
+    const held = new Set((await this.lab('spec-advisory-held')).rows.map((row) => `${String(row.key)} ${String(row.mode)}`));
+    // Its own teardown let go of all of them, as on a server.
+    if (job.teardown && statement.advisory!.unlocksAll) this.advisoryLostInTeardown.delete(s.name);
+    for (const [lock, holder] of [...this.advisoryHolders]) {
+      if (held.has(lock)) continue;
+      if (holder !== s.name && !job.teardown) this.refuse(`${job.label}: it let go of an advisory lock session ${holder} holds`);
+      if (holder !== s.name) this.advisoryLostInTeardown.add(holder);
+      this.advisoryHolders.delete(lock);
+    }
+    for (const lock of held) if (!this.advisoryHolders.has(lock)) this.advisoryHolders.set(lock, s.name);
+  }
+
+  /** Undoes one advisory call of a replayed statement: the backend keeps what the first run took or let go. */
+  private async undoAdvisory(call: AdvisoryCall): Promise<void> {
+    const inverse = call.action === 'unlock' ? call.name.replace('unlock', 'lock') : call.name.replace('pg_try_', 'pg_').replace('_lock', '_unlock');
+    const done = (await this.lab('spec-advisory-undo', [inverse, call.args[0]!, call.args[1] ?? null])).rows[0]?.done;
+    if (done === 'false') throw new Error(`${inverse}(${call.args.join(', ')}) found no lock to let go while undoing a replay`);
   }
 
   /**

@@ -60,6 +60,9 @@ import seedRuns from './seed-runs.sql?raw';
 import serverVersion from './server-version.sql?raw';
 import sessionSetup from './session-setup.sql?raw';
 import setClock from './set-clock.sql?raw';
+import specAdvisoryHeld from './spec-advisory-held.sql?raw';
+import specAdvisoryReleaseAll from './spec-advisory-release-all.sql?raw';
+import specAdvisoryUndo from './spec-advisory-undo.sql?raw';
 import specEnterFailedTransaction from './spec-enter-failed-transaction.sql?raw';
 import specOwnFunctions from './spec-own-functions.sql?raw';
 import specProbeRelease from './spec-probe-release.sql?raw';
@@ -135,6 +138,9 @@ const texts = {
   'server-version': serverVersion,
   'session-setup': sessionSetup,
   'set-clock': setClock,
+  'spec-advisory-held': specAdvisoryHeld,
+  'spec-advisory-release-all': specAdvisoryReleaseAll,
+  'spec-advisory-undo': specAdvisoryUndo,
   'spec-enter-failed-transaction': specEnterFailedTransaction,
   'spec-own-functions': specOwnFunctions,
   'spec-probe-release': specProbeRelease,

@@ -56,7 +56,7 @@ export async function runPastedSpec(request: SpecRequest, progress: () => void):
   const heartbeat = setInterval(progress, HEARTBEAT_MS);
   const driver = await PGliteSpecDriver.open(
     spec.sessions.map((session) => session.name),
-    { keepFreshCopy: true },
+    { keepFreshCopy: true, teardowns: Object.fromEntries(spec.sessions.map((session) => [session.name, session.teardown?.sql ?? null])) },
   ).finally(() => clearInterval(heartbeat));
   try {
     const runs = await runPermutations(spec, permutationsOf(spec), driver, { onPermutation: progress });

@@ -92,7 +92,11 @@ describe('the same specs on PGlite and on PostgreSQL 15, permutation by permutat
   const examples = readdirSync(join(projectRoot, 'docs/examples'))
     .filter((name) => name.endsWith('.spec'))
     .map((name) => join(projectRoot, 'docs/examples', name));
-  const files = [...specs.map((name) => join(fixtures, 'specs', `${name}.spec`)), ...examples];
+  // The lab's own specs of what it follows on PGlite (tests/fixtures/specs/), compared the same way.
+  const own = readdirSync(join(projectRoot, 'tests/fixtures/specs'))
+    .filter((name) => name.endsWith('.spec'))
+    .map((name) => join(projectRoot, 'tests/fixtures/specs', name));
+  const files = [...specs.map((name) => join(fixtures, 'specs', `${name}.spec`)), ...examples, ...own];
   it.each(files.map((path) => [path.slice(projectRoot.length + 1), path]))('%s', async (_name, path) => {
     const server = JSON.parse((await simInProcess(['spec', path, '--db', url, '--json'])).stdout) as JsonReport;
     const pglite = JSON.parse((await simInProcess(['spec', path, '--json'])).stdout) as JsonReport;

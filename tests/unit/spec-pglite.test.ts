@@ -34,10 +34,10 @@ function expectedPermutations(name: string): Map<string, string> {
 const TABLE: Record<string, { permutations: number; equal: number; refused: number; reasons: RegExp[] }> = {
   'lock-committed-update': {
     permutations: 24,
-    equal: 0,
-    refused: 24,
+    equal: 4,
+    refused: 20,
     reasons: [
-      /^step s1l: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/,
+      /^step s2l waited while another session committed writes/,
       /^step s2b2: its transaction runs at REPEATABLE READ, whose snapshot must outlive other sessions' commits/,
       /^step s2b3: its transaction runs at SERIALIZABLE, whose snapshot must outlive other sessions' commits/,
     ],
@@ -49,13 +49,13 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     permutations: 1,
     equal: 0,
     refused: 1,
-    reasons: [/^step s2a: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+    reasons: [/^step s1a waited while another session committed writes/],
   },
   'nowait-5': {
     permutations: 1,
     equal: 0,
     refused: 1,
-    reasons: [/^step sl1_prep: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+    reasons: [/^step sl1_prep: Prepare statements inside a session/],
   },
   'lock-update-traversal': {
     permutations: 3,
@@ -76,7 +76,7 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     permutations: 1,
     equal: 0,
     refused: 1,
-    reasons: [/^step s1_advlock: it calls pg_advisory_lock\(\): advisory locks are held by the one PGlite backend/],
+    reasons: [/^step s3_update would wait while step s2_update waits too/],
   },
 };
 
@@ -216,7 +216,11 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
       'setup { BEGIN ISOLATION LEVEL REPEATABLE READ; } step a1 { SELECT * FROM foo; }',
       /^session a's setup or teardown: its transaction runs at REPEATABLE READ/,
     ],
-    ['a session advisory lock', 'step a1 { SELECT pg_advisory_lock(1); }', /^step a1: it calls pg_advisory_lock\(\): advisory locks/],
+    [
+      'a transaction-level advisory lock',
+      'step a1 { SELECT pg_advisory_xact_lock(1); }',
+      /^step a1: it calls pg_advisory_xact_lock\(\): a transaction-level advisory lock goes with the transaction the lab parks/,
+    ],
     ['LISTEN', 'step a1 { LISTEN jobs; }', /^step a1: LISTEN\/NOTIFY/],
     ['a savepoint', 'setup { BEGIN; } step a1 { SAVEPOINT x; }', /^step a1: SAVEPOINT inside a session/],
     ['LOCK TABLE', 'setup { BEGIN; } step a1 { LOCK TABLE foo; }', /^step a1: LOCK TABLE/],
@@ -240,6 +244,40 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     const report = JSON.parse(json.stdout) as Report & { refusedCount: number };
     expect(report.refusedCount).toBe(1);
     expect(report.permutations[0]!.refused).toMatch(reason);
+  });
+
+  it("session advisory locks: the lab keeps each session's, so a request another session holds waits (re-entrant, shared against exclusive, across a replayed transaction); what one backend cannot follow is refused", async () => {
+    // tests/ground-truth/postgres-isolation.test.ts requires every permutation followed here to print what PostgreSQL 15 prints.
+    const answer = await simInProcess(['spec', join(projectRoot, 'tests/fixtures/specs/advisory-locks.spec'), '--json']);
+    expect(answer.code).toBe(2);
+    const [reentrant, shared, replayed, twoKeys, tried, released, all, several] = (JSON.parse(answer.stdout) as Report).permutations;
+    for (const permutation of [reentrant, shared, replayed, twoKeys]) expect(permutation!.refused).toBeNull();
+    const unlocked = 'step a_unlock: SELECT pg_advisory_unlock(7);\npg_advisory_unlock\n------------------\nt                 \n(1 row)\n\n';
+    const completed = 'step b_lock: <... completed>\ndata\n----\nx   \n(1 row)\n';
+    // b's request waits until a has let go as often as it took: after the second unlock, not the first.
+    expect(reentrant!.output).toContain(`<waiting ...>\n${unlocked}${unlocked}${completed}`);
+    expect(shared!.output).toContain(`<waiting ...>\nstep a_unshare: SELECT pg_advisory_unlock_shared(7);\npg_advisory_unlock_shared\n`);
+    expect(shared!.output).toContain(`(1 row)\n\n${completed}`);
+    // a_read continues a's transaction, which the lab replays: its a_lock must not count twice.
+    expect(replayed!.output).toContain(`${unlocked}${completed}\nstep a_commit: COMMIT;\n`);
+    // b's UPDATE, let through after a_untwo, is probed (a holds row 1) without taking the lock a second time.
+    expect(twoKeys!.output).toContain(
+      'step a_untwo: SELECT pg_advisory_unlock(1, 2);\npg_advisory_unlock\n------------------\nt                 \n(1 row)\n\nstep b_upd: <... completed>\ndata\n----\nyb  \n(1 row)\n',
+    );
+    expect(tried!.refused).toMatch(/^step b_try: pg_try_advisory_lock\(7\) would answer false on a server \(session a holds it\)/);
+    expect(released!.refused).toMatch(/^step b_unlock: pg_advisory_unlock\(7\) by a session that does not hold it/);
+    expect(all!.refused).toMatch(/^step b_all: pg_advisory_unlock_all\(\) on PGlite's one backend would also let go of the advisory lock session a holds/);
+    expect(several!.refused).toMatch(/^step b_two would wait for one of the several advisory locks it takes/);
+  });
+
+  it('a session advisory lock outlives its permutation, as on a server (one connection per session for the whole spec); after a refused permutation the lab no longer knows who holds what', async () => {
+    const answer = await simInProcess(['spec', join(projectRoot, 'tests/fixtures/specs/advisory-locks-kept.spec'), '--json']);
+    expect(answer.code).toBe(2);
+    const [taken, kept, tried, after] = (JSON.parse(answer.stdout) as Report).permutations;
+    expect(taken!.refused).toBeNull();
+    expect(kept!.output).toContain('step b_lock: SELECT pg_advisory_lock(7); <waiting ...>\nstep a_unlock: SELECT pg_advisory_unlock(7);\n');
+    expect(tried!.refused).toMatch(/^step a_try: pg_try_advisory_lock\(7\) would answer false on a server \(session b holds it\)/);
+    expect(after!.refused).toMatch(/^step a_unlock: it takes or releases an advisory lock, but an earlier permutation was refused/);
   });
 
   it('an INSERT that could wait for the key another session inserted and has not committed is refused (the NOWAIT probe cannot see that wait)', async () => {

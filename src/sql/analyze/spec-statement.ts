@@ -13,6 +13,7 @@
  */
 import { deparseSync } from 'pgsql-deparser';
 import { loadParser, type ParseTree } from './parser';
+import { type AdvisoryUse, advisoryUse, withoutAdvisoryCalls } from './spec-advisory';
 import { body, type Json, type JsonObject, list, names, nodeOf, walk } from './tree';
 
 const PG_VERSION = 180004;
@@ -61,11 +62,12 @@ export interface SpecStatement {
    * every session shares (so even the spec's setup may not).
    */
   changesSettings: boolean;
+  /** The session-level advisory locks it takes or releases, which the engine keeps per session. */
+  advisory: AdvisoryUse | null;
 }
 
 /** Built-in functions whose effect reaches across sessions or shows that all sessions are one backend. */
 const SESSION_FUNCTIONS: readonly [RegExp, string][] = [
-  [/^pg_(try_)?advisory_/, 'advisory locks are held by the one PGlite backend that all sessions share'],
   [/^pg_notify$/, 'NOTIFY goes to the one PGlite backend that all sessions share'],
   [/^(pg_backend_pid|pg_blocking_pids|pg_isolation_test_session_is_blocked|pg_safe_snapshot_blocking_pids)$/, 'all sessions are one PGlite backend'],
   [/^(pg_cancel_backend|pg_terminate_backend)$/, 'all sessions are one PGlite backend'],
@@ -195,6 +197,7 @@ function plainStatement(text: string): SpecStatement {
     answerShowsItsLocks: false,
     locksAnswered: null,
     changesSettings: false,
+    advisory: null,
   };
 }
 
@@ -214,6 +217,11 @@ function classify(stmt: Json, text: string): SpecStatement {
   for (const name of base.functions) {
     for (const [pattern, why] of SESSION_FUNCTIONS) if (pattern.test(name)) return refuse(`it calls ${name}(): ${why}`);
   }
+  const advisory = advisoryUse(stmt);
+  if (typeof advisory === 'string') return refuse(advisory);
+  base.advisory = advisory;
+  // The NOWAIT twins are built from the statement without its advisory calls (a rollback keeps a session lock).
+  const probed = nodeOf(advisory ? withoutAdvisoryCalls(stmt) : stmt)!.body;
   let view: string | null = null;
   walk(stmt, (visit) => {
     if (visit.type === 'RangeVar' && typeof visit.body.relname === 'string' && SESSION_VIEWS.has(visit.body.relname)) view = visit.body.relname;
@@ -243,7 +251,7 @@ function classify(stmt: Json, text: string): SpecStatement {
     }
     case 'SelectStmt': {
       if (node.body.intoClause) return refuse('SELECT INTO creates a table: schema changes inside a session take table locks the NOWAIT probe cannot see');
-      const copy = JSON.parse(JSON.stringify(stmt)) as Json;
+      const copy = structuredClone({ SelectStmt: probed }) as Json;
       const waits = noWaitEverywhere(copy);
       let clauses = 0;
       walk(stmt, (visit) => {
@@ -266,13 +274,13 @@ function classify(stmt: Json, text: string): SpecStatement {
       const setColumns = list(node.body.targetList)
         .map((target) => body(target, 'ResTarget')?.name)
         .filter((name): name is string => typeof name === 'string');
-      const from = list(node.body.fromClause);
+      const from = list(probed.fromClause);
       return {
         ...base,
         kind: 'write',
         writes: tableOf(node.body.relation),
         setColumns,
-        probes: { noKey: rowTwin(node.body, 'LCS_FORNOKEYUPDATE', from), key: rowTwin(node.body, 'LCS_FORUPDATE', from) },
+        probes: { noKey: rowTwin(probed, 'LCS_FORNOKEYUPDATE', from), key: rowTwin(probed, 'LCS_FORUPDATE', from) },
       };
     }
     case 'DeleteStmt': {
@@ -281,7 +289,7 @@ function classify(stmt: Json, text: string): SpecStatement {
         ...base,
         kind: 'write',
         writes: tableOf(node.body.relation),
-        probes: { plain: rowTwin(node.body, 'LCS_FORUPDATE', list(node.body.usingClause)) },
+        probes: { plain: rowTwin(probed, 'LCS_FORUPDATE', list(probed.usingClause)) },
       };
     }
     case 'InsertStmt': {
