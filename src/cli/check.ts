@@ -160,7 +160,7 @@ function advisoryWords(locks: readonly string[]): string {
   const words: string[] = [];
   if (locks.includes('pg_try_advisory_lock')) {
     words.push(
-      "pg_try_advisory_lock: a session lock, held by the worker's connection after its claim commits, through its work and completion (the lab's workers never unlock it, where good_job unlocks after the job), until a crash ends that connection",
+      "pg_try_advisory_lock: a session lock, held by the worker's connection after its claim commits, through its work and completion (the lab's workers never unlock it, where good_job and que unlock after the job), until a crash ends that connection",
     );
   }
   if (locks.includes('pg_try_advisory_xact_lock')) words.push("pg_try_advisory_xact_lock: held until the claim's transaction commits or rolls back");

@@ -26,6 +26,7 @@ import { createDatabase } from '../support/postgres-server';
 const projectRoot = join(__dirname, '../..');
 const SESSION = join(projectRoot, 'tests/fixtures/claims/good-job-advisory.sql');
 const XACT = join(projectRoot, 'tests/fixtures/claims/good-job-advisory-xact.sql');
+const QUE = join(projectRoot, 'tests/fixtures/claims/que-advisory.sql');
 const race = findScenario('race')!;
 
 interface Report {
@@ -76,6 +77,7 @@ describe('an advisory try-lock claim, by hand on two connections of our own', ()
       };
       for (const [file, taken] of [
         [SESSION, 124],
+        [QUE, 124],
         [XACT, 123],
       ] as const) {
         await setup.query('TRUNCATE runs');
@@ -93,23 +95,29 @@ describe('an advisory try-lock claim, by hand on two connections of our own', ()
 });
 
 describe('check --db with an advisory try-lock claim', () => {
-  it('race: the session lock is safe in every schedule (exit 0); the transaction-level one claims run 123 twice (exit 1)', { timeout: 120_000 }, async () => {
-    // One after the other: the command line in this process prints through the one console.
-    const session = await simInProcess(['check', 'race', '--claim', SESSION, '--db', url, '--json']);
-    const xact = await simInProcess(['check', 'race', '--claim', XACT, '--db', url, '--json']);
-    expect(session.stderr).toBe('');
-    expect(session.code).toBe(0);
-    const safe = JSON.parse(session.stdout) as Report;
-    expect(safe.groups.map((group) => [group.key, group.count])).toEqual([['none', safe.total]]);
+  it(
+    'race: the session lock (good_job’s and que’s) is safe in every schedule (exit 0); the transaction-level one claims run 123 twice (exit 1)',
+    { timeout: 120_000 },
+    async () => {
+      // One after the other: the command line in this process prints through the one console.
+      for (const claim of [SESSION, QUE]) {
+        const session = await simInProcess(['check', 'race', '--claim', claim, '--db', url, '--json']);
+        expect(session.stderr).toBe('');
+        expect(session.code).toBe(0);
+        const safe = JSON.parse(session.stdout) as Report;
+        expect(safe.groups.map((group) => [group.key, group.count])).toEqual([['none', safe.total]]);
+      }
+      const xact = await simInProcess(['check', 'race', '--claim', XACT, '--db', url, '--json']);
 
-    expect(xact.stderr).toBe('');
-    expect(xact.code).toBe(1);
-    const unsafe = JSON.parse(xact.stdout) as Report;
-    const doubles = unsafe.groups.filter((group) => group.key.includes('double-claim:123'));
-    expect(doubles.length).toBeGreaterThan(0);
-    // The shortest witness of one is the hand-run above: A claims and commits, then B claims run 123.
-    expect(doubles.some((group) => group.witness.slice(0, 3).join(',') === 'A,A,B')).toBe(true);
-  });
+      expect(xact.stderr).toBe('');
+      expect(xact.code).toBe(1);
+      const unsafe = JSON.parse(xact.stdout) as Report;
+      const doubles = unsafe.groups.filter((group) => group.key.includes('double-claim:123'));
+      expect(doubles.length).toBeGreaterThan(0);
+      // The shortest witness of one is the hand-run above: A claims and commits, then B claims run 123.
+      expect(doubles.some((group) => group.witness.slice(0, 3).join(',') === 'A,A,B')).toBe(true);
+    },
+  );
 
   it('a worker’s session lock stays after its commit, ends with a crash of the worker, and a reset unlocks what is left', { timeout: 60_000 }, async () => {
     const { definition } = await claimStrategyFromFile(SESSION, { onServer: true });

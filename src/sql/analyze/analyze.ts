@@ -62,6 +62,8 @@ export interface Shape {
    * none: played on a real server only (refusals.ts advisory-lock), where each worker is a backend of its own.
    */
   advisoryLocks: AdvisoryTryLock[];
+  /** A WITH RECURSIVE statement (que's claim walks the queue one row at a time that way): played on a real server only. */
+  recursive: boolean;
 }
 
 /** The advisory locks a statement may take: they never wait, they answer true or false. */
@@ -149,6 +151,7 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
     const shape = shapeOf(statements[0]!.stmt as JsonObject, role, options.parameters ?? CONTRACTS[role].parameters);
     if (options.engineRefusals !== false) {
       if (shape.advisoryLocks.length > 0) throw refused(refusal('advisory-lock'));
+      if (shape.recursive) throw refused(refusal('recursive-cte'));
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
       // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
@@ -262,7 +265,13 @@ function shapeOf(statement: JsonObject, role: Role, parameters: readonly Paramet
     probe,
     afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, parameters, locks.length > 0) },
     advisoryLocks,
+    recursive: isRecursive(update),
   };
+}
+
+/** Whether the statement's own WITH is WITH RECURSIVE. */
+function isRecursive(statement: JsonObject): boolean {
+  return body({ WithClause: statement.withClause ?? null } as Json, 'WithClause')?.recursive === true;
 }
 
 /** The statement's target (runs, under its alias) and the names of its WITH queries, each of which must only read. */
@@ -274,7 +283,6 @@ function targetAndWith(statement: JsonObject, verb: 'updates' | 'deletes from'):
   }
   const targetName = text(body({ Alias: relation.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
   const withClause = body({ WithClause: statement.withClause ?? null } as Json, 'WithClause');
-  if (withClause?.recursive) throw refused(refusal('recursive-cte'));
   const cteNames = new Set<string>();
   for (const item of list(withClause?.ctes)) {
     const cte = body(item, 'CommonTableExpr')!;
@@ -340,6 +348,7 @@ function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role, pa
       resume: { why: 'a DELETE: after a wait the lab runs it again, which is what PostgreSQL does only when its WHERE names the run by run_id = $1' },
     },
     advisoryLocks,
+    recursive: isRecursive(remove),
   };
 }
 

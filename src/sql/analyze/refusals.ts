@@ -23,7 +23,7 @@ export const REFUSALS = {
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
   'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
   'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
-  'recursive-cte': 'WITH RECURSIVE: not a claim pattern the lab can follow through a lock wait',
+  'recursive-cte': 'WITH RECURSIVE on PGlite: not a claim pattern the lab can follow through a lock wait there; a real server runs it (--db URL)',
   'set-returning': 'a function in FROM (set-returning): not a claim pattern the lab reproduces',
   function:
     'calls a function outside the lab’s list of those free of side effects and of the wall clock: now() (the lab’s clock), make_interval, extract, date_part, count, min, max, abs, lower, upper, length, concat, to_timestamp (coalesce, greatest and least are allowed too)',
@@ -78,7 +78,7 @@ export type RefusalId = keyof typeof REFUSALS;
  * plays them (analyze.ts gives their shape with engineRefusals: false). Every other refusal is the lab's
  * model (one UPDATE of runs per role), on any database.
  */
-export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume', 'advisory-lock']);
+export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume', 'advisory-lock', 'recursive-cte']);
 
 export interface Refusal {
   id: RefusalId;
