@@ -261,14 +261,14 @@ describe('npm run sim -- check', () => {
     'good-job-advisory.sql',
     'good-job-advisory-xact.sql',
     'que-advisory.sql',
-  ])('%s (an advisory try-lock) is refused on PGlite in one line that says why and gives the --db flag, exit 2; --json is one JSON object', async (name) => {
+  ])('%s (an advisory try-lock) is refused on PGlite in one line that says why and gives the --db command, exit 2; --json is one JSON object', async (name) => {
     const claim = join(projectRoot, 'tests/fixtures/claims', name);
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', claim);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toEqual([
       expect.stringMatching(
-        /refused \(advisory-lock\): .*PGlite is one backend playing every worker.*try-lock answers true where PostgreSQL’s answers false.*add --db postgres:\/\/USER@HOST\/DATABASE to this command$/,
+        /refused \(advisory-lock\): .*PGlite is one backend playing every worker.*try-lock answers true where PostgreSQL’s answers false.*npm run sim -- check … --claim FILE --db postgres:\/\/USER@HOST\/DATABASE$/,
       ),
     ]);
     const json = await sim('check', 'race', '--claim', claim, '--json');

@@ -19,7 +19,7 @@ export const REFUSALS = {
   'table-lock':
     'LOCK TABLE, or an advisory lock other than pg_try_advisory_lock and pg_try_advisory_xact_lock (one that waits, a shared one, an unlock): the lab follows row locks, and of advisory locks only those two try-locks, on a real server',
   'advisory-lock':
-    'pg_try_advisory_lock or pg_try_advisory_xact_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (nor does the lab follow a transaction-level one through the transactions it parks); on a real server, one connection per worker, it is checked for real: add --db postgres://USER@HOST/DATABASE to this command',
+    'pg_try_advisory_lock or pg_try_advisory_xact_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (nor does the lab follow a transaction-level one through the transactions it parks); a real server, one connection per worker, answers each worker’s try-lock itself: npm run sim -- check … --claim FILE --db postgres://USER@HOST/DATABASE',
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
   'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
   'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
