@@ -148,7 +148,23 @@ export async function claimStrategyFromFile(
           ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
           : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
-  return { definition: built.definition, summary };
+  return { definition: built.definition, summary: `${summary}${advisoryWords(analysis.shape.advisoryLocks)}` };
+}
+
+/**
+ * What the claim's advisory try-locks hold on the server, where each worker is a connection of its own: a
+ * session-level lock outlives the claim's transaction and ends with an unlock or with the connection; the
+ * lab's workers run no unlock, and a crash ends the connection (pg_terminate_backend).
+ */
+function advisoryWords(locks: readonly string[]): string {
+  const words: string[] = [];
+  if (locks.includes('pg_try_advisory_lock')) {
+    words.push(
+      "pg_try_advisory_lock: a session lock, held by the worker's connection after its claim commits, through its work and completion (the lab's workers never unlock it, where good_job and que unlock after the job), until a crash ends that connection",
+    );
+  }
+  if (locks.includes('pg_try_advisory_xact_lock')) words.push("pg_try_advisory_xact_lock: held until the claim's transaction commits or rolls back");
+  return words.map((word) => `; ${word}`).join('');
 }
 
 /** `--param` flags, each `[STATEMENT:]N=VALUE` (sim/param-bindings.ts has the rules the page shares). */

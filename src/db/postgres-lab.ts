@@ -227,6 +227,8 @@ interface Session {
   lost: boolean;
   /** Settles when the connection has closed. */
   closed: Promise<void>;
+  /** A statement of this connection took advisory try-locks: a session-level one outlives its transaction, so a reset unlocks them. */
+  advisory: boolean;
 }
 
 export class PostgresLab implements LabDatabase {
@@ -569,6 +571,7 @@ export class PostgresLab implements LabDatabase {
   private async send(id: SessionId, request: StatementRequest, ending: Ending): Promise<StatementOutcome> {
     const session = await this.session(id);
     if (session.waiting) throw new Error(`${id} is still waiting for a row lock; it cannot run another statement`);
+    if (request.statement.advisoryLocks) session.advisory = true;
     const setClock = sqlText('set-clock');
     // The clock travels with the statement (see pipeline) once this connection has it prepared; the first time alone.
     const clockMoves = session.clock !== request.clockIso;
@@ -717,7 +720,7 @@ export class PostgresLab implements LabDatabase {
     return [...this.sessions.values()].some((other) => other !== session && other.inTransaction && !other.dead);
   }
 
-  /** Before a reset: stop a waiting statement, roll back an open transaction, drop a broken connection. */
+  /** Before a reset: stop a waiting statement, roll back an open transaction, release advisory locks, drop a broken connection. */
   private async endEverything(session: Session): Promise<void> {
     if (session.dead) return;
     try {
@@ -730,6 +733,11 @@ export class PostgresLab implements LabDatabase {
         session.clock = null;
         await session.client.query(sqlText('transaction-rollback'));
         session.inTransaction = false;
+      }
+      // A session-level advisory lock is held by the connection until it ends or unlocks it, past any ROLLBACK.
+      if (session.advisory) {
+        await session.client.query(named(sqlText('advisory-unlock-all')));
+        session.advisory = false;
       }
     } catch {
       // Whatever state it is in, a new connection is a clean one.
@@ -761,7 +769,7 @@ export class PostgresLab implements LabDatabase {
       );
     });
     const closed = new Promise<void>((resolve) => client.once('end', () => resolve()));
-    const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false, lost: false, closed };
+    const session: Session = { id, client, pid: 0, clock: null, inTransaction: false, waiting: null, dead: false, lost: false, closed, advisory: false };
     const broke = () => {
       if (!session.dead && !this.closing) session.lost = true;
       session.dead = true;

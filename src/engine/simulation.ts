@@ -45,7 +45,7 @@ import {
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { constantValues } from '../strategies/types';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
-import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID, takesAdvisoryLocks } from '../strategies/custom';
 
 const OPERATOR: SessionId = OPERATOR_SESSION;
 
@@ -199,6 +199,8 @@ export class Simulation {
     // Above READ COMMITTED an open transaction's snapshot decides its future too, and the rows cannot show
     // it (which commits came after it): no two histories are taken for one state, so the key is the history.
     if (this.settings.isolation) return JSON.stringify(this.schedule);
+    // So do the advisory locks a claim of someone's took (check --db): the server holds them, the key cannot see them.
+    if (takesAdvisoryLocks(this.settings.definition)) return JSON.stringify(this.schedule);
     return JSON.stringify([
       this.clockSeconds,
       [...this.workers.values()],

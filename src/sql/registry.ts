@@ -3,6 +3,7 @@
  * in src/strategies/<id>/). The text here is the text executed and the text shown: nothing is assembled
  * from pieces, and values always travel as $n parameters.
  */
+import advisoryUnlockAll from './advisory-unlock-all.sql?raw';
 import arrayTypesPglite from './array-types-pglite.sql?raw';
 import backpressureArrive from './backpressure-arrive.sql?raw';
 import backpressureCallFinish from './backpressure-call-finish.sql?raw';
@@ -97,6 +98,7 @@ const texts = {
   'backend-pid': backendPid,
   'cancel-ack-fenced': cancelAckFenced,
   'cancel-ack-unfenced': cancelAckUnfenced,
+  'advisory-unlock-all': advisoryUnlockAll,
   'cancel-backend': cancelBackend,
   'cancel-request': cancelRequest,
   'complete-fenced': completeFenced,

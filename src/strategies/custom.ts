@@ -129,6 +129,7 @@ export function customWrite(
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
       afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
       ...(shape.kind === 'delete' ? { deletesRun: true as const } : {}),
+      ...advisoryOf(shape),
     },
   };
 }
@@ -157,6 +158,7 @@ export function customClaimStrategy(
     // worker holds, and a wait must never reach PGlite.
     probe: { id: CUSTOM_CLAIM_IDS.probe, text: shape.probe.text, file },
     afterWait: after.afterWait,
+    ...advisoryOf(shape),
   };
   return {
     ok: true,
@@ -170,6 +172,28 @@ export function customClaimStrategy(
       ...SHARED_WRITES,
     },
   };
+}
+
+/** The statement's advisory try-locks (LabStatement.advisoryLocks), absent when it takes none. */
+function advisoryOf(shape: Shape): Pick<LabStatement, 'advisoryLocks'> {
+  return shape.advisoryLocks.length > 0 ? { advisoryLocks: shape.advisoryLocks } : {};
+}
+
+/**
+ * Whether a statement of the definition takes advisory locks. The engine's state (Simulation.stateKey) is the
+ * table, its row locks and the workers; an advisory lock is none of these (a session-level one outlives the
+ * claim's transaction), so two histories that agree on all of them may still hold different advisory locks.
+ */
+export function takesAdvisoryLocks(definition: StrategyDefinition | undefined): boolean {
+  if (!definition) return false;
+  const statements: (LabStatement | undefined)[] = [
+    definition.claim.shape === 'one-statement' ? definition.claim.claim : undefined,
+    definition.heartbeat.fenced,
+    definition.work.fenced,
+    definition.complete.fenced,
+    ownReaperOf(definition) ?? undefined,
+  ];
+  return statements.some((statement) => (statement?.advisoryLocks?.length ?? 0) > 0);
 }
 
 /** The id of a reaper someone wrote (`check --reaper FILE`): the rescuer's one statement. */
@@ -208,6 +232,7 @@ export function withCustomReaper(
       kind: 'server-only',
       why: 'after the wait PostgreSQL re-checks the newest versions of the rows your reaper matched, which the lab does not replay on PGlite; check it on a real server (npm run sim -- check … --db URL)',
     },
+    ...advisoryOf(shape),
   };
   return {
     ok: true,

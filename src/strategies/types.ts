@@ -88,6 +88,11 @@ export interface LabStatement extends StatementText {
    * the worker reads how many rows it deleted (1: completed; 0: the write missed), not a row it got back.
    */
   deletesRun?: true;
+  /**
+   * The advisory try-locks it calls (pg_try_advisory_lock, pg_try_advisory_xact_lock), played on a server only:
+   * a session-level one stays with the worker's connection after its transaction, until the connection ends.
+   */
+  advisoryLocks?: readonly string[];
 }
 
 /** A write that exists with the fence (it checks the lease generation) and without. */

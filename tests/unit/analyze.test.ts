@@ -206,6 +206,7 @@ const REFUSED: Record<RefusalId, [Role, string]> = {
     claim('run_id IN (SELECT run_id FROM a)', 'WITH a AS (SELECT run_id FROM runs ORDER BY created_at LIMIT 1 FOR KEY SHARE SKIP LOCKED)'),
   ],
   'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
+  'advisory-lock': ['claim', claim("status = 'pending' AND pg_try_advisory_lock(run_id)")],
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
 
@@ -284,9 +285,22 @@ describe('every refusal, reached by an example', () => {
       expect(analyzeWith(parser, claim(where), 'claim').ok, where).toBe(true);
     }
   });
-  it('the wall clock and advisory locks are refused', () => {
+  it('the wall clock is refused; an advisory try-lock only on PGlite (a server plays it); any other advisory lock everywhere', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
-    expect(refusalOf(analyzeWith(parser, claim('pg_try_advisory_xact_lock(run_id)'), 'claim'))).toBe('table-lock');
+    for (const call of ['pg_try_advisory_xact_lock(run_id)', 'pg_catalog.pg_try_advisory_lock(run_id)', 'pg_try_advisory_lock(1, run_id)']) {
+      expect(refusalOf(analyzeWith(parser, claim(call), 'claim')), call).toBe('advisory-lock');
+      const onServer = analyzeWith(parser, claim(call), 'claim', { engineRefusals: false });
+      expect(onServer.ok && onServer.shape.advisoryLocks, call).toEqual([call.includes('xact') ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock']);
+    }
+    for (const call of [
+      'pg_advisory_lock(run_id) IS NOT NULL',
+      'pg_advisory_xact_lock(run_id) IS NOT NULL',
+      'pg_try_advisory_lock_shared(run_id)',
+      'pg_advisory_unlock(run_id)',
+    ]) {
+      expect(refusalOf(analyzeWith(parser, claim(call), 'claim', { engineRefusals: false })), call).toBe('table-lock');
+    }
+    expect(shapeOf(claim('run_id = 1'), 'claim').advisoryLocks).toEqual([]);
   });
 });
 

@@ -257,6 +257,27 @@ describe('npm run sim -- check', () => {
     expect(stderr).toMatch(/refused \(cannot-resume\): .*it runs with --db URL.*runs joined a second time in FROM/);
   });
 
+  it.for([
+    'good-job-advisory.sql',
+    'good-job-advisory-xact.sql',
+    'good-job-hybrid-advisory.sql',
+    'que-advisory.sql',
+  ])('%s (an advisory try-lock) is refused on PGlite in one line that says why and gives the --db command, exit 2; --json is one JSON object', async (name) => {
+    const claim = join(projectRoot, 'tests/fixtures/claims', name);
+    const { code, stdout, stderr } = await sim('check', 'race', '--claim', claim);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /refused \(advisory-lock\): .*PGlite is one backend playing every worker.*try-lock answers true where PostgreSQL’s answers false.*npm run sim -- check … --claim FILE --db postgres:\/\/USER@HOST\/DATABASE$/,
+      ),
+    ]);
+    const json = await sim('check', 'race', '--claim', claim, '--json');
+    expect(json.code).toBe(2);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringContaining('refused (advisory-lock)'), exitCode: 2 });
+  });
+
   it("a claim that takes pending runs only leaves a crashed worker's expired run stranded; the atomic claim takes it back", { timeout: 240_000 }, async () => {
     const schedule = ['--schedule', 'A,A,B,B,crash:A,+30,+31,B', '--finish', 'none', '--json'];
     const kinds = async (claim: string) => {

@@ -57,7 +57,18 @@ export interface Shape {
   /** The statement's NOWAIT twin: the same row tests, every wait turned into error 55P03. Run it and roll back. */
   probe: { text: string; parameterCount: number };
   afterWait: AfterWaitFinding;
+  /**
+   * The advisory try-locks it calls (pg_try_advisory_lock, pg_try_advisory_xact_lock), each once, empty when
+   * none: played on a real server only (refusals.ts advisory-lock), where each worker is a backend of its own.
+   */
+  advisoryLocks: AdvisoryTryLock[];
+  /** A WITH RECURSIVE statement (que's claim walks the queue one row at a time that way): played on a real server only. */
+  recursive: boolean;
 }
+
+/** The advisory locks a statement may take: they never wait, they answer true or false. */
+const ADVISORY_TRY_LOCKS = ['pg_try_advisory_lock', 'pg_try_advisory_xact_lock'] as const;
+type AdvisoryTryLock = (typeof ADVISORY_TRY_LOCKS)[number];
 
 interface AfterWaitFinding {
   /** One paragraph in the words of the lesson. */
@@ -139,6 +150,8 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
     if (statements.length > 1) throw refused(refusal('several-statements', `${statements.length} statements`));
     const shape = shapeOf(statements[0]!.stmt as JsonObject, role, options.parameters ?? CONTRACTS[role].parameters);
     if (options.engineRefusals !== false) {
+      if (shape.advisoryLocks.length > 0) throw refused(refusal('advisory-lock'));
+      if (shape.recursive) throw refused(refusal('recursive-cte'));
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
       // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
@@ -210,7 +223,7 @@ function shapeOf(statement: JsonObject, role: Role, parameters: readonly Paramet
   const update = top.body;
 
   const { targetName, cteNames } = targetAndWith(update, 'updates');
-  checkEveryNode(statement, cteNames);
+  const advisoryLocks = checkEveryNode(statement, cteNames);
 
   for (const item of list(update.targetList)) {
     const column = text(body(item, 'ResTarget')?.name);
@@ -251,7 +264,14 @@ function shapeOf(statement: JsonObject, role: Role, parameters: readonly Paramet
     recheck,
     probe,
     afterWait: { summary: afterWaitSummary(locks[0], recheck), lockingFinder, resume: resumeOf(update, targetName, cteNames, parameters, locks.length > 0) },
+    advisoryLocks,
+    recursive: isRecursive(update),
   };
+}
+
+/** Whether the statement's own WITH is WITH RECURSIVE. */
+function isRecursive(statement: JsonObject): boolean {
+  return body({ WithClause: statement.withClause ?? null } as Json, 'WithClause')?.recursive === true;
 }
 
 /** The statement's target (runs, under its alias) and the names of its WITH queries, each of which must only read. */
@@ -263,7 +283,6 @@ function targetAndWith(statement: JsonObject, verb: 'updates' | 'deletes from'):
   }
   const targetName = text(body({ Alias: relation.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
   const withClause = body({ WithClause: statement.withClause ?? null } as Json, 'WithClause');
-  if (withClause?.recursive) throw refused(refusal('recursive-cte'));
   const cteNames = new Set<string>();
   for (const item of list(withClause?.ctes)) {
     const cte = body(item, 'CommonTableExpr')!;
@@ -300,7 +319,7 @@ function parametersOf(statement: JsonObject, role: Role, parameters: readonly Pa
  */
 function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role, parameters: readonly Parameter[]): Shape {
   const { targetName, cteNames } = targetAndWith(remove, 'deletes from');
-  checkEveryNode(statement, cteNames);
+  const advisoryLocks = checkEveryNode(statement, cteNames);
   if (!remove.whereClause) throw refused(refusal('no-where'));
   const used = parametersOf(statement, role, parameters);
   const returning = returningNames(remove);
@@ -328,6 +347,8 @@ function deleteShapeOf(statement: JsonObject, remove: JsonObject, role: Role, pa
       lockingFinder: null,
       resume: { why: 'a DELETE: after a wait the lab runs it again, which is what PostgreSQL does only when its WHERE names the run by run_id = $1' },
     },
+    advisoryLocks,
+    recursive: isRecursive(remove),
   };
 }
 
@@ -350,7 +371,9 @@ function describeKind(type: string): string {
 }
 
 /** Tables, functions and constructs anywhere in the statement. */
-function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): void {
+/** Refuses what no database lets the lab follow; returns the advisory try-locks the statement calls (a server only plays those). */
+function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): AdvisoryTryLock[] {
+  const advisory = new Set<AdvisoryTryLock>();
   walk(statement, (node) => {
     switch (node.type) {
       case 'RangeVar': {
@@ -369,6 +392,12 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
         const parts = names(node.body.funcname);
         const name = (parts.at(-1) ?? '').toLowerCase();
         const schema = parts.length > 1 ? parts[0] : null;
+        const tryLock = ADVISORY_TRY_LOCKS.find((known) => known === name);
+        if (tryLock && (schema === null || schema === 'pg_catalog') && !node.body.over) {
+          advisory.add(tryLock);
+          break;
+        }
+        // A lock that waits (pg_advisory_lock), a shared one, or an unlock: the lab follows only the try-locks above.
         if (/^pg_(try_)?advisory/.test(name)) throw refused(refusal('table-lock', `${name}()`));
         if (name === 'set_config') throw refused(refusal('settings'));
         if ((schema !== null && schema !== 'pg_catalog') || !ALLOWED_FUNCTIONS.has(name)) throw refused(refusal('function', `${parts.join('.')}()`));
@@ -410,6 +439,7 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): v
   const update = body(statement, 'UpdateStmt') ?? body(statement, 'DeleteStmt');
   const returning = update?.returningClause as JsonObject | undefined;
   if (returning && list(returning.options).length > 0) throw refused(refusal('returning-old-new'));
+  return ADVISORY_TRY_LOCKS.filter((name) => advisory.has(name));
 }
 
 /** The names of the WITH queries a SELECT or UPDATE defines. */

@@ -98,6 +98,14 @@ function predict(statement: JsonObject, shape: Shape, scene: Scene): PredictResu
 export function predictStatement(parser: Parser, statement: string, role: Role, scene: Scene): PredictResult {
   const analysis = analyzeWith(parser, statement, role, { engineRefusals: false });
   if (!analysis.ok) return { ok: false, reason: analysis.error.message };
+  // Two shapes a real server plays that this interpreter does not model: advisory locks and a recursive walk.
+  if (analysis.shape.advisoryLocks.length > 0)
+    return {
+      ok: false,
+      reason: `${analysis.shape.advisoryLocks.join(', ')}: the predictor does not model advisory locks (npm run sim -- check … --db URL plays them on a real server)`,
+    };
+  if (analysis.shape.recursive)
+    return { ok: false, reason: 'WITH RECURSIVE: the predictor does not model a recursive walk (npm run sim -- check … --db URL plays it on a real server)' };
   const parsed = parser.parse(statement);
   if (!parsed.ok) return { ok: false, reason: parsed.error.message };
   return predict(parsed.tree.stmts![0]!.stmt as JsonObject, analysis.shape, scene);

@@ -16,11 +16,14 @@ export const REFUSALS = {
   isolation:
     'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
   settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
-  'table-lock': 'LOCK TABLE or an advisory lock: the lab can probe and resume only row locks',
+  'table-lock':
+    'LOCK TABLE, or an advisory lock other than pg_try_advisory_lock and pg_try_advisory_xact_lock (one that waits, a shared one, an unlock): the lab follows row locks, and of advisory locks only those two try-locks, on a real server',
+  'advisory-lock':
+    'pg_try_advisory_lock or pg_try_advisory_xact_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (nor does the lab follow a transaction-level one through the transactions it parks); a real server, one connection per worker, answers each worker’s try-lock itself: npm run sim -- check … --claim FILE --db postgres://USER@HOST/DATABASE',
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
   'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
   'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
-  'recursive-cte': 'WITH RECURSIVE: not a claim pattern the lab can follow through a lock wait',
+  'recursive-cte': 'WITH RECURSIVE on PGlite: not a claim pattern the lab can follow through a lock wait there; a real server runs it (--db URL)',
   'set-returning': 'a function in FROM (set-returning): not a claim pattern the lab reproduces',
   function:
     'calls a function outside the lab’s list of those free of side effects and of the wall clock: now() (the lab’s clock), make_interval, extract, date_part, count, min, max, abs, lower, upper, length, concat, to_timestamp (coalesce, greatest and least are allowed too)',
@@ -75,7 +78,7 @@ export type RefusalId = keyof typeof REFUSALS;
  * plays them (analyze.ts gives their shape with engineRefusals: false). Every other refusal is the lab's
  * model (one UPDATE of runs per role), on any database.
  */
-export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume']);
+export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume', 'advisory-lock', 'recursive-cte']);
 
 export interface Refusal {
   id: RefusalId;
