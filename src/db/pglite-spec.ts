@@ -95,6 +95,11 @@ interface Job {
   waitingSince: number | null;
   /** Whether it was found waiting at least once (its next statement is one that waited). */
   waited: boolean;
+  /**
+   * It waits for an advisory lock, and its statement locks or writes rows: on a server it may already hold
+   * row locks on rows it reached before the call that waits (a condition that lets them pass without it).
+   */
+  waitsHoldingRows?: boolean;
   /** A session's teardown: every step has run. */
   teardown?: boolean;
 }
@@ -443,8 +448,16 @@ export class PGliteSpecDriver implements SpecDriver {
             job.waitingSince = this.commitsThatWrote;
           }
           job.waited = true;
+          job.waitsHoldingRows = advisoryWait && statement.locksRows;
           return 'waiting';
         }
+        const holder = statement.locksRows
+          ? [...this.sessions.values()].find((o) => o !== s && o.job?.waitingSince != null && o.job.waitsHoldingRows)
+          : undefined;
+        if (holder)
+          this.refuse(
+            `${job.label} locks or writes rows while ${holder.job!.label} waits for an advisory lock: on a server the waiting statement may already hold locks on rows it reached before the call that waits, and the lab has not sent it`,
+          );
         if (job.waited && job.waitingSince !== null && this.commitsThatWrote > job.waitingSince) {
           this.refuse(
             `${job.label} waited while another session committed writes: PostgreSQL then re-checks only the row it waited for and keeps the other rows it found before the wait, where the lab would look afresh`,
@@ -452,6 +465,7 @@ export class PGliteSpecDriver implements SpecDriver {
         }
         job.waitingSince = null;
         job.waited = false;
+        job.waitsHoldingRows = false;
         const before = this.status;
         const reply = await this.simple(statement.text);
         const replies = repliesOf(reply);

@@ -38,6 +38,7 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     refused: 20,
     reasons: [
       /^step s2l waited while another session committed writes/,
+      /^step s1u locks or writes rows while step s2l waits for an advisory lock/,
       /^step s2b2: its transaction runs at REPEATABLE READ, whose snapshot must outlive other sessions' commits/,
       /^step s2b3: its transaction runs at SERIALIZABLE, whose snapshot must outlive other sessions' commits/,
     ],
@@ -49,7 +50,7 @@ const TABLE: Record<string, { permutations: number; equal: number; refused: numb
     permutations: 1,
     equal: 0,
     refused: 1,
-    reasons: [/^step s1a waited while another session committed writes/],
+    reasons: [/^step s2b locks or writes rows while step s1a waits for an advisory lock/],
   },
   'nowait-5': {
     permutations: 1,
@@ -250,7 +251,7 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     // tests/ground-truth/postgres-isolation.test.ts requires every permutation followed here to print what PostgreSQL 15 prints.
     const answer = await simInProcess(['spec', join(projectRoot, 'tests/fixtures/specs/advisory-locks.spec'), '--json']);
     expect(answer.code).toBe(2);
-    const [reentrant, shared, replayed, twoKeys, tried, released, all, several] = (JSON.parse(answer.stdout) as Report).permutations;
+    const [reentrant, shared, replayed, twoKeys, tried, released, all, several, rowsBeforeWait] = (JSON.parse(answer.stdout) as Report).permutations;
     for (const permutation of [reentrant, shared, replayed, twoKeys]) expect(permutation!.refused).toBeNull();
     const unlocked = 'step a_unlock: SELECT pg_advisory_unlock(7);\npg_advisory_unlock\n------------------\nt                 \n(1 row)\n\n';
     const completed = 'step b_lock: <... completed>\ndata\n----\nx   \n(1 row)\n';
@@ -268,6 +269,7 @@ session b step b_write { UPDATE foo SET data = data || '!' WHERE id = 1; }
     expect(released!.refused).toMatch(/^step b_unlock: pg_advisory_unlock\(7\) by a session that does not hold it/);
     expect(all!.refused).toMatch(/^step b_all: pg_advisory_unlock_all\(\) on PGlite's one backend would also let go of the advisory lock session a holds/);
     expect(several!.refused).toMatch(/^step b_two would wait for one of the several advisory locks it takes/);
+    expect(rowsBeforeWait!.refused).toMatch(/^step c_upd locks or writes rows while step b_or waits for an advisory lock/);
   });
 
   it('a session advisory lock outlives its permutation, as on a server (one connection per session for the whole spec); after a refused permutation the lab no longer knows who holds what', async () => {

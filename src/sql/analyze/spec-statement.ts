@@ -64,6 +64,8 @@ export interface SpecStatement {
   changesSettings: boolean;
   /** The session-level advisory locks it takes or releases, which the engine keeps per session. */
   advisory: AdvisoryUse | null;
+  /** It takes row locks: a locking clause anywhere in it (SKIP LOCKED and NOWAIT too), or an INSERT, UPDATE or DELETE. */
+  locksRows: boolean;
 }
 
 /** Built-in functions whose effect reaches across sessions or shows that all sessions are one backend. */
@@ -195,6 +197,7 @@ function plainStatement(text: string): SpecStatement {
     inserts: false,
     functions: [],
     answerShowsItsLocks: false,
+    locksRows: false,
     locksAnswered: null,
     changesSettings: false,
     advisory: null,
@@ -267,7 +270,7 @@ function classify(stmt: Json, text: string): SpecStatement {
         answerShowsItsLocks && relation && clause && list(clause.lockedRels).length === 0 && typeof clause.strength === 'string'
           ? { table: tableOf(relation)!, relation, strength: clause.strength }
           : null;
-      return { ...base, kind: 'read', probes: waits ? { plain: deparseStatement(copy) } : null, answerShowsItsLocks, locksAnswered };
+      return { ...base, kind: 'read', probes: waits ? { plain: deparseStatement(copy) } : null, answerShowsItsLocks, locksAnswered, locksRows: clauses > 0 };
     }
     case 'UpdateStmt': {
       if (node.body.whereClause && JSON.stringify(node.body.whereClause).includes('CurrentOfExpr')) return refuse('WHERE CURRENT OF: cursors are not followed');
@@ -278,6 +281,7 @@ function classify(stmt: Json, text: string): SpecStatement {
       return {
         ...base,
         kind: 'write',
+        locksRows: true,
         writes: tableOf(node.body.relation),
         setColumns,
         probes: { noKey: rowTwin(probed, 'LCS_FORNOKEYUPDATE', from), key: rowTwin(probed, 'LCS_FORUPDATE', from) },
@@ -288,6 +292,7 @@ function classify(stmt: Json, text: string): SpecStatement {
       return {
         ...base,
         kind: 'write',
+        locksRows: true,
         writes: tableOf(node.body.relation),
         probes: { plain: rowTwin(probed, 'LCS_FORUPDATE', list(probed.usingClause)) },
       };
@@ -297,7 +302,7 @@ function classify(stmt: Json, text: string): SpecStatement {
       if ((node.body.onConflictClause as JsonObject | undefined)?.action === 'ONCONFLICT_UPDATE') {
         return refuse("INSERT … ON CONFLICT DO UPDATE: a wait for the conflicting row's lock is one the lab does not probe");
       }
-      return { ...base, kind: 'write', writes: tableOf(node.body.relation), inserts: true };
+      return { ...base, kind: 'write', writes: tableOf(node.body.relation), inserts: true, locksRows: true };
     }
     case 'VariableSetStmt':
     case 'VariableShowStmt':
