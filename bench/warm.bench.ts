@@ -247,8 +247,9 @@ async function load(
     return Promise.race([b.settled.then(() => b.ready), new Promise<null>((done) => setTimeout(() => done(null), timeoutMs))]);
   }, LOAD_TIMEOUT_MS);
   if (ready === null || ready < 0) throw new Error(ready === null ? `not ready within ${LOAD_TIMEOUT_MS / 1000} s` : 'the page reported failure');
-  // The clicks first: reading the worker's marks took 200–300 ms on a loaded machine, and a click asked for
-  // at ready came that late. The marks stay in the worker's timeline.
+  // The clicks first, the worker's marks after (they stay in its timeline): nothing the bench does itself
+  // comes between ready and a click asked for at ready. The click still comes only once the page's main
+  // thread is free (the page's evaluate waits for it), as a learner's would be handled; the table shows when.
   const times = clicks > 0 ? await page.evaluate(timeSteps, { n: clicks, firstAfterMs }) : [];
   const engine = await engineMarks(page, workers);
   return { page, result: { ready, engine, clicks: times.map((time) => time.dom), firstClickAfterReady: times[0]?.afterReady ?? null }, trace };
@@ -427,8 +428,9 @@ async function main(): Promise<void> {
   }
 
   const later = warm.flatMap((l) => l.clicks.slice(1));
-  const momentRows = (label: string, clicks: readonly FirstClick[]): Row[] => {
+  const momentRows = (label: string, clicks: readonly FirstClick[], withWait = false): Row[] => {
     const all = clicks.map((c) => c.ms);
+    const waits = clicks.map((c) => c.afterReady + c.ms);
     const p95 = quantile(all, 0.95);
     const of = (cold: boolean) => clicks.filter((c) => c.cold === cold).map((c) => c.ms);
     return [
@@ -452,10 +454,25 @@ async function main(): Promise<void> {
         ),
         n: clicks.length,
       },
+      // A learner who clicked at the very moment of ready waits for the main thread too (input delay), which
+      // the click's own figure leaves out: ready → drawn counts it (and the bench's round trip, a few ms).
+      ...(withWait
+        ? [
+            {
+              what: '  ready → drawn (the wait of a click at the moment of ready, input delay included)',
+              median: ms(median(waits), 1),
+              p95: ms(quantile(waits, 0.95), 1),
+              range: range(waits, (v) => v.toFixed(0)),
+              n: waits.length,
+              target: `p95 ≤ ${TARGETS.firstClickP95Ms} ms`,
+              ok: quantile(waits, 0.95) <= TARGETS.firstClickP95Ms,
+            },
+          ]
+        : []),
     ];
   };
   printTable('First click: Step → new mark in the timeline (each load clicks once, at one of the two moments)', [
-    ...momentRows(`first Step at ready (asked for ${FIRST_CLICK_AFTER_MS} ms after)`, firstClicks.atReady),
+    ...momentRows(`first Step at ready (asked for ${FIRST_CLICK_AFTER_MS} ms after)`, firstClicks.atReady, true),
     ...momentRows(`first Step after a ${READING_PAUSE_MS} ms reading pause`, firstClicks.afterReading),
     {
       what: 'later Steps (warm loads)',
