@@ -11,6 +11,8 @@ export interface StepTime {
   frame: number;
   /** The load's first click. */
   first: boolean;
+  /** When it was clicked, ms after the page said it was ready (the first click waits for firstAfterMs, or longer if the caller came later). */
+  afterReady: number;
 }
 
 /** Runs in the page: clicks Step up to n times (the first firstAfterMs after ready), timing each until the timeline has a new mark. */
@@ -28,6 +30,7 @@ export async function timeSteps({ n, firstAfterMs }: { n: number; firstAfterMs: 
     if (!button || button.disabled) break;
     const before = timelineState();
     const started = performance.now();
+    const afterReady = started - readyAt;
     const dom = await new Promise<number | null>((done) => {
       const observer = new MutationObserver(() => {
         if (timelineState() === before) return;
@@ -44,7 +47,7 @@ export async function timeSteps({ n, firstAfterMs }: { n: number; firstAfterMs: 
     });
     if (dom === null) break;
     const frame = await new Promise<number>((done) => requestAnimationFrame(() => done(performance.now() - started)));
-    times.push({ dom, frame, first: i === 0 });
+    times.push({ dom, frame, first: i === 0, afterReady });
     // Let the page settle (and the button come back) before the next click.
     await new Promise((done) => setTimeout(done, 150));
   }

@@ -6,8 +6,12 @@
  *   node --import tsx --import ./scripts/raw-loader.mjs bench/warm.bench.ts
  * BENCH_LOADS (default 5) rounds; each round is one plain load and one cold + one warm (+ one third) app load, each
  * in a browser profile of its own on disk (as a learner's is: the browser's compiled-code cache lives
- * there, and a throwaway in-memory context keeps less of it). BENCH_FIRST_CLICK_AFTER_MS (default 300):
- * when the first Step is clicked after ready. BENCH_DIR as in browser.bench.ts. BENCH_ENGINE_CPU=1: also
+ * there, and a throwaway in-memory context keeps less of it). The first Step is clicked at two moments,
+ * each shown apart with the target beside it: at ready (BENCH_FIRST_CLICK_AFTER_MS, default 0: a learner
+ * who clicks the moment Step is enabled, before any idle-time warm-up) and after a reading pause
+ * (BENCH_READING_PAUSE_MS, default 2000: the idle-time work after ready has had its chance). Every warm
+ * load clicks at ready; the cold and the third load take turns, round by round, at ready and after the
+ * pause, so each moment has cold and warm loads in it. BENCH_DIR as in browser.bench.ts. BENCH_ENGINE_CPU=1: also
  * trace the engine worker's thread and show, cold → warm, where its own CPU time went until its files were
  * in (a figure a busy machine disturbs far less than wall time; the trace costs the loads a little).
  *
@@ -31,7 +35,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORK_DIR = join(process.env.BENCH_DIR ? resolve(process.env.BENCH_DIR) : join(tmpdir(), 'lease-lab-bench'), 'warm');
 const SITE = join(WORK_DIR, 'site');
 const LOADS = runsFromEnv('BENCH_LOADS', 5);
-const FIRST_CLICK_AFTER_MS = Number(process.env.BENCH_FIRST_CLICK_AFTER_MS ?? 300);
+const FIRST_CLICK_AFTER_MS = Number(process.env.BENCH_FIRST_CLICK_AFTER_MS ?? 0);
+const READING_PAUSE_MS = Number(process.env.BENCH_READING_PAUSE_MS ?? 2000);
 /** As browser.bench.ts: each profile's window opens on about:blank and settles before the timed navigation. */
 const WINDOW_SETTLE_MS = Number(process.env.BENCH_WINDOW_SETTLE_MS ?? 1000);
 /** After the copy is saved, the cold page stays open this long: V8 writes its code cache a couple of seconds after Postgres ran. */
@@ -46,11 +51,21 @@ const TARGETS = { warmOfCold: 0.35, warmAbsoluteMs: 500, warmAbsoluteWhenColdUnd
 const ENGINE_MARKS = ['engine-script', 'wasm-compiled', 'pglite-script', 'data-dir-read', 'files-in', 'postgres-started', 'lab-open', 'warmed-up'] as const;
 type EngineMark = (typeof ENGINE_MARKS)[number];
 
+interface FirstClick {
+  /** Click → the timeline's marks changed. */
+  ms: number;
+  cold: boolean;
+  /** When it was clicked, ms after ready. */
+  afterReady: number;
+}
+
 interface Load {
   ready: number;
   engine: Partial<Record<EngineMark, number>>;
   /** Click → the timeline's marks changed, for the first click and the ones after it. */
   clicks: number[];
+  /** When the first click came, ms after ready (the bench clicks as soon as it can after the moment it asked for). */
+  firstClickAfterReady: number | null;
   /** What V8 did with PGlite's wasm during the load (and, for a cold load, the linger after it). */
   wasm: WasmTrace;
 }
@@ -214,6 +229,7 @@ async function load(
   context: BrowserContext,
   url: string,
   clicks: number,
+  firstAfterMs = FIRST_CLICK_AFTER_MS,
 ): Promise<{ page: Page; result: Omit<Load, 'wasm'>; trace: { stop: () => Promise<WasmTrace> } }> {
   const page = await context.newPage();
   const trace = await traceWasm(context, page);
@@ -231,9 +247,12 @@ async function load(
     return Promise.race([b.settled.then(() => b.ready), new Promise<null>((done) => setTimeout(() => done(null), timeoutMs))]);
   }, LOAD_TIMEOUT_MS);
   if (ready === null || ready < 0) throw new Error(ready === null ? `not ready within ${LOAD_TIMEOUT_MS / 1000} s` : 'the page reported failure');
+  // The clicks first, the worker's marks after (they stay in its timeline): nothing the bench does itself
+  // comes between ready and a click asked for at ready. The click still comes only once the page's main
+  // thread is free (the page's evaluate waits for it), as a learner's would be handled; the table shows when.
+  const times = clicks > 0 ? await page.evaluate(timeSteps, { n: clicks, firstAfterMs }) : [];
   const engine = await engineMarks(page, workers);
-  const times = clicks > 0 ? (await page.evaluate(timeSteps, { n: clicks, firstAfterMs: FIRST_CLICK_AFTER_MS })).map((time) => time.dom) : [];
-  return { page, result: { ready, engine, clicks: times }, trace };
+  return { page, result: { ready, engine, clicks: times.map((time) => time.dom), firstClickAfterReady: times[0]?.afterReady ?? null }, trace };
 }
 
 /** The engine worker's start marks, moved to the page's time origin. */
@@ -291,6 +310,11 @@ async function main(): Promise<void> {
    */
   const thirds: Omit<Load, 'wasm'>[] = [];
   const failures: string[] = [];
+  /** Each load's first click, at ready or after the reading pause, with whether its load was cold. */
+  const firstClicks = { atReady: [] as FirstClick[], afterReading: [] as FirstClick[] };
+  const clicked = (result: Omit<Load, 'wasm'>, moment: keyof typeof firstClicks, cold: boolean) => {
+    if (result.clicks[0] !== undefined) firstClicks[moment].push({ ms: result.clicks[0], cold, afterReady: result.firstClickAfterReady ?? Number.NaN });
+  };
   try {
     for (let i = 0; i < LOADS; i++) {
       // Interleaved, so a burst of load on the machine hits every page alike.
@@ -303,18 +327,23 @@ async function main(): Promise<void> {
         await baseline.close();
       }
       const learner = await freshProfile();
+      // Round by round, the cold load or the third one reads first (the other clicks at ready).
+      const coldReads = i % 2 === 1;
       try {
-        const first = await load(learner.context, `${server.url}app/`, 1);
+        const first = await load(learner.context, `${server.url}app/`, 1, coldReads ? READING_PAUSE_MS : FIRST_CLICK_AFTER_MS);
         await untilSaved(first.page);
         cold.push({ ...first.result, wasm: await first.trace.stop() });
+        clicked(first.result, coldReads ? 'afterReading' : 'atReady', true);
         await first.page.close();
         const again = await load(learner.context, `${server.url}app/`, 4);
         warm.push({ ...again.result, wasm: await again.trace.stop() });
+        clicked(again.result, 'atReady', false);
         await new Promise((settle) => setTimeout(settle, LINGER_MS));
         await again.page.close();
-        const third = await load(learner.context, `${server.url}app/`, 0);
+        const third = await load(learner.context, `${server.url}app/`, 1, coldReads ? FIRST_CLICK_AFTER_MS : READING_PAUSE_MS);
         await third.trace.stop();
         thirds.push(third.result);
+        clicked(third.result, coldReads ? 'atReady' : 'afterReading', false);
       } catch (error) {
         failures.push(`app: ${messageOf(error)}`);
       } finally {
@@ -398,21 +427,53 @@ async function main(): Promise<void> {
     );
   }
 
-  const firsts = [...cold, ...warm].map((l) => l.clicks[0]).filter((v): v is number => v !== undefined);
   const later = warm.flatMap((l) => l.clicks.slice(1));
-  const p95 = quantile(firsts, 0.95);
-  printTable(`First click: Step → new mark in the timeline, ${FIRST_CLICK_AFTER_MS} ms after ready`, [
-    {
-      what: 'first Step after ready (cold and warm loads)',
-      median: ms(median(firsts), 1),
-      p95: ms(p95, 1),
-      range: range(firsts, (v) => v.toFixed(0)),
-      n: firsts.length,
-      target: `p95 ≤ ${TARGETS.firstClickP95Ms} ms`,
-      ok: p95 <= TARGETS.firstClickP95Ms,
-    },
-    { what: '  of which cold loads', median: ms(median(cold.map((l) => l.clicks[0] ?? Number.NaN)), 1), range: '', n: cold.length },
-    { what: '  of which warm loads', median: ms(median(warm.map((l) => l.clicks[0] ?? Number.NaN)), 1), range: '', n: warm.length },
+  const momentRows = (label: string, clicks: readonly FirstClick[], withWait = false): Row[] => {
+    const all = clicks.map((c) => c.ms);
+    const waits = clicks.map((c) => c.afterReady + c.ms);
+    const p95 = quantile(all, 0.95);
+    const of = (cold: boolean) => clicks.filter((c) => c.cold === cold).map((c) => c.ms);
+    return [
+      {
+        what: label,
+        median: ms(median(all), 1),
+        p95: ms(p95, 1),
+        range: range(all, (v) => v.toFixed(0)),
+        n: all.length,
+        target: `p95 ≤ ${TARGETS.firstClickP95Ms} ms`,
+        ok: p95 <= TARGETS.firstClickP95Ms,
+      },
+      { what: '  of which cold loads', median: ms(median(of(true)), 1), range: range(of(true), (v) => v.toFixed(0)), n: of(true).length },
+      { what: '  of which warm loads', median: ms(median(of(false)), 1), range: range(of(false), (v) => v.toFixed(0)), n: of(false).length },
+      {
+        what: '  clicked after ready (ms)',
+        median: ms(median(clicks.map((c) => c.afterReady)), 0),
+        range: range(
+          clicks.map((c) => c.afterReady),
+          (v) => v.toFixed(0),
+        ),
+        n: clicks.length,
+      },
+      // A learner who clicked at the very moment of ready waits for the main thread too (input delay), which
+      // the click's own figure leaves out: ready → drawn counts it (and the bench's round trip, a few ms).
+      ...(withWait
+        ? [
+            {
+              what: '  ready → drawn (the wait of a click at the moment of ready, input delay included)',
+              median: ms(median(waits), 1),
+              p95: ms(quantile(waits, 0.95), 1),
+              range: range(waits, (v) => v.toFixed(0)),
+              n: waits.length,
+              target: `p95 ≤ ${TARGETS.firstClickP95Ms} ms`,
+              ok: quantile(waits, 0.95) <= TARGETS.firstClickP95Ms,
+            },
+          ]
+        : []),
+    ];
+  };
+  printTable('First click: Step → new mark in the timeline (each load clicks once, at one of the two moments)', [
+    ...momentRows(`first Step at ready (asked for ${FIRST_CLICK_AFTER_MS} ms after)`, firstClicks.atReady, true),
+    ...momentRows(`first Step after a ${READING_PAUSE_MS} ms reading pause`, firstClicks.afterReading),
     {
       what: 'later Steps (warm loads)',
       median: ms(median(later), 1),

@@ -59,7 +59,11 @@ let currentId = 0;
  * page is ready the learner may be clicking: the page needs the CPU then, and a click must not queue behind it.
  */
 const WARM_UP_WHEN_IDLE_MS = 1000;
-/** When the last request arrived (or the worker became ready), and how many are queued or running. */
+/**
+ * When the last request was answered (or the worker became ready), and how many are queued or running.
+ * From the answer, not the arrival: the page draws what a request brought (its first answer, the
+ * page's own start) after it comes, and the learner reads it from then on.
+ */
 let lastRequestAt = 0;
 let requestsInFlight = 0;
 
@@ -230,6 +234,7 @@ scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
       post({ kind: 'error', id, message: messageOf(error), ...(error instanceof CustomClaimRefused ? { claimRefused: error.reason } : {}) });
     } finally {
       requestsInFlight -= 1;
+      lastRequestAt = performance.now();
     }
   });
 };

@@ -230,6 +230,37 @@ test('6: from the first click on Step until its step is drawn, the page shows it
   expect(seen[0]).toBe('busy empty');
   expect(seen).not.toContain('idle empty');
   expect(seen.at(-1)).toBe('idle drawn');
+
+  // A slow step (the engine's answer held back by the page's hook for tests): Step and the timeline say
+  // they are busy for as long as it takes, and nothing new is drawn meanwhile; the answer ends it.
+  await page.evaluate(() => {
+    const hooks = window as unknown as {
+      leaseLab: { engine: { act: (action: (send: unknown) => Promise<unknown>) => Promise<unknown> } };
+      releaseStep: () => void;
+    };
+    const engine = hooks.leaseLab.engine;
+    const act = engine.act.bind(engine);
+    const held = new Promise<void>((release) => {
+      hooks.releaseStep = release;
+    });
+    engine.act = (action) =>
+      act((send) =>
+        action(async (request: unknown) => {
+          const answer = await (send as (request: unknown) => Promise<unknown>)(request);
+          await held;
+          return answer;
+        }),
+      );
+  });
+  await stepButton(page).click();
+  await expect(stepButton(page)).toHaveAttribute('aria-busy', 'true');
+  await expect(stepButton(page)).toHaveClass(/is-busy/);
+  await expect(page.getByRole('region', { name: 'Timeline', exact: true })).toHaveAttribute('aria-busy', 'true');
+  await shownSteps(page, 1);
+  await page.evaluate(() => (window as unknown as { releaseStep: () => void }).releaseStep());
+  await shownSteps(page, 2);
+  await expect(stepButton(page)).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('region', { name: 'Timeline', exact: true })).toHaveAttribute('aria-busy', 'false');
 });
 
 test.describe('6: the "Works offline" note', () => {
