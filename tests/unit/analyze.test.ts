@@ -285,12 +285,25 @@ describe('every refusal, reached by an example', () => {
       expect(analyzeWith(parser, claim(where), 'claim').ok, where).toBe(true);
     }
   });
-  it('the wall clock is refused; an advisory try-lock only on PGlite (a server plays it); any other advisory lock everywhere', () => {
+  it('the wall clock is refused; a session advisory try-lock only on PGlite (a server plays it), a transaction-level one nowhere; any other advisory lock everywhere', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
-    for (const call of ['pg_try_advisory_xact_lock(run_id)', 'pg_catalog.pg_try_advisory_lock(run_id)', 'pg_try_advisory_lock(1, run_id)']) {
+    for (const call of [
+      'pg_catalog.pg_try_advisory_lock(run_id)',
+      'pg_try_advisory_lock(1, run_id)',
+      'pg_try_advisory_xact_lock(run_id) AND pg_try_advisory_lock(run_id)',
+    ]) {
       expect(refusalOf(analyzeWith(parser, claim(call), 'claim')), call).toBe('advisory-lock');
       const onServer = analyzeWith(parser, claim(call), 'claim', { engineRefusals: false });
-      expect(onServer.ok && onServer.shape.advisoryLocks, call).toEqual([call.includes('xact') ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock']);
+      expect(onServer.ok && onServer.shape.advisoryLocks, call).toEqual(
+        call.includes('xact') ? ['pg_try_advisory_lock', 'pg_try_advisory_xact_lock'] : ['pg_try_advisory_lock'],
+      );
+    }
+    // Held by the claim's parked (prepared) transaction on PGlite, as by the worker's transaction on a server.
+    for (const call of ['pg_try_advisory_xact_lock(run_id)', 'pg_catalog.pg_try_advisory_xact_lock(1, run_id)']) {
+      for (const engineRefusals of [true, false]) {
+        const analysis = analyzeWith(parser, claim(call), 'claim', { engineRefusals });
+        expect(analysis.ok && analysis.shape.advisoryLocks, call).toEqual(['pg_try_advisory_xact_lock']);
+      }
     }
     for (const call of [
       'pg_advisory_lock(run_id) IS NOT NULL',
