@@ -2,6 +2,7 @@
 // the shapes of the lab's own files (locking clauses, NOWAIT probe, after-wait statements), and every
 // refusal in src/sql/analyze/refusals.ts reached by an example.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
@@ -305,6 +306,13 @@ describe('every refusal, reached by an example', () => {
         expect(analysis.ok && analysis.shape.advisoryLocks, call).toEqual(['pg_try_advisory_xact_lock']);
       }
     }
+    // good_job's claim with it: no locking clause and an IN sub-select (cannot-resume otherwise), refused only
+    // where it would wait, as it plays (strategies/custom.ts ADVISORY_WAIT).
+    const goodJob = readFileSync(join(__dirname, '../fixtures/claims/good-job-advisory-xact.sql'), 'utf8');
+    expect(analyzeWith(parser, goodJob, 'claim').ok).toBe(true);
+    expect(refusalOf(analyzeWith(parser, goodJob.replace('pg_try_advisory_xact_lock(candidates.run_id)', 'candidates.run_id > 0'), 'claim'))).toBe(
+      'cannot-resume',
+    );
     for (const call of [
       'pg_advisory_lock(run_id) IS NOT NULL',
       'pg_advisory_xact_lock(run_id) IS NOT NULL',
