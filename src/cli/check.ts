@@ -145,7 +145,9 @@ export async function claimStrategyFromFile(
       : afterWait === 'resume-found'
         ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
         : afterWait === 'server-only'
-          ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
+          ? options.onServer
+            ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
+            : 'may wait; on PGlite a schedule where it would wait is refused there (check it on a real server with --db URL)'
           : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary: `${summary}${advisoryWords(analysis.shape.advisoryLocks)}` };
@@ -163,6 +165,7 @@ function advisoryWords(locks: readonly string[]): string {
       "pg_try_advisory_lock: a session lock, held by the worker's connection after its claim commits, through its work and completion (the lab's workers never unlock it, where good_job and que unlock after the job), until a crash ends that connection",
     );
   }
+  // On PGlite the claim's parked (prepared) transaction holds it: released by its COMMIT PREPARED, or ROLLBACK PREPARED at a crash.
   if (locks.includes('pg_try_advisory_xact_lock')) words.push("pg_try_advisory_xact_lock: held until the claim's transaction commits or rolls back");
   return words.map((word) => `; ${word}`).join('');
 }

@@ -127,7 +127,7 @@ export function customWrite(
       // a statement given more values than it takes, and a completion by `run_id = $1` alone is a real one.
       params: bound ?? roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
-      afterWait: byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
+      afterWait: !options.onServer && shape.advisoryLocks.length > 0 ? ADVISORY_WAIT : byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
       ...(shape.kind === 'delete' ? { deletesRun: true as const } : {}),
       ...advisoryOf(shape),
     },
@@ -147,8 +147,13 @@ export function customClaimStrategy(
 ): CustomClaim {
   if (shape.role !== 'claim') return { ok: false, reason: `the statement was analyzed as a ${shape.role}, not a claim` };
   const replayed = afterWaitOf(shape, file);
-  if (!replayed.ok && !options.onServer) return replayed;
-  const after = replayed.ok ? replayed : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
+  const onPGliteWithAdvisory = !options.onServer && shape.advisoryLocks.length > 0;
+  if (!replayed.ok && !options.onServer && !onPGliteWithAdvisory) return replayed;
+  const after = onPGliteWithAdvisory
+    ? { afterWait: ADVISORY_WAIT }
+    : replayed.ok
+      ? replayed
+      : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
   const claim = {
     id: CUSTOM_CLAIM_IDS.claim,
     text: textAsRun(text),
@@ -173,6 +178,17 @@ export function customClaimStrategy(
     },
   };
 }
+
+/**
+ * A statement that takes a transaction-level advisory try-lock on PGlite (the analyzer refuses the session-level
+ * one there) plays until it would wait for a row lock, and is refused there: on a server the waiting statement
+ * keeps the advisory locks it took before the wait (a third worker's try-lock on one answers false), and after
+ * the wait it does not evaluate its try-locks again, where the lab's NOWAIT probe took and released them.
+ */
+const ADVISORY_WAIT = {
+  kind: 'server-only',
+  why: 'it takes a transaction-level advisory lock: a statement waiting for a row lock on a real server keeps the advisory locks it took before the wait, which the lab’s NOWAIT probe on PGlite released; check it on a real server (npm run sim -- check … --db URL)',
+} as const;
 
 /** The statement's advisory try-locks (LabStatement.advisoryLocks), absent when it takes none. */
 function advisoryOf(shape: Shape): Pick<LabStatement, 'advisoryLocks'> {

@@ -1,6 +1,7 @@
 /**
  * A claim that takes an advisory try-lock, checked with --db on a real PostgreSQL server, one connection per
- * worker (PGlite refuses it: tests/unit/cli-check.test.ts). The fixtures are good_job's default claim rewritten
+ * worker (PGlite refuses a session lock: tests/unit/cli-check.test.ts; it plays the transaction-level one,
+ * compared with this server step by step in tests/ground-truth/custom-claim.test.ts). The fixtures are good_job's default claim rewritten
  * against runs: a session lock (pg_try_advisory_lock) and a transaction-level one (pg_try_advisory_xact_lock).
  *
  * What the server does, by hand on two connections of our own, is what the check must report: A's session lock

@@ -7,11 +7,14 @@
  * - A claim the checker finds unsafe (corpus 12: a reclaim that does not bump the generation; the README's
  *   example, a claim that takes running runs whatever their lease) has its witnesses replayed on a real PostgreSQL, one connection per worker: the same outcome, the same final
  *   runs, every step compared by the differential harness.
+ * - good_job's claim with a transaction-level try-lock (pg_try_advisory_xact_lock), which PGlite plays because
+ *   the claim's parked (prepared) transaction holds the lock as the worker's transaction does on a server:
+ *   every schedule of race and a seeded sample of crash-orphan, step by step equal on PostgreSQL.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExploredSchedule } from '../../src/engine/enumerate';
+import { type ExploredSchedule, exploreSchedules, seededSchedules } from '../../src/engine/enumerate';
 import { exploreFast, outcomeOf } from '../../src/engine/explore';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
@@ -138,6 +141,31 @@ describe('an unsafe custom claim on a real server', () => {
     }
     expect(replayed).toBeGreaterThan(0);
     const result = await compareOnPostgres(dbs.postgres, scenario, settings, witnesses, signal);
+    expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
+  });
+});
+
+describe('a claim with a transaction-level advisory try-lock on PGlite and on a real server', () => {
+  const file = 'tests/fixtures/claims/good-job-advisory-xact.sql';
+
+  it('race: every schedule step by step equal, run 123 double-claimed in 98 of 240 as with --db', async ({ signal }) => {
+    const scenario = findScenario('race')!;
+    const settings = await customSettings(file, false);
+    const every: ExploredSchedule[] = [];
+    for await (const explored of exploreSchedules(dbs.pglite, scenario, settings)) every.push(explored);
+    expect(every.length).toBe(240);
+    expect(every.filter(({ trace }) => outcomeOf(trace.anomalies).key.includes('double-claim:123')).length).toBe(98);
+    const result = await compareOnPostgres(dbs.postgres, scenario, settings, every, signal);
+    expect(result.schedules).toBe(240);
+    expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
+  });
+
+  it('crash-orphan: a seeded sample step by step equal (a crash rolls the parked claim back and frees its lock)', async ({ signal }) => {
+    const scenario = findScenario('crash-orphan')!;
+    const settings = await customSettings(file, true);
+    const sample = await seededSchedules(dbs.pglite, scenario, settings, 30, 7);
+    expect(sample.some(({ schedule }) => schedule.some((token) => token.startsWith('crash:')))).toBe(true);
+    const result = await compareOnPostgres(dbs.postgres, scenario, settings, sample, signal);
     expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
   });
 });

@@ -2,6 +2,7 @@
 // the shapes of the lab's own files (locking clauses, NOWAIT probe, after-wait statements), and every
 // refusal in src/sql/analyze/refusals.ts reached by an example.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
@@ -285,13 +286,33 @@ describe('every refusal, reached by an example', () => {
       expect(analyzeWith(parser, claim(where), 'claim').ok, where).toBe(true);
     }
   });
-  it('the wall clock is refused; an advisory try-lock only on PGlite (a server plays it); any other advisory lock everywhere', () => {
+  it('the wall clock is refused; a session advisory try-lock only on PGlite (a server plays it), a transaction-level one nowhere; any other advisory lock everywhere', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
-    for (const call of ['pg_try_advisory_xact_lock(run_id)', 'pg_catalog.pg_try_advisory_lock(run_id)', 'pg_try_advisory_lock(1, run_id)']) {
+    for (const call of [
+      'pg_catalog.pg_try_advisory_lock(run_id)',
+      'pg_try_advisory_lock(1, run_id)',
+      'pg_try_advisory_xact_lock(run_id) AND pg_try_advisory_lock(run_id)',
+    ]) {
       expect(refusalOf(analyzeWith(parser, claim(call), 'claim')), call).toBe('advisory-lock');
       const onServer = analyzeWith(parser, claim(call), 'claim', { engineRefusals: false });
-      expect(onServer.ok && onServer.shape.advisoryLocks, call).toEqual([call.includes('xact') ? 'pg_try_advisory_xact_lock' : 'pg_try_advisory_lock']);
+      expect(onServer.ok && onServer.shape.advisoryLocks, call).toEqual(
+        call.includes('xact') ? ['pg_try_advisory_lock', 'pg_try_advisory_xact_lock'] : ['pg_try_advisory_lock'],
+      );
     }
+    // Held by the claim's parked (prepared) transaction on PGlite, as by the worker's transaction on a server.
+    for (const call of ['pg_try_advisory_xact_lock(run_id)', 'pg_catalog.pg_try_advisory_xact_lock(1, run_id)']) {
+      for (const engineRefusals of [true, false]) {
+        const analysis = analyzeWith(parser, claim(call), 'claim', { engineRefusals });
+        expect(analysis.ok && analysis.shape.advisoryLocks, call).toEqual(['pg_try_advisory_xact_lock']);
+      }
+    }
+    // good_job's claim with it: no locking clause and an IN sub-select (cannot-resume otherwise), refused only
+    // where it would wait, as it plays (strategies/custom.ts ADVISORY_WAIT).
+    const goodJob = readFileSync(join(__dirname, '../fixtures/claims/good-job-advisory-xact.sql'), 'utf8');
+    expect(analyzeWith(parser, goodJob, 'claim').ok).toBe(true);
+    expect(refusalOf(analyzeWith(parser, goodJob.replace('pg_try_advisory_xact_lock(candidates.run_id)', 'candidates.run_id > 0'), 'claim'))).toBe(
+      'cannot-resume',
+    );
     for (const call of [
       'pg_advisory_lock(run_id) IS NOT NULL',
       'pg_advisory_xact_lock(run_id) IS NOT NULL',

@@ -259,10 +259,9 @@ describe('npm run sim -- check', () => {
 
   it.for([
     'good-job-advisory.sql',
-    'good-job-advisory-xact.sql',
     'good-job-hybrid-advisory.sql',
     'que-advisory.sql',
-  ])('%s (an advisory try-lock) is refused on PGlite in one line that says why and gives the --db command, exit 2; --json is one JSON object', async (name) => {
+  ])('%s (a session advisory try-lock) is refused on PGlite in one line that says why and gives the --db command, exit 2; --json is one JSON object', async (name) => {
     const claim = join(projectRoot, 'tests/fixtures/claims', name);
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', claim);
     expect(code).toBe(2);

@@ -115,6 +115,33 @@ describe('customClaimStrategy on a server (check --db)', () => {
   });
 });
 
+describe('a claim with a transaction-level advisory try-lock on PGlite', () => {
+  it('plays until it would wait for a row lock, and stops there: a waiter on a server keeps the advisory locks it took', async () => {
+    // The corpus's plain FOR UPDATE claim, with a try-lock: B's finder waits for A's row, which B may not replay.
+    const text = readFileSync(corpus('02-for-update-wait'), 'utf8').replace(
+      'WHERE run_id IN (SELECT run_id FROM candidate)',
+      'WHERE run_id IN (SELECT run_id FROM candidate) AND pg_try_advisory_xact_lock(run_id)',
+    );
+    const analysis = await analyzeStatement(text, 'claim');
+    if (!analysis.ok) throw new Error(analysis.error.message);
+    const built = customClaimStrategy(text, analysis.shape, 'xact.sql');
+    if (!built.ok || built.definition.claim.shape !== 'one-statement') throw new Error('refused on PGlite');
+    expect(built.definition.claim.claim.afterWait).toMatchObject({
+      kind: 'server-only',
+      why: expect.stringMatching(/^it takes a transaction-level advisory lock/),
+    });
+    const db = await bootLabDatabase();
+    try {
+      const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: built.definition }, ['A', 'B'], {
+        finish: { kind: 'none' },
+      });
+      await expect(played).rejects.toThrow(/^xact\.sql: refused on PGlite: it would wait here, and it takes a transaction-level advisory lock: .*--db URL\)$/);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 describe('customWrite (complete)', () => {
   it.each([
     '31-complete-fenced',

@@ -59,7 +59,8 @@ export interface Shape {
   afterWait: AfterWaitFinding;
   /**
    * The advisory try-locks it calls (pg_try_advisory_lock, pg_try_advisory_xact_lock), each once, empty when
-   * none: played on a real server only (refusals.ts advisory-lock), where each worker is a backend of its own.
+   * none. The session-level one is played on a real server only (refusals.ts advisory-lock), where each worker
+   * is a backend of its own; the transaction-level one on PGlite too, held by the parked claim transaction.
    */
   advisoryLocks: AdvisoryTryLock[];
   /** A WITH RECURSIVE statement (que's claim walks the queue one row at a time that way): played on a real server only. */
@@ -150,13 +151,16 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
     if (statements.length > 1) throw refused(refusal('several-statements', `${statements.length} statements`));
     const shape = shapeOf(statements[0]!.stmt as JsonObject, role, options.parameters ?? CONTRACTS[role].parameters);
     if (options.engineRefusals !== false) {
-      if (shape.advisoryLocks.length > 0) throw refused(refusal('advisory-lock'));
+      // A transaction-level try-lock is held by the claim's parked (prepared) transaction, as a server's is; a session one is the one backend's.
+      if (shape.advisoryLocks.includes('pg_try_advisory_lock')) throw refused(refusal('advisory-lock'));
       if (shape.recursive) throw refused(refusal('recursive-cte'));
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
       const { resume } = shape.afterWait;
       // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
       // A reaper is played as the lab's own sweeps are: a wait of it runs on a server only (strategies/custom.ts customReaper).
-      if (shape.kind === 'update' && role !== 'reaper' && shape.locks.length === 0 && 'why' in resume) throw refused(refusal('cannot-resume', resume.why));
+      // A statement that takes a transaction-level try-lock is refused where it would wait, as it plays (strategies/custom.ts ADVISORY_WAIT).
+      if (shape.kind === 'update' && role !== 'reaper' && shape.locks.length === 0 && 'why' in resume && shape.advisoryLocks.length === 0)
+        throw refused(refusal('cannot-resume', resume.why));
     }
     return { ok: true, shape };
   } catch (error) {

@@ -17,9 +17,9 @@ export const REFUSALS = {
     'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
   settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
   'table-lock':
-    'LOCK TABLE, or an advisory lock other than pg_try_advisory_lock and pg_try_advisory_xact_lock (one that waits, a shared one, an unlock): the lab follows row locks, and of advisory locks only those two try-locks, on a real server',
+    'LOCK TABLE, or an advisory lock other than pg_try_advisory_lock and pg_try_advisory_xact_lock (one that waits, a shared one, an unlock): the lab follows row locks, and of advisory locks only those two try-locks (pg_try_advisory_lock on a real server only)',
   'advisory-lock':
-    'pg_try_advisory_lock or pg_try_advisory_xact_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (nor does the lab follow a transaction-level one through the transactions it parks); a real server, one connection per worker, answers each worker’s try-lock itself: npm run sim -- check … --claim FILE --db postgres://USER@HOST/DATABASE',
+    'pg_try_advisory_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (a transaction-level one, pg_try_advisory_xact_lock, is played: the claim’s parked transaction holds it); a real server, one connection per worker, answers each worker’s try-lock itself: npm run sim -- check … --claim FILE --db postgres://USER@HOST/DATABASE',
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
   'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
   'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
