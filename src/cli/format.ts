@@ -1,6 +1,7 @@
 /** The readable step table the CLI prints by default. */
 import { clockLabel } from '../sim/clock';
 import type { Exploration } from '../engine/explore';
+import { statesCounted } from '../engine/simulation';
 import { ISOLATION_WORDS } from '../sim/isolation';
 import { STRATEGY_LABELS, type Scenario, type Settings, type Trace } from '../sim/types';
 
@@ -53,7 +54,7 @@ export function formatExploration(result: Exploration, seconds: number): string 
   );
   const played = result.stepsPlayed === undefined ? '' : ` (${result.stepsPlayed} steps played, ${result.stepsInferred ?? 0} known without playing)`;
   lines.push(
-    `method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? 'distinct states' : 'schedules played'}${played} in ${seconds.toFixed(2)} s`,
+    `method ${result.method}: ${result.statesVisited} ${result.method === 'fast' ? statesCounted(result.settings) : 'schedules played'}${played} in ${seconds.toFixed(2)} s`,
   );
   lines.push('');
   for (const group of result.groups) {

@@ -374,7 +374,7 @@ async function check(args: string[]): Promise<number> {
         result = await exploreFast(db, scenario, custom, { maxStates });
       } catch (error) {
         if (!(error instanceof ExplorationTooLarge)) throw error;
-        result = await sample(`it has more than ${maxStates} distinct states`);
+        result = await sample(error.because);
       }
     }
     const seconds = (performance.now() - started) / 1000;

@@ -18,6 +18,7 @@ import { definitionOf } from '../sim/simulated-worker';
 import { outcomeKind } from '../sim/anomalies';
 import type { Anomaly, OutcomeKind, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
 import { exploreSchedules, seededSchedules, Walk } from './enumerate';
+import { statesCounted } from './simulation';
 
 export type { Exploration, OutcomeGroup };
 
@@ -37,10 +38,19 @@ export class ExplorationCancelled extends Error {
   }
 }
 
+/** The fast path gave up: its message says what it counted past `maxStates` (states, or histories: statesCounted). */
 export class ExplorationTooLarge extends Error {
   override name = 'ExplorationTooLarge';
-  constructor(readonly maxStates: number) {
-    super(`more than ${maxStates} distinct states`);
+  constructor(
+    readonly maxStates: number,
+    settings: Settings,
+  ) {
+    super(`more than ${maxStates} ${statesCounted(settings)}`);
+  }
+
+  /** Why a sample was played instead, as the report says it ("not every schedule: …"). */
+  get because(): string {
+    return `it has ${this.message}`;
   }
 }
 
@@ -268,7 +278,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
       return { key, solved: known };
     }
     states += 1;
-    if (states > maxStates) throw new ExplorationTooLarge(maxStates);
+    if (states > maxStates) throw new ExplorationTooLarge(maxStates, settings);
     const solved: Solved = { tally: new Map(), edges: new Map() };
     let choices = walk.choices(lane);
     let laneHere = lane;
@@ -367,11 +377,13 @@ export async function exploreForLab(
   options: ExploreOptions & { sampleSize?: number; seed?: number } = {},
 ): Promise<Exploration> {
   const maxStates = options.maxStates ?? EXHAUSTIVE_STATE_LIMIT;
+  let because: string;
   try {
     return await exploreFast(db, scenario, settings, { ...options, maxStates });
   } catch (error) {
     if (!(error instanceof ExplorationTooLarge)) throw error;
+    because = error.because;
   }
   const sampled = await exploreSample(db, scenario, settings, options.sampleSize ?? SAMPLE_SIZE, options.seed ?? SAMPLE_SEED, options);
-  return { ...sampled, sampledBecause: `it has more than ${maxStates} distinct states` };
+  return { ...sampled, sampledBecause: because };
 }

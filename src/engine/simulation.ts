@@ -196,11 +196,7 @@ export class Simulation {
    * the same key have the same futures. The steps already taken are not part of it.
    */
   stateKey(): string {
-    // Above READ COMMITTED an open transaction's snapshot decides its future too, and the rows cannot show
-    // it (which commits came after it): no two histories are taken for one state, so the key is the history.
-    if (this.settings.isolation) return JSON.stringify(this.schedule);
-    // So do the advisory locks a claim of someone's took (check --db): the server holds them, the key cannot see them.
-    if (takesAdvisoryLocks(this.settings.definition)) return JSON.stringify(this.schedule);
+    if (keyedByHistory(this.settings)) return JSON.stringify(this.schedule);
     return JSON.stringify([
       this.clockSeconds,
       [...this.workers.values()],
@@ -893,4 +889,19 @@ function crashedState(worker: WorkerState): WorkerState {
   const crashed: WorkerState = { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null };
   if (worker.phase !== 'in-transaction') return crashed;
   return { ...crashed, runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null };
+}
+
+/**
+ * Whether Simulation.stateKey is the history (the steps taken), not the state. Above READ COMMITTED an open
+ * transaction's snapshot decides its future too, and the rows cannot show it (which commits came after it);
+ * so do the advisory locks a claim of someone's took (check --db): the server holds them, the key cannot see
+ * them. No two histories are then taken for one state.
+ */
+function keyedByHistory(settings: Settings): boolean {
+  return Boolean(settings.isolation) || takesAdvisoryLocks(settings.definition);
+}
+
+/** What the explorer counts when it counts keys (stateKey) under these settings, in the words a report uses. */
+export function statesCounted(settings: Settings): string {
+  return keyedByHistory(settings) ? 'distinct histories' : 'distinct states';
 }

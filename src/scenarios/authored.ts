@@ -339,8 +339,28 @@ function behaviourOf(scenario: Scenario) {
   };
 }
 
-/** What a copy's title ends in (and the picker's short name of a copy made for a reaper, scenarios/reaper-lane.ts). */
-export const COPY_SUFFIX = ' (copy)';
+/** What a copy's title ends in (and the picker's short name of a copy, pickerName). */
+const COPY_SUFFIX = ' (copy)';
+
+/**
+ * The picker's name of a scenario someone wrote: its title where that fits, else its headline, the title
+ * before the first colon (a long one cut after a word, with "…"), and " (copy)" where the title ends so. A
+ * copy's whole title ("Edit a copy", or the one a reaper plays on) is cut off by a picker in a wide window,
+ * let alone a phone's, and "(copy)" is the word that tells it from the built-in; the summary under the
+ * picker names it in full.
+ */
+export function pickerName(title: string): string {
+  if (title.length <= PICKER_NAME_CHARS) return title;
+  const suffix = title.endsWith(COPY_SUFFIX) ? COPY_SUFFIX : '';
+  const body = title.slice(0, title.length - suffix.length);
+  const headline = body.split(': ')[0] || body;
+  const room = PICKER_NAME_CHARS - suffix.length;
+  const cut = headline.length <= room ? headline : `${headline.slice(0, room).replace(/\s+\S*$/, '')}…`;
+  return `${cut}${suffix}`;
+}
+
+/** The longest copy's name measured whole in the picker of a 390 px wide window ("A pauses past its lease, then writes (copy)"). */
+export const PICKER_NAME_CHARS = 43;
 
 /**
  * A built-in scenario as a spec the editor opens ("Edit a copy"), which plays exactly as the built-in does

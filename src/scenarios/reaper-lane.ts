@@ -6,7 +6,7 @@
  */
 import { isClockToken } from '../sim/schedule';
 import type { Scenario } from '../sim/types';
-import { COPY_SUFFIX, copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from './authored';
+import { copySpecOf, isAuthoredId, type ScenarioSpec, scenarioFromSpec, specOf } from './authored';
 import { FIX_SCENARIOS, findScenario, SCENARIOS } from './index';
 
 /**
@@ -52,24 +52,6 @@ export function lanedFrom(id: string): Scenario | undefined {
   if (!isAuthoredId(id)) return undefined;
   return [...SCENARIOS, ...FIX_SCENARIOS].find((scenario) => scenario.rescuer === undefined && reaperScenario(scenario)?.id === id);
 }
-
-/**
- * The picker's name of a built-in scenario's laned copy (undefined: `id` is none): the built-in's headline, its
- * title before the first colon (a long one cut after a word, with "…"), and " (copy)". Its whole title and
- * " (copy)" are cut off by a picker in a wide window, let alone a phone's, and "(copy)" is the word that tells it
- * from the built-in; the summary under the picker names it in full.
- */
-export function lanedLabel(id: string): string | undefined {
-  const copied = lanedFrom(id);
-  if (copied === undefined) return undefined;
-  const headline = copied.title.split(': ')[0] ?? copied.title;
-  const room = LANED_LABEL_CHARS - COPY_SUFFIX.length;
-  const cut = headline.length <= room ? headline : `${headline.slice(0, room).replace(/\s+\S*$/, '')}…`;
-  return `${cut}${COPY_SUFFIX}`;
-}
-
-/** The longest laned copy's name measured whole in the picker of a 390 px wide window ("A pauses past its lease, then writes (copy)"). */
-export const LANED_LABEL_CHARS = 43;
 
 /**
  * A link's schedule read in the numbers its writer used, where the lab played it with or without the lane it

@@ -1,5 +1,6 @@
 import { RECORDING_PLANS, recordingIdFor } from '../recordings';
 import { scenarioSummary } from '../scenarios';
+import { isAuthoredId, pickerName } from '../scenarios/authored';
 import { useLab } from '../store/react';
 import { showLesson } from './deferred';
 import { ExportMenu } from './ExportMenu';
@@ -27,7 +28,10 @@ function Summary() {
     ? `${scenario.title}, recorded on PostgreSQL.\n${plan.shows[0]!.toUpperCase()}${plan.shows.slice(1)}.`
     : yours
       ? `${scenario.title}, with your SQL.\nWhat happens is what PostgreSQL does with your statements: step through it, or explore every schedule below.`
-      : scenarioSummary(scenario, strategy);
+      : isAuthoredId(scenario.id) && pickerName(scenario.title) !== scenario.title
+        ? // The picker shows a shortened name (pickerName): the whole title is said here.
+          `${scenario.title}. ${scenarioSummary(scenario, strategy)}`
+        : scenarioSummary(scenario, strategy);
   const [first, second] = summary.split('\n');
   return (
     <p id="scenario-summary" className="summary" hidden={carded}>

@@ -1,6 +1,5 @@
 import { FIX_SCENARIOS, SCENARIOS } from '../scenarios';
-import { isAuthoredId } from '../scenarios/authored';
-import { lanedLabel } from '../scenarios/reaper-lane';
+import { isAuthoredId, pickerName } from '../scenarios/authored';
 import { useLab } from '../store/react';
 import { useScenario } from './hooks';
 
@@ -25,7 +24,7 @@ export function ScenarioPicker() {
         {/* A scenario someone wrote (the editor, or a link), listed while it is the one on screen. */}
         {isAuthoredId(scenario.id) ? (
           <optgroup label="Written by you (or whoever sent the link)">
-            <option value={scenario.id}>{lanedLabel(scenario.id) ?? scenario.title}</option>
+            <option value={scenario.id}>{pickerName(scenario.title)}</option>
           </optgroup>
         ) : null}
       </select>

@@ -1,10 +1,12 @@
 /**
  * "Edit a copy…" on a built-in scenario: the editor opens filled with it, one change plays as a scenario of
- * the instructor's own (with its own link), and the built-in is as it was when opened again. Screenshots of
- * the filled editor at 1440×900 and 390×844 go to test-results/ (E2E_SHOTS=1).
+ * the instructor's own (with its own link), and the built-in is as it was when opened again; a copy of a
+ * long-titled one is named in the picker short enough to read whole. Screenshots of the filled editor and the
+ * picker at 1440×900 and 390×844 go to test-results/ (E2E_SHOTS=1).
  */
 import { showAllControls } from './disclosure';
 import { expect, openLab, runsTableAfter, shot, stepTimes, test, waitReady } from './fixtures';
+import { cutSelectText } from './label-boxes';
 
 const SHOTS = 'test-results/edit-a-copy';
 const RACE = 'Two workers, two pending runs';
@@ -51,4 +53,31 @@ test('race → Edit a copy → one change → play: the copy plays, the built-in
   expect(await runsTableAfter(page, 0)).toMatch(/\n124\t/);
   await page.getByRole('button', { name: 'Edit a copy…' }).click();
   await expect(editor.getByLabel('Run 2 id')).toHaveValue('124');
+});
+
+test('a long-titled copy: the picker names it by its headline and (copy), whole at both widths; the summary by its full title', async ({ page }) => {
+  const CRASH = 'A crashes: its run is an orphan until the lease expires';
+  await openLab(page, 'scenario=crash-orphan');
+  await showAllControls(page);
+  await page.getByRole('button', { name: 'Edit a copy…' }).click();
+  const editor = page.getByRole('dialog', { name: 'Your scenario' });
+  await expect(editor.getByLabel('Title')).toHaveValue(`${CRASH} (copy)`);
+  await editor.getByLabel('Lease generation').fill('18');
+  await editor.getByRole('button', { name: 'Play this scenario' }).click();
+  await expect(editor).toBeHidden();
+  await waitReady(page);
+  const sizes = [
+    [1440, 900],
+    [390, 844],
+  ] as const;
+  for (const [width, height] of sizes) {
+    await page.setViewportSize({ width, height });
+    await shot(page, `${SHOTS}/picker-${width}x${height}.png`);
+  }
+  for (const [width, height] of sizes) {
+    await page.setViewportSize({ width, height });
+    await expect.poll(() => cutSelectText(page.locator('select#scenario')), `${width}×${height}`).toBeNull();
+  }
+  await expect(page.locator('#scenario option:checked')).toHaveText('A crashes (copy)');
+  await expect(page.locator('#scenario-summary')).toContainText(`${CRASH} (copy)`);
 });

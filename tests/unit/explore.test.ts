@@ -5,7 +5,9 @@
  * budget fencing alternates by strategy (naive off, compare-and-set on, SKIP LOCKED off, FOR UPDATE on,
  * NOWAIT off).
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { claimStrategyFromFile } from '../../src/cli/check';
 import { ExplorationCancelled, ExplorationTooLarge, exploreBruteForce, exploreFast, exploreForLab, outcomeOf } from '../../src/engine/explore';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario, INCIDENT_SCENARIOS, LESSON_SCENARIOS } from '../../src/scenarios';
@@ -186,6 +188,16 @@ describe('interleaving explorer', () => {
     let calls = 0;
     await expect(exploreFast(db, race, settings, { cancelled: () => ++calls > 5 })).rejects.toBeInstanceOf(ExplorationCancelled);
     await expect(exploreFast(db, race, settings, { maxStates: 10 })).rejects.toBeInstanceOf(ExplorationTooLarge);
+  });
+
+  it('says what it counted past its budget: distinct states, or histories where the state is the history (an isolation level, advisory locks)', async () => {
+    const plain: Settings = { strategy: 'naive', fencing: false };
+    expect(new ExplorationTooLarge(20, plain).because).toBe('it has more than 20 distinct states');
+    expect(new ExplorationTooLarge(20, { ...plain, strategy: 'skip-locked', isolation: 'repeatable-read' }).because).toBe(
+      'it has more than 20 distinct histories',
+    );
+    const { definition } = await claimStrategyFromFile(join(__dirname, '../fixtures/claims/que-advisory.sql'), { onServer: true });
+    expect(new ExplorationTooLarge(20, { ...plain, definition }).because).toBe('it has more than 20 distinct histories');
   });
 
   it('samples, labelled with its seed and size, when a scenario is too large to explore whole', async () => {

@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { witnessLink } from '../../src/cli/check';
-import { LANED_LABEL_CHARS, lanedFrom, lanedLabel, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
+import { lanedFrom, reaperScenario, ScheduleAsWritten, withReaperLane, withRescueSteps } from '../../src/scenarios/reaper-lane';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { FIX_SCENARIOS, findScenario, SCENARIOS } from '../../src/scenarios';
-import { scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
+import { copySpecOf, PICKER_NAME_CHARS, pickerName, scenarioFromSpec, starterSpec } from '../../src/scenarios/authored';
 import { createLabStore } from '../../src/store/lab-store';
 import { decodeView, encodeView } from '../../src/store/permalink';
 import { viewOf } from '../../src/store/sync';
@@ -128,17 +128,41 @@ describe("a reaper on a built-in scenario without a rescuer's lane", () => {
   });
 
   it("the picker names each built-in's copy by its headline and (copy), short enough for a phone's picker", () => {
-    expect(lanedLabel(reaperScenario(findScenario('crash-orphan')!)!.id)).toBe('A crashes (copy)');
-    expect(lanedLabel('crash-orphan')).toBeUndefined();
+    expect(pickerName(reaperScenario(findScenario('crash-orphan')!)!.scenario.title)).toBe('A crashes (copy)');
     const labels = [...SCENARIOS, ...FIX_SCENARIOS].flatMap((scenario) => {
       const laned = scenario.rescuer === undefined ? reaperScenario(scenario) : null;
-      return laned === null ? [] : [lanedLabel(laned.id) ?? ''];
+      return laned === null ? [] : [pickerName(laned.scenario.title)];
     });
     expect(labels.length).toBeGreaterThan(10);
     expect(labels).toContain('A pauses past its lease, then writes (copy)');
     expect(labels).toContain("One tenant's backlog and another… (copy)");
-    for (const label of labels) expect(label.length, label).toBeLessThanOrEqual(LANED_LABEL_CHARS);
+    for (const label of labels) expect(label.length, label).toBeLessThanOrEqual(PICKER_NAME_CHARS);
     for (const label of labels) expect(label).toMatch(/\S \(copy\)$/);
+  });
+
+  it('the picker names an "Edit a copy" copy by the same rule, and a title someone wrote short as it is', () => {
+    const copyOf = (id: string) => {
+      const made = copySpecOf(findScenario(id)!);
+      return 'spec' in made ? made.spec.title : made.reason;
+    };
+    expect(copyOf('crash-orphan')).toBe('A crashes: its run is an orphan until the lease expires (copy)');
+    expect(pickerName(copyOf('crash-orphan'))).toBe('A crashes (copy)');
+    expect(pickerName(copyOf('race'))).toBe('Two workers, two pending runs (copy)');
+    // A copy whose title was cut to the editor's limit (…) is named by its headline all the same.
+    expect(pickerName(copyOf('incident-oban-hexpm-1825'))).toBe('Oban (hexpm #1825) (copy)');
+    expect(pickerName(copyOf('tenant-backlog'))).toBe("One tenant's backlog and another… (copy)");
+    // A title of one's own: kept whole while it fits; past that, its headline, cut after a word.
+    expect(pickerName('My scenario')).toBe('My scenario');
+    expect(pickerName('Two racers: one lease')).toBe('Two racers: one lease');
+    expect(pickerName('Two racers and a reaper: who wins the run when the lease runs out')).toBe('Two racers and a reaper');
+    expect(pickerName('Two racers and a reaper who all want the very same run at once')).toBe('Two racers and a reaper who all want the…');
+    const copies = [...SCENARIOS, ...FIX_SCENARIOS].flatMap((scenario) => {
+      const made = copySpecOf(scenario);
+      return 'spec' in made ? [pickerName(made.spec.title)] : [];
+    });
+    expect(copies.length).toBeGreaterThan(10);
+    for (const label of copies) expect(label.length, label).toBeLessThanOrEqual(PICKER_NAME_CHARS);
+    for (const label of copies) expect(label).toMatch(/\S \(copy\)$/);
   });
 
   it('a scenario someone wrote without a lane gets it too, as itself with the lane (its title kept, a new id)', () => {
