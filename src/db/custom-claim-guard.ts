@@ -11,9 +11,10 @@ import type { StatementOutcome } from '../sim/types';
 import type { LabStatement } from '../strategies';
 import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
 import type { LabDatabase } from './port';
+import { UnreplayableWait } from './unreplayable';
 
 /** A step of the learner's claim the lab cannot play: `reason` is why, as the rest of a sentence. */
-export class CustomClaimRefused extends Error {
+class CustomClaimRefused extends Error {
   readonly userFacing = true;
   override name = 'CustomClaimRefused';
 
@@ -23,6 +24,18 @@ export class CustomClaimRefused extends Error {
   ) {
     super(`${who}: refused: ${reason}`);
   }
+}
+
+/**
+ * Why a step of the learner's claim was refused, if that is what `error` is, else null: the guard's own
+ * refusal, or a wait of the claim that PGlite cannot replay (./unreplayable.ts), which is the lab's limit and
+ * not an error PostgreSQL raised. The page's engine boundary asks this, so either keeps the learner's steps
+ * before it and says why in one line.
+ */
+export function claimRefusalOf(error: unknown): string | null {
+  if (error instanceof CustomClaimRefused) return error.reason;
+  if (error instanceof UnreplayableWait && error.statementId === CUSTOM_CLAIM_IDS.claim) return error.reason;
+  return null;
 }
 
 /** The same port, its executeClaim checked as above; built-in claims pass straight through. */

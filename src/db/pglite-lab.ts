@@ -19,6 +19,7 @@ import { type FencedPair, type ParamName, type ParamSource, paramValues } from '
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { consoleError, consoleValue } from './console-answer';
 import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
+import { UnreplayableWait } from './unreplayable';
 import { normalizeRow, toOutcomeError } from './values';
 import type { EngineFact } from '../sim/narration';
 
@@ -81,16 +82,6 @@ interface Waiting {
 export interface KeptReads {
   runs: RunRow[] | null;
   locks: HeldLock[] | null;
-}
-
-/**
- * A wait the lab cannot replay on PGlite, met while playing: a claim whose finder locks nothing would wait
- * with several runs matched (on a real server its UPDATE locks the matched runs it passes before the one
- * it waits for and holds them while it waits; PGlite's probe holds nothing), or a statement built to run
- * on a server only (AfterWait 'server-only').
- */
-export class UnreplayableWait extends Error {
-  readonly userFacing = true;
 }
 
 export class PGliteLab implements LabDatabase {
@@ -519,9 +510,8 @@ export class PGliteLab implements LabDatabase {
     if (afterWait.kind === 'resume-found') {
       const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
       if (found.targets.length > 1) {
-        throw new UnreplayableWait(
-          `${request.statement.file ?? 'the claim'}: refused: its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: check it on a real server (npm run sim -- check … --db URL)`,
-        );
+        const reason = `its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: check it on a real server (npm run sim -- check … --db URL)`;
+        throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused: ${reason}`, request.statement.id, reason);
       }
       return { holders: await this.holdersOfRuns(found.targets, session), found };
     }
@@ -539,7 +529,10 @@ export class PGliteLab implements LabDatabase {
 
   private block(session: SessionId, request: StatementRequest, claim: boolean, holders: SessionId[], found: FoundBeforeWait | null = null): StatementOutcome {
     const { afterWait, file } = request.statement;
-    if (afterWait.kind === 'server-only') throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: it would wait here, and ${afterWait.why}`);
+    if (afterWait.kind === 'server-only') {
+      const reason = `it would wait here, and ${afterWait.why}`;
+      throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: ${reason}`, request.statement.id, reason);
+    }
     this.waiting.set(session, { request, claim, found });
     this.note = { kind: 'probed', code: LOCK_NOT_AVAILABLE, holders };
     return { status: 'blocked', holders };

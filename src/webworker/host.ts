@@ -7,7 +7,7 @@
  * replays the learner's schedule; every learner request takes the database back first.
  */
 import { BridgeFailure } from '../db/bridge-lab';
-import { CustomClaimRefused } from '../db/custom-claim-guard';
+import { claimRefusalOf } from '../db/custom-claim-guard';
 import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
@@ -132,10 +132,11 @@ export class LabHost {
     } catch (error) {
       // A live server that went away is the Web Worker's to handle (it leaves live mode), not the SQL's doing.
       if (!definition || error instanceof BridgeFailure) throw error;
-      if (error instanceof CustomClaimRefused && (after === 'link' || after === 'refusal')) {
-        return opened(place.settings, [], { kind: 'claim-refused', reason: error.reason });
+      const refused = claimRefusalOf(error);
+      if (refused !== null && (after === 'link' || after === 'refusal')) {
+        return opened(place.settings, [], { kind: 'claim-refused', reason: refused });
       }
-      if (after !== 'link' || error instanceof CustomClaimRefused) throw error;
+      if (after !== 'link' || refused !== null) throw error;
       return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: `PostgreSQL raised an error when the lab ran it (${messageOf(error)})` });
     }
   }

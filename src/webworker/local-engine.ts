@@ -2,7 +2,7 @@
  * The lab in the same thread, for Node tests and tools: the same request table as the Web Worker
  * (requests.ts), without the Web Worker (and without a watchdog, since nothing here can be terminated).
  */
-import { CustomClaimRefused } from '../db/custom-claim-guard';
+import { claimRefusalOf } from '../db/custom-claim-guard';
 import type { BackpressureDatabase, LabDatabase } from '../db/port';
 import { BackpressureHost } from './backpressure-host';
 import { type LabClient, type LabClientEvent, LabHostError } from './client';
@@ -26,7 +26,8 @@ export class InProcessLabClient implements LabClient {
       return (await handleRequest(parts, request)) as LabResultOf<typeof request>;
     } catch (error) {
       // As the Web Worker answers it: a refusal of the learner's claim crosses typed, not as words to parse.
-      if (error instanceof CustomClaimRefused) throw new LabHostError(error.message, error.reason);
+      const refused = claimRefusalOf(error);
+      if (refused !== null) throw new LabHostError(error instanceof Error ? error.message : String(error), refused);
       throw error;
     }
   });

@@ -243,5 +243,5 @@ export type FromWebWorker =
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
   | { kind: 'result'; id: number; result: LabResultOf<LabRequest> }
-  /** `claimRefused`: the engine refused a step of the learner's claim (CustomClaimRefused), and why. */
+  /** `claimRefused`: the engine refused a step of the learner's claim (CustomClaimRefused, or a wait of it PGlite cannot replay: claimRefusalOf), and why. */
   | { kind: 'error'; id: number; message: string; claimRefused?: string };

@@ -9,7 +9,9 @@
 import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
-import { expect, openLab, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
+import goodJobSession from '../fixtures/claims/good-job-advisory.sql?raw';
+import goodJobXact from '../fixtures/claims/good-job-advisory-xact.sql?raw';
+import { expect, openLab, openLinkInPlace, outcome, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
 
 const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
 const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
@@ -278,4 +280,27 @@ test('a claim nested too deeply says so (not that the parser could not be loaded
   await expect(problem).not.toContainText('could not be loaded');
   await expect(page).toHaveURL(/strategy=skip-locked/);
   await expect(stepButton(page)).toBeEnabled();
+});
+
+test("good_job's advisory claims: the xact one double-claims run 123 as the CLI's witness does; the session one is refused in one line", async ({ page }) => {
+  await openLab(page, 'scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
+  await openEditor(page);
+  await claimText(page).fill(goodJobXact);
+  await applyButton(page).click();
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  await expect(page).toHaveURL(/strategy=your-sql&.*claim=/);
+  // The witness `npm run sim -- check race --claim tests/fixtures/claims/good-job-advisory-xact.sql` prints, played to its end.
+  await openLinkInPlace(page, new URL(page.url()).hash.slice(1).replace(/schedule=[^&]*&step=\d+/, 'schedule=A,A,A,B,A,B,A,B&step=9'));
+  await expect(outcome(page)).toContainText("Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 60 s to run.");
+  await expect(outcome(page)).toContainText("A's write to run 123 committed with stale generation 18 while B held generation 19: split ownership.");
+  expect(await runsTableAfter(page, 9)).toMatch(/123\s+done\s+B\s+19\s/);
+
+  // The session-level lock: why PGlite cannot play it and how to check it on a server, in one line (no hint saying "yet").
+  await claimText(page).fill(goodJobSession);
+  await applyButton(page).click();
+  const problem = editor(page).getByRole('alert');
+  await expect(problem).toContainText('pg_try_advisory_lock on PGlite: PGlite is one backend playing every worker', { timeout: 60_000 });
+  await expect(problem).toContainText('--claim FILE --db postgres://USER@HOST/DATABASE');
+  await expect(problem.locator('p')).toHaveCount(1);
+  await expect(status(page)).toHaveText('Playing your last applied SQL; apply to play these edits.');
 });

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { UnreplayableWait } from '../../src/db/pglite-lab';
+import { claimRefusalOf } from '../../src/db/custom-claim-guard';
+import { UnreplayableWait } from '../../src/db/unreplayable';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
 import { analyzeStatement } from '../../src/sql/analyze';
@@ -136,6 +137,8 @@ describe('a claim with a transaction-level advisory try-lock on PGlite', () => {
         finish: { kind: 'none' },
       });
       await expect(played).rejects.toThrow(/^xact\.sql: refused on PGlite: it would wait here, and it takes a transaction-level advisory lock: .*--db URL\)$/);
+      // The page's engine boundary tells this refusal from an error PostgreSQL raised, and keeps the steps before it.
+      expect(claimRefusalOf(await played.catch((error: unknown) => error))).toMatch(/^it would wait here, and it takes a transaction-level advisory lock/);
     } finally {
       await db.close();
     }
