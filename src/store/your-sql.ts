@@ -4,7 +4,7 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, parametersUsed } from '../sql/analyze';
+import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, NAMES_ITS_CHECK, parametersUsed } from '../sql/analyze';
 import { type BoundParameters, bindingFlag, bindStatement, labValues, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import {
@@ -175,7 +175,9 @@ function problemOf(role: YourSqlRole, text: string, error: AnalyzeError): YourSq
     return { role, kind: 'syntax', message: error.message, line: error.line, column: error.column, lineText };
   }
   if (error.kind === 'refused') {
-    return { role, kind: 'refused', reason: error.refusal.reason, onServer: ENGINE_ONLY_REFUSALS.has(error.refusal.id) ? 'plays' : 'refuses' };
+    const { id, reason } = error.refusal;
+    if (NAMES_ITS_CHECK.has(id)) return { role, kind: 'refused', reason };
+    return { role, kind: 'refused', reason, onServer: ENGINE_ONLY_REFUSALS.has(id) ? 'plays' : 'refuses' };
   }
   return { role, kind: 'invalid', message: error.message };
 }

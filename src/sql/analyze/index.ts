@@ -22,7 +22,7 @@ import type { Role } from './contract';
 
 export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
-export { ENGINE_ONLY_REFUSALS } from './refusals';
+export { ENGINE_ONLY_REFUSALS, NAMES_ITS_CHECK } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
   const { analyzeStatementNow: analyze } = await import('./analyze');

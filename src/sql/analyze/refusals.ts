@@ -80,6 +80,9 @@ export type RefusalId = keyof typeof REFUSALS;
  */
 export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume', 'advisory-lock', 'recursive-cte']);
 
+/** Engine-only refusals whose reason itself gives the command that checks the statement on a server (the page adds no hint). */
+export const NAMES_ITS_CHECK: ReadonlySet<RefusalId> = new Set<RefusalId>(['advisory-lock']);
+
 export interface Refusal {
   id: RefusalId;
   reason: string;

@@ -1,12 +1,5 @@
 import { ROLE_NAMES, type YourSqlProblem } from '../../store/your-sql';
 
-/**
- * A reason that already gives the whole command to check it on a server, its --claim FILE too (the session
- * advisory lock's), says why and how in one line: the hint below would repeat the command, and its "yet"
- * would promise what PGlite, one backend for every worker, cannot do.
- */
-const CHECK_COMMAND = '--claim FILE --db';
-
 /** PostgreSQL's syntax error with its line, column and a caret under the text, or the lab's reason for refusing. */
 export function ProblemView({ problem }: { problem: YourSqlProblem }) {
   const whose = problem.role === null ? 'Your SQL' : `Your ${ROLE_NAMES[problem.role]}`;
@@ -30,7 +23,7 @@ export function ProblemView({ problem }: { problem: YourSqlProblem }) {
         <p>
           <strong>{whose} is refused here:</strong> <span className="your-sql-message">{problem.reason}</span>
         </p>
-        {problem.onServer === 'plays' && !problem.reason.includes(CHECK_COMMAND) ? (
+        {problem.onServer === 'plays' ? (
           <p className="your-sql-hint">
             A real PostgreSQL server runs it as written; the lab cannot replay it on PGlite yet. Check it on a server of your own, one connection per worker,
             over every schedule: <code>npm run sim -- check &lt;scenario&gt; --claim FILE --db URL</code>.
