@@ -150,11 +150,14 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   const rest = text.slice(meta.end);
   const selected = analyzeGsetSelect(parser, select, CONTRACTS.claim.parameters, engineRefusals);
   if (!selected.ok) return selected;
+  const nothing = parser.parse(rest);
+  if (nothing.ok && (nothing.tree.stmts ?? []).length === 0) {
+    return bad("\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it)");
+  }
   const bound = bind(rest, prefix, selected.shape);
   if (!bound.ok) return bound.error;
   const after = parser.parse(bound.text);
   const count = after.ok ? (after.tree.stmts ?? []).length : 1;
-  if (count === 0) return bad("\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it)");
   if (count > 1) return refusedWith('several-statements', `${count + 1} statements: the lab plays a SELECT … \\gset and then one UPDATE that uses it`);
   const analyzed = analyzeWith(parser, bound.text, 'claim', { engineRefusals, parameters: GSET_CLAIM_PARAMETERS });
   if (!analyzed.ok) return { ok: false, error: analyzed.error };

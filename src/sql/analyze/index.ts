@@ -54,3 +54,9 @@ export async function analyzeGsetClaimFile(text: string, options: { engineRefusa
   if (!isGsetClaim(text)) return null;
   return analyzeGsetClaim(await loadParser(), text, options.engineRefusals !== false);
 }
+
+/** Whether a claim's text is one in two statements, psql's way (`\gset`: ./gset.ts), which the page does not play yet. */
+export async function isGsetClaimText(text: string): Promise<boolean> {
+  const { isGsetClaim } = await import('./gset');
+  return isGsetClaim(text);
+}
