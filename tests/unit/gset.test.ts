@@ -51,16 +51,24 @@ describe('a claim file with \\gset', () => {
 
   it.for([
     ['a :name no \\gset set', `${SELECT} \\gset\n${update('run_id = :id')}`, /^gset-variable: .*\(:id is not set by the \\gset, which sets :run_id\)$/],
-    ['a variable from a column other than run_id', `SELECT run_id, lease_generation FROM runs LIMIT 1 \\gset\n${update('run_id = :lease_generation')}`, /^gset-variable: .*not the SELECT's run_id/],
+    [
+      'a variable from a column other than run_id',
+      `SELECT run_id, lease_generation FROM runs LIMIT 1 \\gset\n${update('run_id = :lease_generation')}`,
+      /^gset-variable: .*not the SELECT's run_id/,
+    ],
     ["psql's :'name', which pastes text", `${SELECT} \\gset\n${update("run_id = :'run_id'")}`, /^gset-variable: .*pastes the value as text; write :run_id\)$/],
     ['an UPDATE that uses no variable', `${SELECT} \\gset\n${update('run_id = 1')}`, /^gset-variable: .*uses none of :run_id/],
     ['three statements', `${SELECT} \\gset\n${update('run_id = :run_id')}\nSELECT 1;`, /^several-statements: .*\(3 statements/],
     ['two \\gset', `${SELECT} \\gset\nSELECT 1 \\gset\n${update('run_id = :run_id')}`, /^several-statements: .*\(2 \\gset/],
     ['\\gset after an UPDATE', `${update('run_id = 1')} \\gset\n${update('run_id = :run_id')}`, /^gset-not-a-select: .*\(it is an UPDATE/],
-    ['a SELECT … FOR SHARE', "SELECT run_id FROM runs LIMIT 1 FOR SHARE \\gset\nUPDATE runs SET status = 'running' WHERE run_id = :run_id", /^gset-lock: .*\(FOR SHARE\)$/],
+    [
+      'a SELECT … FOR SHARE',
+      "SELECT run_id FROM runs LIMIT 1 FOR SHARE \\gset\nUPDATE runs SET status = 'running' WHERE run_id = :run_id",
+      /^gset-lock: .*\(FOR SHARE\)$/,
+    ],
     ['a waiting FOR UPDATE without LIMIT 1', `SELECT run_id FROM runs FOR UPDATE \\gset\n${update('run_id = :run_id')}`, /^gset-lock: .*without LIMIT\)$/],
     ['an UPDATE that takes $3 itself', `${SELECT} \\gset\n${update('run_id = :run_id AND $3::int > 0')}`, /^parameter-out-of-contract: .*uses \$3/],
-    ["another psql command", `${SELECT} \\g\n${update('run_id = 1')}`, /^psql's \\g: the lab reads one psql command, \\gset/],
+    ['another psql command', `${SELECT} \\g\n${update('run_id = 1')}`, /^psql's \\g: the lab reads one psql command, \\gset/],
     ['nothing after the \\gset', `${SELECT} \\gset\n`, /^\\gset with no statement after it/],
   ] as const)('%s: one reason', ([, text, expected]) => {
     const said = problem(text);
