@@ -215,7 +215,7 @@ export class PGliteLab implements LabDatabase {
         this.expectRelocked(parkedAgain[1]!, held);
         this.parked.add(session);
         this.locksRead = locksFrom(heldLockRowsOf(parkedAgain.at(-1)!));
-        const reason = `its UPDATE would wait for a row another worker holds while its transaction holds the row its SELECT locked; the lab cannot replay that wait on PGlite: check it on a real server (npm run sim -- check … --db URL)`;
+        const reason = `its UPDATE would wait for a row another worker holds while its transaction holds the row its SELECT locked, a wait the lab cannot replay: check it on a real server (npm run sim -- check … --db URL)`;
         throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused on PGlite: ${reason}`, request.statement.id, reason);
       }
     }

@@ -22,6 +22,15 @@ function file(name: string, text: string): string {
 const SKIP_LOCKED = readFileSync(fixture('two-statement-skip-locked.sql'), 'utf8');
 
 describe('check --claim with SELECT … \\gset and an UPDATE', () => {
+  it("an UPDATE that would wait for another worker's row while holding its SELECT's lock is refused on PGlite in one line naming --db, exit 2", async () => {
+    const waits = file('waits.sql', SKIP_LOCKED.replace('WHERE run_id = :run_id', 'WHERE run_id = :run_id OR run_id = 123'));
+    const { code, stdout, stderr } = await sim('run', 'race', '--claim', waits, '--schedule', 'A,A,B,B');
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toMatch(/refused on PGlite: its UPDATE would wait for a row another worker holds .*--db URL/);
+  });
+
   it('a plain SELECT, no lock: both workers read run 123 before either updates it, a double claim, exit 1 with the schedule and no page link', async () => {
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', fixture('two-statement-plain.sql'));
     expect(stderr).toBe('');
