@@ -88,7 +88,7 @@ function lex(text: string): Lexed {
       i += 1;
       while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
       i += 1;
-    } else if (c === '$' && /[0-9]/.test(next)) {
+    } else if (c === '$' && /[0-9]/.test(next) && !IDENT.test(text[i - 1] ?? '')) {
       let j = i + 1;
       while (/[0-9]/.test(text[j] ?? '')) j += 1;
       highestParameter = Math.max(highestParameter, Number(text.slice(i + 1, j)));
