@@ -70,7 +70,18 @@ describe('a two-statement claim on PGlite and on a real server', () => {
       const scenario = findScenario('crash-orphan')!;
       const settings = await settingsOf(claim.file, true);
       const sample = await seededSchedules(dbs.pglite, scenario, settings, 30, 7);
-      expect(sample.some(({ schedule }) => schedule.some((token) => token.startsWith('crash:')))).toBe(true);
+      // A crash between the SELECT and the UPDATE: the crashed worker's last step before it was its SELECT.
+      const betweenTheTwo = sample.filter(({ trace }) =>
+        trace.steps.some(
+          (step, i) =>
+            step.action === 'crash' &&
+            trace.steps
+              .slice(0, i)
+              .filter((before) => before.actor === step.actor)
+              .at(-1)?.action === 'select',
+        ),
+      );
+      expect(betweenTheTwo.length).toBeGreaterThan(0);
       const result = await compareOnPostgres(dbs.postgres, scenario, settings, sample, signal);
       expect(result.divergences.length, describeDivergences(result.divergences)).toBe(0);
     },
