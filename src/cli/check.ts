@@ -11,13 +11,23 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { reaperScenario } from '../scenarios/reaper-lane';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import { type AnalyzeError, analyzeStatement, parametersUsed } from '../sql/analyze';
+import { type AnalyzeError, analyzeGsetClaimFile, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
 import { clip, printablePath, YOUR_SQL } from './scenario-option';
-import { type CustomOptions, CUSTOM_WRITE_IDS, customClaimStrategy, customWrite, ownReaperOf, withCustomReaper, type WriteRole } from '../strategies/custom';
+import {
+  type CustomOptions,
+  CUSTOM_WRITE_IDS,
+  customClaimStrategy,
+  customWrite,
+  ownReaperOf,
+  twoStatementClaim,
+  withCustomReaper,
+  type WriteRole,
+} from '../strategies/custom';
 import type { StrategyDefinition } from '../strategies';
+import type { AfterWait } from '../strategies/types';
 import {
   type BindingRole,
   type BoundParameters,
@@ -120,6 +130,8 @@ export async function claimStrategyFromFile(
 ): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
   const shown = printablePath(path);
+  const gset = await analyzeGsetFile(text, shown, options);
+  if (gset) return twoStatementFromFile(gset, shown, options, bindings);
   const bound = await boundParameters(text, shown, 'claim', bindings);
   const analysis = await analyzeFile(text, 'claim', shown, options, bound);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
@@ -139,18 +151,65 @@ export async function claimStrategyFromFile(
   const lock = analysis.shape.locks[0];
   const claim = built.definition.claim;
   const afterWait = claim.shape === 'one-statement' ? claim.claim.afterWait.kind : 'none';
-  const words =
-    afterWait === 'cannot-wait'
-      ? 'never waits for a row lock its finder meets'
-      : afterWait === 'resume-found'
-        ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
-        : afterWait === 'server-only'
-          ? options.onServer
-            ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
-            : 'may wait; on PGlite a schedule where it would wait is refused there (check it on a real server with --db URL)'
-          : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+  const words = waitWords(afterWait, options);
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary: `${summary}${advisoryWords(analysis.shape.advisoryLocks)}` };
+}
+
+/** What the claim's UPDATE does where it meets a row another worker holds, in the summary's words. */
+function waitWords(afterWait: AfterWait['kind'] | 'none', options: CustomOptions): string {
+  return afterWait === 'cannot-wait'
+    ? 'never waits for a row lock its finder meets'
+    : afterWait === 'resume-found'
+      ? 'its UPDATE waits; after the wait it re-checks the row it waited for against what its finder found before waiting (EvalPlanQual), not a fresh look'
+      : afterWait === 'server-only'
+        ? options.onServer
+          ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
+          : 'may wait; on PGlite a schedule where it would wait is refused there (check it on a real server with --db URL)'
+        : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+}
+
+/** A claim file with psql's \gset, analyzed (null: none, one statement); a statement nested too deeply is bad input. */
+async function analyzeGsetFile(text: string, shown: string, options: CustomOptions): Promise<GsetAnalysis | null> {
+  try {
+    return await analyzeGsetClaimFile(text, { engineRefusals: !options.onServer });
+  } catch (error) {
+    if (error instanceof RangeError) throw new CheckInputError(`${shown}: the statement is nested too deeply for the lab to read`);
+    throw error;
+  }
+}
+
+/**
+ * A two-statement claim (`SELECT … \gset`, then the UPDATE that uses it as :name): its strategy and summary,
+ * or a one-line error. The UPDATE gets $1 worker, $2 lease seconds and the SELECT's run_id as $3.
+ */
+function twoStatementFromFile(
+  gset: GsetAnalysis,
+  shown: string,
+  options: CustomOptions,
+  bindings: ParamBindings,
+): { definition: StrategyDefinition; summary: string } {
+  if (!gset.ok) throw new CheckInputError(analyzeErrorLine(shown, gset.error));
+  if (bindings.length > 0)
+    throw new CheckInputError(`${shown}: --param does not go with a two-statement claim: its UPDATE gets $1 worker, $2 lease seconds and :name`);
+  const { claim } = gset;
+  const built = twoStatementClaim(claim, shown, options);
+  if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
+  const lock = claim.selectShape.lock;
+  const selectWords = !lock
+    ? 'locks nothing, so another worker may take the run before the UPDATE'
+    : lock.wait === 'skip locked'
+      ? 'skips rows another transaction holds and locks the one it returns until the claim commits'
+      : lock.wait === 'nowait'
+        ? 'fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns until the claim commits'
+        : 'waits for a row another transaction holds; after the wait it relocks the runs it had found, in order, and returns the first that still qualifies, locked until the claim commits';
+  const select = `SELECT${lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : ''} \\gset, then the UPDATE with :${claim.variable} bound as $3, one transaction, a step each`;
+  const definition = built.definition.claim;
+  const updateWait = definition.shape === 'one-statement' ? definition.claim.afterWait.kind : 'none';
+  return {
+    definition: built.definition,
+    summary: `${select}: the SELECT ${selectWords}; the UPDATE, on a row another worker holds, ${waitWords(updateWait, options).replace(/^its UPDATE /, '')}`,
+  };
 }
 
 /**
@@ -277,7 +336,8 @@ function encodeValue(value: string): string {
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[], params: readonly string[] = []): string {
   const definition = settings.definition;
   const claim = definition?.claim;
-  const text = claim?.shape === 'one-statement' ? claim.claim.text : null;
+  // The page's Your SQL takes one statement: a two-statement claim's link carries the scenario and schedule only.
+  const text = claim?.shape === 'one-statement' && !claim.readFirst ? claim.claim.text : null;
   const sweep = ownReaperOf(definition);
   const laned = text !== null && sweep !== null ? reaperScenario(scenario) : null;
   const reaper = laned === null ? null : sweep;
@@ -309,7 +369,15 @@ export interface CheckReport {
   scenario: string;
   database: CheckDatabase;
   /** `params`: the `--param` flags as given (normalized), absent without any. */
-  claim: { file: string; summary: string; writes: Partial<Record<WriteRole, string>>; reaper?: string; params?: string[] };
+  claim: {
+    file: string;
+    summary: string;
+    writes: Partial<Record<WriteRole, string>>;
+    reaper?: string;
+    params?: string[];
+    /** A SELECT … \gset then an UPDATE: the page cannot open it yet, so the report gives no links. */
+    twoStatements?: true;
+  };
   fencing: boolean;
   /** The claims' isolation level above READ COMMITTED (--isolation); absent at READ COMMITTED. */
   isolation?: StrictIsolation;
@@ -324,6 +392,18 @@ export interface CheckReport {
   groups: (OutcomeGroup & { kinds: OutcomeKind[]; unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
+}
+
+/** --isolation with a two-statement claim: not played yet (each step would go on in the level's explicit transaction, untested). */
+export function refuseIsolationWithTwoStatements(settings: Settings, shown: string): void {
+  if (settings.isolation && twoStatements(settings)) {
+    throw new CheckInputError(`${shown}: --isolation does not go with a two-statement claim yet: it is played at READ COMMITTED only`);
+  }
+}
+
+function twoStatements(settings: Settings): boolean {
+  const claim = settings.definition?.claim;
+  return claim?.shape === 'one-statement' && claim.readFirst !== undefined;
 }
 
 export function checkReport(
@@ -346,7 +426,14 @@ export function checkReport(
   return {
     scenario: scenario.id,
     database,
-    claim: { file, summary, writes, ...(reaper === undefined ? {} : { reaper }), ...(params.length === 0 ? {} : { params: [...params] }) },
+    claim: {
+      file,
+      summary,
+      writes,
+      ...(reaper === undefined ? {} : { reaper }),
+      ...(params.length === 0 ? {} : { params: [...params] }),
+      ...(twoStatements(settings) ? { twoStatements: true as const } : {}),
+    },
     fencing: settings.fencing,
     ...(settings.isolation ? { isolation: settings.isolation } : {}),
     coverage: result.coverage,
@@ -404,14 +491,18 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   for (const group of report.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
-    lines.push(`         link: ${group.link}`);
+    if (!report.claim.twoStatements) lines.push(`         link: ${group.link}`);
     lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
   const first = report.groups[0];
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
-  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  lines.push(
+    report.claim.twoStatements
+      ? '(no links: the page\'s "Your SQL" takes one statement, and a two-statement claim is checked here; replay a witness with the command above)'
+      : '(the links carry your statements: the page opens them under "Your SQL")',
+  );
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

@@ -171,13 +171,14 @@ async function run(args: string[]): Promise<number> {
   if (values.claim !== undefined) {
     // A witness of `check`, replayed step by step with the same claim (on a server, as check --db plays it).
     if (values.strategy !== undefined) throw new UsageError('--claim and --strategy cannot go together: the claim is the strategy');
-    const { claimStrategyFromFile, parseParamFlags, withReaperFromFile, withWritesFromFiles } = await import('./check');
+    const { claimStrategyFromFile, parseParamFlags, refuseIsolationWithTwoStatements, withReaperFromFile, withWritesFromFiles } = await import('./check');
     const { withReaperLane, withRescueSteps } = await import('../scenarios/reaper-lane');
     const onServer = { onServer: spec !== 'pglite' };
     const bindings = parseParamFlags(values.param ?? []);
     const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
     settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
     settings.definition = await withReaperFromFile(settings.definition, values.reaper as string | undefined, onServer, bindings);
+    refuseIsolationWithTwoStatements(settings, printablePath(values.claim as string));
     if (values.reaper !== undefined) {
       // A link's steps written without the lane are played on it as the page plays them: the reaper's turn after each step of the clock.
       if (scenario.rescuer === undefined && linkSchedule !== null) linkSchedule = withRescueSteps(linkSchedule);
@@ -308,6 +309,7 @@ async function check(args: string[]): Promise<number> {
     guardCustomClaim,
     parseFailOn,
     parseParamFlags,
+    refuseIsolationWithTwoStatements,
     withReaperFromFile,
     withWritesFromFiles,
   } = await import('./check');
@@ -347,6 +349,7 @@ async function check(args: string[]): Promise<number> {
   // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (scenarios/reaper-lane.ts).
   const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
   const custom = { ...settings, definition };
+  refuseIsolationWithTwoStatements(custom, printablePath(file));
   const where = spec === 'pglite' ? ({ kind: 'pglite' } as const) : ({ kind: 'postgres', server: serverName(spec) } as const);
   const db = stopOnYourStatementFailure(
     guardCustomClaim(

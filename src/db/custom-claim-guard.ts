@@ -34,7 +34,7 @@ class CustomClaimRefused extends Error {
  */
 export function claimRefusalOf(error: unknown): string | null {
   if (error instanceof CustomClaimRefused) return error.reason;
-  if (error instanceof UnreplayableWait && error.statementId === CUSTOM_CLAIM_IDS.claim) return error.reason;
+  if (error instanceof UnreplayableWait && (error.statementId === CUSTOM_CLAIM_IDS.claim || error.statementId === CUSTOM_CLAIM_IDS.select)) return error.reason;
   return null;
 }
 
@@ -44,6 +44,13 @@ export function guardCustomClaim<T extends LabDatabase>(db: T, where: 'pglite' |
   db.executeClaim = async (session, request): Promise<StatementOutcome> => {
     const outcome = await executeClaim(session, request);
     const statement: LabStatement = request.statement;
+    // psql's \gset takes one row: a SELECT that found more is an error there, and would leave their locks held here.
+    if (statement.id === CUSTOM_CLAIM_IDS.select && outcome.status === 'ok' && outcome.rowCount > 1) {
+      throw new CustomClaimRefused(
+        statement.file ?? 'your claim',
+        `its SELECT … \\gset returned ${outcome.rowCount} rows, and psql's \\gset takes one ("more than one row returned for \\gset"); add LIMIT 1`,
+      );
+    }
     if (statement.id !== CUSTOM_CLAIM_IDS.claim) return outcome;
     if (outcome.status === 'ok' && outcome.rowCount > 1) {
       throw new CustomClaimRefused(

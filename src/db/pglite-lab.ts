@@ -178,7 +178,63 @@ export class PGliteLab implements LabDatabase {
   }
 
   executeClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    if (request.continues && this.parked.has(session)) return this.continueClaim(session, request);
     return this.claimTransaction(session, request, null);
+  }
+
+  /**
+   * The UPDATE of a two-statement claim, whose SELECT's transaction is parked. A parked transaction runs
+   * nothing more, so it ends and a new one takes its place (ARCHITECTURE.md, "a worker whose transaction must
+   * run more statements"). A SELECT that locked nothing leaves nothing behind under READ COMMITTED: the
+   * transaction commits and the UPDATE begins a new one, as a one-statement claim does. One that locked rows
+   * is rolled back and begun again holding the same rows, taken again in the same call (relock-held-runs.sql),
+   * so no other worker runs in between; its UPDATE then runs in it and it is parked again.
+   */
+  private async continueClaim(session: SessionId, request: StatementRequest): Promise<StatementOutcome> {
+    const gid = gidOf(session);
+    const held = (await this.locks()).find((lock) => lock.session === session)?.runIds ?? [];
+    this.parked.delete(session);
+    this.locksRead = null;
+    if (held.length === 0) {
+      await this.run([{ command: `COMMIT PREPARED '${gid}'` }]);
+      return this.claimTransaction(session, request, null);
+    }
+    let opening: LabPiece[] = [...this.clockPieces(request.clockIso), { command: `ROLLBACK PREPARED '${gid}'` }];
+    const relock: LabPiece[] = [{ command: 'BEGIN' }, { sqlId: 'relock-held-runs', params: [`{${held.join(',')}}`] }];
+    const { probe } = request.statement;
+    if (probe && this.parked.size > 0) {
+      // Its UPDATE may still meet a row another worker holds (one its SELECT did not lock). Asked in a transaction
+      // of its own, rolled back, before the relock: a probe in a savepoint of the relocked transaction would lock
+      // the same rows again under a subtransaction, and PostgreSQL would record the lock as a MultiXact.
+      const params = request.params.slice(0, this.parameterCount(probe));
+      const asked = await this.run([...opening, { command: 'BEGIN' }, { statement: probe, params, mayFail: true }, { command: 'ROLLBACK' }]);
+      opening = [];
+      if (asked.at(-2)!.error?.code === LOCK_NOT_AVAILABLE) {
+        // Parked again, holding what its SELECT locked, before saying why the lab stops here.
+        const parkedAgain = await this.run([...relock, ...this.parkPieces(session)]);
+        this.expectRelocked(parkedAgain[1]!, held);
+        this.parked.add(session);
+        this.locksRead = locksFrom(heldLockRowsOf(parkedAgain.at(-1)!));
+        const reason = `its UPDATE would wait for a row another worker holds while its transaction holds the row its SELECT locked, a wait the lab cannot replay: check it on a real server (npm run sim -- check … --db URL)`;
+        throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused on PGlite: ${reason}`, request.statement.id, reason);
+      }
+    }
+    const results = await this.run([
+      ...opening,
+      ...relock,
+      { statement: request.statement, params: request.params, mayFail: true },
+      ...this.parkPieces(session),
+    ]);
+    this.expectRelocked(results[opening.length + 1]!, held);
+    return this.parkClaim(session, results);
+  }
+
+  /** The relock of a continued claim took every row its parked transaction held, or the engine has gone wrong. */
+  private expectRelocked(result: WireResult, held: readonly number[]): void {
+    const relocked = result.rows.map((row) => Number(row.run_id));
+    if (relocked.join() !== [...held].sort((a, b) => a - b).join()) {
+      throw new Error(`a continued claim relocked runs ${relocked.join(', ') || 'none'}, not the ${held.join(', ')} its SELECT held`);
+    }
   }
 
   /** BEGIN and the claim; then PREPARE (rows) or COMMIT (none). `found`: a waiting claim resumes (see Waiting). */

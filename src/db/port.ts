@@ -24,6 +24,11 @@ export interface StatementRequest {
    * rows, and also after an error (aborted, until rollback()); with no rows it commits.
    */
   isolation?: StrictIsolation;
+  /**
+   * With executeClaim: the UPDATE of a two-statement claim, which goes on in the transaction its SELECT began
+   * and left open (a new one when the SELECT's found nothing and ended it).
+   */
+  continues?: true;
 }
 
 export interface WakeOrder {

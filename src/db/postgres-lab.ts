@@ -584,7 +584,8 @@ export class PostgresLab implements LabDatabase {
     // (the server refuses the BEGIN then). The clock's SELECT takes it instead, just before the statement in
     // the same round trip: no session of the lab can commit in between.
     const begin: PipelinePiece[] = [];
-    if (ending !== 'read' && !(ending === 'explicit' && session.inTransaction)) {
+    // So does the UPDATE of a two-statement claim, in the transaction its SELECT began (StatementRequest.continues).
+    if (ending !== 'read' && !((ending === 'explicit' || request.continues) && session.inTransaction)) {
       begin.push({ text: sqlText(request.isolation ? BEGIN_AT[request.isolation] : 'transaction-begin') });
       session.inTransaction = true;
     }

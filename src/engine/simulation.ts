@@ -365,18 +365,29 @@ export class Simulation {
         ? await this.db.commit(id)
         : plan.mode === 'claim-transaction'
           ? await this.db.executeClaim(id, request)
-          : plan.mode === 'transaction'
-            ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
-            : plan.mode === 'rollback'
-              ? await this.rollback(id)
-              : await this.db.execute(id, request);
+          : plan.mode === 'claim-continue'
+            ? await this.db.executeClaim(id, { ...request, continues: true })
+            : plan.mode === 'transaction'
+              ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
+              : plan.mode === 'rollback'
+                ? await this.rollback(id)
+                : await this.db.execute(id, request);
     await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
     // A COMMIT that fails (40001 at SERIALIZABLE) has ended the transaction too: the server rolled it back.
     const endedTransaction = plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined);
     // A statement of an explicit transaction that failed, or found nothing and committed, let go of its locks too.
     const after = this.workers.get(id)!.phase;
-    const letGo = plan.mode === 'transaction' && after !== 'in-transaction' && after !== 'selected' && after !== 'blocked';
+    // So did a two-statement claim's transaction that its SELECT found nothing in, or its UPDATE ended (what its SELECT locked).
+    const twoStep = plan.mode === 'claim-continue' || (plan.mode === 'claim-transaction' && action === 'select');
+    const letGo = (plan.mode === 'transaction' || twoStep) && after !== 'in-transaction' && after !== 'selected' && after !== 'blocked';
     if (endedTransaction || letGo) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** What interpretOutcome needs to know of a two-statement claim's SELECT (ClaimShape readFirst), if the claim has one. */
+  private readFirstContext(): { readFirst?: { locks: boolean; runColumn: string } } {
+    const claim = definitionOf(this.settings).claim;
+    const readFirst = claim.shape === 'one-statement' ? claim.readFirst : undefined;
+    return readFirst ? { readFirst: { locks: readFirst.locks, runColumn: readFirst.runColumn } } : {};
   }
 
   /** The level of the claims' explicit transactions; only asked where the settings have one. */
@@ -410,6 +421,7 @@ export class Simulation {
       claimLimitedTo: definitionOf(this.settings).limitedTo,
       ...(this.settings.isolation ? { isolation: this.settings.isolation } : {}),
       ...(statement.deletesRun ? { deletesRun: true } : {}),
+      ...this.readFirstContext(),
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {
@@ -549,7 +561,8 @@ export class Simulation {
       this.push({ token, tokenIndex, actor: id, action: 'resume', verdict: 'event', facts });
       return;
     }
-    const held = worker.phase === 'in-transaction';
+    // A two-statement claim's transaction is open from its SELECT on (what the SELECT locked is held).
+    const held = worker.phase === 'in-transaction' || (worker.phase === 'selected' && this.readFirstContext().readFirst !== undefined);
     await this.db.crash(id);
     this.waitOrder = this.waitOrder.filter((s) => s !== id);
     this.waitContext.delete(id);

@@ -62,6 +62,8 @@ export type StepFact =
   | { kind: 'found-no-pending'; worker: WorkerId; poll: Poll }
   | { kind: 'claimed-nothing'; worker: WorkerId; pendingOnly: boolean; limitedTo: string | null; poll: Poll }
   | { kind: 'read-pending'; worker: WorkerId; run: number }
+  /** The SELECT … \gset of a two-statement claim found a run: its transaction stays open for the UPDATE. */
+  | { kind: 'selected-in-transaction'; worker: WorkerId; run: number; locked: boolean }
   | { kind: 'snapshot-taken'; worker: WorkerId; isolation: StrictIsolation }
   | { kind: 'lost-race'; worker: WorkerId; run: number | null; retry: boolean }
   | { kind: 'run-gone'; worker: WorkerId; run: number | null }
@@ -216,6 +218,10 @@ function sentence(fact: StepFact): string {
     }
     case 'read-pending':
       return `${fact.worker} read run ${fact.run} as pending. It has not claimed it yet.`;
+    case 'selected-in-transaction':
+      return fact.locked
+        ? `${fact.worker}'s SELECT found run ${fact.run} and locked its row; its transaction stays open for the UPDATE, holding the lock.`
+        : `${fact.worker}'s SELECT found run ${fact.run} and locked nothing; its transaction stays open for the UPDATE, and another worker may take the run meanwhile.`;
     case 'snapshot-taken':
       return `Its ${ISOLATION_WORDS[fact.isolation]} transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.`;
     case 'lost-race':

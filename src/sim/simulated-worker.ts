@@ -105,10 +105,13 @@ export function definitionOf(settings: Settings): StrategyDefinition {
 
 export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
   switch (worker.phase) {
-    case 'ready':
-      return definitionOf(settings).claim.shape === 'select-then-update' ? 'select' : 'claim';
+    case 'ready': {
+      const claim = definitionOf(settings).claim;
+      return claim.shape === 'select-then-update' || (claim.shape === 'one-statement' && claim.readFirst) ? 'select' : 'claim';
+    }
     case 'selected': {
       const claim = definitionOf(settings).claim;
+      if (claim.shape === 'one-statement' && claim.readFirst) return 'claim';
       if (claim.shape !== 'select-then-update' || !isSelectThenUpdateAction(claim.action)) {
         throw new Error(`worker ${worker.id} selected a run, but the ${definitionOf(settings).id} claim has no update step`);
       }
@@ -141,8 +144,10 @@ export interface StatementPlan {
    * returned rows; commit: end the open transaction. At REPEATABLE READ / SERIALIZABLE (settings.isolation)
    * every statement of a claim is `transaction`: it runs in the worker's explicit transaction at that level
    * (begun by the first), which stays open with rows or an error; `rollback` ends one that failed.
+   * claim-continue: the UPDATE of a two-statement claim, in the transaction its SELECT began (ClaimShape
+   * readFirst), kept open with rows as claim-transaction's.
    */
-  mode: 'autocommit' | 'claim-transaction' | 'commit' | 'transaction' | 'rollback';
+  mode: 'autocommit' | 'claim-transaction' | 'claim-continue' | 'commit' | 'transaction' | 'rollback';
 }
 
 /** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
@@ -167,6 +172,8 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
     mode,
   });
   const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);
+  const readFirst = strategy.claim.shape === 'one-statement' ? strategy.claim.readFirst : undefined;
+  if (action === 'select' && readFirst) return plan(readFirst.statement, settings.isolation ? 'transaction' : 'claim-transaction');
   if (action === 'select' || isSelectThenUpdateAction(action)) {
     if (strategy.claim.shape !== 'select-then-update') throw new Error(`${action} needs a select-then-update strategy`);
     return plan(action === 'select' ? strategy.claim.select : strategy.claim.update, settings.isolation ? 'transaction' : 'autocommit');
@@ -174,7 +181,7 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
   switch (action) {
     case 'claim': {
       if (strategy.claim.shape !== 'one-statement') throw new Error('claim needs an atomic strategy');
-      return plan(claimStatement(strategy, scenario), settings.isolation ? 'transaction' : 'claim-transaction');
+      return plan(claimStatement(strategy, scenario), settings.isolation ? 'transaction' : readFirst ? 'claim-continue' : 'claim-transaction');
     }
     case 'commit':
       return plan(COMMIT, 'commit');
@@ -227,6 +234,11 @@ export function interpretOutcome(
     deletesRun?: boolean;
     /** Every committed run row before the statement: a claim reads the row it took as it was. */
     runsBefore?: readonly RunRow[];
+    /**
+     * The claim begins with a SELECT … \gset in its transaction (ClaimShape readFirst): whether that SELECT
+     * locks its row, and the column that carries the run's id (run_id, or its alias).
+     */
+    readFirst?: { locks: boolean; runColumn: string };
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -252,7 +264,8 @@ export function interpretOutcome(
 
   if (outcome.status === 'error') {
     if (context.isolation && isClaimTransactionAction(action)) return failedTransaction(worker, action, outcome, scenario, context.isolation);
-    if (action === 'claim') {
+    // The SELECT of a two-statement claim fails as the claim does (FOR UPDATE NOWAIT on a locked row): it tries again.
+    if (action === 'claim' || (action === 'select' && context.readFirst)) {
       const attempts = worker.claimAttempts + 1;
       const retry = attempts < scenario.maxClaimAttempts;
       worker = { ...worker, phase: retry ? 'ready' : 'gave-up', claimAttempts: attempts, runId: null, generation: null };
@@ -271,8 +284,11 @@ export function interpretOutcome(
   }
   if (action === 'select') {
     if (!first) return pollAgainOrStop(worker, scenario, (poll) => ({ kind: 'found-no-pending', worker: id, poll }));
-    worker = { ...worker, phase: 'selected', runId: Number(first.run_id) };
-    const facts: StepFact[] = [{ kind: 'read-pending', worker: id, run: Number(first.run_id) }];
+    const run = Number(first[context.readFirst?.runColumn ?? 'run_id']);
+    worker = { ...worker, phase: 'selected', runId: run };
+    const facts: StepFact[] = [
+      context.readFirst ? { kind: 'selected-in-transaction', worker: id, run, locked: context.readFirst.locks } : { kind: 'read-pending', worker: id, run },
+    ];
     if (context.isolation) facts.push({ kind: 'snapshot-taken', worker: id, isolation: context.isolation });
     return { worker, verdict: 'ok', facts, staleWrite: null };
   }

@@ -52,6 +52,7 @@ import probeHeartbeatFenced from './probe-heartbeat-fenced.sql?raw';
 import probeHeartbeatUnfenced from './probe-heartbeat-unfenced.sql?raw';
 import probeWorkFenced from './probe-work-fenced.sql?raw';
 import probeWorkUnfenced from './probe-work-unfenced.sql?raw';
+import relockHeldRuns from './relock-held-runs.sql?raw';
 import relockWaitedRow from './relock-waited-row.sql?raw';
 import runsAndLocksPglite from './runs-and-locks-pglite.sql?raw';
 import runsSnapshot from './runs-snapshot.sql?raw';
@@ -131,6 +132,7 @@ const texts = {
   'probe-heartbeat-unfenced': probeHeartbeatUnfenced,
   'probe-work-fenced': probeWorkFenced,
   'probe-work-unfenced': probeWorkUnfenced,
+  'relock-held-runs': relockHeldRuns,
   'relock-waited-row': relockWaitedRow,
   'runs-and-locks-pglite': runsAndLocksPglite,
   'runs-snapshot': runsSnapshot,

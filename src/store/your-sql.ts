@@ -4,7 +4,7 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, loadAnalyzer, NAMES_ITS_CHECK, parametersUsed } from '../sql/analyze';
+import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, isGsetClaimText, loadAnalyzer, NAMES_ITS_CHECK, parametersUsed } from '../sql/analyze';
 import { type BoundParameters, bindingFlag, bindStatement, labValues, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import {
@@ -88,6 +88,10 @@ function unreadable(role: YourSqlRole, error: unknown): YourSqlProblem {
   return { role, kind: 'invalid', message };
 }
 
+/** A claim in two statements (SELECT … \gset, then the UPDATE): played by the command line, not yet by the page. */
+const TWO_STATEMENTS_ON_THE_CLI =
+  'a claim in two statements (SELECT … \\gset, then the UPDATE that uses it as :name): this page plays one statement; npm run sim -- check <scenario> --claim FILE plays both, a step each in one transaction (README, “Check your own claim”)';
+
 /** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. Never throws. */
 export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   try {
@@ -107,6 +111,7 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
       ok: false,
       problem: { role: null, kind: 'invalid', message: `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
     };
+  if (await isGsetClaimText(texts.claim)) return { ok: false, problem: { role: 'claim', kind: 'invalid', message: TWO_STATEMENTS_ON_THE_CLI } };
   const claimBound = await boundFor(texts.claim, 'claim', bindings);
   if (!claimBound.ok) return claimBound;
   const claimAnalysis = await analyzeRole(texts.claim, 'claim', claimBound.bound);

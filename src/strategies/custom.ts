@@ -4,7 +4,7 @@
  * as written; the analyzer gives its NOWAIT probe; its after-wait behaviour must be one the engine already
  * replays exactly on PGlite, or the strategy is refused with the reason. The owner's writes are the lab's.
  */
-import type { Shape } from '../sql/analyze';
+import type { GsetClaim, Shape } from '../sql/analyze';
 import { SHARED_WRITES } from './shared';
 import { type AfterWait, type LabStatement, type ParamSource, roleParams, type StatementText, type StrategyDefinition } from './types';
 
@@ -17,6 +17,10 @@ export const CUSTOM_CLAIM_IDS = {
   found: 'your-claim-found',
   resume: 'your-claim-resume',
   resumeProbe: 'your-claim-resume-probe',
+  select: 'your-claim-select',
+  selectProbe: 'your-claim-select-probe',
+  selectCandidates: 'your-claim-select-candidates',
+  selectRelock: 'your-claim-select-relock',
 } as const;
 
 export type CustomClaim = { ok: true; definition: StrategyDefinition } | { ok: false; reason: string };
@@ -177,6 +181,44 @@ export function customClaimStrategy(
       ...SHARED_WRITES,
     },
   };
+}
+
+/**
+ * The strategy that claims in two statements, `SELECT … \gset` then the UPDATE given the SELECT's run_id as $3
+ * (sql/analyze/gset.ts): the worker's first step runs the SELECT in a new transaction, its second the UPDATE
+ * in the same one, which stays open until its next step commits, as a one-statement claim's does. A SELECT
+ * that found no row ends the transaction at once, with nothing claimed, and the worker polls again: psql's
+ * \gset with no row sets nothing, and a claim written so must not go on to its UPDATE.
+ */
+export function twoStatementClaim(gset: GsetClaim, file: string | null, options: CustomOptions = {}): CustomClaim {
+  const update = customClaimStrategy(gset.update, gset.updateShape, file, options, ['worker', 'leaseSeconds', 'run']);
+  if (!update.ok || update.definition.claim.shape !== 'one-statement') return update;
+  const shape = gset.selectShape;
+  const text = (id: string, body: string): StatementText => ({ id, text: body, file });
+  const finder = shape.lockingFinder;
+  const waits = shape.lock?.wait === 'wait';
+  const afterWait: AfterWait = !waits
+    ? { kind: 'cannot-wait' }
+    : finder && finder.runParameter === 1 && shape.lock?.limit === 1
+      ? {
+          kind: 'relock-found',
+          candidates: text(CUSTOM_CLAIM_IDS.selectCandidates, finder.candidates),
+          relock: text(CUSTOM_CLAIM_IDS.selectRelock, finder.relock),
+        }
+      : {
+          kind: 'server-only',
+          why: 'after a wait its SELECT re-checks the rows it had found, which the lab replays on PGlite only under LIMIT 1 and without $1 or $2 in the SELECT; check it on a real server (npm run sim -- check … --db URL)',
+        };
+  const readFirst: LabStatement = {
+    id: CUSTOM_CLAIM_IDS.select,
+    text: textAsRun(gset.select),
+    file,
+    params: roleParams('claim', true).slice(0, Math.max(0, ...shape.used)),
+    probe: shape.probe ? text(CUSTOM_CLAIM_IDS.selectProbe, shape.probe) : null,
+    afterWait,
+  };
+  const claim = { ...update.definition.claim, readFirst: { statement: readFirst, locks: shape.lock !== null, runColumn: gset.runColumn } };
+  return { ok: true, definition: { ...update.definition, claim } };
 }
 
 /**

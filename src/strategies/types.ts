@@ -107,7 +107,19 @@ export interface FencedPair {
  * an autocommit UPDATE of that run by id.
  */
 export type ClaimShape =
-  | { shape: 'one-statement'; claim: LabStatement }
+  | {
+      shape: 'one-statement';
+      claim: LabStatement;
+      /**
+       * A claim in two statements (someone's `SELECT … \gset` then UPDATE, sql/analyze/gset.ts): this SELECT is
+       * the worker's first step, in the claim's transaction, and `claim` its second, in the same transaction,
+       * given the SELECT's run_id as its `run` parameter. What the SELECT locks stays locked between the two
+       * steps, and until the worker's next step commits, as with one statement. `locks`: the SELECT locks the row
+       * it returns (FOR UPDATE, with or without SKIP LOCKED or NOWAIT); `runColumn`: its column that carries the
+       * run's id (run_id, or the alias \gset names the variable after). Absent: one statement.
+       */
+      readFirst?: { statement: LabStatement; locks: boolean; runColumn: string };
+    }
   | {
       shape: 'select-then-update';
       select: LabStatement;

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Analysis, analyzeWith, type Shape } from '../../src/sql/analyze/analyze';
 import type { Role } from '../../src/sql/analyze/contract';
+import { analyzeGsetClaim } from '../../src/sql/analyze/gset';
 import { loadParser, type Parser } from '../../src/sql/analyze/parser';
 import { ENGINE_ONLY_REFUSALS, REFUSALS, type RefusalId } from '../../src/sql/analyze/refusals';
 import { labStatementText } from '../../src/strategies';
@@ -153,7 +154,17 @@ describe("the lab's own files", () => {
   });
 });
 
-const REFUSED: Record<RefusalId, [Role, string]> = {
+/** A two-statement claim file (psql's \\gset), read by analyzeGsetClaim. */
+const GSET_FILE = 'claim file';
+const SELECT_ONE = "SELECT run_id FROM runs WHERE status = 'pending' ORDER BY created_at LIMIT 1";
+
+const REFUSED: Record<RefusalId, [Role | typeof GSET_FILE, string]> = {
+  'gset-not-a-select': [GSET_FILE, `${claim('run_id = 1')} \\gset\n${claim('run_id = :run_id')}`],
+  'gset-variable': [
+    GSET_FILE,
+    `SELECT run_id AS id, lease_generation FROM runs LIMIT 1 \\gset\n${claim('run_id = :id AND lease_generation = :lease_generation')}`,
+  ],
+  'gset-lock': [GSET_FILE, `${SELECT_ONE} FOR SHARE \\gset\n${claim('run_id = :run_id')}`],
   'several-statements': ['claim', `${claim('run_id = 1')}; SELECT 1`],
   'not-an-update': ['claim', 'SELECT run_id FROM runs FOR UPDATE'],
   'transaction-control': ['claim', 'COMMIT'],
@@ -246,9 +257,10 @@ describe("RETURNING run_id, lease_generation, lease_expires_at: the row's own, t
 });
 
 describe('every refusal, reached by an example', () => {
-  for (const [id, [role, sql]] of Object.entries(REFUSED) as [RefusalId, [Role, string]][]) {
+  for (const [id, [role, sql]] of Object.entries(REFUSED) as [RefusalId, [Role | typeof GSET_FILE, string]][]) {
     it(`${id}: ${REFUSALS[id]}`, () => {
-      const analysis = analyzeWith(parser, sql, role);
+      const gset = role === GSET_FILE ? analyzeGsetClaim(parser, sql) : null;
+      const analysis = gset ? (gset.ok ? ({ ok: true } as Analysis) : gset) : analyzeWith(parser, sql, role as Role);
       expect(analysis.ok ? 'accepted' : analysis.error.kind === 'refused' ? refusalOf(analysis) : analysis.error.message).toBe(id);
     });
   }

@@ -55,6 +55,10 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
     'B claimed nothing: no run was pending, or every candidate was locked. After 3 attempts it stops.',
   ],
   'read-pending': [{ kind: 'read-pending', worker: 'A', run: 123 }, 'A read run 123 as pending. It has not claimed it yet.'],
+  'selected-in-transaction': [
+    { kind: 'selected-in-transaction', worker: 'A', run: 123, locked: true },
+    "A's SELECT found run 123 and locked its row; its transaction stays open for the UPDATE, holding the lock.",
+  ],
   'snapshot-taken': [
     { kind: 'snapshot-taken', worker: 'A', isolation: 'serializable' },
     'Its SERIALIZABLE transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.',

@@ -4,13 +4,17 @@
  * adapter they must equal a fresh read from Postgres itself. And the statements it prepares must be the
  * .sql files' text, byte for byte.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { PGliteWire } from '../../src/db/pglite-wire';
 import type { HeldLock, LabDatabase, SessionId, StatementRequest } from '../../src/db/port';
 import { normalizeRow } from '../../src/db/values';
 import { seededSchedules } from '../../src/engine/enumerate';
-import { SCENARIOS } from '../../src/scenarios';
+import { findScenario, SCENARIOS } from '../../src/scenarios';
+import { analyzeGsetClaimFile } from '../../src/sql/analyze';
+import { twoStatementClaim } from '../../src/strategies/custom';
 import { STRATEGIES, type StatementOutcome } from '../../src/sim/types';
 import { sqlText } from '../../src/sql/registry';
 import { forUpdate } from '../../src/strategies/for-update/definition';
@@ -78,6 +82,20 @@ describe('the PGlite adapter’s reads', () => {
     }
     // Every call was checked: several per schedule, one schedule per scenario and strategy.
     expect(checked.checks).toBeGreaterThan(SCENARIOS.length * STRATEGIES.length * 4);
+  });
+
+  it('equal a fresh read after every call of a claim in two statements (SELECT … \\gset, then the UPDATE in its transaction)', async () => {
+    const checked = new CheckedLab(await labDatabase());
+    for (const name of ['skip-locked', 'plain', 'for-update']) {
+      const analysis = await analyzeGsetClaimFile(readFileSync(join(__dirname, `../fixtures/claims/two-statement-${name}.sql`), 'utf8'));
+      if (!analysis?.ok) throw new Error(name);
+      const built = twoStatementClaim(analysis.claim, name);
+      if (!built.ok) throw new Error(built.reason);
+      for (const id of ['race', 'crash-orphan']) {
+        await seededSchedules(checked, findScenario(id)!, { strategy: 'skip-locked', fencing: true, definition: built.definition }, 2, 11);
+      }
+    }
+    expect(checked.checks).toBeGreaterThan(3 * 2 * 2 * 4);
   });
 });
 

@@ -429,3 +429,17 @@ describe('SQL that parses but cannot be played as the lab ran it (issue 34)', ()
     });
   });
 });
+
+describe("a claim in two statements (psql's \\gset) typed in the page", () => {
+  it('is refused in one line that gives the command which plays it, instead of a syntax error at the backslash', async () => {
+    const text = readFileSync(join(__dirname, '../fixtures/claims/two-statement-skip-locked.sql'), 'utf8');
+    const built = await buildYourSql(texts(text));
+    expect(built.ok).toBe(false);
+    if (built.ok) return;
+    expect(built.problem).toMatchObject({
+      role: 'claim',
+      kind: 'invalid',
+      message: expect.stringContaining('npm run sim -- check <scenario> --claim FILE plays both'),
+    });
+  });
+});

@@ -169,6 +169,81 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
   }
 }
 
+/**
+ * The first statement of a two-statement claim, `SELECT … \gset` (./gset.ts reads the file): psql keeps its
+ * one row's columns as variables, and the claim's UPDATE takes the run's id from it as a parameter. The lab
+ * plays it as a step of its own in the claim's transaction, so what it locks stays locked until the claim
+ * commits, and a worker may move between it and the UPDATE.
+ */
+export interface GsetSelectShape {
+  /** Each output column: psql's variable takes its name; `runId` when it is the row's own run_id. */
+  columns: { name: string; runId: boolean }[];
+  lock: LockingClause | null;
+  /** The NOWAIT twin of a SELECT that may wait (a locking clause without SKIP LOCKED / NOWAIT), else null. */
+  probe: string | null;
+  lockingFinder: AfterWaitFinding['lockingFinder'];
+  /** The parameters it uses (the claim's own: $1 worker, $2 lease seconds). */
+  used: number[];
+}
+
+export type GsetSelectAnalysis = { ok: true; shape: GsetSelectShape } | { ok: false; error: AnalyzeError };
+
+/** The shape of a claim's `SELECT … \gset` (its text without the \gset), or why the lab refuses it. */
+export function analyzeGsetSelect(parser: Parser, statement: string, parameters: readonly Parameter[], engineRefusals = true): GsetSelectAnalysis {
+  const parsed = parser.parse(statement);
+  if (!parsed.ok) return { ok: false, error: syntaxError(statement, parsed.error.message, parsed.error.cursor) };
+  const statements = parsed.tree.stmts ?? [];
+  if (statements.length === 0) return { ok: false, error: { kind: 'empty', message: 'there is no SELECT before the \\gset' } };
+  try {
+    if (statements.length > 1) throw refused(refusal('several-statements', `${statements.length} statements before the \\gset`));
+    const root = statements[0]!.stmt as JsonObject;
+    const top = nodeOf(root);
+    if (top?.type !== 'SelectStmt') throw refused(refusal('gset-not-a-select', `it is ${top ? describeKind(top.type) : 'not a statement'}`));
+    const select = top.body;
+    if (text(select.op) !== 'SETOP_NONE') throw refused(refusal('gset-not-a-select', 'a UNION / INTERSECT / EXCEPT'));
+    const advisory = checkEveryNode(root, new Set(withQueryNames(select)));
+    if (advisory.length > 0) throw refused(refusal('gset-lock', `${advisory[0]}() in the SELECT`));
+    const used = parametersOf(root, 'claim', parameters);
+    const locks = lockingClauses(root, 'runs');
+    if (locks.length > 1) throw refused(refusal('several-locking-clauses'));
+    const lock = locks[0] ?? null;
+    if (lock && lock.where.kind !== 'top level')
+      throw refused(refusal('gset-lock', `a locking clause in a ${lock.where.kind === 'cte' ? 'WITH query' : 'sub-select'} of the SELECT`));
+    if (lock && (lock.strength === 'share' || lock.strength === 'key share')) throw refused(refusal('gset-lock', `FOR ${lock.strength.toUpperCase()}`));
+    if (engineRefusals && lock?.wait === 'wait' && lock.limit !== 1) {
+      throw refused(
+        refusal('gset-lock', `a waiting FOR ${lock.strength.toUpperCase()} ${lock.limit === null ? 'without LIMIT' : `under LIMIT ${lock.limit}`}`),
+      );
+    }
+    const range = body(list(select.fromClause)[0], 'RangeVar');
+    const tableName = text(body({ Alias: range?.alias ?? null } as Json, 'Alias')?.aliasname) ?? 'runs';
+    const columns = list(select.targetList).map((item) => {
+      const target = body(item, 'ResTarget')!;
+      const ref = body(target.val, 'ColumnRef');
+      if (ref && names(ref.fields).at(-1) === '*') throw refused(refusal('gset-variable', 'SELECT *: name the column \\gset keeps, e.g. SELECT run_id'));
+      return { name: outputName(target), runId: isOwnColumn(target.val as Json, tableName, 'run_id') };
+    });
+    let probe: string | null = null;
+    let lockingFinder: AfterWaitFinding['lockingFinder'] = null;
+    if (lock?.wait === 'wait') {
+      const twin = structuredClone(root);
+      walk(twin, (node) => {
+        if (node.type === 'LockingClause' && node.body.waitPolicy === 'LockWaitBlock') node.body.waitPolicy = 'LockWaitError';
+        return true;
+      });
+      probe = deparseStatement(twin);
+      lockingFinder = relockOf(root, parameters);
+      if (engineRefusals && lockingFinder && lockingFinder.runParameter !== 1) {
+        throw refused(refusal('gset-lock', "a waiting finder whose rows depend on the worker's parameters"));
+      }
+    }
+    return { ok: true, shape: { columns, lock, probe, lockingFinder, used } };
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, error: { kind: 'refused', refusal: error.refusal, message: error.refusal.reason } };
+    throw error;
+  }
+}
+
 class Refused extends Error {
   constructor(readonly refusal: Refusal) {
     super(refusal.reason);

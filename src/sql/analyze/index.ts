@@ -22,6 +22,7 @@ import type { Role } from './contract';
 
 export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
+export type { GsetAnalysis, GsetClaim } from './gset';
 export { ENGINE_ONLY_REFUSALS, NAMES_ITS_CHECK } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -42,4 +43,20 @@ export async function parametersUsed(statement: string): Promise<number[] | null
 export async function loadAnalyzer(): Promise<void> {
   const [, { loadParser }] = await Promise.all([import('./analyze'), import('./parser')]);
   await loadParser();
+}
+
+/**
+ * A claim file with psql's \gset (a SELECT, then the UPDATE that uses its answer: ./gset.ts), analyzed; null
+ * when the file has no psql command (one statement, analyzed by analyzeStatement as before).
+ */
+export async function analyzeGsetClaimFile(text: string, options: { engineRefusals?: boolean } = {}): Promise<import('./gset').GsetAnalysis | null> {
+  const [{ analyzeGsetClaim, isGsetClaim }, { loadParser }] = await Promise.all([import('./gset'), import('./parser')]);
+  if (!isGsetClaim(text)) return null;
+  return analyzeGsetClaim(await loadParser(), text, options.engineRefusals !== false);
+}
+
+/** Whether a claim's text is one in two statements, psql's way (`\gset`: ./gset.ts), which the page does not play yet. */
+export async function isGsetClaimText(text: string): Promise<boolean> {
+  const { isGsetClaim } = await import('./gset');
+  return isGsetClaim(text);
 }

@@ -9,7 +9,14 @@
  * A refused statement can still be checked on a real server (`npm run sim -- check … --db URL`).
  */
 export const REFUSALS = {
-  'several-statements': 'more than one statement: the lab sends one statement per step',
+  'several-statements':
+    'more than one statement: the lab sends one statement per step (a SELECT … \\gset then the one UPDATE … RETURNING that uses its answer as :name is a claim in two statements, which npm run sim -- check … --claim FILE plays: README “Check your own claim”)',
+  'gset-not-a-select':
+    '\\gset after a statement that is not a plain SELECT: psql keeps a SELECT’s one row as variables, and the lab reads the run’s id from it',
+  'gset-variable':
+    'the UPDATE uses :name that the \\gset did not set, or that it set from a column other than the row’s own run_id (SELECT run_id, or run_id AS id): the lab carries the run’s id alone from the SELECT to the UPDATE, as a parameter; :\'name\' and :"name" paste text, which the lab does not',
+  'gset-lock':
+    'a SELECT … \\gset whose lock the lab cannot carry into the UPDATE: FOR SHARE or FOR KEY SHARE (the UPDATE must strengthen it, and two workers that both hold it deadlock), a locking clause in its WITH query or sub-select, an advisory lock; on PGlite also a waiting FOR UPDATE without LIMIT 1 or whose rows depend on $1 or $2 (a real server plays that: --db URL)',
   'not-an-update':
     'the statement is not an UPDATE of runs: each role is one UPDATE … RETURNING, like the lab’s own file (a completion may instead DELETE its run; a reaper, check --reaper, needs no RETURNING)',
   'transaction-control': 'transaction control (BEGIN, COMMIT, SAVEPOINT, SET TRANSACTION, isolation levels): the lab opens and ends the transaction itself',
