@@ -72,17 +72,24 @@ class CheckedLab implements LabDatabase {
   }
 }
 
+/** Every scenario under every strategy, each call read twice: ~5 s quiet, past 60 s under a load of 12 (a safety net, not a bound). */
+const EVERY_SCENARIO_TIMEOUT_MS = 240_000;
+
 describe('the PGlite adapter’s reads', () => {
-  it('equal a fresh read from Postgres after every call, in random schedules of every scenario and strategy', async () => {
-    const checked = new CheckedLab(await labDatabase());
-    for (const scenario of SCENARIOS) {
-      for (const [i, strategy] of STRATEGIES.entries()) {
-        await seededSchedules(checked, scenario, { strategy, fencing: i % 2 === 0 }, 1, 7 + i);
+  it(
+    'equal a fresh read from Postgres after every call, in random schedules of every scenario and strategy',
+    { timeout: EVERY_SCENARIO_TIMEOUT_MS },
+    async () => {
+      const checked = new CheckedLab(await labDatabase());
+      for (const scenario of SCENARIOS) {
+        for (const [i, strategy] of STRATEGIES.entries()) {
+          await seededSchedules(checked, scenario, { strategy, fencing: i % 2 === 0 }, 1, 7 + i);
+        }
       }
-    }
-    // Every call was checked: several per schedule, one schedule per scenario and strategy.
-    expect(checked.checks).toBeGreaterThan(SCENARIOS.length * STRATEGIES.length * 4);
-  });
+      // Every call was checked: several per schedule, one schedule per scenario and strategy.
+      expect(checked.checks).toBeGreaterThan(SCENARIOS.length * STRATEGIES.length * 4);
+    },
+  );
 
   it('equal a fresh read after every call of a claim in two statements (SELECT … \\gset, then the UPDATE in its transaction)', async () => {
     const checked = new CheckedLab(await labDatabase());
