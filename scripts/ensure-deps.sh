@@ -39,6 +39,12 @@ for what in "$@"; do
         echo "lease-lab: installing Debian's chromium…"
         apt_install chromium fonts-liberation
       fi
+      # The browser tests run in its headless shell (playwright.config.ts says why).
+      if [ -z "${CHROMIUM_PATH:-}" ] && [ ! -x /usr/bin/chromium-headless-shell ]; then
+        need_root_or_say "Chromium's headless shell (for the browser tests)" "apt-get install -y chromium-headless-shell"
+        echo "lease-lab: installing Debian's chromium-headless-shell…"
+        apt_install chromium-headless-shell
+      fi
       ;;
     postgres)
       if ! ls /usr/lib/postgresql/*/bin/postgres >/dev/null 2>&1; then
