@@ -16,12 +16,13 @@ import {
   textAsRun,
   withCustomReaper,
   type WriteRole,
+  type YourStatementRole,
 } from '../strategies/custom';
 import type { ParamSource } from '../strategies/types';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
-export type YourSqlRole = 'claim' | WriteRole | 'reaper';
+export type YourSqlRole = YourStatementRole;
 
 const YOUR_SQL_ROLES: readonly YourSqlRole[] = ['claim', ...WRITE_ROLES, 'reaper'];
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { claimRefusalOf } from '../../src/db/custom-claim-guard';
+import { yourSqlRefusalOf } from '../../src/db/custom-claim-guard';
 import { UnreplayableWait } from '../../src/db/unreplayable';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
@@ -138,7 +138,10 @@ describe('a claim with a transaction-level advisory try-lock on PGlite', () => {
       });
       await expect(played).rejects.toThrow(/^xact\.sql: refused on PGlite: it would wait here, and it takes a transaction-level advisory lock: .*--db URL\)$/);
       // The page's engine boundary tells this refusal from an error PostgreSQL raised, and keeps the steps before it.
-      expect(claimRefusalOf(await played.catch((error: unknown) => error))).toMatch(/^it would wait here, and it takes a transaction-level advisory lock/);
+      expect(yourSqlRefusalOf(await played.catch((error: unknown) => error))).toEqual({
+        role: 'claim',
+        reason: expect.stringMatching(/^it would wait here, and it takes a transaction-level advisory lock/),
+      });
     } finally {
       await db.close();
     }
