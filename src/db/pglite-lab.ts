@@ -511,7 +511,7 @@ export class PGliteLab implements LabDatabase {
       const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
       if (found.targets.length > 1) {
         const reason = `its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: check it on a real server (npm run sim -- check … --db URL)`;
-        throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused: ${reason}`, request.statement.id, reason);
+        throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused`, request.statement.id, reason);
       }
       return { holders: await this.holdersOfRuns(found.targets, session), found };
     }
@@ -531,7 +531,7 @@ export class PGliteLab implements LabDatabase {
     const { afterWait, file } = request.statement;
     if (afterWait.kind === 'server-only') {
       const reason = `it would wait here, and ${afterWait.why}`;
-      throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: ${reason}`, request.statement.id, reason);
+      throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite`, request.statement.id, reason);
     }
     this.waiting.set(session, { request, claim, found });
     this.note = { kind: 'probed', code: LOCK_NOT_AVAILABLE, holders };

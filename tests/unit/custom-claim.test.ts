@@ -109,7 +109,9 @@ describe('customClaimStrategy on a server (check --db)', () => {
         finish: { kind: 'none' },
       });
       await expect(played).rejects.toThrow(UnreplayableWait);
-      await expect(played).rejects.toThrow(/^05-for-share\.sql: refused on PGlite: it would wait here, and a waiting FOR SHARE finder/);
+      await expect(played).rejects.toThrow(
+        /^05-for-share\.sql: refused on PGlite at step 2 \(B\) of --schedule A,B: it would wait here, and a waiting FOR SHARE finder/,
+      );
     } finally {
       await db.close();
     }
@@ -136,7 +138,9 @@ describe('a claim with a transaction-level advisory try-lock on PGlite', () => {
       const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: built.definition }, ['A', 'B'], {
         finish: { kind: 'none' },
       });
-      await expect(played).rejects.toThrow(/^xact\.sql: refused on PGlite: it would wait here, and it takes a transaction-level advisory lock: .*--db URL\)$/);
+      await expect(played).rejects.toThrow(
+        /^xact\.sql: refused on PGlite at step 2 \(B\) of --schedule A,B: it would wait here, and it takes a transaction-level advisory lock: .*--claim FILE --db URL\)$/,
+      );
       // The page's engine boundary tells this refusal from an error PostgreSQL raised, and keeps the steps before it.
       expect(yourSqlRefusalOf(await played.catch((error: unknown) => error))).toEqual({
         role: 'claim',
