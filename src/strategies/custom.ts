@@ -201,6 +201,21 @@ function advisoryWait(flag: string): AfterWait {
 /** Whose statement someone wrote: the claim, a write, or the reaper. */
 export type YourStatementRole = 'claim' | WriteRole | 'reaper';
 
+/** How each statement someone wrote is named to them ("Your heartbeat", "your completion"). */
+export const ROLE_NAMES: Record<YourStatementRole, string> = {
+  claim: 'claim',
+  heartbeat: 'heartbeat',
+  work: 'work write',
+  complete: 'completion',
+  reaper: 'reaper',
+};
+
+/** "your heartbeat" for a statement the lab ran under `id` that someone wrote without a file (the page), else null. */
+export function yourStatementName(id: string): string | null {
+  const role = roleOfStatement(id);
+  return role === null ? null : `your ${ROLE_NAMES[role]}`;
+}
+
 /** A step of the learner's SQL the lab refused (db/custom-claim-guard.ts): whose statement and why (the rest of a sentence). */
 export interface YourSqlRefusal {
   role: YourStatementRole;

@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardCustomClaim } from '../../src/db/custom-claim-guard';
+import { guardCustomClaim, yourSqlRefusalOf } from '../../src/db/custom-claim-guard';
+import { runSchedule } from '../../src/engine/run';
 import { witnessLink } from '../../src/cli/check';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { findScenario } from '../../src/scenarios';
@@ -410,6 +411,24 @@ describe('a write of yours the lab cannot follow through a wait (issue 33): refu
     expect(state.yourSql.problem).toMatchObject({ role: 'heartbeat', kind: 'refused' });
     store.getState().seek(2);
     expect(store.getState().notices.filter((notice) => notice.title.startsWith('Your heartbeat'))).toEqual([]);
+  });
+
+  it("the engine's refusal names your heartbeat, the step and its schedule (the explorer shows this line), and crosses as the heartbeat's", async () => {
+    const built = await buildYourSql(texts(LAB_CLAIM, { heartbeat: HEARTBEAT_XACT }));
+    if (!built.ok) throw new Error('the heartbeat builds');
+    const played = runSchedule(await guarded, findScenario('heartbeat')!, { strategy: 'skip-locked', fencing: true, definition: built.definition }, [
+      'A',
+      'A',
+      '+30',
+      '+40',
+      'B',
+      'A',
+    ]);
+    const error = await played.catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toMatch(
+      /^your heartbeat: refused on PGlite at step 6 \(A\) of --schedule A,A,\+30,\+40,B,A: it would wait here, and it takes a transaction-level advisory lock/,
+    );
+    expect(yourSqlRefusalOf(error)).toEqual({ role: 'heartbeat', reason: expect.stringMatching(/^it would wait here, .*--heartbeat FILE --db URL\)$/) });
   });
 
   it('a link whose schedule reaches that step opens before its first step, saying so in one line', async () => {
