@@ -6,6 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { bootLabDatabase } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
+import { UnreplayableWait } from '../db/unreplayable';
 import type { ThreadAnswer, ThreadCall, KeptSinceLastAnswer } from './pglite-thread';
 
 const port = parentPort;
@@ -47,6 +48,7 @@ port.on('message', async (call: ThreadCall) => {
         ...(typeof e?.detail === 'string' ? { detail: e.detail } : {}),
         ...(e?.userFacing === true ? { userFacing: true } : {}),
         stackOverflow: error instanceof RangeError,
+        ...(error instanceof UnreplayableWait ? { unreplayable: { refused: error.refused, statementId: error.statementId, reason: error.reason } } : {}),
       },
       kept: keptSinceLastAnswer(db),
     };

@@ -11,6 +11,7 @@ import type { KeptReads } from '../db/pglite-lab';
 import type { HeldLock, LabDatabase } from '../db/port';
 import type { RunRow } from '../sim/types';
 import { StatementTimedOut } from './failure';
+import { UnreplayableWait } from '../db/unreplayable';
 import type { EngineFact } from '../sim/narration';
 
 type PortMethod = 'reset' | 'execute' | 'executeClaim' | 'retryBlocked' | 'commit' | 'crash' | 'runs' | 'locks' | 'close';
@@ -27,12 +28,19 @@ export interface KeptSinceLastAnswer {
   locks?: HeldLock[] | null;
 }
 
+/** What an UnreplayableWait is made of, to make it again on this side of the thread. */
+interface UnreplayableFields {
+  refused: string;
+  statementId: string;
+  reason: string;
+}
+
 export type ThreadAnswer =
   | { id: number; ok: true; value: unknown; note: EngineFact | null; kept: KeptSinceLastAnswer }
   | {
       id: number;
       ok: false;
-      error: { message: string; name: string; code?: string; detail?: string; userFacing?: true; stackOverflow: boolean };
+      error: { message: string; name: string; code?: string; detail?: string; userFacing?: true; stackOverflow: boolean; unreplayable?: UnreplayableFields };
       kept: KeptSinceLastAnswer;
     };
 
@@ -140,7 +148,12 @@ class PgliteThread {
       waiting.resolve(answer.value);
       return;
     }
-    const { stackOverflow, ...fields } = answer.error;
+    const { stackOverflow, unreplayable, ...fields } = answer.error;
+    // A wait PGlite cannot replay crosses as itself, so that the engine can have its line name the step.
+    if (unreplayable) {
+      waiting.reject(new UnreplayableWait(unreplayable.refused, unreplayable.statementId, unreplayable.reason));
+      return;
+    }
     // The same error as in this thread: its SQLSTATE and userFacing mark say what it was (see failure.ts).
     const error = stackOverflow ? new RangeError(fields.message) : new Error(fields.message);
     waiting.reject(Object.assign(error, fields));

@@ -9,7 +9,7 @@
  */
 import type { StatementOutcome } from '../sim/types';
 import type { LabStatement } from '../strategies';
-import { CUSTOM_CLAIM_IDS } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, roleOfStatement, type YourSqlRefusal } from '../strategies/custom';
 import type { LabDatabase } from './port';
 import { UnreplayableWait } from './unreplayable';
 
@@ -27,15 +27,15 @@ class CustomClaimRefused extends Error {
 }
 
 /**
- * Why a step of the learner's claim was refused, if that is what `error` is, else null: the guard's own
- * refusal, or a wait of the claim that PGlite cannot replay (./unreplayable.ts), which is the lab's limit and
- * not an error PostgreSQL raised. The page's engine boundary asks this, so either keeps the learner's steps
- * before it and says why in one line.
+ * Which of the learner's statements a step refused and why, if that is what `error` is, else null: the guard's
+ * own refusal of a claim, or a wait PGlite cannot replay (./unreplayable.ts) of the claim, a write or the
+ * reaper someone wrote, which is the lab's limit and not an error PostgreSQL raised. The page's engine
+ * boundary asks this, so either keeps the learner's steps before it and says why in one line.
  */
-export function claimRefusalOf(error: unknown): string | null {
-  if (error instanceof CustomClaimRefused) return error.reason;
-  if (error instanceof UnreplayableWait && (error.statementId === CUSTOM_CLAIM_IDS.claim || error.statementId === CUSTOM_CLAIM_IDS.select)) return error.reason;
-  return null;
+export function yourSqlRefusalOf(error: unknown): YourSqlRefusal | null {
+  if (error instanceof CustomClaimRefused) return { role: 'claim', reason: error.reason };
+  const role = error instanceof UnreplayableWait ? roleOfStatement(error.statementId) : null;
+  return role !== null ? { role, reason: (error as UnreplayableWait).reason } : null;
 }
 
 /** The same port, its executeClaim checked as above; built-in claims pass straight through. */

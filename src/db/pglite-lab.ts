@@ -16,6 +16,7 @@ import { CONSOLE_ROWS_FETCHED, type ConsoleStatement } from '../sql/console';
 import { highestParameter, sqlText } from '../sql/registry';
 import { BUILT_IN_STRATEGIES, CANCEL_REQUEST, type LabStatement, PAGE_STATEMENTS, type StatementText, type StrategyDefinition } from '../strategies';
 import { type FencedPair, type ParamName, type ParamSource, paramValues } from '../strategies/types';
+import { yourStatementName } from '../strategies/custom';
 import type { ConsoleAnswer, HeldLock, LabDatabase, SessionId, StatementRequest } from './port';
 import { consoleError, consoleValue } from './console-answer';
 import { PGliteWire, type WirePiece, type WireResult } from './pglite-wire';
@@ -567,7 +568,11 @@ export class PGliteLab implements LabDatabase {
       const found = valuesFound(read.rows[0] ?? {}, afterWait.frozenCount);
       if (found.targets.length > 1) {
         const reason = `its UPDATE would wait with ${found.targets.length} runs matched (${found.targets.join(', ')}); on a real server it locks the matched runs it passes before the one it waits for and holds them while it waits, which the lab cannot replay on PGlite: check it on a real server (npm run sim -- check … --db URL)`;
-        throw new UnreplayableWait(`${request.statement.file ?? 'the claim'}: refused: ${reason}`, request.statement.id, reason);
+        throw new UnreplayableWait(
+          `${request.statement.file ?? yourStatementName(request.statement.id) ?? 'the claim'}: refused`,
+          request.statement.id,
+          reason,
+        );
       }
       return { holders: await this.holdersOfRuns(found.targets, session), found };
     }
@@ -587,7 +592,7 @@ export class PGliteLab implements LabDatabase {
     const { afterWait, file } = request.statement;
     if (afterWait.kind === 'server-only') {
       const reason = `it would wait here, and ${afterWait.why}`;
-      throw new UnreplayableWait(`${file ?? 'the statement'}: refused on PGlite: ${reason}`, request.statement.id, reason);
+      throw new UnreplayableWait(`${file ?? yourStatementName(request.statement.id) ?? 'the statement'}: refused on PGlite`, request.statement.id, reason);
     }
     this.waiting.set(session, { request, claim, found });
     this.note = { kind: 'probed', code: LOCK_NOT_AVAILABLE, holders };

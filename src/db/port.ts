@@ -124,6 +124,14 @@ export interface BackpressureDatabase {
   close(): Promise<void>;
 }
 
+/**
+ * An error a port throws for a step the lab refuses to play (db/unreplayable.ts): the engine, which knows the
+ * step and the schedule it was met in, has its one line name them (engine/simulation.ts apply).
+ */
+export interface RefusedAtStep {
+  placeAt(step: string): void;
+}
+
 /** One whole transaction of a backpressure step: whose, and its statements. */
 export interface BackpressureTransaction {
   session: SessionId;

@@ -4,7 +4,7 @@
  * The decisions live in sim/ (pure); this class only carries them out through the LabDatabase port, so
  * the same schedule gives the same trace on PGlite and on a real server.
  */
-import type { LabDatabase, SessionId } from '../db/port';
+import type { LabDatabase, RefusedAtStep, SessionId } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
 import { clockIso, leaseRunsOutAt, secondsOf } from '../sim/clock';
 import { type EngineFact, narrate, narrateEngine, type StepFact } from '../sim/narration';
@@ -226,6 +226,17 @@ export class Simulation {
     const tokenIndex = this.schedule.length;
     this.schedule.push(text);
     const first = this.steps.length;
+    try {
+      await this.play(token, text, tokenIndex);
+    } catch (error) {
+      const refused = error as Partial<RefusedAtStep> | null;
+      if (typeof refused?.placeAt === 'function') refused.placeAt(`step ${tokenIndex + 1} (${text}) of --schedule ${this.schedule.join(',')}`);
+      throw error;
+    }
+    return this.steps.slice(first);
+  }
+
+  private async play(token: Token, text: string, tokenIndex: number): Promise<void> {
     switch (token.kind) {
       case 'step':
         await this.stepWorker(token.worker, text, tokenIndex);
@@ -251,7 +262,6 @@ export class Simulation {
         await this.rescue(text, tokenIndex);
         break;
     }
-    return this.steps.slice(first);
   }
 
   trace(): Trace {

@@ -24,8 +24,13 @@ export function createLabStore(deps: LabDeps): LabStore {
   const prefs = loadPrefs(deps.storage);
   store.setState({ theme: prefs.theme, speed: prefs.speed, allControls: prefs.allControls, startCardDone: prefs.startCardDone });
   // The start card's story begins at the first step: a first step taken any other way (Next step, a key) is the card done too.
-  store.subscribe((state) => {
+  store.subscribe((state, previous) => {
     if (state.startCardOpen && state.schedule.length > 0) state.closeStartCard();
+    // A notice about the place the learner stood at (a refused step) ends when they move elsewhere or edit.
+    const { settings: now, position, scenarioId } = state;
+    const was = previous.settings;
+    const moved = position !== previous.position || scenarioId !== previous.scenarioId || now.strategy !== was.strategy || now.fencing !== was.fencing;
+    if (moved || state.yourSql.draft !== previous.yourSql.draft) state.dropPlaceNotices();
   });
   return store;
 }

@@ -6,6 +6,11 @@ export interface Notice {
   tone: NoticeTone;
   title: string;
   details: string[];
+  /**
+   * 'place': about the place the learner stands at (a step the lab refused there): one at a time, and gone once
+   * the learner moves elsewhere or edits their SQL (lab-store.ts), so pressing Step there again shows it once.
+   */
+  tiedTo?: 'place';
 }
 
 /** Older notices beyond this many are dropped; the newest matter. */

@@ -14,7 +14,8 @@ import { isClockToken, isWorkerToken } from '../sim/schedule';
 import { STRATEGY_LABELS, type Settings, type Strategy } from '../sim/types';
 import { CONSOLE_ROWS_SHOWN } from '../sql/console';
 import { ownReaperOf } from '../strategies/custom';
-import { claimRefusalIn, LabHostError, WatchdogError } from '../webworker/client';
+import type { YourSqlRefusal } from '../strategies/custom';
+import { LabHostError, refusalIn, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
 import type { ApplyResult, LoadResult, RefusedToken, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
@@ -25,7 +26,7 @@ import { loadPlace } from './persist';
 import { branchFor, scriptCandidates, tokensRevealed } from './script';
 import type { ConsoleOutcome, LabDeps, LabState, SessionSlice } from './types';
 import { type CheckedView, defaultView, fitPosition, isStartView, type View } from './view';
-import { buildYourSql, describeProblem, type YourSqlTexts } from './your-sql';
+import { buildYourSql, describeProblem, ROLE_NAMES, type YourSqlTexts } from './your-sql';
 
 type Basis = Pick<View, 'scenarioId' | 'settings' | 'schedule'>;
 
@@ -131,7 +132,7 @@ function messageOf(error: unknown): string {
  * by the engine's state: an error from an engine that still runs is the statement's.
  */
 function failureOfYourSql(error: unknown, engineFailed: boolean): string | null {
-  if (error instanceof WatchdogError || engineFailed || claimRefusalIn(error) !== null) return null;
+  if (error instanceof WatchdogError || engineFailed || refusalIn(error) !== null) return null;
   if (error instanceof UndrawableTrace) return error.message;
   return `PostgreSQL raised an error when the lab ran it (${messageOf(error)})`;
 }
@@ -273,12 +274,13 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
      * that failed midway gets a notice; for a link, the sentence its notice lists is returned instead.
      * `refused` is the refusal the learner met midway (the engine's reopening may meet another).
      */
-    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: string | null = null): string | null {
-      const reason = refused ?? (why.kind === 'replayed' ? null : why.reason);
+    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: YourSqlRefusal | null = null): string | null {
+      const refusal = refused ?? (why.kind === 'claim-refused' ? { role: why.role, reason: why.reason } : null);
+      const reason = refusal?.reason ?? (why.kind === 'your-sql-failed' ? why.reason : null);
       if (reason === null) return null;
       const sentence = `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`;
       const label = STRATEGY_LABELS[get().settings.strategy];
-      if (why.kind === 'your-sql-failed') {
+      if (why.kind === 'your-sql-failed' || refusal === null) {
         set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: null, kind: 'invalid', message: reason } } });
         if (at === 'link') return `Its SQL was not played: ${reason}. The lab used "${label}"; your statements are in the editor.`;
         get().notify('warning', `Your SQL was not played, so the lab plays "${label}".`, [
@@ -287,10 +289,14 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
         ]);
         return null;
       }
-      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role: 'claim', kind: 'refused', reason } } });
-      if (at === 'link') return `Your claim cannot play this schedule in the lab: ${reason}. The lab opened it before its first step.`;
-      if (why.kind === 'replayed') get().notify('warning', 'Your claim cannot take that step in the lab.', [sentence, 'The lab kept your steps before it.']);
-      else get().notify('warning', 'Your claim cannot play this schedule in the lab.', [sentence, 'The lab started the scenario afresh with your claim.']);
+      const { role } = refusal;
+      const whose = `Your ${ROLE_NAMES[role]}`;
+      set({ yourSql: { ...get().yourSql, open: true, checking: false, problem: { role, kind: 'refused', reason } } });
+      if (at === 'link') return `${whose} cannot play this schedule in the lab: ${reason}. The lab opened it before its first step.`;
+      // Tied to the place it was met (ui-slice.ts notify): Step pressed again there shows it once, moving on or editing ends it.
+      if (why.kind === 'replayed')
+        get().notify('warning', `${whose} cannot take that step in the lab.`, [sentence, 'The lab kept your steps before it.'], 'place');
+      else get().notify('warning', `${whose} cannot play this schedule in the lab.`, [sentence, 'The lab started the scenario afresh with your SQL.'], 'place');
       return null;
     }
 
@@ -315,7 +321,7 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       explain?: (error: WatchdogError) => Explanation,
     ): Promise<void> {
       set({ playing: false });
-      const refusal = get().settings.definition ? claimRefusalIn(error) : null;
+      const refusal = get().settings.definition ? refusalIn(error) : null;
       if (refusal !== null) return refusedMidway(send, refusal);
       const failure = get().settings.definition ? failureOfYourSql(error, get().enginePhase === 'failed') : null;
       if (failure !== null) return failedMidway(send, failure);
@@ -341,16 +347,16 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     }
 
     /**
-     * The engine stopped a step of the learner's own claim that the lab cannot play (db/custom-claim-guard.ts):
-     * the engine reopens the steps before it, or, if even those cannot be played with it (the claim was just
+     * The engine stopped a step of the learner's own SQL that the lab cannot play (db/custom-claim-guard.ts):
+     * the engine reopens the steps before it, or, if even those cannot be played with it (the SQL was just
      * applied to a schedule), the scenario before its first step. The editor shows the reason.
      */
-    async function refusedMidway(send: Send, reason: string): Promise<void> {
+    async function refusedMidway(send: Send, refusal: YourSqlRefusal): Promise<void> {
       const { position } = get();
       const { result, why } = await reopen(send, basis(), 'refusal', 'skip');
       if (why.kind === 'replayed') set({ position: Math.min(position, result.steps.length), intended: result.schedule });
       else set({ position: 0, intended: [] });
-      showReopened(why, 'midway', reason);
+      showReopened(why, 'midway', refusal);
     }
 
     /**

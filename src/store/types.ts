@@ -135,7 +135,10 @@ export interface UiSlice {
   startCardDone: boolean;
   /** The moves of the level in play (its solution's tokens): the controls they use are shown (disclosure.ts). Empty outside a level. */
   levelMoves: readonly string[];
-  notify(tone: NoticeTone, title: string, details?: string[]): void;
+  /** `tiedTo`: see Notice.tiedTo. */
+  notify(tone: NoticeTone, title: string, details?: string[], tiedTo?: Notice['tiedTo']): void;
+  /** Drops the notices tied to the learner's place (Notice.tiedTo), when they move or edit. */
+  dropPlaceNotices(): void;
   dismissNotice(id: number): void;
   setHelpOpen(open: boolean): void;
   setTourOpen(open: boolean): void;

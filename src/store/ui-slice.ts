@@ -15,9 +15,13 @@ export function createUiSlice(): StateCreator<LabState, [], [], UiSlice> {
     startCardOpen: false,
     startCardDone: DEFAULT_PREFS.startCardDone,
     levelMoves: [],
-    notify(tone, title, details = []) {
-      const notice = { id: nextId++, tone, title, details };
-      set({ notices: [...get().notices, notice].slice(-MAX_NOTICES) });
+    notify(tone, title, details = [], tiedTo) {
+      const notice = { id: nextId++, tone, title, details, ...(tiedTo ? { tiedTo } : {}) };
+      const kept = tiedTo ? get().notices.filter((n) => n.tiedTo !== tiedTo) : get().notices;
+      set({ notices: [...kept, notice].slice(-MAX_NOTICES) });
+    },
+    dropPlaceNotices() {
+      if (get().notices.some((n) => n.tiedTo === 'place')) set({ notices: get().notices.filter((n) => n.tiedTo !== 'place') });
     },
     dismissNotice(id) {
       set({ notices: get().notices.filter((n) => n.id !== id) });

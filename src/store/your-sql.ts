@@ -16,12 +16,14 @@ import {
   textAsRun,
   withCustomReaper,
   type WriteRole,
+  type YourStatementRole,
+  ROLE_NAMES,
 } from '../strategies/custom';
 import type { ParamSource } from '../strategies/types';
 
 export const WRITE_ROLES: readonly WriteRole[] = ['heartbeat', 'work', 'complete'];
 
-export type YourSqlRole = 'claim' | WriteRole | 'reaper';
+export type YourSqlRole = YourStatementRole;
 
 const YOUR_SQL_ROLES: readonly YourSqlRole[] = ['claim', ...WRITE_ROLES, 'reaper'];
 
@@ -239,8 +241,8 @@ function playedBindings(role: YourSqlRole, bindings: ParamBindings): string[] {
   return bindingsOf(role, sources);
 }
 
-/** What a role's words are in the editor and in messages. */
-export const ROLE_NAMES: Record<YourSqlRole, string> = { claim: 'claim', heartbeat: 'heartbeat', work: 'work write', complete: 'completion', reaper: 'reaper' };
+/** What a role's words are in the editor and in messages (their home: strategies/custom.ts). */
+export { ROLE_NAMES };
 
 /** The longest statement kept (the analyzer takes at most this many characters, sql/analyze/analyze.ts). */
 const MAX_TEXT_CHARS = 16_000;

@@ -131,7 +131,12 @@ export function customWrite(
       // a statement given more values than it takes, and a completion by `run_id = $1` alone is a real one.
       params: bound ?? roleParams(role, true).slice(0, Math.max(0, ...shape.parameters.used)),
       probe: { id: `${id}-probe`, text: shape.probe.text, file },
-      afterWait: !options.onServer && shape.advisoryLocks.length > 0 ? ADVISORY_WAIT : byId ? { kind: 'recheck-row' } : { kind: 'server-only', why: reason },
+      afterWait:
+        !options.onServer && shape.advisoryLocks.length > 0
+          ? advisoryWait(`--${role} FILE`)
+          : byId
+            ? { kind: 'recheck-row' }
+            : { kind: 'server-only', why: reason },
       ...(shape.kind === 'delete' ? { deletesRun: true as const } : {}),
       ...advisoryOf(shape),
     },
@@ -154,7 +159,7 @@ export function customClaimStrategy(
   const onPGliteWithAdvisory = !options.onServer && shape.advisoryLocks.length > 0;
   if (!replayed.ok && !options.onServer && !onPGliteWithAdvisory) return replayed;
   const after = onPGliteWithAdvisory
-    ? { afterWait: ADVISORY_WAIT }
+    ? { afterWait: advisoryWait('--claim FILE') }
     : replayed.ok
       ? replayed
       : { afterWait: { kind: 'server-only', why: replayed.reason } as const };
@@ -224,13 +229,47 @@ export function twoStatementClaim(gset: GsetClaim, file: string | null, options:
 /**
  * A statement that takes a transaction-level advisory try-lock on PGlite (the analyzer refuses the session-level
  * one there) plays until it would wait for a row lock, and is refused there: on a server the waiting statement
- * keeps the advisory locks it took before the wait (a third worker's try-lock on one answers false), and after
- * the wait it does not evaluate its try-locks again, where the lab's NOWAIT probe took and released them.
+ * keeps the advisory locks it took before the wait (a third worker's try-lock on one answers false), where the
+ * lab's NOWAIT probe took and released them. A claim, a heartbeat, work or completion alike (a write's try-lock
+ * in its own WHERE is evaluated before the row lock it waits for). `flag`: the check's flag for the statement.
  */
-const ADVISORY_WAIT = {
-  kind: 'server-only',
-  why: 'it takes a transaction-level advisory lock: a statement waiting for a row lock on a real server keeps the advisory locks it took before the wait, which the lab’s NOWAIT probe on PGlite released; check it on a real server (npm run sim -- check … --db URL)',
-} as const;
+function advisoryWait(flag: string): AfterWait {
+  return {
+    kind: 'server-only',
+    why: `it takes a transaction-level advisory lock: a statement waiting for a row lock on a real server keeps the advisory locks it took before the wait, which the lab’s NOWAIT probe on PGlite released; check it on a real server (npm run sim -- check … ${flag} --db URL)`,
+  };
+}
+
+/** Whose statement someone wrote: the claim, a write, or the reaper. */
+export type YourStatementRole = 'claim' | WriteRole | 'reaper';
+
+/** How each statement someone wrote is named to them ("Your heartbeat", "your completion"). */
+export const ROLE_NAMES: Record<YourStatementRole, string> = {
+  claim: 'claim',
+  heartbeat: 'heartbeat',
+  work: 'work write',
+  complete: 'completion',
+  reaper: 'reaper',
+};
+
+/** "your heartbeat" for a statement the lab ran under `id` that someone wrote without a file (the page), else null. */
+export function yourStatementName(id: string): string | null {
+  const role = roleOfStatement(id);
+  return role === null ? null : `your ${ROLE_NAMES[role]}`;
+}
+
+/** A step of the learner's SQL the lab refused (db/custom-claim-guard.ts): whose statement and why (the rest of a sentence). */
+export interface YourSqlRefusal {
+  role: YourStatementRole;
+  reason: string;
+}
+
+/** The role of the statement the lab ran under `id` (custom.ts's ids, probes and resumes included), or null: not one someone wrote. */
+export function roleOfStatement(id: string): YourStatementRole | null {
+  if ((Object.values(CUSTOM_CLAIM_IDS) as string[]).includes(id)) return 'claim';
+  for (const [role, own] of Object.entries(CUSTOM_WRITE_IDS) as [WriteRole, string][]) if (id === own || id === `${own}-probe`) return role;
+  return id === CUSTOM_REAPER_ID || id === `${CUSTOM_REAPER_ID}-probe` ? 'reaper' : null;
+}
 
 /** The statement's advisory try-locks (LabStatement.advisoryLocks), absent when it takes none. */
 function advisoryOf(shape: Shape): Pick<LabStatement, 'advisoryLocks'> {

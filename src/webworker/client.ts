@@ -14,6 +14,7 @@
  * the client boots a spare worker beside the busy one, and the watchdog promotes it instead of starting
  * Postgres from nothing. The spare is not started with the page, so the start and its memory stay lean.
  */
+import type { YourSqlRefusal } from '../strategies/custom';
 import { LabQueue, type Send } from './lab-queue';
 import type { DatabaseInfo, LabRequest, LabResultOf, FromWebWorker, ToWebWorker } from './protocol';
 
@@ -87,16 +88,16 @@ export class LabHostError extends Error {
 
   constructor(
     message: string,
-    /** Why the engine refused a step of the learner's claim, when that is what failed (db/custom-claim-guard.ts). */
-    readonly claimRefused: string | null = null,
+    /** Which statement of the learner's the engine refused at a step, and why, when that is what failed (db/custom-claim-guard.ts). */
+    readonly refused: YourSqlRefusal | null = null,
   ) {
     super(message);
   }
 }
 
-/** Why the engine refused a step of the learner's claim, if that is what `error` is, else null. */
-export function claimRefusalIn(error: unknown): string | null {
-  return error instanceof LabHostError ? error.claimRefused : null;
+/** Which statement of the learner's the engine refused at a step and why, if that is what `error` is, else null. */
+export function refusalIn(error: unknown): YourSqlRefusal | null {
+  return error instanceof LabHostError ? error.refused : null;
 }
 
 /** The request whose turn it is: waiting for the engine to be ready, then posted to it. */
@@ -260,7 +261,7 @@ export class WebWorkerLabClient implements LabClient {
         this.holdSpare = false;
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
-        else pending.reject(new LabHostError(message.message, message.claimRefused ?? null));
+        else pending.reject(new LabHostError(message.message, message.refused ?? null));
         // Nothing else waiting: the moment to boot a replacement spare (after a promotion) without slowing the replay.
         if (this.lab.waitingCount === 0) this.keepSpare();
         return;

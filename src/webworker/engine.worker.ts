@@ -16,7 +16,7 @@
 import './engine-early';
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
-import { claimRefusalOf, guardCustomClaim } from '../db/custom-claim-guard';
+import { guardCustomClaim, yourSqlRefusalOf } from '../db/custom-claim-guard';
 import { bootLab } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
@@ -231,8 +231,8 @@ scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
       }
       post({ kind: 'result', id, result });
     } catch (error) {
-      const claimRefused = claimRefusalOf(error);
-      post({ kind: 'error', id, message: messageOf(error), ...(claimRefused !== null ? { claimRefused } : {}) });
+      const refused = yourSqlRefusalOf(error);
+      post({ kind: 'error', id, message: messageOf(error), ...(refused !== null ? { refused } : {}) });
     } finally {
       requestsInFlight -= 1;
       lastRequestAt = performance.now();

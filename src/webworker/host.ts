@@ -7,7 +7,7 @@
  * replays the learner's schedule; every learner request takes the database back first.
  */
 import { BridgeFailure } from '../db/bridge-lab';
-import { claimRefusalOf } from '../db/custom-claim-guard';
+import { yourSqlRefusalOf } from '../db/custom-claim-guard';
 import type { LabDatabase } from '../db/port';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
@@ -113,8 +113,8 @@ export class LabHost {
 
   /**
    * Opens the learner's place again, the one policy for every way back (see ReopenAfter): the place is
-   * replayed. If it plays the learner's claim and the lab cannot follow that claim through it (a link, or
-   * the steps before a refused one), the lab stands before its first step instead. If the learner's SQL
+   * replayed. If it plays the learner's SQL and the lab cannot follow a statement of it through it (a link,
+   * or the steps before a refused one), the lab stands before its first step instead. If the learner's SQL
    * failed (told by the page, or PostgreSQL raising an error while a link is opened), the place is played
    * with the built-in strategy the SQL was chosen over. Any other failure is the caller's to handle.
    */
@@ -132,9 +132,9 @@ export class LabHost {
     } catch (error) {
       // A live server that went away is the Web Worker's to handle (it leaves live mode), not the SQL's doing.
       if (!definition || error instanceof BridgeFailure) throw error;
-      const refused = claimRefusalOf(error);
+      const refused = yourSqlRefusalOf(error);
       if (refused !== null && (after === 'link' || after === 'refusal')) {
-        return opened(place.settings, [], { kind: 'claim-refused', reason: refused });
+        return opened(place.settings, [], { kind: 'claim-refused', ...refused });
       }
       if (after !== 'link' || refused !== null) throw error;
       return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: `PostgreSQL raised an error when the lab ran it (${messageOf(error)})` });

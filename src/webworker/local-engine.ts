@@ -2,7 +2,7 @@
  * The lab in the same thread, for Node tests and tools: the same request table as the Web Worker
  * (requests.ts), without the Web Worker (and without a watchdog, since nothing here can be terminated).
  */
-import { claimRefusalOf } from '../db/custom-claim-guard';
+import { yourSqlRefusalOf } from '../db/custom-claim-guard';
 import type { BackpressureDatabase, LabDatabase } from '../db/port';
 import { BackpressureHost } from './backpressure-host';
 import { type LabClient, type LabClientEvent, LabHostError } from './client';
@@ -25,8 +25,8 @@ export class InProcessLabClient implements LabClient {
     try {
       return (await handleRequest(parts, request)) as LabResultOf<typeof request>;
     } catch (error) {
-      // As the Web Worker answers it: a refusal of the learner's claim crosses typed, not as words to parse.
-      const refused = claimRefusalOf(error);
+      // As the Web Worker answers it: a refusal of the learner's SQL crosses typed, not as words to parse.
+      const refused = yourSqlRefusalOf(error);
       if (refused !== null) throw new LabHostError(error instanceof Error ? error.message : String(error), refused);
       throw error;
     }

@@ -4,6 +4,7 @@
  * The requests' payloads are defined here; which requests exist, and what each answers, is the request
  * table's (requests.ts).
  */
+import type { YourSqlRefusal } from '../strategies/custom';
 import type { ConsoleAnswer, ConsoleValue } from '../db/port';
 import type { RefusedToken } from '../engine/replay';
 import type { RecordedSummary } from '../recordings';
@@ -75,10 +76,10 @@ export interface ReopenRequest {
 
 /**
  * What the reopened place kept, and why: 'replayed' (the place as asked, less the tokens in `dropped`);
- * 'claim-refused' (the learner's claim cannot play the schedule, so the lab stands before its first step);
+ * 'claim-refused' (a statement of the learner's, `role`, cannot play the schedule, so the lab stands before its first step);
  * 'your-sql-failed' (the learner's SQL failed, so the lab plays the scenario's built-in strategy instead).
  */
-export type ReopenWhy = { kind: 'replayed' } | { kind: 'claim-refused'; reason: string } | { kind: 'your-sql-failed'; reason: string };
+export type ReopenWhy = { kind: 'replayed' } | ({ kind: 'claim-refused' } & YourSqlRefusal) | { kind: 'your-sql-failed'; reason: string };
 
 export interface ReopenResult {
   result: LoadResult;
@@ -243,5 +244,5 @@ export type FromWebWorker =
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
   | { kind: 'result'; id: number; result: LabResultOf<LabRequest> }
-  /** `claimRefused`: the engine refused a step of the learner's claim (CustomClaimRefused, or a wait of it PGlite cannot replay: claimRefusalOf), and why. */
-  | { kind: 'error'; id: number; message: string; claimRefused?: string };
+  /** `refused`: the engine refused a step of the learner's SQL (CustomClaimRefused, or a wait PGlite cannot replay: yourSqlRefusalOf), whose and why. */
+  | { kind: 'error'; id: number; message: string; refused?: YourSqlRefusal };

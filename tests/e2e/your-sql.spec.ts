@@ -11,7 +11,8 @@ import type { Page } from '@playwright/test';
 import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
 import goodJobSession from '../fixtures/claims/good-job-advisory.sql?raw';
 import goodJobXact from '../fixtures/claims/good-job-advisory-xact.sql?raw';
-import { expect, openLab, openLinkInPlace, outcome, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
+import forUpdateWait from '../ground-truth/claim-corpus/02-for-update-wait.sql?raw';
+import { expect, notices, openLab, openLinkInPlace, outcome, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
 
 const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
 const picker = (page: Page) => page.getByLabel('Strategy', { exact: true });
@@ -282,7 +283,9 @@ test('a claim nested too deeply says so (not that the parser could not be loaded
   await expect(stepButton(page)).toBeEnabled();
 });
 
-test("good_job's advisory claims: the xact one double-claims run 123 as the CLI's witness does; the session one is refused in one line", async ({ page }) => {
+test("good_job's advisory claims: the xact one double-claims run 123 as the CLI's witness does; the session one is refused in one line; an xact claim's step that would wait is refused there, one notice however many presses, its steps kept", async ({
+  page,
+}) => {
   await openLab(page, 'scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
   await openEditor(page);
   await claimText(page).fill(goodJobXact);
@@ -303,4 +306,42 @@ test("good_job's advisory claims: the xact one double-claims run 123 as the CLI'
   await expect(problem).toContainText('--claim FILE --db postgres://USER@HOST/DATABASE');
   await expect(problem.locator('p')).toHaveCount(1);
   await expect(status(page)).toHaveText('Playing your last applied SQL; apply to play these edits.');
+
+  // The xact try-lock on a claim whose FOR UPDATE finder waits: B's step would wait for A's open claim, holding on a
+  // server the advisory locks it took. Refused in one line where it happens; A's step is kept; Step pressed there
+  // again adds no second notice, and an edit ends it.
+  const xactWaiting = forUpdateWait.replace(
+    'WHERE run_id IN (SELECT run_id FROM candidate)',
+    'WHERE run_id IN (SELECT run_id FROM candidate) AND pg_try_advisory_xact_lock(run_id)',
+  );
+  expect(xactWaiting).toContain('pg_try_advisory_xact_lock(run_id)');
+  await claimText(page).fill(xactWaiting);
+  await applyButton(page).click();
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  // The link carries the claim just applied (not the one before it) once the page has written it.
+  await expect(page).toHaveURL(/pg_try_advisory_xact_lock(\(|%28)run_id(\)|%29)/);
+  await openLinkInPlace(page, new URL(page.url()).hash.slice(1).replace(/schedule=[^&]*&step=\d+/, 'schedule=&step=0'));
+  await stepButton(page).click();
+  await expect(page).toHaveURL(/schedule=A&/);
+  const refusal = notices(page).locator('.notice', { hasText: 'Your claim cannot take that step in the lab.' });
+  await stepButton(page).click();
+  await expect(refusal).toHaveCount(1);
+  for (let press = 0; press < 2; press++) {
+    // Marked, so the notice of the next press is told from this one: the press refuses again and replaces it.
+    await refusal.evaluate((element) => element.setAttribute('data-seen', ''));
+    await stepButton(page).click();
+    await expect(notices(page).locator('.notice[data-seen]')).toHaveCount(0);
+    await expect(refusal).toHaveCount(1);
+  }
+  await expect(refusal).toContainText('It would wait here, and it takes a transaction-level advisory lock');
+  await expect(refusal).toContainText('--claim FILE --db URL');
+  await expect(refusal).toContainText('The lab kept your steps before it.');
+  await expect(refusal).not.toContainText('PostgreSQL raised an error');
+  await expect(problem).toContainText('Your claim is refused here: it would wait here, and it takes a transaction-level advisory lock');
+  await expect(problem.locator('p')).toHaveCount(1);
+  await expect(page).toHaveURL(/schedule=A&/);
+  await shot(page, 'test-results/xact-wait-refused.png');
+  await claimText(page).press('End');
+  await claimText(page).pressSequentially(' ');
+  await expect(refusal).toHaveCount(0);
 });

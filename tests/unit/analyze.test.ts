@@ -319,7 +319,7 @@ describe('every refusal, reached by an example', () => {
       }
     }
     // good_job's claim with it: no locking clause and an IN sub-select (cannot-resume otherwise), refused only
-    // where it would wait, as it plays (strategies/custom.ts ADVISORY_WAIT).
+    // where it would wait, as it plays (strategies/custom.ts advisoryWait).
     const goodJob = readFileSync(join(__dirname, '../fixtures/claims/good-job-advisory-xact.sql'), 'utf8');
     expect(analyzeWith(parser, goodJob, 'claim').ok).toBe(true);
     expect(refusalOf(analyzeWith(parser, goodJob.replace('pg_try_advisory_xact_lock(candidates.run_id)', 'candidates.run_id > 0'), 'claim'))).toBe(

@@ -277,6 +277,30 @@ describe('npm run sim -- check', () => {
     expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringContaining('refused (advisory-lock)'), exitCode: 2 });
   });
 
+  it('a heartbeat with a transaction-level try-lock that would wait for a row lock: one line naming the step, why and the --db command, exit 2; --json is one JSON object', async () => {
+    // At step 6 B's open claim holds run 123 (A's lease ran out), so A's heartbeat would wait for it; a real
+    // server waits holding advisory lock 123 (another session's try-lock answers false), which PGlite's probe released.
+    const heartbeat = file(
+      'hb-xact.sql',
+      readFileSync(join(projectRoot, 'src/sql/heartbeat-fenced.sql'), 'utf8').replace(
+        'AND lease_generation = $3',
+        'AND lease_generation = $3\n  AND pg_try_advisory_xact_lock($1)',
+      ),
+    );
+    const args = ['run', 'heartbeat', '--claim', SKIP_LOCKED, '--heartbeat', heartbeat, '--schedule', 'A,A,+30,+40,B,A,B', '--finish', 'none'];
+    const { code, stdout, stderr } = await sim(...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const line =
+      /hb-xact\.sql: refused on PGlite at step 6 \(A\) of --schedule A,A,\+30,\+40,B,A: it would wait here, and it takes a transaction-level advisory lock: .*check it on a real server \(npm run sim -- check … --heartbeat FILE --db URL\)$/;
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(line)]);
+    expect(stderr).not.toContain('fails when run');
+    const json = await sim(...args, '--json');
+    expect(json.code).toBe(2);
+    expect(json.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringMatching(line), exitCode: 2 });
+  });
+
   it("a claim that takes pending runs only leaves a crashed worker's expired run stranded; the atomic claim takes it back", { timeout: 240_000 }, async () => {
     const schedule = ['--schedule', 'A,A,B,B,crash:A,+30,+31,B', '--finish', 'none', '--json'];
     const kinds = async (claim: string) => {
@@ -381,7 +405,7 @@ describe('npm run sim -- check', () => {
     [
       'a finder without a lock whose UPDATE would wait with two runs matched',
       () => file('two-targets.sql', TWO_TARGETS),
-      /two-targets\.sql: refused: its UPDATE would wait with 2 runs matched \(123, 124\); on a real server it locks the matched runs it passes/,
+      /two-targets\.sql: refused at step \d+ \([A-Z]\) of --schedule [^ ]+: its UPDATE would wait with 2 runs matched \(123, 124\); on a real server it locks the matched runs it passes/,
     ],
     ['a waiting FOR SHARE finder', () => corpus('05-for-share.sql'), /refused: a waiting FOR SHARE finder/],
     [

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
-import { claimRefusalOf } from '../../src/db/custom-claim-guard';
+import { yourSqlRefusalOf } from '../../src/db/custom-claim-guard';
 import { UnreplayableWait } from '../../src/db/unreplayable';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario } from '../../src/scenarios';
@@ -109,7 +109,9 @@ describe('customClaimStrategy on a server (check --db)', () => {
         finish: { kind: 'none' },
       });
       await expect(played).rejects.toThrow(UnreplayableWait);
-      await expect(played).rejects.toThrow(/^05-for-share\.sql: refused on PGlite: it would wait here, and a waiting FOR SHARE finder/);
+      await expect(played).rejects.toThrow(
+        /^05-for-share\.sql: refused on PGlite at step 2 \(B\) of --schedule A,B: it would wait here, and a waiting FOR SHARE finder/,
+      );
     } finally {
       await db.close();
     }
@@ -136,9 +138,14 @@ describe('a claim with a transaction-level advisory try-lock on PGlite', () => {
       const played = runSchedule(db, findScenario('race')!, { strategy: 'skip-locked', fencing: false, definition: built.definition }, ['A', 'B'], {
         finish: { kind: 'none' },
       });
-      await expect(played).rejects.toThrow(/^xact\.sql: refused on PGlite: it would wait here, and it takes a transaction-level advisory lock: .*--db URL\)$/);
+      await expect(played).rejects.toThrow(
+        /^xact\.sql: refused on PGlite at step 2 \(B\) of --schedule A,B: it would wait here, and it takes a transaction-level advisory lock: .*--claim FILE --db URL\)$/,
+      );
       // The page's engine boundary tells this refusal from an error PostgreSQL raised, and keeps the steps before it.
-      expect(claimRefusalOf(await played.catch((error: unknown) => error))).toMatch(/^it would wait here, and it takes a transaction-level advisory lock/);
+      expect(yourSqlRefusalOf(await played.catch((error: unknown) => error))).toEqual({
+        role: 'claim',
+        reason: expect.stringMatching(/^it would wait here, and it takes a transaction-level advisory lock/),
+      });
     } finally {
       await db.close();
     }

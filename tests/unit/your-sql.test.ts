@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardCustomClaim } from '../../src/db/custom-claim-guard';
+import { guardCustomClaim, yourSqlRefusalOf } from '../../src/db/custom-claim-guard';
+import { runSchedule } from '../../src/engine/run';
 import { witnessLink } from '../../src/cli/check';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import { findScenario } from '../../src/scenarios';
@@ -358,7 +359,7 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
     expect(link).toMatchObject({ kept: 0, why: { kind: 'claim-refused', reason: expect.stringContaining('one run per claim') } });
     expect(link.dropped.map((token) => token.token)).toEqual(['A', 'B']);
     await expect(lab.request({ type: 'reopen', place, after: 'crash', onInapplicable: 'stop' })).rejects.toMatchObject({
-      claimRefused: expect.stringContaining('one run per claim'),
+      refused: { role: 'claim', reason: expect.stringContaining('one run per claim') },
     });
   });
 
@@ -372,7 +373,72 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
     expect(state.loaded).toBe(true);
     expect(yourSqlTextsOf(state.settings.definition)?.claim).toBe(TAKES_ALL);
     expect(state.steps).toEqual([]);
-    expect(said(store)).toContain('The lab started the scenario afresh with your claim.');
+    expect(said(store)).toContain('The lab started the scenario afresh with your SQL.');
+  });
+});
+
+describe('a write of yours the lab cannot follow through a wait (issue 33): refused, not "PostgreSQL raised an error"', () => {
+  // The lab's heartbeat with a transaction-level try-lock: at step 6 B's open claim holds run 123 (A's lease ran
+  // out), so A's heartbeat would wait for it; on a real server it waits holding advisory lock 123 (a third
+  // session's try-lock answers false), which PGlite's NOWAIT probe released.
+  const HEARTBEAT_XACT = readFileSync(join(__dirname, '../../src/sql/heartbeat-fenced.sql'), 'utf8')
+    .replace('AND lease_generation = $3', 'AND lease_generation = $3\n  AND pg_try_advisory_xact_lock($1)')
+    .replace(/;\s*$/, '');
+  const LAB_CLAIM = corpus('01-atomic-skip-locked');
+  const link = (schedule: string) =>
+    `#scenario=heartbeat&strategy=your-sql&fencing=on&schedule=${schedule}&claim=${encodeURIComponent(LAB_CLAIM)}&heartbeat=${encodeURIComponent(HEARTBEAT_XACT)}`;
+  let guarded: Promise<LabDatabase>;
+  beforeAll(() => {
+    guarded = bootLabDatabase().then(guardCustomClaim);
+  });
+
+  it('a step: one notice naming the heartbeat and why, however many presses; the steps before it are kept; moving on ends it', async () => {
+    expect(HEARTBEAT_XACT).toContain('pg_try_advisory_xact_lock($1)');
+    const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
+    await store.getState().start(link('A,A,%2B30,%2B40,B'));
+    expect(store.getState().schedule).toEqual(['A', 'A', '+30', '+40', 'B']);
+    store.getState().seek(store.getState().steps.length);
+    for (let press = 0; press < 3; press++) expect(await store.getState().stepWorker('A')).toBe(false);
+    const state = store.getState();
+    expect(state.schedule).toEqual(['A', 'A', '+30', '+40', 'B']);
+    expect(state.settings.definition).toBeDefined();
+    const told = state.notices.filter((notice) => notice.title.startsWith('Your heartbeat'));
+    expect(told).toHaveLength(1);
+    expect(said(store)).toMatch(
+      /^Your heartbeat cannot take that step in the lab\. It would wait here, and it takes a transaction-level advisory lock: .*--heartbeat FILE --db URL\)\. The lab kept your steps before it\.$/,
+    );
+    expect(said(store)).not.toContain('PostgreSQL raised an error');
+    expect(state.yourSql.problem).toMatchObject({ role: 'heartbeat', kind: 'refused' });
+    store.getState().seek(2);
+    expect(store.getState().notices.filter((notice) => notice.title.startsWith('Your heartbeat'))).toEqual([]);
+  });
+
+  it("the engine's refusal names your heartbeat, the step and its schedule (the explorer shows this line), and crosses as the heartbeat's", async () => {
+    const built = await buildYourSql(texts(LAB_CLAIM, { heartbeat: HEARTBEAT_XACT }));
+    if (!built.ok) throw new Error('the heartbeat builds');
+    const played = runSchedule(await guarded, findScenario('heartbeat')!, { strategy: 'skip-locked', fencing: true, definition: built.definition }, [
+      'A',
+      'A',
+      '+30',
+      '+40',
+      'B',
+      'A',
+    ]);
+    const error = await played.catch((thrown: unknown) => thrown);
+    expect((error as Error).message).toMatch(
+      /^your heartbeat: refused on PGlite at step 6 \(A\) of --schedule A,A,\+30,\+40,B,A: it would wait here, and it takes a transaction-level advisory lock/,
+    );
+    expect(yourSqlRefusalOf(error)).toEqual({ role: 'heartbeat', reason: expect.stringMatching(/^it would wait here, .*--heartbeat FILE --db URL\)$/) });
+  });
+
+  it('a link whose schedule reaches that step opens before its first step, saying so in one line', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => guarded), storage: null });
+    await store.getState().start(link('A,A,%2B30,%2B40,B,A'));
+    const state = store.getState();
+    expect(state.settings.definition).toBeDefined();
+    expect(state.steps).toEqual([]);
+    expect(said(store)).toContain('Your heartbeat cannot play this schedule in the lab: it would wait here, and it takes a transaction-level advisory lock');
+    expect(said(store)).not.toContain('PostgreSQL raised an error');
   });
 });
 

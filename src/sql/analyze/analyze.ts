@@ -158,7 +158,7 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
       const { resume } = shape.afterWait;
       // A DELETE is only a completion, replayed by running it again (strategies/custom.ts customWrite), never resumed.
       // A reaper is played as the lab's own sweeps are: a wait of it runs on a server only (strategies/custom.ts customReaper).
-      // A statement that takes a transaction-level try-lock is refused where it would wait, as it plays (strategies/custom.ts ADVISORY_WAIT).
+      // A statement that takes a transaction-level try-lock is refused where it would wait, as it plays (strategies/custom.ts advisoryWait).
       if (shape.kind === 'update' && role !== 'reaper' && shape.locks.length === 0 && 'why' in resume && shape.advisoryLocks.length === 0)
         throw refused(refusal('cannot-resume', resume.why));
     }
