@@ -241,8 +241,9 @@ export class Walk {
     private readonly stuckStepLimit: number = DEFAULT_STUCK_STEP_LIMIT,
     { marks = false }: WalkOptions = {},
   ) {
-    // A server may let waiters in out of turn (wakeOrder), so the same calls need not lead to the same state there.
-    this.calls = marks && !db.wakeOrder ? [] : null;
+    // PGlite answers the same calls the same way (one session, nothing else on it); a server may let waiters
+    // in out of turn (wakeOrder), so there the same calls need not lead to the same state: a mark replays the schedule.
+    this.calls = marks && db.kind === 'pglite' ? [] : null;
     this.sim = new Simulation(this.calls ? recordingCalls(db, this.calls) : db, scenario, settings);
     this.lane = environmentLane(scenario);
     this.stuck = new Set(scenario.workers.filter((w) => w.stuck).map((w) => w.id));
