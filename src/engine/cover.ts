@@ -12,12 +12,13 @@
  * The search walks each state once, depth first, and yields schedules that between them take every edge:
  * each path that ends the scenario through new states, and for an edge into a state seen before, the path
  * to here and that edge (what follows it was checked from the state already). A yielded schedule's trace
- * is the one playing it from a reset records (the walk replays prefixes from a reset): a state key that
- * missed something would show up as a trace that differs from PostgreSQL's.
+ * is the one playing it from a reset records (on each backtrack the database replays, from a reset, the
+ * calls that led to the state the walk goes back to: Walk.restoreMark): a state key that missed something
+ * would show up as a trace that differs from PostgreSQL's.
  */
 import type { LabDatabase } from '../db/port';
 import type { RunRow, Scenario, Settings, Trace, TraceStep } from '../sim/types';
-import { type ScheduleChoice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk } from './enumerate';
+import { type ScheduleChoice, DEFAULT_STUCK_STEP_LIMIT, type ExploredSchedule, Walk, type WalkMark } from './enumerate';
 import { anomalyDetectorFor } from './simulation';
 
 export interface CoverOptions {
@@ -57,7 +58,8 @@ export async function* coverStateGraph(
   settings: Settings,
   options: CoverOptions = {},
 ): AsyncGenerator<ExploredSchedule, CoverSummary> {
-  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
+  // Each backtrack goes back to a frame's mark: on PGlite the database's calls again, not the simulation's work.
+  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT, { marks: true });
   const maxStates = options.maxStates ?? DEFAULT_MAX_COVER_STATES;
   const entered = new Set<string>();
   /** States whose search has finished; a state entered but not finished is on the current path. */
@@ -69,7 +71,7 @@ export async function* coverStateGraph(
   await walk.restore([]);
   const rootKey = walk.stateKey(0);
   entered.add(rootKey);
-  const stack: Frame[] = [{ prefix: [], lane: 0, key: rootKey, left: walk.choices(0), current: true, anyApplied: false }];
+  const stack: Frame[] = [{ prefix: [], lane: 0, key: rootKey, left: walk.choices(0), mark: walk.mark(), current: true, anyApplied: false }];
   if (stack[0]!.left.length === 0) {
     yield { schedule: [], trace: walk.sim.trace() };
     return summary(false);
@@ -96,7 +98,7 @@ export async function* coverStateGraph(
       }
       continue;
     }
-    if (!frame.current) await walk.restore(frame.prefix);
+    if (!frame.current) await walk.restoreMark(frame.mark);
     frame.current = true;
     const stepsBefore = walk.sim.trace().steps.length;
     if (!(await walk.tryApply(choice.token))) continue;
@@ -121,7 +123,7 @@ export async function* coverStateGraph(
       if (entered.size > maxStates) return summary(true);
       const left = walk.choices(choice.lane);
       if (left.length > 0) {
-        stack.push({ prefix: path, lane: choice.lane, key: childKey, left, current: true, anyApplied: false });
+        stack.push({ prefix: path, lane: choice.lane, key: childKey, left, mark: walk.mark(), current: true, anyApplied: false });
       } else {
         yield { schedule: path, trace: walk.sim.trace() };
         finished.add(childKey);
@@ -136,6 +138,8 @@ interface Frame {
   lane: number;
   key: string;
   left: ScheduleChoice[];
+  /** Where the walk stood when it entered the frame's state (the walk's restores come back to it). */
+  mark: WalkMark;
   current: boolean;
   anyApplied: boolean;
 }

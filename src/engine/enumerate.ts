@@ -14,7 +14,7 @@ import { seededRandom } from '../sim/random';
 import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import type { Scenario, Settings, Trace, WorkerId } from '../sim/types';
 import { replayOnto } from './replay';
-import { Simulation } from './simulation';
+import { Simulation, type SimulationState } from './simulation';
 
 export interface EnumerateOptions {
   /** Stop after this many complete schedules; the answer then says it was cut. */
@@ -182,6 +182,41 @@ async function tryInRandomOrder(walk: Walk, choices: ScheduleChoice[], random: (
   return null;
 }
 
+export interface WalkOptions {
+  /** Restores to a mark replay the database's calls and keep the simulation's state (see Walk.mark). */
+  marks?: boolean;
+}
+
+/** A point a walk stood at (Walk.mark). */
+export interface WalkMark {
+  /** The tokens applied from the reset to there. */
+  readonly schedule: readonly string[];
+  /** Which reset of the walk it follows, how many of the walk's database calls since led there, and the simulation's state there (null without marks). */
+  readonly reset: number;
+  readonly calls: number;
+  readonly state: SimulationState | null;
+}
+
+/** One call of the simulation to its database: a method of LabDatabase and its arguments. */
+interface DatabaseCall {
+  method: keyof LabDatabase;
+  args: unknown[];
+}
+
+/** `db`, with each call to one of its methods appended to `calls` before it is made. */
+function recordingCalls(db: LabDatabase, calls: DatabaseCall[]): LabDatabase {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        calls.push({ method: property as keyof LabDatabase, args });
+        return value.apply(target, args);
+      };
+    },
+  });
+}
+
 /**
  * One simulation and the rules for what may happen next in it: the building block of the enumerations
  * above (and of anything else that walks the tree of schedules, such as the explorer's memoised search).
@@ -191,14 +226,25 @@ export class Walk {
   private readonly lane: string[];
   private readonly stuck: Set<WorkerId>;
   private schedule: string[] = [];
+  /**
+   * With marks (see mark()): every call the simulation made to its database since the last reset, in
+   * order. Null without them, or on a database that may not answer the same calls the same way twice.
+   */
+  private readonly calls: DatabaseCall[] | null;
+  /** Resets so far (restore() and playInTurn make them): a mark is good until the next one. */
+  private resets = 0;
 
   constructor(
-    db: LabDatabase,
+    private readonly db: LabDatabase,
     scenario: Scenario,
     settings: Settings,
     private readonly stuckStepLimit: number = DEFAULT_STUCK_STEP_LIMIT,
+    { marks = false }: WalkOptions = {},
   ) {
-    this.sim = new Simulation(db, scenario, settings);
+    // PGlite answers the same calls the same way (one session, nothing else on it); a server may let waiters
+    // in out of turn (wakeOrder), so there the same calls need not lead to the same state: a mark replays the schedule.
+    this.calls = marks && db.kind === 'pglite' ? [] : null;
+    this.sim = new Simulation(this.calls ? recordingCalls(db, this.calls) : db, scenario, settings);
     this.lane = environmentLane(scenario);
     this.stuck = new Set(scenario.workers.filter((w) => w.stuck).map((w) => w.id));
   }
@@ -211,13 +257,43 @@ export class Walk {
     await this.playInTurn(prefix);
   }
 
+  /**
+   * Where the walk stands, to come back to with restoreMark() from any point after it (before the next
+   * restore() or a restoreMark() to an earlier mark).
+   */
+  mark(): WalkMark {
+    return { schedule: [...this.schedule], reset: this.resets, calls: this.calls?.length ?? 0, state: this.calls ? this.sim.snapshot() : null };
+  }
+
+  /**
+   * Back to a mark. With marks on, the database gets the very calls that led there from the reset, in order
+   * (the same work as playing the schedule again, on a database that answers the same calls the same way:
+   * PGlite), and the simulation its state at the mark instead of working its way there again; the steps,
+   * states and schedules are those of restore(mark's schedule). Without marks, that restore.
+   */
+  async restoreMark(mark: WalkMark): Promise<void> {
+    if (!this.calls || !mark.state) {
+      await this.restore(mark.schedule);
+      return;
+    }
+    // The calls since a later reset are not the ones that led to the mark.
+    if (mark.reset !== this.resets || mark.calls > this.calls.length) throw new Error('a walk came back to a mark it had left by a reset');
+    this.calls.length = mark.calls;
+    for (const { method, args } of this.calls) await (this.db[method] as (...args: unknown[]) => unknown).apply(this.db, args);
+    this.sim.restoreState(mark.state);
+    this.schedule = [...mark.schedule];
+  }
+
   /** Applies the token, or returns false, changing nothing, where it cannot apply now. */
   async tryApply(token: string): Promise<boolean> {
+    const callsBefore = this.calls?.length ?? 0;
     try {
       await this.sim.apply(token);
     } catch (error) {
-      if (error instanceof ScheduleError) return false;
-      throw error;
+      if (!(error instanceof ScheduleError)) throw error;
+      // Nothing changed, as a replay that never tried the token would show.
+      if (this.calls) this.calls.length = callsBefore;
+      return false;
     }
     this.schedule.push(token);
     if (this.sim.overtaken()) await this.playInTurn(this.schedule);
@@ -234,6 +310,9 @@ export class Walk {
     const schedule = [...tokens];
     for (let play = 1; ; play++) {
       this.schedule = [];
+      // The reset begins the calls a mark replays.
+      this.resets += 1;
+      if (this.calls) this.calls.length = 0;
       const { refused } = await replayOnto(this.sim, schedule, { onInapplicable: 'stop', applied: (token) => this.schedule.push(token) });
       if (!this.sim.overtaken()) {
         if (refused[0]) throw new ReplayFailed(`schedule ${schedule.join(',')} did not play again as it played before: ${refused[0].reason}`);

@@ -17,7 +17,7 @@ import { isWorkerToken } from '../sim/schedule';
 import { definitionOf } from '../sim/simulated-worker';
 import { outcomeKind } from '../sim/anomalies';
 import type { Anomaly, OutcomeKind, Scenario, Settings, TraceStep, WorkerId } from '../sim/types';
-import { exploreSchedules, seededSchedules, Walk } from './enumerate';
+import { exploreSchedules, seededSchedules, Walk, type WalkMark } from './enumerate';
 import { statesCounted } from './simulation';
 
 export type { Exploration, OutcomeGroup };
@@ -234,7 +234,8 @@ interface Arrival {
 
 /** Every complete schedule, counted exactly, visiting each distinct state once. */
 export async function exploreFast(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Exploration> {
-  const walk = new Walk(db, scenario, settings, options.stuckStepLimit);
+  // Back to a state by its mark: on PGlite the database's calls again, not the simulation's work (Walk.mark).
+  const walk = new Walk(db, scenario, settings, options.stuckStepLimit, { marks: true });
   const capsTenants = definitionOf(settings).tenantCap !== undefined;
   const memo = new Map<string, Solved>();
   const report = throttled(options.onProgress);
@@ -251,8 +252,9 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
     played += 1;
     return true;
   };
-  const restore = async (prefix: string[]): Promise<void> => {
-    await walk.restore(prefix);
+  const restore = async (prefix: string[], mark: WalkMark): Promise<void> => {
+    await walk.restoreMark(mark);
+    // The database plays the prefix's statements again, as a replay would.
     played += prefix.length;
   };
   const leaf = async (tally: Tally) => {
@@ -287,6 +289,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
       covered += share;
     }
     let atPrefix = true;
+    const here = walk.mark();
     while (choices.length > 0) {
       let anyApplied = false;
       const part = share / choices.length;
@@ -301,7 +304,7 @@ export async function exploreFast(db: LabDatabase, scenario: Scenario, settings:
           covered += part;
           continue;
         }
-        if (!atPrefix) await restore(prefix);
+        if (!atPrefix) await restore(prefix, here);
         atPrefix = true;
         const before = walk.sim.trace().steps.length;
         if (!(await apply(choice.token))) {

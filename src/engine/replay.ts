@@ -2,7 +2,8 @@
  * A schedule played from a reset, token by token: the one loop behind every replay (a CLI run, the
  * differential's server play, the Web Worker's load, its hand-back after a loan and its console view, the
  * explorer's restores). What differs between them is only what a token that cannot apply means, so that
- * is the one choice a caller makes.
+ * is the one choice a caller makes. (A search on PGlite goes back to a state it stood at by a mark instead,
+ * Walk.restoreMark: the database's calls again, the simulation's state as it was.)
  */
 import type { LabDatabase } from '../db/port';
 import { ScheduleError } from '../sim/schedule';

@@ -98,6 +98,45 @@ export function anomalyDetectorFor(settings: Settings): AnomalyDetector {
   return new AnomalyDetector({ tenantCap: definitionOf(settings).tenantCap });
 }
 
+/** A Simulation's state at one moment (Simulation.snapshot): opaque to everyone else. */
+export interface SimulationState {
+  readonly steps: readonly TraceStep[];
+  readonly rest: unknown;
+}
+
+/**
+ * A deep copy of a simulation's state: maps, sets, arrays and objects (each keeping its class, as the
+ * anomaly checkers are), with an object reached twice copied once.
+ */
+function copyState<T>(value: T, copies = new Map<object, unknown>()): T {
+  if (typeof value !== 'object' || value === null) return value;
+  const known = copies.get(value);
+  if (known !== undefined) return known as T;
+  if (value instanceof Date) return new Date(value.getTime()) as T;
+  if (value instanceof Map) {
+    const copy = new Map();
+    copies.set(value, copy);
+    for (const [key, item] of value) copy.set(copyState(key, copies), copyState(item, copies));
+    return copy as T;
+  }
+  if (value instanceof Set) {
+    const copy = new Set();
+    copies.set(value, copy);
+    for (const item of value) copy.add(copyState(item, copies));
+    return copy as T;
+  }
+  if (Array.isArray(value)) {
+    const copy: unknown[] = [];
+    copies.set(value, copy);
+    for (const item of value) copy.push(copyState(item, copies));
+    return copy as T;
+  }
+  const copy = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
+  copies.set(value, copy);
+  for (const key of Object.keys(value)) copy[key] = copyState((value as Record<string, unknown>)[key], copies);
+  return copy as T;
+}
+
 export class Simulation {
   private workers = new Map<WorkerId, WorkerState>();
   private clockSeconds = 0;
@@ -262,6 +301,53 @@ export class Simulation {
         await this.rescue(text, tokenIndex);
         break;
     }
+  }
+
+  /**
+   * Everything a reset sets and a step changes, as it stands now: restoreState() puts it back. The steps
+   * recorded are never changed once pushed, so they are shared; the rest is copied. A search that keeps its
+   * database in step by other means (Walk.mark) restores its Simulation this way instead of replaying it.
+   */
+  snapshot(): SimulationState {
+    return { steps: [...this.steps], rest: copyState(this.mutableState()) };
+  }
+
+  /** Back to a snapshot() of this simulation (which stays usable for another restore). */
+  restoreState(state: SimulationState): void {
+    const rest = copyState(state.rest as ReturnType<Simulation['mutableState']>);
+    this.steps = [...state.steps];
+    this.workers = rest.workers;
+    this.clockSeconds = rest.clockSeconds;
+    this.schedule = rest.schedule;
+    this.runRows = rest.runRows;
+    this.waitOrder = rest.waitOrder;
+    this.operatorWait = rest.operatorWait;
+    this.rescuer = rest.rescuer;
+    this.agenda = rest.agenda;
+    this.lockRows = rest.lockRows;
+    this.waitContext = rest.waitContext;
+    this.anomalies = rest.anomalies;
+    this.overtook = rest.overtook;
+    this.concluded = rest.concluded;
+  }
+
+  /** The fields reset() sets, but the steps (see snapshot). */
+  private mutableState() {
+    return {
+      workers: this.workers,
+      clockSeconds: this.clockSeconds,
+      schedule: this.schedule,
+      runRows: this.runRows,
+      waitOrder: this.waitOrder,
+      operatorWait: this.operatorWait,
+      rescuer: this.rescuer,
+      agenda: this.agenda,
+      lockRows: this.lockRows,
+      waitContext: this.waitContext,
+      anomalies: this.anomalies,
+      overtook: this.overtook,
+      concluded: this.concluded,
+    };
   }
 
   trace(): Trace {

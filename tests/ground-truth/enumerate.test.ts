@@ -6,7 +6,7 @@
  * cover walked (StateGraph.pathCover): they take every edge, and the trace each is compared with, put
  * together from the walk's edges, is the one PGlite records playing it from a reset.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
 import type { PGliteLab } from '../../src/db/pglite-lab';
 import { coverStateGraph, type GraphEdge, pathTrace, StateGraph } from '../../src/engine/cover';
@@ -154,6 +154,39 @@ describe('coverStateGraph', () => {
     for (const { schedule } of every) {
       for (const step of await stepsOf(s, settings, schedule)) expect(covered.has(step), `${schedule.join(',')}: ${step.slice(-40)}`).toBe(true);
     }
+  });
+});
+
+describe('Walk.restoreMark', () => {
+  it('comes back to a mark with the state and trace a replay from a reset gives, without the simulation playing its tokens again', async () => {
+    const s = scenario('lock-wait');
+    const settings: Settings = { strategy: 'for-update', fencing: false };
+    const walk = new Walk(db, s, settings, undefined, { marks: true });
+    await walk.restore([]);
+    // A's claim holds run 123 (a parked transaction on PGlite): the mark must bring it back too.
+    expect(await walk.tryApply('A')).toBe(true);
+    const mark = walk.mark();
+    const marked = { trace: structuredClone(walk.sim.trace()), key: walk.stateKey(0) };
+    // Then to the end of the scenario, first choice first.
+    for (let left = walk.choices(0); left.length > 0; left = walk.choices(left[0]!.lane)) expect(await walk.tryApply(left[0]!.token)).toBe(true);
+    const apply = vi.spyOn(walk.sim, 'apply');
+    for (const again of [1, 2]) {
+      apply.mockClear();
+      await walk.restoreMark(mark);
+      expect(apply, `restore ${again}`).not.toHaveBeenCalled();
+      expect(walk.applied()).toEqual(['A']);
+      expect(walk.stateKey(0)).toBe(marked.key);
+      expect(walk.sim.trace()).toEqual(marked.trace);
+      // The database stands there too: B's claim waits for A's lock, as after a replay from a reset.
+      const replayed = new Walk(db, s, settings);
+      await replayed.restore(['A', 'B']);
+      expect(replayed.sim.trace().steps.at(-1)?.outcome?.status).toBe('blocked');
+      const expected = structuredClone(replayed.sim.trace());
+      await walk.restoreMark(mark);
+      expect(await walk.tryApply('B')).toBe(true);
+      expect(walk.sim.trace()).toEqual(expected);
+    }
+    apply.mockRestore();
   });
 });
 
