@@ -19,12 +19,17 @@ import { CONTRACTS, type Parameter } from './contract';
 import type { Parser } from './parser';
 import { refusal } from './refusals';
 
+/** What a two-statement claim's UPDATE is given, so no binding of the learner's own goes with it (check --param, the page's Parameters row). */
+export const GSET_UPDATE_VALUES = 'its UPDATE gets $1 worker, $2 lease seconds and :name';
+
 /** The parameter the UPDATE gets the run's id as: the claim's own two come first. */
 const RUN_PARAMETER: Parameter = { number: 3, name: 'run (the \\gset variable)', type: 'integer' };
 
 const GSET_CLAIM_PARAMETERS: readonly Parameter[] = [...CONTRACTS.claim.parameters, RUN_PARAMETER];
 
 export interface GsetClaim {
+  /** The claim as written, psql's form (the page's link and editor give it back as the learner typed it). */
+  written: string;
   /** The SELECT as the file has it, without the \gset. */
   select: string;
   selectShape: GsetSelectShape;
@@ -164,6 +169,7 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   return {
     ok: true,
     claim: {
+      written: text,
       select,
       selectShape: selected.shape,
       update: bound.text,
