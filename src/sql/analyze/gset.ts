@@ -19,9 +19,6 @@ import { CONTRACTS, type Parameter } from './contract';
 import type { Parser } from './parser';
 import { refusal } from './refusals';
 
-/** What a two-statement claim's UPDATE is given, so no binding of the learner's own goes with it (check --param, the page's Parameters row). */
-export const GSET_UPDATE_VALUES = 'its UPDATE gets $1 worker, $2 lease seconds and :name';
-
 /** The parameter the UPDATE gets the run's id as: the claim's own two come first. */
 const RUN_PARAMETER: Parameter = { number: 3, name: 'run (the \\gset variable)', type: 'integer' };
 

@@ -23,7 +23,7 @@ import type { Role } from './contract';
 export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
 export type { GsetAnalysis, GsetClaim } from './gset';
-export { GSET_UPDATE_VALUES } from './gset';
+export { GSET_UPDATE_VALUES } from './contract';
 export { ENGINE_ONLY_REFUSALS, NAMES_ITS_CHECK } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
