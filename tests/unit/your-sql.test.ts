@@ -594,6 +594,20 @@ describe("a claim in two statements (psql's \\gset) typed in the page, played as
     expect(store.getState().settings.definition).toBeUndefined();
   });
 
+  it.each([
+    ['in the SELECT', PLAIN.replace("WHERE status = 'pending'", "WERE status = 'pending'"), 4],
+    ['in the UPDATE', PLAIN.replace('WHERE run_id = :run_id', 'WERE run_id = :run_id'), 14],
+    ['after :name on its line', PLAIN.replace('WHERE run_id = :run_id', 'WHERE run_id = :run_id ORR true'), 14],
+  ])("a syntax error %s keeps PostgreSQL's message, placed at its line and column in the text as typed", async (_, claim, line) => {
+    const built = await buildYourSql(texts(claim));
+    if (built.ok || built.problem.kind !== 'syntax') throw new Error(JSON.stringify(built));
+    const { message, lineText, column } = built.problem;
+    expect(built.problem.line).toBe(line);
+    expect(lineText).toBe(claim.split('\n')[line - 1]);
+    const word = /at or near "([^"]+)"/.exec(message)![1]!;
+    expect(lineText.slice(column - 1)).toMatch(new RegExp(`^${word}`));
+  });
+
   it('a binding of its own does not go with it: the UPDATE gets $1 worker, $2 lease seconds and :name', async () => {
     const built = await buildYourSql({ ...texts(PLAIN), params: ['1=worker'] });
     expect(built).toMatchObject({ ok: false, problem: { role: 'claim', message: expect.stringContaining('$1 worker, $2 lease seconds and :name') } });
