@@ -160,7 +160,7 @@ async function buildClaim(text: string, bindings: ParamBindings): Promise<Custom
     return { ok: false, problem: unreadable('claim', error) };
   }
   if (gset) {
-    if (!gset.ok) return { ok: false, problem: problemOf('claim', text, gset.error) };
+    if (!gset.ok) return { ok: false, problem: await gsetProblem(text, gset.error) };
     if (bindings.some((binding) => binding.role === 'claim')) {
       return {
         ok: false,
@@ -174,6 +174,18 @@ async function buildClaim(text: string, bindings: ParamBindings): Promise<Custom
   const analysis = await analyzeRole(text, 'claim', bound.bound);
   if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf('claim', text, analysis.error) };
   return customClaimStrategy(text, analysis.shape, null, {}, bound.bound?.sources ?? null);
+}
+
+/**
+ * Why a two-statement claim was refused. One refusal (gset-lock) holds both what no database plays (FOR
+ * SHARE) and what only PGlite cannot replay (a waiting FOR UPDATE without LIMIT 1): check --db's own
+ * analysis (without the engine's refusals) says which.
+ */
+async function gsetProblem(text: string, error: AnalyzeError): Promise<YourSqlProblem> {
+  const problem = problemOf('claim', text, error);
+  if (problem.kind !== 'refused' || problem.onServer === undefined) return problem;
+  const onServer = await analyzeGsetClaimFile(text, { engineRefusals: false });
+  return { ...problem, onServer: onServer?.ok ? 'plays' : 'refuses' };
 }
 
 /** A statement's bound values (null: its role's contract), by the rules `check --param` uses (bindStatement, as check's boundParameters). */

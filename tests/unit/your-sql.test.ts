@@ -608,6 +608,14 @@ describe("a claim in two statements (psql's \\gset) typed in the page, played as
     expect(lineText.slice(column - 1)).toMatch(new RegExp(`^${word}`));
   });
 
+  it.each([
+    ['a waiting FOR UPDATE without LIMIT 1: only PGlite cannot replay it, check --db plays it', fixture('for-update').replace('LIMIT 1\n', ''), 'plays'],
+    ['FOR SHARE: no database plays it', fixture('for-update').replace('FOR UPDATE \\gset', 'FOR SHARE \\gset'), 'refuses'],
+  ])('%s', async (_, claim, onServer) => {
+    const built = await buildYourSql(texts(claim));
+    expect(built).toMatchObject({ ok: false, problem: { role: 'claim', kind: 'refused', onServer } });
+  });
+
   it('a binding of its own does not go with it: the UPDATE gets $1 worker, $2 lease seconds and :name', async () => {
     const built = await buildYourSql({ ...texts(PLAIN), params: ['1=worker'] });
     expect(built).toMatchObject({ ok: false, problem: { role: 'claim', message: expect.stringContaining('$1 worker, $2 lease seconds and :name') } });
