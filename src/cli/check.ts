@@ -11,7 +11,7 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { reaperScenario } from '../scenarios/reaper-lane';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import { type AnalyzeError, analyzeGsetClaimFile, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
+import { type AnalyzeError, analyzeGsetClaimFile, GSET_UPDATE_VALUES, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
@@ -190,8 +190,7 @@ function twoStatementFromFile(
   bindings: ParamBindings,
 ): { definition: StrategyDefinition; summary: string } {
   if (!gset.ok) throw new CheckInputError(analyzeErrorLine(shown, gset.error));
-  if (bindings.length > 0)
-    throw new CheckInputError(`${shown}: --param does not go with a two-statement claim: its UPDATE gets $1 worker, $2 lease seconds and :name`);
+  if (bindings.length > 0) throw new CheckInputError(`${shown}: --param does not go with a two-statement claim: ${GSET_UPDATE_VALUES}`);
   const { claim } = gset;
   const built = twoStatementClaim(claim, shown, options);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
@@ -336,8 +335,8 @@ function encodeValue(value: string): string {
 export function witnessLink(scenario: Scenario, settings: Settings, witness: readonly string[], params: readonly string[] = []): string {
   const definition = settings.definition;
   const claim = definition?.claim;
-  // The page's Your SQL takes one statement: a two-statement claim's link carries the scenario and schedule only.
-  const text = claim?.shape === 'one-statement' && !claim.readFirst ? claim.claim.text : null;
+  // A two-statement claim travels as written (SELECT … \gset, then the UPDATE with :name): the page reads it as check does.
+  const text = claim?.shape === 'one-statement' ? (claim.readFirst?.written ?? claim.claim.text) : null;
   const sweep = ownReaperOf(definition);
   const laned = text !== null && sweep !== null ? reaperScenario(scenario) : null;
   const reaper = laned === null ? null : sweep;
@@ -375,8 +374,6 @@ export interface CheckReport {
     writes: Partial<Record<WriteRole, string>>;
     reaper?: string;
     params?: string[];
-    /** A SELECT … \gset then an UPDATE: the page cannot open it yet, so the report gives no links. */
-    twoStatements?: true;
   };
   fencing: boolean;
   /** The claims' isolation level above READ COMMITTED (--isolation); absent at READ COMMITTED. */
@@ -432,7 +429,6 @@ export function checkReport(
       writes,
       ...(reaper === undefined ? {} : { reaper }),
       ...(params.length === 0 ? {} : { params: [...params] }),
-      ...(twoStatements(settings) ? { twoStatements: true as const } : {}),
     },
     fencing: settings.fencing,
     ...(settings.isolation ? { isolation: settings.isolation } : {}),
@@ -491,18 +487,14 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   for (const group of report.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
-    if (!report.claim.twoStatements) lines.push(`         link: ${group.link}`);
+    lines.push(`         link: ${group.link}`);
     lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
   const first = report.groups[0];
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
-  lines.push(
-    report.claim.twoStatements
-      ? '(no links: the page\'s "Your SQL" takes one statement, and a two-statement claim is checked here; replay a witness with the command above)'
-      : '(the links carry your statements: the page opens them under "Your SQL")',
-  );
+  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

@@ -100,7 +100,10 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
       ]
     : update !== null && isSelectThenUpdateAction(update)
       ? [code('until it holds a run:', 0), statement('select', null, 1, 'none: stop'), statement(update, null, 1)]
-      : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
+      : strategy.claim.shape === 'one-statement' && strategy.claim.readFirst
+        ? // A claim in two statements (SELECT … \gset, then the UPDATE): a step each, in one transaction.
+          [statement('select', 'BEGIN;', 0, 'none: stop'), statement('claim', null, 0), statement('commit', null, 0)]
+        : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
 
   // A stuck worker only ever beats (nextAction), so its heartbeat has no condition.
   const beats = spec?.stuck

@@ -4,16 +4,27 @@
  * a strategy the engine plays (strategies/custom.ts). What the lab cannot replay exactly on PGlite is refused
  * with the analyzer's one-line reason; a syntax error keeps PostgreSQL's message and position.
  */
-import { type Analysis, analyzeStatement, ENGINE_ONLY_REFUSALS, isGsetClaimText, loadAnalyzer, NAMES_ITS_CHECK, parametersUsed } from '../sql/analyze';
+import {
+  type Analysis,
+  analyzeGsetClaimFile,
+  analyzeStatement,
+  ENGINE_ONLY_REFUSALS,
+  GSET_UPDATE_VALUES,
+  loadAnalyzer,
+  NAMES_ITS_CHECK,
+  parametersUsed,
+} from '../sql/analyze';
 import { type BoundParameters, bindingFlag, bindStatement, labValues, type ParamBindings, parseBindings, ROW_SYNTAX, writtenIn } from '../sim/param-bindings';
 import type { StrategyDefinition } from '../strategies';
 import {
   CUSTOM_CLAIM_IDS,
   CUSTOM_WRITE_IDS,
+  type CustomClaim,
   customClaimStrategy,
   customWrite,
   ownReaperOf,
   textAsRun,
+  twoStatementClaim,
   withCustomReaper,
   type WriteRole,
   type YourStatementRole,
@@ -90,10 +101,6 @@ function unreadable(role: YourSqlRole, error: unknown): YourSqlProblem {
   return { role, kind: 'invalid', message };
 }
 
-/** A claim in two statements (SELECT … \gset, then the UPDATE): played by the command line, not yet by the page. */
-const TWO_STATEMENTS_ON_THE_CLI =
-  'a claim in two statements (SELECT … \\gset, then the UPDATE that uses it as :name): this page plays one statement; npm run sim -- check <scenario> --claim FILE plays both, a step each in one transaction (README, “Check your own claim”)';
-
 /** Analyzes every statement (the claim first) and builds the strategy, or the first problem found. Never throws. */
 export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   try {
@@ -113,13 +120,8 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
       ok: false,
       problem: { role: null, kind: 'invalid', message: `${writtenIn(ROW_SYNTAX, loose)}: there is no ${ROLE_NAMES[loose.role]} of your own to bind` },
     };
-  if (await isGsetClaimText(texts.claim)) return { ok: false, problem: { role: 'claim', kind: 'invalid', message: TWO_STATEMENTS_ON_THE_CLI } };
-  const claimBound = await boundFor(texts.claim, 'claim', bindings);
-  if (!claimBound.ok) return claimBound;
-  const claimAnalysis = await analyzeRole(texts.claim, 'claim', claimBound.bound);
-  if (!claimAnalysis.ok)
-    return { ok: false, problem: 'problem' in claimAnalysis ? claimAnalysis.problem : problemOf('claim', texts.claim, claimAnalysis.error) };
-  const claim = customClaimStrategy(texts.claim, claimAnalysis.shape, null, {}, claimBound.bound?.sources ?? null);
+  const claim = await buildClaim(texts.claim, bindings);
+  if ('problem' in claim) return claim;
   // What the builder refuses is how a wait resumes on PGlite: a real server's wait is real, and --db plays it.
   if (!claim.ok) return { ok: false, problem: { role: 'claim', kind: 'refused', reason: claim.reason, onServer: 'plays' } };
   let definition: StrategyDefinition = { ...claim.definition, label: YOUR_SQL_LABEL };
@@ -144,6 +146,46 @@ export async function buildYourSql(texts: YourSqlTexts): Promise<YourSqlBuilt> {
   const withReaper = withCustomReaper(definition, reaper, analysis.shape, null, reaperBound.bound?.sources ?? []);
   if (!withReaper.ok) return { ok: false, problem: { role: 'reaper', kind: 'refused', reason: withReaper.reason, onServer: 'refuses' } };
   return { ok: true, definition: { ...withReaper.definition, label: YOUR_SQL_LABEL } };
+}
+
+/**
+ * The claim's strategy: one statement, or two in psql's form (`SELECT … \gset`, then the UPDATE using :name),
+ * read by the command line's own analysis (analyzeGsetClaimFile) and built as check --claim builds it.
+ */
+async function buildClaim(text: string, bindings: ParamBindings): Promise<CustomClaim | { ok: false; problem: YourSqlProblem }> {
+  let gset: Awaited<ReturnType<typeof analyzeGsetClaimFile>>;
+  try {
+    gset = await analyzeGsetClaimFile(text);
+  } catch (error) {
+    return { ok: false, problem: unreadable('claim', error) };
+  }
+  if (gset) {
+    if (!gset.ok) return { ok: false, problem: await gsetProblem(text, gset.error) };
+    if (bindings.some((binding) => binding.role === 'claim')) {
+      return {
+        ok: false,
+        problem: { role: 'claim', kind: 'invalid', message: `parameters of your own do not go with a two-statement claim: ${GSET_UPDATE_VALUES}` },
+      };
+    }
+    return twoStatementClaim(gset.claim, null);
+  }
+  const bound = await boundFor(text, 'claim', bindings);
+  if (!bound.ok) return bound;
+  const analysis = await analyzeRole(text, 'claim', bound.bound);
+  if (!analysis.ok) return { ok: false, problem: 'problem' in analysis ? analysis.problem : problemOf('claim', text, analysis.error) };
+  return customClaimStrategy(text, analysis.shape, null, {}, bound.bound?.sources ?? null);
+}
+
+/**
+ * Why a two-statement claim was refused. One refusal (gset-lock) holds both what no database plays (FOR
+ * SHARE) and what only PGlite cannot replay (a waiting FOR UPDATE without LIMIT 1): check --db's own
+ * analysis (without the engine's refusals) says which.
+ */
+async function gsetProblem(text: string, error: AnalyzeError): Promise<YourSqlProblem> {
+  const problem = problemOf('claim', text, error);
+  if (problem.kind !== 'refused' || problem.onServer === undefined) return problem;
+  const onServer = await analyzeGsetClaimFile(text, { engineRefusals: false });
+  return { ...problem, onServer: onServer?.ok ? 'plays' : 'refuses' };
 }
 
 /** A statement's bound values (null: its role's contract), by the rules `check --param` uses (bindStatement, as check's boundParameters). */
@@ -192,14 +234,21 @@ function problemOf(role: YourSqlRole, text: string, error: AnalyzeError): YourSq
 /** The statements a definition built here plays (as the engine runs them: trimmed, no final ";"); null for a built-in strategy. */
 export function yourSqlTextsOf(definition: StrategyDefinition | undefined): YourSqlTexts | null {
   if (!definition || definition.claim.shape !== 'one-statement' || definition.claim.claim.id !== CUSTOM_CLAIM_IDS.claim) return null;
-  const params = bindingsOf('claim', definition.claim.claim.params);
+  const { readFirst } = definition.claim;
+  // A two-statement claim is given back as written: its UPDATE takes :name, never a binding of the learner's.
+  const params = readFirst ? [] : bindingsOf('claim', definition.claim.claim.params);
   const own = (role: WriteRole) => {
     const statement = definition[DEFINITION_KEYS[role]].fenced;
     if (statement.id !== CUSTOM_WRITE_IDS[role]) return null;
     params.push(...bindingsOf(role, statement.params));
     return statement.text;
   };
-  const texts: YourSqlTexts = { claim: definition.claim.claim.text, heartbeat: own('heartbeat'), work: own('work'), complete: own('complete') };
+  const texts: YourSqlTexts = {
+    claim: readFirst?.written ?? definition.claim.claim.text,
+    heartbeat: own('heartbeat'),
+    work: own('work'),
+    complete: own('complete'),
+  };
   const sweep = ownReaperOf(definition);
   if (sweep !== null) {
     texts.reaper = sweep.text;

@@ -222,7 +222,10 @@ export function twoStatementClaim(gset: GsetClaim, file: string | null, options:
     probe: shape.probe ? text(CUSTOM_CLAIM_IDS.selectProbe, shape.probe) : null,
     afterWait,
   };
-  const claim = { ...update.definition.claim, readFirst: { statement: readFirst, locks: shape.lock !== null, runColumn: gset.runColumn } };
+  const claim = {
+    ...update.definition.claim,
+    readFirst: { statement: readFirst, locks: shape.lock !== null, runColumn: gset.runColumn, written: gset.written },
+  };
   return { ok: true, definition: { ...update.definition, claim } };
 }
 

@@ -116,9 +116,10 @@ export type ClaimShape =
        * given the SELECT's run_id as its `run` parameter. What the SELECT locks stays locked between the two
        * steps, and until the worker's next step commits, as with one statement. `locks`: the SELECT locks the row
        * it returns (FOR UPDATE, with or without SKIP LOCKED or NOWAIT); `runColumn`: its column that carries the
-       * run's id (run_id, or the alias \gset names the variable after). Absent: one statement.
+       * run's id (run_id, or the alias \gset names the variable after); `written`: the two as written, psql's
+       * form, which the page's editor and link give back. Absent: one statement.
        */
-      readFirst?: { statement: LabStatement; locks: boolean; runColumn: string };
+      readFirst?: { statement: LabStatement; locks: boolean; runColumn: string; written: string };
     }
   | {
       shape: 'select-then-update';

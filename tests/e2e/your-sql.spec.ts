@@ -12,6 +12,7 @@ import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.
 import goodJobSession from '../fixtures/claims/good-job-advisory.sql?raw';
 import goodJobXact from '../fixtures/claims/good-job-advisory-xact.sql?raw';
 import forUpdateWait from '../ground-truth/claim-corpus/02-for-update-wait.sql?raw';
+import twoStatementPlain from '../fixtures/claims/two-statement-plain.sql?raw';
 import { expect, notices, openLab, openLinkInPlace, outcome, runsTableAfter, shot, stepButton, stepTimes, test, waitReady } from './fixtures';
 
 const START = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=&step=0';
@@ -96,7 +97,7 @@ test("explore your claim: the explorer's worker plays it (no stale write rejecte
   await expect(witness).toHaveAttribute('href', /strategy=your-sql&.*claim=WITH%20candidate/);
 });
 
-test('the link opens the same view in a new browser context, and the draft survives a reload', async ({ page, browser }) => {
+test('the link opens the same view in a new browser context (a two-statement claim too), and the draft survives a reload', async ({ page, browser }) => {
   await openLab(page, START);
   const mine = await applyNoBump(page);
   await stepTimes(page, 3);
@@ -115,6 +116,38 @@ test('the link opens the same view in a new browser context, and the draft survi
     await expect(fresh.locator('.notices')).not.toContainText('could not be opened');
   } finally {
     await other.close();
+  }
+
+  // A claim in two statements, psql's way, in race: pasted, applied and stepped worker by worker along
+  // check's witness, each SELECT and UPDATE a step of its own; the double claim is the one
+  // `npm run sim -- run race --claim tests/fixtures/claims/two-statement-plain.sql --schedule …` prints.
+  await openLinkInPlace(page, 'scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
+  await openEditor(page);
+  await claimText(page).fill(twoStatementPlain);
+  await applyButton(page).click();
+  await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
+  const program = (worker: string) => page.getByRole('list', { name: `${worker}'s program` });
+  await expect(program('A').locator('li[aria-current="step"]')).toContainText('your-claim-select');
+  for (const [i, worker] of [...'AABAABABAB'].entries()) {
+    await program(worker)
+      .getByRole('button', { name: new RegExp(`^Step ${worker}: run `) })
+      .click();
+    if (i === 0) await expect(program('A').locator('li[aria-current="step"]')).toContainText('UPDATE runs');
+  }
+  await expect(outcome(page)).toContainText("Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 60 s to run.");
+  await expect(outcome(page)).toContainText("A's write to run 123 committed with stale generation 18 while B held generation 19: split ownership.");
+  await expect(page).toHaveURL(/schedule=A,A,B,A,A,B,A,B,A,B&step=11&claim=.*%5Cgset/);
+  const witness = await runsTableAfter(page, 11);
+  const twoLink = page.url();
+  const again = await browser.newContext();
+  try {
+    const fresh = await again.newPage();
+    await fresh.goto(twoLink);
+    await expect(claimText(fresh)).toHaveValue(twoStatementPlain, { timeout: 90_000 });
+    expect(await runsTableAfter(fresh, 11)).toBe(witness);
+    await expect(outcome(fresh)).toContainText('Workers A and B both believe they own run 123');
+  } finally {
+    await again.close();
   }
 
   // A draft that was never applied comes back after a reload.

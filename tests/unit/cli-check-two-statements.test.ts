@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { decodeView } from '../../src/store/permalink';
 import { projectRoot, simInProcess } from '../support/cli';
 
 const fixture = (name: string) => join(projectRoot, 'tests/fixtures/claims', name);
@@ -31,15 +32,17 @@ describe('check --claim with SELECT … \\gset and an UPDATE', () => {
     expect(stderr).toMatch(/refused on PGlite: its UPDATE would wait for a row another worker holds .*--db URL/);
   });
 
-  it('a plain SELECT, no lock: both workers read run 123 before either updates it, a double claim, exit 1 with the schedule and no page link', async () => {
+  it('a plain SELECT, no lock: both workers read run 123 before either updates it, a double claim, exit 1 with the schedule and the page link to it', async () => {
     const { code, stdout, stderr } = await sim('check', 'race', '--claim', fixture('two-statement-plain.sql'));
     expect(stderr).toBe('');
     expect(code).toBe(1);
     expect(stdout).toContain('claim: SELECT \\gset, then the UPDATE with :run_id bound as $3, one transaction, a step each: the SELECT locks nothing');
     expect(stdout).toMatch(/438 of 648 {2}double claim of run 123 \+ duplicate execution of run 123 \+ split ownership of run 123 {3}<- unsafe/);
     expect(stdout).toContain('shortest: --schedule A,A,B,A,A,B,A,B,A,B');
-    expect(stdout).not.toContain('link:');
-    expect(stdout).toContain('(no links: the page\'s "Your SQL" takes one statement');
+    // The link carries the claim as written, \\gset and :run_id: the page's Your SQL plays it at the witness.
+    const link = /link: (#scenario=race&strategy=your-sql&fencing=off&schedule=A,A,B,A,A,B,A,B,A,B&claim=\S+)/.exec(stdout)?.[1];
+    expect(decodeView(link ?? '')?.yourSql?.claim).toBe(readFileSync(fixture('two-statement-plain.sql'), 'utf8'));
+    expect(stdout).toContain('(the links carry your statements: the page opens them under "Your SQL")');
     expect(stdout).toMatch(/^UNSAFE: 480 of 648 schedules/m);
   });
 

@@ -21,6 +21,7 @@ import { buildYourSql, sameTexts, yourSqlTextsOf, type YourSqlTexts } from '../.
 import { DRAFT_KEY, loadDraft, saveDraft } from '../../src/store/your-sql-draft';
 import { MAX_YOUR_SQL_LINK_CHARS, tooLongForLink } from '../../src/store/your-sql-link';
 import { prefill } from '../../src/store/your-sql-slice';
+import { pointerOf, workerProgram } from '../../src/store/worker-program';
 import { InProcessLabClient } from '../../src/webworker/local-engine';
 import { MemoryStorage } from '../support/memory-storage';
 
@@ -496,16 +497,127 @@ describe('SQL that parses but cannot be played as the lab ran it (issue 34)', ()
   });
 });
 
-describe("a claim in two statements (psql's \\gset) typed in the page", () => {
-  it('is refused in one line that gives the command which plays it, instead of a syntax error at the backslash', async () => {
-    const text = readFileSync(join(__dirname, '../fixtures/claims/two-statement-skip-locked.sql'), 'utf8');
-    const built = await buildYourSql(texts(text));
-    expect(built.ok).toBe(false);
-    if (built.ok) return;
-    expect(built.problem).toMatchObject({
-      role: 'claim',
-      kind: 'invalid',
-      message: expect.stringContaining('npm run sim -- check <scenario> --claim FILE plays both'),
-    });
+describe("a claim in two statements (psql's \\gset) typed in the page, played as check --claim plays it", () => {
+  const fixture = (name: string) => readFileSync(join(__dirname, `../fixtures/claims/two-statement-${name}.sql`), 'utf8');
+  const PLAIN = fixture('plain');
+  const WITNESS = 'A,A,B,A,A,B,A,B,A,B';
+
+  it('the plain SELECT: each SELECT and UPDATE is a step, the witness double-claims run 123 as `npm run sim -- run race --claim … --schedule` says, and the link reopens it', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    const fragment = `scenario=race&strategy=your-sql&fencing=off&schedule=${WITNESS}&step=11&claim=${encodeURIComponent(PLAIN)}`;
+    await store.getState().start(`#${fragment}`);
+    const state = store.getState();
+    expect(state.notices).toEqual([]);
+    // As the CLI's run prints them (its steps 1 to 11).
+    expect(state.steps.map((step) => `${step.actor} ${step.action} ${step.verdict}`)).toEqual([
+      'A select ok',
+      'A claim ok',
+      'B select ok',
+      'A commit ok',
+      'A work ok',
+      'B claim ok',
+      'A work blocked',
+      'B commit ok',
+      'A work ok',
+      'A complete ok',
+      'B work rejected',
+    ]);
+    expect(state.steps[0]).toMatchObject({ sqlId: 'your-claim-select' });
+    expect(state.steps[1]?.sql).toContain('WHERE run_id = $3');
+    const last = state.steps.at(-1)!;
+    expect(last.anomalies.map((anomaly) => [anomaly.kind, anomaly.steps.map((i) => i + 1), anomaly.message])).toEqual([
+      ['double-claim', [2, 6], "Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 60 s to run."],
+      ['split-ownership', [6, 9, 10], "A's write to run 123 committed with stale generation 18 while B held generation 19: split ownership."],
+      ['duplicate-execution', [5, 7, 11], 'Run 123 was executed by both A and B: 3 model calls were paid for one run.'],
+    ]);
+    expect(last.runs.find((run) => run.run_id === 123)).toMatchObject({ status: 'done', lease_owner: 'B', lease_generation: 19 });
+    // The editor and the link give the claim back as written, \\gset and :run_id included.
+    expect(state.yourSql).toMatchObject({ open: true, draft: texts(PLAIN), problem: null });
+    expect(encodeView({ scenarioId: state.scenarioId, settings: state.settings, schedule: state.schedule, position: state.position })).toBe(fragment);
+  });
+
+  it("each worker's program shows the SELECT and the UPDATE as two lines, and the pointer moves from one to the other", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', fixture('skip-locked'));
+    expect(await store.getState().applyYourSql()).toBe(true);
+    const { settings } = store.getState();
+    const scenario = findScenario('race')!;
+    const program = workerProgram('A', scenario, settings);
+    const claimLines = program.slice(0, 3).map((line) => (line.kind === 'statement' ? [line.lead, line.file, line.firstLine, line.action] : null));
+    expect(claimLines).toEqual([
+      ['BEGIN;', 'your-claim-select', 'SELECT run_id', 'select'],
+      [null, 'your-claim', 'UPDATE runs', 'claim'],
+      [null, 'transaction-commit.sql', 'COMMIT', 'commit'],
+    ]);
+    const pointerAt = () => {
+      const state = store.getState();
+      const worker = state.steps.at(-1)?.workers.find((w) => w.id === 'A');
+      return worker ? pointerOf(program, worker, scenario, settings, 0) : null;
+    };
+    await store.getState().stepWorker('A');
+    expect(pointerAt()).toMatchObject({ kind: 'next', line: 1 });
+    await store.getState().stepWorker('A');
+    expect(pointerAt()).toMatchObject({ kind: 'next', line: 2 });
+  });
+
+  it("SKIP LOCKED: B passes over the run A's SELECT locked and takes the other", async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B,A,B&claim=${encodeURIComponent(fixture('skip-locked'))}`);
+    const state = store.getState();
+    expect(state.notices).toEqual([]);
+    expect(state.steps.map((step) => step.facts.find((fact) => fact.kind === 'selected-in-transaction'))).toMatchObject([
+      { worker: 'A', run: 123, locked: true },
+      { worker: 'B', run: 124, locked: true },
+      undefined,
+      undefined,
+    ]);
+    expect(state.steps.at(-1)!.anomalies).toEqual([]);
+  });
+
+  it.each([
+    ['an unset :name', PLAIN.replace('= :run_id', '= :picked'), ':picked is not set by the \\gset, which sets :run_id'],
+    ['three statements', `${PLAIN}\nSELECT 1;`, '3 statements: the lab plays a SELECT … \\gset and then one UPDATE that uses it'],
+    ['another psql command', PLAIN.replace('1 \\gset', '1 \\gexec'), "psql's \\gexec: the lab reads one psql command"],
+  ])("%s: refused in the CLI's words, one line, the learner's text kept", async (_, claim, reason) => {
+    const store = createLabStore({ lab: new InProcessLabClient(() => db), storage: new MemoryStorage() });
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', claim);
+    expect(await store.getState().applyYourSql()).toBe(false);
+    const { problem, draft } = store.getState().yourSql;
+    expect(problem?.role).toBe('claim');
+    const words = problem?.kind === 'refused' ? problem.reason : problem?.kind === 'invalid' ? problem.message : '';
+    expect(words).toContain(reason);
+    expect(words).not.toContain('\n');
+    expect(draft?.claim).toBe(claim);
+    expect(store.getState().settings.definition).toBeUndefined();
+  });
+
+  it.each([
+    ['in the SELECT', PLAIN.replace("WHERE status = 'pending'", "WERE status = 'pending'"), 4],
+    ['in the UPDATE', PLAIN.replace('WHERE run_id = :run_id', 'WERE run_id = :run_id'), 14],
+    ['after :name on its line', PLAIN.replace('WHERE run_id = :run_id', 'WHERE run_id = :run_id ORR true'), 14],
+  ])("a syntax error %s keeps PostgreSQL's message, placed at its line and column in the text as typed", async (_, claim, line) => {
+    const built = await buildYourSql(texts(claim));
+    if (built.ok || built.problem.kind !== 'syntax') throw new Error(JSON.stringify(built));
+    const { message, lineText, column } = built.problem;
+    expect(built.problem.line).toBe(line);
+    expect(lineText).toBe(claim.split('\n')[line - 1]);
+    const word = /at or near "([^"]+)"/.exec(message)![1]!;
+    expect(lineText.slice(column - 1)).toMatch(new RegExp(`^${word}`));
+  });
+
+  it.each([
+    ['a waiting FOR UPDATE without LIMIT 1: only PGlite cannot replay it, check --db plays it', fixture('for-update').replace('LIMIT 1\n', ''), 'plays'],
+    ['FOR SHARE: no database plays it', fixture('for-update').replace('FOR UPDATE \\gset', 'FOR SHARE \\gset'), 'refuses'],
+  ])('%s', async (_, claim, onServer) => {
+    const built = await buildYourSql(texts(claim));
+    expect(built).toMatchObject({ ok: false, problem: { role: 'claim', kind: 'refused', onServer } });
+  });
+
+  it('a binding of its own does not go with it: the UPDATE gets $1 worker, $2 lease seconds and :name', async () => {
+    const built = await buildYourSql({ ...texts(PLAIN), params: ['1=worker'] });
+    expect(built).toMatchObject({ ok: false, problem: { role: 'claim', message: expect.stringContaining('$1 worker, $2 lease seconds and :name') } });
   });
 });

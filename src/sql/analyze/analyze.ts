@@ -255,7 +255,7 @@ function refused(why: Refusal): Refused {
 }
 
 /** PostgreSQL counts its cursor in characters; JavaScript strings in UTF-16 units. */
-function syntaxError(statement: string, message: string, cursor: number): AnalyzeError {
+export function syntaxError(statement: string, message: string, cursor: number): AnalyzeError {
   const characters = Array.from(statement);
   const before = characters.slice(0, Math.min(cursor, characters.length));
   const lastBreak = before.lastIndexOf('\n');

@@ -77,3 +77,9 @@ export const RUNS_COLUMN_TYPES: Readonly<Record<string, string>> = {
 };
 
 export const KEY_COLUMNS: readonly string[] = ['run_id'];
+
+/**
+ * What a two-statement claim's UPDATE is given (./gset.ts), so no binding of the learner's own goes with it
+ * (check --param, the page's Parameters row). Here, not in gset.ts: the page's first load must not pull the parser's code.
+ */
+export const GSET_UPDATE_VALUES = 'its UPDATE gets $1 worker, $2 lease seconds and :name';

@@ -14,7 +14,7 @@
  * This file reads the file's text as psql's lexer does, just enough to find `\gset` and `:name` outside
  * quotes, dollar quotes and comments; PostgreSQL's parser reads each statement (./analyze.ts).
  */
-import { type AnalyzeError, analyzeGsetSelect, analyzeWith, type GsetSelectShape, type Shape } from './analyze';
+import { type AnalyzeError, analyzeGsetSelect, analyzeWith, type GsetSelectShape, type Shape, syntaxError } from './analyze';
 import { CONTRACTS, type Parameter } from './contract';
 import type { Parser } from './parser';
 import { refusal } from './refusals';
@@ -25,6 +25,8 @@ const RUN_PARAMETER: Parameter = { number: 3, name: 'run (the \\gset variable)',
 const GSET_CLAIM_PARAMETERS: readonly Parameter[] = [...CONTRACTS.claim.parameters, RUN_PARAMETER];
 
 export interface GsetClaim {
+  /** The claim as written, psql's form (the page's link and editor give it back as the learner typed it). */
+  written: string;
   /** The SELECT as the file has it, without the \gset. */
   select: string;
   selectShape: GsetSelectShape;
@@ -149,7 +151,8 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   const select = text.slice(0, meta.start).trim().replace(/;$/, '');
   const rest = text.slice(meta.end);
   const selected = analyzeGsetSelect(parser, select, CONTRACTS.claim.parameters, engineRefusals);
-  if (!selected.ok) return selected;
+  const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
+  if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
   const nothing = parser.parse(rest);
   if (nothing.ok && (nothing.tree.stmts ?? []).length === 0) {
     return bad("\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it)");
@@ -160,10 +163,11 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   const count = after.ok ? (after.tree.stmts ?? []).length : 1;
   if (count > 1) return refusedWith('several-statements', `${count + 1} statements: the lab plays a SELECT … \\gset and then one UPDATE that uses it`);
   const analyzed = analyzeWith(parser, bound.text, 'claim', { engineRefusals, parameters: GSET_CLAIM_PARAMETERS });
-  if (!analyzed.ok) return { ok: false, error: analyzed.error };
+  if (!analyzed.ok) return { ok: false, error: placed(analyzed.error, text, (cursor) => meta.end + restIndex(rest, cursor)) };
   return {
     ok: true,
     claim: {
+      written: text,
       select,
       selectShape: selected.shape,
       update: bound.text,
@@ -173,6 +177,28 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
     },
   };
 }
+
+/**
+ * A syntax error in one of the two statements, placed in the whole text as written (its line and column
+ * there, so the page's caret and check's message point at what the learner typed). `at`: the error's
+ * cursor in the statement analyzed, as an index into `text`.
+ */
+function placed(error: AnalyzeError, text: string, at: (cursor: number) => number): AnalyzeError {
+  if (error.kind !== 'syntax') return error;
+  return syntaxError(text, error.message, Array.from(text.slice(0, at(error.cursor))).length);
+}
+
+/** Where a cursor into the UPDATE as sent (trimmed, each `:name` as $3) is in the text after the \gset. */
+function restIndex(rest: string, cursor: number): number {
+  let at = cursor + rest.length - rest.trimStart().length;
+  for (const found of lex(rest).variables) {
+    if (at < found.start + RUN_PARAMETER_TEXT.length) break;
+    at += found.end - found.start - RUN_PARAMETER_TEXT.length;
+  }
+  return at;
+}
+
+const RUN_PARAMETER_TEXT = `$${RUN_PARAMETER.number}`;
 
 /** The UPDATE with each `:name` the \gset set from run_id bound as $3; or why not. */
 function bind(

@@ -23,6 +23,7 @@ import type { Role } from './contract';
 export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
 export type { GsetAnalysis, GsetClaim } from './gset';
+export { GSET_UPDATE_VALUES } from './contract';
 export { ENGINE_ONLY_REFUSALS, NAMES_ITS_CHECK } from './refusals';
 
 export async function analyzeStatement(statement: string, role: Role, options: AnalyzeOptions = {}): Promise<Analysis> {
@@ -53,10 +54,4 @@ export async function analyzeGsetClaimFile(text: string, options: { engineRefusa
   const [{ analyzeGsetClaim, isGsetClaim }, { loadParser }] = await Promise.all([import('./gset'), import('./parser')]);
   if (!isGsetClaim(text)) return null;
   return analyzeGsetClaim(await loadParser(), text, options.engineRefusals !== false);
-}
-
-/** Whether a claim's text is one in two statements, psql's way (`\gset`: ./gset.ts), which the page does not play yet. */
-export async function isGsetClaimText(text: string): Promise<boolean> {
-  const { isGsetClaim } = await import('./gset');
-  return isGsetClaim(text);
 }

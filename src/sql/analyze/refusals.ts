@@ -10,7 +10,7 @@
  */
 export const REFUSALS = {
   'several-statements':
-    'more than one statement: the lab sends one statement per step (a SELECT … \\gset then the one UPDATE … RETURNING that uses its answer as :name is a claim in two statements, which npm run sim -- check … --claim FILE plays: README “Check your own claim”)',
+    'more than one statement: the lab sends one statement per step (a SELECT … \\gset then the one UPDATE … RETURNING that uses its answer as :name is a claim in two statements, which npm run sim -- check … --claim FILE and the page’s Your SQL play: README “Check your own claim”)',
   'gset-not-a-select':
     '\\gset after a statement that is not a plain SELECT: psql keeps a SELECT’s one row as variables, and the lab reads the run’s id from it',
   'gset-variable':
