@@ -5,8 +5,9 @@
  * token": the script's clock moves and faults (+N, pause:, resume:, crash:, cancel:, kill:), kept in the
  * script's order as their own lane. When no worker can move and the lane is empty, but the clock can free
  * someone (a paused worker's timed resume), the clock moves to that moment. A stuck worker would
- * heartbeat forever, so it gets a step budget. Exploring a sibling replays the prefix from a reset (a few
- * milliseconds on PGlite), so the whole search costs about as much as playing every schedule once.
+ * heartbeat forever, so it gets a step budget. Exploring a sibling goes back to the prefix (on PGlite by
+ * the walk's mark: the database's calls from a reset again, not the simulation's work; on a server by
+ * playing the prefix from a reset), so the whole search costs about as much as playing every schedule once.
  * Everything is deterministic: the same inputs give the same schedules in the same order.
  */
 import type { LabDatabase } from '../db/port';
@@ -80,13 +81,14 @@ export async function* exploreSchedules(
   settings: Settings,
   options: EnumerateOptions = {},
 ): AsyncGenerator<ExploredSchedule, { cut: boolean }> {
-  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT);
+  // Each backtrack goes back to a frame's mark: on PGlite the database's calls again, not the simulation's work.
+  const walk = new Walk(db, scenario, settings, options.stuckStepLimit ?? DEFAULT_STUCK_STEP_LIMIT, { marks: true });
   const limit = options.limit ?? DEFAULT_LIMIT;
   let found = 0;
   // Depth-first with an explicit stack: each frame is a point in the tree and the choices not yet tried
   // there. `current` says the simulation still stands at that point (nothing below it was explored yet).
   await walk.restore([]);
-  const root: Frame = { prefix: [], lane: 0, left: walk.choices(0), current: true };
+  const root: Frame = { mark: walk.mark(), lane: 0, left: walk.choices(0), current: true };
   if (root.left.length === 0) {
     // Nothing can happen at all: the empty schedule is the only one.
     await walk.sim.conclude();
@@ -102,12 +104,13 @@ export async function* exploreSchedules(
       stack.pop();
       continue;
     }
-    if (!frame.current) await walk.restore(frame.prefix);
+    if (!frame.current) await walk.restoreMark(frame.mark);
     frame.current = true;
     if (await walk.tryApply(choice.token)) {
       frame.current = false;
-      const child: Frame = { prefix: [...frame.prefix, choice.token], lane: choice.lane, left: walk.choices(choice.lane), current: true };
-      if (child.left.length > 0) stack.push(child);
+      const left = walk.choices(choice.lane);
+      // A mark copies the simulation's state: taken only where the search will come back.
+      if (left.length > 0) stack.push({ mark: walk.mark(), lane: choice.lane, left, current: true });
       else complete = true;
     } else if (frame.left.length === 0 && walk.onlyTheLaneIsLeft(frame.lane)) {
       // Nobody can move and the next environment token cannot apply: drop it from the lane.
@@ -125,7 +128,8 @@ export async function* exploreSchedules(
 }
 
 interface Frame {
-  prefix: string[];
+  /** The point in the tree: its tokens from the reset, and the way back to it. */
+  mark: WalkMark;
   lane: number;
   left: ScheduleChoice[];
   current: boolean;

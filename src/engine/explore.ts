@@ -115,7 +115,7 @@ function throttled(report: ((progress: ExploreProgress) => void) | undefined, ev
   };
 }
 
-/** Every complete schedule, each played from a reset. The reference the fast path is tested against. */
+/** Every complete schedule, each with the trace a play from a reset records. The reference the fast path is tested against. */
 export async function exploreBruteForce(db: LabDatabase, scenario: Scenario, settings: Settings, options: ExploreOptions = {}): Promise<Exploration> {
   const tally: Tally = new Map();
   const report = throttled(options.onProgress);
