@@ -11,7 +11,8 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { reaperScenario } from '../scenarios/reaper-lane';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import { type AnalyzeError, analyzeGsetClaimFile, GSET_UPDATE_VALUES, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
+import { type AnalyzeError, analyzeGsetClaimFile, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
+import { gsetParametersWritten, isGsetClaim } from '../sql/analyze/psql-lex';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
 import { isolationNote } from './format';
@@ -130,8 +131,9 @@ export async function claimStrategyFromFile(
 ): Promise<{ definition: StrategyDefinition; summary: string }> {
   const text = readClaimFile(path);
   const shown = printablePath(path);
-  const gset = await analyzeGsetFile(text, shown, options);
-  if (gset) return twoStatementFromFile(gset, shown, options, bindings);
+  const gsetBound = isGsetClaim(text) ? gsetBoundParameters(text, shown, bindings) : null;
+  const gset = await analyzeGsetFile(text, shown, options, gsetBound);
+  if (gset) return twoStatementFromFile(gset, shown, options, gsetBound);
   const bound = await boundParameters(text, shown, 'claim', bindings);
   const analysis = await analyzeFile(text, 'claim', shown, options, bound);
   if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(shown, analysis.error));
@@ -170,9 +172,9 @@ function waitWords(afterWait: AfterWait['kind'] | 'none', options: CustomOptions
 }
 
 /** A claim file with psql's \gset, analyzed (null: none, one statement); a statement nested too deeply is bad input. */
-async function analyzeGsetFile(text: string, shown: string, options: CustomOptions): Promise<GsetAnalysis | null> {
+async function analyzeGsetFile(text: string, shown: string, options: CustomOptions, bound: BoundParameters | null): Promise<GsetAnalysis | null> {
   try {
-    return await analyzeGsetClaimFile(text, { engineRefusals: !options.onServer });
+    return await analyzeGsetClaimFile(text, { engineRefusals: !options.onServer, ...(bound ? { parameters: bound.parameters } : {}) });
   } catch (error) {
     if (error instanceof RangeError) throw new CheckInputError(`${shown}: the statement is nested too deeply for the lab to read`);
     throw error;
@@ -180,19 +182,30 @@ async function analyzeGsetFile(text: string, shown: string, options: CustomOptio
 }
 
 /**
+ * The claim's own parameters of a two-statement claim as --param binds them: one list for both statements
+ * (the $n either uses, each bound, each bound one used), or null when none is bound (the contract then).
+ * psql's lexer finds them, so a syntax error is still the parser's to report.
+ */
+function gsetBoundParameters(text: string, shown: string, bindings: ParamBindings): BoundParameters | null {
+  const bound = bindStatement(gsetParametersWritten(text), bindings, 'claim', shown, FLAG_SYNTAX);
+  if (!bound.ok) throw new CheckInputError(bound.message);
+  return bound.value;
+}
+
+/**
  * A two-statement claim (`SELECT … \gset`, then the UPDATE that uses it as :name): its strategy and summary,
- * or a one-line error. The UPDATE gets $1 worker, $2 lease seconds and the SELECT's run_id as $3.
+ * or a one-line error. The UPDATE gets $1 worker, $2 lease seconds and the SELECT's run_id as $3; with the
+ * claim's parameters bound (`bound`), each statement its own values and the UPDATE the run's id after them.
  */
 function twoStatementFromFile(
   gset: GsetAnalysis,
   shown: string,
   options: CustomOptions,
-  bindings: ParamBindings,
+  bound: BoundParameters | null,
 ): { definition: StrategyDefinition; summary: string } {
   if (!gset.ok) throw new CheckInputError(analyzeErrorLine(shown, gset.error));
-  if (bindings.length > 0) throw new CheckInputError(`${shown}: --param does not go with a two-statement claim: ${GSET_UPDATE_VALUES}`);
   const { claim } = gset;
-  const built = twoStatementClaim(claim, shown, options);
+  const built = twoStatementClaim(claim, shown, options, bound?.sources ?? null);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   const lock = claim.selectShape.lock;
   const selectWords = !lock
@@ -202,7 +215,7 @@ function twoStatementFromFile(
       : lock.wait === 'nowait'
         ? 'fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns until the claim commits'
         : 'waits for a row another transaction holds; after the wait it relocks the runs it had found, in order, and returns the first that still qualifies, locked until the claim commits';
-  const select = `SELECT${lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : ''} \\gset, then the UPDATE with :${claim.variable} bound as $3, one transaction, a step each`;
+  const select = `SELECT${lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : ''} \\gset, then the UPDATE with :${claim.variable} bound as $${claim.runParameter}, one transaction, a step each`;
   const definition = built.definition.claim;
   const updateWait = definition.shape === 'one-statement' ? definition.claim.afterWait.kind : 'none';
   return {

@@ -272,9 +272,10 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
     /**
      * The one place a reopening is told: the editor gets why the learner's SQL was not played, and a step
      * that failed midway gets a notice; for a link, the sentence its notice lists is returned instead.
-     * `refused` is the refusal the learner met midway (the engine's reopening may meet another).
+     * `refused` is the refusal the learner met midway (the engine's reopening may meet another), `step` the
+     * number the timeline gives the step it refused (the CLI names it so too).
      */
-    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: YourSqlRefusal | null = null): string | null {
+    function showReopened(why: ReopenWhy, at: 'midway' | 'link', refused: YourSqlRefusal | null = null, step: number | null = null): string | null {
       const refusal = refused ?? (why.kind === 'claim-refused' ? { role: why.role, reason: why.reason } : null);
       const reason = refusal?.reason ?? (why.kind === 'your-sql-failed' ? why.reason : null);
       if (reason === null) return null;
@@ -295,7 +296,12 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       if (at === 'link') return `${whose} cannot play this schedule in the lab: ${reason}. The lab opened it before its first step.`;
       // Tied to the place it was met (ui-slice.ts notify): Step pressed again there shows it once, moving on or editing ends it.
       if (why.kind === 'replayed')
-        get().notify('warning', `${whose} cannot take that step in the lab.`, [sentence, 'The lab kept your steps before it.'], 'place');
+        get().notify(
+          'warning',
+          `${whose} cannot take ${step === null ? 'that step' : `step ${step}`} in the lab.`,
+          [sentence, 'The lab kept your steps before it.'],
+          'place',
+        );
       else get().notify('warning', `${whose} cannot play this schedule in the lab.`, [sentence, 'The lab started the scenario afresh with your SQL.'], 'place');
       return null;
     }
@@ -356,7 +362,8 @@ export function createSessionSlice(deps: LabDeps): StateCreator<LabState, [], []
       const { result, why } = await reopen(send, basis(), 'refusal', 'skip');
       if (why.kind === 'replayed') set({ position: Math.min(position, result.steps.length), intended: result.schedule });
       else set({ position: 0, intended: [] });
-      showReopened(why, 'midway', refusal);
+      // The steps before it were kept, so the refused one is the timeline's next.
+      showReopened(why, 'midway', refusal, result.steps.length + 1);
     }
 
     /**

@@ -10,6 +10,7 @@ import { isSelectThenUpdateAction } from '../strategies';
 import type { Scenario, Settings, WorkerAction, WorkerState } from '../sim/types';
 import { durationLabel } from '../sim/clock';
 import { ISOLATION_WORDS } from '../sim/isolation';
+import { yourStatementName } from '../strategies/custom';
 
 interface CodeLine {
   kind: 'code';
@@ -22,8 +23,15 @@ export interface StatementLine {
   action: WorkerAction;
   /** The words before it, as a program reads: its condition ("if heartbeat due (every 20 s):", "else:") or "BEGIN;"; null: none. */
   lead: string | null;
-  /** The file the statement is read from (its name only), or the statement's id for one typed in the page. */
+  /**
+   * The statement's name as the card shows it: the file it is read from (its name only), or, for one typed in
+   * the page, what the learner calls it ("your claim", "your SELECT … \gset", "your UPDATE").
+   */
   file: string;
+  /** True for a statement typed in the page: `file` is words, not a file name. */
+  yours: boolean;
+  /** The statement's id as the lab runs it (a lab file's name, or custom.ts's id for one typed in the page). */
+  id: string;
   /** Its first line that is not a comment. */
   firstLine: string;
   /** What follows it, when the program ends there ("then stop"). */
@@ -70,13 +78,16 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   const spec = scenario.workers.find((w) => w.id === workerId);
   // planAction reads the worker only for parameter values; the statement is chosen by action and settings.
   const placeholder = { id: workerId, runId: null, generation: null } as WorkerState;
+  const twoStatements = strategy.claim.shape === 'one-statement' && strategy.claim.readFirst !== undefined;
   const statement = (action: WorkerAction, lead: string | null, depth: number, then: string | null = null): StatementLine => {
     const { statement: s } = planAction(action, placeholder, scenario, settings);
     return {
       kind: 'statement',
       action,
       lead,
-      file: s.file === null ? s.id : (s.file.split('/').at(-1) ?? s.file),
+      file: s.file === null ? (yourStatementName(s.id, twoStatements) ?? s.id) : (s.file.split('/').at(-1) ?? s.file),
+      yours: s.file === null,
+      id: s.id,
       firstLine: firstLineOf(s.text),
       then,
       depth,

@@ -293,6 +293,12 @@ function playedBindings(role: YourSqlRole, bindings: ParamBindings): string[] {
 /** What a role's words are in the editor and in messages (their home: strategies/custom.ts). */
 export { ROLE_NAMES };
 
+/** The two statements of a claim written psql's way, as the editor names them (their home: strategies/custom.ts). */
+export { TWO_STATEMENT_NAMES } from '../strategies/custom';
+
+/** The `:name` a two-statement claim's UPDATE uses and the $n the lab binds it as, read without the parser (sql/analyze/psql-lex.ts). */
+export { gsetVariableOf } from '../sql/analyze/psql-lex';
+
 /** The longest statement kept (the analyzer takes at most this many characters, sql/analyze/analyze.ts). */
 const MAX_TEXT_CHARS = 16_000;
 

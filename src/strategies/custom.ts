@@ -189,14 +189,17 @@ export function customClaimStrategy(
 }
 
 /**
- * The strategy that claims in two statements, `SELECT … \gset` then the UPDATE given the SELECT's run_id as $3
- * (sql/analyze/gset.ts): the worker's first step runs the SELECT in a new transaction, its second the UPDATE
- * in the same one, which stays open until its next step commits, as a one-statement claim's does. A SELECT
- * that found no row ends the transaction at once, with nothing claimed, and the worker polls again: psql's
- * \gset with no row sets nothing, and a claim written so must not go on to its UPDATE.
+ * The strategy that claims in two statements, `SELECT … \gset` then the UPDATE given the SELECT's run_id as
+ * its parameter after its own ($3 after $1 worker and $2 lease seconds; sql/analyze/gset.ts): the worker's
+ * first step runs the SELECT in a new transaction, its second the UPDATE in the same one, which stays open
+ * until its next step commits, as a one-statement claim's does. A SELECT that found no row ends the
+ * transaction at once, with nothing claimed, and the worker polls again: psql's \gset with no row sets
+ * nothing, and a claim written so must not go on to its UPDATE. `bound`: the claim's own parameters (check
+ * --param), one list for both statements, each statement given $1 up to the highest it uses.
  */
-export function twoStatementClaim(gset: GsetClaim, file: string | null, options: CustomOptions = {}): CustomClaim {
-  const update = customClaimStrategy(gset.update, gset.updateShape, file, options, ['worker', 'leaseSeconds', 'run']);
+export function twoStatementClaim(gset: GsetClaim, file: string | null, options: CustomOptions = {}, bound: readonly ParamSource[] | null = null): CustomClaim {
+  const own = bound ?? roleParams('claim', true);
+  const update = customClaimStrategy(gset.update, gset.updateShape, file, options, [...own.slice(0, gset.runParameter - 1), 'run']);
   if (!update.ok || update.definition.claim.shape !== 'one-statement') return update;
   const shape = gset.selectShape;
   const text = (id: string, body: string): StatementText => ({ id, text: body, file });
@@ -218,7 +221,7 @@ export function twoStatementClaim(gset: GsetClaim, file: string | null, options:
     id: CUSTOM_CLAIM_IDS.select,
     text: textAsRun(gset.select),
     file,
-    params: roleParams('claim', true).slice(0, Math.max(0, ...shape.used)),
+    params: own.slice(0, Math.max(0, ...shape.used)),
     probe: shape.probe ? text(CUSTOM_CLAIM_IDS.selectProbe, shape.probe) : null,
     afterWait,
   };
@@ -255,9 +258,23 @@ export const ROLE_NAMES: Record<YourStatementRole, string> = {
   reaper: 'reaper',
 };
 
-/** "your heartbeat" for a statement the lab ran under `id` that someone wrote without a file (the page), else null. */
-export function yourStatementName(id: string): string | null {
+/**
+ * How each statement of a claim in two statements is named to a learner, in psql's words: the SELECT that
+ * keeps run_id with \gset, then the UPDATE that uses it (a one-statement claim is "your claim").
+ */
+export const TWO_STATEMENT_NAMES = { select: 'SELECT … \\gset', update: 'UPDATE' } as const;
+
+/** The ids of a two-statement claim's SELECT, its probe and its relock (CUSTOM_CLAIM_IDS). */
+const SELECT_IDS: readonly string[] = [CUSTOM_CLAIM_IDS.select, CUSTOM_CLAIM_IDS.selectProbe, CUSTOM_CLAIM_IDS.selectCandidates, CUSTOM_CLAIM_IDS.selectRelock];
+
+/**
+ * "your heartbeat" for a statement the lab ran under `id` that someone wrote without a file (the page), else
+ * null. `twoStatements`: the claim is a SELECT … \gset then an UPDATE, whose UPDATE is then "your UPDATE".
+ */
+export function yourStatementName(id: string, twoStatements = false): string | null {
+  if (SELECT_IDS.includes(id)) return `your ${TWO_STATEMENT_NAMES.select}`;
   const role = roleOfStatement(id);
+  if (role === 'claim' && twoStatements) return `your ${TWO_STATEMENT_NAMES.update}`;
   return role === null ? null : `your ${ROLE_NAMES[role]}`;
 }
 

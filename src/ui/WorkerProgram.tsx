@@ -18,7 +18,7 @@ function Statement({ line, current }: { line: StatementLine; current: boolean })
   return (
     <>
       {line.lead ? <span className="program-lead">{line.lead} </span> : null}
-      <code className="program-file">{line.file}</code>
+      {line.yours ? <span className="program-file program-yours">{line.file}</span> : <code className="program-file">{line.file}</code>}
       {current ? (
         <>
           {' '}

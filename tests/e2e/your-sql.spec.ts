@@ -127,12 +127,25 @@ test('the link opens the same view in a new browser context (a two-statement cla
   await applyButton(page).click();
   await expect(status(page)).toHaveText('Playing your SQL.', { timeout: 60_000 });
   const program = (worker: string) => page.getByRole('list', { name: `${worker}'s program` });
-  await expect(program('A').locator('li[aria-current="step"]')).toContainText('your-claim-select');
+  // Each statement named as the learner wrote it, psql's words, never by the lab's ids (your-claim-select).
+  await expect(program('A').locator('li[aria-current="step"]')).toContainText('your SELECT … \\gset');
+  // The UPDATE's :run_id, which nobody types a value for, listed with the claim's parameters, and where it comes from.
+  const contract = editor(page).locator('.your-sql-contract');
+  await expect(contract).toContainText(':run_id ($3 of your UPDATE) the run_id your SELECT … \\gset found (integer; set by it, not by you)');
   for (const [i, worker] of [...'AABAABABAB'].entries()) {
     await program(worker)
       .getByRole('button', { name: new RegExp(`^Step ${worker}: run `) })
       .click();
-    if (i === 0) await expect(program('A').locator('li[aria-current="step"]')).toContainText('UPDATE runs');
+    if (i === 0) {
+      await expect(program('A').locator('li[aria-current="step"]')).toContainText('your UPDATE');
+      await expect(program('A').locator('li[aria-current="step"]')).toContainText('UPDATE runs');
+      await expect(page.getByRole('region', { name: 'Workers' })).not.toContainText('your-claim');
+      await shot(page, 'test-results/two-statement-wide.png');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await shot(page.getByRole('article', { name: 'Worker A' }), 'test-results/two-statement-phone-card.png');
+      await shot(contract, 'test-results/two-statement-phone-parameters.png');
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
   }
   await expect(outcome(page)).toContainText("Workers A and B both believe they own run 123: B claimed it while A's lease on it still had 60 s to run.");
   await expect(outcome(page)).toContainText("A's write to run 123 committed with stale generation 18 while B held generation 19: split ownership.");
@@ -356,7 +369,8 @@ test("good_job's advisory claims: the xact one double-claims run 123 as the CLI'
   await openLinkInPlace(page, new URL(page.url()).hash.slice(1).replace(/schedule=[^&]*&step=\d+/, 'schedule=&step=0'));
   await stepButton(page).click();
   await expect(page).toHaveURL(/schedule=A&/);
-  const refusal = notices(page).locator('.notice', { hasText: 'Your claim cannot take that step in the lab.' });
+  // Named by its number, as the timeline and check's one line name it: A's claim was step 1, B's is step 2.
+  const refusal = notices(page).locator('.notice', { hasText: 'Your claim cannot take step 2 in the lab.' });
   await stepButton(page).click();
   await expect(refusal).toHaveCount(1);
   for (let press = 0; press < 2; press++) {

@@ -4,7 +4,8 @@
  * witnesses with `--db` as on PGlite, and the server is sent the same values (the constant as text, which
  * PostgreSQL reads as the bigint LIMIT takes). PGlite's side alone: tests/unit/cli-check-params.test.ts.
  * A reaper's own parameter (`--param reaper:1=…`) gives the verdict of the same reaper with the value written
- * in, on both; its batch size in LIMIT $1 binds and rescues on the server as on PGlite.
+ * in, on both; its batch size in LIMIT $1 binds and rescues on the server as on PGlite. A two-statement claim
+ * whose UPDATE binds a $3 of its own gets :run_id as $4 and the same verdict on both.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,8 @@ import { createDatabase } from '../support/postgres-server';
 
 const BATCH_FIRST = join(projectRoot, 'tests/fixtures/claims/batch-size-first.sql');
 const BATCH_PARAMS = ['--param', '1=1', '--param', '2=worker', '--param', '3=lease'];
+const TWO_STATEMENT_OWN = join(projectRoot, 'tests/fixtures/claims/two-statement-own-param.sql');
+const TWO_STATEMENT_PARAMS = ['--param', '1=worker', '--param', '2=lease', '--param', "3='running'"];
 const PENDING_ONLY = join(projectRoot, 'tests/ground-truth/claim-corpus/11-skip-locked-no-expired-branch.sql');
 const LEAKY_GRACE = join(projectRoot, 'tests/fixtures/reapers/leaky-grace.sql');
 const BATCH_SIZE = join(projectRoot, 'tests/fixtures/reapers/batch-size.sql');
@@ -45,6 +48,25 @@ describe('check --param with --db: the same answer as on PGlite', () => {
     expect(onServer.database.kind).toBe('postgres');
     expect(verdict(onServer)).toEqual(verdict(onPglite));
     expect(onServer.groups.some((group) => group.kinds.includes('double-claim'))).toBe(true);
+  });
+
+  it('a two-statement claim whose UPDATE binds a $3 of its own: :run_id as $4, the same verdict on the server', { timeout: 300_000 }, async () => {
+    const check = async (db: string) => {
+      // A seeded sample, the same schedules on both (the whole race, 648 schedules, takes a minute on the server).
+      const args = ['check', 'race', '--claim', TWO_STATEMENT_OWN, ...TWO_STATEMENT_PARAMS, '--sample', '20', '--seed', '1', '--db', db, '--json'];
+      const { code, stdout, stderr } = await simInProcess(args);
+      expect(stderr).toBe('');
+      expect(code).toBe(1);
+      return JSON.parse(stdout) as CheckReport;
+    };
+    const onServer = await check(url);
+    const onPglite = await check('pglite');
+    expect(onServer.database.kind).toBe('postgres');
+    expect(onServer.claim.summary).toContain(':run_id bound as $4');
+    expect(verdict(onServer)).toEqual(verdict(onPglite));
+    expect(onServer.total).toBe(20);
+    expect(onServer.groups.some((group) => group.kinds.includes('double-claim'))).toBe(true);
+    expect(onServer.groups.some((group) => group.key === 'none')).toBe(true);
   });
 
   it('text where LIMIT needs a number: the same one line on the server, exit 2', { timeout: 120_000 }, async () => {

@@ -74,3 +74,39 @@ describe('check --claim with SELECT … \\gset and an UPDATE', () => {
     expect(stdout).toBe('');
   });
 });
+
+describe('check --param with a two-statement claim: one parameter list for both statements, :run_id after the UPDATE’s own', () => {
+  const OWN = fixture('two-statement-own-param.sql');
+  const PARAMS = ['--param', '1=worker', '--param', '2=lease', '--param', "3='running'"];
+
+  it("an UPDATE with a $3 of its own: :run_id goes in as $4 (not over the $3), the plain SELECT's double claim as without --param", async () => {
+    const { code, stdout, stderr } = await sim('run', 'race', '--claim', OWN, ...PARAMS, '--schedule', 'A,A,B,A,A,B,A,B,A,B', '--json');
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const { steps, anomalies } = JSON.parse(stdout) as { steps: { actor: string; sqlId: string; params: unknown[] }[]; anomalies: { kind: string }[] };
+    expect(steps.slice(0, 2).map(({ actor, sqlId, params }) => ({ actor, sqlId, params }))).toEqual([
+      { actor: 'A', sqlId: 'your-claim-select', params: [] },
+      { actor: 'A', sqlId: 'your-claim', params: ['A', 60, 'running', 123] },
+    ]);
+    const plain = await sim('run', 'race', '--claim', fixture('two-statement-plain.sql'), '--schedule', 'A,A,B,A,A,B,A,B,A,B', '--json');
+    expect(anomalies).toEqual((JSON.parse(plain.stdout) as { anomalies: unknown[] }).anomalies);
+    expect(anomalies.map((anomaly) => anomaly.kind)).toContain('double-claim');
+  });
+
+  it.for([
+    [
+      // Each statement is prepared on its own: PostgreSQL cannot tell the type of a $n the SELECT skips.
+      'a SELECT whose LIMIT $4 skips $1, $2 and $3',
+      (text: string) => text.replace('LIMIT 1 \\gset', 'LIMIT $4 \\gset'),
+      [...PARAMS, '--param', '4=1'],
+      /refused \(parameter-gap\): .*could not determine data type .*\(\$1 1=worker is not used\)$/m,
+    ],
+    ['a value for a $n neither statement uses', (text: string) => text, [...PARAMS, '--param', '4=1'], /--param 4=1: .* does not use \$4/],
+    ['a $n given no value', (text: string) => text, PARAMS.slice(0, 4), /uses \$3, which is given no value \(--param 3=…\)/],
+  ] as const)('%s: one line, exit 2', async ([, edit, params, said]) => {
+    const claim = file('own.sql', edit(readFileSync(OWN, 'utf8')));
+    const { code, stdout, stderr } = await sim('run', 'race', '--claim', claim, ...params, '--schedule', 'A,A');
+    expect({ code, lines: stderr.trim().split('\n').length, stdout }).toEqual({ code: 2, lines: 1, stdout: '' });
+    expect(stderr).toMatch(said);
+  });
+});

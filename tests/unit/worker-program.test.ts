@@ -69,8 +69,8 @@ async function expectPointersFollowEngine(id: string, settings: Settings, label:
     const pointer = pointerOf(program, worker, scenario, settings, clock);
     return { pointer, line: pointer.kind === 'ended' ? undefined : (program[pointer.line] as StatementLine | undefined) };
   };
-  // A lab file shows its name, a statement typed in the page its id.
-  const fileOf = (line: StatementLine | undefined) => line?.file.replace(/\.sql$/, '');
+  // The statement each line names: a lab file by its name, one typed in the page by its id.
+  const fileOf = (line: StatementLine | undefined) => line?.id;
   let checked = 0;
   let waits = 0;
   for (const step of trace.steps) {

@@ -334,7 +334,7 @@ describe('a claim the analyzer accepts but the lab cannot play at some step (db/
     expect(state.loaded).toBe(true);
     expect(state.settings.definition).toBeDefined();
     expect(state.steps).toEqual([]);
-    expect(said(store)).toContain('Your claim cannot take that step in the lab. One claim took 2 runs (123, 124)');
+    expect(said(store)).toContain('Your claim cannot take step 1 in the lab. One claim took 2 runs (123, 124)');
     expect(state.yourSql.problem).toMatchObject({ role: 'claim', kind: 'refused', reason: expect.stringContaining('one run per claim') });
   });
 
@@ -406,7 +406,7 @@ describe('a write of yours the lab cannot follow through a wait (issue 33): refu
     const told = state.notices.filter((notice) => notice.title.startsWith('Your heartbeat'));
     expect(told).toHaveLength(1);
     expect(said(store)).toMatch(
-      /^Your heartbeat cannot take that step in the lab\. It would wait here, and it takes a transaction-level advisory lock: .*--heartbeat FILE --db URL\)\. The lab kept your steps before it\.$/,
+      /^Your heartbeat cannot take step 6 in the lab\. It would wait here, and it takes a transaction-level advisory lock: .*--heartbeat FILE --db URL\)\. The lab kept your steps before it\.$/,
     );
     expect(said(store)).not.toContain('PostgreSQL raised an error');
     expect(state.yourSql.problem).toMatchObject({ role: 'heartbeat', kind: 'refused' });
@@ -547,8 +547,9 @@ describe("a claim in two statements (psql's \\gset) typed in the page, played as
     const program = workerProgram('A', scenario, settings);
     const claimLines = program.slice(0, 3).map((line) => (line.kind === 'statement' ? [line.lead, line.file, line.firstLine, line.action] : null));
     expect(claimLines).toEqual([
-      ['BEGIN;', 'your-claim-select', 'SELECT run_id', 'select'],
-      [null, 'your-claim', 'UPDATE runs', 'claim'],
+      // Named as the learner wrote them (psql's words), not by the lab's ids.
+      ['BEGIN;', 'your SELECT … \\gset', 'SELECT run_id', 'select'],
+      [null, 'your UPDATE', 'UPDATE runs', 'claim'],
       [null, 'transaction-commit.sql', 'COMMIT', 'commit'],
     ]);
     const pointerAt = () => {

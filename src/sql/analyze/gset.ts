@@ -17,12 +17,11 @@
 import { type AnalyzeError, analyzeGsetSelect, analyzeWith, type GsetSelectShape, type Shape, syntaxError } from './analyze';
 import { CONTRACTS, type Parameter } from './contract';
 import type { Parser } from './parser';
+import { lex, runParameterNumber } from './psql-lex';
 import { refusal } from './refusals';
 
-/** The parameter the UPDATE gets the run's id as: the claim's own two come first. */
-const RUN_PARAMETER: Parameter = { number: 3, name: 'run (the \\gset variable)', type: 'integer' };
-
-const GSET_CLAIM_PARAMETERS: readonly Parameter[] = [...CONTRACTS.claim.parameters, RUN_PARAMETER];
+/** The parameter the UPDATE gets the run's id as, numbered after the claim's own (runParameterNumber). */
+const runParameter = (number: number): Parameter => ({ number, name: 'run (the \\gset variable)', type: 'integer' });
 
 export interface GsetClaim {
   /** The claim as written, psql's form (the page's link and editor give it back as the learner typed it). */
@@ -30,8 +29,10 @@ export interface GsetClaim {
   /** The SELECT as the file has it, without the \gset. */
   select: string;
   selectShape: GsetSelectShape;
-  /** The UPDATE with each `:name` bound as $3, as the lab sends it. */
+  /** The UPDATE with each `:name` bound as $`runParameter`, as the lab sends it. */
   update: string;
+  /** The UPDATE's parameter number for the run's id: the first after its own ($3 after $1 worker and $2 lease seconds). */
+  runParameter: number;
   updateShape: Shape;
   /** The variable the UPDATE uses (with the \gset's prefix), set from the SELECT's run_id. */
   variable: string;
@@ -41,104 +42,22 @@ export interface GsetClaim {
 
 export type GsetAnalysis = { ok: true; claim: GsetClaim } | { ok: false; error: AnalyzeError };
 
-interface Lexed {
-  /** psql's backslash commands outside quotes: where each begins and where its line ends. */
-  metas: { start: number; end: number; name: string; args: string }[];
-  /** `:name` outside quotes (a `::` cast excluded); `quoted` for :'name' and :"name", which paste text. */
-  variables: { start: number; end: number; name: string; quoted: boolean }[];
-  /** The highest $n outside quotes. */
-  highestParameter: number;
-}
-
-const IDENT_START = /[A-Za-z_\u0080-\uffff]/;
-const IDENT = /[A-Za-z0-9_\u0080-\uffff]/;
-
-/** psql's view of the text: where its backslash commands and variables are (quotes and comments skipped). */
-function lex(text: string): Lexed {
-  const metas: Lexed['metas'] = [];
-  const variables: Lexed['variables'] = [];
-  let highestParameter = 0;
-  let i = 0;
-  const skipTo = (close: string, from: number) => {
-    const at = text.indexOf(close, from);
-    return at < 0 ? text.length : at + close.length;
-  };
-  while (i < text.length) {
-    const c = text[i]!;
-    const next = text[i + 1] ?? '';
-    if (c === '-' && next === '-') {
-      i = skipTo('\n', i);
-    } else if (c === '/' && next === '*') {
-      let depth = 1;
-      i += 2;
-      while (i < text.length && depth > 0) {
-        const step = text.startsWith('/*', i) ? 1 : text.startsWith('*/', i) ? -1 : 0;
-        depth += step;
-        i += step === 0 ? 1 : 2;
-      }
-    } else if (c === "'") {
-      const escapes = /[Ee]/.test(text[i - 1] ?? '') && !IDENT.test(text[i - 2] ?? '');
-      i += 1;
-      while (i < text.length) {
-        if (escapes && text[i] === '\\') i += 2;
-        else if (text[i] === "'" && text[i + 1] === "'") i += 2;
-        else if (text[i] === "'") break;
-        else i += 1;
-      }
-      i += 1;
-    } else if (c === '"') {
-      i += 1;
-      while (i < text.length && !(text[i] === '"' && text[i + 1] !== '"')) i += text[i] === '"' ? 2 : 1;
-      i += 1;
-    } else if (c === '$' && /[0-9]/.test(next) && !IDENT.test(text[i - 1] ?? '')) {
-      let j = i + 1;
-      while (/[0-9]/.test(text[j] ?? '')) j += 1;
-      highestParameter = Math.max(highestParameter, Number(text.slice(i + 1, j)));
-      i = j;
-    } else if (c === '$' && !IDENT.test(text[i - 1] ?? '')) {
-      const tag = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(text.slice(i));
-      i = tag ? skipTo(tag[0], i + tag[0].length) : i + 1;
-    } else if (c === '\\') {
-      const end = text.indexOf('\n', i) < 0 ? text.length : text.indexOf('\n', i);
-      const line = text.slice(i + 1, end);
-      const name = /^[A-Za-z_!?]*/.exec(line)![0];
-      metas.push({ start: i, end, name, args: line.slice(name.length).trim() });
-      i = end;
-    } else if (c === ':' && next === ':') {
-      i += 2;
-    } else if (c === ':' && (next === "'" || next === '"')) {
-      const close = text.indexOf(next, i + 2);
-      const name = close < 0 ? '' : text.slice(i + 2, close);
-      variables.push({ start: i, end: close < 0 ? text.length : close + 1, name, quoted: true });
-      i = close < 0 ? text.length : close + 1;
-    } else if (c === ':' && IDENT_START.test(next)) {
-      let j = i + 1;
-      while (IDENT.test(text[j] ?? '')) j += 1;
-      variables.push({ start: i, end: j, name: text.slice(i + 1, j), quoted: false });
-      i = j;
-    } else {
-      i += 1;
-    }
-  }
-  return { metas, variables, highestParameter };
-}
-
 const bad = (message: string): GsetAnalysis => ({ ok: false, error: { kind: 'invalid', message } });
 const refusedWith = (id: Parameters<typeof refusal>[0], detail: string): GsetAnalysis => {
   const why = refusal(id, detail);
   return { ok: false, error: { kind: 'refused', refusal: why, message: why.reason } };
 };
 
-/** Whether the file is a two-statement claim (it has a psql backslash command): then analyzeGsetClaim reads it. */
-export function isGsetClaim(text: string): boolean {
-  return lex(text).metas.length > 0;
-}
+export { isGsetClaim } from './psql-lex';
 
 /**
  * The two statements of a claim file with a \gset, each analyzed, or why the lab cannot play it (one line).
- * `engineRefusals` false (a check on a real server) keeps what only PGlite cannot replay.
+ * `engineRefusals` false (a check on a real server) keeps what only PGlite cannot replay. `bound`: the claim's
+ * own parameters as --param binds them, one list for both statements (a $n is the same value in each), each
+ * statement given $1 up to the highest it uses (the analyzer refuses a gap: PostgreSQL could not type it);
+ * null: the claim's contract, $1 worker and $2 lease seconds.
  */
-export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = true): GsetAnalysis {
+export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = true, bound: readonly Parameter[] | null = null): GsetAnalysis {
   const { metas } = lex(text);
   const other = metas.find((meta) => meta.name !== 'gset');
   if (other) return bad(`psql's \\${other.name}: the lab reads one psql command, \\gset (the SELECT's one row kept as variables)`);
@@ -150,30 +69,34 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   if (!/^([A-Za-z_][A-Za-z0-9_]*)?$/.test(prefix)) return bad(`\\gset ${prefix}: the lab takes \\gset alone or with one prefix for the variables' names`);
   const select = text.slice(0, meta.start).trim().replace(/;$/, '');
   const rest = text.slice(meta.end);
-  const selected = analyzeGsetSelect(parser, select, CONTRACTS.claim.parameters, engineRefusals);
+  const claimParameters = bound ?? CONTRACTS.claim.parameters;
+  const selected = analyzeGsetSelect(parser, select, claimParameters, engineRefusals);
   const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
   if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
   const nothing = parser.parse(rest);
   if (nothing.ok && (nothing.tree.stmts ?? []).length === 0) {
     return bad("\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it)");
   }
-  const bound = bind(rest, prefix, selected.shape);
-  if (!bound.ok) return bound.error;
-  const after = parser.parse(bound.text);
+  const withRun = bind(rest, prefix, selected.shape, bound === null ? CONTRACTS.claim.parameters.length : null);
+  if (!withRun.ok) return withRun.error;
+  const { run } = withRun;
+  const after = parser.parse(withRun.text);
   const count = after.ok ? (after.tree.stmts ?? []).length : 1;
   if (count > 1) return refusedWith('several-statements', `${count + 1} statements: the lab plays a SELECT … \\gset and then one UPDATE that uses it`);
-  const analyzed = analyzeWith(parser, bound.text, 'claim', { engineRefusals, parameters: GSET_CLAIM_PARAMETERS });
-  if (!analyzed.ok) return { ok: false, error: placed(analyzed.error, text, (cursor) => meta.end + restIndex(rest, cursor)) };
+  const parameters = [...claimParameters.filter((p) => p.number < run), runParameter(run)];
+  const analyzed = analyzeWith(parser, withRun.text, 'claim', { engineRefusals, parameters });
+  if (!analyzed.ok) return { ok: false, error: placed(analyzed.error, text, (cursor) => meta.end + restIndex(rest, cursor, run)) };
   return {
     ok: true,
     claim: {
       written: text,
       select,
       selectShape: selected.shape,
-      update: bound.text,
+      update: withRun.text,
+      runParameter: run,
       updateShape: analyzed.shape,
-      variable: bound.variable,
-      runColumn: bound.variable.slice(prefix.length),
+      variable: withRun.variable,
+      runColumn: withRun.variable.slice(prefix.length),
     },
   };
 }
@@ -188,28 +111,33 @@ function placed(error: AnalyzeError, text: string, at: (cursor: number) => numbe
   return syntaxError(text, error.message, Array.from(text.slice(0, at(error.cursor))).length);
 }
 
-/** Where a cursor into the UPDATE as sent (trimmed, each `:name` as $3) is in the text after the \gset. */
-function restIndex(rest: string, cursor: number): number {
+/** Where a cursor into the UPDATE as sent (trimmed, each `:name` as $`run`) is in the text after the \gset. */
+function restIndex(rest: string, cursor: number, run: number): number {
+  const sent = `$${run}`.length;
   let at = cursor + rest.length - rest.trimStart().length;
   for (const found of lex(rest).variables) {
-    if (at < found.start + RUN_PARAMETER_TEXT.length) break;
-    at += found.end - found.start - RUN_PARAMETER_TEXT.length;
+    if (at < found.start + sent) break;
+    at += found.end - found.start - sent;
   }
   return at;
 }
 
-const RUN_PARAMETER_TEXT = `$${RUN_PARAMETER.number}`;
-
-/** The UPDATE with each `:name` the \gset set from run_id bound as $3; or why not. */
+/**
+ * The UPDATE with each `:name` the \gset set from run_id bound as its run parameter; or why not.
+ * `contract`: how many parameters the lab gives the claim when none is bound (a $n past them is refused);
+ * null when the claim's parameters are bound (check --param): the run's is then the first after the UPDATE's own.
+ */
 function bind(
   rest: string,
   prefix: string,
   shape: { columns: GsetSelectShape['columns'] },
-): { ok: true; text: string; variable: string } | { ok: false; error: GsetAnalysis } {
+  contract: number | null,
+): { ok: true; text: string; variable: string; run: number } | { ok: false; error: GsetAnalysis } {
   const lexed = lex(rest);
   const set = new Map(shape.columns.map((column) => [`${prefix}${column.name}`, column.runId]));
   const setNames = [...set.keys()].map((name) => `:${name}`).join(', ') || 'nothing';
-  if (lexed.highestParameter >= RUN_PARAMETER.number) {
+  const run = runParameterNumber(rest, contract ?? 0);
+  if (contract !== null && lexed.highestParameter > contract) {
     return {
       ok: false,
       error: refusedWith(
@@ -236,9 +164,9 @@ function bind(
   let text = '';
   let at = 0;
   for (const found of lexed.variables) {
-    text += `${rest.slice(at, found.start)}$${RUN_PARAMETER.number}`;
+    text += `${rest.slice(at, found.start)}$${run}`;
     at = found.end;
   }
   text += rest.slice(at);
-  return { ok: true, text: text.trim(), variable };
+  return { ok: true, text: text.trim(), variable, run };
 }

@@ -18,7 +18,7 @@
  *      what it found). The lab plays this as AfterWait 'resume-found' (src/strategies/custom.ts).
  */
 import type { Analysis, AnalyzeOptions } from './analyze';
-import type { Role } from './contract';
+import type { Parameter, Role } from './contract';
 
 export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
 export type { Role } from './contract';
@@ -50,8 +50,11 @@ export async function loadAnalyzer(): Promise<void> {
  * A claim file with psql's \gset (a SELECT, then the UPDATE that uses its answer: ./gset.ts), analyzed; null
  * when the file has no psql command (one statement, analyzed by analyzeStatement as before).
  */
-export async function analyzeGsetClaimFile(text: string, options: { engineRefusals?: boolean } = {}): Promise<import('./gset').GsetAnalysis | null> {
+export async function analyzeGsetClaimFile(
+  text: string,
+  options: { engineRefusals?: boolean; parameters?: readonly Parameter[] } = {},
+): Promise<import('./gset').GsetAnalysis | null> {
   const [{ analyzeGsetClaim, isGsetClaim }, { loadParser }] = await Promise.all([import('./gset'), import('./parser')]);
   if (!isGsetClaim(text)) return null;
-  return analyzeGsetClaim(await loadParser(), text, options.engineRefusals !== false);
+  return analyzeGsetClaim(await loadParser(), text, options.engineRefusals !== false, options.parameters ?? null);
 }

@@ -27,7 +27,7 @@ export function RoleEditor({ of: role, text, onChange }: { of: YourSqlRole; text
           rows={Math.min(14, Math.max(4, text.split('\n').length + 1))}
           onChange={(e) => onChange(e.target.value)}
         />
-        <RoleContract of={role} ownParameters={row !== null} />
+        <RoleContract of={role} ownParameters={row !== null} text={text} />
       </div>
       {row ? <ParamsRow of={role} row={row} /> : null}
     </div>
