@@ -12,12 +12,12 @@
  * one file's tests one after another: in one file they were a single worker's 12 minutes while the other
  * worker had finished. queue-graphs-cover.test.ts checks that every lesson scenario is in exactly one file.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runSchedule } from '../../src/engine/run';
 import { findScenario, fixScenarioOf, INCIDENT_SCENARIOS } from '../../src/scenarios';
 import { INCIDENT_ONLY_QUEUE_IDS, QUEUE_STRATEGY_IDS } from '../../src/strategies';
-import { compareOnPostgres, type Databases, describeDivergences, openDatabases } from './differential';
-import { everyState } from './state-graph';
+import { compareOnPostgres, type Databases, describeDivergences } from './differential';
+import { databasesOfThisFile, everyState } from './state-graph';
 
 const FULL = process.env.GROUND_TRUTH === 'full';
 const QUEUES = { group: 'production queues', npmTestFencing: false };
@@ -76,13 +76,12 @@ export function incidentGraphs(): void {
     }
   }
   const scripted = INCIDENT_SCENARIOS.filter((scenario) => !FULL || SCRIPT_ONLY_INCIDENTS.includes(scenario.id));
+  // The graphs' databases, if the full ground truth played any in this file (see databasesOfThisFile).
+  const databases = databasesOfThisFile('graph_queues_scripts');
   describe("each incident's script, under its queue and under its fix, agrees on PGlite and PostgreSQL", () => {
     let dbs: Databases;
     beforeAll(async () => {
-      dbs = await openDatabases('graph_queues_scripts');
-    });
-    afterAll(async () => {
-      await dbs?.close();
+      dbs = await databases();
     });
     const cases = scripted.flatMap((scenario) => {
       const { queue, fix } = scenario.incident!;

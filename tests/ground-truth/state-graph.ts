@@ -30,6 +30,32 @@ export const FULL_RUN_ONLY: ReadonlySet<string> = new Set(['heartbeat', 'stuck-h
 const ONE_FENCING_IN_NPM_TEST: ReadonlySet<string> = new Set(['crash-orphan']);
 const FULL = process.env.GROUND_TRUTH === 'full';
 
+/**
+ * The databases every graph of a test file plays on: one PGlite and the server's labs, opened before the
+ * file's first graph and closed after its last. Each case begins with a reset on all of them, so a
+ * scenario's graphs need no databases of their own: opening and closing them cost about a second of CPU
+ * (PGlite's boot, two CREATE DATABASE and six connections), once per scenario and group before, 13 times
+ * in graph-queues-incidents alone. Named after the first graph (`name`); each vitest worker process runs
+ * one file (pool forks, isolated), so this is that file's.
+ */
+let fileDatabases: { name: string; opened: Promise<Databases> | null } | null = null;
+
+/** The file's databases (see fileDatabases), opened on first use; call outside any describe, at collection. */
+export function databasesOfThisFile(name: string): () => Promise<Databases> {
+  if (!fileDatabases) {
+    const mine = { name, opened: null as Promise<Databases> | null };
+    fileDatabases = mine;
+    afterAll(async () => {
+      await (await mine.opened?.catch(() => null))?.close();
+    });
+  }
+  const file = fileDatabases;
+  return () => {
+    file.opened ??= openDatabases(file.name);
+    return file.opened;
+  };
+}
+
 export interface EveryStateOptions {
   /**
    * Names the set of strategies when it is not the lab's own (the production queues: graph-queues.test.ts),
@@ -55,18 +81,16 @@ export function everyState(id: string, strategies: readonly Strategy[] = LAB_STR
   const leftOut = cases.filter((c) => !inThisRun.includes(c));
 
   const of = group === undefined ? id : `${id} under the ${group}`;
+  const databases =
+    inThisRun.length === 0 ? null : databasesOfThisFile(`graph_${group === undefined ? '' : `${group.replace(/\W+/g, '_')}_`}${id.replace(/-/g, '_')}`);
   describe(`every step from every state of ${of} agrees on PGlite and PostgreSQL`, () => {
     for (const { strategy, fencing } of leftOut) it.skip(`${strategy}, fencing ${fencing}: in npm run test:ground-truth:full`, () => {});
     // Nothing to play: no databases to start.
-    if (inThisRun.length === 0) return;
+    if (!databases) return;
     let dbs: Databases;
 
     beforeAll(async () => {
-      dbs = await openDatabases(`graph_${group === undefined ? '' : `${group.replace(/\W+/g, '_')}_`}${id.replace(/-/g, '_')}`);
-    });
-
-    afterAll(async () => {
-      await dbs?.close();
+      dbs = await databases();
     });
 
     it.for(inThisRun)('$strategy, fencing $fencing', { timeout: CASE_TIMEOUT_MS }, async (settings, { signal }) => {
