@@ -18,7 +18,7 @@ import { createLabStore } from '../store/lab-store';
 import type { StorageLike } from '../store/persist';
 import type { ProgressStore } from '../store/progress-store';
 import { whenQuiet } from '../store/quiet';
-import { declareReadyWhenDrawn } from './ready';
+import { declareReadyWhenDrawn, windowFrames } from './ready';
 import { LabProvider } from '../store/react';
 import { connectOutside } from '../store/sync';
 import { trailingCopy } from '../store/trailing';
@@ -94,7 +94,7 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
     store,
     panels: panels.store,
     afterWrites: outside.afterWrites,
-    frames: window,
+    frames: windowFrames(window),
     declare: () => {
       document.documentElement.dataset.labReady = 'true';
       // The offline copy (a built app only; the dev server has none) is fetched once the lab is ready, so

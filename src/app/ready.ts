@@ -16,6 +16,36 @@ interface Frames {
   setTimeout: (callback: () => void, ms: number) => unknown;
 }
 
+type Visible = Pick<Window, 'requestAnimationFrame' | 'setTimeout'> & {
+  document: Pick<Document, 'visibilityState' | 'addEventListener' | 'removeEventListener'>;
+};
+
+/**
+ * A window's frames, except that a hidden tab (it draws no frame until it is shown) goes on at once, and a
+ * tab hidden while it waits goes on then: the offline copy, saved once the page is ready, must not wait
+ * for the learner to look at the tab.
+ */
+export function windowFrames(win: Visible): Frames {
+  return {
+    requestAnimationFrame: (callback) => {
+      let done = false;
+      const go = () => {
+        if (done) return;
+        done = true;
+        win.document.removeEventListener('visibilitychange', onHidden);
+        callback();
+      };
+      const onHidden = () => {
+        if (win.document.visibilityState === 'hidden') go();
+      };
+      if (win.document.visibilityState === 'hidden') return go();
+      win.document.addEventListener('visibilitychange', onHidden);
+      win.requestAnimationFrame(go);
+    },
+    setTimeout: (callback, ms) => win.setTimeout(callback, ms),
+  };
+}
+
 export interface ReadyDeps {
   store: StoreApi<LabState>;
   /** The panels' copy of the store (store/trailing.ts). */

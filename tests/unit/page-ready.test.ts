@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createStore } from 'zustand/vanilla';
-import { declareReadyWhenDrawn } from '../../src/app/ready';
+import { declareReadyWhenDrawn, windowFrames } from '../../src/app/ready';
 import type { LabState } from '../../src/store/types';
 import { trailingCopy } from '../../src/store/trailing';
 
@@ -83,5 +83,48 @@ describe('declareReadyWhenDrawn', () => {
     page.catchUp();
     page.paint();
     expect(page.said).toEqual(['ready']);
+  });
+});
+
+describe('windowFrames', () => {
+  function fakeWindow(visibilityState: 'visible' | 'hidden') {
+    const frames: (() => void)[] = [];
+    const listeners = new Set<() => void>();
+    const win = {
+      requestAnimationFrame: (callback: () => void) => void frames.push(callback),
+      setTimeout: (callback: () => void) => callback(),
+      document: {
+        visibilityState,
+        addEventListener: (_type: string, listener: () => void) => void listeners.add(listener),
+        removeEventListener: (_type: string, listener: () => void) => void listeners.delete(listener),
+      },
+    };
+    const hide = () => {
+      win.document.visibilityState = 'hidden';
+      for (const listener of listeners) listener();
+    };
+    /** The browser draws a frame. */
+    const draw = () => {
+      for (const frame of frames.splice(0)) frame();
+    };
+    return { win, draw, hide };
+  }
+
+  it('waits for a frame in a visible tab, goes on at once in a hidden one, and when the tab is hidden meanwhile', () => {
+    const visible = fakeWindow('visible');
+    const calls: string[] = [];
+    windowFrames(visible.win as unknown as Window).requestAnimationFrame(() => calls.push('frame'));
+    expect(calls).toEqual([]);
+    visible.draw();
+    expect(calls).toEqual(['frame']);
+
+    windowFrames(fakeWindow('hidden').win as unknown as Window).requestAnimationFrame(() => calls.push('hidden'));
+    expect(calls).toEqual(['frame', 'hidden']);
+
+    const hiddenLater = fakeWindow('visible');
+    windowFrames(hiddenLater.win as unknown as Window).requestAnimationFrame(() => calls.push('hidden later'));
+    hiddenLater.hide();
+    hiddenLater.draw();
+    expect(calls, 'once').toEqual(['frame', 'hidden', 'hidden later']);
   });
 });
