@@ -18,6 +18,7 @@ import { createLabStore } from '../store/lab-store';
 import type { StorageLike } from '../store/persist';
 import type { ProgressStore } from '../store/progress-store';
 import { whenQuiet } from '../store/quiet';
+import { declareReadyWhenDrawn, windowFrames } from './ready';
 import { LabProvider } from '../store/react';
 import { connectOutside } from '../store/sync';
 import { trailingCopy } from '../store/trailing';
@@ -65,7 +66,7 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
   const embedded = isEmbedAddress(window.location.search);
   const storage = embedded ? storageAfterFirstAct(localStorageOrNull(), window) : localStorageOrNull();
   const store = createLabStore({ lab: engine, storage });
-  const disconnectOutside = connectOutside(store, window, storage);
+  const outside = connectOutside(store, window, storage);
   // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
   const panels = trailingCopy(store);
   // The explorer plays on a Web Worker of its own, started on the first exploration, not with the page.
@@ -79,23 +80,29 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
   const history = createHistoryStore(storage);
   const progress = progressLoader();
   const disconnect = () => {
-    disconnectOutside();
+    outside.disconnect();
+    stopReady();
     disconnectBackpressure();
     panels.stop();
     explorer.getState().cancel();
   };
   void store.getState().start(window.location.hash);
 
-  // The page's one readiness signal, for benchmarks (npm run bench) and tests: the first step can run.
-  const unsubscribeReady = store.subscribe((state) => {
-    if (!state.loaded || state.enginePhase !== 'ready') return;
-    document.documentElement.dataset.labReady = 'true';
-    unsubscribeReady();
-    // The offline copy (a built app only; the dev server has none) is fetched once Postgres is up, so
-    // it never competes with the start, and in the first pause in the learner's steps (store/quiet.ts),
-    // so it never slows the first ones down; by then most files are in the HTTP cache anyway.
-    // Not for an embedded lab: it keeps nothing in the learner's browser (store/gated-storage.ts).
-    if (import.meta.env.PROD && 'serviceWorker' in navigator && !embedded) whenQuiet(store, () => void saveOfflineCopy(navigator.serviceWorker));
+  // The page's one readiness signal, for benchmarks (npm run bench) and tests: the first step can run,
+  // and the page has drawn it (app/ready.ts), so a click at that moment runs at once.
+  const stopReady = declareReadyWhenDrawn({
+    store,
+    panels: panels.store,
+    afterWrites: outside.afterWrites,
+    frames: windowFrames(window),
+    declare: () => {
+      document.documentElement.dataset.labReady = 'true';
+      // The offline copy (a built app only; the dev server has none) is fetched once the lab is ready, so
+      // it never competes with the start, and in the first pause in the learner's steps (store/quiet.ts),
+      // so it never slows the first ones down; by then most files are in the HTTP cache anyway.
+      // Not for an embedded lab: it keeps nothing in the learner's browser (store/gated-storage.ts).
+      if (import.meta.env.PROD && 'serviceWorker' in navigator && !embedded) whenQuiet(store, () => void saveOfflineCopy(navigator.serviceWorker));
+    },
   });
   followConnection(window);
 

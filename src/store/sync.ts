@@ -40,7 +40,14 @@ function afterNextPaint(win: Window, write: () => void): void {
   win.requestAnimationFrame(() => setTimeout(write, 0));
 }
 
-export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null): () => void {
+export interface Outside {
+  /** Undoes every link to the outside. */
+  disconnect: () => void;
+  /** Calls `callback` once no write of the address and the saved place is waiting (at once if none is). */
+  afterWrites: (callback: () => void) => void;
+}
+
+export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null): Outside {
   let written = '';
   let lastWriteAt = Number.NEGATIVE_INFINITY;
   /** The write waiting to happen (0: none); a write that was overtaken finds its number gone. */
@@ -49,8 +56,22 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   let toldNotSaved = false;
   /** The saved place as it was before the lab last wrote it: what goes back if the view it wrote cannot be drawn. */
   let placeBefore = readPlaceText(storage);
+  const waiting: (() => void)[] = [];
+  /** No write is waiting any more: whoever waited for the writes goes on. */
+  const released = () => {
+    pending = 0;
+    for (const callback of waiting.splice(0)) callback();
+  };
   const writeNow = () => {
     pending = 0;
+    try {
+      writeLatest();
+    } finally {
+      // Unless the write itself changed the view again (a new write is then waiting).
+      if (pending === 0) released();
+    }
+  };
+  const writeLatest = () => {
     const state = store.getState();
     // While the backpressure view is shown, the address is its link, not the race lab's. A view that
     // failed to draw is never written: not as the address, not as the learner's place.
@@ -90,7 +111,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   const unsubscribe = store.subscribe((state, previous) => {
     if (state.drawFailure !== null && previous.drawFailure === null) {
       // It may have been written already (the write waits only for a paint): put the place before it back.
-      pending = 0;
+      released();
       unsavePlace(storage, viewOf(state), placeBefore);
       return;
     }
@@ -118,7 +139,7 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     }
   });
   const onHashChange = (event?: HashChangeEvent) => {
-    pending = 0;
+    released();
     // The link followed is the event's own address: a write of the last view that ran after the address
     // changed and before this event (its timer came first) has put the last view's fragment back in
     // location, and reading that would drop the learner's link. The address is set back to the link.
@@ -131,10 +152,16 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
   };
   win.addEventListener('hashchange', onHashChange);
   win.addEventListener('pagehide', onPageHide);
-  return () => {
-    unsubscribe();
-    pending = 0;
-    win.removeEventListener('hashchange', onHashChange);
-    win.removeEventListener('pagehide', onPageHide);
+  return {
+    disconnect: () => {
+      unsubscribe();
+      released();
+      win.removeEventListener('hashchange', onHashChange);
+      win.removeEventListener('pagehide', onPageHide);
+    },
+    afterWrites: (callback) => {
+      if (pending === 0) callback();
+      else waiting.push(callback);
+    },
   };
 }

@@ -24,7 +24,7 @@ import { WorkerCards } from './WorkerCards';
 import { YourSqlSlot } from './your-sql/YourSqlSlot';
 
 // Each in a chunk of its own: the first render and the first script are the lab's. The panels below the
-// lab are fetched once it has started and the page is idle, and shown in the first pause (deferred.ts).
+// lab are fetched and shown in the first pause after it has started (deferred.ts).
 const { Panel: BackpressureView } = lazyPanel('The backpressure lab', () =>
   import('./backpressure/BackpressureView').then((module) => module.BackpressureView),
 );
@@ -134,7 +134,9 @@ function BelowTheLab() {
     // The lesson's progress store, in a chunk beside the lesson's: fetched with it, not when it is shown.
     void progress.load();
   }, [progress]);
-  useWhenSettledAndQuiet(fetchBelow, undefined, false);
+  // In the first pause after the start, as the panels are shown: evaluating their chunks at the first idle
+  // moment held the main thread just when a learner clicks Step for the first time.
+  useWhenSettledAndQuiet(fetchBelow);
   const shown = useAfterStart(ADDRESS_AT_START.startsWith('#lesson/'));
   if (!shown) return null;
   return (

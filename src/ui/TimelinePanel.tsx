@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { shownStepIndex } from '../store/derive';
 import { useLab, useLabStore } from '../store/react';
 import { Timeline } from '../timeline/Timeline';
-import { useSettledAndIdle } from './deferred';
+import { useSettledAndQuiet } from './deferred';
 import { useBusy, useShownControls } from './hooks';
 import { timelineSvg } from './timelineRef';
 
@@ -16,8 +16,9 @@ export function TimelinePanel() {
   const position = useLab((s) => s.position);
   const selected = useLab((s) => s.selected);
   const select = useLab((s) => s.select);
-  // The zoom's code (d3-zoom) comes once the lab has started: the first screen draws without it.
-  const fetchZoom = useSettledAndIdle();
+  // The zoom's code (d3-zoom) comes in the first pause after the lab has started: the first screen and
+  // the first step draw without it.
+  const fetchZoom = useSettledAndQuiet();
   const busy = useBusy();
   const shown = useShownControls();
   // biome-ignore lint/correctness/useExhaustiveDependencies: the trace is rebuilt exactly when its parts change

@@ -11,7 +11,7 @@ import { useLab, useLabStore } from '../store/react';
 const SLOW_START_MS = 5000;
 
 /** Runs `callback` when the main thread is next idle (or within `timeoutMs`); returns a cancel. */
-export function whenIdle(callback: () => void, timeoutMs = 500): () => void {
+function whenIdle(callback: () => void, timeoutMs = 500): () => void {
   if (typeof requestIdleCallback === 'function') {
     const handle = requestIdleCallback(callback, { timeout: timeoutMs });
     return () => cancelIdleCallback(handle);
@@ -21,7 +21,7 @@ export function whenIdle(callback: () => void, timeoutMs = 500): () => void {
 }
 
 /** Has the lab loaded its first trace (or failed to start)? Whatever waits for it can then take the main thread. */
-export function useLabSettled(): boolean {
+function useLabSettled(): boolean {
   return useLab((s) => s.loaded || s.enginePhase === 'failed');
 }
 
@@ -79,13 +79,15 @@ export function useWhenSettledAndQuiet(callback: () => void, idleTimeoutMs?: num
 }
 
 /**
- * True (for good) once the lab has settled and the main thread is next idle: for what the first screen
- * draws but the lab's start does not need, such as the timeline's zoom (a chunk of its own).
+ * True (for good) once the lab has settled, had a quiet moment and the main thread is next idle: for what
+ * the first screen draws but the lab's start does not need, such as the timeline's zoom (a chunk of its
+ * own). Not at the first idle moment after the start: a chunk evaluated then held the main thread just
+ * when a learner clicks Step for the first time.
  */
-export function useSettledAndIdle(): boolean {
+export function useSettledAndQuiet(): boolean {
   const [done, setDone] = useState(false);
   const mark = useCallback(() => setDone(true), []);
-  useWhenSettledAndQuiet(mark, undefined, false);
+  useWhenSettledAndQuiet(mark);
   return done;
 }
 

@@ -131,3 +131,80 @@ test('a zoom asked for before the zoom is in is done once it comes', async ({ pa
   await expect(reset).toBeEnabled();
   await expect(timeline(page)).toBeVisible();
 });
+
+/** What the page fetches once it has started, in the first pause in the learner's steps (ui/deferred.ts). */
+const AFTER_THE_FIRST_PAUSE = /\/(axis-zoom|ConsoleBody|LessonArea|ExplorerPanel|TourPanel|progress-store)-[^/]*\.js$/;
+
+/**
+ * At the very moment the page says it is ready, in the same task: what the page shows then, and a Step
+ * clicked then (when it was drawn, on the page's clock, to be set against when each later chunk was asked for).
+ */
+const CLICK_AT_READY = `(() => {
+  const later = ${AFTER_THE_FIRST_PAUSE};
+  const timelineState = () => {
+    const svg = document.querySelector('svg[role="img"][aria-label*="imeline"]');
+    return (svg?.querySelectorAll('path.tl-mark').length ?? -1) + '|' + (svg?.getAttribute('aria-label') ?? '');
+  };
+  let settle;
+  window.__atReady = new Promise((resolve) => (settle = resolve));
+  const observer = new MutationObserver(() => {
+    if (document.documentElement?.dataset.labReady !== 'true') return;
+    observer.disconnect();
+    const { store, panels } = window.leaseLab;
+    const step = [...document.querySelectorAll('button')].find((button) => button.textContent?.trim() === 'Next step');
+    const seen = {
+      stepEnabled: Boolean(step && !step.disabled),
+      panelsCaughtUp: panels.getState() === store.getState(),
+      address: location.hash,
+      readyAt: performance.now(),
+    };
+    if (!seen.stepEnabled) return settle(seen);
+    // The step's answer is held until the page has next been idle (the test's own idle callback, asked
+    // for after any the page asked for before ready): what the page does at its first idle moment after
+    // ready is then done before this step is drawn, and its chunks would be asked for before it.
+    const engine = window.leaseLab.engine;
+    const act = engine.act.bind(engine);
+    const idle = new Promise((resolve) => requestIdleCallback(() => resolve()));
+    engine.act = (action) => act((send) => action(async (request) => {
+      const answer = await send(request);
+      await idle;
+      return answer;
+    }));
+    const before = timelineState();
+    const drawn = new MutationObserver(() => {
+      if (timelineState() === before) return;
+      drawn.disconnect();
+      settle({ ...seen, drawnAt: performance.now() });
+    });
+    drawn.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    step.click();
+  });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-lab-ready'] });
+})();`;
+
+test('ready is said once the lab is drawn: a Step clicked at that very moment runs, and is drawn before any later chunk is asked for', async ({ page }) => {
+  await page.addInitScript(CLICK_AT_READY);
+  await page.goto('/');
+  const seen = await page.evaluate(() => (window as unknown as { __atReady: Promise<Record<string, unknown>> }).__atReady);
+  // Said only once React has drawn the lab's first trace, the panels beside it included, and the
+  // address written: nothing of the start is left for a click to wait behind.
+  expect(seen.stepEnabled, 'Step is enabled in the page when it says it is ready').toBe(true);
+  expect(seen.panelsCaughtUp, "the panels' copy has caught up with the store").toBe(true);
+  expect(seen.address, 'the address names the view').toMatch(/scenario=/);
+  expect(seen.drawnAt, 'the Step clicked at ready was drawn').toEqual(expect.any(Number));
+  // The chunks that come after the start wait for a pause in the learner's steps, so the first step
+  // clicked at ready does not share the main thread with their evaluation: they come (once the learner
+  // pauses), each asked for after that step was drawn (resource timing's startTime: when it was asked for).
+  const requested = () =>
+    page.evaluate(
+      (later) =>
+        performance
+          .getEntriesByType('resource')
+          .filter((entry) => new RegExp(later).test(new URL(entry.name).pathname))
+          .map((entry) => ({ chunk: new URL(entry.name).pathname.split('/').pop(), askedAt: entry.startTime })),
+      AFTER_THE_FIRST_PAUSE.source,
+    );
+  await expect.poll(async () => (await requested()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(4);
+  const drawnAt = seen.drawnAt as number;
+  expect((await requested()).filter((entry) => entry.askedAt < drawnAt)).toEqual([]);
+});

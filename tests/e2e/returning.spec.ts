@@ -25,13 +25,36 @@ test.afterEach(async () => {
   site = null;
 });
 
+/**
+ * Records, in the page, the order of two moments: the page saying it is ready (data-lab-ready) and its
+ * service worker registered (the offline copy's download starts with it).
+ */
+const READY_THEN_COPY = `(() => {
+  const order = (window.__order = []);
+  const observer = new MutationObserver(() => {
+    if (document.documentElement?.dataset.labReady !== 'true') return;
+    order.push('ready');
+    observer.disconnect();
+  });
+  observer.observe(document, { subtree: true, attributes: true, attributeFilter: ['data-lab-ready'] });
+  const container = navigator.serviceWorker;
+  const register = container.register.bind(container);
+  container.register = (...args) => {
+    order.push('copy');
+    return register(...args);
+  };
+})();`;
+
 /** Opens the lab from `root` and waits until its copy is saved (the header says so). */
 async function openAndSave(page: Page, root: string): Promise<string> {
   served = await startStaticServer({ root, mount: '/course/lab/' });
+  await page.addInitScript(READY_THEN_COPY);
   await page.goto(served.url);
   await waitReady(page);
   // The copy is fetched in the first pause after the lab is ready: slow on a busy machine.
   await expect(page.locator('.offline-indicator')).toHaveText(/Works offline/, { timeout: 90_000 });
+  // Its download never competes with the start: it begins only once the page has said it is ready.
+  expect(await page.evaluate(() => (window as unknown as { __order: string[] }).__order)).toEqual(['ready', 'copy']);
   return served.url;
 }
 

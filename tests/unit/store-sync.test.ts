@@ -76,6 +76,21 @@ describe('connectOutside', () => {
     expect([...storage.data.values()].join()).toContain('"A"');
   });
 
+  it('afterWrites calls back at once with nothing waiting, else once the waiting write is done', () => {
+    const store = fakeStore();
+    const { win, addresses, paint } = fakeWindow();
+    const outside = connectOutside(store as unknown as LabStore, win as unknown as Window, null);
+    const calls: string[] = [];
+    outside.afterWrites(() => calls.push('nothing waiting'));
+    store.setState({ schedule: ['A'], position: 1 });
+    outside.afterWrites(() => calls.push(`after ${addresses.length} write`));
+    vi.runOnlyPendingTimers();
+    paint();
+    expect(calls).toEqual(['nothing waiting']);
+    vi.runOnlyPendingTimers();
+    expect(calls).toEqual(['nothing waiting', 'after 1 write']);
+  });
+
   it('a burst of steps writes at most once per interval, and always its last view', () => {
     const store = fakeStore();
     const { win, addresses, paint } = fakeWindow();

@@ -1,12 +1,13 @@
 /**
  * The SQL console's panel: a <details> whose body (ConsoleBody: the editor, the examples, the answers)
  * is loaded and rendered when the panel is first opened, and stays mounted after, so what the learner
- * typed survives closing and opening it. Once the lab has started, the body's code is fetched while the
- * page is idle, so the first opening does not wait for the network.
+ * typed survives closing and opening it. In the first pause after the lab has started, the body's code
+ * is fetched while the page is idle, so the first opening does not wait for the network (and the first
+ * step does not wait for its evaluation).
  */
-import { type ComponentType, lazy, Suspense, useEffect, useState } from 'react';
+import { type ComponentType, lazy, Suspense, useState } from 'react';
 import { useLab } from '../../store/react';
-import { useLabSettled, whenIdle } from '../deferred';
+import { useWhenSettledAndQuiet } from '../deferred';
 import './console.css';
 
 type BodyModule = typeof import('./ConsoleBody');
@@ -24,15 +25,17 @@ function loadBody(): Promise<BodyModule> {
 
 const LazyBody = lazy(() => loadBody().then((module) => ({ default: module.ConsoleBody })));
 
+/** Fetches the body's code ahead of the first opening; a failure shows when it is opened. */
+function preloadBody(): void {
+  void loadBody().catch(() => undefined);
+}
+
 export function SqlConsole() {
   const consoleOpened = useLab((s) => s.consoleOpened);
-  const settled = useLabSettled();
   /** Chosen once, at the first opening, and kept: another component type would remount it and lose the text. */
   const [Body, setBody] = useState<ComponentType | null>(null);
 
-  useEffect(() => {
-    if (settled && !Body) return whenIdle(() => void loadBody().catch(() => undefined), 2000);
-  }, [settled, Body]);
+  useWhenSettledAndQuiet(preloadBody, 2000);
 
   return (
     <details

@@ -1,7 +1,7 @@
 /**
  * Where a level's banner goes, directly above the timeline. The level in play is part of the learner's
- * progress (lessons/progress.ts), whose store comes in the lesson's chunk: it is had when the lab has
- * settled, as the lesson below has it, and the banner's own code only while a level is in play. Until
+ * progress (lessons/progress.ts), whose store comes in the lesson's chunk: it is had in the first pause
+ * after the lab has settled (not while a first step is drawn), as the lesson below has it, and the banner's own code only while a level is in play. Until
  * then a reload during a level holds the room its banner last took (level-room.ts), so the banner comes
  * into room already kept and the timeline stays where it was first drawn.
  */
@@ -21,7 +21,7 @@ export function LevelSlot() {
   // Read at the first render: what the page's first paint keeps for a banner.
   const [room] = useState(readLevelRoom);
   const have = useCallback(() => void loader.load().then(setStore), [loader]);
-  useWhenSettledAndQuiet(have, undefined, false);
+  useWhenSettledAndQuiet(have);
   if (store === undefined) return <HeldRoom room={room} />;
   return store ? <LevelInPlay progress={store} room={room} /> : null;
 }
