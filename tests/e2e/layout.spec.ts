@@ -3,7 +3,7 @@
  * sit on each other (checked by their bounding boxes).
  */
 import type { Page } from '@playwright/test';
-import { backpressureSimulated, expect, openLab, openLinkInPlace, runsTable, SIMULATING_TEST_MS, slider, stepToEnd, test } from './fixtures';
+import { backpressureSimulated, expect, openLab, openLinkInPlace, runsTable, SIMULATING_TEST_MS, sharedLabPage, slider, stepToEnd, test } from './fixtures';
 import { crowdedLabels } from './label-boxes';
 
 /** How far the page is wider than the window (0: no horizontal scrolling). */
@@ -74,22 +74,29 @@ for (const [width, height] of [
   });
 }
 
-for (const [width, height] of [
-  [1440, 900],
-  [1280, 800],
-] as const) {
-  test(`the runs table's rows come into view by scrolling the page at ${width}×${height}, with the selected step beside them`, async ({ page }) => {
-    await page.setViewportSize({ width, height });
-    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
-    const rows = runsTable(page).locator('tbody tr');
-    await expect(rows).toHaveCount(2);
-    // Scroll the page (not any panel) until the table's last row would sit in the middle of the window.
-    await rows.last().evaluate((row) => {
-      window.scrollTo(0, row.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+// One page for both window sizes: the same link, opened in it (the second time as a link followed in the
+// tab, on the Postgres the first one started), looked at in each window.
+test.describe('the runs table in one page', () => {
+  const lab = sharedLabPage();
+
+  for (const [width, height] of [
+    [1440, 900],
+    [1280, 800],
+  ] as const) {
+    test(`the runs table's rows come into view by scrolling the page at ${width}×${height}, with the selected step beside them`, async () => {
+      const page = lab();
+      await page.setViewportSize({ width, height });
+      await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+      const rows = runsTable(page).locator('tbody tr');
+      await expect(rows).toHaveCount(2);
+      // Scroll the page (not any panel) until the table's last row would sit in the middle of the window.
+      await rows.last().evaluate((row) => {
+        window.scrollTo(0, row.getBoundingClientRect().top + window.scrollY - window.innerHeight / 2);
+      });
+      // In view, and not clipped by a column that scrolls on its own.
+      await expect(rows.first()).toBeInViewport();
+      await expect(rows.last()).toBeInViewport();
+      await expect(page.getByRole('complementary', { name: 'Selected step' })).toBeInViewport();
     });
-    // In view, and not clipped by a column that scrolls on its own.
-    await expect(rows.first()).toBeInViewport();
-    await expect(rows.last()).toBeInViewport();
-    await expect(page.getByRole('complementary', { name: 'Selected step' })).toBeInViewport();
-  });
-}
+  }
+});

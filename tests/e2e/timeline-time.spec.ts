@@ -44,38 +44,40 @@ async function markXs(page: Page): Promise<number[]> {
   );
 }
 
-test('heartbeat: the lease bar reaches lease_expires_at and moves on at each heartbeat, on both axes', async ({ page }) => {
-  test.setTimeout(240_000);
-  await page.setViewportSize({ width: 1440, height: 900 });
-  // A claims, works, heartbeats after +30 s, works, heartbeats after +30 s… (the scenario's script).
-  await openLab(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on');
-  await stepToEnd(page);
-  const heartbeats = await page.evaluate(() => {
-    const state = (
-      window as unknown as { leaseLab: { store: { getState(): { steps: { actor: string; action: string; verdict: string }[] } } } }
-    ).leaseLab.store.getState();
-    return state.steps.flatMap((s, i) => (s.actor === 'A' && s.action === 'heartbeat' && s.verdict === 'ok' ? [i] : []));
-  });
-  expect(heartbeats.length).toBeGreaterThanOrEqual(2);
-  for (const scaled of [false, true]) {
-    if (scaled) await scaleBox(page).check();
-    await expect(timeline(page)).toHaveAttribute('aria-label', scaled ? /time to scale/ : /^(?!.*time to scale)/);
-    for (const [k, index] of heartbeats.entries()) {
-      await showSteps(page, index);
-      const before = await leaseOfA(page);
-      await showSteps(page, index + 1);
-      const after = await leaseOfA(page);
-      expect(after.renewals, `renewals after step ${index + 1}`).toBe(k + 1);
-      expect(after.end, `the bar's end moved on at step ${index + 1}`).toBeGreaterThan(before.end + 4);
-      expect(await crowdedLabels(page), `step ${index + 1}`).toEqual([]);
-    }
-  }
-});
-
-// Two links followed in one tab at 1440×900: the clock-move test leaves "time to scale" off as it found
-// it, and the stuck heartbeat, which turns it on, comes last.
+// Links followed in one tab at 1440×900: the heartbeat and the clock-move test leave "time to scale" off
+// as they found it, and the stuck heartbeat, which turns it on, comes last.
 test.describe('links followed in one tab at 1440×900', () => {
   const lab = sharedLabPage({ width: 1440, height: 900 });
+
+  test('heartbeat: the lease bar reaches lease_expires_at and moves on at each heartbeat, on both axes', async () => {
+    test.setTimeout(240_000);
+    const page = lab();
+    // A claims, works, heartbeats after +30 s, works, heartbeats after +30 s… (the scenario's script).
+    await openLinkInPlace(page, 'scenario=heartbeat&strategy=skip-locked&fencing=on');
+    await stepToEnd(page);
+    const heartbeats = await page.evaluate(() => {
+      const state = (
+        window as unknown as { leaseLab: { store: { getState(): { steps: { actor: string; action: string; verdict: string }[] } } } }
+      ).leaseLab.store.getState();
+      return state.steps.flatMap((s, i) => (s.actor === 'A' && s.action === 'heartbeat' && s.verdict === 'ok' ? [i] : []));
+    });
+    expect(heartbeats.length).toBeGreaterThanOrEqual(2);
+    for (const scaled of [false, true]) {
+      if (scaled) await scaleBox(page).check();
+      await expect(timeline(page)).toHaveAttribute('aria-label', scaled ? /time to scale/ : /^(?!.*time to scale)/);
+      for (const [k, index] of heartbeats.entries()) {
+        await showSteps(page, index);
+        const before = await leaseOfA(page);
+        await showSteps(page, index + 1);
+        const after = await leaseOfA(page);
+        expect(after.renewals, `renewals after step ${index + 1}`).toBe(k + 1);
+        expect(after.end, `the bar's end moved on at step ${index + 1}`).toBeGreaterThan(before.end + 4);
+        expect(await crowdedLabels(page), `step ${index + 1}`).toEqual([]);
+      }
+    }
+    // Left off as it was found, for the next link in this page.
+    await scaleBox(page).uncheck();
+  });
 
   test('time to scale: a 30 s clock move is drawn long and an instant short; off, the step axis is as before', async () => {
     const page = lab();
