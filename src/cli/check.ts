@@ -460,6 +460,7 @@ export interface CheckReport {
   /** The outcome kinds that fail the check (`--fail-on`, else DEFAULT_FAIL_ON). */
   failOn: OutcomeKind[];
   /** Each group with its outcome kinds, and `unsafe` when one of them is in `failOn`. */
+  /** `link`: the page's link to the witness; empty for a claim held for the whole job, which the page does not play. */
   groups: (OutcomeGroup & { kinds: OutcomeKind[]; unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
@@ -470,6 +471,12 @@ export function refuseIsolationWithTwoStatements(settings: Settings, shown: stri
   if (settings.isolation && twoStatements(settings)) {
     throw new CheckInputError(`${shown}: --isolation does not go with a two-statement claim yet: it is played at READ COMMITTED only`);
   }
+}
+
+/** The claim holds its transaction for the whole job (--hold-for-job). */
+function heldForJob(settings: Settings): boolean {
+  const claim = settings.definition?.claim;
+  return claim?.shape === 'one-statement' && claim.holdForJob !== undefined;
 }
 
 function twoStatements(settings: Settings): boolean {
@@ -491,7 +498,10 @@ export function checkReport(
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
-    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness, params) };
+    // The page does not play a claim held for the whole job: no link (empty) rather than one it would refuse,
+    // but for a scenario someone wrote, which travels in the link that `run --scenario-link` replays.
+    const link = heldForJob(settings) && !isAuthoredId(scenario.id) ? '' : witnessLink(scenario, settings, group.witness, params);
+    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link };
   });
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
@@ -499,7 +509,7 @@ export function checkReport(
     database,
     claim: {
       file,
-      ...(settings.definition?.claim.shape === 'one-statement' && settings.definition.claim.holdForJob ? { holdForJob: true as const } : {}),
+      ...(heldForJob(settings) ? { holdForJob: true as const } : {}),
       summary,
       writes,
       ...(reaper === undefined ? {} : { reaper }),
@@ -563,14 +573,18 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   for (const group of report.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
-    lines.push(`         link: ${group.link}`);
+    if (group.link !== '') lines.push(`         link: ${group.link}`);
     lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
   const first = report.groups[0];
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
-  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  lines.push(
+    report.claim.holdForJob
+      ? '(no links: the page does not play a claim held for the whole job yet; the replay commands do)'
+      : '(the links carry your statements: the page opens them under "Your SQL")',
+  );
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

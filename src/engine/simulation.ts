@@ -57,6 +57,11 @@ class IsolationNeedsServer extends Error {
     super(needsServerLine(level));
   }
 }
+/** A held job's completion that would wait for a row lock (a server only: PGlite refuses it sooner): one line. */
+class HeldCompletionWaits extends Error {
+  readonly userFacing = true;
+}
+
 /**
  * The runs a reaper someone wrote took from their owners: running before it and no longer running under the
  * same owner after. Read from the rows, not from its RETURNING, which it need not have.
@@ -492,8 +497,8 @@ export class Simulation {
   private async finishHeldJob(id: WorkerId, request: StatementRequest): Promise<StatementOutcome> {
     const outcome = await this.db.executeClaim(id, { ...request, continues: true });
     if (outcome.status === 'blocked') {
-      throw new Error(
-        `${id}'s completion would wait for a row lock held by ${outcome.holders.join(', ')}: the lab does not follow a held job's completion through a wait`,
+      throw new HeldCompletionWaits(
+        `${id}'s completion would wait for a row lock held by ${outcome.holders.join(', ')}: the lab does not follow a job held in its claim's transaction through a wait yet (its completion must touch its own run only)`,
       );
     }
     if (outcome.status === 'ok') {

@@ -7,7 +7,8 @@
  * race, and a seeded sample of crash-orphan, step by step equal on PostgreSQL, for:
  * (a) SELECT … FOR UPDATE SKIP LOCKED: safe; after A's crash B takes A's run;
  * (b) a plain SELECT, no lock: both workers find run 123 and both do the job;
- * (c) SELECT … FOR UPDATE: safe, B waits for A's row and, once A's completion commits, takes the other run.
+ * (c) SELECT … FOR UPDATE: safe, B waits for A's row and, once A's completion commits, takes the other run;
+ * (d) the same completed by an UPDATE … RETURNING (kept open with its row, then committed), not a DELETE.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +22,8 @@ import { compareOnPostgres, compareStateGraph, type Databases, describeDivergenc
 const root = join(__dirname, '../..');
 const COMPLETE = 'tests/fixtures/claims/hold-for-job-complete.sql';
 
-async function settingsOf(file: string): Promise<Settings> {
-  const { definition } = await heldClaimFromFiles(join(root, file), join(root, COMPLETE));
+async function settingsOf(file: string, complete: string = COMPLETE): Promise<Settings> {
+  const { definition } = await heldClaimFromFiles(join(root, file), join(root, complete));
   return { strategy: 'skip-locked', fencing: false, definition };
 }
 
@@ -40,6 +41,13 @@ const CLAIMS = [
   { name: '(a) FOR UPDATE SKIP LOCKED', file: 'tests/fixtures/claims/hold-for-job-skip-locked.sql', schedules: 70, unsafe: 0 },
   { name: '(b) a plain SELECT', file: 'tests/fixtures/claims/hold-for-job-plain.sql', schedules: 70, unsafe: 68 },
   { name: '(c) FOR UPDATE, waiting', file: 'tests/fixtures/claims/hold-for-job-for-update.sql', schedules: 8, unsafe: 0 },
+  {
+    name: '(d) FOR UPDATE, waiting, completed by an UPDATE … RETURNING',
+    file: 'tests/fixtures/claims/hold-for-job-for-update.sql',
+    complete: 'tests/fixtures/claims/hold-for-job-complete-done.sql',
+    schedules: 8,
+    unsafe: 0,
+  },
 ] as const;
 
 describe('a claim held for the whole job on PGlite and on a real server', () => {
@@ -48,7 +56,7 @@ describe('a claim held for the whole job on PGlite and on a real server', () => 
     { timeout: 300_000 },
     async (claim, { signal }) => {
       const scenario = findScenario('race')!;
-      const settings = await settingsOf(claim.file);
+      const settings = await settingsOf(claim.file, 'complete' in claim ? claim.complete : COMPLETE);
       const every: ExploredSchedule[] = [];
       for await (const explored of exploreSchedules(dbs.pglite, scenario, settings)) every.push(explored);
       expect(every.length).toBe(claim.schedules);

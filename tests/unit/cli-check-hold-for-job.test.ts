@@ -45,6 +45,8 @@ describe('check --hold-for-job', () => {
     expect(stdout).toContain('no lease expiry: the row lock is the lease');
     expect(stdout).toMatch(/replay: npm run sim -- run race --claim \S+hold-for-job-plain.sql --hold-for-job --complete \S+ --fencing off --schedule /);
     expect(stdout).toMatch(/^UNSAFE: \d of 4 schedules/m);
+    expect(stdout).not.toContain('link:');
+    expect(stdout).toContain('(no links: the page does not play a claim held for the whole job yet; the replay commands do)');
   });
 
   it.for([
