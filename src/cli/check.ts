@@ -11,7 +11,15 @@ import { listWorkers } from '../sim/anomalies';
 import { isAuthoredId, specOf } from '../scenarios/authored';
 import { reaperScenario } from '../scenarios/reaper-lane';
 import { encodeSpec, SCENARIO_KEY } from '../scenarios/link';
-import { type AnalyzeError, analyzeGsetClaimFile, analyzeStatement, type GsetAnalysis, parametersUsed } from '../sql/analyze';
+import {
+  type AnalyzeError,
+  analyzeGsetClaimFile,
+  analyzeHeldSelectFile,
+  analyzeStatement,
+  bindHeldCompletion,
+  type GsetAnalysis,
+  parametersUsed,
+} from '../sql/analyze';
 import { gsetParametersWritten, isGsetClaim } from '../sql/analyze/psql-lex';
 import { OUTCOME_KINDS, type OutcomeKind, type Scenario, type Settings } from '../sim/types';
 import { type StrictIsolation, strictReadingLine } from '../sim/isolation';
@@ -22,6 +30,7 @@ import {
   CUSTOM_WRITE_IDS,
   customClaimStrategy,
   customWrite,
+  holdForJobClaim,
   ownReaperOf,
   twoStatementClaim,
   withCustomReaper,
@@ -156,6 +165,56 @@ export async function claimStrategyFromFile(
   const words = waitWords(afterWait, options);
   const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary: `${summary}${advisoryWords(analysis.shape.advisoryLocks)}` };
+}
+
+/**
+ * A claim held for the whole job (--hold-for-job): the file's lone `SELECT … \gset`, and the completion that
+ * ends its transaction (`completePath`, using the \gset's :run_id); its strategy and summary, or a one-line error.
+ */
+export async function heldClaimFromFiles(
+  path: string,
+  completePath: string | undefined,
+  options: CustomOptions = {},
+): Promise<{ definition: StrategyDefinition; summary: string }> {
+  const text = readClaimFile(path);
+  const shown = printablePath(path);
+  if (completePath === undefined) {
+    throw new CheckInputError(
+      '--hold-for-job needs --complete FILE: the write that ends the job and its transaction (DELETE FROM runs WHERE run_id = :run_id, or an UPDATE … RETURNING)',
+    );
+  }
+  if (!isGsetClaim(text)) {
+    throw new CheckInputError(
+      `${shown}: --hold-for-job takes a SELECT … \\gset (psql's form): the run it keeps as :run_id is the one the job and its completion hold`,
+    );
+  }
+  let held: Awaited<ReturnType<typeof analyzeHeldSelectFile>>;
+  try {
+    held = await analyzeHeldSelectFile(text, { engineRefusals: !options.onServer });
+  } catch (error) {
+    if (error instanceof RangeError) throw new CheckInputError(`${shown}: the statement is nested too deeply for the lab to read`);
+    throw error;
+  }
+  if (!held.ok) throw new CheckInputError(analyzeErrorLine(shown, held.error));
+  const completeShown = printablePath(completePath);
+  const written = readClaimFile(completePath, '--complete');
+  const bound = bindHeldCompletion(written, held.claim.variable);
+  if (!bound.ok) throw new CheckInputError(`${completeShown}: ${bound.message}`);
+  const analysis = await analyzeFile(bound.text, 'complete', completeShown, options);
+  if (!analysis.ok) throw new CheckInputError(analyzeErrorLine(completeShown, analysis.error));
+  const built = customWrite('complete', bound.text, analysis.shape, completeShown, options, null);
+  if (!built.ok) throw new CheckInputError(`${completeShown}: refused: ${built.reason}`);
+  const lock = held.claim.selectShape.lock;
+  const clause = lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : '';
+  const what = !lock
+    ? 'locks nothing, so another worker may take the same run while the job runs'
+    : lock.wait === 'skip locked'
+      ? 'skips rows another transaction holds and locks the one it returns'
+      : lock.wait === 'nowait'
+        ? 'fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns'
+        : 'waits for a row another transaction holds, then relocks the runs it had found, in order, and returns the first that still qualifies, locked';
+  const summary = `SELECT${clause} \\gset, its transaction held for the whole job: the SELECT ${what}; the model calls run while it stays open (no heartbeat and no lease expiry: the row lock is the lease, and it ends with the transaction); the completion, with :${held.claim.variable} as $1, runs in it and commits in the same step; a crash rolls it back`;
+  return { definition: holdForJobClaim(held.claim, shown, built.statement), summary };
 }
 
 /** What the claim's UPDATE does where it meets a row another worker holds, in the summary's words. */
@@ -349,7 +408,7 @@ export function witnessLink(scenario: Scenario, settings: Settings, witness: rea
   const definition = settings.definition;
   const claim = definition?.claim;
   // A two-statement claim travels as written (SELECT … \gset, then the UPDATE with :name): the page reads it as check does.
-  const text = claim?.shape === 'one-statement' ? (claim.readFirst?.written ?? claim.claim.text) : null;
+  const text = claim?.shape === 'one-statement' ? (claim.holdForJob?.written ?? claim.readFirst?.written ?? claim.claim.text) : null;
   const sweep = ownReaperOf(definition);
   const laned = text !== null && sweep !== null ? reaperScenario(scenario) : null;
   const reaper = laned === null ? null : sweep;
@@ -381,8 +440,10 @@ export interface CheckReport {
   scenario: string;
   database: CheckDatabase;
   /** `params`: the `--param` flags as given (normalized), absent without any. */
+  /** `holdForJob`: the claim's transaction is held for the whole job (--hold-for-job). */
   claim: {
     file: string;
+    holdForJob?: true;
     summary: string;
     writes: Partial<Record<WriteRole, string>>;
     reaper?: string;
@@ -399,6 +460,7 @@ export interface CheckReport {
   /** The outcome kinds that fail the check (`--fail-on`, else DEFAULT_FAIL_ON). */
   failOn: OutcomeKind[];
   /** Each group with its outcome kinds, and `unsafe` when one of them is in `failOn`. */
+  /** `link`: the page's link to the witness; empty for a claim held for the whole job, which the page does not play. */
   groups: (OutcomeGroup & { kinds: OutcomeKind[]; unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
@@ -409,6 +471,12 @@ export function refuseIsolationWithTwoStatements(settings: Settings, shown: stri
   if (settings.isolation && twoStatements(settings)) {
     throw new CheckInputError(`${shown}: --isolation does not go with a two-statement claim yet: it is played at READ COMMITTED only`);
   }
+}
+
+/** The claim holds its transaction for the whole job (--hold-for-job). */
+function heldForJob(settings: Settings): boolean {
+  const claim = settings.definition?.claim;
+  return claim?.shape === 'one-statement' && claim.holdForJob !== undefined;
 }
 
 function twoStatements(settings: Settings): boolean {
@@ -430,7 +498,10 @@ export function checkReport(
 ): CheckReport {
   const groups = result.groups.map((group) => {
     const kinds = groupKinds(group);
-    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link: witnessLink(scenario, settings, group.witness, params) };
+    // The page does not play a claim held for the whole job: no link (empty) rather than one it would refuse,
+    // but for a scenario someone wrote, which travels in the link that `run --scenario-link` replays.
+    const link = heldForJob(settings) && !isAuthoredId(scenario.id) ? '' : witnessLink(scenario, settings, group.witness, params);
+    return { ...group, kinds, unsafe: kinds.some((kind) => failOn.includes(kind)), link };
   });
   const unsafeSchedules = groups.filter((group) => group.unsafe).reduce((sum, group) => sum + group.count, 0);
   return {
@@ -438,6 +509,7 @@ export function checkReport(
     database,
     claim: {
       file,
+      ...(heldForJob(settings) ? { holdForJob: true as const } : {}),
       summary,
       writes,
       ...(reaper === undefined ? {} : { reaper }),
@@ -470,6 +542,7 @@ export function replayCommands(report: CheckReport, group: CheckReport['groups']
   const files = [
     '--claim',
     report.claim.file,
+    ...(report.claim.holdForJob ? ['--hold-for-job'] : []),
     ...Object.entries(report.claim.writes).flatMap(([role, path]) => [`--${role}`, path]),
     ...(report.claim.reaper === undefined ? [] : ['--reaper', report.claim.reaper]),
     ...(report.claim.params ?? []).flatMap((flag) => ['--param', flag]),
@@ -500,14 +573,18 @@ export function formatCheck(report: CheckReport, seconds: number): string {
   for (const group of report.groups) {
     lines.push(`${String(group.count).padStart(7)} of ${report.total}  ${group.label}${group.unsafe ? '   <- unsafe' : ''}`);
     lines.push(`         shortest: --schedule ${group.witness.join(',')}`);
-    lines.push(`         link: ${group.link}`);
+    if (group.link !== '') lines.push(`         link: ${group.link}`);
     lines.push(`         replay: ${replayCommands(report, group).run}`);
   }
   lines.push('');
   const first = report.groups[0];
   if (report.sample && first) lines.push(`replay this sample: ${replayCommands(report, first).sample}`);
   if (report.database.kind === 'postgres') lines.push("(--db URL: your server's address, as you gave it; the report never prints it)");
-  lines.push('(the links carry your statements: the page opens them under "Your SQL")');
+  lines.push(
+    report.claim.holdForJob
+      ? '(no links: the page does not play a claim held for the whole job yet; the replay commands do)'
+      : '(the links carry your statements: the page opens them under "Your SQL")',
+  );
   if (report.isolation) lines.push('(the page plays them at READ COMMITTED: a stricter level runs only on a server, with --db)');
   const afterExpiry = report.groups.some((group) => group.kinds.includes('duplicate-after-expiry'));
   if (afterExpiry && !report.failOn.includes('duplicate-after-expiry')) {

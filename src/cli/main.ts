@@ -29,6 +29,8 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--sample N [--seed N]] [--db pglite|postgres://…] [--isolation …] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--reaper FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--isolation …] [--max-states N] [--sample N] [--seed N] [--json]
+                          [--hold-for-job]  (the claim is a SELECT … gset alone whose transaction, its row lock the lease,
+                           stays open for the whole job until --complete FILE, using :run_id, runs in it and commits)
                           [--param [STATEMENT:]N=VALUE …]  (your statements' own parameters: --param 1=5 --param 2=worker;
                            default $1 worker, $2 lease seconds; run --claim takes them too)
                           (--isolation repeatable-read|serializable: each claim in an explicit transaction at that level,
@@ -155,6 +157,7 @@ async function run(args: string[]): Promise<number> {
     complete: { type: 'string' },
     reaper: { type: 'string' },
     param: { type: 'string', multiple: true },
+    'hold-for-job': { type: 'boolean' },
     db: { type: 'string' },
     isolation: { type: 'string' },
     'statement-timeout': { type: 'string' },
@@ -175,15 +178,23 @@ async function run(args: string[]): Promise<number> {
     const { withReaperLane, withRescueSteps } = await import('../scenarios/reaper-lane');
     const onServer = { onServer: spec !== 'pglite' };
     const bindings = parseParamFlags(values.param ?? []);
-    const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
-    settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
-    settings.definition = await withReaperFromFile(settings.definition, values.reaper as string | undefined, onServer, bindings);
+    if (values['hold-for-job']) {
+      refuseWithHoldForJob(values);
+      const { heldClaimFromFiles } = await import('./check');
+      settings.definition = (await heldClaimFromFiles(values.claim as string, values.complete as string | undefined, onServer)).definition;
+    } else {
+      const { definition } = await claimStrategyFromFile(values.claim as string, onServer, bindings);
+      settings.definition = await withWritesFromFiles(definition, writeFiles(values), onServer, bindings);
+      settings.definition = await withReaperFromFile(settings.definition, values.reaper as string | undefined, onServer, bindings);
+    }
     refuseIsolationWithTwoStatements(settings, printablePath(values.claim as string));
     if (values.reaper !== undefined) {
       // A link's steps written without the lane are played on it as the page plays them: the reaper's turn after each step of the clock.
       if (scenario.rescuer === undefined && linkSchedule !== null) linkSchedule = withRescueSteps(linkSchedule);
       scenario = withReaperLane(scenario);
     }
+  } else if (values['hold-for-job']) {
+    throw new UsageError('--hold-for-job goes with --claim FILE (a SELECT … \\gset) and --complete FILE');
   } else if (Object.keys(writeFiles(values)).length > 0 || values.reaper !== undefined) {
     throw new UsageError('--heartbeat, --work, --complete and --reaper go with --claim FILE');
   } else if (values.param !== undefined) {
@@ -282,6 +293,7 @@ async function explore(args: string[]): Promise<number> {
 async function check(args: string[]): Promise<number> {
   const { values, positionals } = options(args, {
     claim: { type: 'string' },
+    'hold-for-job': { type: 'boolean' },
     heartbeat: { type: 'string' },
     work: { type: 'string' },
     complete: { type: 'string' },
@@ -335,7 +347,11 @@ async function check(args: string[]): Promise<number> {
   // On a server the waits are real: shapes PGlite cannot follow through a wait are played there too.
   const onServer = { onServer: spec !== 'pglite' };
   const bindings = parseParamFlags(values.param ?? []);
-  const claim = await claimStrategyFromFile(file, onServer, bindings);
+  const held = values['hold-for-job'] === true;
+  if (held) refuseWithHoldForJob(values);
+  const claim = held
+    ? await (await import('./check')).heldClaimFromFiles(file, values.complete as string | undefined, onServer)
+    : await claimStrategyFromFile(file, onServer, bindings);
   const writes = writeFiles(values);
   const summary = [
     claim.summary,
@@ -344,7 +360,7 @@ async function check(args: string[]): Promise<number> {
     ...(values.reaper === undefined ? [] : [`reaper: ${printablePath(values.reaper as string)} (its own session, a rescue step after each step of the clock)`]),
   ].join('; ');
   const reaper = values.reaper as string | undefined;
-  const withWrites = await withWritesFromFiles(claim.definition, writes, onServer, bindings);
+  const withWrites = held ? claim.definition : await withWritesFromFiles(claim.definition, writes, onServer, bindings);
   const definition = await withReaperFromFile(withWrites, reaper, onServer, bindings);
   // A reaper runs on a lane of its own: check adds the rescuer and its rescue steps (scenarios/reaper-lane.ts).
   const scenario = reaper === undefined ? chosen.scenario : withReaperLane(chosen.scenario);
@@ -418,6 +434,24 @@ function serverName(url: string): string {
   } catch {
     throw new UsageError('--db: not a valid postgres:// URL');
   }
+}
+
+/**
+ * What does not go with --hold-for-job, each in one line: a heartbeat or work write (the job's transaction is
+ * the lease, and the model calls send nothing), a reaper (no run is ever marked running to reap), --param
+ * and --isolation (not played with it yet).
+ */
+function refuseWithHoldForJob(values: { heartbeat?: unknown; work?: unknown; reaper?: unknown; param?: unknown; isolation?: unknown }): void {
+  if (values.heartbeat !== undefined || values.work !== undefined) {
+    throw new UsageError(
+      '--hold-for-job takes no --heartbeat or --work: the open transaction is the lease (no heartbeat renews it), and the model calls send no statement',
+    );
+  }
+  if (values.reaper !== undefined)
+    throw new UsageError('--hold-for-job takes no --reaper: a crash rolls the job back, and no run is left marked running to reap');
+  if (values.param !== undefined)
+    throw new UsageError('--hold-for-job takes no --param yet: the SELECT gets $1 worker and $2 lease seconds, the completion :run_id');
+  if (values.isolation !== undefined) throw new UsageError('--hold-for-job takes no --isolation yet: the job is played at READ COMMITTED');
 }
 
 /** The owner's writes given as files (--heartbeat, --work, --complete). */

@@ -227,7 +227,7 @@ export class PGliteLab implements LabDatabase {
       ...this.parkPieces(session),
     ]);
     this.expectRelocked(results[opening.length + 1]!, held);
-    return this.parkClaim(session, results);
+    return this.parkClaim(session, results, request.statement.deletesRun === true);
   }
 
   /** The relock of a continued claim took every row its parked transaction held, or the engine has gone wrong. */
@@ -258,7 +258,7 @@ export class PGliteLab implements LabDatabase {
       }
       results = await this.run([claim, ...this.parkPieces(session)]);
     }
-    return this.parkClaim(session, results);
+    return this.parkClaim(session, results, request.statement.deletesRun === true);
   }
 
   /**
@@ -279,7 +279,11 @@ export class PGliteLab implements LabDatabase {
       if (asked.at(-2)!.error?.code === LOCK_NOT_AVAILABLE) return this.block(session, request, true, await this.holdersOfRuns(found.targets, session), found);
     }
     const resumed: LabPiece = { statement: afterWait.resume, params, mayFail: true };
-    return this.parkClaim(session, await this.run([...opening, { command: 'BEGIN' }, resumed, ...this.parkPieces(session)]));
+    return this.parkClaim(
+      session,
+      await this.run([...opening, { command: 'BEGIN' }, resumed, ...this.parkPieces(session)]),
+      request.statement.deletesRun === true,
+    );
   }
 
   /**
@@ -291,8 +295,12 @@ export class PGliteLab implements LabDatabase {
     return [{ command: `PREPARE TRANSACTION '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }];
   }
 
-  /** The claim's answer from the call that ran it and parkPieces(); keeps it parked when it took a run. */
-  private async parkClaim(session: SessionId, results: WireResult[]): Promise<StatementOutcome> {
+  /**
+   * The claim's answer from the call that ran it and parkPieces(); keeps it parked when it took a run.
+   * `deletes`: the statement is a held job's completion that deletes its run (check --hold-for-job), whose
+   * answer is how many rows it deleted; one that returned no row commits here, with its writes.
+   */
+  private async parkClaim(session: SessionId, results: WireResult[], deletes = false): Promise<StatementOutcome> {
     const [result, , locks] = results.slice(-3) as [WireResult, WireResult, WireResult];
     if (result.error) {
       this.locksRead = locksFrom(heldLockRowsOf(locks));
@@ -303,11 +311,15 @@ export class PGliteLab implements LabDatabase {
       this.parked.add(session);
       this.locksRead = locksFrom(heldLockRowsOf(locks));
       this.note = { kind: 'parked', session, gid: gidOf(session) };
+    } else if (result.affectedRows > 0) {
+      // A write that returned nothing (a held job's DELETE): the committed rows change here too.
+      const [, read] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, this.runsAndLocksPiece()]);
+      this.storeRunsAndLocks(read!);
     } else {
       const [, after] = await this.run([{ command: `COMMIT PREPARED '${gidOf(session)}'` }, { sqlId: 'held-locks-pglite' }]);
       this.locksRead = locksFrom(heldLockRowsOf(after!));
     }
-    return { status: 'ok', rows: rows.map(normalizeRow), rowCount: rows.length };
+    return { status: 'ok', rows: rows.map(normalizeRow), rowCount: deletes ? result.affectedRows : rows.length };
   }
 
   /**

@@ -4,7 +4,7 @@
  * The decisions live in sim/ (pure); this class only carries them out through the LabDatabase port, so
  * the same schedule gives the same trace on PGlite and on a real server.
  */
-import type { LabDatabase, RefusedAtStep, SessionId } from '../db/port';
+import type { LabDatabase, RefusedAtStep, SessionId, StatementRequest } from '../db/port';
 import { AnomalyDetector, anomaliesAfter, type ReclaimProbe, type RecordedStep } from '../sim/anomalies';
 import { clockIso, leaseRunsOutAt, secondsOf } from '../sim/clock';
 import { type EngineFact, narrate, narrateEngine, type StepFact } from '../sim/narration';
@@ -40,6 +40,7 @@ import {
   planAction,
   rescueFailedRuns,
   whyCannotMove,
+  withoutHolding,
   workerNamed,
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
@@ -56,6 +57,11 @@ class IsolationNeedsServer extends Error {
     super(needsServerLine(level));
   }
 }
+/** A held job's completion that would wait for a row lock (a server only: PGlite refuses it sooner): one line. */
+class HeldCompletionWaits extends Error {
+  readonly userFacing = true;
+}
+
 /**
  * The runs a reaper someone wrote took from their owners: running before it and no longer running under the
  * same owner after. Read from the rows, not from its RETURNING, which it need not have.
@@ -445,20 +451,24 @@ export class Simulation {
     const plan = planAction(action, worker, this.scenario, this.settings);
     const request = { statement: plan.statement, params: plan.params, clockIso: clockIso(this.clockSeconds) };
     const outcome =
-      plan.mode === 'commit'
-        ? await this.db.commit(id)
-        : plan.mode === 'claim-transaction'
-          ? await this.db.executeClaim(id, request)
-          : plan.mode === 'claim-continue'
-            ? await this.db.executeClaim(id, { ...request, continues: true })
-            : plan.mode === 'transaction'
-              ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
-              : plan.mode === 'rollback'
-                ? await this.rollback(id)
-                : await this.db.execute(id, request);
+      plan.mode === 'model-call'
+        ? NOTHING_SENT
+        : plan.mode === 'finish'
+          ? await this.finishHeldJob(id, request)
+          : plan.mode === 'commit'
+            ? await this.db.commit(id)
+            : plan.mode === 'claim-transaction'
+              ? await this.db.executeClaim(id, request)
+              : plan.mode === 'claim-continue'
+                ? await this.db.executeClaim(id, { ...request, continues: true })
+                : plan.mode === 'transaction'
+                  ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
+                  : plan.mode === 'rollback'
+                    ? await this.rollback(id)
+                    : await this.db.execute(id, request);
     await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
     // A COMMIT that fails (40001 at SERIALIZABLE) has ended the transaction too: the server rolled it back.
-    const endedTransaction = plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined);
+    const endedTransaction = (plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined)) || plan.mode === 'finish';
     // A statement of an explicit transaction that failed, or found nothing and committed, let go of its locks too.
     const after = this.workers.get(id)!.phase;
     // So did a two-statement claim's transaction that its SELECT found nothing in, or its UPDATE ended (what its SELECT locked).
@@ -467,11 +477,35 @@ export class Simulation {
     if (endedTransaction || letGo) await this.wakeWaiters(token, tokenIndex);
   }
 
-  /** What interpretOutcome needs to know of a two-statement claim's SELECT (ClaimShape readFirst), if the claim has one. */
-  private readFirstContext(): { readFirst?: { locks: boolean; runColumn: string } } {
+  /**
+   * What interpretOutcome needs to know of a two-statement claim's SELECT (ClaimShape readFirst), or of a claim
+   * that holds its transaction for the whole job (holdForJob), if the claim is one.
+   */
+  private readFirstContext(): { readFirst?: { locks: boolean; runColumn: string }; holdForJob?: { locks: boolean; runColumn: string } } {
     const claim = definitionOf(this.settings).claim;
-    const readFirst = claim.shape === 'one-statement' ? claim.readFirst : undefined;
+    if (claim.shape !== 'one-statement') return {};
+    const { readFirst, holdForJob } = claim;
+    if (holdForJob) return { holdForJob: { locks: holdForJob.locks, runColumn: holdForJob.runColumn } };
     return readFirst ? { readFirst: { locks: readFirst.locks, runColumn: readFirst.runColumn } } : {};
+  }
+
+  /**
+   * The completion of a job held in its claim's transaction, in that transaction, which then commits: one
+   * step, so no other worker runs in between (gue's Delete then Done). A completion that returned no row has
+   * already committed (the port ends a claim's transaction that way), and the COMMIT finds none to end.
+   */
+  private async finishHeldJob(id: WorkerId, request: StatementRequest): Promise<StatementOutcome> {
+    const outcome = await this.db.executeClaim(id, { ...request, continues: true });
+    if (outcome.status === 'blocked') {
+      throw new HeldCompletionWaits(
+        `${id}'s completion would wait for a row lock held by ${outcome.holders.join(', ')}: the lab does not follow a job held in its claim's transaction through a wait yet (its completion must touch its own run only)`,
+      );
+    }
+    if (outcome.status === 'ok') {
+      const committed = await this.db.commit(id);
+      if (committed.status === 'error' && committed.code !== NO_TRANSACTION) return committed;
+    }
+    return outcome;
   }
 
   /** The level of the claims' explicit transactions; only asked where the settings have one. */
@@ -646,7 +680,8 @@ export class Simulation {
       return;
     }
     // A two-statement claim's transaction is open from its SELECT on (what the SELECT locked is held).
-    const held = worker.phase === 'in-transaction' || (worker.phase === 'selected' && this.readFirstContext().readFirst !== undefined);
+    const held =
+      worker.phase === 'in-transaction' || worker.holding === true || (worker.phase === 'selected' && this.readFirstContext().readFirst !== undefined);
     await this.db.crash(id);
     this.waitOrder = this.waitOrder.filter((s) => s !== id);
     this.waitContext.delete(id);
@@ -654,7 +689,7 @@ export class Simulation {
     await this.refresh();
     const facts: StepFact[] = [{ kind: 'crashed', worker: id, plannedAt }];
     if (held) facts.push({ kind: 'transaction-rolled-back', worker: id }, ...this.rolledBackClaim(worker));
-    if (worker.runId !== null && worker.phase === 'owner') facts.push({ kind: 'lease-orphaned', worker: id, run: worker.runId });
+    if (worker.runId !== null && worker.phase === 'owner' && !worker.holding) facts.push({ kind: 'lease-orphaned', worker: id, run: worker.runId });
     this.push({
       token,
       tokenIndex,
@@ -982,10 +1017,17 @@ function timedEvents(scenario: Scenario): TimedEvent[] {
  * no run, generation or lease, so nothing shows it as held. A committed claim stays what it believed (its
  * lease is still in the row, an orphan until it expires).
  */
+/** A model call of a held job (StatementPlan mode model-call): nothing was sent, so nothing answers but this. */
+const NOTHING_SENT: StatementOutcome = { status: 'ok', rows: [], rowCount: 0 };
+
+/** PostgreSQL's "there is no transaction in progress": a COMMIT after a statement that already ended its transaction. */
+const NO_TRANSACTION = '25P01';
+
 function crashedState(worker: WorkerState): WorkerState {
   const crashed: WorkerState = { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null };
-  if (worker.phase !== 'in-transaction') return crashed;
-  return { ...crashed, runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null };
+  // A held job's transaction rolled back: the worker's claim is undone, as an open claim's is.
+  if (worker.phase !== 'in-transaction' && !worker.holding) return crashed;
+  return { ...withoutHolding(crashed), runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null };
 }
 
 /**

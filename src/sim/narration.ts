@@ -64,6 +64,8 @@ export type StepFact =
   | { kind: 'read-pending'; worker: WorkerId; run: number }
   /** The SELECT … \gset of a two-statement claim found a run: its transaction stays open for the UPDATE. */
   | { kind: 'selected-in-transaction'; worker: WorkerId; run: number; locked: boolean }
+  | { kind: 'holds-for-job'; worker: WorkerId; run: number; locked: boolean }
+  | { kind: 'called-model'; worker: WorkerId; run: number | null }
   | { kind: 'snapshot-taken'; worker: WorkerId; isolation: StrictIsolation }
   | { kind: 'lost-race'; worker: WorkerId; run: number | null; retry: boolean }
   | { kind: 'run-gone'; worker: WorkerId; run: number | null }
@@ -222,6 +224,12 @@ function sentence(fact: StepFact): string {
       return fact.locked
         ? `${fact.worker}'s SELECT found run ${fact.run} and locked its row; its transaction stays open for the UPDATE, holding the lock.`
         : `${fact.worker}'s SELECT found run ${fact.run} and locked nothing; its transaction stays open for the UPDATE, and another worker may take the run meanwhile.`;
+    case 'holds-for-job':
+      return fact.locked
+        ? `${fact.worker}'s SELECT found run ${fact.run} and locked its row; its transaction stays open for the whole job, the lock its lease, until its completion commits (a crash rolls it back and frees the row).`
+        : `${fact.worker}'s SELECT found run ${fact.run} and locked nothing; its transaction stays open for the whole job, but nothing stops another worker from taking the run meanwhile.`;
+    case 'called-model':
+      return `${fact.worker} paid for a model call on run ${fact.run}; nothing is sent to the database, and its transaction stays open.`;
     case 'snapshot-taken':
       return `Its ${ISOLATION_WORDS[fact.isolation]} transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.`;
     case 'lost-race':

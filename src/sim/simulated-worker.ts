@@ -6,6 +6,7 @@ import {
   COMMIT,
   isSelectThenUpdateAction,
   type LabStatement,
+  MODEL_CALL,
   ROLLBACK,
   selectThenUpdateShape,
   type StrategyDefinition,
@@ -122,6 +123,8 @@ export function nextAction(worker: WorkerState, scenario: Scenario, settings: Se
     case 'aborted':
       return 'rollback';
     case 'owner': {
+      // A job held in its claim's transaction: no heartbeat (the row lock is the lease), model calls, then the completion.
+      if (worker.holding) return worker.workDone < scenario.workSteps ? 'work' : 'complete';
       if (worker.cancelSeen) return 'cancel-ack';
       const spec = scenario.workers.find((w) => w.id === worker.id);
       if (spec?.stuck) return 'heartbeat';
@@ -145,9 +148,10 @@ export interface StatementPlan {
    * every statement of a claim is `transaction`: it runs in the worker's explicit transaction at that level
    * (begun by the first), which stays open with rows or an error; `rollback` ends one that failed.
    * claim-continue: the UPDATE of a two-statement claim, in the transaction its SELECT began (ClaimShape
-   * readFirst), kept open with rows as claim-transaction's.
+   * readFirst), kept open with rows as claim-transaction's. Of a job held in its claim's transaction (ClaimShape
+   * holdForJob): model-call, a step that sends nothing; finish, the completion in that transaction, which then commits.
    */
-  mode: 'autocommit' | 'claim-transaction' | 'claim-continue' | 'commit' | 'transaction' | 'rollback';
+  mode: 'autocommit' | 'claim-transaction' | 'claim-continue' | 'commit' | 'transaction' | 'rollback' | 'model-call' | 'finish';
 }
 
 /** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
@@ -172,6 +176,8 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
     mode,
   });
   const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);
+  if (worker.holding && action === 'work') return plan(MODEL_CALL, 'model-call');
+  if (worker.holding && action === 'complete') return plan(settings.fencing ? strategy.complete.fenced : strategy.complete.unfenced, 'finish');
   const readFirst = strategy.claim.shape === 'one-statement' ? strategy.claim.readFirst : undefined;
   if (action === 'select' && readFirst) return plan(readFirst.statement, settings.isolation ? 'transaction' : 'claim-transaction');
   if (action === 'select' || isSelectThenUpdateAction(action)) {
@@ -239,6 +245,8 @@ export function interpretOutcome(
      * locks its row, and the column that carries the run's id (run_id, or its alias).
      */
     readFirst?: { locks: boolean; runColumn: string };
+    /** The claim holds its transaction for the whole job (ClaimShape holdForJob): whether its SELECT locks, and its run's column. */
+    holdForJob?: { locks: boolean; runColumn: string };
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -246,6 +254,8 @@ export function interpretOutcome(
   const id = worker.id;
   const run = worker.runId;
 
+  // A held job's completion ends its transaction, whatever it wrote.
+  if (worker.holding && action === 'complete' && outcome.status !== 'blocked') worker = withoutHolding(worker);
   if (action === 'work' && context.paid) {
     worker = { ...worker, callsPaid: worker.callsPaid + 1, costPaidCents: worker.costPaidCents + scenario.costPerCallCents };
   }
@@ -291,6 +301,11 @@ export function interpretOutcome(
     ];
     if (context.isolation) facts.push({ kind: 'snapshot-taken', worker: id, isolation: context.isolation });
     return { worker, verdict: 'ok', facts, staleWrite: null };
+  }
+  if (action === 'claim' && context.holdForJob) return heldClaim(worker, first, context.holdForJob, clockSeconds, scenario);
+  if (action === 'work' && before.holding) {
+    worker = { ...worker, workDone: worker.workDone + 1 };
+    return { worker, verdict: 'ok', facts: [{ kind: 'called-model', worker: id, run }], staleWrite: null };
   }
   // The update of a select-then-update claim; null for the atomic claim.
   const twoStep = isSelectThenUpdateAction(action) ? selectThenUpdateShape(action) : null;
@@ -406,6 +421,41 @@ export function interpretOutcome(
       worker = { ...worker, phase: 'cancelled' };
       return { worker, verdict: 'ok', facts: [{ kind: 'acknowledged-cancel', worker: id, run }, ...after], staleWrite };
   }
+}
+
+/**
+ * The answer to the SELECT … \gset of a claim that holds its transaction for the whole job: the run it found
+ * is the worker's from now on, owned by the open transaction (and the row lock, when the SELECT took one),
+ * with no lease generation or expiry of its own. No row: the transaction ended, and the worker polls again.
+ */
+function heldClaim(
+  worker: WorkerState,
+  first: Row | undefined,
+  held: { locks: boolean; runColumn: string },
+  clockSeconds: number,
+  scenario: Scenario,
+): Interpretation {
+  const id = worker.id;
+  if (!first) return pollAgainOrStop(worker, scenario, (poll) => ({ kind: 'claimed-nothing', worker: id, pendingOnly: false, limitedTo: null, poll }));
+  const run = Number(first[held.runColumn]);
+  const owner: WorkerState = {
+    ...worker,
+    phase: 'owner',
+    holding: true,
+    runId: run,
+    generation: null,
+    leaseExpiresAtSeconds: null,
+    lastHeartbeatSeconds: clockSeconds,
+    workDone: 0,
+    cancelSeen: false,
+  };
+  return { worker: owner, verdict: 'ok', facts: [{ kind: 'holds-for-job', worker: id, run, locked: held.locks }], staleWrite: null };
+}
+
+/** The worker once its held transaction has ended. */
+export function withoutHolding(worker: WorkerState): WorkerState {
+  const { holding: _ended, ...rest } = worker;
+  return rest;
 }
 
 /** The statements of a claim's transaction: at REPEATABLE READ / SERIALIZABLE, a 40001 in any of them means a retry. */

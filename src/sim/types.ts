@@ -182,6 +182,11 @@ export interface WorkerState {
   life?: number;
   /** The name it claims under, when its scenario gives one (WorkerSpec.name); absent, its letter. */
   name?: string;
+  /**
+   * It owns its run by the claim's open transaction, held for the whole job (ClaimShape holdForJob): the
+   * transaction ends with its completion, or rolls back when it crashes. Absent otherwise.
+   */
+  holding?: true;
 }
 
 export type Value = string | number | boolean | null;

@@ -77,6 +77,7 @@ import transactionBegin from './transaction-begin.sql?raw';
 import transactionBeginRepeatableRead from './transaction-begin-repeatable-read.sql?raw';
 import transactionBeginSerializable from './transaction-begin-serializable.sql?raw';
 import transactionCommit from './transaction-commit.sql?raw';
+import modelCall from './model-call.sql?raw';
 import transactionRollback from './transaction-rollback.sql?raw';
 import truncateRuns from './truncate-runs.sql?raw';
 import workFenced from './work-fenced.sql?raw';
@@ -147,6 +148,7 @@ const texts = {
   'spec-advisory-undo': specAdvisoryUndo,
   'spec-enter-failed-transaction': specEnterFailedTransaction,
   'spec-own-functions': specOwnFunctions,
+  'model-call': modelCall,
   'spec-probe-release': specProbeRelease,
   'spec-probe-savepoint': specProbeSavepoint,
   'spec-probe-undo': specProbeUndo,

@@ -4,7 +4,7 @@
  * as written; the analyzer gives its NOWAIT probe; its after-wait behaviour must be one the engine already
  * replays exactly on PGlite, or the strategy is refused with the reason. The owner's writes are the lab's.
  */
-import type { GsetClaim, Shape } from '../sql/analyze';
+import type { GsetClaim, GsetSelectShape, HeldSelect, Shape } from '../sql/analyze';
 import { SHARED_WRITES } from './shared';
 import { type AfterWait, type LabStatement, type ParamSource, roleParams, type StatementText, type StrategyDefinition } from './types';
 
@@ -201,7 +201,20 @@ export function twoStatementClaim(gset: GsetClaim, file: string | null, options:
   const own = bound ?? roleParams('claim', true);
   const update = customClaimStrategy(gset.update, gset.updateShape, file, options, [...own.slice(0, gset.runParameter - 1), 'run']);
   if (!update.ok || update.definition.claim.shape !== 'one-statement') return update;
-  const shape = gset.selectShape;
+  const readFirst = gsetSelectStatement(gset.selectShape, gset.select, file, own);
+  const claim = {
+    ...update.definition.claim,
+    readFirst: { statement: readFirst, locks: gset.selectShape.lock !== null, runColumn: gset.runColumn, written: gset.written },
+  };
+  return { ok: true, definition: { ...update.definition, claim } };
+}
+
+/**
+ * A claim's `SELECT … \gset` as the lab runs it: its parameters ($1 up to the highest it uses, of `own`), its
+ * NOWAIT probe, and what it does after a wait (relocks what it found, in order, under LIMIT 1 without $1 or
+ * $2 in the finder on PGlite; else on a server only).
+ */
+function gsetSelectStatement(shape: GsetSelectShape, select: string, file: string | null, own: readonly ParamSource[]): LabStatement {
   const text = (id: string, body: string): StatementText => ({ id, text: body, file });
   const finder = shape.lockingFinder;
   const waits = shape.lock?.wait === 'wait';
@@ -217,19 +230,39 @@ export function twoStatementClaim(gset: GsetClaim, file: string | null, options:
           kind: 'server-only',
           why: 'after a wait its SELECT re-checks the rows it had found, which the lab replays on PGlite only under LIMIT 1 and without $1 or $2 in the SELECT; check it on a real server (npm run sim -- check … --db URL)',
         };
-  const readFirst: LabStatement = {
+  return {
     id: CUSTOM_CLAIM_IDS.select,
-    text: textAsRun(gset.select),
+    text: textAsRun(select),
     file,
     params: own.slice(0, Math.max(0, ...shape.used)),
     probe: shape.probe ? text(CUSTOM_CLAIM_IDS.selectProbe, shape.probe) : null,
     afterWait,
   };
-  const claim = {
-    ...update.definition.claim,
-    readFirst: { statement: readFirst, locks: shape.lock !== null, runColumn: gset.runColumn, written: gset.written },
+}
+
+/**
+ * The strategy of a claim that holds its transaction for the whole job (check --hold-for-job), as gue's
+ * LockJob and neoq's do: the worker's claim step runs the `SELECT … \gset` in a new transaction, kept open
+ * (parked on PGlite) while the worker calls the model, with no heartbeat (the row lock is the lease); its
+ * completion (`complete`: someone's, given the run's id) runs in that transaction, which then commits in the
+ * same step. A crash rolls it back. A SELECT that found no row ends its transaction and the worker polls again.
+ */
+export function holdForJobClaim(held: HeldSelect, file: string | null, complete: LabStatement): StrategyDefinition {
+  const select = gsetSelectStatement(held.selectShape, held.select, file, roleParams('claim', true));
+  return {
+    id: 'your-claim',
+    label: `Your claim held for the whole job (${file ?? 'typed'})`,
+    inWords: 'your claim, held for the whole job',
+    lock: null,
+    raceQuestion: false,
+    claim: {
+      shape: 'one-statement',
+      claim: select,
+      holdForJob: { locks: held.selectShape.lock !== null, runColumn: held.runColumn, written: held.written },
+    },
+    ...SHARED_WRITES,
+    complete: { fenced: complete, unfenced: complete },
   };
-  return { ok: true, definition: { ...update.definition, claim } };
 }
 
 /**

@@ -19,7 +19,7 @@ import { river } from './river/definition';
 import { solidQueue } from './solid-queue/definition';
 import { tenantCap } from './tenant-cap/definition';
 import { SQL_IDS, type SqlId } from '../sql/registry';
-import { CANCEL_REQUEST, COMMIT, ROLLBACK } from './shared';
+import { CANCEL_REQUEST, COMMIT, MODEL_CALL, ROLLBACK } from './shared';
 import { sharedText } from './statement';
 import { skipLocked } from './skip-locked/definition';
 import type { ClaimShape, LabStatement, StatementText, StrategyDefinition } from './types';
@@ -143,5 +143,5 @@ export function labStatementText(id: string): StatementText | null {
   return STRATEGY_TEXTS.get(id) ?? null;
 }
 
-export { CANCEL_REQUEST, COMMIT, ROLLBACK };
+export { CANCEL_REQUEST, COMMIT, MODEL_CALL, ROLLBACK };
 export type { LabStatement, RescuerDefinition, StatementText, StrategyDefinition } from './types';

@@ -31,6 +31,12 @@ export const SHARED_WRITES = { heartbeat: SHARED_HEARTBEAT, work: SHARED_WORK, c
 /** COMMIT of a worker's open claim transaction (the engine ends it through the port, not by this text). */
 export const COMMIT: LabStatement = neverWaits(sharedText('transaction-commit'), []);
 
+/**
+ * The model call of a job held in its claim's transaction (ClaimShape holdForJob): a step of the worker that
+ * sends nothing (its text is a comment saying so); the engine runs no statement for it.
+ */
+export const MODEL_CALL: LabStatement = neverWaits(sharedText('model-call'), []);
+
 /** ROLLBACK of a worker's claim transaction that failed (40001 at REPEATABLE READ / SERIALIZABLE), before it tries again. */
 export const ROLLBACK: LabStatement = neverWaits(sharedText('transaction-rollback'), []);
 

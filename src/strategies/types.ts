@@ -120,6 +120,14 @@ export type ClaimShape =
        * form, which the page's editor and link give back. Absent: one statement.
        */
       readFirst?: { statement: LabStatement; locks: boolean; runColumn: string; written: string };
+      /**
+       * A claim that holds its transaction for the whole job (check --hold-for-job; gue's and neoq's way): `claim`
+       * is someone's `SELECT … \gset` alone, begun in a transaction that its row lock (the lease) keeps open
+       * while the worker calls the model, until the completion runs in it and commits. No lease column is
+       * written and no heartbeat is sent: the lock is the lease, and it ends with the transaction (a crash
+       * rolls it back). `locks`, `runColumn`, `written` as readFirst's.
+       */
+      holdForJob?: { locks: boolean; runColumn: string; written: string };
     }
   | {
       shape: 'select-then-update';

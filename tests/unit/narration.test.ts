@@ -59,6 +59,14 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
     { kind: 'selected-in-transaction', worker: 'A', run: 123, locked: true },
     "A's SELECT found run 123 and locked its row; its transaction stays open for the UPDATE, holding the lock.",
   ],
+  'holds-for-job': [
+    { kind: 'holds-for-job', worker: 'A', run: 123, locked: true },
+    "A's SELECT found run 123 and locked its row; its transaction stays open for the whole job, the lock its lease, until its completion commits (a crash rolls it back and frees the row).",
+  ],
+  'called-model': [
+    { kind: 'called-model', worker: 'A', run: 123 },
+    'A paid for a model call on run 123; nothing is sent to the database, and its transaction stays open.',
+  ],
   'snapshot-taken': [
     { kind: 'snapshot-taken', worker: 'A', isolation: 'serializable' },
     'Its SERIALIZABLE transaction stays open: this SELECT took its snapshot, and every later statement of it reads that snapshot.',

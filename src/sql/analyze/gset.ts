@@ -42,8 +42,8 @@ export interface GsetClaim {
 
 export type GsetAnalysis = { ok: true; claim: GsetClaim } | { ok: false; error: AnalyzeError };
 
-const bad = (message: string): GsetAnalysis => ({ ok: false, error: { kind: 'invalid', message } });
-const refusedWith = (id: Parameters<typeof refusal>[0], detail: string): GsetAnalysis => {
+const bad = (message: string): { ok: false; error: AnalyzeError } => ({ ok: false, error: { kind: 'invalid', message } });
+const refusedWith = (id: Parameters<typeof refusal>[0], detail: string): { ok: false; error: AnalyzeError } => {
   const why = refusal(id, detail);
   return { ok: false, error: { kind: 'refused', refusal: why, message: why.reason } };
 };
@@ -75,7 +75,9 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
   if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
   const nothing = parser.parse(rest);
   if (nothing.ok && (nothing.tree.stmts ?? []).length === 0) {
-    return bad("\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it)");
+    return bad(
+      "\\gset with no statement after it: the SELECT's answer feeds nothing (write the UPDATE … WHERE run_id = :run_id after it, or, to hold its transaction for the whole job, check --hold-for-job --complete FILE)",
+    );
   }
   const withRun = bind(rest, prefix, selected.shape, bound === null ? CONTRACTS.claim.parameters.length : null);
   if (!withRun.ok) return withRun.error;
@@ -169,4 +171,53 @@ function bind(
   }
   text += rest.slice(at);
   return { ok: true, text: text.trim(), variable, run };
+}
+
+/**
+ * A claim that holds its transaction for the whole job (check --hold-for-job; gue's LockJob, neoq's): the
+ * `SELECT … \gset` alone. Its transaction is not ended by the claim but by the completion, which uses the
+ * run's id as :name (bindHeldCompletion).
+ */
+export interface HeldSelect {
+  /** The file as written, psql's form. */
+  written: string;
+  /** The SELECT as the file has it, without the \gset. */
+  select: string;
+  selectShape: GsetSelectShape;
+  /** The variable the \gset sets from the row's run_id (with its prefix). */
+  variable: string;
+  /** The SELECT's column that variable comes from (run_id, or its alias). */
+  runColumn: string;
+}
+
+export type HeldSelectAnalysis = { ok: true; claim: HeldSelect } | { ok: false; error: AnalyzeError };
+
+/** The SELECT … \gset of a claim held for the whole job, analyzed, or why the lab cannot play it (one line). */
+export function analyzeHeldSelect(parser: Parser, text: string, engineRefusals = true): HeldSelectAnalysis {
+  const { metas } = lex(text);
+  const other = metas.find((meta) => meta.name !== 'gset');
+  if (other) return bad(`psql's \\${other.name}: the lab reads one psql command, \\gset (the SELECT's one row kept as variables)`);
+  if (metas.length !== 1) {
+    return bad(
+      `--hold-for-job takes a claim file of one SELECT … \\gset (${metas.length} \\gset here): the job and its completion (--complete FILE) run in its transaction`,
+    );
+  }
+  const meta = metas[0]!;
+  const prefix = meta.args;
+  if (!/^([A-Za-z_][A-Za-z0-9_]*)?$/.test(prefix)) return bad(`\\gset ${prefix}: the lab takes \\gset alone or with one prefix for the variables' names`);
+  const after = parser.parse(text.slice(meta.end));
+  if (!after.ok || (after.tree.stmts ?? []).length > 0) {
+    return bad(
+      '--hold-for-job: a statement after the \\gset: the claim is the SELECT alone, its transaction kept open for the job; the write that ends it goes in --complete FILE',
+    );
+  }
+  const select = text.slice(0, meta.start).trim().replace(/;$/, '');
+  const selected = analyzeGsetSelect(parser, select, CONTRACTS.claim.parameters, engineRefusals);
+  const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
+  if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
+  const run = selected.shape.columns.find((column) => column.runId);
+  if (!run) {
+    return refusedWith('gset-variable', 'the SELECT returns no run_id: the completion is given the run the SELECT found as :run_id');
+  }
+  return { ok: true, claim: { written: text, select, selectShape: selected.shape, variable: `${prefix}${run.name}`, runColumn: run.name } };
 }

@@ -20,9 +20,10 @@
 import type { Analysis, AnalyzeOptions } from './analyze';
 import type { Parameter, Role } from './contract';
 
-export type { Analysis, AnalyzeError, AnalyzeOptions, Shape } from './analyze';
+export type { Analysis, AnalyzeError, AnalyzeOptions, GsetSelectShape, Shape } from './analyze';
 export type { Role } from './contract';
-export type { GsetAnalysis, GsetClaim } from './gset';
+export type { GsetAnalysis, GsetClaim, HeldSelect } from './gset';
+export { bindHeldCompletion } from './psql-lex';
 export { GSET_UPDATE_VALUES } from './contract';
 export { ENGINE_ONLY_REFUSALS, NAMES_ITS_CHECK } from './refusals';
 
@@ -44,6 +45,12 @@ export async function parametersUsed(statement: string): Promise<number[] | null
 export async function loadAnalyzer(): Promise<void> {
   const [, { loadParser }] = await Promise.all([import('./analyze'), import('./parser')]);
   await loadParser();
+}
+
+/** The lone SELECT … \gset of a claim held for the whole job (check --hold-for-job; ./gset.ts analyzeHeldSelect). */
+export async function analyzeHeldSelectFile(text: string, options: { engineRefusals?: boolean } = {}): Promise<import('./gset').HeldSelectAnalysis> {
+  const [{ analyzeHeldSelect }, { loadParser }] = await Promise.all([import('./gset'), import('./parser')]);
+  return analyzeHeldSelect(await loadParser(), text, options.engineRefusals !== false);
 }
 
 /**

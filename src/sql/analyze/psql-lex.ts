@@ -121,3 +121,29 @@ export function isGsetClaim(text: string): boolean {
 export function gsetParametersWritten(text: string): number[] {
   return lex(text).parameters;
 }
+
+/**
+ * The completion of a held job with its :name (the \gset's run id) bound as $1, the run parameter every write
+ * takes first, never pasted as text; or why not, in one line. It is given nothing else: the claim wrote no
+ * lease generation, and the result is the worker's own.
+ */
+export function bindHeldCompletion(text: string, variable: string): { ok: true; text: string } | { ok: false; message: string } {
+  const lexed = lex(text);
+  if (lexed.metas.length > 0) return { ok: false, message: `psql's \\${lexed.metas[0]!.name} in the completion: it is one statement` };
+  if (lexed.highestParameter > 0) {
+    return { ok: false, message: `the completion uses $${lexed.highestParameter}: with --hold-for-job it is given the run's id alone, as :${variable}` };
+  }
+  for (const found of lexed.variables) {
+    if (found.quoted) return { ok: false, message: `:${text.slice(found.start + 1, found.end)} pastes the value as text; write :${found.name}` };
+    if (found.name !== variable) return { ok: false, message: `:${found.name} is not set by the claim's \\gset, which sets :${variable} from the run's id` };
+  }
+  if (lexed.variables.length === 0)
+    return { ok: false, message: `the completion does not use :${variable}: it must name the run the claim found (WHERE run_id = :${variable})` };
+  let bound = '';
+  let at = 0;
+  for (const found of lexed.variables) {
+    bound += `${text.slice(at, found.start)}$1`;
+    at = found.end;
+  }
+  return { ok: true, text: `${bound}${text.slice(at)}`.trim() };
+}

@@ -1,0 +1,2 @@
+-- The model call of a job held in its claim's transaction (check --hold-for-job): nothing is sent to the
+-- database. The worker's transaction stays open, its row lock the lease, until its completion commits.
