@@ -1012,17 +1012,17 @@ function timedEvents(scenario: Scenario): TimedEvent[] {
     .map((x) => x.event);
 }
 
-/**
- * A worker after its process died. A claim it had not committed rolled back with its transaction: it holds
- * no run, generation or lease, so nothing shows it as held. A committed claim stays what it believed (its
- * lease is still in the row, an orphan until it expires).
- */
 /** A model call of a held job (StatementPlan mode model-call): nothing was sent, so nothing answers but this. */
 const NOTHING_SENT: StatementOutcome = { status: 'ok', rows: [], rowCount: 0 };
 
 /** PostgreSQL's "there is no transaction in progress": a COMMIT after a statement that already ended its transaction. */
 const NO_TRANSACTION = '25P01';
 
+/**
+ * A worker after its process died. A claim it had not committed rolled back with its transaction: it holds
+ * no run, generation or lease, so nothing shows it as held. A committed claim stays what it believed (its
+ * lease is still in the row, an orphan until it expires).
+ */
 function crashedState(worker: WorkerState): WorkerState {
   const crashed: WorkerState = { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null };
   // A held job's transaction rolled back: the worker's claim is undone, as an open claim's is.
