@@ -284,19 +284,26 @@ function twoStatementFromFile(
 }
 
 /**
- * What the claim's advisory try-locks hold on the server, where each worker is a connection of its own: a
- * session-level lock outlives the claim's transaction and ends with an unlock or with the connection; the
- * lab's workers run no unlock, and a crash ends the connection (pg_terminate_backend).
+ * What the claim's advisory locks hold on the server, where each worker is a connection of its own: a
+ * session-level lock outlives the claim's transaction and ends with an unlock (a statement of yours that calls
+ * pg_advisory_unlock, e.g. the completion, as que and good_job unlock after the job) or with the connection
+ * (a crash: pg_terminate_backend); a transaction-level one with the transaction.
  */
 function advisoryWords(locks: readonly string[]): string {
   const words: string[] = [];
-  if (locks.includes('pg_try_advisory_lock')) {
+  const session = ['pg_try_advisory_lock', 'pg_advisory_lock', 'pg_try_advisory_lock_shared', 'pg_advisory_lock_shared'].filter((name) => locks.includes(name));
+  if (session.length > 0) {
     words.push(
-      "pg_try_advisory_lock: a session lock, held by the worker's connection after its claim commits, through its work and completion (the lab's workers never unlock it, where good_job and que unlock after the job), until a crash ends that connection",
+      `${session.join(', ')}: a session lock, held by the worker's connection after its claim commits, through its work and completion, until a statement of yours unlocks it (pg_advisory_unlock, e.g. in --complete FILE, where que and good_job unlock after the job; the lab's own statements never do) or a crash ends that connection`,
     );
   }
   // On PGlite the claim's parked (prepared) transaction holds it: released by its COMMIT PREPARED, or ROLLBACK PREPARED at a crash.
-  if (locks.includes('pg_try_advisory_xact_lock')) words.push("pg_try_advisory_xact_lock: held until the claim's transaction commits or rolls back");
+  const xact = ['pg_try_advisory_xact_lock', 'pg_advisory_xact_lock', 'pg_try_advisory_xact_lock_shared', 'pg_advisory_xact_lock_shared'].filter((name) =>
+    locks.includes(name),
+  );
+  if (xact.length > 0) words.push(`${xact.join(', ')}: held until the claim's transaction commits or rolls back`);
+  if (locks.some((name) => /^pg_advisory_(xact_)?lock/.test(name)))
+    words.push('a worker that asks for an advisory lock another holds waits on the server, shown as waiting, until the holder lets go');
   return words.map((word) => `; ${word}`).join('');
 }
 

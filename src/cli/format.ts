@@ -41,7 +41,9 @@ export function formatTrace(trace: Trace, scenario: Scenario): string {
     lines.push('anomalies:');
     for (const anomaly of trace.anomalies) lines.push(`  ${anomaly.kind} (steps ${anomaly.steps.map((s) => s + 1).join(', ')}): ${anomaly.message}`);
   }
-  if (trace.steps.some((s) => s.resumed)) lines.push('\n* a statement that had waited for a row lock and then finished');
+  const advisoryWait = trace.steps.some((s) => s.facts.some((fact) => fact.kind === 'waits' && fact.advisory));
+  if (trace.steps.some((s) => s.resumed))
+    lines.push(`\n* a statement that had waited for a ${advisoryWait ? 'row lock or an advisory lock' : 'row lock'} and then finished`);
   return lines.join('\n');
 }
 

@@ -634,31 +634,32 @@ export class PostgresLab implements LabDatabase {
     session: Session,
     answer: Promise<Answer>,
     firstLook = FIRST_LOOK_MS,
-  ): Promise<Answer | { status: 'blocked'; holders: SessionId[] }> {
+  ): Promise<Answer | { status: 'blocked'; holders: SessionId[]; advisory?: true }> {
     let waited = 0;
     for (let delay = firstLook; waited < GIVE_UP_MS; delay = Math.min(delay * 2, LOOK_CAP_MS)) {
       const early = await answerWithin(answer, delay);
       if (early) return early;
       waited += delay;
-      const holders = await this.lockHolders(session);
-      if (holders === null) continue;
+      const wait = await this.lockHolders(session);
+      if (wait === null) continue;
       // A waiter just granted its lock still shows the Lock wait until it runs again; a second look tells.
       const late = await answerWithin(answer, CONFIRM_MS);
       if (late) return late;
       const again = await this.lockHolders(session);
-      if (again !== null && again.join() === holders.join()) return { status: 'blocked', holders };
+      if (again !== null && again.holders.join() === wait.holders.join())
+        return { status: 'blocked', holders: wait.holders, ...(wait.advisory ? { advisory: true as const } : {}) };
     }
     throw new Error(`${session.id}'s statement neither answered nor waited for a row lock within ${GIVE_UP_MS / 1000} s`);
   }
 
-  /** The sessions this session's backend waits for, when it waits for a lock someone holds; otherwise null. */
-  private async lockHolders(session: Session): Promise<SessionId[] | null> {
-    const result = await (await this.observer()).query<{ wait_event_type: string | null; holders: string[] }>(
+  /** The sessions this session's backend waits for, and whether for an advisory lock, when it waits for a lock someone holds; otherwise null. */
+  private async lockHolders(session: Session): Promise<{ holders: SessionId[]; advisory: boolean } | null> {
+    const result = await (await this.observer()).query<{ wait_event_type: string | null; wait_event: string | null; holders: string[] }>(
       named(sqlText('backend-lock-wait'), [session.pid]),
     );
     const row = result.rows[0];
     if (row?.wait_event_type !== 'Lock' || row.holders.length === 0) return null;
-    return row.holders.map((name) => sessionOf(name) ?? name).sort();
+    return { holders: row.holders.map((name) => sessionOf(name) ?? name).sort(), advisory: row.wait_event === 'advisory' };
   }
 
   /** What pg_locks says about the session's wait: its ungranted lock and who holds that lock. */

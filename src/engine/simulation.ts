@@ -46,7 +46,7 @@ import {
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
 import { constantValues } from '../strategies/types';
 import { needsServerLine, type StrictIsolation } from '../sim/isolation';
-import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID, takesAdvisoryLocks } from '../strategies/custom';
+import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID, takesAdvisoryLocks, unlocksAdvisory } from '../strategies/custom';
 
 const OPERATOR: SessionId = OPERATOR_SESSION;
 
@@ -474,7 +474,10 @@ export class Simulation {
     // So did a two-statement claim's transaction that its SELECT found nothing in, or its UPDATE ended (what its SELECT locked).
     const twoStep = plan.mode === 'claim-continue' || (plan.mode === 'claim-transaction' && action === 'select');
     const letGo = (plan.mode === 'transaction' || twoStep) && after !== 'in-transaction' && after !== 'selected' && after !== 'blocked';
-    if (endedTransaction || letGo) await this.wakeWaiters(token, tokenIndex);
+    // An advisory unlock (check --db: a completion that unlocks its run, as que and good_job do after the job)
+    // lets go of a session-level lock a waiter may be waiting for, in whatever step it runs.
+    const unlocked = plan.mode !== 'commit' && unlocksAdvisory(plan.statement);
+    if (endedTransaction || letGo || unlocked) await this.wakeWaiters(token, tokenIndex);
   }
 
   /**
@@ -699,7 +702,8 @@ export class Simulation {
       runId: worker.runId,
       facts,
     });
-    if (held) await this.wakeWaiters(token, tokenIndex);
+    // A session-level advisory lock (check --db) outlives the transaction; the crash ended the connection that held it.
+    if (held || takesAdvisoryLocks(this.settings.definition)) await this.wakeWaiters(token, tokenIndex);
   }
 
   /**
@@ -789,7 +793,8 @@ export class Simulation {
       runId,
       facts: [{ kind: 'killed', run: runId, worker: owner.id }],
     });
-    if (held) await this.wakeWaiters(token, tokenIndex);
+    // A session-level advisory lock (check --db) outlives the transaction; the crash ended the connection that held it.
+    if (held || takesAdvisoryLocks(this.settings.definition)) await this.wakeWaiters(token, tokenIndex);
   }
 
   /** The queue's rescuer as its own process in this scenario, or null where its rescue is folded into the claim. */

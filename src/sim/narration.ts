@@ -44,7 +44,8 @@ export interface Poll {
  */
 export type StepFact =
   // A worker's statements
-  | { kind: 'waits'; waiter: Waiter; holders: string[] }
+  // advisory: the wait is for an advisory lock (check --db plays pg_advisory_lock), not a row's lock.
+  | { kind: 'waits'; waiter: Waiter; holders: string[]; advisory?: true }
   | { kind: 'claim-failed'; worker: WorkerId; code: string; message: string; attempts: number; retry: boolean }
   | { kind: 'statement-failed'; worker: WorkerId; code: string; message: string }
   | {
@@ -146,10 +147,12 @@ function pollSentence(poll: Poll): string {
   return poll.again ? `It will poll again (attempt ${poll.attempts} of ${poll.maxAttempts}).` : `After ${poll.attempts} attempts it stops.`;
 }
 
-function waitSentence(waiter: Waiter, holders: readonly string[]): string {
+function waitSentence(waiter: Waiter, holders: readonly string[], advisory = false): string {
   switch (waiter.kind) {
     case 'worker':
-      return `${waiter.worker} waits: ${holders.length > 0 ? and(holders) : 'another transaction'} holds a row lock it needs.`;
+      return advisory
+        ? `${waiter.worker} waits: ${holders.length > 0 ? and(holders) : 'another session'} holds an advisory lock it asks for.`
+        : `${waiter.worker} waits: ${holders.length > 0 ? and(holders) : 'another transaction'} holds a row lock it needs.`;
     case 'operator-cancel':
       return `The operator's cancel of run ${waiter.run} waits for ${and(holders)}'s row lock.`;
     case 'rescuer-write':
@@ -190,7 +193,7 @@ function sweepSentence(fact: Extract<StepFact, { kind: 'swept' }>): string {
 function sentence(fact: StepFact): string {
   switch (fact.kind) {
     case 'waits':
-      return waitSentence(fact.waiter, fact.holders);
+      return waitSentence(fact.waiter, fact.holders, fact.advisory);
     case 'claim-failed':
       return `${fact.worker}'s claim failed with ${fact.code}: ${fact.message}. ${fact.worker} rolls back and ${fact.retry ? 'will try again.' : `gives up after ${fact.attempts} attempts.`}`;
     case 'statement-failed':

@@ -263,7 +263,13 @@ export function interpretOutcome(
   if (outcome.status === 'blocked') {
     worker = { ...worker, phase: 'blocked', blockedOn: outcome.holders, waitingAction: action };
     // Keep the phase it will return to implicit: a blocked claim had no run yet; a blocked write still believes it owns.
-    return { worker, verdict: 'blocked', facts: [{ kind: 'waits', waiter: { kind: 'worker', worker: id }, holders: outcome.holders }], staleWrite: null };
+    const fact: StepFact = {
+      kind: 'waits',
+      waiter: { kind: 'worker', worker: id },
+      holders: outcome.holders,
+      ...(outcome.advisory ? { advisory: true as const } : {}),
+    };
+    return { worker, verdict: 'blocked', facts: [fact], staleWrite: null };
   }
 
   const first = outcome.status === 'ok' ? (context.deletesRun ? deletedRow(outcome) : outcome.rows[0]) : undefined;

@@ -208,10 +208,11 @@ export interface RunRow {
   result: string | null;
 }
 
+/** `advisory` on a blocked outcome: the wait is for an advisory lock (check --db), not a row's lock. */
 export type StatementOutcome =
   | { status: 'ok'; rows: Row[]; rowCount: number }
   | { status: 'error'; code: string; message: string }
-  | { status: 'blocked'; holders: WorkerId[]; lockEvidence?: LockEvidenceRow[] };
+  | { status: 'blocked'; holders: WorkerId[]; lockEvidence?: LockEvidenceRow[]; advisory?: true };
 
 /**
  * Live mode only: a row of the real server's pg_locks behind a wait, as the server reported it the moment

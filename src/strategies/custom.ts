@@ -329,6 +329,11 @@ function advisoryOf(shape: Shape): Pick<LabStatement, 'advisoryLocks'> {
   return shape.advisoryLocks.length > 0 ? { advisoryLocks: shape.advisoryLocks } : {};
 }
 
+/** Whether the statement lets go of advisory locks (pg_advisory_unlock…, played with check --db only). */
+export function unlocksAdvisory(statement: LabStatement | null | undefined): boolean {
+  return (statement?.advisoryLocks ?? []).some((name) => name.startsWith('pg_advisory_unlock'));
+}
+
 /**
  * Whether a statement of the definition takes advisory locks. The engine's state (Simulation.stateKey) is the
  * table, its row locks and the workers; an advisory lock is none of these (a session-level one outlives the

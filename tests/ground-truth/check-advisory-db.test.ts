@@ -28,6 +28,8 @@ const projectRoot = join(__dirname, '../..');
 const SESSION = join(projectRoot, 'tests/fixtures/claims/good-job-advisory.sql');
 const XACT = join(projectRoot, 'tests/fixtures/claims/good-job-advisory-xact.sql');
 const QUE = join(projectRoot, 'tests/fixtures/claims/que-advisory.sql');
+const WAITS = join(projectRoot, 'tests/fixtures/claims/advisory-lock-waits.sql');
+const UNLOCK = join(projectRoot, 'tests/fixtures/claims/complete-advisory-unlock.sql');
 const race = findScenario('race')!;
 
 interface Report {
@@ -140,5 +142,74 @@ describe('check --db with an advisory try-lock claim', () => {
     } finally {
       await lab.close();
     }
+  });
+});
+
+describe('a claim whose advisory lock waits (pg_advisory_lock), and a completion that unlocks, with --db', () => {
+  it('by hand: B waits for A’s session lock past A’s commit; A’s completion unlocks it and B claims the run A completed', async () => {
+    const db = await createDatabase(inject('postgresUrl'), 'check_advisory_wait_by_hand');
+    const setup = new pg.Client({ connectionString: db });
+    await setup.connect();
+    await setup.query(sqlText('schema'));
+    await setup.query(sqlText('seed-runs'), [seedJson(race)]);
+    const [a, b] = [new pg.Client({ connectionString: db }), new pg.Client({ connectionString: db })];
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      for (const client of [a, b]) {
+        await client.query(sqlText('session-setup'));
+        await client.query(sqlText('set-clock'), [clockIso(0)]);
+      }
+      const claim = readFileSync(WAITS, 'utf8');
+      await a.query('BEGIN');
+      expect((await a.query<{ run_id: number; lease_generation: number }>(claim, ['A', 60])).rows).toMatchObject([{ run_id: 123, lease_generation: 18 }]);
+      await a.query('COMMIT');
+      const bPid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await b.query('BEGIN');
+      const bClaim = b.query<{ run_id: number }>(claim, ['B', 60]);
+      // B's backend waits for the advisory lock, and pg_blocking_pids (what the lab reads) names A's.
+      for (;;) {
+        const wait = await setup.query<{ wait_event: string | null; blocked: boolean }>(
+          'SELECT wait_event, cardinality(pg_blocking_pids(pid)) > 0 AS blocked FROM pg_stat_activity WHERE pid = $1',
+          [bPid],
+        );
+        if (wait.rows[0]?.blocked) {
+          expect(wait.rows[0].wait_event).toBe('advisory');
+          break;
+        }
+      }
+      expect((await a.query(readFileSync(UNLOCK, 'utf8'), [123, 18, 'answer from A'])).rows).toEqual([{ status: 'done', result: 'answer from A' }]);
+      expect((await bClaim).rows.map((row) => row.run_id)).toEqual([123]);
+      await b.query('COMMIT');
+    } finally {
+      await Promise.all([a.end(), b.end(), setup.end()]);
+    }
+  });
+
+  it(
+    'check race: B is shown waiting for A’s advisory lock and claims the completed run 123 (exit 1); run shows the wait and the resume',
+    { timeout: 120_000 },
+    async () => {
+      const checked = await simInProcess(['check', 'race', '--claim', WAITS, '--complete', UNLOCK, '--db', url, '--json']);
+      expect(checked.stderr).toBe('');
+      expect(checked.code).toBe(1);
+      const report = JSON.parse(checked.stdout) as Report;
+      expect(report.groups.some((group) => group.key.includes('duplicate-execution:123'))).toBe(true);
+      const replay = await simInProcess(['run', 'race', '--claim', WAITS, '--complete', UNLOCK, '--db', url, '--schedule', 'A,A,B,A,A,A,B']);
+      expect(replay.stderr).toBe('');
+      expect(replay.stdout).toMatch(/3 .* B +claim +blocked +B waits: A holds an advisory lock it asks for\./);
+      expect(replay.stdout).toMatch(/7 .* B +claim\* +ok +B now owns run 123 with generation 19/);
+      // A crash ends A's connection and with it the lock: B goes on at once.
+      const crash = await simInProcess(['run', 'crash-orphan', '--claim', WAITS, '--complete', UNLOCK, '--db', url, '--schedule', 'A,A,B,crash:A']);
+      expect(crash.stderr).toBe('');
+      expect(crash.stdout).toMatch(/5 .* B +claim\* +ok +B now owns run 123/);
+    },
+  );
+
+  it('check race: que’s claim with the completion unlocking its lock is safe in every schedule (exit 0)', { timeout: 120_000 }, async () => {
+    const checked = await simInProcess(['check', 'race', '--claim', QUE, '--complete', UNLOCK, '--db', url, '--json']);
+    expect(checked.stderr).toBe('');
+    expect(checked.code).toBe(0);
+    const report = JSON.parse(checked.stdout) as Report;
+    expect(report.groups.map((group) => [group.key, group.count])).toEqual([['none', report.total]]);
   });
 });

@@ -219,8 +219,12 @@ const REFUSED: Record<RefusalId, [Role | typeof GSET_FILE, string]> = {
   ],
   'cannot-resume': ['claim', claim("EXISTS (SELECT 1 FROM runs r WHERE r.run_id = runs.run_id AND r.status = 'pending')")],
   'advisory-lock': ['claim', claim("status = 'pending' AND pg_try_advisory_lock(run_id)")],
+  'advisory-server-only': ['claim', claim("status = 'pending' AND pg_advisory_lock(run_id) IS NOT NULL")],
   'no-where': ['claim', `UPDATE runs ${SET} ${RET}`],
 };
+
+const COMPLETE_UNLOCKING =
+  "UPDATE runs SET status = 'done', result = $3 WHERE run_id = $1 AND lease_generation = $2 AND pg_advisory_unlock(run_id) RETURNING status, result";
 
 describe("RETURNING run_id, lease_generation, lease_expires_at: the row's own, the values the lab judges ownership by", () => {
   const returning = (lease: string, from = '', alias = '') =>
@@ -298,7 +302,7 @@ describe('every refusal, reached by an example', () => {
       expect(analyzeWith(parser, claim(where), 'claim').ok, where).toBe(true);
     }
   });
-  it('the wall clock is refused; a session advisory try-lock only on PGlite (a server plays it), a transaction-level one nowhere; any other advisory lock everywhere', () => {
+  it('the wall clock is refused; a session advisory try-lock only on PGlite (a server plays it), a transaction-level one nowhere; one that waits, a shared one or an unlock on PGlite only (advisory-server-only)', () => {
     expect(refusalOf(analyzeWith(parser, claim('run_id = 1 AND lease_expires_at < CURRENT_TIMESTAMP'), 'claim'))).toBe('function');
     for (const call of [
       'pg_catalog.pg_try_advisory_lock(run_id)',
@@ -325,14 +329,28 @@ describe('every refusal, reached by an example', () => {
     expect(refusalOf(analyzeWith(parser, goodJob.replace('pg_try_advisory_xact_lock(candidates.run_id)', 'candidates.run_id > 0'), 'claim'))).toBe(
       'cannot-resume',
     );
-    for (const call of [
-      'pg_advisory_lock(run_id) IS NOT NULL',
-      'pg_advisory_xact_lock(run_id) IS NOT NULL',
-      'pg_try_advisory_lock_shared(run_id)',
-      'pg_advisory_unlock(run_id)',
-    ]) {
-      expect(refusalOf(analyzeWith(parser, claim(call), 'claim', { engineRefusals: false })), call).toBe('table-lock');
+    // A lock that waits, a shared one, an unlock: refused on PGlite in one line naming which and why, played on a server.
+    for (const [call, name, why] of [
+      ['pg_advisory_lock(run_id) IS NOT NULL', 'pg_advisory_lock', 'an advisory lock that waits'],
+      ['pg_advisory_xact_lock(run_id) IS NOT NULL', 'pg_advisory_xact_lock', 'an advisory lock that waits'],
+      ['pg_advisory_lock_shared(run_id) IS NOT NULL', 'pg_advisory_lock_shared', 'a shared advisory lock that waits'],
+      ['pg_try_advisory_lock_shared(run_id)', 'pg_try_advisory_lock_shared', 'a shared advisory lock'],
+      ['pg_try_advisory_xact_lock(run_id) AND pg_advisory_unlock(run_id)', 'pg_advisory_unlock', 'an advisory unlock'],
+    ] as const) {
+      const onPGlite = analyzeWith(parser, claim(call), 'claim');
+      expect(refusalOf(onPGlite), call).toBe('advisory-server-only');
+      expect(!onPGlite.ok && onPGlite.error.message, call).toContain(`(${name}(): ${why})`);
+      expect(!onPGlite.ok && onPGlite.error.message, call).toContain('npm run sim -- check … --db postgres://');
+      expect(!onPGlite.ok && onPGlite.error.message, call).not.toContain('\n');
+      const onServer = analyzeWith(parser, claim(call), 'claim', { engineRefusals: false });
+      expect(onServer.ok && onServer.shape.advisoryLocks, call).toContain(name);
     }
+    // A completion that unlocks the run's lock, as que and good_job do after the job.
+    const unlocking = analyzeWith(parser, COMPLETE_UNLOCKING, 'complete', { engineRefusals: false });
+    expect(unlocking.ok && unlocking.shape.advisoryLocks).toEqual(['pg_advisory_unlock']);
+    expect(refusalOf(analyzeWith(parser, COMPLETE_UNLOCKING, 'complete'))).toBe('advisory-server-only');
+    // LOCK TABLE alone is table-lock now, and a schema other than PostgreSQL's is no advisory function.
+    expect(refusalOf(analyzeWith(parser, claim('public.pg_advisory_lock(run_id) IS NOT NULL'), 'claim', { engineRefusals: false }))).toBe('function');
     expect(shapeOf(claim('run_id = 1'), 'claim').advisoryLocks).toEqual([]);
   });
 });

@@ -277,6 +277,28 @@ describe('npm run sim -- check', () => {
     expect(JSON.parse(json.stdout)).toEqual({ error: expect.stringContaining('refused (advisory-lock)'), exitCode: 2 });
   });
 
+  it.for([
+    ['--claim', 'advisory-lock-waits.sql', /\(pg_advisory_lock\(\): an advisory lock that waits\)$/],
+    ['--complete', 'complete-advisory-unlock.sql', /\(pg_advisory_unlock\(\): an advisory unlock\)$/],
+  ] as const)('%s %s (an advisory lock that waits, an unlock) is refused on PGlite in one line naming which, why and the --db command, exit 2', async ([
+    flag,
+    name,
+    which,
+  ]) => {
+    const file = join(projectRoot, 'tests/fixtures/claims', name);
+    const args = flag === '--claim' ? ['--claim', file] : ['--claim', SKIP_LOCKED, '--complete', file];
+    const { code, stdout, stderr } = await sim('check', 'race', ...args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /refused \(advisory-server-only\): .*PGlite is one backend playing every worker.*npm run sim -- check … --db postgres:\/\/USER@HOST\/DATABASE/,
+    );
+    expect(lines[0]).toMatch(which);
+    expect(lines[0]).not.toContain('table-lock');
+  });
+
   it('a heartbeat with a transaction-level try-lock that would wait for a row lock: one line naming the step, why and the --db command, exit 2; --json is one JSON object', async () => {
     // At step 6 B's open claim holds run 123 (A's lease ran out), so A's heartbeat would wait for it; a real
     // server waits holding advisory lock 123 (another session's try-lock answers false), which PGlite's probe released.

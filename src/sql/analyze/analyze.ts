@@ -58,18 +58,35 @@ export interface Shape {
   probe: { text: string; parameterCount: number };
   afterWait: AfterWaitFinding;
   /**
-   * The advisory try-locks it calls (pg_try_advisory_lock, pg_try_advisory_xact_lock), each once, empty when
-   * none. The session-level one is played on a real server only (refusals.ts advisory-lock), where each worker
-   * is a backend of its own; the transaction-level one on PGlite too, held by the parked claim transaction.
+   * The advisory functions it calls, each once, empty when none. Of these PGlite plays only
+   * pg_try_advisory_xact_lock, held by the parked claim transaction; the session-level try-lock
+   * (refusals.ts advisory-lock) and a lock that waits, a shared one or an unlock (advisory-server-only) are
+   * played on a real server only, where each worker is a backend of its own.
    */
-  advisoryLocks: AdvisoryTryLock[];
+  advisoryLocks: AdvisoryCall[];
   /** A WITH RECURSIVE statement (que's claim walks the queue one row at a time that way): played on a real server only. */
   recursive: boolean;
 }
 
 /** The advisory locks a statement may take: they never wait, they answer true or false. */
 const ADVISORY_TRY_LOCKS = ['pg_try_advisory_lock', 'pg_try_advisory_xact_lock'] as const;
-type AdvisoryTryLock = (typeof ADVISORY_TRY_LOCKS)[number];
+/**
+ * The other advisory functions, each with what makes PGlite unable to follow it between workers (refusals.ts
+ * advisory-server-only): a real server, one connection per worker, plays them (check --db).
+ */
+const ADVISORY_SERVER_ONLY = {
+  pg_advisory_lock: 'an advisory lock that waits',
+  pg_advisory_xact_lock: 'an advisory lock that waits',
+  pg_advisory_lock_shared: 'a shared advisory lock that waits',
+  pg_advisory_xact_lock_shared: 'a shared advisory lock that waits',
+  pg_try_advisory_lock_shared: 'a shared advisory lock',
+  pg_try_advisory_xact_lock_shared: 'a shared advisory lock',
+  pg_advisory_unlock: 'an advisory unlock',
+  pg_advisory_unlock_shared: 'an advisory unlock',
+  pg_advisory_unlock_all: 'an advisory unlock',
+} as const;
+type AdvisoryCall = (typeof ADVISORY_TRY_LOCKS)[number] | keyof typeof ADVISORY_SERVER_ONLY;
+const ADVISORY_CALLS: readonly AdvisoryCall[] = [...ADVISORY_TRY_LOCKS, ...(Object.keys(ADVISORY_SERVER_ONLY) as (keyof typeof ADVISORY_SERVER_ONLY)[])];
 
 interface AfterWaitFinding {
   /** One paragraph in the words of the lesson. */
@@ -152,6 +169,8 @@ export function analyzeWith(parser: Parser, statement: string, role: Role, optio
     const shape = shapeOf(statements[0]!.stmt as JsonObject, role, options.parameters ?? CONTRACTS[role].parameters);
     if (options.engineRefusals !== false) {
       // A transaction-level try-lock is held by the claim's parked (prepared) transaction, as a server's is; a session one is the one backend's.
+      const serverOnly = shape.advisoryLocks.find((name): name is keyof typeof ADVISORY_SERVER_ONLY => name in ADVISORY_SERVER_ONLY);
+      if (serverOnly) throw refused(refusal('advisory-server-only', `${serverOnly}(): ${ADVISORY_SERVER_ONLY[serverOnly]}`));
       if (shape.advisoryLocks.includes('pg_try_advisory_lock')) throw refused(refusal('advisory-lock'));
       if (shape.recursive) throw refused(refusal('recursive-cte'));
       if (shape.locks[0]?.strength === 'key share') throw refused(refusal('key-share-finder'));
@@ -293,7 +312,7 @@ function shapeOf(statement: JsonObject, role: Role, parameters: readonly Paramet
     }
   }
   if (SETTING_KINDS.has(top.type)) throw refused(refusal('settings'));
-  if (top.type === 'LockStmt') throw refused(refusal('table-lock', 'LOCK TABLE'));
+  if (top.type === 'LockStmt') throw refused(refusal('table-lock'));
   if (top.type === 'DeleteStmt' && role === 'complete') return deleteShapeOf(statement, top.body, role, parameters);
   if (top.type !== 'UpdateStmt') {
     const deleting = role === 'reaper' ? ', and a reaper puts expired runs back to pending with an UPDATE' : ', and only a completion may delete its run';
@@ -450,9 +469,9 @@ function describeKind(type: string): string {
 }
 
 /** Tables, functions and constructs anywhere in the statement. */
-/** Refuses what no database lets the lab follow; returns the advisory try-locks the statement calls (a server only plays those). */
-function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): AdvisoryTryLock[] {
-  const advisory = new Set<AdvisoryTryLock>();
+/** Refuses what no database lets the lab follow; returns the advisory functions the statement calls. */
+function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): AdvisoryCall[] {
+  const advisory = new Set<AdvisoryCall>();
   walk(statement, (node) => {
     switch (node.type) {
       case 'RangeVar': {
@@ -471,13 +490,11 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): A
         const parts = names(node.body.funcname);
         const name = (parts.at(-1) ?? '').toLowerCase();
         const schema = parts.length > 1 ? parts[0] : null;
-        const tryLock = ADVISORY_TRY_LOCKS.find((known) => known === name);
-        if (tryLock && (schema === null || schema === 'pg_catalog') && !node.body.over) {
-          advisory.add(tryLock);
+        const call = ADVISORY_CALLS.find((known) => known === name);
+        if (call && (schema === null || schema === 'pg_catalog') && !node.body.over) {
+          advisory.add(call);
           break;
         }
-        // A lock that waits (pg_advisory_lock), a shared one, or an unlock: the lab follows only the try-locks above.
-        if (/^pg_(try_)?advisory/.test(name)) throw refused(refusal('table-lock', `${name}()`));
         if (name === 'set_config') throw refused(refusal('settings'));
         if ((schema !== null && schema !== 'pg_catalog') || !ALLOWED_FUNCTIONS.has(name)) throw refused(refusal('function', `${parts.join('.')}()`));
         if (node.body.over) throw refused(refusal('function', `${name}() OVER (…)`));
@@ -518,7 +535,7 @@ function checkEveryNode(statement: JsonObject, cteNames: ReadonlySet<string>): A
   const update = body(statement, 'UpdateStmt') ?? body(statement, 'DeleteStmt');
   const returning = update?.returningClause as JsonObject | undefined;
   if (returning && list(returning.options).length > 0) throw refused(refusal('returning-old-new'));
-  return ADVISORY_TRY_LOCKS.filter((name) => advisory.has(name));
+  return ADVISORY_CALLS.filter((name) => advisory.has(name));
 }
 
 /** The names of the WITH queries a SELECT or UPDATE defines. */

@@ -23,10 +23,11 @@ export const REFUSALS = {
   isolation:
     'REPEATABLE READ or SERIALIZABLE: the lab opens each claim’s transaction and sets its level itself, READ COMMITTED on PGlite (one session, which cannot hold two transactions’ snapshots at once); on a real server, --isolation repeatable-read or serializable with --db URL runs your claim at that level',
   settings: 'SET / RESET / set_config: session settings would leak into every other worker, who share the one PGlite session',
-  'table-lock':
-    'LOCK TABLE, or an advisory lock other than pg_try_advisory_lock and pg_try_advisory_xact_lock (one that waits, a shared one, an unlock): the lab follows row locks, and of advisory locks only those two try-locks (pg_try_advisory_lock on a real server only)',
+  'table-lock': 'LOCK TABLE: the lab follows row locks, and a table lock would stop every other worker’s statement',
   'advisory-lock':
     'pg_try_advisory_lock on PGlite: PGlite is one backend playing every worker, so a session-level advisory lock one worker took is held by the very backend the next worker asks from, whose try-lock answers true where PostgreSQL’s answers false (a transaction-level one, pg_try_advisory_xact_lock, is played: the claim’s parked transaction holds it); a real server, one connection per worker, answers each worker’s try-lock itself: npm run sim -- check … --claim FILE --db postgres://USER@HOST/DATABASE',
+  'advisory-server-only':
+    'an advisory lock that waits (pg_advisory_lock, pg_advisory_xact_lock), a shared one (…_shared) or an unlock (pg_advisory_unlock…) on PGlite: PGlite is one backend playing every worker, so it grants at once a session-level lock another worker holds (the backend holds it already), waits forever for a transaction-level one the lab’s parked claim holds, and an unlock lets go of what that one backend holds, not one worker’s; a real server, one connection per worker, waits and unlocks for each worker itself: npm run sim -- check … --db postgres://USER@HOST/DATABASE',
   'wrong-target': 'the UPDATE changes a table other than runs: the lab has one table, runs',
   'other-table': 'reads a table other than runs (or a view, or a catalog): the lab has one table, runs',
   'data-modifying-cte': 'a WITH query that writes (INSERT / UPDATE / DELETE in a CTE): only the claim pattern, a CTE that reads, is reproduced',
@@ -85,10 +86,16 @@ export type RefusalId = keyof typeof REFUSALS;
  * plays them (analyze.ts gives their shape with engineRefusals: false). Every other refusal is the lab's
  * model (one UPDATE of runs per role), on any database.
  */
-export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>(['key-share-finder', 'cannot-resume', 'advisory-lock', 'recursive-cte']);
+export const ENGINE_ONLY_REFUSALS: ReadonlySet<RefusalId> = new Set<RefusalId>([
+  'key-share-finder',
+  'cannot-resume',
+  'advisory-lock',
+  'advisory-server-only',
+  'recursive-cte',
+]);
 
 /** Engine-only refusals whose reason itself gives the command that checks the statement on a server (the page adds no hint). */
-export const NAMES_ITS_CHECK: ReadonlySet<RefusalId> = new Set<RefusalId>(['advisory-lock']);
+export const NAMES_ITS_CHECK: ReadonlySet<RefusalId> = new Set<RefusalId>(['advisory-lock', 'advisory-server-only']);
 
 export interface Refusal {
   id: RefusalId;
