@@ -29,7 +29,7 @@ const USAGE = `usage: npm run sim -- list [--json]
                           [--sample N [--seed N]] [--db pglite|postgres://…] [--isolation …] [--json]
        npm run sim -- check <scenario> --claim FILE [--heartbeat FILE] [--work FILE] [--complete FILE] [--reaper FILE] [--fencing on|off] [--method fast|brute-force]
                           [--db pglite|postgres://…] [--isolation …] [--max-states N] [--sample N] [--seed N] [--json]
-                          [--hold-for-job]  (the claim is a SELECT … gset alone whose transaction, its row lock the lease,
+                          [--hold-for-job]  (the claim is a SELECT … \\gset alone whose transaction, its row lock the lease,
                            stays open for the whole job until --complete FILE, using :run_id, runs in it and commits)
                           [--param [STATEMENT:]N=VALUE …]  (your statements' own parameters: --param 1=5 --param 2=worker;
                            default $1 worker, $2 lease seconds; run --claim takes them too)
