@@ -4,7 +4,7 @@
  * the server stopped) a reload still starts Postgres and runs the naive race.
  */
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
-import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
+import { expect, offlineCopySaved, outcome, stepTimes, test, waitReady } from './fixtures';
 import { showAllControls } from './disclosure';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
@@ -26,7 +26,7 @@ test('from a sub-path of a plain static server, then offline, the naive race run
   await page.goto(`${served.url}#scenario=race&strategy=naive&fencing=off&schedule=&step=0`);
   await waitReady(page);
   // The service worker saves the app once Postgres is up; the header says so when it is done.
-  await expect(indicator).toHaveText(/Works offline/);
+  await offlineCopySaved(page);
 
   // No network at all: the browser is offline, and the server is gone too.
   await served.close();

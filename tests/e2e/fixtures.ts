@@ -171,6 +171,17 @@ export async function waitReady(page: Page): Promise<void> {
   await expect(outcome(page)).not.toContainText(/Starting Postgres|Loading the scenario/);
 }
 
+/**
+ * Waits until the page's offline copy is saved: its service worker is active (navigator.serviceWorker.ready,
+ * a promise, so a worker that got there before the test looked is not missed), then the header says so.
+ * The copy is a second download of the whole app, begun in the first pause after the lab is ready: on a busy
+ * machine that takes long, so the wait is for that state (bounded by the test's own timeout), not for a time.
+ */
+export async function offlineCopySaved(page: Page): Promise<void> {
+  await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
+  await expect(page.locator('.offline-indicator')).toHaveText(/Works offline/);
+}
+
 export const stepButton = (page: Page) => page.getByRole('button', { name: 'Next step', exact: true });
 export const slider = (page: Page) => page.getByRole('slider', { name: 'Step position' });
 /** The lab's outcome region (the lesson below has status regions of its own). */

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { CHAPTERS } from '../../src/lessons/chapters';
-import { expect, openLab, openLinkInPlace, sharedLabPage, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
+import { expect, offlineCopySaved, openLab, openLinkInPlace, sharedLabPage, slider, stepButton, stepTimes, stepToEnd, test, timeline } from './fixtures';
 import { showAllControls, workerStep } from './disclosure';
 
 const SIZES = [
@@ -283,7 +283,7 @@ test.describe('6: the "Works offline" note', () => {
         };
         look();
       });
-      await expect(page.getByText('Works offline')).toBeVisible({ timeout: 90_000 });
+      await offlineCopySaved(page);
       const samples = await page.evaluate(() => (window as unknown as { samples: { note: string; step: number; timeline: number }[] }).samples);
       expect(samples[0]!.note, 'the note was not there yet when the lab was ready').toBe('');
       expect(samples.at(-1)!.note).toContain('Works offline');

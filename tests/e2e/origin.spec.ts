@@ -9,7 +9,7 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
-import { expect, outcome, stepTimes, test, waitReady } from './fixtures';
+import { expect, offlineCopySaved, outcome, stepTimes, test, waitReady } from './fixtures';
 import { showAllControls } from './disclosure';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
@@ -77,8 +77,8 @@ test('a learner walk requests nothing outside its own origin and breaks no Conte
   const [png] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Timeline as PNG' }).click()]);
   expect(png.suggestedFilename()).toMatch(/\.png$/);
 
-  // The service worker has fetched its copy of the app by now.
-  await expect(page.getByText('Works offline')).toBeVisible();
+  // The service worker fetches its copy of the app in the walk's first pause: all of it, before the requests are read.
+  await offlineCopySaved(page);
 
   const origin = new URL(served.url).origin;
   // The recording sees what the workers fetch: PGlite's wasm (the engine's worker), sw.js and the

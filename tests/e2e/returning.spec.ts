@@ -11,7 +11,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Page } from '@playwright/test';
 import { startStaticServer, type StaticServer } from '../../scripts/serve-static';
 import { LAB_SCHEMA_FILE } from '../../src/db/pglite-boot';
-import { expect, notices, outcome, stepTimes, test, waitReady } from './fixtures';
+import { expect, notices, offlineCopySaved, outcome, stepTimes, test, waitReady } from './fixtures';
 
 const DIST = process.env.E2E_DIST ?? 'dist';
 let served: StaticServer | null = null;
@@ -51,11 +51,48 @@ async function openAndSave(page: Page, root: string): Promise<string> {
   await page.addInitScript(READY_THEN_COPY);
   await page.goto(served.url);
   await waitReady(page);
-  // The copy is fetched in the first pause after the lab is ready: slow on a busy machine.
-  await expect(page.locator('.offline-indicator')).toHaveText(/Works offline/, { timeout: 90_000 });
+  await offlineCopySaved(page);
   // Its download never competes with the start: it begins only once the page has said it is ready.
   expect(await page.evaluate(() => (window as unknown as { __order: string[] }).__order)).toEqual(['ready', 'copy']);
   return served.url;
+}
+
+/**
+ * Waits until the service worker that keeps `cacheName` (a new deploy's) is activated, then answers the
+ * cache names the origin holds; or says why it never will (its install failed: the copy stays the old one
+ * until the next visit). Event-driven, with no race: the workers are read and watched in the same task, and
+ * one already activated is seen at once.
+ */
+function newWorkerActivated(page: Page, cacheName: string): Promise<string[] | string> {
+  return page.evaluate(
+    (name) =>
+      new Promise<string[] | string>((resolve) => {
+        void navigator.serviceWorker.getRegistration().then((registration) => {
+          if (!registration) return resolve('no service worker is registered for the page');
+          // Workers seen installing or waiting: once there is one, the active worker is the old build's until it is one of them.
+          const fresh = new Set<ServiceWorker>();
+          const check = () => {
+            const active = registration.active;
+            if (active?.state !== 'activated' || (fresh.size > 0 && !fresh.has(active))) return;
+            void caches.keys().then((keys) => keys.includes(name) && resolve(keys));
+          };
+          const watch = (worker: ServiceWorker | null, isNew: boolean) => {
+            if (!worker) return;
+            if (isNew) fresh.add(worker);
+            worker.addEventListener('statechange', () => {
+              if (isNew && worker.state === 'redundant' && registration.active !== worker) resolve('the new service worker was not installed');
+              check();
+            });
+          };
+          registration.addEventListener('updatefound', () => watch(registration.installing, true));
+          watch(registration.installing, true);
+          watch(registration.waiting, true);
+          watch(registration.active, false);
+          check();
+        });
+      }),
+    cacheName,
+  );
 }
 
 /** The URL of the built data directory's file, as the page asks for it. */
@@ -164,23 +201,10 @@ test('a new deploy replaces the saved copy: its files are kept, the old build’
   await expect(page.locator('meta[name="lease-lab-deploy"]')).toHaveAttribute('content', 'next');
   // … and once the new service worker is activated, the copy is the new build's alone. A worker is
   // "activated" only after its activate handler (which drops the old copies) has finished, so the test waits
-  // for that state change, not for a time: on a busy machine the page checks for an update in its first idle
-  // moment, and the new worker saves its copy before it takes over.
+  // for that state change, not for a time: on a busy machine the page checks for an update in its first
+  // pause, and the new worker saves its whole copy before it takes over.
   const expected = before[0]!.replace(version!, 'next-deploy');
-  await page.evaluate(
-    (name) =>
-      new Promise<void>((resolve) => {
-        const check = () => void caches.keys().then((keys) => keys.length === 1 && keys[0] === name && resolve());
-        void navigator.serviceWorker.getRegistration().then((registration) => {
-          const watch = (worker: ServiceWorker | null | undefined) => worker?.addEventListener('statechange', check);
-          registration?.addEventListener('updatefound', () => watch(registration.installing));
-          for (const worker of [registration?.installing, registration?.waiting, registration?.active]) watch(worker);
-          check();
-        });
-      }),
-    expected,
-  );
-  expect(await page.evaluate(() => caches.keys())).toEqual([expected]);
+  expect(await newWorkerActivated(page, expected)).toEqual([expected]);
   const savedPage = await page.evaluate(async () => {
     const [name] = await caches.keys();
     const cache = await caches.open(name!);
