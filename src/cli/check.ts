@@ -163,7 +163,7 @@ export async function claimStrategyFromFile(
   const claim = built.definition.claim;
   const afterWait = claim.shape === 'one-statement' ? claim.claim.afterWait.kind : 'none';
   const words = waitWords(afterWait, options);
-  const summary = `${lock ? `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
+  const summary = `${lock ? `${lockClauseWords(lock)} in the ${lock.where.kind === 'cte' ? `CTE ${lock.where.name}` : lock.where.kind}` : 'no locking clause'}: ${words}`;
   return { definition: built.definition, summary: `${summary}${advisoryWords(analysis.shape.advisoryLocks)}` };
 }
 
@@ -205,16 +205,32 @@ export async function heldClaimFromFiles(
   const built = customWrite('complete', bound.text, analysis.shape, completeShown, options, null);
   if (!built.ok) throw new CheckInputError(`${completeShown}: refused: ${built.reason}`);
   const lock = held.claim.selectShape.lock;
-  const clause = lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : '';
-  const what = !lock
-    ? 'locks nothing, so another worker may take the same run while the job runs'
-    : lock.wait === 'skip locked'
-      ? 'skips rows another transaction holds and locks the one it returns'
-      : lock.wait === 'nowait'
-        ? 'fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns'
-        : 'waits for a row another transaction holds, then relocks the runs it had found, in order, and returns the first that still qualifies, locked';
+  const clause = lock ? ` … ${lockClauseWords(lock)}` : '';
+  const what = selectLockWords(lock, { kept: '', unlocked: 'another worker may take the same run while the job runs' });
   const summary = `SELECT${clause} \\gset, its transaction held for the whole job: the SELECT ${what}; the model calls run while it stays open (no heartbeat and no lease expiry: the row lock is the lease, and it ends with the transaction); the completion, with :${held.claim.variable} as $1, runs in it and commits in the same step; a crash rolls it back`;
   return { definition: holdForJobClaim(held.claim, shown, built.statement), summary };
+}
+
+/** A row-lock clause as the claim writes it: FOR UPDATE, FOR NO KEY UPDATE SKIP LOCKED, … */
+function lockClauseWords(lock: { strength: string; wait: string }): string {
+  return `FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}`;
+}
+
+/** How the lab resumes a finder that waited, as PostgreSQL does (EvalPlanQual re-checks only the row waited for). */
+const RELOCKS = 'relocks the runs it had found, in order';
+
+/**
+ * What a claim's SELECT (`… \gset`) does where it meets a row another transaction holds, in the summary's
+ * words: `kept` says how long it keeps the row it returns, `unlocked` what a SELECT that locks nothing allows.
+ */
+function selectLockWords(lock: { wait: string } | null | undefined, { kept, unlocked }: { kept: string; unlocked: string }): string {
+  return !lock
+    ? `locks nothing, so ${unlocked}`
+    : lock.wait === 'skip locked'
+      ? `skips rows another transaction holds and locks the one it returns${kept}`
+      : lock.wait === 'nowait'
+        ? `fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns${kept}`
+        : `waits for a row another transaction holds; after the wait it ${RELOCKS}, and returns the first that still qualifies, locked${kept}`;
 }
 
 /** What the claim's UPDATE does where it meets a row another worker holds, in the summary's words. */
@@ -227,7 +243,7 @@ function waitWords(afterWait: AfterWait['kind'] | 'none', options: CustomOptions
         ? options.onServer
           ? 'may wait; after a wait it does what the server does (the lab could not replay that on PGlite)'
           : 'may wait; on PGlite a schedule where it would wait is refused there (check it on a real server with --db URL)'
-        : 'waits; after the wait it relocks the runs it had found, in order, and claims the first that still qualifies';
+        : `waits; after the wait it ${RELOCKS}, and claims the first that still qualifies`;
 }
 
 /** A claim file with psql's \gset, analyzed (null: none, one statement); a statement nested too deeply is bad input. */
@@ -267,14 +283,8 @@ function twoStatementFromFile(
   const built = twoStatementClaim(claim, shown, options, bound?.sources ?? null);
   if (!built.ok) throw new CheckInputError(`${shown}: refused: ${built.reason}`);
   const lock = claim.selectShape.lock;
-  const selectWords = !lock
-    ? 'locks nothing, so another worker may take the run before the UPDATE'
-    : lock.wait === 'skip locked'
-      ? 'skips rows another transaction holds and locks the one it returns until the claim commits'
-      : lock.wait === 'nowait'
-        ? 'fails with 55P03 on a row another transaction holds (the worker tries again), and locks the one it returns until the claim commits'
-        : 'waits for a row another transaction holds; after the wait it relocks the runs it had found, in order, and returns the first that still qualifies, locked until the claim commits';
-  const select = `SELECT${lock ? ` … FOR ${lock.strength.toUpperCase()}${lock.wait === 'wait' ? '' : ` ${lock.wait.toUpperCase()}`}` : ''} \\gset, then the UPDATE with :${claim.variable} bound as $${claim.runParameter}, one transaction, a step each`;
+  const selectWords = selectLockWords(lock, { kept: ' until the claim commits', unlocked: 'another worker may take the run before the UPDATE' });
+  const select = `SELECT${lock ? ` … ${lockClauseWords(lock)}` : ''} \\gset, then the UPDATE with :${claim.variable} bound as $${claim.runParameter}, one transaction, a step each`;
   const definition = built.definition.claim;
   const updateWait = definition.shape === 'one-statement' ? definition.claim.afterWait.kind : 'none';
   return {
@@ -446,8 +456,10 @@ export type CheckDatabase = { kind: 'pglite' } | { kind: 'postgres'; server: str
 export interface CheckReport {
   scenario: string;
   database: CheckDatabase;
-  /** `params`: the `--param` flags as given (normalized), absent without any. */
-  /** `holdForJob`: the claim's transaction is held for the whole job (--hold-for-job). */
+  /**
+   * `params`: the `--param` flags as given (normalized), absent without any. `holdForJob`: the claim's
+   * transaction is held for the whole job (--hold-for-job).
+   */
   claim: {
     file: string;
     holdForJob?: true;
@@ -466,8 +478,10 @@ export interface CheckReport {
   total: number;
   /** The outcome kinds that fail the check (`--fail-on`, else DEFAULT_FAIL_ON). */
   failOn: OutcomeKind[];
-  /** Each group with its outcome kinds, and `unsafe` when one of them is in `failOn`. */
-  /** `link`: the page's link to the witness; empty for a claim held for the whole job, which the page does not play. */
+  /**
+   * Each group with its outcome kinds, and `unsafe` when one of them is in `failOn`. `link`: the page's link
+   * to the witness; empty for a claim held for the whole job, which the page does not play.
+   */
   groups: (OutcomeGroup & { kinds: OutcomeKind[]; unsafe: boolean; link: string })[];
   unsafeSchedules: number;
   exitCode: 0 | 1;
