@@ -39,6 +39,7 @@ import {
   ownerToKill,
   planAction,
   rescueFailedRuns,
+  type StatementPlan,
   whyCannotMove,
   withoutHolding,
   workerNamed,
@@ -450,22 +451,7 @@ export class Simulation {
     const action = nextAction(worker, this.scenario, this.settings, this.clockSeconds);
     const plan = planAction(action, worker, this.scenario, this.settings);
     const request = { statement: plan.statement, params: plan.params, clockIso: clockIso(this.clockSeconds) };
-    const outcome =
-      plan.mode === 'model-call'
-        ? NOTHING_SENT
-        : plan.mode === 'finish'
-          ? await this.finishHeldJob(id, request)
-          : plan.mode === 'commit'
-            ? await this.db.commit(id)
-            : plan.mode === 'claim-transaction'
-              ? await this.db.executeClaim(id, request)
-              : plan.mode === 'claim-continue'
-                ? await this.db.executeClaim(id, { ...request, continues: true })
-                : plan.mode === 'transaction'
-                  ? await this.db.executeClaim(id, { ...request, isolation: this.strictLevel() })
-                  : plan.mode === 'rollback'
-                    ? await this.rollback(id)
-                    : await this.db.execute(id, request);
+    const outcome = await this.send(id, plan.mode, request);
     await this.recordWorkerStep(worker, action, plan.statement, plan.params, outcome, { token, tokenIndex, resumed: false });
     // A COMMIT that fails (40001 at SERIALIZABLE) has ended the transaction too: the server rolled it back.
     const endedTransaction = (plan.mode === 'commit' && (outcome.status === 'ok' || this.settings.isolation !== undefined)) || plan.mode === 'finish';
@@ -478,6 +464,28 @@ export class Simulation {
     // lets go of a session-level lock a waiter may be waiting for, in whatever step it runs.
     const unlocked = plan.mode !== 'commit' && unlocksAdvisory(plan.statement);
     if (endedTransaction || letGo || unlocked) await this.wakeWaiters(token, tokenIndex);
+  }
+
+  /** Sends a worker's planned statement the way its plan says: in a claim's transaction, alone, or nothing at all. */
+  private async send(id: WorkerId, mode: StatementPlan['mode'], request: StatementRequest): Promise<StatementOutcome> {
+    switch (mode) {
+      case 'model-call':
+        return NOTHING_SENT;
+      case 'finish':
+        return this.finishHeldJob(id, request);
+      case 'commit':
+        return this.db.commit(id);
+      case 'claim-transaction':
+        return this.db.executeClaim(id, request);
+      case 'claim-continue':
+        return this.db.executeClaim(id, { ...request, continues: true });
+      case 'transaction':
+        return this.db.executeClaim(id, { ...request, isolation: this.strictLevel() });
+      case 'rollback':
+        return this.rollback(id);
+      case 'autocommit':
+        return this.db.execute(id, request);
+    }
   }
 
   /**
