@@ -163,6 +163,8 @@ export function Timeline({
     shift: number;
     moved: boolean;
   } | null>(null);
+  /** A press that came before the zoom's code: it cannot pan, but on release it is still a click on a step. */
+  const pressBeforeZoom = useRef<number | null>(null);
   const frame = useRef<{ id: number; view: TimelineView } | null>(null);
 
   /** Views change at most once per animation frame, however fast the pointer or wheel events come. */
@@ -309,11 +311,20 @@ export function Timeline({
     return box ? { x: event.clientX - box.left, y: event.clientY - box.top } : { x: 0, y: 0 };
   };
 
+  /** A click on the timeline selects the step under it, if any. */
+  const selectAt = (event: { clientX: number; clientY: number }) => {
+    const p = localPoint(event);
+    const step = stepAt(layout, p.x, p.y);
+    if (step !== null) onSelect(step);
+  };
+
   const onPointerDown = (event: PointerEvent<SVGSVGElement>) => {
     if (event.button !== 0) return;
-    // A drag before the zoom is in fetches it; this drag does not pan (it has no transform to pan from).
+    // A drag before the zoom is in fetches it; this drag does not pan (it has no transform to pan from),
+    // but a click selects its step as any other does.
     if (!axis.current) {
       withZoom(() => {});
+      pressBeforeZoom.current = event.pointerId;
       return;
     }
     const span = layout.view[1] - layout.view[0];
@@ -356,6 +367,11 @@ export function Timeline({
     setOverscan(0);
   };
   const onPointerUp = (event: PointerEvent<SVGSVGElement>) => {
+    if (pressBeforeZoom.current === event.pointerId) {
+      pressBeforeZoom.current = null;
+      selectAt(event);
+      return;
+    }
     const d = drag.current;
     if (!d || d.id !== event.pointerId) return;
     if (d.moved) {
@@ -364,9 +380,7 @@ export function Timeline({
       return;
     }
     drag.current = null;
-    const p = localPoint(event);
-    const step = stepAt(layout, p.x, p.y);
-    if (step !== null) onSelect(step);
+    selectAt(event);
   };
   const onKeyDown = (event: KeyboardEvent<SVGSVGElement>) => {
     // Arrow keys belong to the app (step back / forward); the timeline only zooms.
@@ -457,7 +471,10 @@ export function Timeline({
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
-        onPointerCancel={endDrag}
+        onPointerCancel={() => {
+          pressBeforeZoom.current = null;
+          endDrag();
+        }}
         onPointerLeave={() => setHovered(null)}
         onKeyDown={onKeyDown}
       />

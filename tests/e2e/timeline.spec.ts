@@ -1,6 +1,6 @@
 /** The timeline as a learner zooms in and keeps stepping: the newest step never leaves the view. */
 import type { Page } from '@playwright/test';
-import { expect, openLinkInPlace, sharedLabPage, stepTimes, test, timeline } from './fixtures';
+import { expect, openLab, openLinkInPlace, sharedLabPage, stepTimes, test, timeline } from './fixtures';
 
 /** Where the newest step's mark is drawn, across the timeline's width (0 left edge, 1 right edge); null if not drawn. */
 async function newestMarkAcross(page: Page, step: number): Promise<number | null> {
@@ -104,4 +104,15 @@ test.describe('the timeline on one page', () => {
     await svg.locator(`path.tl-mark[data-step="${target}"]`).first().click();
     await expect(svg).toHaveAttribute('data-selected', String(target));
   });
+});
+
+test('a click on a mark selects its step before the zoom’s code has come', async ({ page }) => {
+  // The zoom (d3-zoom, a chunk of its own) comes in the first pause after the start; held back here, so
+  // every click below comes before it. A press without it once fetched it and selected nothing.
+  await page.route(/\/assets\/axis-zoom-[^/]*\.js$/, () => {});
+  await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+  const details = page.getByRole('complementary', { name: 'Selected step' });
+  await expect(details.getByRole('heading', { level: 2 })).toContainText('Step 4');
+  await timeline(page).locator('path.tl-mark[data-step="1"]').first().click();
+  await expect(details.getByRole('heading', { level: 2 })).toContainText('Step 2');
 });
