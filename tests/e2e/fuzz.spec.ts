@@ -186,6 +186,16 @@ function installDriver(): void {
     Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(element, value);
     element.dispatchEvent(new Event(event, { bubbles: true }));
   };
+  /** The console's editor once its body's code has come (the panel shows "Loading the console…" until then). */
+  async function consoleEditor(panel: HTMLDetailsElement, timeoutMs = 30_000): Promise<HTMLTextAreaElement> {
+    const until = performance.now() + timeoutMs;
+    for (;;) {
+      await tick();
+      const editor = panel.querySelector<HTMLTextAreaElement>('textarea');
+      if (editor) return editor;
+      if (performance.now() > until) throw new Error(`the console's editor did not come within ${timeoutMs} ms: "${panel.textContent?.slice(0, 200)}"`);
+    }
+  }
   const consoleRunning = () => document.querySelector('.console-result')?.getAttribute('aria-busy') === 'true';
 
   async function idle(timeoutMs = 30_000): Promise<void> {
@@ -370,8 +380,9 @@ function installDriver(): void {
       case 'bad-sql': {
         const panel = lab.querySelector<HTMLDetailsElement>('details.console')!;
         panel.open = true;
-        await tick();
-        const editor = panel.querySelector<HTMLTextAreaElement>('textarea')!;
+        // Opened before the body's code has come (it is fetched in the first pause after the start), the
+        // panel says "Loading the console…" until it has: the editor is there once it has.
+        const editor = await consoleEditor(panel);
         const sql = action.kind === 'console' ? runsSql(store.getState().initialRuns) : 'SELECT no_such_column FROM runs';
         setValue(editor, sql, 'input');
         await tick();
