@@ -65,14 +65,11 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
     return refusedWith('several-statements', `${metas.length} \\gset: the lab plays a SELECT … \\gset and then one UPDATE that uses it, two statements in all`);
   }
   const meta = metas[0]!;
-  const prefix = meta.args;
-  if (!/^([A-Za-z_][A-Za-z0-9_]*)?$/.test(prefix)) return bad(`\\gset ${prefix}: the lab takes \\gset alone or with one prefix for the variables' names`);
-  const select = text.slice(0, meta.start).trim().replace(/;$/, '');
-  const rest = text.slice(meta.end);
   const claimParameters = bound ?? CONTRACTS.claim.parameters;
-  const selected = analyzeGsetSelect(parser, select, claimParameters, engineRefusals);
-  const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
-  if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
+  const read = readSelect(parser, text, meta, claimParameters, engineRefusals);
+  if (!read.ok) return read;
+  const { prefix, select, selected } = read;
+  const rest = text.slice(meta.end);
   const nothing = parser.parse(rest);
   if (nothing.ok && (nothing.tree.stmts ?? []).length === 0) {
     return bad(
@@ -101,6 +98,33 @@ export function analyzeGsetClaim(parser: Parser, text: string, engineRefusals = 
       runColumn: withRun.variable.slice(prefix.length),
     },
   };
+}
+
+/** \gset alone, or with one prefix for the variables' names. */
+const GSET_PREFIX = /^([A-Za-z_][A-Za-z0-9_]*)?$/;
+
+function badPrefix(prefix: string): { ok: false; error: AnalyzeError } {
+  return bad(`\\gset ${prefix}: the lab takes \\gset alone or with one prefix for the variables' names`);
+}
+
+/**
+ * The SELECT before the file's \gset (`meta`), analyzed with `parameters`, and the \gset's prefix; or why
+ * not, a syntax error placed in the whole text as written.
+ */
+function readSelect(
+  parser: Parser,
+  text: string,
+  meta: { start: number; args: string },
+  parameters: readonly Parameter[],
+  engineRefusals: boolean,
+): { ok: true; prefix: string; select: string; selected: Extract<ReturnType<typeof analyzeGsetSelect>, { ok: true }> } | { ok: false; error: AnalyzeError } {
+  const prefix = meta.args;
+  if (!GSET_PREFIX.test(prefix)) return badPrefix(prefix);
+  const select = text.slice(0, meta.start).trim().replace(/;$/, '');
+  const selected = analyzeGsetSelect(parser, select, parameters, engineRefusals);
+  const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
+  if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
+  return { ok: true, prefix, select, selected };
 }
 
 /**
@@ -203,18 +227,16 @@ export function analyzeHeldSelect(parser: Parser, text: string, engineRefusals =
     );
   }
   const meta = metas[0]!;
-  const prefix = meta.args;
-  if (!/^([A-Za-z_][A-Za-z0-9_]*)?$/.test(prefix)) return bad(`\\gset ${prefix}: the lab takes \\gset alone or with one prefix for the variables' names`);
+  if (!GSET_PREFIX.test(meta.args)) return badPrefix(meta.args);
   const after = parser.parse(text.slice(meta.end));
   if (!after.ok || (after.tree.stmts ?? []).length > 0) {
     return bad(
       '--hold-for-job: a statement after the \\gset: the claim is the SELECT alone, its transaction kept open for the job; the write that ends it goes in --complete FILE',
     );
   }
-  const select = text.slice(0, meta.start).trim().replace(/;$/, '');
-  const selected = analyzeGsetSelect(parser, select, CONTRACTS.claim.parameters, engineRefusals);
-  const selectStart = meta.start - text.slice(0, meta.start).trimStart().length;
-  if (!selected.ok) return { ok: false, error: placed(selected.error, text, (cursor) => selectStart + cursor) };
+  const read = readSelect(parser, text, meta, CONTRACTS.claim.parameters, engineRefusals);
+  if (!read.ok) return read;
+  const { prefix, select, selected } = read;
   const run = selected.shape.columns.find((column) => column.runId);
   if (!run) {
     return refusedWith('gset-variable', 'the SELECT returns no run_id: the completion is given the run the SELECT found as :run_id');
