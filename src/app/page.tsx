@@ -20,6 +20,7 @@ import type { ProgressStore } from '../store/progress-store';
 import { whenQuiet } from '../store/quiet';
 import { declareReadyWhenDrawn, windowFrames } from './ready';
 import { LabProvider } from '../store/react';
+import { navigationKind, restoreLeftAddress } from '../store/left-address';
 import { connectOutside } from '../store/sync';
 import { trailingCopy } from '../store/trailing';
 import { App } from '../ui/App';
@@ -34,6 +35,14 @@ import type { WebWorkerLabClient } from '../webworker/client';
 function localStorageOrNull(): StorageLike | null {
   try {
     return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+function sessionStorageOrNull(): StorageLike | null {
+  try {
+    return window.sessionStorage;
   } catch {
     return null;
   }
@@ -65,8 +74,11 @@ export function startPage(engine: WebWorkerLabClient, createRoot: typeof CreateR
   // Embedded in another page (?embed): nothing is kept in the learner's browser until they act in the frame.
   const embedded = isEmbedAddress(window.location.search);
   const storage = embedded ? storageAfterFirstAct(localStorageOrNull(), window) : localStorageOrNull();
+  const tab = embedded ? storageAfterFirstAct(sessionStorageOrNull(), window) : sessionStorageOrNull();
+  // Before anything reads the address: a reload that began before the lab's last write of it.
+  restoreLeftAddress(window, tab, navigationKind(window));
   const store = createLabStore({ lab: engine, storage });
-  const outside = connectOutside(store, window, storage);
+  const outside = connectOutside(store, window, storage, tab);
   // What the panels beside the timeline read: the store, one task later, so a step's mark is drawn first.
   const panels = trailingCopy(store);
   // The explorer plays on a Web Worker of its own, started on the first exploration, not with the page.

@@ -7,6 +7,7 @@ import { isBackpressureFragment } from './backpressure-link';
 import type { LabStore } from './lab-store';
 import { encodeView } from './permalink';
 import { withSpecLink } from './spec-link';
+import { noteAddressWrite } from './left-address';
 import { readPlaceText, savePlace, savePrefs, type StorageLike, unsavePlace } from './persist';
 import type { LabState } from './types';
 import type { View } from './view';
@@ -47,7 +48,11 @@ export interface Outside {
   afterWrites: (callback: () => void) => void;
 }
 
-export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null): Outside {
+/**
+ * `storage` keeps the learner's place and preferences; `tab` (sessionStorage) keeps the lab's last change of
+ * the address, for a reload of this tab that began before it (left-address.ts).
+ */
+export function connectOutside(store: LabStore, win: Window, storage: StorageLike | null, tab: StorageLike | null = null): Outside {
   let written = '';
   let lastWriteAt = Number.NEGATIVE_INFINITY;
   /** The write waiting to happen (0: none); a write that was overtaken finds its number gone. */
@@ -80,6 +85,8 @@ export function connectOutside(store: LabStore, win: Window, storage: StorageLik
     if (fragment === written) return;
     written = fragment;
     lastWriteAt = Date.now();
+    // A reload already under way keeps the address it took: the note lets it open this view (left-address.ts).
+    noteAddressWrite(tab, win.location.hash.replace(/^#/, ''), fragment);
     win.history.replaceState(win.history.state, '', `#${fragment}`);
     placeBefore = readPlaceText(storage);
     if (!savePlace(storage, viewOf(state)) && !toldNotSaved) {

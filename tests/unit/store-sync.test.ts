@@ -8,6 +8,7 @@ import { createStore } from 'zustand/vanilla';
 import { defaultSettings, SCENARIOS } from '../../src/scenarios';
 import type { LabStore } from '../../src/store/lab-store';
 import { decodeView } from '../../src/store/permalink';
+import { restoreLeftAddress } from '../../src/store/left-address';
 import { connectOutside, WRITE_EVERY_MS } from '../../src/store/sync';
 import { MemoryStorage } from '../support/memory-storage';
 
@@ -34,6 +35,7 @@ function fakeStore() {
 function fakeWindow() {
   const addresses: string[] = [];
   const frames: (() => void)[] = [];
+  const listeners = new Map<string, () => void>();
   const win = {
     location: { hash: '' },
     history: {
@@ -45,14 +47,20 @@ function fakeWindow() {
     },
     document: { documentElement: { setAttribute: () => undefined, removeAttribute: () => undefined } },
     requestAnimationFrame: (callback: () => void) => frames.push(callback),
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
+    addEventListener: (kind: string, listener: () => void) => {
+      listeners.set(kind, listener);
+    },
+    removeEventListener: (kind: string) => {
+      listeners.delete(kind);
+    },
   };
   /** The browser paints: the frame callbacks run. */
   const paint = () => {
     for (const callback of frames.splice(0)) callback();
   };
-  return { win, addresses, paint };
+  /** The browser fires a window event. */
+  const fire = (kind: string) => listeners.get(kind)?.();
+  return { win, addresses, paint, fire };
 }
 
 describe('connectOutside', () => {
@@ -172,5 +180,63 @@ describe('connectOutside', () => {
     expect([...storage.data.values()][0]).toContain('"step":3');
     store.setState({ drawFailure: 'Invalid time value' });
     expect([...storage.data.values()]).toEqual([good]);
+  });
+
+  describe('a reload that began before the last write of the address (it opens the address it took: left-address.ts)', () => {
+    /** The page's start in the same tab, opened (`how`) at `address`: the address the lab then reads. */
+    function openAt(address: string, tab: MemoryStorage, how: string): string {
+      const next = fakeWindow().win;
+      next.location.hash = address;
+      restoreLeftAddress(next as unknown as Window, tab, how);
+      return next.location.hash;
+    }
+    /** The lab at `schedule`, its address written; returns the address before that write. */
+    function stepAndWrite(store: ReturnType<typeof fakeStore>, win: ReturnType<typeof fakeWindow>, schedule: string[]): string {
+      const before = win.win.location.hash;
+      store.setState({ schedule, position: schedule.length });
+      vi.advanceTimersByTime(WRITE_EVERY_MS);
+      win.paint();
+      vi.runOnlyPendingTimers();
+      return before;
+    }
+
+    it.each(['reload', 'back_forward'])('reopened (%s) at the address the last write replaced, the page opens the view written; once', (how) => {
+      const store = fakeStore();
+      const page = fakeWindow();
+      const tab = new MemoryStorage();
+      connectOutside(store as unknown as LabStore, page.win as unknown as Window, null, tab);
+      stepAndWrite(store, page, ['A']);
+      const stale = stepAndWrite(store, page, ['A', 'B']);
+      expect(decodeView(stale.slice(1))?.view).toMatchObject({ schedule: ['A'], position: 1 });
+      expect(decodeView(openAt(stale, tab, how).slice(1))?.view).toMatchObject({ schedule: ['A', 'B'], position: 2 });
+      expect(tab.data.size, 'the note is read once').toBe(0);
+      expect(openAt(stale, tab, how)).toBe(stale);
+    });
+
+    it('a write still waiting as the page goes away is noted too', () => {
+      const store = fakeStore();
+      const page = fakeWindow();
+      const tab = new MemoryStorage();
+      connectOutside(store as unknown as LabStore, page.win as unknown as Window, null, tab);
+      const stale = stepAndWrite(store, page, ['A']);
+      store.setState({ schedule: ['A', 'B'], position: 2 });
+      expect(page.win.location.hash).not.toContain('A%2CB');
+      const address = page.win.location.hash;
+      page.fire('pagehide');
+      expect(decodeView(openAt(address, tab, 'reload').slice(1))?.view).toMatchObject({ schedule: ['A', 'B'], position: 2 });
+      expect(stale).toBe('');
+    });
+
+    it('a page opened any other way, or at another address, keeps its address', () => {
+      const store = fakeStore();
+      const page = fakeWindow();
+      const tab = new MemoryStorage();
+      connectOutside(store as unknown as LabStore, page.win as unknown as Window, null, tab);
+      stepAndWrite(store, page, ['A']);
+      const stale = stepAndWrite(store, page, ['A', 'B']);
+      expect(openAt(stale, tab, 'navigate'), 'a link followed').toBe(stale);
+      stepAndWrite(store, page, ['A', 'B', 'A']);
+      expect(openAt('#scenario=crash-orphan', tab, 'reload'), 'another address').toBe('#scenario=crash-orphan');
+    });
   });
 });
