@@ -42,6 +42,7 @@ import {
   type StatementPlan,
   whyCannotMove,
   withoutHolding,
+  withoutWait,
   workerNamed,
 } from '../sim/simulated-worker';
 import { CANCEL_REQUEST, type LabStatement, type RescuerDefinition } from '../strategies';
@@ -612,7 +613,12 @@ export class Simulation {
     const outcome = await this.db.retryBlocked(session);
     if (outcome.status === 'blocked') {
       // Still waiting, now perhaps on someone else: no new step, just who it waits for.
-      this.workers.set(session, { ...worker, blockedOn: outcome.holders });
+      this.workers.set(session, {
+        ...withoutWait(worker),
+        blockedOn: outcome.holders,
+        waitingAction: worker.waitingAction,
+        ...(outcome.advisory ? { blockedOnAdvisory: true as const } : {}),
+      });
       this.waitOrder.push(session);
       this.db.takeEngineFact();
       return outcome;
@@ -1037,7 +1043,7 @@ const NO_TRANSACTION = '25P01';
  * lease is still in the row, an orphan until it expires).
  */
 function crashedState(worker: WorkerState): WorkerState {
-  const crashed: WorkerState = { ...worker, phase: 'crashed', paused: false, blockedOn: [], waitingAction: null };
+  const crashed: WorkerState = { ...withoutWait(worker), phase: 'crashed', paused: false };
   // A held job's transaction rolled back: the worker's claim is undone, as an open claim's is.
   if (worker.phase !== 'in-transaction' && !worker.holding) return crashed;
   return { ...withoutHolding(crashed), runId: null, generation: null, leaseExpiresAtSeconds: null, lastHeartbeatSeconds: null };

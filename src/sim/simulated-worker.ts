@@ -62,8 +62,20 @@ export function whyCannotMove(worker: WorkerState): string | null {
   if (worker.phase === 'crashed') return `${worker.id} has crashed`;
   if (isFinished(worker)) return `${worker.id} has finished (${worker.phase})`;
   if (worker.paused) return `${worker.id} is paused`;
-  if (worker.phase === 'blocked') return `${worker.id} is waiting for a row lock held by ${worker.blockedOn.join(', ') || 'another transaction'}`;
+  if (worker.phase === 'blocked') {
+    const holders = worker.blockedOn.join(', ');
+    return worker.blockedOnAdvisory
+      ? `${worker.id} is waiting for an advisory lock held by ${holders || 'another session'}`
+      : `${worker.id} is waiting for a row lock held by ${holders || 'another transaction'}`;
+  }
   return null;
+}
+
+/** The worker with no wait: the lock its last wait was for is forgotten with it. */
+export function withoutWait(worker: WorkerState): WorkerState {
+  if (!worker.blockedOnAdvisory) return { ...worker, blockedOn: [], waitingAction: null };
+  const { blockedOnAdvisory: _advisory, ...rest } = worker;
+  return { ...rest, blockedOn: [], waitingAction: null };
 }
 
 /** Which life of its name a worker is in: 1 until it restarts. */
@@ -250,7 +262,7 @@ export function interpretOutcome(
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
-  let worker: WorkerState = { ...before, blockedOn: [], waitingAction: null };
+  let worker: WorkerState = withoutWait(before);
   const id = worker.id;
   const run = worker.runId;
 
@@ -261,7 +273,13 @@ export function interpretOutcome(
   }
 
   if (outcome.status === 'blocked') {
-    worker = { ...worker, phase: 'blocked', blockedOn: outcome.holders, waitingAction: action };
+    worker = {
+      ...worker,
+      phase: 'blocked',
+      blockedOn: outcome.holders,
+      waitingAction: action,
+      ...(outcome.advisory ? { blockedOnAdvisory: true as const } : {}),
+    };
     // Keep the phase it will return to implicit: a blocked claim had no run yet; a blocked write still believes it owns.
     const fact: StepFact = {
       kind: 'waits',

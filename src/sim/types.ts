@@ -173,6 +173,8 @@ export interface WorkerState {
   /** It has read cancel_requested = true and will stop at its next step. */
   cancelSeen: boolean;
   blockedOn: WorkerId[];
+  /** Its wait is for an advisory lock (check --db plays pg_advisory_lock), not a row's lock; absent otherwise. */
+  blockedOnAdvisory?: true;
   /** The action that is waiting, when blocked. */
   waitingAction: WorkerAction | 'cancel-request' | null;
   /**

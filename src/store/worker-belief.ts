@@ -58,7 +58,10 @@ export function beliefOf(worker: WorkerState, row: RunRow | undefined, workers: 
 
 function phaseNote(worker: WorkerState): string | null {
   if (worker.phase === 'in-transaction') return 'Its claim is not committed yet: the row shows the last committed version.';
-  if (worker.phase === 'blocked') return 'Its write waits for a row lock: the row shows the last committed version.';
+  if (worker.phase === 'blocked')
+    return worker.blockedOnAdvisory
+      ? 'It waits for an advisory lock: the row shows the last committed version.'
+      : 'Its write waits for a row lock: the row shows the last committed version.';
   return null;
 }
 

@@ -198,6 +198,9 @@ describe('a claim whose advisory lock waits (pg_advisory_lock), and a completion
       expect(replay.stderr).toBe('');
       expect(replay.stdout).toMatch(/3 .* B +claim +blocked +B waits: A holds an advisory lock it asks for\./);
       expect(replay.stdout).toMatch(/7 .* B +claim\* +ok +B now owns run 123 with generation 19/);
+      // A step of B while it waits names the lock it waits for.
+      const stuck = await simInProcess(['run', 'race', '--claim', WAITS, '--complete', UNLOCK, '--db', url, '--schedule', 'A,A,B,B']);
+      expect(stuck.stderr).toContain('B cannot move: B is waiting for an advisory lock held by A');
       // A crash ends A's connection and with it the lock: B goes on at once.
       const crash = await simInProcess(['run', 'crash-orphan', '--claim', WAITS, '--complete', UNLOCK, '--db', url, '--schedule', 'A,A,B,crash:A']);
       expect(crash.stderr).toBe('');

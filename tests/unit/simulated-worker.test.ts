@@ -99,7 +99,19 @@ describe('what a worker does next', () => {
     expect(whyCannotMove(owner())).toBeNull();
     expect(whyCannotMove(owner({ paused: true }))).toMatch(/paused/);
     expect(whyCannotMove(owner({ phase: 'crashed' }))).toMatch(/crashed/);
-    expect(whyCannotMove(owner({ phase: 'blocked', blockedOn: ['B'] }))).toMatch(/held by B/);
+    expect(whyCannotMove(owner({ phase: 'blocked', blockedOn: ['B'] }))).toMatch(/waiting for a row lock held by B/);
+  });
+
+  it('a wait for an advisory lock (check --db) is named as one, and forgotten once the statement answers', () => {
+    const claiming = initialWorker({ id: 'B' });
+    const context = { scenario: race, clockSeconds: 10, runBefore: undefined, paid: true, fencing: false };
+    const waiting = interpretOutcome(claiming, 'claim', { status: 'blocked', holders: ['A'], advisory: true }, context).worker;
+    expect(whyCannotMove(waiting)).toBe('B is waiting for an advisory lock held by A');
+    const rowWait = interpretOutcome(claiming, 'claim', { status: 'blocked', holders: ['A'] }, context).worker;
+    expect(whyCannotMove(rowWait)).toBe('B is waiting for a row lock held by A');
+    const answered = interpretOutcome(waiting, 'claim', { status: 'ok', rows: [], rowCount: 0 }, context).worker;
+    expect(answered).not.toHaveProperty('blockedOnAdvisory');
+    expect(Object.keys(answered)).toEqual(Object.keys(claiming));
   });
 });
 
