@@ -108,8 +108,8 @@ async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
 }
 
 /**
- * A listed file: from the copy, else from the network (and then kept in the copy again: a file the page
- * found damaged and discarded comes back whole). The wasm is the exception: the browser's own HTTP cache
+ * A listed file: from the copy, else from the network (and then kept in the copy again: a file missing
+ * from it comes back whole). The wasm is the exception: the browser's own HTTP cache
  * first, without asking the network. A response passed through from there keeps the browser's compiled
  * code for it (V8's code cache, made while the first visit ran Postgres), so a returning learner's start
  * skips compiling Postgres; a response made from the copy has a code cache of its own, which only a later
@@ -125,7 +125,8 @@ async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
  * where the wasm is asked for: with either source, the engine worker's request still waited for this handler.
  */
 async function fileFromCopyOrNetwork(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {
-  // A page that asks past the caches (its copy was damaged: see src/db/pglite-boot.ts) gets the network's.
+  // A page that asks past the caches (its copy was damaged: see src/db/pglite-boot.ts) gets the network's,
+  // and the copy gets it in place of the damaged one.
   if (request.cache === 'no-store' || request.cache === 'reload') return fetchAndKeep(request, key, keep);
   if (key.endsWith('.wasm')) {
     const compiledBefore = await fetch(request.url, { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => null);

@@ -136,7 +136,7 @@ async function startWorker(version: string, storage: Storage, before: () => Prom
     install: () => dispatch('install').settled,
     activate: () => dispatch('activate').settled,
     /** The page asks for a file (not a navigation), as its scripts and the engine do. */
-    get: (url: string) => dispatch('fetch', { request: { method: 'GET', url, mode: 'cors', cache: 'default' } }),
+    get: (url: string, cache: RequestCache = 'default') => dispatch('fetch', { request: { method: 'GET', url, mode: 'cors', cache } }),
   };
 }
 
@@ -153,6 +153,19 @@ describe("the offline copy's service worker", () => {
     await fetched.settled;
     expect(await storage.byName.get(cacheName('v1'))!.get(DATA_DIR)!.text()).toBe(`v1: ${DATA_DIR}`);
     expect(storage.names()).toEqual([cacheName('v1')]);
+  });
+
+  it('answers a file asked for past the caches (the page found its saved copy damaged) from the network, and keeps that in place of the damaged one', async () => {
+    const storage = new Storage();
+    const worker = await startWorker('v1', storage);
+    await worker.install();
+    await worker.activate();
+    storage.byName.get(cacheName('v1'))!.set(DATA_DIR, new Response('damaged'));
+
+    const fetched = worker.get(DATA_DIR, 'no-store');
+    expect(await (await fetched.response!).text()).toBe(`v1: ${DATA_DIR}`);
+    await fetched.settled;
+    expect(await storage.byName.get(cacheName('v1'))!.get(DATA_DIR)!.text()).toBe(`v1: ${DATA_DIR}`);
   });
 
   it('never makes a dropped copy again: a new deploy activating between any two cache calls of the old worker leaves the new copy alone', async () => {
