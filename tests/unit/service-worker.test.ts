@@ -141,7 +141,7 @@ async function startWorker(version: string, storage: Storage, before: () => Prom
 }
 
 describe("the offline copy's service worker", () => {
-  it('keeps again a file the page discarded from the copy', async () => {
+  it('keeps again a file missing from the copy', async () => {
     const storage = new Storage();
     const worker = await startWorker('v1', storage);
     await worker.install();
