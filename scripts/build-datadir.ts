@@ -14,8 +14,10 @@
  *  - template0 and template1 are dropped: the lab never runs CREATE DATABASE (−2 MB gzip).
  *  - WAL: with wal_recycle=off, two segment switches and checkpoints leave one segment holding only the
  *    last checkpoint (−1.5 MB gzip: the old segment is full of initdb's page images).
- *  - close(): a clean shutdown, so the next start needs no crash recovery and keeps the relation-cache
- *    init files (recovery would delete them).
+ *  - close(): a clean shutdown, so the next start needs no crash recovery.
+ *  - No relation-cache init files (pg_internal.init, ~150 kB to unpack): every start removes them before
+ *    any backend reads them, clean shutdown or not (StartupXLOG calls RelationCacheInitFileRemove: "it
+ *    seems safest to just remove them always"), and the first backend builds and writes them again.
  *  - The tar is written here, sorted; the WAL segment is cut after its last written page (Postgres
  *    reads the missing tail as end-of-WAL and extends the file as it writes), 25 MB → 8.5 MB to unpack.
  *  - The configuration files keep their settings but not initdb's comment lines (32 kB → 1 kB to read).
@@ -117,7 +119,7 @@ export function writeLabBundle(into: string): void {
   }
 }
 
-/** A ustar archive of `dir`, entries sorted, WAL segments cut after their last non-zero page. */
+/** A ustar archive of `dir`, entries sorted, WAL segments cut after their last non-zero page, without relation-cache init files. */
 export function tarDirectory(dir: string): Uint8Array {
   const parts: Uint8Array[] = [];
   const walk = (folder: string, prefix: string) => {
@@ -130,6 +132,7 @@ export function tarDirectory(dir: string): Uint8Array {
         walk(path, entry);
         continue;
       }
+      if (name === RELCACHE_INIT_FILE) continue;
       let data: Uint8Array = readFileSync(path);
       if (/^pg_wal\/[0-9A-F]{24}$/.test(entry)) data = cutWalSegment(data);
       if (CONFIG_FILES.has(entry)) data = withoutCommentLines(data);
@@ -142,6 +145,9 @@ export function tarDirectory(dir: string): Uint8Array {
   parts.push(new Uint8Array(1024));
   return Buffer.concat(parts);
 }
+
+/** What Postgres names its relation-cache init files (global/ and each database's directory): see the header. */
+const RELCACHE_INIT_FILE = 'pg_internal.init';
 
 /** Postgres's configuration files, as initdb writes them: mostly comments that every start reads through. */
 const CONFIG_FILES = new Set(['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf']);

@@ -253,7 +253,7 @@ async function readDataDirEntries(
   try {
     return await attempt();
   } catch (error) {
-    const again = source === undefined ? await afterDiscardingSavedCopy(LAB_DATA_DIR_URL, 'the data directory', error, recovered) : null;
+    const again = source === undefined ? await readAgainPastSavedCopy(LAB_DATA_DIR_URL, 'the data directory', error, recovered) : null;
     if (!again) return { entries: null, error: messageOf(error) };
     return attempt(again).catch((secondError: unknown) => ({ entries: null, error: messageOf(secondError) }));
   }
@@ -318,7 +318,7 @@ let loadedWasm: Promise<WebAssembly.Module | null> | null = null;
 function compiledWasm(recovered: string[]): Promise<WebAssembly.Module | null> {
   loadedWasm ??= compileWasm(PGLITE_WASM_URL)
     .catch(async (error: unknown) => {
-      const again = await afterDiscardingSavedCopy(PGLITE_WASM_URL, "PGlite's wasm", error, recovered);
+      const again = await readAgainPastSavedCopy(PGLITE_WASM_URL, "PGlite's wasm", error, recovered);
       if (!again) throw error;
       return compileWasm(PGLITE_WASM_URL, again);
     })
@@ -339,21 +339,23 @@ export function compiledPGliteWasm(): Promise<WebAssembly.Module | null> {
 
 /**
  * The lab's saved copy of the build (the service worker's offline copy, in the browser's Cache Storage)
- * may hold a damaged file: a disk error, storage cut short. When a file of the build will not do, its
- * copy is discarded from every cache of this origin holding it (only the lab's copy holds the lab's hashed
- * files), so the next read goes to the network; the service worker keeps what it gets there in the copy
- * again. Returns the request options for that read (past the browser's HTTP cache too), or null when no
- * copy held the file (there is nothing to recover from: the network's own file will not do).
+ * may hold a damaged file: a disk error, storage cut short. When a file of the build will not do and a
+ * copy holds it, it is read once more past every cache (request option `cache: 'no-store'`): the service
+ * worker then answers from the network and puts that file in its copy in place of the damaged one
+ * (src/offline/service-worker.ts). Only the worker writes its copy: a page that opened caches by name could
+ * make again one a new deploy's worker had just dropped (`caches.open` creates). Returns the request options
+ * for that read, or null when no copy holds the file (there is nothing to recover from: the network's own
+ * file will not do).
  */
-async function afterDiscardingSavedCopy(url: URL, what: string, error: unknown, recovered: string[]): Promise<RequestInit | null> {
+async function readAgainPastSavedCopy(url: URL, what: string, error: unknown, recovered: string[]): Promise<RequestInit | null> {
   if (url.protocol === 'file:' || typeof caches === 'undefined') return null;
-  let discarded = false;
+  let saved = false;
   try {
-    for (const name of await caches.keys()) if (await (await caches.open(name)).delete(url.href)) discarded = true;
+    saved = (await caches.match(url.href)) !== undefined;
   } catch {
     // Storage refused (a browser setting): nothing was saved there either.
   }
-  if (!discarded) return null;
+  if (!saved) return null;
   recovered.push(`the saved copy of ${what} could not be used (${messageOf(error)}), so it was discarded and read from the network`);
   return { cache: 'no-store' };
 }

@@ -32,6 +32,12 @@ const pageUrl = new URL('index.html', scope).href;
 const listed = new Set(build.files.map((file) => new URL(file, scope).href));
 /** The paths that open the lab's page (with any query, such as ?embed); any other navigation goes to the network. */
 const pagePaths = new Set([new URL(scope).pathname, new URL(pageUrl).pathname]);
+/**
+ * Written last into a copy this worker's install saved whole; no file of the build has this URL, so it is
+ * never an answer. A cache of this build's name without it is not this worker's copy: `caches.open` made
+ * it anew after a newer build's worker dropped the copy (see keepInCopy).
+ */
+const wholeCopyMark = new URL('?lease-lab-copy=whole', scope).href;
 
 worker.addEventListener('install', (event) => {
   event.waitUntil(saveCopy().then(() => worker.skipWaiting()));
@@ -60,7 +66,9 @@ worker.addEventListener('fetch', (event) => {
 /**
  * Fetches every listed file into this build's cache. Hashed assets may come from the HTTP cache (the
  * page has usually just loaded them); the page itself is revalidated. Any failure fails the install,
- * and the browser tries again on a later visit.
+ * and the browser tries again on a later visit. So does a copy dropped while it was saved: a worker
+ * activating meanwhile (an older build's, its activation waiting for the build before it) drops every
+ * copy but its own, and what was put through this handle afterwards went into no cache of any name.
  */
 async function saveCopy(): Promise<void> {
   const cache = await caches.open(cacheName);
@@ -71,6 +79,9 @@ async function saveCopy(): Promise<void> {
       await cache.put(url, response.redirected ? await unredirected(response) : response);
     }),
   );
+  await cache.put(wholeCopyMark, new Response(build.version));
+  // Read by name, not through the handle: the handle still reaches a copy whose name was dropped.
+  if (!(await caches.match(wholeCopyMark, { cacheName }))) throw new Error('the copy was dropped while it was saved');
 }
 
 /**
@@ -97,8 +108,8 @@ async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
 }
 
 /**
- * A listed file: from the copy, else from the network (and then kept in the copy again: a file the page
- * found damaged and discarded comes back whole). The wasm is the exception: the browser's own HTTP cache
+ * A listed file: from the copy, else from the network (and then kept in the copy again: a file missing
+ * from it comes back whole). The wasm is the exception: the browser's own HTTP cache
  * first, without asking the network. A response passed through from there keeps the browser's compiled
  * code for it (V8's code cache, made while the first visit ran Postgres), so a returning learner's start
  * skips compiling Postgres; a response made from the copy has a code cache of its own, which only a later
@@ -114,7 +125,8 @@ async function pageFromNetworkOrCopy(request: Request): Promise<Response> {
  * where the wasm is asked for: with either source, the engine worker's request still waited for this handler.
  */
 async function fileFromCopyOrNetwork(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {
-  // A page that asks past the caches (its copy was damaged: see src/db/pglite-boot.ts) gets the network's.
+  // A page that asks past the caches (its copy was damaged: see src/db/pglite-boot.ts) gets the network's,
+  // and the copy gets it in place of the damaged one.
   if (request.cache === 'no-store' || request.cache === 'reload') return fetchAndKeep(request, key, keep);
   if (key.endsWith('.wasm')) {
     const compiledBefore = await fetch(request.url, { cache: 'only-if-cached', mode: 'same-origin' }).catch(() => null);
@@ -126,10 +138,22 @@ async function fileFromCopyOrNetwork(request: Request, key: string, keep: (work:
 async function fetchAndKeep(request: Request, key: string, keep: (work: Promise<unknown>) => void): Promise<Response> {
   const response = await fetch(request);
   if (response.ok && !response.redirected) {
-    const kept = response.clone();
-    // Only into a copy that still exists: a newer build's worker deletes this one's as it takes over,
-    // and caches.open would make it again: a stale copy beside the new one until the next deploy.
-    keep(caches.has(cacheName).then(async (exists) => exists && (await caches.open(cacheName)).put(key, kept)));
+    keep(keepInCopy(key, response.clone()));
   }
   return response;
+}
+
+/**
+ * Puts a file into this build's copy, and never into one a newer build's worker dropped as it took over.
+ * That worker waits for this one's requests to end before it activates, but in Chromium for five minutes
+ * at most (`kMaxLameDuckTime`): a slow download can still be here when the copy is dropped. `caches.open`
+ * makes a cache of a name that is not there, and a check before it (`caches.has`) can be answered just
+ * before the drop; so the cache is opened once, and the mark of a whole copy looked for through that
+ * handle: a cache the open made anew has none, and is dropped again. Once the mark is seen, the put goes
+ * through the same handle: if the copy is dropped in between, the file goes with it, under no name.
+ */
+async function keepInCopy(key: string, response: Response): Promise<void> {
+  const cache = await caches.open(cacheName);
+  if (await cache.match(wholeCopyMark)) await cache.put(key, response);
+  else await caches.delete(cacheName);
 }

@@ -9,3 +9,5 @@ export declare function describeBuild(outDir: string): OfflineBuild;
 export declare function offlineFiles(outputFiles: readonly string[]): string[];
 /** The type-stripped service worker as a classic script; throws if it still imports or exports anything. */
 export declare function asClassicScript(code: string): string;
+/** sw.js for a build: the service worker as a classic script with the build's files and version in front. */
+export declare function serviceWorkerScript(build: OfflineBuild): Promise<string>;

@@ -29,13 +29,22 @@ export function offlineCopy() {
     closeBundle: {
       order: 'post',
       async handler() {
-        const build = describeBuild(outDir);
-        const { code } = await transformWithOxc(readFileSync(SOURCE, 'utf8'), SOURCE, { lang: 'ts', target: 'es2022' });
-        const header = `// Lease Lab's service worker (src/offline/service-worker.ts), written by the build.\nconst LEASE_LAB_OFFLINE_BUILD = ${JSON.stringify(build)};\n`;
-        writeFileSync(join(outDir, SERVICE_WORKER_FILE), header + asClassicScript(code));
+        writeFileSync(join(outDir, SERVICE_WORKER_FILE), await serviceWorkerScript(describeBuild(outDir)));
       },
     },
   };
+}
+
+/**
+ * sw.js for a build: src/offline/service-worker.ts as a classic script, with the build's file list and
+ * version defined in front. Tests run this same text (tests/unit/service-worker.test.ts).
+ * @param {import('./manifest').OfflineBuild} build
+ * @returns {Promise<string>}
+ */
+export async function serviceWorkerScript(build) {
+  const { code } = await transformWithOxc(readFileSync(SOURCE, 'utf8'), SOURCE, { lang: 'ts', target: 'es2022' });
+  const header = `// Lease Lab's service worker (src/offline/service-worker.ts), written by the build.\nconst LEASE_LAB_OFFLINE_BUILD = ${JSON.stringify(build)};\n`;
+  return header + asClassicScript(code);
 }
 
 /**

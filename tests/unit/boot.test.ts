@@ -100,6 +100,11 @@ describe('booting from the pre-built data directory', () => {
     expect(statSync(file).size).toBeLessThan(3 * 2 ** 20);
   });
 
+  it('carries no relation-cache init file: every start of Postgres removes them before a backend reads them', () => {
+    const tar = builtTar();
+    expect(['global/pg_internal.init', 'base/5/pg_internal.init'].filter((entry) => findEntry(tar, entry) !== null)).toEqual([]);
+  });
+
   it("keeps initdb's settings in the configuration files, without its comment lines", async () => {
     const conf = entryText(builtTar(), 'postgresql.conf');
     expect(conf).not.toBeNull();
