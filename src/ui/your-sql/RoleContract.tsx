@@ -28,8 +28,8 @@ export function RoleContract({ of: role, ownParameters = false, text = '' }: { o
         )}
         {gset ? (
           <span className="your-sql-param your-sql-gset-param">
-            <code>:{gset.variable}</code> (<code>${gset.parameter}</code> of your {TWO_STATEMENT_NAMES.update}) the run_id your {TWO_STATEMENT_NAMES.select}{' '}
-            found <span className="your-sql-type">(integer; set by it, not by you)</span>
+            <code>:{gset.variable}</code> (<code>${gset.parameter}</code> of your {TWO_STATEMENT_NAMES.update}) the run_id your{' '}
+            <span className="your-sql-name">{TWO_STATEMENT_NAMES.select}</span> found <span className="your-sql-type">(integer; set by it, not by you)</span>
           </span>
         ) : null}
       </dd>
