@@ -4,7 +4,7 @@
  * with its program and the statement it runs next highlighted (a click on it steps the worker).
  */
 import type { Page } from '@playwright/test';
-import { expect, openLab, openLinkInPlace, outcome, runsTableAfter, sharedLabPage, shot, slider, stepTimes, test, timeline } from './fixtures';
+import { expect, openLinkInPlace, outcome, runsTableAfter, sharedLabPage, shot, slider, stepTimes, test, timeline } from './fixtures';
 
 const card = (page: Page, worker: string) => page.getByRole('article', { name: `Worker ${worker}` });
 const program = (page: Page, worker: string) => card(page, worker).getByRole('list', { name: `${worker}'s program` });
@@ -112,27 +112,32 @@ test.describe('links opened in one page', () => {
     await expect(pointer(page, 'A')).toContainText(/Next: if (heartbeat due|model calls left)/);
     await shot(page.getByRole('region', { name: 'Workers' }), testInfo.outputPath('worker-program-after.png'));
   });
-});
 
-for (const viewport of [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-]) {
-  test(`worker cards fit at ${viewport.width}×${viewport.height}`, async ({ page }, testInfo) => {
-    await page.setViewportSize(viewport);
-    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
-    await runsTableAfter(page, 4);
-    await expect(belief(page, 'A', 'owner')).toHaveClass(/disagrees/);
-    const cards = page.getByRole('region', { name: 'Workers' });
-    for (const worker of ['A', 'B']) {
-      const box = await card(page, worker).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
-      expect(box.scroll, `card ${worker} overflows`).toBeLessThanOrEqual(box.client);
-      expect(box.right).toBeLessThanOrEqual(viewport.width);
-    }
-    if (process.env.E2E_SHOTS) {
-      const file = testInfo.outputPath(`worker-cards-${viewport.width}x${viewport.height}.png`);
-      await cards.screenshot({ path: file });
-      await testInfo.attach('worker cards', { path: file, contentType: 'image/png' });
-    }
-  });
-}
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    test(`worker cards fit at ${viewport.width}×${viewport.height}`, async () => {
+      const page = lab();
+      const testInfo = test.info();
+      // At the window size of this test, and back to the page's own after it: the other tests read the cards at that one.
+      const size = page.viewportSize();
+      await page.setViewportSize(viewport);
+      await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=A,B,A,B&step=4');
+      await runsTableAfter(page, 4);
+      await expect(belief(page, 'A', 'owner')).toHaveClass(/disagrees/);
+      const cards = page.getByRole('region', { name: 'Workers' });
+      for (const worker of ['A', 'B']) {
+        const box = await card(page, worker).evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth, right: el.getBoundingClientRect().right }));
+        expect(box.scroll, `card ${worker} overflows`).toBeLessThanOrEqual(box.client);
+        expect(box.right).toBeLessThanOrEqual(viewport.width);
+      }
+      if (process.env.E2E_SHOTS) {
+        const file = testInfo.outputPath(`worker-cards-${viewport.width}x${viewport.height}.png`);
+        await cards.screenshot({ path: file });
+        await testInfo.attach('worker cards', { path: file, contentType: 'image/png' });
+      }
+      if (size) await page.setViewportSize(size);
+    });
+  }
+});

@@ -2,7 +2,7 @@
 import { axe } from './axe';
 import type { Page } from '@playwright/test';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
-import { expect, openLab, openLinkInPlace, outcome, sharedLabPage, shot, stepToEnd, test, waitReady } from './fixtures';
+import { expect, openLinkInPlace, outcome, sharedLabPage, shot, stepToEnd, test, waitReady } from './fixtures';
 
 const comparison = (page: Page) => page.getByRole('table', { name: /Production Postgres queues and this lab's claim/ });
 const row = (page: Page, name: RegExp) =>
@@ -16,8 +16,8 @@ async function openComparison(page: Page): Promise<void> {
   await expect(comparison(page)).toBeVisible();
 }
 
-// Each of these opens the race and follows the comparison's links from it: one page, one Postgres start,
-// opens the race again for each (each ends on another scenario, so the race's link is a change again).
+// Each of these opens the race and follows the comparison's links from it, or reads the comparison at a
+// window size of its own: one page, one Postgres start, opens the race again for each.
 test.describe('one page, the race opened for each', () => {
   const lab = sharedLabPage();
 
@@ -131,34 +131,39 @@ test.describe('one page, the race opened for each', () => {
       if (target.kind === 'scenario') await expect(comparison(page)).toBeAttached();
     }
   });
-});
 
-for (const [width, height] of [
-  [1440, 900],
-  [390, 844],
-] as const) {
-  test(`at ${width}×${height} the comparison scrolls in its own box and passes axe, light and dark`, async ({ page }, testInfo) => {
-    await page.setViewportSize({ width, height });
-    await openLab(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
-    await openComparison(page);
-    await comparison(page).scrollIntoViewIfNeeded();
-    await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-    const box = page.getByRole('region', { name: 'Queue comparison (scrolls sideways)' });
-    // On a phone the table is wider than its box, which scrolls; the page itself never does.
-    if (width < 600) expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const results = await axe(page).include('.cmp').analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-      expect(serious, colorScheme).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.getByRole('heading', { name: 'Compare queues' }).scrollIntoViewIfNeeded();
-    await shot(page, testInfo.outputPath(`comparison-${width}x${height}.png`));
-    // Scrolled sideways, the queue's name stays beside its answers.
-    await box.evaluate((element) => element.scrollBy({ left: 600 }));
-    await comparison(page).getByRole('row').nth(1).scrollIntoViewIfNeeded();
-    await expect(comparison(page).getByRole('rowheader').first()).toBeInViewport();
-    await shot(page, testInfo.outputPath(`comparison-${width}x${height}-scrolled.png`));
-  });
-}
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
+    test(`at ${width}×${height} the comparison scrolls in its own box and passes axe, light and dark`, async () => {
+      const page = lab();
+      const testInfo = test.info();
+      // At the window size of this test, and back to the page's own after it: the other tests read the lab at that one.
+      const size = page.viewportSize();
+      await page.setViewportSize({ width, height });
+      await openLinkInPlace(page, 'scenario=race&strategy=naive&fencing=off&schedule=&step=0');
+      await openComparison(page);
+      await comparison(page).scrollIntoViewIfNeeded();
+      await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+      const box = page.getByRole('region', { name: 'Queue comparison (scrolls sideways)' });
+      // On a phone the table is wider than its box, which scrolls; the page itself never does.
+      if (width < 600) expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+      for (const colorScheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme });
+        const results = await axe(page).include('.cmp').analyze();
+        const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
+        expect(serious, colorScheme).toEqual([]);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.getByRole('heading', { name: 'Compare queues' }).scrollIntoViewIfNeeded();
+      await shot(page, testInfo.outputPath(`comparison-${width}x${height}.png`));
+      // Scrolled sideways, the queue's name stays beside its answers.
+      await box.evaluate((element) => element.scrollBy({ left: 600 }));
+      await comparison(page).getByRole('row').nth(1).scrollIntoViewIfNeeded();
+      await expect(comparison(page).getByRole('rowheader').first()).toBeInViewport();
+      await shot(page, testInfo.outputPath(`comparison-${width}x${height}-scrolled.png`));
+      if (size) await page.setViewportSize(size);
+    });
+  }
+});

@@ -81,20 +81,25 @@ export async function openLab(page: Page, fragment = ''): Promise<void> {
  * address's fragment changes and the lab reopens there, on the Postgres it has (no second start, which
  * costs several seconds of CPU). The fragment must name its scenario and strategy: the pickers showing
  * them say the new view has begun loading, so waitReady then waits for its trace and not the last one's.
+ * A link may name only its scenario (it opens with the scenario's own claim and fencing, as from outside)
+ * when that is not the scenario shown: the scenario picker's change alone then says so.
  */
 export async function openLinkInPlace(page: Page, fragment: string): Promise<void> {
   const link = new URLSearchParams(fragment);
   const scenario = link.get('scenario');
   const strategy = link.get('strategy');
-  if (!scenario || !strategy) throw new Error(`openLinkInPlace needs a link naming its scenario and strategy: ${fragment}`);
+  if (!scenario) throw new Error(`openLinkInPlace needs a link naming its scenario: ${fragment}`);
   // The pickers say the new view has begun loading only when one of them changes: with both as they
   // are, the lab's last view, still ready, would pass for the link's, so then the wait is for the link's
   // own schedule and step in the store.
   const showing: StoreQuery = { kind: 'showing', scenario, strategy };
   const sameView = await page.evaluate(storeSays, showing);
+  if (sameView && strategy === null) {
+    throw new Error(`openLinkInPlace: the link names only its scenario, which is the one shown; name its strategy too: ${fragment}`);
+  }
   await page.goto(`/#${fragment}`);
   await expect(page.getByLabel('Scenario')).toHaveValue(scenario);
-  await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
+  if (strategy !== null) await expect(page.getByLabel('Strategy', { exact: true })).toHaveValue(strategy);
   if (sameView) {
     // Read as the lab reads a link: "+31" is a clock move (URLSearchParams would make its "+" a space).
     const schedule = decodeURIComponent(/(?:^|&)schedule=([^&]*)/.exec(fragment)?.[1] ?? '');
@@ -119,8 +124,8 @@ async function untilStore(page: Page, until: StoreCondition, timeout: number): P
 /** What untilStore waits for: the controls usable, the lab at a step, or a link's own schedule and step loaded. */
 type StoreCondition = { kind: 'ready' } | { kind: 'position'; position: number } | { kind: 'link'; schedule: string; position: number | null };
 
-/** What storeSays answers: a condition to wait for, or whether the lab shows this scenario and strategy. */
-type StoreQuery = StoreCondition | { kind: 'showing'; scenario: string; strategy: string };
+/** What storeSays answers: a condition to wait for, or whether the lab shows this scenario (and strategy). */
+type StoreQuery = StoreCondition | { kind: 'showing'; scenario: string; strategy: string | null };
 
 /** The store fields these helpers read, from the page's hook for tests (window.leaseLab, src/app/page.tsx). */
 interface HookedState {
@@ -143,7 +148,8 @@ function storeSays(query: StoreQuery): boolean {
   const state = hook.store.getState();
   switch (query.kind) {
     case 'showing':
-      return state.scenarioId === query.scenario && state.settings.strategy === query.strategy;
+      // Without a strategy: whether this scenario is shown, whatever its claim.
+      return state.scenarioId === query.scenario && (query.strategy === null || state.settings.strategy === query.strategy);
     case 'ready':
       // As the controls read it (ui/hooks.ts useReady): a trace has loaded and the engine has not failed.
       return state.loaded && state.enginePhase !== 'failed';

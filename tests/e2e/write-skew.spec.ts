@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { findLevel } from '../../src/lessons/levels';
 import { recording } from '../../src/recordings/files';
-import { expect, openChapter, openLab, openLinkInPlace, outcome, shot, slider, stepTimes, test, timeline } from './fixtures';
+import { expect, openChapter, openLinkInPlace, outcome, sharedLabPage, shot, slider, stepTimes, test, timeline } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -28,59 +28,71 @@ async function openChapterLink(page: Page, link: RegExp): Promise<void> {
   await expect(slider(page)).toHaveValue('0');
 }
 
-for (const viewport of [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'phone', width: 390, height: 844 },
-]) {
-  test(`${viewport.name}: the chapter's link opens write skew at SERIALIZABLE; Next step reaches B's 40001 and its retry`, async ({ page }) => {
-    await page.setViewportSize(viewport);
-    await openLab(page);
-    await openChapterLink(page, /^Step through write skew at SERIALIZABLE/);
-    await expect(page).toHaveURL(/scenario=tenant-backlog&strategy=tenant-cap&.*isolation=serializable/);
-    await expect(banner(page)).toContainText(`Recorded at SERIALIZABLE on PostgreSQL ${SERIALIZABLE.serverVersion}, not run in your browser.`);
+/** The view a first visit opens (the race), from which the lesson's chapter links lead into the lab. */
+const FIRST_VISIT = 'scenario=race&strategy=naive&fencing=off&schedule=&step=0';
 
-    await stepTimes(page, commitOfB(SERIALIZABLE.steps));
-    await expect(lab(page).getByRole('status')).toContainText('40001');
-    await expect(lab(page)).toContainText('could not serialize access due to read/write dependencies among transactions');
-    await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
-    await shot(page, `test-results/write-skew-${viewport.name}.png`);
-    if (viewport.name === 'phone') expect((await banner(page).boundingBox())!.width).toBeLessThanOrEqual(viewport.width);
+// The chapter's links, its prediction and the REPEATABLE READ link are followed in one page (one Postgres
+// start for the four), each test from the race as a first visit shows it, at its own window size.
+test.describe('the chapter followed in one page', () => {
+  const shared = sharedLabPage();
 
-    // B claims again: its count now sees A's committed claim, so it passes over acme and takes beta's run.
-    const retry = SERIALIZABLE.steps.findIndex((step, index) => index >= commitOfB(SERIALIZABLE.steps) && step.actor === 'B') + 1;
-    await stepTimes(page, retry - commitOfB(SERIALIZABLE.steps));
-    await expect(lab(page).getByRole('status')).toContainText('B now owns run 124');
-    await shot(page, `test-results/write-skew-${viewport.name}-retry.png`);
+  for (const viewport of [
+    { name: 'desktop', width: 1440, height: 900 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    test(`${viewport.name}: the chapter's link opens write skew at SERIALIZABLE; Next step reaches B's 40001 and its retry`, async () => {
+      const page = shared();
+      await page.setViewportSize(viewport);
+      await openLinkInPlace(page, FIRST_VISIT);
+      await openChapterLink(page, /^Step through write skew at SERIALIZABLE/);
+      await expect(page).toHaveURL(/scenario=tenant-backlog&strategy=tenant-cap&.*isolation=serializable/);
+      await expect(banner(page)).toContainText(`Recorded at SERIALIZABLE on PostgreSQL ${SERIALIZABLE.serverVersion}, not run in your browser.`);
+
+      await stepTimes(page, commitOfB(SERIALIZABLE.steps));
+      await expect(lab(page).getByRole('status')).toContainText('40001');
+      await expect(lab(page)).toContainText('could not serialize access due to read/write dependencies among transactions');
+      await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
+      await shot(page, `test-results/write-skew-${viewport.name}.png`);
+      if (viewport.name === 'phone') expect((await banner(page).boundingBox())!.width).toBeLessThanOrEqual(viewport.width);
+
+      // B claims again: its count now sees A's committed claim, so it passes over acme and takes beta's run.
+      const retry = SERIALIZABLE.steps.findIndex((step, index) => index >= commitOfB(SERIALIZABLE.steps) && step.actor === 'B') + 1;
+      await stepTimes(page, retry - commitOfB(SERIALIZABLE.steps));
+      await expect(lab(page).getByRole('status')).toContainText('B now owns run 124');
+      await shot(page, `test-results/write-skew-${viewport.name}-retry.png`);
+    });
+  }
+
+  test("the chapter's prediction on write skew reads its answer from the recording, and says so", async () => {
+    const page = shared();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openLinkInPlace(page, FIRST_VISIT);
+    const lesson = await openChapter(page, chapterById('compare-and-set').title);
+    const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
+    await predict.getByRole('radio').first().check();
+    await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
+    await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): ');
+    await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+    await expect(predict).toContainText("After B's COMMIT acme runs");
+    await shot(predict, 'test-results/write-skew-predict.png');
   });
-}
 
-test("the chapter's prediction on write skew reads its answer from the recording, and says so", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openLab(page);
-  const lesson = await openChapter(page, chapterById('compare-and-set').title);
-  const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
-  await predict.getByRole('radio').first().check();
-  await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
-  await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): ');
-  await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
-  await expect(predict).toContainText("After B's COMMIT acme runs");
-  await shot(predict, 'test-results/write-skew-predict.png');
-});
-
-test("the REPEATABLE READ link opens the same claims, where B's COMMIT succeeds", async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await openLab(page);
-  await openChapterLink(page, /^Step through write skew at REPEATABLE READ/);
-  await expect(page).toHaveURL(/scenario=tenant-backlog&strategy=tenant-cap&.*isolation=repeatable-read/);
-  await expect(banner(page)).toContainText(`Recorded at REPEATABLE READ on PostgreSQL ${REPEATABLE_READ.serverVersion}, not run in your browser.`);
-  await stepTimes(page, commitOfB(REPEATABLE_READ.steps) - 1);
-  await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
-  await stepTimes(page, 1);
-  await expect(lab(page).getByRole('status')).toContainText('B committed its claim of run 121');
-  // Both COMMITs passed the count: the lab names acme's second run as the cap broken, at B's COMMIT.
-  await expect(outcome(page)).toContainText('Tenant acme has 2 runs running at once (run 120 under A and run 121 under B), over its cap of 1.');
-  await expect(timeline(page)).toHaveAttribute('aria-label', /anomalies: tenant over cap/);
-  await shot(page, 'test-results/write-skew-repeatable-read.png');
+  test("the REPEATABLE READ link opens the same claims, where B's COMMIT succeeds", async () => {
+    const page = shared();
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await openLinkInPlace(page, FIRST_VISIT);
+    await openChapterLink(page, /^Step through write skew at REPEATABLE READ/);
+    await expect(page).toHaveURL(/scenario=tenant-backlog&strategy=tenant-cap&.*isolation=repeatable-read/);
+    await expect(banner(page)).toContainText(`Recorded at REPEATABLE READ on PostgreSQL ${REPEATABLE_READ.serverVersion}, not run in your browser.`);
+    await stepTimes(page, commitOfB(REPEATABLE_READ.steps) - 1);
+    await expect(timeline(page)).not.toHaveAttribute('aria-label', /tenant over cap/);
+    await stepTimes(page, 1);
+    await expect(lab(page).getByRole('status')).toContainText('B committed its claim of run 121');
+    // Both COMMITs passed the count: the lab names acme's second run as the cap broken, at B's COMMIT.
+    await expect(outcome(page)).toContainText('Tenant acme has 2 runs running at once (run 120 under A and run 121 under B), over its cap of 1.');
+    await expect(timeline(page)).toHaveAttribute('aria-label', /anomalies: tenant over cap/);
+    await shot(page, 'test-results/write-skew-repeatable-read.png');
+  });
 });
 
 test('the level "Break the tenant cap", once won, links its lesson to both recordings; opening one leaves the level', async ({ page }) => {
