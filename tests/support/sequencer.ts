@@ -37,6 +37,15 @@ const LONGEST_FIRST: readonly RegExp[] = [
   /ground-truth\/(enumerate|seeded)\.test\.ts$/,
 ];
 
+/**
+ * Files that share worker processes (vite.config.ts, isolate: false) after those that do not, among files of
+ * the same rank: a process passes to the next file only when that file shares too, so mixing the two would
+ * start a process for nearly every file again.
+ */
+function shared(file: TestSpecification): number {
+  return file.project.config.isolate ? 0 : 1;
+}
+
 function rank(moduleId: string): number {
   const at = LONGEST_FIRST.findIndex((pattern) => pattern.test(moduleId));
   return at === -1 ? LONGEST_FIRST.length : at;
@@ -45,10 +54,10 @@ function rank(moduleId: string): number {
 export class LongRunningFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    // A stable sort: files of the same rank (all the unranked ones) keep vitest's order.
+    // A stable sort: files of the same rank and isolation (most of the unranked ones) keep vitest's order.
     return sorted
       .map((file, index) => ({ file, index }))
-      .sort((a, b) => rank(a.file.moduleId) - rank(b.file.moduleId) || a.index - b.index)
+      .sort((a, b) => rank(a.file.moduleId) - rank(b.file.moduleId) || shared(a.file) - shared(b.file) || a.index - b.index)
       .map(({ file }) => file);
   }
 }
