@@ -1,21 +1,7 @@
 /** axe-core on the main views, light and dark: no serious or critical violations. */
-import { axe } from './axe';
-import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, openLab, test } from './fixtures';
 import { showAllControls } from './disclosure';
-
-async function seriousViolations(page: Page) {
-  const results = await axe(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')}`,
-    );
-}
 
 test('no serious accessibility violations, light and dark', async ({ page }) => {
   // One page for both themes: each start of Postgres costs the suite seconds of CPU.

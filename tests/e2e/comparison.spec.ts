@@ -1,5 +1,5 @@
 /** The queues side by side: the lesson's Compare queues tab, an incident opened from one of its cells, and that incident's fix. */
-import { axe } from './axe';
+import { expectNoSeriousViolationsInBothThemes } from './axe';
 import type { Page } from '@playwright/test';
 import { COMPARISON_QUESTIONS, QUEUE_COMPARISON } from '../../src/lessons/queue-comparison';
 import { expect, openLinkInPlace, outcome, sharedLabPage, shot, stepToEnd, test, waitReady } from './fixtures';
@@ -149,13 +149,7 @@ test.describe('one page, the race opened for each', () => {
       const box = page.getByRole('region', { name: 'Queue comparison (scrolls sideways)' });
       // On a phone the table is wider than its box, which scrolls; the page itself never does.
       if (width < 600) expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        const results = await axe(page).include('.cmp').analyze();
-        const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-        expect(serious, colorScheme).toEqual([]);
-      }
-      await page.emulateMedia({ colorScheme: 'light' });
+      await expectNoSeriousViolationsInBothThemes(page, '.cmp');
       await page.getByRole('heading', { name: 'Compare queues' }).scrollIntoViewIfNeeded();
       await shot(page, testInfo.outputPath(`comparison-${width}x${height}.png`));
       // Scrolled sideways, the queue's name stays beside its answers.

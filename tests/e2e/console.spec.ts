@@ -2,7 +2,7 @@
  * The SQL console: the learner queries the lab's own Postgres at the step they are on, read-only, and
  * nothing they type can break the simulation or hang the page.
  */
-import { axe } from './axe';
+import { seriousViolations } from './axe';
 import type { Page } from '@playwright/test';
 import { expect, notices, openLab, openLinkInPlace, sharedLabPage, slider, stepButton, stepTimes, test, timelineView } from './fixtures';
 
@@ -170,9 +170,7 @@ test.describe('links opened in one page', () => {
     await stepTimes(page, 2);
     await expect(page.getByRole('complementary', { name: 'Selected step' })).toContainText('Step 2');
 
-    const results = await axe(page).include('details.console').analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    expect(serious).toEqual([]);
+    expect(await seriousViolations(page, 'details.console')).toEqual([]);
   });
 
   test('a BEGIN and a locking statement are refused, and the lab goes on as before', async () => {

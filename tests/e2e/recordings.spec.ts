@@ -4,7 +4,7 @@
  * back, a move off the recording refused with why, and left for the same schedule at READ COMMITTED.
  * E2E_SHOTS=1 keeps screenshots at a desktop's and a phone's size in test-results/recordings-*.png.
  */
-import { axe } from './axe';
+import { expectNoSeriousViolationsInBothThemes } from './axe';
 import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
@@ -93,12 +93,6 @@ test.describe('links followed in one page', () => {
     const box = await banner(page).boundingBox();
     expect(box!.width).toBeLessThanOrEqual(390);
     // The label and its button read in both themes: no serious or critical axe finding on the recording.
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const results = await axe(page).include('#lab-top').analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-      expect(serious, colorScheme).toEqual([]);
-    }
-    await page.emulateMedia({ colorScheme: 'light' });
+    await expectNoSeriousViolationsInBothThemes(page, '#lab-top');
   });
 });

@@ -5,7 +5,7 @@
  * in a clear notice. Screenshots of the editor and the embed at 1440×900 and 390×844 go to test-results/.
  */
 import { readFileSync } from 'node:fs';
-import { axe } from './axe';
+import { seriousViolations } from './axe';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FrameLocator, Page } from '@playwright/test';
@@ -256,19 +256,6 @@ test('an authored scenario is explored like a built-in one, and its witness link
   await expect(page.locator('#scenario option:checked')).toHaveText(spec.title);
   await expect(notices(page)).toHaveText('');
 });
-
-async function seriousViolations(page: Page) {
-  const results = await axe(page).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 3)
-          .join(' | ')}`,
-    );
-}
 
 // One axe pass per page state, the two in different themes (a11y.spec.ts checks the lab itself in both).
 test('the editor (a field in error, dark) and the embedded lab (light) have no serious accessibility violations', async ({ page }) => {

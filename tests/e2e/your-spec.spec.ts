@@ -4,7 +4,7 @@
  * order in the isolation tester's text. The learner's scenario stands as it was, and a spec that does not
  * parse is one line naming where.
  */
-import { axe } from './axe';
+import { expectNoSeriousViolationsInBothThemes, seriousViolations } from './axe';
 import type { Page } from '@playwright/test';
 import lockWait from '../../docs/examples/lock-wait.spec?raw';
 import { showAllControls } from './disclosure';
@@ -58,13 +58,7 @@ test("paste a spec, run it: the verdict, a refused order with the server's comma
   // No order broke a check: the first PGlite followed is opened, with its lanes.
   await expect(results.locator('.your-spec-orders details[open] summary')).toContainText('a_claim a_work a_commit b_claim b_work b_commit');
   await expect(results.getByRole('region', { name: 'Step through the order a_claim a_work a_commit b_claim b_work b_commit' })).toBeVisible();
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const scan = await axe(page).include('.your-spec').analyze();
-    const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    expect(serious, colorScheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await expectNoSeriousViolationsInBothThemes(page, '.your-spec');
   await shot(specPanel(page), testInfo.outputPath('your-spec-1440.png'));
   await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await specPanel(page).evaluate((element) => element.scrollWidth - element.clientWidth);
@@ -202,9 +196,7 @@ test("an order's lanes: a wait up to the step that released it, an error, the ch
 
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const scan = await axe(page).include('.spec-lanes').analyze();
-    const serious = scan.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    expect(serious, colorScheme).toEqual([]);
+    expect(await seriousViolations(page, '.spec-lanes'), colorScheme).toEqual([]);
     await shot(lanes, testInfo.outputPath(`spec-lanes-1440-${colorScheme}.png`));
   }
   // Another order opens its own lanes, at its start.

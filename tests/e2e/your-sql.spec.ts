@@ -6,7 +6,7 @@
  * (tests/ground-truth/claim-corpus/12): with it a reclaim keeps the old fencing token, so fencing rejects
  * nothing and a paused worker's run is done twice.
  */
-import { axe } from './axe';
+import { expectNoSeriousViolationsInBothThemes } from './axe';
 import type { Page } from '@playwright/test';
 import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
 import goodJobSession from '../fixtures/claims/good-job-advisory.sql?raw';
@@ -229,13 +229,7 @@ test('the editor reads well on a wide screen and on a phone, light and dark, wit
   await expect(editor(page).getByRole('alert')).toContainText('Your completion: PostgreSQL says syntax error at or near "WERE" at line 3, column 1', {
     timeout: 60_000,
   });
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const results = await axe(page).include('.your-sql').analyze();
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help}`);
-    expect(serious, colorScheme).toEqual([]);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  await expectNoSeriousViolationsInBothThemes(page, '.your-sql');
   await shot(editor(page), testInfo.outputPath('your-sql-1440.png'));
   await page.setViewportSize({ width: 390, height: 844 });
   await editor(page).scrollIntoViewIfNeeded();
