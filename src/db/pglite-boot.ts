@@ -84,8 +84,10 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const engine: EngineFiles = { ...(module ? { pgliteWasmModule: module } : {}), ...(bundle.bytes ? { fsBundle: new BundleBlob(bundle.bytes) } : {}) };
   const since = () => Math.round(performance.now() - started);
   const marks = { files: since(), started: 0 };
+  performance.mark('lease-lab:files-in');
   const onStarted = () => {
     marks.started = since();
+    performance.mark('lease-lab:postgres-started');
   };
   const completeBundle = () => bundle.complete();
   let fallbackReason = read?.error ?? null;
