@@ -205,7 +205,7 @@ async function warmTrace(url: string): Promise<{ events: Ev[]; ready: number }> 
         waiting.delete(m.id);
       } else for (const l of listeners) l(m);
     };
-    const send = (method: string, params: object = {}, sessionId?: string): Promise<any> =>
+    const send = (method: string, params: object = {}, sessionId?: string): Promise<Msg['result']> =>
       new Promise((s, f) => {
         const id = next++;
         waiting.set(id, (m) => (m.error ? f(new Error(`${method}: ${JSON.stringify(m.error)}`)) : s(m.result)));
