@@ -84,8 +84,10 @@ export async function bootLab(options: BootOptions = {}): Promise<LabBoot> {
   const engine: EngineFiles = { ...(module ? { pgliteWasmModule: module } : {}), ...(bundle.bytes ? { fsBundle: new BundleBlob(bundle.bytes) } : {}) };
   const since = () => Math.round(performance.now() - started);
   const marks = { files: since(), started: 0 };
+  performance.mark('lease-lab:files-in');
   const onStarted = () => {
     marks.started = since();
+    performance.mark('lease-lab:postgres-started');
   };
   const completeBundle = () => bundle.complete();
   let fallbackReason = read?.error ?? null;
@@ -269,7 +271,8 @@ async function readDataDir(source: DataDirSource, owned: boolean, init?: Request
   else if (source instanceof ArrayBuffer) bytes = owned ? new Uint8Array(source) : new Uint8Array(source.slice(0));
   else if (source instanceof Uint8Array) bytes = owned ? source : new Uint8Array(source);
   else bytes = await readBytes(typeof source === 'string' ? new URL(source, globalThis.location?.href) : source, init);
-  // A server may have unpacked it already (Content-Encoding: gzip for a .gz file); look, don't trust names.
+  // Unpacked already where the service worker's copy answers (it keeps the tar: src/offline/service-worker.ts
+  // forCopy), or a server sent it with Content-Encoding: gzip; look, don't trust names.
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) bytes = await gunzip(bytes);
   if (bytes.length < 512 || String.fromCharCode(...bytes.subarray(257, 262)) !== 'ustar') {
     throw new Error(`it is not a tar archive (${bytes.length} bytes)`);

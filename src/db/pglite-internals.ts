@@ -81,21 +81,38 @@ export interface TarEntry {
   data: Uint8Array;
 }
 
-/** The entries of a ustar archive, their data as views of the archive's bytes. */
+/**
+ * The entries of a ustar archive, their data as views of the archive's bytes. A damaged archive is refused
+ * (a header whose checksum does not match, an archive cut short of its end): the service worker's offline copy
+ * keeps the data directory unpacked, with no gzip check over it, and a refusal makes the boot read it again
+ * from the network.
+ */
 export function tarEntries(tar: Uint8Array): TarEntry[] {
   const decoder = new TextDecoder();
   const entries: TarEntry[] = [];
-  for (let offset = 0; offset + 512 <= tar.length; ) {
+  const field = (header: Uint8Array, from: number, to: number) => decoder.decode(header.subarray(from, to)).replace(/\0.*$/s, '').trim();
+  for (let offset = 0; ; ) {
+    if (offset + 512 > tar.length) throw new Error(`the archive is cut short (${tar.length} bytes, no end-of-archive block)`);
     const header = tar.subarray(offset, offset + 512);
     const nameEnd = header.indexOf(0);
     const name = decoder.decode(header.subarray(0, nameEnd < 0 || nameEnd > 100 ? 100 : nameEnd));
     if (name === '') break;
-    const size = Number.parseInt(decoder.decode(header.subarray(124, 136)).replace(/\0.*$/s, '').trim() || '0', 8);
+    if (headerChecksum(header) !== Number.parseInt(field(header, 148, 156) || '-1', 8)) throw new Error(`the archive's header at byte ${offset} is damaged`);
+    const size = Number.parseInt(field(header, 124, 136) || '0', 8);
+    if (offset + 512 + size > tar.length) throw new Error(`the archive is cut short (${tar.length} bytes, ${name} ends past it)`);
     const directory = header[156] === 0x35; // '5'
     entries.push({ name: name.replace(/\/$/, ''), directory, data: tar.subarray(offset + 512, offset + 512 + size) });
     offset += 512 + Math.ceil(size / 512) * 512;
   }
   return entries;
+}
+
+/** A ustar header's checksum: the sum of its bytes, the checksum field counted as spaces. */
+function headerChecksum(header: Uint8Array): number {
+  let sum = 8 * 0x20;
+  for (let i = 0; i < 148; i++) sum += header[i]!;
+  for (let i = 156; i < 512; i++) sum += header[i]!;
+  return sum;
 }
 
 /** The subset of Emscripten's file system this boot uses. */

@@ -8,4 +8,6 @@ export interface OfflineBuild {
   version: string;
   /** The files to keep, relative to the page's directory ('index.html', 'assets/…'). */
   files: string[];
+  /** Of `files`, the gzip archives of the build's own (the data directory) that the copy keeps unpacked. */
+  unpack: string[];
 }

@@ -60,7 +60,8 @@ export function describeBuild(outDir) {
     hash.update('\0');
     hash.update(readFileSync(join(outDir, file)));
   }
-  return { version: hash.digest('hex').slice(0, 16), files };
+  // Pre-compressed copies are not in `files` (offlineFiles): a `.gz` left there is an archive in its own right.
+  return { version: hash.digest('hex').slice(0, 16), files, unpack: files.filter((file) => file.endsWith('.gz')) };
 }
 
 /**

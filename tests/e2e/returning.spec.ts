@@ -153,6 +153,11 @@ function staleDataDir(): number[] {
   throw new Error(`${LAB_SCHEMA_FILE} is not in the data directory`);
 }
 
+/** The built data directory as the copy keeps it: unpacked (src/offline/service-worker.ts forCopy). */
+function unpackedDataDir(): Buffer {
+  return gunzipSync(readFileSync(join(DIST, 'assets', dataDirFile())));
+}
+
 const damagedCopies: Array<[string, () => number[]]> = [
   ['damaged (not an archive at all)', () => [...new TextEncoder().encode('this is not the data directory')]],
   ['stale (an older build with another schema)', staleDataDir],
@@ -162,6 +167,8 @@ for (const [what, bytes] of damagedCopies) {
   test(`a saved data directory that is ${what} is discarded: the lab starts from the network and says so`, async ({ page }) => {
     const file = dataDirFile();
     await openAndSave(page, DIST);
+    // The copy keeps it unpacked: a returning learner's start does not unpack it again.
+    expect(await savedSize(page, file)).toBe(unpackedDataDir().length);
     await replaceSavedFile(page, file, bytes());
 
     await page.reload();
@@ -170,8 +177,8 @@ for (const [what, bytes] of damagedCopies) {
     await expect(notices(page)).toContainText(/The saved copy of the data directory could not be used \(.+\), so it was discarded and read from the network/);
     await stepTimes(page, 2);
     await expect(outcome(page)).toContainText('B read run 123 as pending');
-    // The copy is whole again: the next visit starts from it, with nothing to say.
-    await expect.poll(() => savedSize(page, file)).toBe(readFileSync(join(DIST, 'assets', file)).length);
+    // The copy is whole again, and unpacked: the next visit starts from it, with nothing to say.
+    await expect.poll(() => savedSize(page, file)).toBe(unpackedDataDir().length);
     await page.reload();
     await waitReady(page);
     await expect(notices(page)).not.toContainText('saved copy');

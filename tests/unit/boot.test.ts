@@ -284,6 +284,8 @@ describe('falling back to initdb', () => {
   // boot say why it would, instead.
   const unusable: Array<[string, () => Promise<Uint8Array | Blob>, RegExp]> = [
     ['not an archive (a server answering with its index page)', async () => new TextEncoder().encode('<!doctype html><title>app</title>'), /not a tar archive/],
+    // The offline copy keeps the tar unpacked, with no gzip check over it (src/offline/service-worker.ts forCopy).
+    ['cut short (an unpacked copy whose end was lost)', async () => builtTar().slice(0, 256 * 1024), /cut short/],
     ['broken inside (pg_control overwritten)', async () => corruptEntry(builtTar(), 'global/pg_control'), /Postgres did not start/],
     ['stale (built from another schema.sql)', staleDataDir, /another schema/],
   ];

@@ -111,6 +111,9 @@ describe('the files the service worker keeps', () => {
     expect(first.files).toEqual(['assets/app.js', 'index.html']);
     writeFileSync(join(dir, 'assets', 'app.js.gz'), 'compressed');
     expect(describeBuild(dir).version).toBe(first.version);
+    // A .gz that is no copy (the data directory) is kept unpacked; a pre-compressed copy is not kept at all.
+    writeFileSync(join(dir, 'assets', 'lab-datadir.tar-y.gz'), 'archive');
+    expect(describeBuild(dir).unpack).toEqual(['assets/lab-datadir.tar-y.gz']);
     writeFileSync(join(dir, 'assets', 'app.js'), 'two');
     expect(describeBuild(dir).version).not.toBe(first.version);
   });

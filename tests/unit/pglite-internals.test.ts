@@ -21,6 +21,10 @@ function ustar(entries: { name: string; data?: string }[]): Uint8Array {
     header.set(encoder.encode(`${body.length.toString(8).padStart(11, '0')}\0`), 124);
     header[156] = data === undefined ? 0x35 : 0x30;
     header.set(encoder.encode('ustar\0'), 257);
+    // The checksum: every byte of the header, its own field counted as spaces.
+    header.fill(0x20, 148, 156);
+    const sum = header.reduce((total, byte) => total + byte, 0);
+    header.set(encoder.encode(`${sum.toString(8).padStart(6, '0')}\0 `), 148);
     blocks.push(header, body, new Uint8Array((512 - (body.length % 512)) % 512));
   }
   blocks.push(new Uint8Array(1024));
@@ -70,6 +74,20 @@ describe('PGlite internals', () => {
     ]);
     expect(entries[1]!.data.buffer).toBe(tar.buffer);
     expect(new TextDecoder().decode(entries[1]!.data)).toBe('17\n');
+  });
+
+  it('the tar reader refuses a damaged archive: a header that does not match its checksum, an archive cut short', () => {
+    const tar = ustar([
+      { name: 'base/1/PG_VERSION', data: '17\n' },
+      { name: 'global/pg_control', data: 'x'.repeat(700) },
+    ]);
+    expect(tarEntries(tar)).toHaveLength(2);
+    const flipped = tar.slice();
+    flipped[1024 + 3] = flipped[1024 + 3]! ^ 0x01;
+    expect(() => tarEntries(flipped)).toThrow(/header at byte 1024 is damaged/);
+    // Cut inside a file, and cut at a file's end (before the end-of-archive block).
+    expect(() => tarEntries(tar.subarray(0, 1024 + 512 + 300))).toThrow(/cut short .*global\/pg_control ends past it/);
+    expect(() => tarEntries(tar.subarray(0, 1024 + 512 + 1024))).toThrow(/cut short .*no end-of-archive block/);
   });
 
   it("the bundle Blob hands PGlite the bundle's own bytes, not a copy (so they can be filled in later)", async () => {

@@ -10,6 +10,7 @@
  * there, so at the wrong point it made the dropped copy again.
  */
 import { runInNewContext } from 'node:vm';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { OfflineBuild } from '../../src/offline/manifest';
 import { serviceWorkerScript } from '../../src/offline/vite-plugin.mjs';
@@ -82,11 +83,13 @@ function cacheStorage(storage: Storage, before: () => Promise<void>) {
   };
 }
 
-/** The network: every listed file, its body naming the build that served it. */
-function network(version: string) {
+/** The network: every listed file, its body naming the build that served it (gzipped for the data directory, as the build's file is, when asked). */
+function network(version: string, gzipDataDir: boolean) {
   return async (input: string | { url: string }, init?: { cache?: string }) => {
     if (init?.cache === 'only-if-cached') throw new TypeError('not in the HTTP cache');
-    return new Response(`${version}: ${typeof input === 'string' ? input : input.url}`);
+    const url = typeof input === 'string' ? input : input.url;
+    const body = `${version}: ${url}`;
+    return new Response(gzipDataDir && url === DATA_DIR ? gzipSync(body) : body);
   };
 }
 
@@ -99,8 +102,8 @@ interface Dispatched {
 const scripts = new Map<string, Promise<string>>();
 
 /** A worker of one build: sw.js run in a context of its own, with events dispatched by hand. */
-async function startWorker(version: string, storage: Storage, before: () => Promise<void> = async () => {}) {
-  const build: OfflineBuild = { version, files: FILES };
+async function startWorker(version: string, storage: Storage, before: () => Promise<void> = async () => {}, gzipDataDir = false) {
+  const build: OfflineBuild = { version, files: FILES, unpack: [FILES[2]!] };
   if (!scripts.has(version)) scripts.set(version, serviceWorkerScript(build));
   const handlers = new Map<string, (event: object) => void>();
   const self = {
@@ -110,7 +113,15 @@ async function startWorker(version: string, storage: Storage, before: () => Prom
     skipWaiting: async () => undefined,
     clients: { claim: async () => undefined },
   };
-  runInNewContext(await scripts.get(version)!, { self, caches: cacheStorage(storage, before), fetch: network(version), URL, Request, Response });
+  runInNewContext(await scripts.get(version)!, {
+    self,
+    caches: cacheStorage(storage, before),
+    fetch: network(version, gzipDataDir),
+    URL,
+    Request,
+    Response,
+    DecompressionStream,
+  });
   const dispatch = (type: string, fields: object = {}): Dispatched => {
     const kept: Promise<unknown>[] = [];
     let response: Promise<Response> | undefined;
@@ -166,6 +177,21 @@ describe("the offline copy's service worker", () => {
     expect(await (await fetched.response!).text()).toBe(`v1: ${DATA_DIR}`);
     await fetched.settled;
     expect(await storage.byName.get(cacheName('v1'))!.get(DATA_DIR)!.text()).toBe(`v1: ${DATA_DIR}`);
+  });
+
+  it('keeps the data directory unpacked (the page then reads the tar as is), whether saved at install or kept again after damage', async () => {
+    const storage = new Storage();
+    const worker = await startWorker('v1', storage, async () => {}, true);
+    await worker.install();
+    await worker.activate();
+    const saved = () => storage.byName.get(cacheName('v1'))!.get(DATA_DIR)!.clone().text();
+    expect(await saved()).toBe(`v1: ${DATA_DIR}`);
+    // The page itself gets the file as the network sent it.
+    storage.byName.get(cacheName('v1'))!.set(DATA_DIR, new Response('damaged'));
+    const fetched = worker.get(DATA_DIR, 'no-store');
+    expect([...new Uint8Array(await (await fetched.response!).arrayBuffer()).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
+    await fetched.settled;
+    expect(await saved()).toBe(`v1: ${DATA_DIR}`);
   });
 
   it('never makes a dropped copy again: a new deploy activating between any two cache calls of the old worker leaves the new copy alone', async () => {
