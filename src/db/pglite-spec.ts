@@ -50,7 +50,32 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies, type W
 let specsOpened = 0;
 let savedFreshCluster: Promise<Blob> | null = null;
 
+/**
+ * Tests run the command line's spec many times in one process (tests/support/cli.ts simInProcess), and each
+ * run started a cluster of its own: ~0.4 s of CPU, 48 in the spec tests. With reuse on, a cluster whose
+ * driver closes it as it found it (spec-cluster-state.sql answers as it did when the cluster was fresh: no
+ * object, grant, comment, setting, lock, prepared transaction or cursor left) waits for the next spec of
+ * the same owner (a test file, as tests/support/lab.ts keeps one lab database per file). What it keeps that
+ * a fresh one lacks are later oids and transaction ids and the catalogs' dead rows, as on a server where
+ * specs run one after another (PostgreSQL's isolation schedule runs them all in one database). The command
+ * line and the page never turn it on.
+ */
+let reuseOwner: (() => string) | null = null;
+let spare: { owner: string; pg: PGlite } | null = null;
+/** What spec-cluster-state.sql answered on each cluster while it was fresh (only with reuse on). */
+const freshState = new WeakMap<PGlite, string>();
+
+export function reuseSpecClusters(owner: () => string): void {
+  reuseOwner = owner;
+}
+
 async function freshCluster(keepFreshCopy: boolean): Promise<PGlite> {
+  if (reuseOwner) {
+    const kept = spare;
+    spare = null;
+    if (kept?.owner === reuseOwner()) return kept.pg;
+    await kept?.pg.close();
+  }
   const [module, wasm] = await Promise.all([loadPGlite(), compiledPGliteWasm()]);
   const startParams = labStartParams(module.PGlite);
   const files = wasm ? { pgliteWasmModule: wasm } : {};
@@ -254,6 +279,7 @@ export class PGliteSpecDriver implements SpecDriver {
       others,
     );
     if (typeof reset !== 'string') driver.rowReset = { ...reset, teardown: spec.teardown!.sql };
+    if (reuseOwner && !freshState.has(pg)) freshState.set(pg, await driver.clusterState());
     return driver;
   }
 
@@ -414,7 +440,28 @@ export class PGliteSpecDriver implements SpecDriver {
 
   async close(): Promise<void> {
     await this.queue;
+    const fresh = freshState.get(this.pg);
+    if (reuseOwner && fresh !== undefined && (await this.leftAsFound(fresh))) {
+      await spare?.pg.close();
+      spare = { owner: reuseOwner(), pg: this.pg };
+      return;
+    }
     await this.pg.close();
+  }
+
+  private async clusterState(): Promise<string> {
+    return String((await this.lab('spec-cluster-state')).rows[0]?.state);
+  }
+
+  /** Whether the cluster is back as it was fresh (see reuseSpecClusters), after the teardown the row reset kept back. */
+  private async leftAsFound(fresh: string): Promise<boolean> {
+    try {
+      if (this.status !== 'I') return false;
+      if (this.tablesKept && (await this.simple(this.rowReset!.teardown)).error) return false;
+      return (await this.clusterState()) === fresh;
+    } catch {
+      return false;
+    }
   }
 
   /** A catalog query's answer, read once until the catalog may have changed (see `catalog`). */
