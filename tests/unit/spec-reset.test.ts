@@ -81,6 +81,9 @@ session b
 step b1 { DELETE FROM foo WHERE id = 3; }
 step b2 { INSERT INTO foo VALUES (7, 'b'); }
 step b3 { SELECT ctid, id, data FROM foo WHERE data > 'a'; }
+permutation a1 a2 b1 b2 b3
+permutation b1 b2 a1 b3 a2
+permutation a1 b1 b2 a2 b3
 `;
 /** The same spec with a check that reads a catalog: its tables are set back by its teardown and setup. */
 const FULL = `${SPEC}check "never" { SELECT 1 FROM pg_class WHERE false }\n`;
@@ -107,7 +110,7 @@ describe('the row reset leaves what the teardown and setup leave', () => {
   it('every permutation prints the same, and the rows, their places and the pg_class figures are the same', async () => {
     const [rows, full] = [await runAll(parseSpec(SPEC)), await runAll(parseSpec(FULL))];
     expect([rows.rowsReset, full.rowsReset]).toEqual([true, false]);
-    expect(rows.outputs).toHaveLength(10);
+    expect(rows.outputs).toHaveLength(3);
     expect(rows.outputs).toEqual(full.outputs);
     expect(rows.state).toEqual(full.state);
     // The places show the setup's dead rows: a fresh table filled afresh would put the rows elsewhere.
