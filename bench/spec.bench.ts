@@ -78,7 +78,7 @@ async function permutationsPerSecond(): Promise<Row[]> {
   const spec = parseSpec(TWO_SESSIONS_SIX_STEPS);
   const permutations = permutationsOf(spec);
   const openStarted = performance.now();
-  const driver = await PGliteSpecDriver.open(spec.sessions.map((session) => session.name));
+  const driver = await PGliteSpecDriver.open(spec);
   const openMs = performance.now() - openStarted;
   const rates: number[] = [];
   try {

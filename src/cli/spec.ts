@@ -95,7 +95,7 @@ export async function spec(args: string[], serverName: (url: string) => string):
   let driver: SpecDriver & { close(): Promise<void> };
   if (url === undefined) {
     const { PGliteSpecDriver } = await import('../db/pglite-spec');
-    driver = await PGliteSpecDriver.open(sessionNames, { teardowns: Object.fromEntries(spec.sessions.map((s) => [s.name, s.teardown?.sql ?? null])) });
+    driver = await PGliteSpecDriver.open(spec);
     database = { kind: 'pglite' };
   } else {
     const server = serverName(url);

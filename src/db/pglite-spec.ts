@@ -28,12 +28,14 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import type { StepReply } from '../spec/output';
-import { PermutationRefused, type SessionNotice, type SpecDriver, type StepOutcome } from '../spec/run';
+import type { Spec } from '../spec/parse';
+import { type ControlRole, PermutationRefused, type SessionNotice, type SpecDriver, type StepOutcome } from '../spec/run';
 import type { AdvisoryCall } from '../sql/analyze/spec-advisory';
+import type { RowReset } from '../sql/analyze/spec-reset';
 import type { SpecStatement } from '../sql/analyze/spec-statement';
 import { compiledPGliteWasm, startPrebuiltFreshCluster } from './pglite-boot';
 import { createLabPGlite, labStartParams, loadPGlite } from './pglite-open';
-import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies, type WirePiece } from './pglite-wire';
+import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies, type WireResult, type WirePiece } from './pglite-wire';
 
 /**
  * Each spec runs on a cluster as initdb leaves it. initdb is most of a PGlite start (~2.5 s of ~3 s here);
@@ -48,7 +50,32 @@ import { exchangeRaw, MessageWriter, PGliteWire, type Reply, readReplies, type W
 let specsOpened = 0;
 let savedFreshCluster: Promise<Blob> | null = null;
 
+/**
+ * Tests run the command line's spec many times in one process (tests/support/cli.ts simInProcess), and each
+ * run started a cluster of its own: ~0.4 s of CPU, 48 in the spec tests. With reuse on, a cluster whose
+ * driver closes it as it found it (spec-cluster-state.sql answers as it did when the cluster was fresh: no
+ * object, grant, comment, setting, lock, prepared transaction or cursor left) waits for the next spec of
+ * the same owner (a test file, as tests/support/lab.ts keeps one lab database per file). What it keeps that
+ * a fresh one lacks are later oids and transaction ids and the catalogs' dead rows, as on a server where
+ * specs run one after another (PostgreSQL's isolation schedule runs them all in one database). The command
+ * line and the page never turn it on.
+ */
+let reuseOwner: (() => string) | null = null;
+let spare: { owner: string; pg: PGlite } | null = null;
+/** What spec-cluster-state.sql answered on each cluster while it was fresh (only with reuse on). */
+const freshState = new WeakMap<PGlite, string>();
+
+export function reuseSpecClusters(owner: () => string): void {
+  reuseOwner = owner;
+}
+
 async function freshCluster(keepFreshCopy: boolean): Promise<PGlite> {
+  if (reuseOwner) {
+    const kept = spare;
+    spare = null;
+    if (kept?.owner === reuseOwner()) return kept.pg;
+    await kept?.pg.close();
+  }
   const [module, wasm] = await Promise.all([loadPGlite(), compiledPGliteWasm()]);
   const startParams = labStartParams(module.PGlite);
   const files = wasm ? { pgliteWasmModule: wasm } : {};
@@ -180,6 +207,21 @@ export class PGliteSpecDriver implements SpecDriver {
   private readonly resetSinceSteps = new Set<string>();
   /** The permutation being reset was refused: the server would have run the rest of it and the teardowns. */
   private refusedPermutation = false;
+  /**
+   * How the spec's tables are set back between permutations without its teardown and setup (see
+   * spec-reset.ts), or null: the teardown and setup run as written. Its `teardown` runs at close.
+   */
+  private rowReset: (RowReset & { teardown: string }) | null = null;
+  /** The teardown was skipped (the tables kept): the next setup blocks empty them and refill them instead. */
+  private tablesKept = false;
+  /** Which setup block comes next while the tables are kept. */
+  private nextSetup = 0;
+  /**
+   * The catalog's answers (spec-table-hazards, spec-own-functions) by query and parameters. Only DDL changes
+   * them, which no session runs (spec-statement.ts refuses it): it is forgotten whenever the spec's own SQL
+   * runs on the control connection, or a statement the parser could not read is sent as it is.
+   */
+  private readonly catalog = new Map<string, WireResult>();
 
   private constructor(
     private readonly pg: PGlite,
@@ -204,12 +246,16 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /**
    * `keepFreshCopy`: more specs will follow in this process, so save the fresh cluster from the first.
-   * `teardowns`: each session's teardown SQL, which tells whether a refused permutation leaves advisory locks.
+   * The sessions' teardowns tell whether a refused permutation leaves advisory locks; the spec's setup,
+   * teardown and every other block whether its tables can be set back by their rows (spec-reset.ts).
    */
-  static async open(sessionNames: string[], { keepFreshCopy = false, teardowns = {} as Record<string, string | null> } = {}): Promise<PGliteSpecDriver> {
+  static async open(spec: Spec, { keepFreshCopy = false } = {}): Promise<PGliteSpecDriver> {
     const pg = await freshCluster(keepFreshCopy);
-    const driver = new PGliteSpecDriver(pg, sessionNames);
-    const { specStatements } = await import('../sql/analyze/spec-statement');
+    const driver = new PGliteSpecDriver(
+      pg,
+      spec.sessions.map((session) => session.name),
+    );
+    const [{ specStatements }, { rowReset }] = await Promise.all([import('../sql/analyze/spec-statement'), import('../sql/analyze/spec-reset')]);
     // A step's SQL is the same text in every permutation: parsed once (it was a seventh of a permutation's
     // time). Each call gets its own array, which a job consumes; the statements themselves are never changed.
     const parsed = new Map<string, Promise<SpecStatement[]>>();
@@ -221,9 +267,25 @@ export class PGliteSpecDriver implements SpecDriver {
       }
       return [...(await statements)];
     };
-    const firsts = await Promise.all(sessionNames.map(async (name) => (teardowns[name] ? (await driver.classify!(teardowns[name]!))[0] : undefined)));
+    const firsts = await Promise.all(spec.sessions.map(async (session) => (session.teardown ? (await driver.classify!(session.teardown.sql))[0] : undefined)));
     driver.teardownsLetGo = firsts.every((first) => first?.advisory?.unlocksAll === true && first.advisory.once && first.refusal === null);
+    const others = [
+      ...spec.sessions.flatMap((session) => [session.setup?.sql, ...session.steps.map((step) => step.sql), session.teardown?.sql]),
+      ...spec.checks.map((check) => check.sql),
+    ].filter((sql): sql is string => sql !== undefined);
+    const reset = await rowReset(
+      spec.setups.map((setup) => setup.sql),
+      spec.teardown?.sql ?? null,
+      others,
+    );
+    if (typeof reset !== 'string') driver.rowReset = { ...reset, teardown: spec.teardown!.sql };
+    if (reuseOwner && !freshState.has(pg)) freshState.set(pg, await driver.clusterState());
     return driver;
+  }
+
+  /** Whether the spec's tables are set back by their rows between permutations (tests and the bench tell the two apart). */
+  get resetsByRows(): boolean {
+    return this.rowReset !== null;
   }
 
   private session(name: string): Session {
@@ -256,8 +318,21 @@ export class PGliteSpecDriver implements SpecDriver {
     return result!;
   }
 
-  control(sql: string): Promise<StepOutcome> {
+  control(sql: string, role: ControlRole = 'check'): Promise<StepOutcome> {
     return this.serial(async () => {
+      const reset = this.rowReset;
+      // No session holds a lock after every session's reset; if one did, TRUNCATE would wait for it for ever.
+      if (reset && role === 'teardown' && !this.anotherHoldsLocks()) {
+        Object.assign(this, { tablesKept: true, nextSetup: 0 });
+        return { replies: [] };
+      }
+      if (reset && role === 'setup' && this.tablesKept) {
+        const index = this.nextSetup++;
+        if (this.nextSetup === reset.rows.length) this.tablesKept = false;
+        const text = [index === 0 ? reset.truncate : '', reset.rows[index] ?? ''].filter((part) => part !== '').join('\n');
+        return { replies: text === '' ? [] : repliesOf(await this.simple(text)) };
+      }
+      this.catalog.clear();
       const statements = await this.classify!(sql);
       if (statements.some((statement) => statement.changesSettings)) {
         this.refuse("the spec's setup, teardown or a check changes a setting: on a server that is its own connection's, on PGlite every session's");
@@ -365,7 +440,39 @@ export class PGliteSpecDriver implements SpecDriver {
 
   async close(): Promise<void> {
     await this.queue;
+    const fresh = freshState.get(this.pg);
+    if (reuseOwner && fresh !== undefined && (await this.leftAsFound(fresh))) {
+      await spare?.pg.close();
+      spare = { owner: reuseOwner(), pg: this.pg };
+      return;
+    }
     await this.pg.close();
+  }
+
+  private async clusterState(): Promise<string> {
+    return String((await this.lab('spec-cluster-state')).rows[0]?.state);
+  }
+
+  /** Whether the cluster is back as it was fresh (see reuseSpecClusters), after the teardown the row reset kept back. */
+  private async leftAsFound(fresh: string): Promise<boolean> {
+    try {
+      if (this.status !== 'I') return false;
+      if (this.tablesKept && (await this.simple(this.rowReset!.teardown)).error) return false;
+      return (await this.clusterState()) === fresh;
+    } catch {
+      return false;
+    }
+  }
+
+  /** A catalog query's answer, read once until the catalog may have changed (see `catalog`). */
+  private async catalogRead(id: 'spec-table-hazards' | 'spec-own-functions', params: Parameters<PGliteWire['one']>[1]) {
+    const key = `${id} ${JSON.stringify(params)}`;
+    let found = this.catalog.get(key);
+    if (!found) {
+      found = await this.lab(id, params);
+      this.catalog.set(key, found);
+    }
+    return found;
   }
 
   private refuse(why: string): never {
@@ -467,6 +574,8 @@ export class PGliteSpecDriver implements SpecDriver {
         job.waited = false;
         job.waitsHoldingRows = false;
         const before = this.status;
+        // PGlite's parser is no newer than the analyzer's, so it should reject the text too; if not, it may be DDL.
+        if (statement.unparsed) this.catalog.clear();
         const reply = await this.simple(statement.text);
         const replies = repliesOf(reply);
         s.notices.push(...reply.notices);
@@ -574,7 +683,7 @@ export class PGliteSpecDriver implements SpecDriver {
       // A sequence is not rolled back: a replay would draw other numbers than the first run got.
       const table =
         entry.statement.inserts && entry.statement.writes
-          ? (await this.lab('spec-table-hazards', [entry.statement.writes.schema, entry.statement.writes.name])).rows[0]
+          ? (await this.catalogRead('spec-table-hazards', [entry.statement.writes.schema, entry.statement.writes.name])).rows[0]
           : null;
       if (entry.statement.functions.some(drawsFromSequence) || table?.draws_sequence) {
         this.refuse(`${label} continues a transaction whose \`${entry.statement.text}\` drew from a sequence: a replay would draw other numbers`);
@@ -610,7 +719,7 @@ export class PGliteSpecDriver implements SpecDriver {
     const locks = entry.statement.locksAnswered;
     const answer = entry.replies.length === 1 ? entry.replies[0]! : null;
     if (!locks || answer?.kind !== 'rows') return false;
-    const found = await this.lab('spec-table-hazards', [locks.table.schema, locks.table.name]);
+    const found = await this.catalogRead('spec-table-hazards', [locks.table.schema, locks.table.name]);
     const key = found.rows[0]?.primary_key;
     const at = typeof key === 'string' ? answer.result.columns.indexOf(key) : -1;
     if (at < 0 || answer.result.columns.lastIndexOf(key as string) !== at) return false;
@@ -654,13 +763,13 @@ export class PGliteSpecDriver implements SpecDriver {
     // In a failed transaction every statement fails at once.
     if (this.status === 'E') return false;
     if (statement.functions.length > 0) {
-      const own = await this.lab('spec-own-functions', [JSON.stringify(statement.functions)]);
+      const own = await this.catalogRead('spec-own-functions', [JSON.stringify(statement.functions)]);
       const name = own.rows[0]?.name;
       if (name) this.refuse(`${label}: it calls ${String(name)}(), the spec's own function: a wait inside it is one the NOWAIT probe cannot see`);
     }
     let keyUpdate = false;
     if (statement.writes) {
-      const found = await this.lab('spec-table-hazards', [statement.writes.schema, statement.writes.name]);
+      const found = await this.catalogRead('spec-table-hazards', [statement.writes.schema, statement.writes.name]);
       const table = found.rows[0];
       // No such table: the statement fails by itself.
       if (!table) return false;

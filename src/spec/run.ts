@@ -22,10 +22,16 @@ export interface SessionNotice {
   message: string;
 }
 
+/** What SQL on the control connection is: a setup block, the teardown, or a check. */
+export type ControlRole = 'setup' | 'teardown' | 'check';
+
 /** The connections a run drives. Sessions are named as in the spec; the control connection has none. */
 export interface SpecDriver {
-  /** Runs SQL on the control connection (setup, teardown, checks) and waits for it. */
-  control(sql: string): Promise<StepOutcome>;
+  /**
+   * Runs SQL on the control connection (setup, teardown, checks) and waits for it. `role` lets a driver set
+   * the spec's tables back its own way when that leaves the very state the teardown and setup would.
+   */
+  control(sql: string, role: ControlRole): Promise<StepOutcome>;
   /** Runs SQL on a session's connection and waits for it (its setup and teardown). */
   runOnSession(session: string, sql: string): Promise<StepOutcome>;
   /** Sends a step's SQL on its session's connection without waiting for it (`step`: its name, for messages). */
@@ -295,7 +301,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
   const teardownFailures: string[] = [];
   let setUpDone = false;
   try {
-    for (const setup of spec.setups) setUp('setup', await driver.control(setup.sql));
+    for (const setup of spec.setups) setUp('setup', await driver.control(setup.sql, 'setup'));
     setUpDone = true;
     for (const session of spec.sessions) {
       if (session.setup) setUp(`setup of session ${session.name}`, await driver.runOnSession(session.name, session.setup.sql));
@@ -357,12 +363,12 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
     const checks: CheckResult[] = [];
     // A permutation that could not be followed is no order the sessions can run in: nothing to check.
     for (const check of invalid ? [] : spec.checks) {
-      const { replies } = await driver.control(check.sql);
+      const { replies } = await driver.control(check.sql, 'check');
       const broken = replies.some((r) => r.kind === 'error' || r.result.rows.length > 0);
       checks.push({ name: check.name, replies, broken });
       if (broken) out.write(`check "${check.name}" broken:\n${formatReplies(replies)}`);
     }
-    if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql));
+    if (spec.teardown) tearDown('teardown', await driver.control(spec.teardown.sql, 'teardown'));
     return { names, trace, output: out.text, invalid, refused: null, checks, teardownFailures };
   } catch (error) {
     if (error instanceof PermutationRefused) {
@@ -373,7 +379,7 @@ async function runPermutation(spec: Spec, permutation: PermutationStep[], driver
       // refuses too leaves nothing more to report.
       if (spec.teardown && setUpDone) {
         try {
-          tearDown('teardown', await driver.control(spec.teardown.sql));
+          tearDown('teardown', await driver.control(spec.teardown.sql, 'teardown'));
         } catch (again) {
           if (!(again instanceof PermutationRefused)) throw again;
         }

@@ -65,6 +65,7 @@ import setClock from './set-clock.sql?raw';
 import specAdvisoryHeld from './spec-advisory-held.sql?raw';
 import specAdvisoryReleaseAll from './spec-advisory-release-all.sql?raw';
 import specAdvisoryUndo from './spec-advisory-undo.sql?raw';
+import specClusterState from './spec-cluster-state.sql?raw';
 import specEnterFailedTransaction from './spec-enter-failed-transaction.sql?raw';
 import specOwnFunctions from './spec-own-functions.sql?raw';
 import specProbeRelease from './spec-probe-release.sql?raw';
@@ -146,6 +147,7 @@ const texts = {
   'spec-advisory-held': specAdvisoryHeld,
   'spec-advisory-release-all': specAdvisoryReleaseAll,
   'spec-advisory-undo': specAdvisoryUndo,
+  'spec-cluster-state': specClusterState,
   'spec-enter-failed-transaction': specEnterFailedTransaction,
   'spec-own-functions': specOwnFunctions,
   'model-call': modelCall,

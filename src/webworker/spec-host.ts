@@ -54,10 +54,7 @@ export async function runPastedSpec(request: SpecRequest, progress: () => void):
   // Starting its Postgres may fetch PGlite's files (from the browser's cache, or the network): the watchdog
   // hears that the request is alive meanwhile, whenever the worker's thread is free to say so.
   const heartbeat = setInterval(progress, HEARTBEAT_MS);
-  const driver = await PGliteSpecDriver.open(
-    spec.sessions.map((session) => session.name),
-    { keepFreshCopy: true, teardowns: Object.fromEntries(spec.sessions.map((session) => [session.name, session.teardown?.sql ?? null])) },
-  ).finally(() => clearInterval(heartbeat));
+  const driver = await PGliteSpecDriver.open(spec, { keepFreshCopy: true }).finally(() => clearInterval(heartbeat));
   try {
     const runs = await runPermutations(spec, permutationsOf(spec), driver, { onPermutation: progress });
     const report = specReport('pasted.spec', { kind: 'pglite' }, spec, runs);

@@ -8,9 +8,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { format } from 'node:util';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { runCli } from '../../src/cli/main';
 import { reusePgliteThreads } from '../../src/cli/pglite-thread';
+import { reuseSpecClusters } from '../../src/db/pglite-spec';
 
 export const projectRoot = join(__dirname, '../..');
 
@@ -71,6 +72,8 @@ export async function simInProcess(args: readonly string[]): Promise<CliAnswer> 
   let stdout = '';
   let stderr = '';
   reusePgliteThreads();
+  // One PGlite cluster per test file for its specs, while each leaves it as it found it (src/db/pglite-spec.ts).
+  reuseSpecClusters(() => expect.getState().testPath ?? '');
   const spies = [
     vi.spyOn(console, 'log').mockImplementation((...parts: unknown[]) => {
       stdout += `${format(...parts)}\n`;

@@ -431,6 +431,18 @@ session b step b1 { UPDATE foo SET data = 'b' WHERE id = 1; }
     expect(answer.stdout).toContain("step b1: UPDATE foo SET data = 'b' WHERE id = 1; <waiting ...>\ninvalid permutation detected\n");
   });
 
+  it('a spec that leaves a table behind leaves it in a cluster no later spec of this file gets (the tests reuse a cluster only as they found it)', async () => {
+    const leaves = file('leaves.spec', 'setup { CREATE TABLE left_behind (id int); }\nsession a step a1 { SELECT 1 AS one; }\n');
+    expect((await simInProcess(['spec', leaves])).code).toBe(0);
+    const creates = file(
+      'creates.spec',
+      'setup { CREATE TABLE left_behind (id int); }\nteardown { DROP TABLE left_behind; }\nsession a step a1 { SELECT count(*) FROM left_behind; }\n',
+    );
+    const answer = await simInProcess(['spec', creates]);
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+  });
+
   it('a wait whose holder rolls back completes as the tester prints it', async () => {
     const spec = file(
       'rolled-back.spec',

@@ -25,7 +25,7 @@ describe("the runner's record of each step, on PGlite", () => {
   let driver: PGliteSpecDriver;
   let run: PermutationRun;
   beforeAll(async () => {
-    driver = await PGliteSpecDriver.open(['a', 'b']);
+    driver = await PGliteSpecDriver.open(SPEC);
     const steps = (names: string) => names.split(' ').map((step) => ({ step, blockers: [] }));
     run = (await runPermutations(SPEC, [steps('a1 b1 a2 b2')], driver, { pollMs: 0 }))[0]!;
   }, 60_000);

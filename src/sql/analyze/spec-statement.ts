@@ -66,6 +66,8 @@ export interface SpecStatement {
   advisory: AdvisoryUse | null;
   /** It takes row locks: a locking clause anywhere in it (SKIP LOCKED and NOWAIT too), or an INSERT, UPDATE or DELETE. */
   locksRows: boolean;
+  /** The parser rejected the text, which is sent as it is: nothing above was read from it. */
+  unparsed?: true;
 }
 
 /** Built-in functions whose effect reaches across sessions or shows that all sessions are one backend. */
@@ -329,7 +331,7 @@ export async function specStatements(sql: string): Promise<SpecStatement[]> {
   const parser = await loadParser();
   const parsed = parser.parse(sql);
   if (!parsed.ok) {
-    return [plainStatement(sql)];
+    return [{ ...plainStatement(sql), unparsed: true }];
   }
   return (parsed.tree.stmts ?? []).map((entry) => {
     const start = entry.stmt_location ?? 0;
