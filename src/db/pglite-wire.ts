@@ -144,11 +144,20 @@ export class PGliteWire {
       message.sync();
     }
     const replies = await this.send(message.bytes());
+    // Every statement of the batch is settled before the first error is thrown: each was closed before its
+    // Parse, so one that failed no longer exists in the session (an older text kept here would be bound to
+    // nothing: "prepared statement … does not exist"), and one after it was prepared with its new text.
+    let failure: Error | null = null;
     [...texts].forEach(([id, text], i) => {
       const reply = replies[i];
-      if (!reply || reply.error) throw reply?.error ?? new Error(`no answer from Postgres while preparing ${id}`);
+      if (!reply || reply.error) {
+        this.described.delete(id);
+        failure ??= reply?.error ?? new Error(`no answer from Postgres while preparing ${id}`);
+        return;
+      }
       this.described.set(id, { name: statementName(id), text, paramTypes: reply.paramTypes, columns: reply.columns ?? [] });
     });
+    if (failure) throw failure;
   }
 
   private async send(message: Uint8Array): Promise<Reply[]> {

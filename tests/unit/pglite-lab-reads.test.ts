@@ -133,6 +133,22 @@ describe('the lab’s statements on the wire', () => {
     await expect(wire.one('cancel-request', ['not a number'])).rejects.toMatchObject({ code: '22P02' });
   });
 
+  it('a statement whose new text fails to prepare is gone from the session, and its old text is prepared again', async () => {
+    const db = await labDatabase();
+    const wire = new PGliteWire(db.pg);
+    const statement = (text: string) => ({ statement: { id: 'wire-test-edited', text } });
+    const good = 'SELECT count(*)::int AS runs FROM runs';
+    expect((await wire.one('runs-snapshot')).error).toBeNull();
+    expect((await wire.run([statement(good)]))[0]?.rows).toEqual([{ runs: expect.any(Number) }]);
+    // Closed before its Parse, which fails: the session no longer has the statement by that name, and the
+    // statement after it in the same batch was prepared with its new text.
+    await expect(wire.run([statement('SELECT no_such_column FROM runs'), { statement: { id: 'wire-test-after', text: 'SELECT 2 AS two' } }])).rejects.toMatchObject({
+      code: '42703',
+    });
+    expect((await wire.run([statement(good)]))[0]?.rows).toEqual([{ runs: expect.any(Number) }]);
+    expect((await wire.run([{ statement: { id: 'wire-test-after', text: 'SELECT 2 AS two' } }]))[0]?.rows).toEqual([{ two: 2 }]);
+  });
+
   it('carry text that is not ASCII, and values longer than the first buffer, both ways', async () => {
     const db = await labDatabase();
     const wire = new PGliteWire(db.pg);
