@@ -136,17 +136,17 @@ describe('the lab’s statements on the wire', () => {
   it('a statement whose new text fails to prepare is gone from the session, and its old text is prepared again', async () => {
     const db = await labDatabase();
     const wire = new PGliteWire(db.pg);
-    const statement = (text: string) => ({ statement: { id: 'wire-test-edited', text } });
+    const statement = (text: string, id = 'wire-test-edited') => ({ statement: { id, text, file: null } });
     const good = 'SELECT count(*)::int AS runs FROM runs';
     expect((await wire.one('runs-snapshot')).error).toBeNull();
     expect((await wire.run([statement(good)]))[0]?.rows).toEqual([{ runs: expect.any(Number) }]);
     // Closed before its Parse, which fails: the session no longer has the statement by that name, and the
     // statement after it in the same batch was prepared with its new text.
-    await expect(wire.run([statement('SELECT no_such_column FROM runs'), { statement: { id: 'wire-test-after', text: 'SELECT 2 AS two' } }])).rejects.toMatchObject({
+    await expect(wire.run([statement('SELECT no_such_column FROM runs'), statement('SELECT 2 AS two', 'wire-test-after')])).rejects.toMatchObject({
       code: '42703',
     });
     expect((await wire.run([statement(good)]))[0]?.rows).toEqual([{ runs: expect.any(Number) }]);
-    expect((await wire.run([{ statement: { id: 'wire-test-after', text: 'SELECT 2 AS two' } }]))[0]?.rows).toEqual([{ two: 2 }]);
+    expect((await wire.run([statement('SELECT 2 AS two', 'wire-test-after')]))[0]?.rows).toEqual([{ two: 2 }]);
   });
 
   it('carry text that is not ASCII, and values longer than the first buffer, both ways', async () => {
