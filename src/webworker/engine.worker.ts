@@ -17,7 +17,7 @@ import './engine-early';
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
 import { guardCustomClaim, yourSqlRefusalOf } from '../db/custom-claim-guard';
-import { bootLab } from '../db/pglite-boot';
+import { bootLab, markStart } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
 import { seedJson } from '../sim/seed';
@@ -269,14 +269,6 @@ async function runaway({ pglite }: BootedLab): Promise<never> {
 async function withWholeBundle(): Promise<void> {
   await withHeartbeat(completeBundle);
   post({ kind: 'progress', id: currentId });
-}
-
-/**
- * Where the start went, as User Timing marks in this worker's timeline (the browser benchmark reads them):
- * the script running, the files in, Postgres started, the lab open, the first replay done.
- */
-function markStart(name: string): void {
-  performance.mark(`lease-lab:${name}`);
 }
 
 function messageOf(error: unknown): string {
