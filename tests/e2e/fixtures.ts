@@ -170,6 +170,19 @@ export async function openChapter(page: Page, title: string): Promise<Locator> {
   return lesson;
 }
 
+/**
+ * Answers a chapter's prediction that a recording judges (its first choice), shows the recorded answer, and
+ * checks that the verdict reads as given and says the answer was recorded on a server, not run here.
+ */
+export async function answerRecordedPrediction(lesson: Locator, name: string, verdict: string): Promise<Locator> {
+  const predict = lesson.getByRole('region', { name });
+  await predict.getByRole('radio').first().check();
+  await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
+  await expect(predict.locator('.ll-verdict')).toContainText(verdict);
+  await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+  return predict;
+}
+
 export async function waitReady(page: Page): Promise<void> {
   // Reset works as soon as a trace has loaded (Step may be off: a link can open a finished run).
   await untilStore(page, { kind: 'ready' }, 90_000);

@@ -9,7 +9,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { recording } from '../../src/recordings/files';
 import { showAllControls } from './disclosure';
-import { expect, openChapter, openLinkInPlace, sharedLabPage, shot, slider, stepButton, stepTimes, test } from './fixtures';
+import { answerRecordedPrediction, expect, openChapter, openLinkInPlace, sharedLabPage, shot, slider, stepButton, stepTimes, test } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -34,11 +34,7 @@ test.describe('links followed in one page', () => {
     await expect(banner(page)).toHaveCount(0);
     const lesson = await openChapter(page, chapterById('compare-and-set').title);
     // The chapter's prediction is judged by a recording: it says so, and reads PostgreSQL's recorded answer.
-    const predict = lesson.getByRole('region', { name: 'Predict: Above READ COMMITTED, recorded on PostgreSQL' });
-    await predict.getByRole('radio').first().check();
-    await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
-    await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): It ');
-    await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+    const predict = await answerRecordedPrediction(lesson, 'Predict: Above READ COMMITTED, recorded on PostgreSQL', 'PostgreSQL answered (recorded): It ');
     await shot(predict, 'test-results/recordings-predict.png');
     await lesson.getByRole('link', { name: /^Step through the naive claim at REPEATABLE READ/ }).click();
     await expect(lab(page)).toBeInViewport();

@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import { chapterById } from '../../src/lessons/chapters';
 import { findLevel } from '../../src/lessons/levels';
 import { recording } from '../../src/recordings/files';
-import { expect, openChapter, openLinkInPlace, outcome, sharedLabPage, shot, slider, stepTimes, test, timeline } from './fixtures';
+import { answerRecordedPrediction, expect, openChapter, openLinkInPlace, outcome, sharedLabPage, shot, slider, stepTimes, test, timeline } from './fixtures';
 
 const lab = (page: Page) => page.locator('#lab-top');
 const banner = (page: Page) => lab(page).getByRole('region', { name: 'Recorded trace' });
@@ -68,11 +68,7 @@ test.describe('the chapter followed in one page', () => {
     await page.setViewportSize({ width: 1440, height: 900 });
     await openLinkInPlace(page, FIRST_VISIT);
     const lesson = await openChapter(page, chapterById('compare-and-set').title);
-    const predict = lesson.getByRole('region', { name: 'Predict: Write skew, recorded on PostgreSQL' });
-    await predict.getByRole('radio').first().check();
-    await predict.getByRole('button', { name: 'Show the recorded answer' }).click();
-    await expect(predict.locator('.ll-verdict')).toContainText('PostgreSQL answered (recorded): ');
-    await expect(predict).toContainText("Recorded on a real PostgreSQL server: PGlite is one session and cannot hold two transactions' snapshots at once");
+    const predict = await answerRecordedPrediction(lesson, 'Predict: Write skew, recorded on PostgreSQL', 'PostgreSQL answered (recorded): ');
     await expect(predict).toContainText("After B's COMMIT acme runs");
     await shot(predict, 'test-results/write-skew-predict.png');
   });
