@@ -121,11 +121,18 @@ async function post(apiBase: URL, op: string, body: unknown, token: string | nul
 /**
  * Was this script served by the live bridge? Asks for the script itself again (it exists on any server,
  * so no request can fail where there is no bridge) and looks for the bridge's header. Returns the API's
- * base URL, or null.
+ * base URL, or null. The question is dropped (null) once `giveUp` settles: an offline network fails it at
+ * once, but a hanging one (a captive portal, a dead Wi-Fi) would otherwise hold the lab's start although
+ * its offline copy is on disk. The bridge serves the page from this machine and answers in milliseconds.
  */
-export async function findLiveBridge(scriptUrl: string): Promise<URL | null> {
+export async function findLiveBridge(scriptUrl: string, giveUp: Promise<unknown>): Promise<URL | null> {
+  const asking = new AbortController();
+  giveUp.then(
+    () => asking.abort(),
+    () => asking.abort(),
+  );
   try {
-    const response = await fetch(scriptUrl, { method: 'HEAD', cache: 'no-store' });
+    const response = await fetch(scriptUrl, { method: 'HEAD', cache: 'no-store', signal: asking.signal });
     return response.headers.get(LIVE_HEADER) === '1' ? new URL('/live/', scriptUrl) : null;
   } catch {
     return null;

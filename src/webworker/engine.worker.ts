@@ -30,6 +30,11 @@ const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWebWorker) => scope.postMessage(message);
 /** While a request waits for PGlite (starting, when live mode is left; its file bundle), the watchdog hears from us this often. */
 const HEARTBEAT_MS = 250;
+/**
+ * How long after PGlite is up the start still waits for the live bridge's answer (findLiveBridge). The
+ * bridge runs on this machine and answers in milliseconds; a slower answer is a network that hangs.
+ */
+const LIVE_BRIDGE_GRACE_MS = 2000;
 
 interface BootedLab {
   host: LabHost;
@@ -116,7 +121,15 @@ function warmUp(lab: PGliteLab | null): void {
 async function start(): Promise<BootedLab> {
   // Live or not, PGlite starts at once: it is the lab's database, or live mode's fallback.
   const pglite = startPGlite();
-  const apiBase = await findLiveBridge(scope.location.href);
+  // The bridge's answer is waited for until PGlite is up and a grace after (a hanging network must not
+  // hold a start that needs nothing from it); a PGlite that failed to start leaves live mode all the time.
+  const apiBase = await findLiveBridge(
+    scope.location.href,
+    pglite.then(
+      () => new Promise((resolve) => setTimeout(resolve, LIVE_BRIDGE_GRACE_MS)),
+      () => new Promise(() => undefined),
+    ),
+  );
   let liveProblem: string | null = null;
   if (apiBase) {
     pglite.catch(() => undefined);

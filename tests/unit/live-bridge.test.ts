@@ -4,11 +4,12 @@
  * the tab that took it over last. What it refuses never reaches the backend.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
+import { createServer, request as httpRequest } from 'node:http';
+import { type AddressInfo, connect, createServer as createNetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { findLiveBridge } from '../../src/db/bridge-lab';
 import { BRIDGE_OPERATIONS, type BridgeOperation, type OPERATION_OF_METHOD } from '../../src/db/bridge-protocol';
 import { LIVE_HEADER } from '../../src/db/live-header';
 import { LAB_SCHEMA_NOTE, labTableStatements } from '../../src/db/postgres-lab';
@@ -258,5 +259,38 @@ describe('the live schema', () => {
     expect(statements.join('\n')).not.toMatch(/\bsim\./);
     expect(sqlText('live-schema')).toContain('CREATE SCHEMA lease_lab;');
     expect(LAB_SCHEMA_NOTE).toMatch(/^Lease Lab live mode/);
+  });
+});
+
+describe('finding the live bridge at the start', () => {
+  it('finds it from the script the bridge served, and finds none on a server that is not the bridge', async () => {
+    const never = new Promise(() => undefined);
+    expect((await findLiveBridge(new URL('/assets/engine.js', bridge.url).href, never))?.href).toBe(new URL('/live/', bridge.url).href);
+    const plain = createServer((_, res) => res.end('static'));
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(await findLiveBridge(`http://127.0.0.1:${(plain.address() as AddressInfo).port}/assets/engine.js`, never)).toBeNull();
+    } finally {
+      plain.close();
+    }
+  });
+
+  it('stops asking when told to: a network that never answers does not hold the start', async () => {
+    // Accepts the connection and never answers, as a hanging network does.
+    const sockets: Socket[] = [];
+    const hanging = createNetServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const giveUp = new AbortController();
+      const told = new Promise((resolve) => giveUp.signal.addEventListener('abort', resolve));
+      const asked = findLiveBridge(`http://127.0.0.1:${(hanging.address() as AddressInfo).port}/assets/engine.js`, told);
+      const before = await Promise.race([asked.then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 200, 'still asking'))]);
+      expect(before).toBe('still asking');
+      giveUp.abort();
+      expect(await asked).toBeNull();
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      hanging.close();
+    }
   });
 });
