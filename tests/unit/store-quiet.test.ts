@@ -7,7 +7,7 @@ describe('whenQuiet', () => {
   afterEach(() => vi.useRealTimers());
 
   it('waits for a pause in the store’s changes', () => {
-    const store = createStore(() => ({ position: 0 }));
+    const store = createStore(() => ({ position: 0, pending: 0 }));
     const done = vi.fn();
     whenQuiet(store, done, 700, 4000);
     vi.advanceTimersByTime(500);
@@ -19,7 +19,7 @@ describe('whenQuiet', () => {
   });
 
   it('runs at the latest after atMostMs while the changes go on, and once only', () => {
-    const store = createStore(() => ({ position: 0 }));
+    const store = createStore(() => ({ position: 0, pending: 0 }));
     const done = vi.fn();
     whenQuiet(store, done, 700, 4000);
     for (let t = 0; t < 6000; t += 300) {
@@ -30,10 +30,35 @@ describe('whenQuiet', () => {
   });
 
   it('does nothing once cancelled', () => {
-    const store = createStore(() => ({ position: 0 }));
+    const store = createStore(() => ({ position: 0, pending: 0 }));
     const done = vi.fn();
     whenQuiet(store, done, 700, 4000)();
     vi.advanceTimersByTime(5000);
     expect(done).not.toHaveBeenCalled();
+  });
+
+  it('never counts a request under way as a pause, however long it takes', () => {
+    const store = createStore(() => ({ position: 0, pending: 0 }));
+    const done = vi.fn();
+    whenQuiet(store, done, 700, 4000);
+    vi.advanceTimersByTime(100);
+    store.setState({ pending: 1 });
+    vi.advanceTimersByTime(5000);
+    expect(done).not.toHaveBeenCalled();
+    store.setState({ pending: 0, position: 1 });
+    expect(done).toHaveBeenCalledTimes(1);
+  });
+
+  it('after a step that answered, waits for a pause again', () => {
+    const store = createStore(() => ({ position: 0, pending: 0 }));
+    const done = vi.fn();
+    whenQuiet(store, done, 700, 4000);
+    store.setState({ pending: 1 });
+    vi.advanceTimersByTime(1000);
+    store.setState({ pending: 0, position: 1 });
+    vi.advanceTimersByTime(600);
+    expect(done).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(100);
+    expect(done).toHaveBeenCalledTimes(1);
   });
 });
