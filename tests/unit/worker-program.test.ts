@@ -64,9 +64,9 @@ async function expectPointersFollowEngine(id: string, settings: Settings, label:
   const scenario = findScenario(id)!;
   const trace = await runScenario(id, 'script', settings);
   const programs = new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)]));
-  const lineAt = (worker: WorkerState, clock: number) => {
+  const lineAt = (worker: WorkerState, clock: number, lanes: readonly WorkerState[] = []) => {
     const program = programs.get(worker.id)!;
-    const pointer = pointerOf(program, worker, scenario, settings, clock);
+    const pointer = pointerOf(program, worker, scenario, settings, clock, lanes);
     return { pointer, line: pointer.kind === 'ended' ? undefined : (program[pointer.line] as StatementLine | undefined) };
   };
   // The statement each line names: a lab file by its name, one typed in the page by its id.
@@ -79,7 +79,7 @@ async function expectPointersFollowEngine(id: string, settings: Settings, label:
     const worker = (before?.workers ?? []).find((w) => w.id === step.actor);
     if (!worker) continue;
     const where = `${label} step ${step.index + 1} (${step.token})`;
-    const { pointer, line } = lineAt(worker, before!.clockSeconds);
+    const { pointer, line } = lineAt(worker, before!.clockSeconds, before!.workers);
     // A resumed statement is the one the worker was waiting in; any other is the next line.
     expect(pointer.kind, where).toBe(step.resumed ? 'waiting' : 'next');
     expect(line?.kind, where).toBe('statement');
