@@ -29,8 +29,9 @@ export const incidentDbos491 = defineScenario({
   workSteps: 2,
   defaultStrategy: 'dbos',
   defaultFencing: false,
-  // A starts 123 (its claim, then its commit); in the same instant B reads and writes it; both run it.
-  script: ['A', 'A', 'B', 'B', 'A', 'B', 'A', 'B', 'A', 'B'],
+  // A starts 123 (its claim, then its commit); in the same instant B reads and writes it. A runs the body; B's
+  // runs once A's is over and before A's outcome write, the window #488's log shows (see inTheLab).
+  script: ['A', 'A', 'B', 'B', 'A', 'A', 'B', 'A', 'B', 'B'],
   concepts: ['lease', 'fencing'],
   incident: {
     queue: 'dbos',
@@ -41,7 +42,7 @@ export const incidentDbos491 = defineScenario({
     rootCause:
       "A recovery that tells live work from abandoned work by an executor id and a time: the sweep takes PENDING workflows of this process's own executor id created no later than an instant read at the end of launch, and a workflow the app started in that same millisecond passes. Its write by id checks nothing of who runs the workflow, and the recovery runs the body itself.",
     inTheLab:
-      "The launch is clock 0: workflow 123 is created then, and the recovery reads with the cutoff now(), the same instant. A and B are lanes of one process under executor 'local'. ENQUEUED is pending and PENDING running; A's start is the lab's dequeue (for #491's workflow, started with no queue, DBOS writes the row PENDING at once, with the same executor id and created_at), and the recovery's write is the upsert's conflict branch (executor re-stamped, an attempt counted as the lab's generation). Step checkpoints are the progress write; DBOS keys them by step, and a second execution's checkpoint takes the first one's output, but both paid for the step.",
+      "The launch is clock 0: workflow 123 is created then, and the recovery reads with the cutoff now(), the same instant. A and B are lanes of one process under executor 'local'. ENQUEUED is pending and PENDING running; A's start is the lab's dequeue (for #491's workflow, started with no queue, DBOS writes the row PENDING at once, with the same executor id and created_at), and the recovery's write is the upsert's conflict branch (executor re-stamped, an attempt counted as the lab's generation). The lab's model calls stand for the body's own work: DBOS replays a step another execution has checkpointed instead of running it, so what ran twice in #491 was the body's code outside steps (the test's counter, bumped in the workflow method) and the outcome write; the lab has no step replay. At f78a0ce the workflow task also holds the workflow's entry in activeWorkflows while it runs (ActiveWorkflowGuard, #456) and a second task throws a conflict while it is held; A lets go of it just before its outcome write, and #488's log shows B's task starting in that window. The lab does not model that guard: its script runs B's body there, after A's model calls and before A's completion, and a schedule that interleaves the two bodies further shows more than f78a0ce allowed.",
     anomaly: 'duplicate-execution',
     fix: {
       strategy: 'dbos',

@@ -1,9 +1,9 @@
--- A step's checkpoint: dbos-inc/dbos-transact-java@f78a0ce:transact/src/main/java/dev/dbos/transact/
--- database/dao/StepsDAO.java inserts the step's output into operation_outputs keyed by (workflow_uuid,
--- function_id), ON CONFLICT DO NOTHING, checking no executor (a second execution's insert does nothing and
--- takes the first one's output); the one that wins also re-stamps the workflow's executor_id by id
--- (WorkflowDAO.java, restampExecutorId, #462). The lab's progress write takes the same guard: the
--- workflow's id, nothing else, and counts each execution's step.
+-- DBOS Transact records no progress. It checkpoints steps (dbos-inc/dbos-transact-java@f78a0ce:transact/src/
+-- main/java/dev/dbos/transact/database/dao/StepsDAO.java: checkStepResult before a step, an insert into
+-- operation_outputs keyed by (workflow_uuid, function_id) ON CONFLICT DO NOTHING after it), so an execution
+-- that reaches a step another one has checkpointed takes its output instead of running it; the body's own
+-- code, outside steps, runs in every execution. The lab's model call stands for that work, and its progress
+-- write takes DBOS's guard on a workflow's row: the id, nothing else, counting each execution's calls.
 UPDATE runs
 SET progress   = progress + 1,
     cost_cents = cost_cents + $2

@@ -1,8 +1,8 @@
 /**
  * DBOS Transact for Java (dbos-inc/dbos-transact-java@f78a0ce): workflows whose status row is the job. A queued
  * workflow is dequeued by a skip-locked SELECT and an UPDATE to PENDING under the process's executor id; no
- * lease and no heartbeat, so nothing but a recovery of that executor id takes a PENDING workflow back; the step
- * checkpoints and the outcome are written by id. The recovery is a lane of a process (WorkerSpec.recovery):
+ * lease and no heartbeat, so nothing but a recovery of that executor id takes a PENDING workflow back; the
+ * outcome is written by id. The recovery is a lane of a process (WorkerSpec.recovery):
  * at launch it reads the PENDING workflows of its executor id created no later than an instant read at launch,
  * then writes each one's status again by id and runs it. Fencing off plays DBOS's own guards; fencing on puts
  * the lab's generation fence on the owner's writes instead.
@@ -63,6 +63,6 @@ export const dbos = {
     fencingSwitch:
       "Off: DBOS's own guards (the id; the outcome also not over a cancel). On: the lab's generation fence on progress, completion and cancel, which DBOS does not have.",
     inTheLab:
-      "ENQUEUED is pending, PENDING is running, executor_id is lease_owner, and the attempt the recovery counts is lease_generation. The dequeue's SELECT and UPDATE are one statement; priorities, partitions, rate and concurrency limits, application versions and the operation_outputs table are not modelled (a step's checkpoint is the progress write). A run a process never recovers stays running: the lab has no launch but the recovery lanes a scenario declares.",
+      "ENQUEUED is pending, PENDING is running, executor_id is lease_owner, and the attempt the recovery counts is lease_generation. The dequeue's SELECT and UPDATE are one statement; priorities, partitions, rate and concurrency limits, application versions and the operation_outputs table are not modelled: the model calls stand for the body's own work, which every execution runs (DBOS replays a checkpointed step's output instead of running the step again). A run a process never recovers stays running: the lab has no launch but the recovery lanes a scenario declares.",
   },
 } as const satisfies StrategyDefinition;
