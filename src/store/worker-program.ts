@@ -155,7 +155,9 @@ export function pointerOf(
   clockSeconds: number,
   lanes: Iterable<WorkerState> = [],
 ): Pointer {
-  const ended = endedWords(worker);
+  // A recovery lane that wrote nothing (it found no run, or its process was running the one it found) is over.
+  const recoveryOver = worker.phase === 'no-work' && recoveryOf(worker.id, scenario, settings) !== null;
+  const ended = recoveryOver ? 'done: its recovery left nothing to run' : endedWords(worker);
   if (ended !== null) return { kind: 'ended', words: ended };
   const lineOf = (action: WorkerAction | 'cancel-request' | null) => program.findIndex((line) => line.kind === 'statement' && line.action === action);
   if (worker.phase === 'blocked') return { kind: 'waiting', line: lineOf(worker.waitingAction), holders: worker.blockedOn };

@@ -34,6 +34,21 @@ describe("a worker's program and the line it runs next", () => {
     await expectPointersFollowEngine(id, { ...defaultSettings(scenario), definition: built.definition }, `${id}/two-statement-${name}`);
   });
 
+  it("a recovery lane reads, looks in its process's memory (the fix), writes; once it skipped, its card says its recovery is over", async () => {
+    const scenario = findScenario('dbos-pr-493')!;
+    const settings = defaultSettings(scenario);
+    const program = workerProgram('B', scenario, settings);
+    const files = program.flatMap((line) => (line.kind === 'statement' ? [line.file] : []));
+    expect(files.slice(0, 3)).toEqual(['dbos-recover-read.sql', 'dbos-recover-skip-active.sql', 'dbos-recover-upsert.sql']);
+    expect(await expectPointersFollowEngine('dbos-pr-493', settings, 'dbos-pr-493')).toBe(0);
+    const last = (await runScenario('dbos-pr-493', 'script')).steps.at(-1)!;
+    const b = last.workers.find((w) => w.id === 'B')!;
+    expect(pointerOf(program, b, scenario, settings, last.clockSeconds, last.workers)).toEqual({
+      kind: 'ended',
+      words: 'done: its recovery left nothing to run',
+    });
+  });
+
   it('reads as a program: the claim, then the loop of cancel check, heartbeat, model call and completion', () => {
     const scenario = findScenario('heartbeat')!;
     const program = workerProgram('A', scenario, { ...defaultSettings(scenario), strategy: 'skip-locked', fencing: true });
