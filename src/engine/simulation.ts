@@ -32,6 +32,7 @@ import {
   definitionOf,
   initialWorker,
   interpretOutcome,
+  laneRunning,
   lifeOf,
   nameOf,
   ownerLifeEnded,
@@ -449,7 +450,7 @@ export class Simulation {
 
   private async stepWorker(id: WorkerId, token: string, tokenIndex: number): Promise<void> {
     const worker = this.workers.get(id)!;
-    const action = nextAction(worker, this.scenario, this.settings, this.clockSeconds);
+    const action = nextAction(worker, this.scenario, this.settings, this.clockSeconds, this.workers.values());
     const plan = planAction(action, worker, this.scenario, this.settings);
     const request = { statement: plan.statement, params: plan.params, clockIso: clockIso(this.clockSeconds) };
     const outcome = await this.send(id, plan.mode, request);
@@ -471,6 +472,7 @@ export class Simulation {
   private async send(id: WorkerId, mode: StatementPlan['mode'], request: StatementRequest): Promise<StatementOutcome> {
     switch (mode) {
       case 'model-call':
+      case 'memory':
         return NOTHING_SENT;
       case 'finish':
         return this.finishHeldJob(id, request);
@@ -520,6 +522,13 @@ export class Simulation {
     return outcome;
   }
 
+  /** A recovery lane's skip: the lane of its process the skip found running the run (what the process's memory says). */
+  private runningLaneContext(worker: WorkerState, action: WorkerAction): { runningLane?: WorkerId } {
+    if (action !== 'skip-active' || worker.runId === null) return {};
+    const lane = laneRunning(worker.id, worker.runId, this.scenario, this.workers.values());
+    return lane ? { runningLane: lane.id } : {};
+  }
+
   /** The level of the claims' explicit transactions; only asked where the settings have one. */
   private strictLevel(): StrictIsolation {
     if (!this.settings.isolation) throw new Error('no isolation level above READ COMMITTED is set');
@@ -552,6 +561,7 @@ export class Simulation {
       ...(this.settings.isolation ? { isolation: this.settings.isolation } : {}),
       ...(statement.deletesRun ? { deletesRun: true } : {}),
       ...this.readFirstContext(),
+      ...this.runningLaneContext(before, action),
     });
     this.workers.set(before.id, interpretation.worker);
     if (outcome.status === 'blocked') {

@@ -170,6 +170,18 @@ const OWN_WORDS: Partial<Record<Strategy, Partial<Record<QuestionId, string>>>> 
     cancel: 'No cancel: deleting the job row removes it from the queue; a worker already running it finishes it.',
     limits: 'Worker processes and their queues; min_priority and max_priority per worker. No per-job or per-key limit.',
   },
+  dbos: {
+    ready:
+      "startQueuedWorkflows: a queue's ENQUEUED workflows of the application's version, by priority and created_at, FOR UPDATE SKIP LOCKED (NOWAIT under a global concurrency limit), then each set to PENDING under the process's executor id, in one transaction.",
+    owner:
+      "executor_id on the workflow: the process's executor id, which is not unique to a process: 'local' unless DBOS__VMID sets one, and a restarted process keeps it.",
+    'comes-back':
+      "A recovery of its executor id: at launch a process runs again, itself, the PENDING workflows of its own executor id created no later than an instant it read at launch (a queued one goes back to ENQUEUED); Conductor or the admin server can recover another executor id's.",
+    cancel:
+      "cancelWorkflow writes CANCELLED on the workflow's row; the running workflow stops at its next step, and its outcome write never overwrites CANCELLED.",
+    limits:
+      "Per queue: worker concurrency (per process, in memory), a global concurrency and a rate limit checked inside the dequeue's transaction; priorities and partitions.",
+  },
   'skip-locked': {
     ready: 'A pending run, or a running one whose lease_expires_at has passed, FOR UPDATE SKIP LOCKED: a row another claim has locked is passed over.',
     owner: 'lease_owner on the row, and lease_generation: each claim raises it, and the worker keeps the one it got.',
@@ -184,10 +196,10 @@ interface ClaimIsolation {
 }
 
 /**
- * At which isolation level each row's claim runs. Every queue but Hangfire.PostgreSql sends its claim as
- * one statement or inside a plain BEGIN, so it runs at the connection's default_transaction_isolation,
+ * At which isolation level each row's claim runs. Every queue but Hangfire.PostgreSql and DBOS Transact sends
+ * its claim as one statement or inside a plain BEGIN, so it runs at the connection's default_transaction_isolation,
  * READ COMMITTED unless the server, role or connection settings raise it; Hangfire.PostgreSql names READ
- * COMMITTED in its BeginTransaction.
+ * COMMITTED in its BeginTransaction, and DBOS Transact names REPEATABLE READ for a queue with a global limit.
  */
 const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
   'graphile-worker': {
@@ -225,6 +237,10 @@ const CLAIM_ISOLATION: Partial<Record<Strategy, ClaimIsolation>> = {
   hangfire: {
     text: "READ COMMITTED, named: with UseNativeDatabaseTransactions (on by default) Dequeue_Transaction runs the fetch in BeginTransaction(IsolationLevel.ReadCommitted), whatever the server's default; without it, a plain SELECT then an UPDATE checked by updatecount, each on its own.",
     readIn: ['src/Hangfire.PostgreSql/PostgreSqlJobQueue.cs', 'src/Hangfire.PostgreSql/PostgreSqlStorageOptions.cs'],
+  },
+  dbos: {
+    text: "READ COMMITTED, the connection's default, for a queue with no global limit: startQueuedWorkflows turns autocommit off and runs its SKIP LOCKED select and an UPDATE per workflow in one transaction, naming no level. A queue with a global concurrency or rate limit sets REPEATABLE READ (setTransactionIsolation), and under a concurrency limit its select takes FOR UPDATE NOWAIT instead; the lab plays the first.",
+    readIn: ['transact/src/main/java/dev/dbos/transact/database/dao/QueuesDAO.java'],
   },
   'skip-locked': {
     text: `READ COMMITTED in the page: ${PGLITE_HAS_ONE_SESSION}. On a real server (--db postgres://…) the command line also runs each claim in BEGIN ISOLATION LEVEL REPEATABLE READ or SERIALIZABLE, and a worker that gets 40001 rolls back and claims again.`,
@@ -326,6 +342,8 @@ const QUESTION_OF_INCIDENT: Readonly<Record<string, QuestionId>> = {
   'incident-river-1302': 'stale-write',
   // Duplicate execution, but what it teaches is who the row says owns the job: a name two live workers share.
   'incident-delayed-job-1045': 'owner',
+  // Duplicate execution, but what it teaches is how an abandoned workflow comes back: a recovery that took live work.
+  'incident-dbos-491': 'comes-back',
 };
 
 function incidentsOf(strategy: Strategy, question: QuestionId): ComparisonIncident[] {

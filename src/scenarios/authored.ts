@@ -45,6 +45,11 @@ export interface ScenarioSpec {
   workerNames?: WorkerNames;
   /** Workers, by letter, that heartbeat but never finish a model call (alive, yet stuck). Absent: none. */
   stuckWorkers?: WorkerLetter[];
+  /**
+   * Workers, by letter, that are lanes of a named process (its memory shared), or their process's recovery at
+   * launch (WorkerSpec's process and recovery; DBOS #491). Absent: every worker a process of its own that claims.
+   */
+  lanes?: Partial<Record<WorkerLetter, SpecLane>>;
   runs: SpecRun[];
   /** Model calls a worker makes for one run before it completes it; absent: 2. */
   workSteps?: number;
@@ -61,6 +66,12 @@ export interface ScenarioSpec {
   faults: Fault[];
   /** The scripted interleaving as schedule tokens; empty: the lab's round-robin. */
   script: string[];
+}
+
+/** A worker as a lane of a process: the process it belongs to, and whether it is that process's recovery. */
+interface SpecLane {
+  process?: string;
+  recovery?: { skipsActive: boolean };
 }
 
 export const WORKER_LETTERS = ['A', 'B', 'C', 'D'] as const;
@@ -122,8 +133,15 @@ function draftOf(spec: ScenarioSpec): Scenario {
     summary,
     workers: WORKER_LETTERS.slice(0, spec.workers).map((id) => {
       const name = spec.workerNames?.[id];
-      // No name or stuck key unless given: the id hash of a scenario without them stays what it was.
-      return { id, ...(name === undefined ? {} : { name }), ...(spec.stuckWorkers?.includes(id) ? { stuck: true } : {}) };
+      const lane = spec.lanes?.[id];
+      // No name, stuck or lane key unless given: the id hash of a scenario without them stays what it was.
+      return {
+        id,
+        ...(name === undefined ? {} : { name }),
+        ...(spec.stuckWorkers?.includes(id) ? { stuck: true } : {}),
+        ...(lane?.process === undefined ? {} : { process: lane.process }),
+        ...(lane?.recovery === undefined ? {} : { recovery: { skipsActive: lane.recovery.skipsActive } }),
+      };
     }),
     runs: spec.runs.map((run, index) => ({
       runId: run.runId,
@@ -184,6 +202,7 @@ export function specShapeProblems(value: unknown): ScenarioProblem[] {
   }
   if (value.workerNames !== undefined) workerNamesShapeProblems(value.workerNames, value.workers, say);
   if (value.stuckWorkers !== undefined) stuckWorkersShapeProblems(value.stuckWorkers, value.workers, say);
+  if (value.lanes !== undefined) lanesShapeProblems(value.lanes, value.workers, say);
   if (value.workSteps !== undefined && typeof value.workSteps !== 'number') say('workSteps', 'the model calls per run must be a number');
   if (
     value.rescuer !== undefined &&
@@ -251,6 +270,26 @@ function workerNamesShapeProblems(names: unknown, workers: unknown, say: (field:
   }
 }
 
+/** Lanes by letter, each for a worker the scenario has: {"process": text, "recovery": {"skipsActive": true or false}}, either part optional. */
+function lanesShapeProblems(lanes: unknown, workers: unknown, say: (field: string, message: string) => void): void {
+  const example = 'such as {"B": {"process": "app", "recovery": {"skipsActive": false}}}';
+  if (!isRecord(lanes)) {
+    say('lanes', `the lanes must be an object by letter, ${example}`);
+    return;
+  }
+  if (!isInteger(workers)) return;
+  const letters: readonly string[] = WORKER_LETTERS.slice(0, workers);
+  for (const [letter, lane] of Object.entries(lanes)) {
+    if (!letters.includes(letter)) say('lanes', `there is no worker ${short(letter)} to make a lane; the workers are ${letters.join(', ')}`);
+    else if (
+      !isRecord(lane) ||
+      (lane.process !== undefined && typeof lane.process !== 'string') ||
+      (lane.recovery !== undefined && (!isRecord(lane.recovery) || typeof lane.recovery.skipsActive !== 'boolean'))
+    )
+      say(`workers.${letter}.lane`, `worker ${letter}'s lane must be ${example.replace('such as ', 'shaped as ')}`);
+  }
+}
+
 /** Letters of workers the scenario has, each once. */
 function stuckWorkersShapeProblems(letters: unknown, workers: unknown, say: (field: string, message: string) => void): void {
   if (!Array.isArray(letters) || !letters.every((letter) => typeof letter === 'string')) {
@@ -282,6 +321,7 @@ export function specOf(scenario: Scenario): ScenarioSpec {
     workers: scenario.workers.length,
     ...workerNamesOf(scenario),
     ...stuckWorkersOf(scenario),
+    ...lanesOf(scenario),
     runs: specRunsOf(scenario.runs),
     ...(scenario.workSteps === SCENARIO_DEFAULTS.workSteps ? {} : { workSteps: scenario.workSteps }),
     ...(scenario.rescuer === undefined ? {} : { rescuer: rescuerOf(scenario.rescuer) }),
@@ -315,6 +355,16 @@ function specRunsOf(runs: readonly RunSeed[]): SpecRun[] {
   }));
 }
 
+function lanesOf(scenario: Scenario): { lanes?: Partial<Record<WorkerLetter, SpecLane>> } {
+  const laned = scenario.workers.filter((worker) => worker.process !== undefined || worker.recovery !== undefined);
+  if (laned.length === 0) return {};
+  const lane = (worker: Scenario['workers'][number]): SpecLane => ({
+    ...(worker.process === undefined ? {} : { process: worker.process }),
+    ...(worker.recovery === undefined ? {} : { recovery: { skipsActive: worker.recovery.skipsActive } }),
+  });
+  return { lanes: Object.fromEntries(laned.map((worker) => [worker.id, lane(worker)])) };
+}
+
 function workerNamesOf(scenario: Scenario): { workerNames?: WorkerNames } {
   const named = scenario.workers.filter((worker) => worker.name !== undefined);
   if (named.length === 0) return {};
@@ -324,7 +374,13 @@ function workerNamesOf(scenario: Scenario): { workerNames?: WorkerNames } {
 /** What a scenario does, as the simulation reads it: everything but its words (title, summaries, incident, concepts). */
 function behaviourOf(scenario: Scenario) {
   return {
-    workers: scenario.workers.map((worker) => ({ id: worker.id, name: worker.name ?? worker.id, stuck: worker.stuck === true })),
+    workers: scenario.workers.map((worker) => ({
+      id: worker.id,
+      name: worker.name ?? worker.id,
+      stuck: worker.stuck === true,
+      ...(worker.process === undefined ? {} : { process: worker.process }),
+      ...(worker.recovery === undefined ? {} : { recovery: worker.recovery }),
+    })),
     'seeded runs': seedJson(scenario),
     strategy: scenario.defaultStrategy,
     fencing: scenario.defaultFencing,

@@ -138,6 +138,16 @@ export function scenarioProblems(scenario: Scenario): ScenarioProblem[] {
       say(`workers.${worker.id}.name`, `worker ${worker.id}'s name must be 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.name)}`);
   }
   for (const worker of scenario.workers) {
+    if (worker.process !== undefined && (typeof worker.process !== 'string' || worker.process.trim() === '' || worker.process.length > L.workerNameChars))
+      say(
+        `workers.${worker.id}.process`,
+        `worker ${worker.id}'s process must be named by 1 to ${L.workerNameChars} characters, not ${JSON.stringify(worker.process)}`,
+      );
+    // The fix's look is in the memory of a process: a lane of none has no other lane to find running the run.
+    if (worker.recovery?.skipsActive && worker.process === undefined)
+      say(`workers.${worker.id}.recovery`, `worker ${worker.id} looks in its process's memory before recovering: make it a lane of a process`);
+  }
+  for (const worker of scenario.workers) {
     if (worker.stuck && scenario.heartbeatSeconds === null)
       say(`workers.${worker.id}.stuck`, `worker ${worker.id} is stuck, which shows only in its heartbeats: turn heartbeats on`);
   }

@@ -4,8 +4,10 @@ import { findAuthored, isAuthoredId } from './authored';
 import { cancelDurable } from './cancel-durable';
 import { cancelKill } from './cancel-kill';
 import { crashOrphan } from './crash-orphan';
+import { dbosPr493 } from './dbos-pr-493';
 import { delayedJobUniqueName } from './delayed-job-unique-name';
 import { heartbeat } from './heartbeat';
+import { incidentDbos491 } from './incident-dbos-491';
 import { incidentDelayedJob1045 } from './incident-delayed-job-1045';
 import { incidentGraphile169 } from './incident-graphile-169';
 import { incidentHangfire352 } from './incident-hangfire-352';
@@ -55,6 +57,7 @@ export const INCIDENT_SCENARIOS: readonly Scenario[] = [
   incidentPgqueuer430,
   incidentHangfire352,
   incidentDelayedJob1045,
+  incidentDbos491,
 ];
 
 /**
@@ -72,7 +75,7 @@ export const SCENARIOS: readonly Scenario[] = [...LESSON_SCENARIOS, ...LIMIT_SCE
  * the setting the job should have had. Opened from the incident's fix (a link, the comparison, the CLI),
  * not listed among the scenarios to choose.
  */
-export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523, pgqueuerPr431, hangfirePr353, delayedJobUniqueName];
+export const FIX_SCENARIOS: readonly Scenario[] = [pgBossPr523, pgqueuerPr431, hangfirePr353, delayedJobUniqueName, dbosPr493];
 
 /** A built-in scenario, an incident's fix, or an authored one this context has met (scenarios/authored.ts). */
 export function findScenario(id: string): Scenario | undefined {

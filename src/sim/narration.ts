@@ -76,6 +76,11 @@ export type StepFact =
   /** Its claim matched a running row because the row names the worker's own name, whoever took it under that name. */
   | { kind: 'took-by-name'; worker: WorkerId; run: number; name: string; leaseLeftSeconds: number }
   | { kind: 'unchecked-update'; worker: WorkerId; run: number }
+  // A recovery lane's (WorkerSpec.recovery): what its read found for its executor id, its write by id (runs: it
+  // runs the body itself, the run being still running), and the fixed version's skip (lane: who runs the run).
+  | { kind: 'recovery-read'; worker: WorkerId; executor: string; runs: number[] }
+  | { kind: 'recovered'; worker: WorkerId; run: number; generation: number; executor: string; runs: boolean; status: string }
+  | { kind: 'skipped-active'; worker: WorkerId; run: number; lane: WorkerId | null }
   | { kind: 'holds-row-lock'; worker: WorkerId; run: number }
   | { kind: 'committed'; worker: WorkerId; run: number | null }
   | { kind: 'fenced'; worker: WorkerId; write: OwnerWrite; run: number | null; heldGeneration: number; runGeneration: number; runOwner: string | null }
@@ -251,6 +256,16 @@ function sentence(fact: StepFact): string {
     }
     case 'unchecked-update':
       return 'The UPDATE did not check that the run was still pending.';
+    case 'recovery-read':
+      return fact.runs.length === 0
+        ? `${fact.worker}, the recovery at launch, found no running run of executor '${fact.executor}' created by the cutoff: it has nothing to recover, and is done.`
+        : `${fact.worker}, the recovery at launch, read ${fact.runs.length === 1 ? 'run' : 'runs'} ${and(fact.runs.map(String))} as running under executor '${fact.executor}' and created no later than the cutoff: to recover. The row cannot say whether that executor is this process, alive.`;
+    case 'recovered':
+      return fact.runs
+        ? `${fact.worker} wrote run ${fact.run} again by its id: executor '${fact.executor}' re-stamped and a recovery attempt counted (generation ${fact.generation}). The write checks nothing of who runs the run, and ${fact.worker} now runs it from the start.`
+        : `${fact.worker} wrote run ${fact.run} again by its id (generation ${fact.generation}), but the run is ${fact.status}: recovery returns it as it is and runs nothing.`;
+    case 'skipped-active':
+      return `${fact.worker} looked in its process's memory before writing: ${fact.lane === null ? 'a lane of its process' : fact.lane} is running run ${fact.run}, so recovery skips it. Nothing is sent to the database.`;
     case 'holds-row-lock':
       return 'Its transaction is still open, so it holds the row lock until it commits.';
     case 'committed':

@@ -12,7 +12,7 @@ import {
   type StrategyDefinition,
   strategyDefinition,
 } from '../strategies';
-import { type FencedPair, type ParamName, paramValues } from '../strategies/types';
+import { type FencedPair, type ParamName, paramValues, type RecoveryDefinition } from '../strategies/types';
 import { secondsOf } from './clock';
 import type { OwnerWrite, Poll, StepFact, WriteMissedBecause } from './narration';
 import type { StrictIsolation } from './isolation';
@@ -116,7 +116,38 @@ export function definitionOf(settings: Settings): StrategyDefinition {
   return settings.definition ?? strategyDefinition(settings.strategy);
 }
 
-export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): WorkerAction {
+/**
+ * The recovery a worker plays: its scenario makes it a recovery lane (WorkerSpec.recovery) and its queue has a
+ * recovery; null otherwise (a recovery lane under a queue without one claims as any worker does).
+ */
+export function recoveryOf(workerId: WorkerId, scenario: Scenario, settings: Settings): { definition: RecoveryDefinition; skipsActive: boolean } | null {
+  const lane = scenario.workers.find((w) => w.id === workerId)?.recovery;
+  const definition = definitionOf(settings).recovery;
+  return lane && definition ? { definition, skipsActive: lane.skipsActive } : null;
+}
+
+/**
+ * The lane of the same process as `workerId` that is running `runId`, as the process's memory knows it (DBOS's
+ * activeWorkflows): a worker of the scenario with the same `process` that believes it owns the run. None when
+ * the worker is a process of its own.
+ */
+export function laneRunning(workerId: WorkerId, runId: number, scenario: Scenario, lanes: Iterable<WorkerState>): WorkerState | undefined {
+  const process = scenario.workers.find((w) => w.id === workerId)?.process;
+  if (process === undefined) return undefined;
+  const sameProcess = new Set(scenario.workers.filter((w) => w.process === process && w.id !== workerId).map((w) => w.id));
+  return [...lanes].find((lane) => sameProcess.has(lane.id) && lane.runId === runId && believesItOwns(lane));
+}
+
+/**
+ * What the worker does next. `lanes`: every worker's state now, which only a recovery lane that looks in its
+ * process's memory reads (the fix's skip); without them it is taken to find nothing there.
+ */
+export function nextAction(worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number, lanes: Iterable<WorkerState> = []): WorkerAction {
+  const recovery = recoveryOf(worker.id, scenario, settings);
+  if (recovery && worker.phase === 'ready') return 'recover-read';
+  if (recovery && worker.phase === 'selected') {
+    return recovery.skipsActive && worker.runId !== null && laneRunning(worker.id, worker.runId, scenario, lanes) ? 'skip-active' : 'recover';
+  }
   switch (worker.phase) {
     case 'ready': {
       const claim = definitionOf(settings).claim;
@@ -162,8 +193,9 @@ export interface StatementPlan {
    * claim-continue: the UPDATE of a two-statement claim, in the transaction its SELECT began (ClaimShape
    * readFirst), kept open with rows as claim-transaction's. Of a job held in its claim's transaction (ClaimShape
    * holdForJob): model-call, a step that sends nothing; finish, the completion in that transaction, which then commits.
+   * memory: a look in the process's memory (a recovery lane's skip), which sends nothing either.
    */
-  mode: 'autocommit' | 'claim-transaction' | 'claim-continue' | 'commit' | 'transaction' | 'rollback' | 'model-call' | 'finish';
+  mode: 'autocommit' | 'claim-transaction' | 'claim-continue' | 'commit' | 'transaction' | 'rollback' | 'model-call' | 'finish' | 'memory';
 }
 
 /** The one-statement claim a worker runs: a queue whose rescuer is its own process in this scenario claims pending runs only. */
@@ -189,6 +221,12 @@ export function planAction(action: WorkerAction, worker: WorkerState, scenario: 
   });
   const write = (pair: FencedPair) => plan(settings.fencing ? pair.fenced : pair.unfenced);
   if (worker.holding && action === 'work') return plan(MODEL_CALL, 'model-call');
+  if (action === 'recover-read' || action === 'recover' || action === 'skip-active') {
+    const recovery = recoveryOf(worker.id, scenario, settings);
+    if (!recovery) throw new Error(`${action} needs a recovery lane under a queue that has a recovery`);
+    const { read, write, skipActive } = recovery.definition;
+    return action === 'recover-read' ? plan(read) : action === 'recover' ? plan(write) : plan(skipActive, 'memory');
+  }
   if (worker.holding && action === 'complete') return plan(settings.fencing ? strategy.complete.fenced : strategy.complete.unfenced, 'finish');
   const readFirst = strategy.claim.shape === 'one-statement' ? strategy.claim.readFirst : undefined;
   if (action === 'select' && readFirst) return plan(readFirst.statement, settings.isolation ? 'transaction' : 'claim-transaction');
@@ -259,6 +297,8 @@ export function interpretOutcome(
     readFirst?: { locks: boolean; runColumn: string };
     /** The claim holds its transaction for the whole job (ClaimShape holdForJob): whether its SELECT locks, and its run's column. */
     holdForJob?: { locks: boolean; runColumn: string };
+    /** A recovery lane's skip: the lane of its process that is running the run (laneRunning). */
+    runningLane?: WorkerId;
   },
 ): Interpretation {
   const { scenario, clockSeconds, runBefore } = context;
@@ -316,6 +356,7 @@ export function interpretOutcome(
     const rolledBack: StepFact = { kind: 'rolled-back', worker: id, attempts: worker.claimAttempts, maxAttempts: scenario.maxClaimAttempts, again };
     return { worker, verdict: 'ok', facts: [rolledBack], staleWrite: null };
   }
+  if (action === 'recover-read' || action === 'recover' || action === 'skip-active') return recoveryStep(worker, action, outcome, first, context);
   if (action === 'select') {
     if (!first) return pollAgainOrStop(worker, scenario, (poll) => ({ kind: 'found-no-pending', worker: id, poll }));
     const run = Number(first[context.readFirst?.runColumn ?? 'run_id']);
@@ -445,6 +486,61 @@ export function interpretOutcome(
       worker = { ...worker, phase: 'cancelled' };
       return { worker, verdict: 'ok', facts: [{ kind: 'acknowledged-cancel', worker: id, run }, ...after], staleWrite };
   }
+}
+
+/**
+ * A recovery lane's step (WorkerSpec.recovery). Its read found the runs its executor id holds: it goes on with the
+ * first (the lab's recovery scenarios have one run; DBOS loops over them all), and with none it is done, as a
+ * recovery at launch runs once. Its write by id counted an attempt and re-stamped the run as its executor's: a
+ * running run it then runs itself, from its first model call; one already finished it leaves as it is. Its skip
+ * found the run in its process's memory and sent nothing.
+ */
+function recoveryStep(
+  worker: WorkerState,
+  action: 'recover-read' | 'recover' | 'skip-active',
+  outcome: Extract<StatementOutcome, { status: 'ok' }>,
+  first: Row | undefined,
+  context: { clockSeconds: number; runningLane?: WorkerId },
+): Interpretation {
+  const id = worker.id;
+  const done = (facts: StepFact[], verdict: Verdict): Interpretation => ({
+    worker: { ...worker, phase: 'no-work', runId: null },
+    verdict,
+    facts,
+    staleWrite: null,
+  });
+  if (action === 'recover-read') {
+    const runs = outcome.rows.map((row) => Number(row.run_id));
+    if (!first) return done([{ kind: 'recovery-read', worker: id, executor: nameOf(worker), runs }], 'empty');
+    return {
+      worker: { ...worker, phase: 'selected', runId: Number(first.run_id) },
+      verdict: 'ok',
+      facts: [{ kind: 'recovery-read', worker: id, executor: nameOf(worker), runs }],
+      staleWrite: null,
+    };
+  }
+  const run = worker.runId as number;
+  if (action === 'skip-active') return done([{ kind: 'skipped-active', worker: id, run, lane: context.runningLane ?? null }], 'ok');
+  if (!first) return done([{ kind: 'run-gone', worker: id, run }], 'empty');
+  const generation = Number(first.lease_generation);
+  if (first.status !== 'running')
+    return done([{ kind: 'recovered', worker: id, run, generation, executor: nameOf(worker), runs: false, status: String(first.status) }], 'ok');
+  const owner: WorkerState = {
+    ...worker,
+    phase: 'owner',
+    runId: run,
+    generation,
+    leaseExpiresAtSeconds: secondsOf(first.lease_expires_at as string | null),
+    lastHeartbeatSeconds: context.clockSeconds,
+    workDone: 0,
+    cancelSeen: first.cancel_requested === true,
+  };
+  return {
+    worker: owner,
+    verdict: 'ok',
+    facts: [{ kind: 'recovered', worker: id, run, generation, executor: nameOf(worker), runs: true, status: 'running' }],
+    staleWrite: null,
+  };
 }
 
 /**

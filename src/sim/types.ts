@@ -43,6 +43,18 @@ export interface WorkerSpec {
   name?: string;
   /** Heartbeats but never makes progress: alive, yet stuck. */
   stuck?: boolean;
+  /**
+   * The process it is a lane of (a thread of one program): lanes of one process share its memory, what it is
+   * running. Absent: a process of its own.
+   */
+  process?: string;
+  /**
+   * It is its process's recovery at launch, under a queue that has one (StrategyDefinition.recovery): it reads
+   * the runs its name (the executor id) still holds, writes the first again by id and runs it. `skipsActive`:
+   * first it looks in its process's memory and skips a run another lane of the process is running (DBOS PR
+   * #493). Under a queue with no recovery it claims as any worker does.
+   */
+  recovery?: { skipsActive: boolean };
 }
 
 /** Something that happens to a worker when the virtual clock reaches `atSeconds`. */
@@ -136,7 +148,20 @@ export interface Settings {
 }
 
 /** What a worker does when it is scheduled next. */
-export type WorkerAction = 'select' | SelectThenUpdateAction | 'claim' | 'commit' | 'rollback' | 'heartbeat' | 'work' | 'complete' | 'cancel-ack';
+export type WorkerAction =
+  | 'select'
+  | SelectThenUpdateAction
+  | 'claim'
+  | 'commit'
+  | 'rollback'
+  | 'heartbeat'
+  | 'work'
+  | 'complete'
+  | 'cancel-ack'
+  // A recovery lane's (WorkerSpec.recovery): its read, its write by id, and the fixed version's skip.
+  | 'recover-read'
+  | 'recover'
+  | 'skip-active';
 
 export type WorkerPhase =
   | 'ready' // has no run yet

@@ -5,7 +5,7 @@
  * its action, and the pointer is nextAction's choice (or the action a blocked worker waits in), so the line
  * the card highlights is always the one the engine runs next: the engine's own rules, never a copy.
  */
-import { definitionOf, nextAction, planAction } from '../sim/simulated-worker';
+import { definitionOf, nextAction, planAction, recoveryOf } from '../sim/simulated-worker';
 import { isSelectThenUpdateAction } from '../strategies';
 import type { Scenario, Settings, WorkerAction, WorkerState } from '../sim/types';
 import { durationLabel } from '../sim/clock';
@@ -95,26 +95,37 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   };
   const code = (text: string, depth: number): CodeLine => ({ kind: 'code', text, depth });
 
+  // A recovery lane reads once, then writes the run it found by id (or, fixed, first skips one its process runs).
+  const recovery = recoveryOf(workerId, scenario, settings);
+  const recovers: ProgramLine[] | null = recovery
+    ? [
+        statement('recover-read', null, 0, 'none: stop'),
+        ...(recovery.skipsActive ? [statement('skip-active', 'if its process is running it:', 0, 'stop')] : []),
+        statement('recover', null, 0, 'finished: stop'),
+      ]
+    : null;
   const update = strategy.claim.shape === 'select-then-update' ? strategy.claim.action : null;
   // Above READ COMMITTED (a recording, or the command line on a server) the whole claim is one explicit
   // transaction at that level, and a statement that fails 40001 is rolled back and the claim tried again.
   const strict = settings.isolation;
-  const claim: ProgramLine[] = strict
-    ? [
-        code('until it holds a run:', 0),
-        ...(update !== null && isSelectThenUpdateAction(update)
-          ? [statement('select', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop'), statement(update, null, 1)]
-          : [statement('claim', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop')]),
-        // Only SERIALIZABLE checks at COMMIT (read/write dependencies); a failed COMMIT has rolled back already.
-        statement('commit', null, 1, strict === 'serializable' ? '40001: claim again' : null),
-        statement('rollback', 'if a statement failed 40001:', 1, 'claim again'),
-      ]
-    : update !== null && isSelectThenUpdateAction(update)
-      ? [code('until it holds a run:', 0), statement('select', null, 1, 'none: stop'), statement(update, null, 1)]
-      : strategy.claim.shape === 'one-statement' && strategy.claim.readFirst
-        ? // A claim in two statements (SELECT … \gset, then the UPDATE): a step each, in one transaction.
-          [statement('select', 'BEGIN;', 0, 'none: stop'), statement('claim', null, 0), statement('commit', null, 0)]
-        : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
+  const claim: ProgramLine[] = recovers
+    ? recovers
+    : strict
+      ? [
+          code('until it holds a run:', 0),
+          ...(update !== null && isSelectThenUpdateAction(update)
+            ? [statement('select', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop'), statement(update, null, 1)]
+            : [statement('claim', `BEGIN ISOLATION LEVEL ${ISOLATION_WORDS[strict]};`, 1, 'none: stop')]),
+          // Only SERIALIZABLE checks at COMMIT (read/write dependencies); a failed COMMIT has rolled back already.
+          statement('commit', null, 1, strict === 'serializable' ? '40001: claim again' : null),
+          statement('rollback', 'if a statement failed 40001:', 1, 'claim again'),
+        ]
+      : update !== null && isSelectThenUpdateAction(update)
+        ? [code('until it holds a run:', 0), statement('select', null, 1, 'none: stop'), statement(update, null, 1)]
+        : strategy.claim.shape === 'one-statement' && strategy.claim.readFirst
+          ? // A claim in two statements (SELECT … \gset, then the UPDATE): a step each, in one transaction.
+            [statement('select', 'BEGIN;', 0, 'none: stop'), statement('claim', null, 0), statement('commit', null, 0)]
+          : [statement('claim', 'BEGIN;', 0, 'none: stop'), statement('commit', null, 0)];
 
   // A stuck worker only ever beats (nextAction), so its heartbeat has no condition.
   const beats = spec?.stuck
@@ -132,11 +143,23 @@ export function workerProgram(workerId: string, scenario: Scenario, settings: Se
   return [...claim, ...loop];
 }
 
-/** The line a worker runs next, or the one it waits in, or why it runs none. `settings`: those its steps were played with. */
-export function pointerOf(program: readonly ProgramLine[], worker: WorkerState, scenario: Scenario, settings: Settings, clockSeconds: number): Pointer {
-  const ended = endedWords(worker);
+/**
+ * The line a worker runs next, or the one it waits in, or why it runs none. `settings`: those its steps were played
+ * with; `lanes`: every worker's state, which a recovery lane that looks in its process's memory reads (nextAction).
+ */
+export function pointerOf(
+  program: readonly ProgramLine[],
+  worker: WorkerState,
+  scenario: Scenario,
+  settings: Settings,
+  clockSeconds: number,
+  lanes: Iterable<WorkerState> = [],
+): Pointer {
+  // A recovery lane that wrote nothing (it found no run, or its process was running the one it found) is over.
+  const recoveryOver = worker.phase === 'no-work' && recoveryOf(worker.id, scenario, settings) !== null;
+  const ended = recoveryOver ? 'done: its recovery left nothing to run' : endedWords(worker);
   if (ended !== null) return { kind: 'ended', words: ended };
   const lineOf = (action: WorkerAction | 'cancel-request' | null) => program.findIndex((line) => line.kind === 'statement' && line.action === action);
   if (worker.phase === 'blocked') return { kind: 'waiting', line: lineOf(worker.waitingAction), holders: worker.blockedOn };
-  return { kind: 'next', line: lineOf(nextAction(worker, scenario, settings, clockSeconds)), paused: worker.paused };
+  return { kind: 'next', line: lineOf(nextAction(worker, scenario, settings, clockSeconds, lanes)), paused: worker.paused };
 }

@@ -5,6 +5,7 @@
  * line here.
  */
 import { cas } from './cas/definition';
+import { dbos } from './dbos/definition';
 import { delayedJob } from './delayed-job/definition';
 import { forUpdate } from './for-update/definition';
 import { graphileWorker } from './graphile-worker/definition';
@@ -38,6 +39,7 @@ const QUEUE_STRATEGIES = [
   pgqueuer,
   hangfire,
   delayedJob,
+  dbos,
 ] as const satisfies readonly StrategyDefinition[];
 
 /**
@@ -67,13 +69,13 @@ export const QUEUE_STRATEGY_IDS: readonly StrategyId[] = QUEUE_STRATEGIES.map((d
 
 /**
  * Production queues added for their incidents alone (issue #35: heartbeat cadence against the timeout;
- * delayed_job's worker name shared by live workers), which the ground truth does not play under the authored scenarios (tests/ground-truth/authored.test.ts)
+ * delayed_job's worker name shared by live workers; DBOS's recovery at launch adopting live work), which the ground truth does not play under the authored scenarios (tests/ground-truth/authored.test.ts)
  * nor, in the full ground truth, under every lesson scenario's whole state graph: the graphs cost
  * 200-300 s of CI per queue (race and lock-wait alone took 14 s under pgqueuer), and these queues' claims
  * are the same skip-locked shape as the six before them. Their incidents are still compared with
  * PostgreSQL step by step, by script (tests/ground-truth/queue-graphs.ts).
  */
-export const INCIDENT_ONLY_QUEUE_IDS: readonly StrategyId[] = ['pgqueuer', 'hangfire', 'delayed-job'];
+export const INCIDENT_ONLY_QUEUE_IDS: readonly StrategyId[] = ['pgqueuer', 'hangfire', 'delayed-job', 'dbos'];
 
 /** The claims that enforce a limit (offered with the scenarios that play them). */
 export const LIMIT_STRATEGY_IDS: readonly StrategyId[] = LIMIT_STRATEGIES.map((definition) => definition.id);
@@ -105,14 +107,15 @@ export function selectThenUpdateShape(action: SelectThenUpdateAction): Extract<C
 /** The updates of the select-then-update claims, as the trace names them. */
 export const SELECT_THEN_UPDATE_ACTIONS: readonly string[] = [...SELECT_THEN_UPDATE.keys()];
 
-/** Trace actions that claim a run: the atomic claim and the update of a select-then-update claim. */
-export const CLAIM_ACTIONS: readonly string[] = ['claim', ...SELECT_THEN_UPDATE_ACTIONS];
+/** Trace actions that claim a run: the atomic claim, the update of a select-then-update claim, and a recovery's write. */
+export const CLAIM_ACTIONS: readonly string[] = ['claim', ...SELECT_THEN_UPDATE_ACTIONS, 'recover'];
 
 /** Every statement a strategy's worker may run in any role, in the order the definitions list them. */
 export function workerStatements(definition: StrategyDefinition): LabStatement[] {
   const claim = definition.claim.shape === 'one-statement' ? [definition.claim.claim] : [definition.claim.select, definition.claim.update];
+  const recovery = definition.recovery ? [definition.recovery.read, definition.recovery.write, definition.recovery.skipActive] : [];
   const writes = [definition.heartbeat, definition.work, definition.complete, definition.cancelAck].flatMap((pair) => [pair.fenced, pair.unfenced]);
-  return [...claim, ...writes];
+  return [...claim, ...recovery, ...writes];
 }
 
 /** Every statement a queue's rescuer brings: the claim it leaves to pending runs, its read, its writes. */

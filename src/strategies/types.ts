@@ -164,6 +164,8 @@ export interface StrategyDefinition {
   queue?: QueueFacts;
   /** A queue whose rescue of stuck runs is a process of its own, played where a scenario has a rescuer. */
   rescuer?: RescuerDefinition;
+  /** A queue whose process recovers its own work at launch, played by a scenario's recovery lanes (WorkerSpec.recovery). */
+  recovery?: RecoveryDefinition;
   /**
    * A claim that enforces a limit takes fewer than every pending or expired run: which runs it takes, as
    * the note of a claim that found none says it ("no run was pending or expired <whose tenant…>").
@@ -207,6 +209,21 @@ export type RescuerDefinition = {
       sweep: LabStatement;
     }
 );
+
+/**
+ * A process's recovery of its own work at launch (DBOS Transact): a lane of the process reads the runs its
+ * executor id still holds, then writes one of them again by id and runs it itself, as a worker does. Between
+ * the read and the write the fixed version looks in the process's memory (`skipActive`, a text that is a
+ * comment: nothing is sent) and skips a run another lane of the same process is running.
+ */
+export interface RecoveryDefinition {
+  /** Reads the runs to recover: run_id and lease_generation of each, for the executor id ($1, the worker's name). */
+  read: LabStatement;
+  /** Writes the first run read, by id ($1) under the executor id ($2); returns the claim's columns and the run's status. */
+  write: LabStatement;
+  /** The fixed version's look in the process's memory, shown where it skips a run: a comment, never sent. */
+  skipActive: LabStatement;
+}
 
 /**
  * What a production queue's strategy stands for: the queue, the public code it follows, and in the lab's

@@ -38,6 +38,10 @@ const ACTION_LABELS: Record<string, string> = {
   work: 'work',
   complete: 'done',
   'cancel-ack': 'ack',
+  // A recovery lane's read, its write by id, and the fixed version's look in its process's memory.
+  'recover-read': 'recover?',
+  recover: 'recover',
+  'skip-active': 'skip',
   pause: 'pause',
   resume: 'resume',
   crash: 'crash',

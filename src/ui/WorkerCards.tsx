@@ -163,7 +163,7 @@ export function WorkerCards() {
             workers,
           )}
           program={programs.get(w.id) ?? []}
-          pointer={pointerOf(programs.get(w.id) ?? [], w, scenario, settings, after.clockSeconds)}
+          pointer={pointerOf(programs.get(w.id) ?? [], w, scenario, settings, after.clockSeconds, workers)}
           onStep={live && workerMoves(w).step && (recorded === null || recorded.next === w.id) ? () => void applyToken(w.id) : null}
         />
       ))}

@@ -56,9 +56,16 @@ export function queueGraphs(file: keyof typeof QUEUE_GRAPH_FILES): void {
  * as that machine's load varied. incident-pgqueuer-430's graph under its queue took 52 s with fencing off and
  * 30 s with it on, before its fix's; its heartbeat-cadence twin, incident-hangfire-352, is as long a script.
  * incident-delayed-job-1045's story is its script (two workers under one name, in one order); its script
- * under its queue and under its fix is compared step by step.
+ * under its queue and under its fix is compared step by step. So is incident-dbos-491's (one process's two
+ * lanes at launch, in the launch's own instant).
  */
-const SCRIPT_ONLY_INCIDENTS: readonly string[] = ['incident-oban-532', 'incident-pgqueuer-430', 'incident-hangfire-352', 'incident-delayed-job-1045'];
+const SCRIPT_ONLY_INCIDENTS: readonly string[] = [
+  'incident-oban-532',
+  'incident-pgqueuer-430',
+  'incident-hangfire-352',
+  'incident-delayed-job-1045',
+  'incident-dbos-491',
+];
 
 /**
  * Each incident under its own queue (whose story it is) and under its fix: whole graphs in the full ground

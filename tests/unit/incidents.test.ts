@@ -90,6 +90,27 @@ describe('the incident scenarios', () => {
     expect(fenced.finalRuns.map((run) => [run.status, run.result])).toEqual([['done', 'answer from B']]);
   });
 
+  it("incident-dbos-491: the recovery at launch reads A's workflow, writes it by id and runs it again; PR #493's skip sends nothing", async () => {
+    const trace = await runScenario('incident-dbos-491', 'script');
+    const recovery = trace.steps.filter((step) => step.actor === 'B' && (step.action === 'recover-read' || step.action === 'recover'));
+    // The read and the write go under the executor id the two lanes share, in the launch's own instant.
+    expect(recovery.map((step) => [step.action, step.params, step.verdict, step.clockSeconds])).toEqual([
+      ['recover-read', ['local'], 'ok', 0],
+      ['recover', [123, 'local'], 'ok', 0],
+    ]);
+    expect(recovery[1]!.facts).toContainEqual(expect.objectContaining({ kind: 'recovered', worker: 'B', run: 123, runs: true }));
+    expect(trace.anomalies.find((a) => a.kind === 'duplicate-execution')!.workers).toEqual(['A', 'B']);
+    const fixed = await runScenario('dbos-pr-493', 'script');
+    const skip = fixed.steps.find((step) => step.action === 'skip-active')!;
+    // The fix's look is in the process's memory: the step sends nothing and changes no row.
+    expect(skip).toMatchObject({ actor: 'B', sqlId: 'dbos-recover-skip-active', outcome: { status: 'ok', rows: [], rowCount: 0 } });
+    expect(skip.facts).toEqual([{ kind: 'skipped-active', worker: 'B', run: 123, lane: 'A' }]);
+    expect(skip.runs).toEqual(fixed.steps[skip.index - 1]!.runs);
+    expect(fixed.steps.some((step) => step.action === 'recover')).toBe(false);
+    expect(kinds(fixed)).toEqual([]);
+    expect(fixed.finalRuns.map((run) => [run.status, run.result, run.progress])).toEqual([['done', 'answer from A', 2]]);
+  });
+
   it("incident-oban-532: the older attempt, finishing last, leaves its answer on B's finished run; under the fix B's answer stays", async () => {
     const resultOf = (trace: Trace) => trace.finalRuns.map((run) => [run.status, run.lease_owner, run.result]);
     const scenario = findScenario('incident-oban-532')!;
@@ -115,7 +136,7 @@ describe('the incident scenarios', () => {
     expect(listed.map((s) => s.id)).toEqual(INCIDENT_SCENARIOS.map((s) => s.id));
     // A fix that is a scenario of its own is listed too, so the CLI runs it like any scenario.
     const fixes = listed.flatMap((s) => (s.incident!.fix.scenarioId ? [s.incident!.fix.scenarioId] : []));
-    expect(fixes).toEqual(['pg-boss-pr-523', 'pgqueuer-pr-431', 'hangfire-pr-353', 'delayed-job-unique-name']);
+    expect(fixes).toEqual(['pg-boss-pr-523', 'pgqueuer-pr-431', 'hangfire-pr-353', 'delayed-job-unique-name', 'dbos-pr-493']);
     for (const id of fixes) expect(all.map((s) => s.id)).toContain(id);
     for (const entry of listed) expect(entry.incident!.source, entry.id).toBe(INCIDENT_SCENARIOS.find((s) => s.id === entry.id)!.incident!.source);
   });

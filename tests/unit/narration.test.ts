@@ -84,6 +84,18 @@ const EXAMPLES: { [K in StepFactKind]: [Extract<StepFact, { kind: K }>, string] 
     "Its claim took the run by name: the row's lease_owner, 'host:worker pid:1', is the name B runs under, so it matched a lease with 14399 s still to run, whoever took it under that name.",
   ],
   'unchecked-update': [{ kind: 'unchecked-update', worker: 'B', run: 123 }, 'The UPDATE did not check that the run was still pending.'],
+  'recovery-read': [
+    { kind: 'recovery-read', worker: 'B', executor: 'local', runs: [123] },
+    "B, the recovery at launch, read run 123 as running under executor 'local' and created no later than the cutoff: to recover. The row cannot say whether that executor is this process, alive.",
+  ],
+  recovered: [
+    { kind: 'recovered', worker: 'B', run: 123, generation: 2, executor: 'local', runs: true, status: 'running' },
+    "B wrote run 123 again by its id: executor 'local' re-stamped and a recovery attempt counted (generation 2). The write checks nothing of who runs the run, and B now runs it from the start.",
+  ],
+  'skipped-active': [
+    { kind: 'skipped-active', worker: 'B', run: 123, lane: 'A' },
+    "B looked in its process's memory before writing: A is running run 123, so recovery skips it. Nothing is sent to the database.",
+  ],
   'holds-row-lock': [{ kind: 'holds-row-lock', worker: 'B', run: 123 }, 'Its transaction is still open, so it holds the row lock until it commits.'],
   committed: [{ kind: 'committed', worker: 'A', run: 123 }, 'A committed its claim of run 123; the row lock is released.'],
   fenced: [

@@ -80,11 +80,17 @@ describe('the isolation level each claim runs at', () => {
   const isolation = (row: (typeof QUEUE_COMPARISON)[number]) => row.cells.find((cell) => cell.question === 'isolation')!;
   const queues = QUEUE_COMPARISON.filter((row) => row.source !== null);
 
-  it("is READ COMMITTED for every queue: the server's default that their claims leave alone, or named (Hangfire.PostgreSql's)", () => {
+  it("is READ COMMITTED for every queue as the lab plays it: the server's default that their claims leave alone, or named (Hangfire.PostgreSql's)", () => {
     expect(queues).toHaveLength(QUEUE_STRATEGY_IDS.length);
     const NAMES_ITS_LEVEL = ['hangfire'];
+    // DBOS Transact leaves the level alone for a queue with no global limit, and raises it for one with a limit.
+    const RAISES_IT_WHEN_LIMITED = ['dbos'];
     for (const row of queues) {
       if (NAMES_ITS_LEVEL.includes(row.strategy)) expect(isolation(row).text, row.strategy).toMatch(/^READ COMMITTED, named: .*IsolationLevel\.ReadCommitted/);
+      else if (RAISES_IT_WHEN_LIMITED.includes(row.strategy))
+        expect(isolation(row).text, row.strategy).toMatch(
+          /^READ COMMITTED, the connection's default, for a queue with no global limit: .*naming no level\. .*REPEATABLE READ/,
+        );
       else expect(isolation(row).text, row.strategy).toMatch(/^READ COMMITTED, the server's default: .*(no level|no isolation: option|sets none)/);
     }
   });

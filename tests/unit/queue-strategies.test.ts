@@ -13,15 +13,19 @@ import { runScenario } from '../support/lab';
 
 const root = join(__dirname, '../..');
 
-/** Queues whose completion write checks only the id (Solid Queue before its claimed-execution guard). */
-const BY_ID: readonly Strategy[] = ['graphile-worker', 'oban', 'solid-queue', 'pgqueuer', 'delayed-job'];
+/** Queues whose completion write checks only the id (Solid Queue before its claimed-execution guard; DBOS's, the id and not cancelled). */
+const BY_ID: readonly Strategy[] = ['graphile-worker', 'oban', 'solid-queue', 'pgqueuer', 'delayed-job', 'dbos'];
 /** Queues whose completion write checks the state (running, procrastinate's todo or doing, Hangfire's Processing). */
 const BY_STATE: readonly Strategy[] = ['pg-boss', 'river', 'procrastinate', 'hangfire'];
 /** Queues in which a running job's heartbeat keeps it owned (per process, per worker or per job). */
 const HEARTBEAT_KEEPS: readonly Strategy[] = ['solid-queue', 'procrastinate', 'pgqueuer', 'hangfire'];
+/** Queues with no lease: nothing ends a running job's ownership on time (DBOS: only a recovery of its executor id). */
+const NO_LEASE: readonly Strategy[] = ['dbos'];
+/** The queues a worker's lease running out lets another worker take a job from. */
+const LEASED = QUEUE_STRATEGY_IDS.filter((id) => !NO_LEASE.includes(id));
 
 describe('the production queue strategies', () => {
-  it('are the nine queues, each citing a 40-digit commit that its claim and guard files name', () => {
+  it('are the ten queues, each citing a 40-digit commit that its claim and guard files name', () => {
     expect([...QUEUE_STRATEGY_IDS].sort()).toEqual([...BY_ID, ...BY_STATE].sort());
     for (const id of QUEUE_STRATEGY_IDS) {
       const facts = strategyDefinition(id).queue!;
@@ -49,7 +53,8 @@ describe('the production queue strategies', () => {
       expect(definition.lock?.whenLocked, id).toBe('skips');
       const unfenced = [definition.heartbeat, definition.work, definition.complete, definition.cancelAck].map((pair) => pair.unfenced);
       for (const statement of unfenced) expect(statement.params, `${id} ${statement.id}`).not.toContain('generation');
-      expect(workerStatements(definition).length, id).toBe(9);
+      // A queue that recovers at launch brings its recovery's read, write and skip too.
+      expect(workerStatements(definition).length, id).toBe(definition.recovery ? 12 : 9);
     }
   });
 });
@@ -59,7 +64,7 @@ describe('when a heartbeat is due while the lease runs out (heartbeat, its scrip
   it.for(QUEUE_STRATEGY_IDS)('%s: B takes the run over only where no heartbeat moves the expiry', async (strategy) => {
     const trace = await runScenario('heartbeat', 'script', { strategy, fencing: false }, { finish: { kind: 'round-robin' } });
     const firstClaimOfB = trace.steps.find((s) => s.actor === 'B' && s.action === 'claim')!;
-    if (HEARTBEAT_KEEPS.includes(strategy)) {
+    if (HEARTBEAT_KEEPS.includes(strategy) || NO_LEASE.includes(strategy)) {
       expect(firstClaimOfB.verdict).toBe('empty');
       expect(trace.anomalies.map((a) => a.kind)).toEqual([]);
     } else {
@@ -74,7 +79,7 @@ describe("a paused worker's completion after the run was taken over and finished
   // A claims and works, freezes past its lease; B reclaims, works and completes; A wakes and completes.
   const schedule = ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', 'B', '+40', 'A'];
 
-  it.for(QUEUE_STRATEGY_IDS)("%s, fencing off: the queue's own guard decides", async (strategy) => {
+  it.for(LEASED)("%s, fencing off: the queue's own guard decides", async (strategy) => {
     const trace = await runScenario('paused-worker', schedule, { strategy, fencing: false });
     const last = trace.steps.at(-1)!;
     expect(last).toMatchObject({ actor: 'A', action: 'complete' });
@@ -90,9 +95,17 @@ describe("a paused worker's completion after the run was taken over and finished
     }
   });
 
-  it.for(QUEUE_STRATEGY_IDS)("%s, fencing on: the generation rejects A's completion", async (strategy) => {
+  it.for(LEASED)("%s, fencing on: the generation rejects A's completion", async (strategy) => {
     const trace = await runScenario('paused-worker', schedule, { strategy, fencing: true });
     expect(trace.steps.at(-1)).toMatchObject({ actor: 'A', action: 'complete', verdict: 'rejected' });
     expect(trace.finalRuns.find((r) => r.run_id === 123)!.result).toBe('answer from B');
+  });
+
+  it.for(NO_LEASE)('%s: no lease runs out, so B takes nothing and the paused A completes its run', async (strategy) => {
+    // B's three polls find nothing and it stops; the rest of the schedule is A's.
+    const trace = await runScenario('paused-worker', ['A', 'A', 'A', '+10', '+51', 'B', 'B', 'B', '+40', 'A'], { strategy, fencing: false });
+    expect(trace.steps.filter((s) => s.actor === 'B').map((s) => s.verdict)).toEqual(['empty', 'empty', 'empty']);
+    expect(trace.steps.at(-1)).toMatchObject({ actor: 'A', action: 'complete', verdict: 'ok' });
+    expect(trace.anomalies).toEqual([]);
   });
 });

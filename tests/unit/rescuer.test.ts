@@ -38,11 +38,13 @@ describe('the incidents and their rescuers', () => {
   it("every incident where a run comes back plays its queue's rescue as the rescuer's own steps; River PR #141's cancel and the fetches that take jobs back themselves need none", () => {
     const withRescuer = INCIDENT_SCENARIOS.filter((scenario) => scenario.rescuer);
     // pgqueuer, Hangfire.PostgreSql and delayed_job have no rescue pass: their fetch itself takes back a job whose timeout passed.
+    // DBOS's recovery at launch is no rescuer either: a lane of the process that runs what it recovers (WorkerSpec.recovery).
     expect(INCIDENT_SCENARIOS.filter((scenario) => !scenario.rescuer).map((s) => s.id)).toEqual([
       'incident-river-141',
       'incident-pgqueuer-430',
       'incident-hangfire-352',
       'incident-delayed-job-1045',
+      'incident-dbos-491',
     ]);
     for (const scenario of withRescuer) {
       expect(scenario.script, scenario.id).toContain('rescue');

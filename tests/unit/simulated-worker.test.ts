@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { defineScenario } from '../../src/scenarios/define';
+import { incidentDbos491 } from '../../src/scenarios/incident-dbos-491';
 import { race } from '../../src/scenarios/race';
 import { stuckHeartbeat } from '../../src/scenarios/stuck-heartbeat';
 import type { RunRow, WorkerState } from '../../src/sim/types';
@@ -171,5 +173,92 @@ describe('reading the database answer', () => {
       expect(worker.phase).toBe('ready');
     }
     expect(interpretOutcome(worker, 'claim', lockError, { ...context, runBefore: undefined }).worker.phase).toBe('gave-up');
+  });
+});
+
+describe("a process's recovery lane (DBOS #491 and its fix)", () => {
+  const dbos = { strategy: 'dbos', fencing: false } as const;
+  const laned = (skipsActive: boolean) => ({
+    ...incidentDbos491,
+    workers: [
+      { id: 'A', name: 'local', process: 'app' },
+      { id: 'B', name: 'local', process: 'app', recovery: { skipsActive } },
+      { id: 'C', name: 'local', process: 'other' },
+    ],
+  });
+  const recovery = (over: Partial<WorkerState> = {}): WorkerState => ({ ...initialWorker({ id: 'B', name: 'local' }), ...over });
+  const running = (id: string) => owner({ id, name: 'local', generation: 1 });
+
+  it('reads, then writes by id, under the executor id its name carries, and runs what it wrote as an owner', () => {
+    const scenario = laned(false);
+    expect(nextAction(recovery(), scenario, dbos, 0)).toBe('recover-read');
+    expect(planAction('recover-read', recovery(), scenario, dbos)).toMatchObject({
+      statement: { id: 'dbos-recover-read' },
+      params: ['local'],
+      mode: 'autocommit',
+    });
+    const selected = recovery({ phase: 'selected', runId: 123 });
+    // Without the fix it writes even though A, a lane of its own process, runs the run.
+    expect(nextAction(selected, scenario, dbos, 0, [running('A'), selected])).toBe('recover');
+    expect(planAction('recover', selected, scenario, dbos)).toMatchObject({ statement: { id: 'dbos-recover-upsert' }, params: [123, 'local'] });
+    const ok = {
+      status: 'ok' as const,
+      rows: [{ run_id: 123, lease_generation: 2, lease_expires_at: null, cancel_requested: false, status: 'running' }],
+      rowCount: 1,
+    };
+    const wrote = interpretOutcome(selected, 'recover', ok, { scenario, clockSeconds: 0, runBefore: row(), paid: true, fencing: false });
+    expect(wrote.worker).toMatchObject({ phase: 'owner', runId: 123, generation: 2, workDone: 0 });
+    expect(nextAction(wrote.worker, scenario, dbos, 0)).toBe('work');
+  });
+
+  it('with the fix, skips only a run another lane of its own process believes it owns, and sends nothing', () => {
+    const scenario = laned(true);
+    const selected = recovery({ phase: 'selected', runId: 123 });
+    expect(nextAction(selected, scenario, dbos, 0, [running('A'), selected])).toBe('skip-active');
+    // C shares the executor id but is another process: its memory is not B's. Nor is a lane that finished the run.
+    expect(nextAction(selected, scenario, dbos, 0, [running('C'), selected])).toBe('recover');
+    expect(nextAction(selected, scenario, dbos, 0, [{ ...running('A'), phase: 'done' }, selected])).toBe('recover');
+    expect(nextAction(selected, scenario, dbos, 0)).toBe('recover');
+    expect(planAction('skip-active', selected, scenario, dbos)).toMatchObject({ statement: { id: 'dbos-recover-skip-active' }, params: [], mode: 'memory' });
+    const skipped = interpretOutcome(
+      selected,
+      'skip-active',
+      { status: 'ok', rows: [], rowCount: 0 },
+      { scenario, clockSeconds: 0, runBefore: row(), paid: true, fencing: false, runningLane: 'A' },
+    );
+    expect(skipped.worker).toMatchObject({ phase: 'no-work', runId: null });
+    expect(skipped.facts).toEqual([{ kind: 'skipped-active', worker: 'B', run: 123, lane: 'A' }]);
+  });
+
+  it('finds nothing and stops, leaves a finished run as it is, and under a queue without a recovery claims as any worker', () => {
+    const scenario = laned(false);
+    const none = interpretOutcome(
+      recovery(),
+      'recover-read',
+      { status: 'ok', rows: [], rowCount: 0 },
+      { scenario, clockSeconds: 0, runBefore: undefined, paid: true, fencing: false },
+    );
+    expect(none).toMatchObject({ verdict: 'empty', worker: { phase: 'no-work' } });
+    const done = {
+      status: 'ok' as const,
+      rows: [{ run_id: 123, lease_generation: 3, lease_expires_at: null, cancel_requested: false, status: 'done' }],
+      rowCount: 1,
+    };
+    const finished = interpretOutcome(recovery({ phase: 'selected', runId: 123 }), 'recover', done, {
+      scenario,
+      clockSeconds: 0,
+      runBefore: row({ status: 'done' }),
+      paid: true,
+      fencing: false,
+    });
+    expect(finished.worker).toMatchObject({ phase: 'no-work', runId: null });
+    expect(finished.facts).toMatchObject([{ kind: 'recovered', runs: false, status: 'done' }]);
+    expect(nextAction(recovery(), scenario, { strategy: 'skip-locked', fencing: true }, 0)).toBe('claim');
+  });
+
+  it('a lane that looks in its memory must belong to a process', () => {
+    expect(() => defineScenario({ ...incidentDbos491, workers: [{ id: 'A' }, { id: 'B', recovery: { skipsActive: true } }] })).toThrow(
+      /make it a lane of a process/,
+    );
   });
 });

@@ -187,8 +187,9 @@ describe("the queues' rescuers as their own process", () => {
   const code = (text: string) => text.replace(/--[^\n]*\n/g, '');
 
   // pgqueuer, Hangfire.PostgreSql and delayed_job have no such pass: their fetch itself takes back a job whose
-  // heartbeat (pgqueuer), fetchedat (Hangfire) or locked_at (delayed_job) is older than the timeout.
-  const RESCUE_IN_THE_CLAIM: readonly string[] = ['pgqueuer', 'hangfire', 'delayed-job'];
+  // heartbeat (pgqueuer), fetchedat (Hangfire) or locked_at (delayed_job) is older than the timeout. DBOS has
+  // neither: a process recovers its own executor id's work at launch and runs it itself (its recovery lanes).
+  const RESCUE_IN_THE_CLAIM: readonly string[] = ['pgqueuer', 'hangfire', 'delayed-job', 'dbos'];
 
   it('are every production queue but those whose claim rescues: each frees abandoned jobs in a pass apart from its claim', () => {
     expect(withRescuer.map((d) => d.id)).toEqual(QUEUE_STRATEGY_IDS.filter((id) => !RESCUE_IN_THE_CLAIM.includes(id)));
@@ -266,7 +267,7 @@ describe('what is derived from the definitions', () => {
   });
 
   it('the claim actions of the trace', () => {
-    expect(CLAIM_ACTIONS).toEqual(['claim', 'naive-update', 'cas-claim']);
+    expect(CLAIM_ACTIONS).toEqual(['claim', 'naive-update', 'cas-claim', 'recover']);
   });
 
   it("the lessons' captions name the file the statement lives in", () => {

@@ -34,6 +34,21 @@ describe("a worker's program and the line it runs next", () => {
     await expectPointersFollowEngine(id, { ...defaultSettings(scenario), definition: built.definition }, `${id}/two-statement-${name}`);
   });
 
+  it("a recovery lane reads, looks in its process's memory (the fix), writes; once it skipped, its card says its recovery is over", async () => {
+    const scenario = findScenario('dbos-pr-493')!;
+    const settings = defaultSettings(scenario);
+    const program = workerProgram('B', scenario, settings);
+    const files = program.flatMap((line) => (line.kind === 'statement' ? [line.file] : []));
+    expect(files.slice(0, 3)).toEqual(['dbos-recover-read.sql', 'dbos-recover-skip-active.sql', 'dbos-recover-upsert.sql']);
+    expect(await expectPointersFollowEngine('dbos-pr-493', settings, 'dbos-pr-493')).toBe(0);
+    const last = (await runScenario('dbos-pr-493', 'script')).steps.at(-1)!;
+    const b = last.workers.find((w) => w.id === 'B')!;
+    expect(pointerOf(program, b, scenario, settings, last.clockSeconds, last.workers)).toEqual({
+      kind: 'ended',
+      words: 'done: its recovery left nothing to run',
+    });
+  });
+
   it('reads as a program: the claim, then the loop of cancel check, heartbeat, model call and completion', () => {
     const scenario = findScenario('heartbeat')!;
     const program = workerProgram('A', scenario, { ...defaultSettings(scenario), strategy: 'skip-locked', fencing: true });
@@ -64,9 +79,9 @@ async function expectPointersFollowEngine(id: string, settings: Settings, label:
   const scenario = findScenario(id)!;
   const trace = await runScenario(id, 'script', settings);
   const programs = new Map(scenario.workers.map((w) => [w.id, workerProgram(w.id, scenario, settings)]));
-  const lineAt = (worker: WorkerState, clock: number) => {
+  const lineAt = (worker: WorkerState, clock: number, lanes: readonly WorkerState[] = []) => {
     const program = programs.get(worker.id)!;
-    const pointer = pointerOf(program, worker, scenario, settings, clock);
+    const pointer = pointerOf(program, worker, scenario, settings, clock, lanes);
     return { pointer, line: pointer.kind === 'ended' ? undefined : (program[pointer.line] as StatementLine | undefined) };
   };
   // The statement each line names: a lab file by its name, one typed in the page by its id.
@@ -79,7 +94,7 @@ async function expectPointersFollowEngine(id: string, settings: Settings, label:
     const worker = (before?.workers ?? []).find((w) => w.id === step.actor);
     if (!worker) continue;
     const where = `${label} step ${step.index + 1} (${step.token})`;
-    const { pointer, line } = lineAt(worker, before!.clockSeconds);
+    const { pointer, line } = lineAt(worker, before!.clockSeconds, before!.workers);
     // A resumed statement is the one the worker was waiting in; any other is the next line.
     expect(pointer.kind, where).toBe(step.resumed ? 'waiting' : 'next');
     expect(line?.kind, where).toBe('statement');

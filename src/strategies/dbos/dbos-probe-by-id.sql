@@ -1,0 +1,3 @@
+SELECT run_id FROM runs
+WHERE run_id = $1
+FOR UPDATE NOWAIT;

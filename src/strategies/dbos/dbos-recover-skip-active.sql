@@ -1,0 +1,3 @@
+-- activeWorkflows.containsKey(workflowId): a look in this process's memory; nothing is sent to the database.
+-- The fix, dbos-inc/dbos-transact-java PR #493 (fixes #491): recoverWorkflow first looks in this process's map
+-- of the workflows it is running and skips one found there, returning its handle.
