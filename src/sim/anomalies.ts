@@ -131,7 +131,10 @@ function leaseWords(rivals: readonly WorkerState[], clockSeconds: number): strin
   if (rivals.length === 1 && only?.leaseExpiresAtSeconds != null) {
     return `${only.id}'s lease on it still had ${only.leaseExpiresAtSeconds - clockSeconds} s to run`;
   }
-  return `the leases of ${listWorkers(rivals.map((w) => w.id))} were still live`;
+  const who = listWorkers(rivals.map((w) => w.id));
+  // A claim that sets no lease (DBOS's executor id, say) leaves nothing that could run out.
+  if (rivals.every((w) => w.leaseExpiresAtSeconds == null)) return `${who} still held it, under a claim that sets no lease`;
+  return `the leases of ${who} were still live`;
 }
 
 /** A worker that has claimed the run (not merely read it) and is not frozen: it is executing it. */
