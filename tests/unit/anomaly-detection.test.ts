@@ -56,7 +56,9 @@ describe('double claim', () => {
   it('under a claim that sets no lease (DBOS #491), says the rival still held the run, not that a lease was live', async () => {
     const scenario = findScenario('incident-dbos-491')!;
     const trace = await runScenario('incident-dbos-491', 'script', defaultSettings(scenario));
-    expect(only(trace, 'double-claim').message).toBe('Workers A and B both believe they own run 123: B claimed it while A still held it, under a claim that sets no lease.');
+    expect(only(trace, 'double-claim').message).toBe(
+      'Workers A and B both believe they own run 123: B claimed it while A still held it, under a claim that sets no lease.',
+    );
   });
 
   it("is not raised when the new owner takes a lease that had run out: the paused worker is fencing's question", async () => {
