@@ -154,7 +154,8 @@ describe('leases, fencing and cancellation', () => {
 });
 
 describe('determinism', () => {
-  it('the same scenario and schedule give a byte-identical trace', async () => {
+  // Every scenario under every strategy, twice (~6 s alone): a loaded machine took it past the 60 s default.
+  it('the same scenario and schedule give a byte-identical trace', { timeout: 240_000 }, async () => {
     for (const scenario of SCENARIOS) {
       for (const strategy of STRATEGIES) {
         const first = JSON.stringify(await runScenario(scenario.id, 'script', { strategy }, { finish: { kind: 'random', seed: 7 } }));
