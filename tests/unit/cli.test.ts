@@ -28,6 +28,7 @@ describe('npm run sim', () => {
       'pgqueuer',
       'hangfire',
       'delayed-job',
+      'dbos',
       'tenant-cap',
     ]);
   });
