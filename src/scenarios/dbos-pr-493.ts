@@ -14,7 +14,7 @@ export const dbosPr493 = defineScenario({
   id: 'dbos-pr-493',
   title: 'DBOS: recovery skips a workflow its process runs (the fix for #491)',
   summary:
-    "The same launch. B's recovery reads workflow 123, then looks in its process's memory: A is running it,\nso B skips it and sends nothing. The body runs once.",
+    "The same launch: B's recovery reads workflow 123, then looks in its process's memory, where A is running it.\nSo B skips it and sends nothing; the body runs once.",
   workers: [
     { id: 'A', name: 'local', process: 'app' },
     { id: 'B', name: 'local', process: 'app', recovery: { skipsActive: true } },

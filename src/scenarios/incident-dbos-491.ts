@@ -17,7 +17,7 @@ export const incidentDbos491 = defineScenario({
   id: 'incident-dbos-491',
   title: 'DBOS Transact #491: a recovery at launch adopted a workflow still running',
   summary:
-    "One process, executor 'local': A starts workflow 123 at launch; B, its recovery, reads it as PENDING\nunder 'local' and created by the cutoff, writes it again by id and runs its body a second time.",
+    "One process, executor 'local': A starts workflow 123 at launch; B, that process's recovery, reads it at once.\nIt is PENDING under 'local' and created by the cutoff: B writes it again by id and runs its body a second time.",
   // One process, two lanes: A the app's thread, B the recovery task start() submits. Both are executor 'local'.
   workers: [
     { id: 'A', name: EXECUTOR_ID, process: 'app' },
