@@ -3,8 +3,9 @@
  * writes carry that queue's own guard; its fenced writes are the lab's generation fence (shared.ts), so
  * the fencing switch reads "the queue's guard" against "the lab's fence" unless a definition says otherwise.
  */
+import { SHARED_WRITES } from './shared';
 import { mayWait, neverWaits, sharedText, strategyText } from './statement';
-import type { LabStatement, ParamName, StatementText } from './types';
+import { type LabStatement, type ParamName, roleParams, type StatementText } from './types';
 
 const RECHECK_ROW = { kind: 'recheck-row' } as const;
 
@@ -44,4 +45,19 @@ export function queueSweep(folder: string, id: string, raw: string, what: string
     kind: 'server-only',
     why: `${what} would wait for a row lock; the lab does not replay on PGlite its re-check of the newest row versions once the lock is free`,
   });
+}
+
+/**
+ * A queue's writes on the run its worker owns (a step of work, the completion, the cancel's acknowledgement):
+ * unfenced, its own `<prefix>-work`, `<prefix>-complete` and `<prefix>-cancel-ack` by run id, probed with
+ * `probe`; fenced, the lab's generation fence (shared.ts).
+ */
+export function ownerWritesById(folder: string, prefix: string, raw: { work: string; complete: string; cancelAck: string }, probe: StatementText) {
+  const write = (role: 'work' | 'complete' | 'cancel-ack', text: string) =>
+    queueWrite(strategyText(folder, `${prefix}-${role}`, text), roleParams(role, false), probe);
+  return {
+    work: { fenced: SHARED_WRITES.work.fenced, unfenced: write('work', raw.work) },
+    complete: { fenced: SHARED_WRITES.complete.fenced, unfenced: write('complete', raw.complete) },
+    cancelAck: { fenced: SHARED_WRITES.cancelAck.fenced, unfenced: write('cancel-ack', raw.cancelAck) },
+  };
 }

@@ -7,10 +7,10 @@
  * then writes each one's status again by id and runs it. Fencing off plays DBOS's own guards; fencing on puts
  * the lab's generation fence on the owner's writes instead.
  */
-import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueWrite } from '../queue';
+
+import { noHeartbeat, ownerWritesById, queueWrite } from '../queue';
 import { neverWaits, strategyText } from '../statement';
-import { roleParams, type StrategyDefinition } from '../types';
+import type { StrategyDefinition } from '../types';
 import cancelAck from './dbos-cancel-ack.sql?raw';
 import claim from './dbos-claim.sql?raw';
 import complete from './dbos-complete.sql?raw';
@@ -33,15 +33,7 @@ export const dbos = {
   raceQuestion: false,
   claim: { shape: 'one-statement', claim: neverWaits(strategyText(FOLDER, 'dbos-claim', claim), ['worker']) },
   heartbeat: noHeartbeat(FOLDER, 'dbos', heartbeat, heartbeatFenced),
-  work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'dbos-work', work), roleParams('work', false), BY_ID) },
-  complete: {
-    fenced: SHARED_WRITES.complete.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'dbos-complete', complete), roleParams('complete', false), BY_ID),
-  },
-  cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'dbos-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
-  },
+  ...ownerWritesById(FOLDER, 'dbos', { work, complete, cancelAck }, BY_ID),
   recovery: {
     read: neverWaits(strategyText(FOLDER, 'dbos-recover-read', recoverRead), ['worker']),
     // By id, as the owner's writes: it waits only on a row another transaction holds, and re-checks that row.

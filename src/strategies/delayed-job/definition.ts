@@ -5,10 +5,10 @@
  * job by id. Fencing off plays delayed_job's own guard (the id); fencing on puts the lab's generation fence
  * on the owner's writes instead.
  */
-import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueClaim, queueWrite } from '../queue';
+
+import { noHeartbeat, ownerWritesById, queueClaim } from '../queue';
 import { strategyText } from '../statement';
-import { roleParams, type StrategyDefinition } from '../types';
+import type { StrategyDefinition } from '../types';
 import cancelAck from './delayed-job-cancel-ack.sql?raw';
 import claim from './delayed-job-claim.sql?raw';
 import complete from './delayed-job-complete.sql?raw';
@@ -28,15 +28,7 @@ export const delayedJob = {
   raceQuestion: false,
   claim: { shape: 'one-statement', claim: queueClaim(FOLDER, 'delayed-job-claim', claim) },
   heartbeat: noHeartbeat(FOLDER, 'delayed-job', heartbeat, heartbeatFenced),
-  work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'delayed-job-work', work), roleParams('work', false), BY_ID) },
-  complete: {
-    fenced: SHARED_WRITES.complete.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'delayed-job-complete', complete), roleParams('complete', false), BY_ID),
-  },
-  cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'delayed-job-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
-  },
+  ...ownerWritesById(FOLDER, 'delayed-job', { work, complete, cancelAck }, BY_ID),
   queue: {
     name: 'delayed_job',
     source: 'collectiveidea/delayed_job_active_record@e5b4fbf8c65698d575d1afc95e4ae55e4646d24e',

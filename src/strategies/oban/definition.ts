@@ -3,10 +3,10 @@
  * and a completion by id. Fencing off plays Oban's own guard (the id);
  * fencing on puts the lab's generation fence on the owner's writes instead.
  */
-import { SHARED_WRITES } from '../shared';
-import { noHeartbeat, queueClaim, queueSweep, queueWrite } from '../queue';
+
+import { noHeartbeat, ownerWritesById, queueClaim, queueSweep } from '../queue';
 import { strategyText } from '../statement';
-import { roleParams, type StrategyDefinition } from '../types';
+import type { StrategyDefinition } from '../types';
 import cancelAck from './oban-cancel-ack.sql?raw';
 import claim from './oban-claim.sql?raw';
 import claimAvailable from './oban-claim-available.sql?raw';
@@ -28,15 +28,7 @@ export const oban = {
   raceQuestion: false,
   claim: { shape: 'one-statement', claim: queueClaim(FOLDER, 'oban-claim', claim) },
   heartbeat: noHeartbeat(FOLDER, 'oban', heartbeat, heartbeatFenced),
-  work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'oban-work', work), roleParams('work', false), BY_ID) },
-  complete: {
-    fenced: SHARED_WRITES.complete.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'oban-complete', complete), roleParams('complete', false), BY_ID),
-  },
-  cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'oban-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
-  },
+  ...ownerWritesById(FOLDER, 'oban', { work, complete, cancelAck }, BY_ID),
   rescuer: {
     shape: 'one-statement',
     claim: queueClaim(FOLDER, 'oban-claim-available', claimAvailable),

@@ -5,9 +5,9 @@
  * fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { queueClaim, queueWrite } from '../queue';
+import { ownerWritesById, queueClaim, queueWrite } from '../queue';
 import { sharedText, strategyText } from '../statement';
-import { roleParams, type StrategyDefinition } from '../types';
+import type { StrategyDefinition } from '../types';
 import cancelAck from './pgqueuer-cancel-ack.sql?raw';
 import claim from './pgqueuer-claim.sql?raw';
 import complete from './pgqueuer-complete.sql?raw';
@@ -30,15 +30,7 @@ export const pgqueuer = {
     unfenced: queueWrite(strategyText(FOLDER, 'pgqueuer-heartbeat', heartbeat), ['run', 'leaseSeconds'], sharedText('probe-complete-unfenced')),
     fenced: SHARED_WRITES.heartbeat.fenced,
   },
-  work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'pgqueuer-work', work), roleParams('work', false), BY_ID) },
-  complete: {
-    fenced: SHARED_WRITES.complete.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'pgqueuer-complete', complete), roleParams('complete', false), BY_ID),
-  },
-  cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'pgqueuer-cancel-ack', cancelAck), roleParams('cancel-ack', false), BY_ID),
-  },
+  ...ownerWritesById(FOLDER, 'pgqueuer', { work, complete, cancelAck }, BY_ID),
   queue: {
     name: 'pgqueuer',
     source: 'janbjorge/pgqueuer@0aa3dde8cca5bb49116a952785cbc24cfe22641c',

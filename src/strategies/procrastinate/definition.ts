@@ -4,9 +4,9 @@
  * plays procrastinate's own guard; fencing on puts the lab's generation fence on the owner's writes instead.
  */
 import { SHARED_WRITES } from '../shared';
-import { queueClaim, queueWrite } from '../queue';
+import { ownerWritesById, queueClaim, queueWrite } from '../queue';
 import { neverWaits, strategyText } from '../statement';
-import { roleParams, type StrategyDefinition } from '../types';
+import type { StrategyDefinition } from '../types';
 import cancelAck from './procrastinate-cancel-ack.sql?raw';
 import claim from './procrastinate-claim.sql?raw';
 import claimTodo from './procrastinate-claim-todo.sql?raw';
@@ -31,15 +31,7 @@ export const procrastinate = {
   claim: { shape: 'one-statement', claim: queueClaim(FOLDER, 'procrastinate-claim', claim) },
   // The worker's heartbeat, per run here (one lab worker runs one run).
   heartbeat: SHARED_WRITES.heartbeat,
-  work: { fenced: SHARED_WRITES.work.fenced, unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-work', work), roleParams('work', false), TODO_OR_DOING) },
-  complete: {
-    fenced: SHARED_WRITES.complete.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-complete', complete), roleParams('complete', false), TODO_OR_DOING),
-  },
-  cancelAck: {
-    fenced: SHARED_WRITES.cancelAck.fenced,
-    unfenced: queueWrite(strategyText(FOLDER, 'procrastinate-cancel-ack', cancelAck), roleParams('cancel-ack', false), TODO_OR_DOING),
-  },
+  ...ownerWritesById(FOLDER, 'procrastinate', { work, complete, cancelAck }, TODO_OR_DOING),
   rescuer: {
     shape: 'read-then-write',
     claim: queueClaim(FOLDER, 'procrastinate-claim-todo', claimTodo),
