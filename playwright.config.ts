@@ -101,12 +101,19 @@ export default defineConfig({
             '--disable-sync',
             `--disable-features=${[...playwrightDisabledFeatures(), ...DISABLED_FEATURES].join(',')}`,
             // Compile each Postgres wasm function when first called: every test starts Postgres at least
-            // once, and most of its 9 MB of functions never run (about a tenth off the suite's CPU time).
+            // once, and most of its 9 MB of functions never run. V8 does so by default in Chromium 156
+            // (`--js-flags=--help`: default --wasm-lazy-compilation; with and without the flag, six starts
+            // took the same CPU); it is named here so that a Chromium that turns it off does not quietly
+            // compile all of them in every test.
             // Liftoff only: V8's baseline wasm compiler, with the same semantics as its optimising one
             // (TurboFan). By default V8 recompiles Postgres's hot functions with TurboFan in background
             // threads; a test's page lives seconds, too short to earn that back: measured on this 2-core
             // machine, the recompiling took ~1 s of CPU per 3 s of a test's steps, and a backpressure
-            // simulation ran 3.5× slower beside it. The benchmarks keep V8's default (bench/lib.ts).
+            // simulation ran 3.5× slower beside it. Lab starts alone, each in a fresh context (six per
+            // run, three runs alternating, CPU of Chromium's whole process tree): 21.4–21.9 s with V8's
+            // defaults, 18.6–20.0 s with these flags, ~0.4 s less per start. The benchmarks keep V8's
+            // default (bench/lib.ts). JavaScript's own tiers stay on: without Sparkplug, Maglev or
+            // TurboFan, or with a larger young generation, six starts took no measurably less CPU.
             '--js-flags=--wasm-lazy-compilation --liftoff-only',
           ],
         },

@@ -7,7 +7,7 @@
  */
 import type { Page } from '@playwright/test';
 import skipLockedClaim from '../../src/strategies/skip-locked/claim-skip-locked.sql?raw';
-import { expect, notices, openLab, slider, stepTimes, test, waitReady } from './fixtures';
+import { expect, notices, openLab, openLinkInPlace, sharedLabPage, slider, stepTimes, test, waitReady } from './fixtures';
 
 /** A learner's place: paused-worker with fencing, three steps in. */
 const PLACE = 'scenario=paused-worker&strategy=skip-locked&fencing=on&schedule=A,A,pause:A,%2B90&step=3';
@@ -74,28 +74,36 @@ test('HTML and script in every link parameter: nothing runs, every piece is show
   await expect(page).toHaveURL(/#scenario=race&strategy=naive&fencing=off&schedule=A,B&step=2$/);
 });
 
-test('a link of 100,000 steps pasted into the lab keeps the learner where they were, quiz answers included', async ({ page }) => {
-  await openLab(page, PLACE);
-  const answered = await answerFirstQuestion(page);
-  const before = await labPlace(page);
-  await pasteLink(page, `scenario=race&schedule=${Array(100_000).fill('A').join(',')}&step=5`);
-  await expect(notices(page)).toContainText(
-    /The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./,
-  );
-  await waitReady(page);
-  expect(await labPlace(page)).toEqual(before);
-  await expect(page).toHaveURL(PLACE_IN_URL);
-  await expect(score(page)).toHaveText(answered);
-});
+// Both open the learner's place and paste a link the lab ignores, which leaves the place as it was: one
+// page (one Postgres start) for the two.
+test.describe('links pasted into one page', () => {
+  const lab = sharedLabPage();
 
-test('broken percent-encoding and invalid UTF-8 in a pasted link keep the learner where they were', async ({ page }) => {
-  await openLab(page, PLACE);
-  const before = await labPlace(page);
-  await pasteLink(page, 'scenario=%ZZrace&schedule=A,%E0%A4%A&step=%C3%28');
-  await expect(notices(page)).toContainText('The scenario in the link is not properly encoded, so the lab could not read it. You are still where you were.');
-  await waitReady(page);
-  expect(await labPlace(page)).toEqual(before);
-  await expect(page).toHaveURL(PLACE_IN_URL);
+  test('a link of 100,000 steps pasted into the lab keeps the learner where they were, quiz answers included', async () => {
+    const page = lab();
+    await openLinkInPlace(page, PLACE);
+    const answered = await answerFirstQuestion(page);
+    const before = await labPlace(page);
+    await pasteLink(page, `scenario=race&schedule=${Array(100_000).fill('A').join(',')}&step=5`);
+    await expect(notices(page)).toContainText(
+      /The link is 2000\d\d characters long, far more than any schedule needs, so the lab ignored it\. You are still where you were\./,
+    );
+    await waitReady(page);
+    expect(await labPlace(page)).toEqual(before);
+    await expect(page).toHaveURL(PLACE_IN_URL);
+    await expect(score(page)).toHaveText(answered);
+  });
+
+  test('broken percent-encoding and invalid UTF-8 in a pasted link keep the learner where they were', async () => {
+    const page = lab();
+    await openLinkInPlace(page, PLACE);
+    const before = await labPlace(page);
+    await pasteLink(page, 'scenario=%ZZrace&schedule=A,%E0%A4%A&step=%C3%28');
+    await expect(notices(page)).toContainText('The scenario in the link is not properly encoded, so the lab could not read it. You are still where you were.');
+    await waitReady(page);
+    expect(await labPlace(page)).toEqual(before);
+    await expect(page).toHaveURL(PLACE_IN_URL);
+  });
 });
 
 test('a link to an unknown scenario, on a new visit, opens the saved place instead of losing it', async ({ page, context, problems }) => {
