@@ -5,6 +5,7 @@
  * object on stdout); a signal ends in 128 + its number (130 for Ctrl+C, 143 for SIGTERM).
  */
 import type { LabDatabase, SessionId, StatementRequest } from '../db/port';
+import { sqlStateOf } from '../db/values';
 import type { StatementOutcome } from '../sim/types';
 import { CUSTOM_CLAIM_IDS, CUSTOM_REAPER_ID, CUSTOM_WRITE_IDS } from '../strategies/custom';
 import type { LabStatement } from '../strategies';
@@ -130,9 +131,10 @@ export function stopOnYourStatementFailure<T extends LabDatabase>(db: T, timeout
     if ((error as { statementTimedOut?: unknown }).statementTimedOut)
       fail(statement ?? lastYours ?? { id: '', text: '', file: null, params: [], probe: null, afterWait: { kind: 'none' } as never }, message);
     if (isYours(statement) && !e.userFacing) {
-      if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
-        if (e.code === QUERY_CANCELED) fail(statement, timeoutLine(timeoutSeconds));
-        fail(statement, `the statement fails when run: ${message} (SQLSTATE ${e.code})`);
+      const sqlState = sqlStateOf(error);
+      if (sqlState !== null) {
+        if (sqlState === QUERY_CANCELED) fail(statement, timeoutLine(timeoutSeconds));
+        fail(statement, `the statement fails when run: ${message} (SQLSTATE ${sqlState})`);
       }
     }
     throw error;

@@ -16,6 +16,15 @@ export function normalizeRow(row: unknown): Row {
   return out;
 }
 
+/**
+ * The SQLSTATE of an error PostgreSQL raised, or null for one it did not (the lab's own failures carry none).
+ * PGlite's wire errors and node-postgres's errors both carry the five characters as `code`.
+ */
+export function sqlStateOf(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return error instanceof Error && typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
 /** A driver error as the lab reports it: Postgres's own SQLSTATE and message. */
 export function toOutcomeError(error: unknown): StatementOutcome {
   const e = error as { code?: unknown; message?: unknown };

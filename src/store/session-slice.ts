@@ -17,7 +17,16 @@ import { ownReaperOf } from '../strategies/custom';
 import type { YourSqlRefusal } from '../strategies/custom';
 import { LabHostError, refusalIn, WatchdogError } from '../webworker/client';
 import type { Send } from '../webworker/lab-queue';
-import type { ApplyResult, LoadResult, RefusedToken, ReopenAfter, ReopenResult, ReopenWhy, SpecResult } from '../webworker/protocol';
+import {
+  type ApplyResult,
+  type LoadResult,
+  type RefusedToken,
+  type ReopenAfter,
+  type ReopenResult,
+  type ReopenWhy,
+  type SpecResult,
+  whyYourSqlFailed,
+} from '../webworker/protocol';
 import { movableWorkers, secondsToNextExpiry, snapshotAfter, unshowableTime } from './derive';
 import { listRefused } from './notices';
 import { decodeLink } from './permalink';
@@ -125,16 +134,15 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Why a request that played the learner's own SQL failed because of that SQL, as the rest of a sentence:
- * an error PostgreSQL raised running it (a misspelt column, a missing $1) or a time the lab cannot draw.
- * null for what is not the SQL's doing: a hang, the engine gone, or a refusal (typed, handled on its own).
- * Other engine errors cross the Web Worker as a message only (a LabHostError), so which is which is told
- * by the engine's state: an error from an engine that still runs is the statement's.
+ * Why a request that played the learner's own SQL failed, as the rest of a sentence: an error PostgreSQL
+ * raised running it (a misspelt column, a missing $1: its SQLSTATE crosses the Web Worker typed), a time the
+ * lab cannot draw, or the lab's own failure while playing it, said as such. null for what is handled on its
+ * own: a hang, the engine gone, or a refusal (typed).
  */
 function failureOfYourSql(error: unknown, engineFailed: boolean): string | null {
   if (error instanceof WatchdogError || engineFailed || refusalIn(error) !== null) return null;
   if (error instanceof UndrawableTrace) return error.message;
-  return `PostgreSQL raised an error when the lab ran it (${messageOf(error)})`;
+  return whyYourSqlFailed(messageOf(error), error instanceof LabHostError ? error.sqlState : null);
 }
 
 /** What the learner is told when the watchdog ends a request: a title and why (the replay is added). */

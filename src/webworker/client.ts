@@ -82,7 +82,7 @@ export class WatchdogError extends Error {
   }
 }
 
-/** The lab's host itself failed (a bug or a failed start); the message says how. */
+/** A request failed in the lab's host: PostgreSQL raised an error, the host refused a step, or it failed itself (a bug or a failed start). */
 export class LabHostError extends Error {
   override name = 'LabHostError';
 
@@ -90,6 +90,8 @@ export class LabHostError extends Error {
     message: string,
     /** Which statement of the learner's the engine refused at a step, and why, when that is what failed (db/custom-claim-guard.ts). */
     readonly refused: YourSqlRefusal | null = null,
+    /** The SQLSTATE when PostgreSQL raised the error; null when the lab failed on its own. */
+    readonly sqlState: string | null = null,
   ) {
     super(message);
   }
@@ -261,7 +263,7 @@ export class WebWorkerLabClient implements LabClient {
         this.holdSpare = false;
         this.disarm();
         if (message.kind === 'result') pending.resolve(message.result);
-        else pending.reject(new LabHostError(message.message, message.refused ?? null));
+        else pending.reject(new LabHostError(message.message, message.refused ?? null, message.sqlState ?? null));
         // Nothing else waiting: the moment to boot a replacement spare (after a promotion) without slowing the replay.
         if (this.lab.waitingCount === 0) this.keepSpare();
         return;

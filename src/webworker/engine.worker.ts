@@ -16,7 +16,7 @@
 import './engine-early';
 import { BridgeFailure, BridgeLab, findLiveBridge, launchSecretOf } from '../db/bridge-lab';
 import { PGliteBackpressure } from '../db/pglite-backpressure';
-import { guardCustomClaim, yourSqlRefusalOf } from '../db/custom-claim-guard';
+import { guardCustomClaim } from '../db/custom-claim-guard';
 import { bootLab, markStart } from '../db/pglite-boot';
 import type { PGliteLab } from '../db/pglite-lab';
 import { defaultSettings, SCENARIOS } from '../scenarios';
@@ -24,7 +24,7 @@ import { seedJson } from '../sim/seed';
 import { BackpressureHost } from './backpressure-host';
 import { LabHost } from './host';
 import type { LabRequest, FromWebWorker, ToWebWorker } from './protocol';
-import { type HostParts, handleRequest } from './requests';
+import { errorAnswerOf, type HostParts, handleRequest } from './requests';
 
 const scope = self as unknown as DedicatedWorkerGlobalScope;
 const post = (message: FromWebWorker) => scope.postMessage(message);
@@ -242,8 +242,7 @@ scope.onmessage = (event: MessageEvent<ToWebWorker>) => {
       }
       post({ kind: 'result', id, result });
     } catch (error) {
-      const refused = yourSqlRefusalOf(error);
-      post({ kind: 'error', id, message: messageOf(error), ...(refused !== null ? { refused } : {}) });
+      post({ kind: 'error', id, ...errorAnswerOf(error) });
     } finally {
       requestsInFlight -= 1;
       lastRequestAt = performance.now();

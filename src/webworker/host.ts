@@ -9,6 +9,7 @@
 import { BridgeFailure } from '../db/bridge-lab';
 import { yourSqlRefusalOf } from '../db/custom-claim-guard';
 import type { LabDatabase } from '../db/port';
+import { sqlStateOf } from '../db/values';
 import { nextPolicyToken } from '../engine/run';
 import { replay, replayOnto } from '../engine/replay';
 import { Simulation } from '../engine/simulation';
@@ -19,18 +20,19 @@ import { clockIso } from '../sim/clock';
 import { isWorkerToken, MAX_SCHEDULE_LENGTH, ScheduleError } from '../sim/schedule';
 import { STRATEGIES, type TraceStep } from '../sim/types';
 import { checkConsoleSql } from '../sql/console';
-import type {
-  ApplyRequest,
-  ApplyResult,
-  ConsoleRequest,
-  ConsoleResult,
-  EndStatus,
-  LoadRequest,
-  LoadResult,
-  RefusedToken,
-  ReopenRequest,
-  ReopenResult,
-  ReopenWhy,
+import {
+  type ApplyRequest,
+  type ApplyResult,
+  type ConsoleRequest,
+  type ConsoleResult,
+  type EndStatus,
+  type LoadRequest,
+  type LoadResult,
+  type RefusedToken,
+  type ReopenRequest,
+  type ReopenResult,
+  type ReopenWhy,
+  whyYourSqlFailed,
 } from './protocol';
 
 /** Who has the learner's database: the lesson's run, or the console standing after an earlier step. */
@@ -137,7 +139,7 @@ export class LabHost {
         return opened(place.settings, [], { kind: 'claim-refused', ...refused });
       }
       if (after !== 'link' || refused !== null) throw error;
-      return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: `PostgreSQL raised an error when the lab ran it (${messageOf(error)})` });
+      return opened(builtIn, place.schedule, { kind: 'your-sql-failed', reason: whyYourSqlFailed(messageOf(error), sqlStateOf(error)) });
     }
   }
 

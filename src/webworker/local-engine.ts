@@ -2,14 +2,13 @@
  * The lab in the same thread, for Node tests and tools: the same request table as the Web Worker
  * (requests.ts), without the Web Worker (and without a watchdog, since nothing here can be terminated).
  */
-import { yourSqlRefusalOf } from '../db/custom-claim-guard';
 import type { BackpressureDatabase, LabDatabase } from '../db/port';
 import { BackpressureHost } from './backpressure-host';
 import { type LabClient, type LabClientEvent, LabHostError } from './client';
 import { LabHost } from './host';
 import { LabQueue, type Send } from './lab-queue';
 import type { LabRequest, LabResultOf } from './protocol';
-import { type HostParts, handleRequest } from './requests';
+import { errorAnswerOf, type HostParts, handleRequest } from './requests';
 
 export interface InProcessLabClientOptions {
   /** The backpressure lab's database (PGliteBackpressure on a PGlite); without it, backpressure requests fail. */
@@ -25,9 +24,9 @@ export class InProcessLabClient implements LabClient {
     try {
       return (await handleRequest(parts, request)) as LabResultOf<typeof request>;
     } catch (error) {
-      // As the Web Worker answers it: a refusal of the learner's SQL crosses typed, not as words to parse.
-      const refused = yourSqlRefusalOf(error);
-      if (refused !== null) throw new LabHostError(error instanceof Error ? error.message : String(error), refused);
+      // As the Web Worker answers it: a refusal of the learner's SQL, or PostgreSQL's error, crosses typed, not as words to parse.
+      const { message, refused, sqlState } = errorAnswerOf(error);
+      if (refused !== undefined || sqlState !== undefined) throw new LabHostError(message, refused ?? null, sqlState ?? null);
       throw error;
     }
   });

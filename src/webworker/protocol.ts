@@ -81,6 +81,14 @@ export interface ReopenRequest {
  */
 export type ReopenWhy = { kind: 'replayed' } | ({ kind: 'claim-refused' } & YourSqlRefusal) | { kind: 'your-sql-failed'; reason: string };
 
+/**
+ * Why the learner's SQL was not played, as the rest of a sentence: an error PostgreSQL raised running it (it
+ * carries a SQLSTATE: a misspelt column, a missing $1), or else the lab's own failure, never blamed on PostgreSQL.
+ */
+export function whyYourSqlFailed(message: string, sqlState: string | null): string {
+  return sqlState !== null ? `PostgreSQL raised an error when the lab ran it (${message})` : `the lab failed while playing it (${message})`;
+}
+
 export interface ReopenResult {
   result: LoadResult;
   /** How many of the place's tokens the reopened trace has. */
@@ -244,5 +252,8 @@ export type FromWebWorker =
   /** Sent while a long replay runs, so the watchdog can tell slow from stuck. */
   | { kind: 'progress'; id: number }
   | { kind: 'result'; id: number; result: LabResultOf<LabRequest> }
-  /** `refused`: the engine refused a step of the learner's SQL (CustomClaimRefused, or a wait PGlite cannot replay: yourSqlRefusalOf), whose and why. */
-  | { kind: 'error'; id: number; message: string; refused?: YourSqlRefusal };
+  /**
+   * `refused`: the engine refused a step of the learner's SQL (CustomClaimRefused, or a wait PGlite cannot replay: yourSqlRefusalOf), whose and why.
+   * `sqlState`: PostgreSQL raised the error (db/values.ts sqlStateOf); without it the error is the lab's own.
+   */
+  | { kind: 'error'; id: number; message: string; refused?: YourSqlRefusal; sqlState?: string };

@@ -4,10 +4,12 @@
  * types the page uses (protocol.ts's LabRequest and LabResultOf) are derived from this table. A new
  * request is its payload type in protocol.ts and one entry here.
  */
+import { yourSqlRefusalOf } from '../db/custom-claim-guard';
+import { sqlStateOf } from '../db/values';
 import { playForQuestion, recordedTrace } from '../engine/recorded';
 import type { BackpressureHost } from './backpressure-host';
 import type { LabHost } from './host';
-import type { ApplyRequest, BackpressureRequest, ConsoleRequest, LoadRequest, ReopenRequest, RunTraceRequest, SpecRequest } from './protocol';
+import type { ApplyRequest, BackpressureRequest, ConsoleRequest, FromWebWorker, LoadRequest, ReopenRequest, RunTraceRequest, SpecRequest } from './protocol';
 
 /** What a handler runs on: the same parts in the worker and in-process. */
 export interface HostParts {
@@ -63,4 +65,19 @@ export function handleRequest(parts: HostParts, request: TableRequest): Promise<
   const handler = REQUESTS[request.type] as ((parts: HostParts, request: TableRequest) => Promise<TableResultOf<TableRequest>>) | undefined;
   if (!handler) return Promise.reject(new Error(`the engine has no request "${String((request as { type: unknown }).type)}"`));
   return handler(parts, request);
+}
+
+/**
+ * A failed request's answer, as the Web Worker posts it and the in-process host throws it: the message, and,
+ * typed so the page never reads words to tell them apart, a refusal of the learner's SQL or the SQLSTATE of an
+ * error PostgreSQL raised (anything without one is the lab's own failure).
+ */
+export function errorAnswerOf(error: unknown): Omit<Extract<FromWebWorker, { kind: 'error' }>, 'kind' | 'id'> {
+  const refused = yourSqlRefusalOf(error);
+  const sqlState = sqlStateOf(error);
+  return {
+    message: error instanceof Error ? error.message : String(error),
+    ...(refused !== null ? { refused } : {}),
+    ...(sqlState !== null ? { sqlState } : {}),
+  };
 }

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guardCustomClaim, yourSqlRefusalOf } from '../../src/db/custom-claim-guard';
+import { CUSTOM_CLAIM_IDS } from '../../src/strategies/custom';
 import { runSchedule } from '../../src/engine/run';
 import { witnessLink } from '../../src/cli/check';
 import { bootLabDatabase } from '../../src/db/pglite-boot';
@@ -484,6 +485,42 @@ describe('SQL that parses but cannot be played as the lab ran it (issue 34)', ()
     expect(said(store)).toContain('Your SQL was not played, so the lab plays "Atomic claim (FOR UPDATE SKIP LOCKED)".');
     expect(state.yourSql.problem).toMatchObject({ kind: 'invalid', message: expect.stringContaining('column "statuss" does not exist') });
     // The lab plays on.
+    expect(await store.getState().stepWorker('A')).toBe(true);
+  });
+
+  /** The lab's database, failing on its own (a bug of the lab's: no SQLSTATE) when the learner's claim runs. */
+  async function failingOnYourClaim(): Promise<LabDatabase> {
+    const lab = await db;
+    return new Proxy(lab, {
+      get(target, key, receiver) {
+        if (key !== 'executeClaim') return Reflect.get(target, key, receiver);
+        return (session: string, request: { statement: { id: string } }) => {
+          if (request.statement.id === CUSTOM_CLAIM_IDS.claim) throw new Error('the lab lost track of its parked transactions');
+          return target.executeClaim(session as never, request as never);
+        };
+      },
+    });
+  }
+
+  it('a link whose claim meets a failure of the lab (no SQLSTATE) says the lab failed, not PostgreSQL', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(failingOnYourClaim), storage: null });
+    await store.getState().start(`#scenario=race&strategy=your-sql&fencing=off&schedule=A,B&step=2&claim=${encodeURIComponent(LAB_CLAIM)}`);
+    expect(store.getState().loaded).toBe(true);
+    expect(store.getState().settings.definition).toBeUndefined();
+    expect(said(store)).toContain('Its SQL was not played: the lab failed while playing it (the lab lost track of its parked transactions).');
+    expect(said(store)).not.toContain('PostgreSQL raised');
+  });
+
+  it('a step that meets a failure of the lab says the lab failed, and the lab plays on with the built-in strategy', async () => {
+    const store = createLabStore({ lab: new InProcessLabClient(failingOnYourClaim), storage: null });
+    await store.getState().start('#scenario=race&strategy=skip-locked&fencing=off&schedule=&step=0');
+    store.getState().openYourSql();
+    store.getState().editYourSql('claim', LAB_CLAIM);
+    await store.getState().applyYourSql();
+    expect(await store.getState().stepWorker('A')).toBe(false);
+    expect(store.getState().settings.definition).toBeUndefined();
+    expect(store.getState().yourSql.problem).toMatchObject({ message: expect.stringContaining('the lab failed while playing it (the lab lost track') });
+    expect(store.getState().yourSql.problem?.message).not.toContain('PostgreSQL raised');
     expect(await store.getState().stepWorker('A')).toBe(true);
   });
 
