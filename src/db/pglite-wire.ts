@@ -35,6 +35,9 @@ export interface WireResult {
   error: WireError | null;
 }
 
+/** SQLSTATE 08P01: what PostgreSQL raises for a Bind whose parameters do not match its statement. */
+const PROTOCOL_VIOLATION = '08P01';
+
 /** An ErrorResponse from Postgres, with its SQLSTATE in `code` (like PGlite's own DatabaseError). */
 class WireError extends Error {
   override name = 'WireError';
@@ -118,7 +121,10 @@ export class PGliteWire {
       const described = this.described.get(id)!;
       const params = piece.params ?? [];
       if (params.length !== described.paramTypes.length) {
-        throw new Error(`${id} takes ${described.paramTypes.length} parameters, got ${params.length}`);
+        // Raised before anything is sent, as PostgreSQL's own answer to such a Bind (exec_bind_message): its
+        // SQLSTATE tells a statement's error from a failure of the lab's (db/values.ts sqlStateOf).
+        const message = `bind message supplies ${params.length} parameters, but prepared statement "${described.name}" requires ${described.paramTypes.length}`;
+        throw new WireError(message, PROTOCOL_VIOLATION, null);
       }
       message.bind(
         described.name,
