@@ -38,7 +38,7 @@ function Summary() {
       {first}
       {second ? (
         <>
-          <br />
+          {/* The space joins the lines where a narrow screen hides the break. */} <br />
           {second}
         </>
       ) : null}

@@ -10,7 +10,7 @@ import { STRATEGY_LABELS } from '../../src/sim/types';
 import { expect, openLab, openLinkInPlace, test } from './fixtures';
 
 const summary = (page: Page) => page.locator('#scenario-summary');
-const shown = (scenarioId: string, strategy: Strategy) => scenarioSummary(findScenario(scenarioId)!, strategy).replace('\n', '');
+const shown = (scenarioId: string, strategy: Strategy) => scenarioSummary(findScenario(scenarioId)!, strategy).replace('\n', ' ');
 
 test('the header summary names what the chosen claim does, on a link and after changing the claim', async ({ page }) => {
   // The cases bug 8 found: SKIP LOCKED explained under the naive claim, a reclaim the naive SELECT never makes.
