@@ -237,7 +237,8 @@ export class PGliteSpecDriver implements SpecDriver {
     private readonly pg: PGlite,
     sessionNames: string[],
   ) {
-    this.wire = new PGliteWire(pg);
+    // Every call into this PGlite is the driver's, one after another (`serial`): no query lock needed.
+    this.wire = new PGliteWire(pg, true);
     sessionNames.forEach((name, index) => {
       this.sessions.set(name, {
         name,
@@ -304,7 +305,7 @@ export class PGliteSpecDriver implements SpecDriver {
     return found;
   }
 
-  /** One after another: PGlite is one connection. */
+  /** One after another: PGlite is one connection (and only the driver uses it, so no query lock is taken). */
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const result = this.queue.then(work);
     this.queue = result.then(
@@ -319,7 +320,7 @@ export class PGliteSpecDriver implements SpecDriver {
     const begin = this.takePendingBegin();
     if (begin) message.query(begin.text);
     message.query(text);
-    const bytes = await this.pg.runExclusive(() => exchangeRaw(this.pg, message.bytes(), { syncToFs: false }));
+    const bytes = await exchangeRaw(this.pg, message.bytes(), { syncToFs: false });
     const replies = readReplies(bytes);
     if (begin) this.begun(begin, repliesOf(replies[0]!));
     const reply = replies.at(-1)!;
@@ -646,9 +647,17 @@ export class PGliteSpecDriver implements SpecDriver {
   private async parkOpen(next?: Session, job?: Job): Promise<void> {
     const open = this.open;
     if (!open) return;
+    // Another session's plain BEGIN with no transaction of its own sends nothing (begunAsParked).
+    if (next && job && open !== next && next.log === null && !next.parked && !next.failed && this.beginsOnly(job)) return;
     this.open = null;
     if (open === next && job && this.endsOnly(job)) return;
     await this.park(open);
+  }
+
+  /** A step that only opens a transaction: a plain BEGIN, alone. */
+  private beginsOnly(job: Job): boolean {
+    const [statement, ...rest] = job.remaining;
+    return statement !== undefined && rest.length === 0 && statement.kind === 'begin' && PLAIN_BEGIN.test(statement.text);
   }
 
   /** A step that only ends its transaction: a plain COMMIT or ROLLBACK, alone. */
@@ -709,9 +718,10 @@ export class PGliteSpecDriver implements SpecDriver {
    * no notice, and uses up no transaction id: two calls into Postgres fewer per transaction.
    */
   private begunAsParked(s: Session, job: Job): boolean {
-    const [statement, ...rest] = job.remaining;
-    if (this.status !== 'I' || !statement || rest.length > 0 || statement.kind !== 'begin' || !PLAIN_BEGIN.test(statement.text)) return false;
-    s.log = [this.logged(statement, [])];
+    // Postgres's transaction, when one is open, is then another session's left open (see parkOpen).
+    const idle = this.status === 'I' || (this.open !== null && this.open !== s);
+    if (!idle || !this.beginsOnly(job)) return false;
+    s.log = [this.logged(job.remaining[0]!, [])];
     Object.assign(s, { wrote: false, parked: true, prepared: false });
     job.remaining = [];
     return true;
@@ -764,7 +774,13 @@ export class PGliteSpecDriver implements SpecDriver {
       }
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
       const calls = entry.statement.advisory?.calls ?? [];
-      if (this.status === 'I' && entry.statement.kind === 'begin' && entry.replies.length === 0 && calls.length === 0 && PLAIN_BEGIN.test(entry.statement.text)) {
+      if (
+        this.status === 'I' &&
+        entry.statement.kind === 'begin' &&
+        entry.replies.length === 0 &&
+        calls.length === 0 &&
+        PLAIN_BEGIN.test(entry.statement.text)
+      ) {
         // It answers nothing and takes nothing: sent with the next call into Postgres, one call fewer.
         this.pendingBegin = { text: entry.statement.text, label };
         this.status = 'T';

@@ -71,7 +71,14 @@ export class PGliteWire {
   private readonly described: Map<string, Described>;
   private readonly handlers: TypeHandlers;
 
-  constructor(private readonly pg: PGliteInterface) {
+  /**
+   * `owned`: the caller sends nothing to this PGlite but through here, one call at a time (the spec driver's
+   * queue), so PGlite's query lock, a promise chain per call, is not taken.
+   */
+  constructor(
+    private readonly pg: PGliteInterface,
+    private readonly owned = false,
+  ) {
     this.handlers = pg as unknown as TypeHandlers;
     let described = preparedBySession.get(pg);
     if (!described) {
@@ -162,6 +169,7 @@ export class PGliteWire {
 
   private async send(message: Uint8Array): Promise<Reply[]> {
     // The query lock keeps this call from landing between the steps of a query() in flight elsewhere.
+    if (this.owned) return readReplies(await exchangeRaw(this.pg, message, { syncToFs: false }));
     return readReplies(await this.pg.runExclusive(() => exchangeRaw(this.pg, message, { syncToFs: false })));
   }
 
