@@ -38,7 +38,7 @@ describe('the spec driver on PGlite: calls into Postgres', () => {
     const calls: string[][] = [[]];
     const send = pg.execProtocolRawStream.bind(pg);
     pg.execProtocolRawStream = (message, options) => {
-      calls.at(-1)!.push(new TextDecoder().decode(message).replace(/[\0-\x1f]+/g, ' '));
+      calls.at(-1)!.push(new TextDecoder().decode(message.map((byte) => (byte < 0x20 ? 0x20 : byte))).replace(/ +/g, ' '));
       return send(message, options);
     };
     try {
