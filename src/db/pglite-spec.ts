@@ -978,14 +978,18 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /** Runs a NOWAIT twin and gives back whatever it took: true when it met a lock another session holds. */
   private async probe(text: string): Promise<boolean> {
-    const inBlock = this.status === 'T';
+    // A transaction whose BEGIN is still pending (resume) has run nothing: the twin runs in a transaction of
+    // its own, rolled back, and the BEGIN stays pending, rather than sending it for a savepoint to undo.
+    const beginPending = this.pendingBegin !== null;
+    const inBlock = this.status === 'T' && !beginPending;
     // One call into Postgres for the four statements (each still runs on its own, an error ending only
     // itself): the probe was four round trips, a quarter of a permutation's.
     const around: [WirePiece[], WirePiece[]] = inBlock
       ? [[{ sqlId: 'spec-probe-savepoint' }], [{ sqlId: 'spec-probe-undo' }, { sqlId: 'spec-probe-release' }]]
       : [[{ sqlId: 'transaction-begin' }], [{ sqlId: 'transaction-rollback' }]];
-    const results = await this.run([...around[0], { command: text }, ...around[1]]);
-    this.status = inBlock ? 'T' : 'I';
+    const pieces = [...around[0], { command: text }, ...around[1]];
+    const results = beginPending ? await this.wire.run(pieces) : await this.run(pieces);
+    this.status = inBlock || beginPending ? 'T' : 'I';
     return results[around[0].length]!.error?.code === LOCK_NOT_AVAILABLE;
   }
 }
