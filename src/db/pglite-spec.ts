@@ -171,6 +171,8 @@ const MAY_PREPARE = /prepare/i;
 
 export class PGliteSpecDriver implements SpecDriver {
   private readonly wire: PGliteWire;
+  /** The Simple Query messages', one at a time (`serial`). */
+  private readonly writer = new MessageWriter();
   private readonly sessions = new Map<string, Session>();
   /** Transactions (or single statements) that committed writes, so far: what a replay must not have missed. */
   private commitsThatWrote = 0;
@@ -316,7 +318,7 @@ export class PGliteSpecDriver implements SpecDriver {
   }
 
   private async simple(text: string): Promise<Reply> {
-    const message = new MessageWriter();
+    const message = this.writer.empty();
     const begin = this.takePendingBegin();
     if (begin) message.query(begin.text);
     message.query(text);
