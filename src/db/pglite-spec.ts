@@ -1,7 +1,7 @@
 /**
  * `npm run sim -- spec FILE.spec` without --db: a spec's sessions emulated on one PGlite, which is one
- * backend (ARCHITECTURE.md §1). Only one session's transaction is open at a time; between its steps it is
- * parked with PREPARE TRANSACTION, which keeps its row locks. A statement that could wait for a row lock is
+ * backend (ARCHITECTURE.md §1). Only one session's transaction is open at a time; before another session's
+ * step runs it is parked with PREPARE TRANSACTION, which keeps its row locks (until then it stays open). A statement that could wait for a row lock is
  * first run as its NOWAIT twin (src/sql/analyze/spec-statement.ts) in a savepoint: 55P03 means it would wait,
  * and it is not sent (a lock wait never returns inside PGlite); the runner reports it "<waiting ...>", and
  * it is tried again after each later step until its twin no longer fails, then completes.
@@ -230,7 +230,7 @@ export class PGliteSpecDriver implements SpecDriver {
    */
   private pendingBegin: { text: string; label: string } | null = null;
   /**
-   * The session whose transaction is left open after its step instead of parked (see keepOpen): parked
+   * The session whose transaction is left open after its step instead of parked (see advance): parked
    * before anything else runs, unless that is the same session's step that only ends it.
    */
   private open: Session | null = null;
