@@ -1,7 +1,7 @@
 /**
  * `npm run sim -- spec FILE.spec` without --db: a spec's sessions emulated on one PGlite, which is one
- * backend (ARCHITECTURE.md §1). Only one session's transaction is open at a time; between its steps it is
- * parked with PREPARE TRANSACTION, which keeps its row locks. A statement that could wait for a row lock is
+ * backend (ARCHITECTURE.md §1). Only one session's transaction is open at a time; before another session's
+ * step runs it is parked with PREPARE TRANSACTION, which keeps its row locks (until then it stays open). A statement that could wait for a row lock is
  * first run as its NOWAIT twin (src/sql/analyze/spec-statement.ts) in a savepoint: 55P03 means it would wait,
  * and it is not sent (a lock wait never returns inside PGlite); the runner reports it "<waiting ...>", and
  * it is tried again after each later step until its twin no longer fails, then completes.
@@ -171,6 +171,8 @@ const MAY_PREPARE = /prepare/i;
 
 export class PGliteSpecDriver implements SpecDriver {
   private readonly wire: PGliteWire;
+  /** The Simple Query messages', one at a time (`serial`). */
+  private readonly writer = new MessageWriter();
   private readonly sessions = new Map<string, Session>();
   /** Transactions (or single statements) that committed writes, so far: what a replay must not have missed. */
   private commitsThatWrote = 0;
@@ -222,12 +224,23 @@ export class PGliteSpecDriver implements SpecDriver {
    * runs on the control connection, or a statement the parser could not read is sent as it is.
    */
   private readonly catalog = new Map<string, WireResult>();
+  /**
+   * A replayed plain BEGIN not sent yet (see resume): it travels in the next call into Postgres, before that
+   * call's statements, as two calls would have sent it. `status` already says 'T'.
+   */
+  private pendingBegin: { text: string; label: string } | null = null;
+  /**
+   * The session whose transaction is left open after its step instead of parked (see advance): parked
+   * before anything else runs, unless that is the same session's step that only ends it.
+   */
+  private open: Session | null = null;
 
   private constructor(
     private readonly pg: PGlite,
     sessionNames: string[],
   ) {
-    this.wire = new PGliteWire(pg);
+    // Every call into this PGlite is the driver's, one after another (`serial`): no query lock needed.
+    this.wire = new PGliteWire(pg, true);
     sessionNames.forEach((name, index) => {
       this.sessions.set(name, {
         name,
@@ -294,7 +307,7 @@ export class PGliteSpecDriver implements SpecDriver {
     return found;
   }
 
-  /** One after another: PGlite is one connection. */
+  /** One after another: PGlite is one connection (and only the driver uses it, so no query lock is taken). */
   private serial<T>(work: () => Promise<T>): Promise<T> {
     const result = this.queue.then(work);
     this.queue = result.then(
@@ -305,21 +318,50 @@ export class PGliteSpecDriver implements SpecDriver {
   }
 
   private async simple(text: string): Promise<Reply> {
-    const message = new MessageWriter();
+    const message = this.writer.empty();
+    const begin = this.takePendingBegin();
+    if (begin) message.query(begin.text);
     message.query(text);
-    const bytes = await this.pg.runExclusive(() => exchangeRaw(this.pg, message.bytes(), { syncToFs: false }));
-    const reply = readReplies(bytes).at(-1)!;
+    const bytes = await exchangeRaw(this.pg, message.bytes(), { syncToFs: false });
+    const replies = readReplies(bytes);
+    if (begin) this.begun(begin, repliesOf(replies[0]!));
+    const reply = replies.at(-1)!;
     this.status = reply.status;
     return reply;
   }
 
+  /** The lab's statements (src/sql/), after a pending BEGIN when there is one. */
+  private async run(pieces: WirePiece[]): Promise<WireResult[]> {
+    const begin = this.takePendingBegin();
+    if (!begin) return this.wire.run(pieces);
+    const [first, ...results] = await this.wire.run([{ command: begin.text }, ...pieces]);
+    this.begun(begin, first!.error ? [{ kind: 'error', severity: first!.error.severity, code: first!.error.code, message: first!.error.message }] : []);
+    return results;
+  }
+
+  private takePendingBegin(): { text: string; label: string } | null {
+    const begin = this.pendingBegin;
+    this.pendingBegin = null;
+    return begin;
+  }
+
+  /** A replayed BEGIN must answer as it did the first time: nothing (see resume). */
+  private begun(begin: { text: string; label: string }, replies: StepReply[]): void {
+    if (replies.length > 0) {
+      this.refuse(
+        `${begin.label}: replaying its session's earlier \`${begin.text}\` (to continue the parked transaction) answered differently than it did the first time`,
+      );
+    }
+  }
+
   private async lab(id: Parameters<PGliteWire['one']>[0], params: Parameters<PGliteWire['one']>[1] = []) {
-    const [result] = await this.wire.run([{ sqlId: id, params }]);
+    const [result] = await this.run([{ sqlId: id, params }]);
     return result!;
   }
 
   control(sql: string, role: ControlRole = 'check'): Promise<StepOutcome> {
     return this.serial(async () => {
+      await this.parkOpen();
       const reset = this.rowReset;
       // No session holds a lock after every session's reset; if one did, TRUNCATE would wait for it for ever.
       if (reset && role === 'teardown' && !this.anotherHoldsLocks()) {
@@ -405,6 +447,7 @@ export class PGliteSpecDriver implements SpecDriver {
 
   cancel(session: string): Promise<void> {
     return this.serial(async () => {
+      await this.parkOpen();
       const s = this.session(session);
       if (!s.job) return;
       s.job = null;
@@ -427,6 +470,7 @@ export class PGliteSpecDriver implements SpecDriver {
 
   reset(session: string): Promise<void> {
     return this.serial(async () => {
+      await this.parkOpen();
       const s = this.session(session);
       if (this.status !== 'I') await this.simple('ROLLBACK');
       if (s.parked) await this.endParked(s, 'ROLLBACK');
@@ -440,6 +484,7 @@ export class PGliteSpecDriver implements SpecDriver {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.parkOpen();
     const fresh = freshState.get(this.pg);
     if (reuseOwner && fresh !== undefined && (await this.leftAsFound(fresh))) {
       await spare?.pg.close();
@@ -531,9 +576,11 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /** Runs what is left of a job in its session's transaction, until it ends or a statement would wait. */
   private async advance(s: Session, job: Job): Promise<'done' | 'waiting'> {
+    await this.parkOpen(s, job);
     if (await this.endedAsParked(s, job)) return 'done';
     await this.resume(s, job.label);
     if (this.begunAsParked(s, job)) return 'done';
+    let completed = false;
     try {
       while (job.remaining.length > 0) {
         const statement = job.remaining[0]!;
@@ -585,10 +632,40 @@ export class PGliteSpecDriver implements SpecDriver {
         this.record(s, statement, replies, before, reply);
         if (reply.error) job.remaining = [];
       }
+      completed = true;
       return 'done';
     } finally {
-      await this.park(s);
+      if (completed && this.status === 'T' && this.pendingBegin === null && !(s.log?.length === 1 && s.log[0]!.statement.kind === 'begin')) this.open = s;
+      else await this.park(s);
     }
+  }
+
+  /**
+   * Parks the transaction left open after its session's step (see advance), unless what runs next is that
+   * session's step that only ends it (a plain COMMIT or ROLLBACK): that one then ends it as it is, as the
+   * server's session does, where parking would have ended it with COMMIT PREPARED or ROLLBACK PREPARED, to
+   * the same rows, locks and answer (nothing), in two calls into Postgres more. Nothing else ran in between.
+   */
+  private async parkOpen(next?: Session, job?: Job): Promise<void> {
+    const open = this.open;
+    if (!open) return;
+    // Another session's plain BEGIN with no transaction of its own sends nothing (begunAsParked).
+    if (next && job && open !== next && next.log === null && !next.parked && !next.failed && this.beginsOnly(job)) return;
+    this.open = null;
+    if (open === next && job && this.endsOnly(job)) return;
+    await this.park(open);
+  }
+
+  /** A step that only opens a transaction: a plain BEGIN, alone. */
+  private beginsOnly(job: Job): boolean {
+    const [statement, ...rest] = job.remaining;
+    return statement !== undefined && rest.length === 0 && statement.kind === 'begin' && PLAIN_BEGIN.test(statement.text);
+  }
+
+  /** A step that only ends its transaction: a plain COMMIT or ROLLBACK, alone. */
+  private endsOnly(job: Job): boolean {
+    const [statement, ...rest] = job.remaining;
+    return statement !== undefined && rest.length === 0 && PLAIN_END.test(statement.text) && (statement.kind === 'commit' || statement.kind === 'rollback');
   }
 
   /** A statement of an open transaction as its log keeps it: what it answered, and what had ended before it ran. */
@@ -624,9 +701,8 @@ export class PGliteSpecDriver implements SpecDriver {
    * session commits or rolls back its own, so nothing is replayed and nothing needs to answer the same.
    */
   private async endedAsParked(s: Session, job: Job): Promise<boolean> {
-    const [statement, ...rest] = job.remaining;
-    if (!s.parked || !statement || rest.length > 0 || !PLAIN_END.test(statement.text)) return false;
-    if (statement.kind !== 'commit' && statement.kind !== 'rollback') return false;
+    const statement = job.remaining[0];
+    if (!s.parked || !statement || !this.endsOnly(job)) return false;
     const commit = statement.kind === 'commit';
     const reply = await this.endParked(s, commit ? 'COMMIT' : 'ROLLBACK');
     if (reply?.error) this.refuse(`${job.label}: ending its parked transaction failed on PGlite (${reply.error.message})`);
@@ -644,9 +720,10 @@ export class PGliteSpecDriver implements SpecDriver {
    * no notice, and uses up no transaction id: two calls into Postgres fewer per transaction.
    */
   private begunAsParked(s: Session, job: Job): boolean {
-    const [statement, ...rest] = job.remaining;
-    if (this.status !== 'I' || !statement || rest.length > 0 || statement.kind !== 'begin' || !PLAIN_BEGIN.test(statement.text)) return false;
-    s.log = [this.logged(statement, [])];
+    // Postgres's transaction, when one is open, is then another session's left open (see parkOpen).
+    const idle = this.status === 'I' || (this.open !== null && this.open !== s);
+    if (!idle || !this.beginsOnly(job)) return false;
+    s.log = [this.logged(job.remaining[0]!, [])];
     Object.assign(s, { wrote: false, parked: true, prepared: false });
     job.remaining = [];
     return true;
@@ -699,6 +776,18 @@ export class PGliteSpecDriver implements SpecDriver {
       }
       if (await this.wouldWait(entry.statement, label)) this.refuse(`${label}: replaying its session's earlier \`${entry.statement.text}\` would wait`);
       const calls = entry.statement.advisory?.calls ?? [];
+      if (
+        this.status === 'I' &&
+        entry.statement.kind === 'begin' &&
+        entry.replies.length === 0 &&
+        calls.length === 0 &&
+        PLAIN_BEGIN.test(entry.statement.text)
+      ) {
+        // It answers nothing and takes nothing: sent with the next call into Postgres, one call fewer.
+        this.pendingBegin = { text: entry.statement.text, label };
+        this.status = 'T';
+        continue;
+      }
       for (const call of calls) if (call.action === 'unlock') await this.undoAdvisory(call);
       const replies = repliesOf(await this.simple(entry.statement.text));
       for (const call of calls) if (call.action !== 'unlock') await this.undoAdvisory(call);
@@ -738,7 +827,9 @@ export class PGliteSpecDriver implements SpecDriver {
   /** Parks the open transaction (PREPARE TRANSACTION keeps its locks); a failed one is ended (it holds none). */
   private async park(s: Session): Promise<void> {
     if (this.status === 'T' && s.log?.length === 1 && s.log[0]!.statement.kind === 'begin') {
-      await this.simple('ROLLBACK');
+      // A BEGIN still pending was never sent: nothing to roll back.
+      if (this.takePendingBegin()) this.status = 'I';
+      else await this.simple('ROLLBACK');
       Object.assign(s, { parked: true, prepared: false });
     } else if (this.status === 'T') {
       const reply = await this.simple(`PREPARE TRANSACTION '${s.gid}'`);
@@ -889,14 +980,18 @@ export class PGliteSpecDriver implements SpecDriver {
 
   /** Runs a NOWAIT twin and gives back whatever it took: true when it met a lock another session holds. */
   private async probe(text: string): Promise<boolean> {
-    const inBlock = this.status === 'T';
+    // A transaction whose BEGIN is still pending (resume) has run nothing: the twin runs in a transaction of
+    // its own, rolled back, and the BEGIN stays pending, rather than sending it for a savepoint to undo.
+    const beginPending = this.pendingBegin !== null;
+    const inBlock = this.status === 'T' && !beginPending;
     // One call into Postgres for the four statements (each still runs on its own, an error ending only
     // itself): the probe was four round trips, a quarter of a permutation's.
     const around: [WirePiece[], WirePiece[]] = inBlock
       ? [[{ sqlId: 'spec-probe-savepoint' }], [{ sqlId: 'spec-probe-undo' }, { sqlId: 'spec-probe-release' }]]
       : [[{ sqlId: 'transaction-begin' }], [{ sqlId: 'transaction-rollback' }]];
-    const results = await this.wire.run([...around[0], { command: text }, ...around[1]]);
-    this.status = inBlock ? 'T' : 'I';
+    const pieces = [...around[0], { command: text }, ...around[1]];
+    const results = beginPending ? await this.wire.run(pieces) : await this.run(pieces);
+    this.status = inBlock || beginPending ? 'T' : 'I';
     return results[around[0].length]!.error?.code === LOCK_NOT_AVAILABLE;
   }
 }

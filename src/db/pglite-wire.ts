@@ -73,9 +73,19 @@ const preparedBySession = new WeakMap<PGliteInterface, Map<string, Described>>()
 export class PGliteWire {
   private readonly described: Map<string, Described>;
   private readonly handlers: TypeHandlers;
+  /** An owner's calls never overlap, so one writer serves them all (emptied before each). */
+  private readonly writer: MessageWriter | null;
 
-  constructor(private readonly pg: PGliteInterface) {
+  /**
+   * `owned`: the caller sends nothing to this PGlite but through here, one call at a time (the spec driver's
+   * queue), so PGlite's query lock, a promise chain per call, is not taken.
+   */
+  constructor(
+    private readonly pg: PGliteInterface,
+    private readonly owned = false,
+  ) {
     this.handlers = pg as unknown as TypeHandlers;
+    this.writer = owned ? new MessageWriter() : null;
     let described = preparedBySession.get(pg);
     if (!described) {
       described = new Map();
@@ -109,7 +119,7 @@ export class PGliteWire {
       }
     }
     if (unprepared.size > 0) await this.prepare(unprepared);
-    const message = new MessageWriter();
+    const message = this.writer?.empty() ?? new MessageWriter();
     const columns: (Described['columns'] | null)[] = [];
     for (const piece of pieces) {
       if ('command' in piece) {
@@ -168,6 +178,7 @@ export class PGliteWire {
 
   private async send(message: Uint8Array): Promise<Reply[]> {
     // The query lock keeps this call from landing between the steps of a query() in flight elsewhere.
+    if (this.owned) return readReplies(await exchangeRaw(this.pg, message, { syncToFs: false }));
     return readReplies(await this.pg.runExclusive(() => exchangeRaw(this.pg, message, { syncToFs: false })));
   }
 
@@ -297,6 +308,12 @@ export class MessageWriter {
 
   bytes(): Uint8Array {
     return this.buffer.subarray(0, this.length);
+  }
+
+  /** Starts a new message in the same buffer (what bytes() gave before is written over). */
+  empty(): this {
+    this.length = 0;
+    return this;
   }
 
   private message(type: number, body: () => void): void {

@@ -153,6 +153,17 @@ export function header(spec: Spec): string {
   return parsedLine(spec.sessions.length);
 }
 
+/** A spec's steps by name, built once per spec rather than once per permutation (a spec is never changed). */
+const stepsBySpec = new WeakMap<Spec, Map<string, Step>>();
+function stepsOf(spec: Spec): Map<string, Step> {
+  let steps = stepsBySpec.get(spec);
+  if (!steps) {
+    steps = stepsByName(spec);
+    stepsBySpec.set(spec, steps);
+  }
+  return steps;
+}
+
 interface Active {
   pstep: PermutationStep;
   step: Step;
@@ -164,7 +175,7 @@ interface Active {
 async function runPermutation(spec: Spec, permutation: PermutationStep[], driver: SpecDriver, options: PermutationOptions): Promise<PermutationRun> {
   const pollMs = options.pollMs ?? 10;
   const stepTimeoutMs = options.stepTimeoutMs ?? 300_000;
-  const steps = stepsByName(spec);
+  const steps = stepsOf(spec);
   const out = new Transcript();
   const names = permutation.map(nameOf);
   out.write(permutationLine(names));
