@@ -20,26 +20,8 @@ const ROUNDS = runsFromEnv('BENCH_SPEC_ROUNDS', 5);
 const CHECKS = runsFromEnv('BENCH_CHECKS', 3);
 const PARSE_SAMPLES = 50;
 
-/**
- * Two sessions of three steps each (20 permutations): each worker claims the oldest pending row with the
- * atomic claim in a transaction of its own and commits, as issue 33 sizes its target ("6 steps").
- */
-const TWO_SESSIONS_SIX_STEPS = `
-setup
-{
-  CREATE TABLE jobs (id integer PRIMARY KEY, status text NOT NULL DEFAULT 'pending', owner text);
-  INSERT INTO jobs (id) VALUES (1), (2);
-}
-teardown { DROP TABLE jobs; }
-session a
-step a_begin  { BEGIN; }
-step a_claim  { UPDATE jobs SET status = 'running', owner = 'a' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
-step a_commit { COMMIT; }
-session b
-step b_begin  { BEGIN; }
-step b_claim  { UPDATE jobs SET status = 'running', owner = 'b' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
-step b_commit { COMMIT; }
-`;
+/** Two sessions of three steps each (20 permutations), each claiming a job and committing: see the file's header. */
+const TWO_SESSIONS_SIX_STEPS = readFileSync(join(ROOT, 'tests/fixtures/specs/two-claims-skip-locked.spec'), 'utf8');
 
 function specFiles(): string[] {
   const dirs = [join(ROOT, 'tests/fixtures/postgres-isolation/specs'), join(ROOT, 'docs/examples')];

@@ -4,23 +4,16 @@
  * session's step interrupts is run as it is, without parking it (PREPARE TRANSACTION, COMMIT PREPARED), and
  * that a replayed BEGIN travels with the statement after it: calls into Postgres a permutation spares.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { describe, expect, it } from 'vitest';
 import { PGliteSpecDriver } from '../../src/db/pglite-spec';
 import { parseSpec, permutationsOf } from '../../src/spec/parse';
 import { runPermutations } from '../../src/spec/run';
 
-const SPEC = `
-setup { CREATE TABLE jobs (id integer PRIMARY KEY, status text NOT NULL DEFAULT 'pending', owner text); INSERT INTO jobs (id) VALUES (1), (2); }
-teardown { DROP TABLE jobs; }
-session a
-step a_begin  { BEGIN; }
-step a_claim  { UPDATE jobs SET status = 'running', owner = 'a' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
-step a_commit { COMMIT; }
-session b
-step b_begin  { BEGIN; }
-step b_claim  { UPDATE jobs SET status = 'running', owner = 'b' WHERE id = (SELECT id FROM jobs WHERE status = 'pending' ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING id; }
-step b_commit { COMMIT; }
+/** The bench's spec, with three of its permutations: run alone, interrupted once, interleaved. */
+const SPEC = `${readFileSync(join(__dirname, '../fixtures/specs/two-claims-skip-locked.spec'), 'utf8')}
 permutation a_begin a_claim a_commit b_begin b_claim b_commit
 permutation a_begin a_claim b_begin a_commit b_claim b_commit
 permutation a_begin a_claim b_begin b_claim a_commit b_commit
