@@ -166,17 +166,20 @@ describe('a claim whose advisory lock waits (pg_advisory_lock), and a completion
       const bPid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
       await b.query('BEGIN');
       const bClaim = b.query<{ run_id: number }>(claim, ['B', 60]);
-      // B's backend waits for the advisory lock, and pg_blocking_pids (what the lab reads) names A's.
-      for (;;) {
-        const wait = await setup.query<{ wait_event: string | null; blocked: boolean }>(
-          'SELECT wait_event, cardinality(pg_blocking_pids(pid)) > 0 AS blocked FROM pg_stat_activity WHERE pid = $1',
+      bClaim.catch(() => undefined); // awaited below; a failure must not also surface as an unhandled rejection
+      // B's backend waits for the advisory lock, and pg_blocking_pids (what the lab reads) names A's. Read as the
+      // lab reads it (backend-lock-wait.sql): wait_event_type Lock. pg_blocking_pids names A a moment before B's
+      // wait event is set (B is queued for the lock, then sleeps), so blocked alone once read a null wait_event.
+      let wait: { wait_event_type: string | null; wait_event: string | null; blocked: boolean } | undefined;
+      for (let looks = 0; looks < 2000 && !(wait?.wait_event_type === 'Lock' && wait.blocked); looks++) {
+        if (looks > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        const read = await setup.query<NonNullable<typeof wait>>(
+          'SELECT wait_event_type, wait_event, cardinality(pg_blocking_pids(pid)) > 0 AS blocked FROM pg_stat_activity WHERE pid = $1',
           [bPid],
         );
-        if (wait.rows[0]?.blocked) {
-          expect(wait.rows[0].wait_event).toBe('advisory');
-          break;
-        }
+        wait = read.rows[0];
       }
+      expect(wait).toMatchObject({ wait_event_type: 'Lock', wait_event: 'advisory', blocked: true });
       expect((await a.query(readFileSync(UNLOCK, 'utf8'), [123, 18, 'answer from A'])).rows).toEqual([{ status: 'done', result: 'answer from A' }]);
       expect((await bClaim).rows.map((row) => row.run_id)).toEqual([123]);
       await b.query('COMMIT');
